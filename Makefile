@@ -1,0 +1,123 @@
+# mmbench -- GNU make only.
+#
+#   make            build build/mmbench and build/workloads/<name>.so
+#   make run        install missing deps (root), build, run configs/quick.yaml
+#   make check      all tests: cmocka unit tests (ASan+UBSan) and e2e scripts
+#   make check-asan the whole suite against a sanitizer build
+#   make bench      speed/memory targets (not part of check)
+#   make install PREFIX=/usr/local
+
+PREFIX    ?= /usr/local
+BUILD     ?= build
+CC        ?= gcc
+VERSION   := 0.1.0
+GIT_SHA   := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+SAN       ?=
+SAN_OPTS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+SANFLAGS  := $(if $(SAN),$(SAN_OPTS))
+
+WARN      := -Wall -Wextra -Werror -Wno-unused-parameter
+CFLAGS    ?= -O2 -g
+CFLAGS    += -std=gnu11 $(WARN) $(SANFLAGS) -D_GNU_SOURCE
+CPPFLAGS  += -Iinclude -Iharness/lib -Idb -Iplot \
+	     -DMMB_VERSION='"$(VERSION)"' -DMMB_GIT_SHA='"$(GIT_SHA)"' \
+	     -DMMB_PLUGIN_DIR='"$(PREFIX)/lib/mmbench"' -DMMB_DATA_DIR='"$(PREFIX)/share/mmbench"'
+LDLIBS    := -lyaml -lsqlite3 -ldl -lpthread -lm
+PLUGIN_CFLAGS  := -fPIC -fvisibility=hidden
+PLUGIN_LDFLAGS := -shared -Wl,-z,defs
+
+LIB_SRC   := $(sort $(wildcard harness/lib/*.c db/*.c plot/*.c))
+CMD_SRC   := $(sort $(wildcard harness/*.c))
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+CMD_OBJ   := $(CMD_SRC:%.c=$(BUILD)/obj/%.o)
+HDRS      := $(wildcard include/mmbench/*.h harness/*.h harness/lib/*.h db/*.h plot/*.h)
+
+WORKLOADS := $(notdir $(patsubst %/,%,$(sort $(dir $(wildcard workloads/*/*.c)))))
+PLUGINS   := $(WORKLOADS:%=$(BUILD)/workloads/%.so)
+TEST_PLUGIN_SRC := $(wildcard tests/plugins/*.c)
+TEST_PLUGINS    := $(TEST_PLUGIN_SRC:tests/plugins/%.c=$(BUILD)/tests/plugins/%.so)
+UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
+E2E       := $(sort $(wildcard tests/e2e/*.sh))
+
+.PHONY: all run check check-unit check-e2e check-asan check-kernel bench install clean deps lint fuzz
+.DELETE_ON_ERROR:
+
+all: $(BUILD)/mmbench $(PLUGINS)
+
+$(BUILD)/obj/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/libmmbench.a: $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+HELP_TXT  := $(sort $(wildcard docs/help/*.txt))
+$(BUILD)/gen/help_texts.c: $(HELP_TXT) tools/gen-help.sh
+	@mkdir -p $(dir $@)
+	./tools/gen-help.sh $@ $(HELP_TXT)
+$(BUILD)/gen/help_texts.o: $(BUILD)/gen/help_texts.c harness/lib/help.h
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/mmbench: $(CMD_OBJ) $(BUILD)/gen/help_texts.o $(BUILD)/libmmbench.a
+	$(CC) $(CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/gen/help_texts.o $(BUILD)/libmmbench.a $(LDLIBS)
+
+# One folder per plugin; every .c in it goes into <folder>.so.
+.SECONDEXPANSION:
+$(BUILD)/workloads/%.so: $$(wildcard workloads/%/*.c) $$(wildcard workloads/%/*.h) include/mmbench/workload.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(PLUGIN_CFLAGS) $(PLUGIN_LDFLAGS) -o $@ $(filter %.c,$^) -lpthread -lm
+
+$(BUILD)/tests/plugins/%.so: tests/plugins/%.c include/mmbench/workload.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(PLUGIN_CFLAGS) $(PLUGIN_LDFLAGS) -o $@ $< -lpthread -lm
+
+# Unit tests always run with ASan+UBSan: they are in-process and cheap.
+UNIT_FLAGS := -std=gnu11 $(WARN) -O1 -g -D_GNU_SOURCE -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+UNIT_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/uobj/%.o)
+$(BUILD)/uobj/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(UNIT_FLAGS) -c -o $@ $<
+$(BUILD)/tests/unit/%: tests/unit/%.c $(UNIT_LIB_OBJ) $(wildcard tests/unit/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/unit $(UNIT_FLAGS) -o $@ $< $(UNIT_LIB_OBJ) -lcmocka $(LDLIBS)
+
+check: check-unit check-e2e
+
+check-unit: all $(TEST_PLUGINS) $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do \
+		echo "== $$t"; MMBENCH_TEST_PLUGINS=$(BUILD)/tests/plugins MMBENCH_BUILD=$(BUILD) \
+		MMBENCH_SHARED=$(CURDIR)/../shared ./$$t; done
+
+check-e2e: all $(TEST_PLUGINS)
+	@MMBENCH_BUILD=$(BUILD) ./tests/run-e2e.sh $(E2E)
+
+check-asan:
+	$(MAKE) BUILD=build-asan SAN=1 check
+
+check-kernel: all
+	MMBENCH_BUILD=$(BUILD) ./tests/kernel/run.sh
+
+bench: all
+	MMBENCH_BUILD=$(BUILD) ./bench/run.sh
+
+deps:
+	@./tools/install-deps.sh
+
+run: deps all
+	./$(BUILD)/mmbench run configs/quick.yaml
+	./$(BUILD)/mmbench list runs
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/mmbench \
+		$(DESTDIR)$(PREFIX)/share/mmbench/configs $(DESTDIR)$(PREFIX)/share/doc/mmbench \
+		$(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/mmbench $(DESTDIR)$(PREFIX)/bin/mmbench
+	install -m 644 $(PLUGINS) $(DESTDIR)$(PREFIX)/lib/mmbench/
+	cp -r configs/. $(DESTDIR)$(PREFIX)/share/mmbench/configs/
+	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/mmbench/
+	if ls docs/man/*.1 >/dev/null 2>&1; then install -m 644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/; fi
+
+clean:
+	rm -rf build build-asan

@@ -1,0 +1,407 @@
+#include "db.h"
+#include "../harness/lib/util.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *db_default_path(const char *opt)
+{
+	const char *env;
+
+	if (opt && *opt)
+		return opt;
+	env = getenv("MMBENCH_DB");
+	if (env && *env)
+		return env;
+	return MMB_DB_DEFAULT;
+}
+
+const char *db_errmsg(struct mmb_db *db)
+{
+	return db->sql ? sqlite3_errmsg(db->sql) : "database not open";
+}
+
+int db_exec(struct mmb_db *db, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db->sql, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		error("%s: %s", db->path, msg ? msg : db_errmsg(db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+int db_begin(struct mmb_db *db) { return db_exec(db, "BEGIN IMMEDIATE"); }
+int db_commit(struct mmb_db *db) { return db_exec(db, "COMMIT"); }
+int db_rollback(struct mmb_db *db) { return db_exec(db, "ROLLBACK"); }
+
+int db_schema_version(struct mmb_db *db)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(db->sql, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static int db_migrate(struct mmb_db *db)
+{
+	int v = db_schema_version(db);
+
+	if (v < 0)
+		return error("%s: cannot read schema version: %s", db->path, db_errmsg(db));
+	if (v > db_nr_migrations)
+		return error("%s: schema version %d is newer than this mmbench (%d); upgrade mmbench",
+			     db->path, v, db_nr_migrations);
+	for (; v < db_nr_migrations; v++) {
+		char pragma[64];
+
+		if (db_begin(db))
+			return -1;
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", v + 1);
+		if (db_exec(db, db_migrations[v]) || db_exec(db, pragma)) {
+			db_rollback(db);
+			return error("%s: migration %d -> %d failed", db->path, v, v + 1);
+		}
+		if (db_commit(db))
+			return -1;
+	}
+	return 0;
+}
+
+/* A run still "running" whose process is gone was killed: say so. */
+static void db_mark_dead_runs(struct mmb_db *db)
+{
+	sqlite3_stmt *st, *up;
+	char host[256] = "";
+
+	gethostname(host, sizeof(host) - 1);
+	if (sqlite3_prepare_v2(db->sql,
+			       "SELECT id, pid, host FROM runs WHERE status = 'running'",
+			       -1, &st, NULL) != SQLITE_OK)
+		return;
+	if (sqlite3_prepare_v2(db->sql,
+			       "UPDATE runs SET status = 'interrupted' WHERE id = ?",
+			       -1, &up, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		pid_t pid = sqlite3_column_int(st, 1);
+		const char *h = (const char *)sqlite3_column_text(st, 2);
+
+		if (h && strcmp(h, host))
+			continue;	/* another machine's run (shared DB): leave it */
+		if (pid > 0 && (kill(pid, 0) == 0 || errno == EPERM) && pid != getpid())
+			continue;
+		sqlite3_bind_int64(up, 1, sqlite3_column_int64(st, 0));
+		sqlite3_step(up);
+		sqlite3_reset(up);
+	}
+	sqlite3_finalize(up);
+	sqlite3_finalize(st);
+}
+
+static int db_open_flags(struct mmb_db *db, const char *path, int flags)
+{
+	memset(db, 0, sizeof(*db));
+	db->path = xstrdup(path);
+	if (sqlite3_open_v2(path, &db->sql, flags, NULL) != SQLITE_OK) {
+		error("cannot open database %s: %s", path,
+		      db->sql ? sqlite3_errmsg(db->sql) : "out of memory");
+		db_close(db);
+		return -1;
+	}
+	sqlite3_busy_timeout(db->sql, 10000);
+	sqlite3_extended_result_codes(db->sql, 1);
+	/* WAL + synchronous=NORMAL: a committed iteration survives kill -9. */
+	if (db_exec(db, "PRAGMA journal_mode = WAL") ||
+	    db_exec(db, "PRAGMA synchronous = NORMAL") ||
+	    db_exec(db, "PRAGMA foreign_keys = ON") || db_migrate(db)) {
+		db_close(db);
+		return -1;
+	}
+	db_mark_dead_runs(db);
+	return 0;
+}
+
+int db_open(struct mmb_db *db, const char *path)
+{
+	return db_open_flags(db, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+}
+
+int db_open_existing(struct mmb_db *db, const char *path)
+{
+	if (access(path, F_OK) < 0)
+		return error("database %s does not exist (run `mmbench run` or `mmbench import` first)",
+			     path);
+	return db_open_flags(db, path, SQLITE_OPEN_READWRITE);
+}
+
+void db_close(struct mmb_db *db)
+{
+	if (db->sql)
+		sqlite3_close(db->sql);
+	db->sql = NULL;
+	free(db->path);
+	db->path = NULL;
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static int64_t step_id(struct mmb_db *db, sqlite3_stmt *st, const char *what)
+{
+	int rc = sqlite3_step(st);
+	int64_t id = -1;
+
+	if (rc == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	else if (rc == SQLITE_DONE)
+		id = sqlite3_last_insert_rowid(db->sql);
+	else
+		error("%s: cannot record %s: %s", db->path, what, db_errmsg(db));
+	sqlite3_finalize(st);
+	return id;
+}
+
+int64_t db_kernel_find(struct mmb_db *db, const char *label)
+{
+	sqlite3_stmt *st;
+	int64_t id = -1;
+
+	if (sqlite3_prepare_v2(db->sql, "SELECT id FROM kernels WHERE label = ?", -1, &st,
+			       NULL) != SQLITE_OK)
+		return -1;
+	bind_text(st, 1, label);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return id;
+}
+
+int64_t db_kernel_upsert(struct mmb_db *db, const struct kernel_info *k)
+{
+	sqlite3_stmt *st;
+	int64_t id = db_kernel_find(db, k->label);
+	const char *sql = id > 0 ?
+		"UPDATE kernels SET release = coalesce(?2, release),"
+		" version = coalesce(?3, version), cmdline = coalesce(?4, cmdline),"
+		" config_hash = coalesce(?5, config_hash), base_commit = coalesce(?6, base_commit),"
+		" patches = coalesce(?7, patches), compiler = coalesce(?8, compiler)"
+		" WHERE label = ?1 RETURNING id" :
+		"INSERT INTO kernels (label, release, version, cmdline, config_hash,"
+		" base_commit, patches, compiler) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+
+	if (sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) != SQLITE_OK)
+		return error("%s: %s", db->path, db_errmsg(db));
+	bind_text(st, 1, k->label);
+	bind_text(st, 2, k->release);
+	bind_text(st, 3, k->version);
+	bind_text(st, 4, k->cmdline);
+	bind_text(st, 5, k->config_hash);
+	bind_text(st, 6, k->base_commit);
+	bind_text(st, 7, k->patches);
+	bind_text(st, 8, k->compiler);
+	return step_id(db, st, "kernel");
+}
+
+int64_t db_machine_upsert(struct mmb_db *db, const struct machine_info *m)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db->sql,
+			       "INSERT INTO machines (hostname, cpu_model, ncpus, mem_bytes)"
+			       " VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET ncpus = excluded.ncpus"
+			       " RETURNING id", -1, &st, NULL) != SQLITE_OK)
+		return error("%s: %s", db->path, db_errmsg(db));
+	bind_text(st, 1, m->hostname);
+	bind_text(st, 2, m->cpu_model);
+	sqlite3_bind_int(st, 3, m->ncpus);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)m->mem_bytes);
+	return step_id(db, st, "machine");
+}
+
+int64_t db_run_begin(struct mmb_db *db, const struct run_info *r)
+{
+	sqlite3_stmt *st;
+	char host[256] = "";
+
+	gethostname(host, sizeof(host) - 1);
+	if (sqlite3_prepare_v2(db->sql,
+			       "INSERT INTO runs (kernel_id, machine_id, experiment, config_path,"
+			       " config_text, release, version, cmdline, config_hash,"
+			       " harness_version, git_sha, compiler, accel, pid, host, started, status)"
+			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running')",
+			       -1, &st, NULL) != SQLITE_OK)
+		return error("%s: %s", db->path, db_errmsg(db));
+	sqlite3_bind_int64(st, 1, r->kernel_id);
+	if (r->machine_id > 0)
+		sqlite3_bind_int64(st, 2, r->machine_id);
+	else
+		sqlite3_bind_null(st, 2);
+	bind_text(st, 3, r->experiment);
+	bind_text(st, 4, r->config_path);
+	bind_text(st, 5, r->config_text);
+	bind_text(st, 6, r->release);
+	bind_text(st, 7, r->version);
+	bind_text(st, 8, r->cmdline);
+	bind_text(st, 9, r->config_hash);
+	bind_text(st, 10, r->harness_version);
+	bind_text(st, 11, r->git_sha);
+	bind_text(st, 12, r->compiler);
+	bind_text(st, 13, r->accel);
+	sqlite3_bind_int(st, 14, (int)getpid());
+	bind_text(st, 15, host);
+	sqlite3_bind_double(st, 16, now_wall());
+	return step_id(db, st, "run");
+}
+
+int db_run_env(struct mmb_db *db, int64_t run_id, const char *key,
+	       const char *value, const char *original)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->sql,
+			       "INSERT INTO run_env (run_id, key, value, original) VALUES (?,?,?,?)"
+			       " ON CONFLICT DO UPDATE SET value = excluded.value,"
+			       " original = coalesce(run_env.original, excluded.original)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return error("%s: %s", db->path, db_errmsg(db));
+	sqlite3_bind_int64(st, 1, run_id);
+	bind_text(st, 2, key);
+	bind_text(st, 3, value);
+	bind_text(st, 4, original);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error("%s: cannot record environment: %s", db->path, db_errmsg(db));
+	return 0;
+}
+
+int db_run_finish(struct mmb_db *db, int64_t run_id, const char *status)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->sql,
+			       "UPDATE runs SET status = ?, finished = ? WHERE id = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return error("%s: %s", db->path, db_errmsg(db));
+	bind_text(st, 1, status);
+	sqlite3_bind_double(st, 2, now_wall());
+	sqlite3_bind_int64(st, 3, run_id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : error("%s: %s", db->path, db_errmsg(db));
+}
+
+int64_t db_iteration_add(struct mmb_db *db, const struct iteration_info *it,
+			 const struct sample_info *samples, int nsamples,
+			 const char *const *mon_keys, const double *mon_deltas, int nmon,
+			 const char *mon_source)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t id;
+	int i;
+
+	if (db_begin(db))
+		return -1;
+	if (sqlite3_prepare_v2(db->sql,
+			       "INSERT INTO iterations (run_id, workload, variant, params, iteration,"
+			       " warmup, status, reason, started, elapsed) VALUES (?,?,?,?,?,?,?,?,?,?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto fail;
+	sqlite3_bind_int64(st, 1, it->run_id);
+	bind_text(st, 2, it->workload);
+	bind_text(st, 3, it->variant);
+	bind_text(st, 4, it->params);
+	sqlite3_bind_int(st, 5, it->iteration);
+	sqlite3_bind_int(st, 6, it->warmup);
+	bind_text(st, 7, it->status);
+	bind_text(st, 8, it->reason);
+	sqlite3_bind_double(st, 9, it->started);
+	sqlite3_bind_double(st, 10, it->elapsed);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(st);
+	st = NULL;
+	id = sqlite3_last_insert_rowid(db->sql);
+
+	if (nsamples && !it->warmup) {
+		if (sqlite3_prepare_v2(db->sql,
+				       "INSERT INTO samples (run_id, iteration_id, workload, variant,"
+				       " metric, unit, better, iteration, seq, value)"
+				       " VALUES (?,?,?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+			goto fail;
+		for (i = 0; i < nsamples; i++) {
+			sqlite3_bind_int64(st, 1, it->run_id);
+			sqlite3_bind_int64(st, 2, id);
+			bind_text(st, 3, it->workload);
+			bind_text(st, 4, it->variant);
+			bind_text(st, 5, samples[i].metric);
+			bind_text(st, 6, samples[i].unit);
+			sqlite3_bind_int(st, 7, samples[i].better);
+			sqlite3_bind_int(st, 8, it->iteration);
+			sqlite3_bind_int(st, 9, samples[i].seq);
+			sqlite3_bind_double(st, 10, samples[i].value);
+			if (sqlite3_step(st) != SQLITE_DONE)
+				goto fail;
+			sqlite3_reset(st);
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	if (nmon) {
+		if (sqlite3_prepare_v2(db->sql,
+				       "INSERT INTO monitors (iteration_id, source, key, delta)"
+				       " VALUES (?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+			goto fail;
+		for (i = 0; i < nmon; i++) {
+			const char *key = mon_keys[i], *src = mon_source, *colon;
+			char srcbuf[32];
+
+			/* keys may carry their own source: "meminfo:MemFree" */
+			colon = strchr(key, ':');
+			if (colon && (size_t)(colon - key) < sizeof(srcbuf)) {
+				memcpy(srcbuf, key, colon - key);
+				srcbuf[colon - key] = '\0';
+				src = srcbuf;
+				key = colon + 1;
+			}
+			sqlite3_bind_int64(st, 1, id);
+			bind_text(st, 2, src);
+			bind_text(st, 3, key);
+			sqlite3_bind_double(st, 4, mon_deltas[i]);
+			if (sqlite3_step(st) != SQLITE_DONE)
+				goto fail;
+			sqlite3_reset(st);
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	if (db_commit(db))
+		goto fail;
+	return id;
+fail:
+	error("%s: cannot record iteration: %s", db->path, db_errmsg(db));
+	if (st)
+		sqlite3_finalize(st);
+	db_rollback(db);
+	return -1;
+}

@@ -1,0 +1,102 @@
+/* Results database: schema, migrations and the writes the runner makes. */
+#ifndef MMB_DB_H
+#define MMB_DB_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define MMB_DB_DEFAULT "mmbench.db"
+
+struct mmb_db {
+	sqlite3 *sql;
+	char *path;
+};
+
+/* What we know about a kernel; NULL fields are stored as NULL. */
+struct kernel_info {
+	const char *label;
+	const char *release;		/* uname -r */
+	const char *version;		/* uname -v */
+	const char *cmdline;
+	const char *config_hash;	/* sha256 of .config when available */
+	const char *base_commit;
+	const char *patches;		/* JSON: [{"subject":..,"hash":..}] */
+	const char *compiler;
+};
+
+struct machine_info {
+	const char *hostname;
+	const char *cpu_model;
+	int ncpus;
+	uint64_t mem_bytes;
+};
+
+struct run_info {
+	int64_t kernel_id;
+	int64_t machine_id;
+	const char *experiment;
+	const char *config_path;
+	const char *config_text;
+	const char *release, *version, *cmdline, *config_hash;
+	const char *harness_version, *git_sha, *compiler;
+	const char *accel;		/* host, kvm, tcg, import */
+};
+
+struct iteration_info {
+	int64_t run_id;
+	const char *workload;
+	const char *variant;		/* "clients=4" (matrix params only) */
+	const char *params;		/* every param, "k=v k=v" */
+	int iteration;			/* 1..N measured, -N..-1 warm-up */
+	bool warmup;
+	const char *status;		/* ok, failed, skipped */
+	const char *reason;
+	double started;			/* wall clock seconds */
+	double elapsed;			/* seconds */
+};
+
+struct sample_info {
+	const char *metric;
+	const char *unit;
+	int better;			/* +1 higher, -1 lower */
+	int seq;			/* several samples per iteration (per thread) */
+	double value;
+};
+
+/* Open (creating and migrating) the database; WAL; marks dead runs interrupted. */
+int db_open(struct mmb_db *db, const char *path);
+/* Open an existing database read-only-ish for reporting; fails if missing. */
+int db_open_existing(struct mmb_db *db, const char *path);
+void db_close(struct mmb_db *db);
+/* --db FILE, else $MMBENCH_DB, else ./mmbench.db */
+const char *db_default_path(const char *opt);
+
+int db_schema_version(struct mmb_db *db);
+int db_exec(struct mmb_db *db, const char *sql);
+int db_begin(struct mmb_db *db);
+int db_commit(struct mmb_db *db);
+int db_rollback(struct mmb_db *db);
+
+/* Returns the row id (>0) or -1. */
+int64_t db_kernel_upsert(struct mmb_db *db, const struct kernel_info *k);
+int64_t db_kernel_find(struct mmb_db *db, const char *label);
+int64_t db_machine_upsert(struct mmb_db *db, const struct machine_info *m);
+int64_t db_run_begin(struct mmb_db *db, const struct run_info *r);
+int db_run_env(struct mmb_db *db, int64_t run_id, const char *key,
+	       const char *value, const char *original);
+int db_run_finish(struct mmb_db *db, int64_t run_id, const char *status);
+/* One iteration with its samples and monitor deltas, in one transaction. */
+int64_t db_iteration_add(struct mmb_db *db, const struct iteration_info *it,
+			 const struct sample_info *samples, int nsamples,
+			 const char *const *mon_keys, const double *mon_deltas, int nmon,
+			 const char *mon_source);
+
+/* sqlite error text for messages. */
+const char *db_errmsg(struct mmb_db *db);
+
+/* Migrations are data: each entry upgrades user_version i to i+1. */
+extern const char *const db_migrations[];
+extern const int db_nr_migrations;
+
+#endif

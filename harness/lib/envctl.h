@@ -1,0 +1,36 @@
+/*
+ * System state control.  Every change the harness makes to the machine
+ * (sysfs/procfs knobs, swap) is first appended to an on-disk journal with
+ * the value to put back, fsync'ed, and only then made.  Restoring replays
+ * the journal backwards.  A killed run's journal is replayed by the next
+ * mmbench start (envctl_recover) or by `mmbench restore`.
+ */
+#ifndef MMB_ENVCTL_H
+#define MMB_ENVCTL_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Journal location: $MMBENCH_STATE, else /var/lib/mmbench (root) or ~/.cache/mmbench. */
+const char *envctl_journal_path(void);
+
+/* Write a knob, journaling its old value first.  0 or -errno. */
+int envctl_set_knob(const char *path, const char *value);
+/*
+ * Journal an arbitrary undo action: argv of a command to run on restore
+ * (e.g. {"swapoff", "/dev/zram0"}); exec'ed, never through a shell.
+ */
+int envctl_push_undo(const char *const *argv);
+
+/* Current journal position; restore everything after it with envctl_restore_to. */
+off_t envctl_mark(void);
+int envctl_restore_to(off_t mark);
+int envctl_restore_all(void);
+
+/* Replay a journal left behind by a dead mmbench; quiet if there is none. */
+void envctl_recover(void);
+
+/* SIGINT/SIGTERM/SIGHUP: restore the journal, then die with the signal. */
+void envctl_install_signal_handlers(void);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * Statistics library: summaries (mmtests' formulas) and tests of a
+ * difference.  Definitions follow ../shared/reference/report-formats.md and
+ * the notes of ../shared/reference/stats-vectors.json.
+ * (Contract header: implemented in stats.c.)
+ */
+#ifndef MMB_STATS_H
+#define MMB_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct stats_summary {
+	size_t n;
+	double min, max, q1, median, q3;	/* quartiles: linear interpolation (R type 7) */
+	double amean, hmean, gmean;
+	double stddev;		/* sample, n-1 */
+	double pstddev;		/* population, n */
+	double hstddev;		/* mmtests: sqrt(H^4 * sum((1/x - 1/H)^2) / n) */
+	double coeffvar;	/* 100 * stddev / amean */
+	double hcoeffvar;	/* 100 * hstddev / hmean */
+	double best95;		/* BHmean.95 (higher better) or BAmean.95 (lower better) */
+};
+
+/* better: +1 higher is better, -1 lower is better. x need not be sorted. */
+void stats_summarise(const double *x, size_t n, int better, struct stats_summary *out);
+
+enum stats_test_kind { STATS_WELCH, STATS_MWU, STATS_MMTESTS, STATS_LKP };
+
+struct stats_test {
+	enum stats_test_kind kind;
+	double statistic;	/* t, U, band ratio, or 0 */
+	double df;		/* Welch only */
+	double p;		/* two-sided p-value; NaN when the test has none */
+	double q;		/* BH-adjusted p (filled by stats_bh_adjust) */
+	double diff;		/* mean_new - mean_base */
+	double diff_lo, diff_hi;	/* 95% CI of diff */
+	double rel, rel_lo, rel_hi;	/* same, in % of the baseline mean */
+	bool significant;
+};
+
+int stats_welch(const double *base, size_t nb, const double *new_, size_t nn,
+		struct stats_test *out);
+int stats_mwu(const double *base, size_t nb, const double *new_, size_t nn,
+	      struct stats_test *out);
+/* mmtests' +-1.96 sigma band rule; better selects Hmean/HStddev or Amean/Stddev. */
+int stats_mmtests(const double *base, size_t nb, const double *new_, size_t nn,
+		  int better, struct stats_test *out);
+/* 0-day's min/median separation plus the 1.01 median ratio rule. */
+int stats_lkp(const double *base, size_t nb, const double *new_, size_t nn,
+	      struct stats_test *out);
+int stats_test_run(enum stats_test_kind kind, const double *base, size_t nb,
+		   const double *new_, size_t nn, int better, struct stats_test *out);
+int stats_test_parse(const char *name, enum stats_test_kind *kind);
+
+/* Benjamini-Hochberg adjusted p-values, in input order; NaN p stays NaN. */
+void stats_bh(const double *p, size_t n, double *q);
+
+/* Student t distribution. */
+double stats_t_cdf(double t, double df);
+double stats_t_quantile(double p, double df);
+double stats_norm_cdf(double z);
+
+#endif

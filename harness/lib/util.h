@@ -1,0 +1,105 @@
+/* Small shared helpers: errors, allocation, growable strings, exec. */
+#ifndef MMB_UTIL_H
+#define MMB_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MMB_PRINTF_FMT(a, b) __attribute__((format(printf, a, b)))
+
+/* Exit codes (the contract in the README). */
+#define EXIT_OK		0
+#define EXIT_RUNTIME	1
+#define EXIT_USAGE	2
+
+/* git style: error() prints "error: ..." and returns -1; die() exits. */
+int error(const char *fmt, ...) MMB_PRINTF_FMT(1, 2);
+void warning(const char *fmt, ...) MMB_PRINTF_FMT(1, 2);
+void info(const char *fmt, ...) MMB_PRINTF_FMT(1, 2);
+__attribute__((noreturn)) void die(const char *fmt, ...) MMB_PRINTF_FMT(1, 2);
+/* die() with exit code 2: bad input from the user. */
+__attribute__((noreturn)) void die_usage(const char *fmt, ...) MMB_PRINTF_FMT(1, 2);
+extern int mmb_quiet;		/* -q: suppress info() */
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t sz);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) MMB_PRINTF_FMT(1, 2);
+
+/* Grow an array: ALLOC_GROW(items, nr + 1, alloc). */
+#define ALLOC_GROW(x, nr, alloc)					\
+	do {								\
+		if ((size_t)(nr) > (alloc)) {				\
+			(alloc) = (alloc) ? (alloc) * 2 : 16;		\
+			if ((alloc) < (size_t)(nr))			\
+				(alloc) = (nr);				\
+			(x) = xrealloc((x), (alloc) * sizeof(*(x)));	\
+		}							\
+	} while (0)
+
+struct strbuf {
+	char *buf;	/* always NUL terminated once initialised */
+	size_t len;
+	size_t alloc;
+};
+#define STRBUF_INIT { NULL, 0, 0 }
+void strbuf_init(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+void strbuf_reset(struct strbuf *sb);
+void strbuf_add(struct strbuf *sb, const void *data, size_t n);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, char c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) MMB_PRINTF_FMT(2, 3);
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+char *strbuf_detach(struct strbuf *sb);
+/* Read a whole file; returns 0 or -1 (errno set). */
+int strbuf_read_file(struct strbuf *sb, const char *path);
+/* Read the whole of an fd. */
+int strbuf_read_fd(struct strbuf *sb, int fd);
+
+/* Read the first line of a small file (sysfs/procfs) without the newline. */
+int read_line_file(const char *path, char *buf, size_t len);
+/* Write a string to a file (sysfs knob); returns 0 or -errno. */
+int write_file_str(const char *path, const char *value);
+/* Write a whole buffer to a path atomically (tmp + rename). */
+int write_file_atomic(const char *path, const void *data, size_t len);
+/* mkdir -p */
+int mkdir_p(const char *path, mode_t mode);
+
+uint64_t now_ns(void);		/* CLOCK_MONOTONIC */
+double now_wall(void);		/* CLOCK_REALTIME as seconds */
+int online_cpus(void);
+uint64_t mem_total_bytes(void);
+
+/*
+ * Run argv (never through a shell).  If out is not NULL, stdout is captured
+ * into it; stderr is captured into err when not NULL, else inherited.
+ * Returns the exit status (0..255), 128+signal, or -1 if it could not start.
+ */
+int run_argv(const char *const *argv, struct strbuf *out, struct strbuf *err);
+/* Same, with a working directory and extra environment (NULL allowed). */
+int run_argv_dir(const char *const *argv, const char *dir, const char *const *envp_extra,
+		 struct strbuf *out, struct strbuf *err);
+
+/* True when stderr is a terminal and progress output is allowed. */
+bool progress_enabled(void);
+
+/* Directory holding the mmbench executable (for finding build/workloads). */
+const char *exe_dir(void);
+
+bool starts_with(const char *s, const char *prefix);
+bool ends_with(const char *s, const char *suffix);
+/* Strip leading/trailing whitespace in place; returns s. */
+char *strtrim(char *s);
+
+/* Hex SHA-256 of a buffer (64 chars + NUL into out). */
+void sha256_hex(const void *data, size_t len, char out[65]);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * mmbench: benchmark harness for Linux memory-management work.
+ *
+ * main() dispatches through commands[]: each entry names the function and
+ * the preconditions the dispatcher takes care of before calling it.
+ */
+#include "builtin.h"
+#include "envctl.h"
+#include "help.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Preconditions (git's RUN_SETUP idea). */
+#define RESTORE_ENV	(1 << 0)	/* replay a crashed run's knob journal first */
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	unsigned int flags;
+};
+
+static const struct command commands[] = {
+	{ "run",	cmd_run,	RESTORE_ENV },
+	{ "list",	cmd_list,	0 },
+	{ "show",	cmd_show,	0 },
+	{ "compare",	cmd_compare,	0 },
+	{ "import",	cmd_import,	0 },
+	{ "plot",	cmd_plot,	0 },
+	{ "report",	cmd_report,	0 },
+	{ "kernel",	cmd_kernel,	0 },
+	{ "vm",		cmd_vm,		RESTORE_ENV },
+	{ "ab",		cmd_ab,		RESTORE_ENV },
+	{ "reproduce",	cmd_reproduce,	RESTORE_ENV },
+	{ "restore",	cmd_restore,	0 },
+	{ "help",	cmd_help,	0 },
+};
+
+static void usage(FILE *f)
+{
+	help_print(f, "mmbench");
+}
+
+static int wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *name;
+	int ret;
+
+	/* Global options before the command. */
+	while (argc > 1 && argv[1][0] == '-') {
+		if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+			printf("mmbench %s (%s)\n", MMB_VERSION, MMB_GIT_SHA);
+			return EXIT_OK;
+		} else if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+			usage(stdout);
+			return EXIT_OK;
+		} else if (!strcmp(argv[1], "-q") || !strcmp(argv[1], "--quiet")) {
+			mmb_quiet = 1;
+		} else {
+			error("unknown option '%s'", argv[1]);
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+		argc--;
+		argv++;
+	}
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	name = argv[1];
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		const struct command *c = &commands[i];
+
+		if (strcmp(c->name, name))
+			continue;
+		if (wants_help(argc - 1, argv + 1))
+			return help_show(c->name) ? EXIT_USAGE : EXIT_OK;
+		if (c->flags & RESTORE_ENV)
+			envctl_recover();
+		ret = c->fn(argc - 1, argv + 1);
+		/* error() returns -1: a runtime failure */
+		return ret < 0 ? EXIT_RUNTIME : ret;
+	}
+	error("'%s' is not an mmbench command; commands are:", name);
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(stderr, "  %s\n", commands[i].name);
+	return EXIT_USAGE;
+}
