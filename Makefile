@@ -45,29 +45,34 @@ E2E       := $(sort $(wildcard tests/e2e/*.sh))
 
 all: $(BUILD)/mmbench $(PLUGINS)
 
+# Quiet build unless V=1.
+Q := $(if $(V),,@)
 $(BUILD)/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/libmmbench.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && ar rcs $@ $^
 
 HELP_TXT  := $(sort $(wildcard docs/help/*.txt))
 $(BUILD)/gen/help_texts.c: $(HELP_TXT) tools/gen-help.sh
 	@mkdir -p $(dir $@)
-	./tools/gen-help.sh $@ $(HELP_TXT)
+	$(Q)./tools/gen-help.sh $@ $(HELP_TXT)
 $(BUILD)/gen/help_texts.o: $(BUILD)/gen/help_texts.c harness/lib/help.h
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/mmbench: $(CMD_OBJ) $(BUILD)/gen/help_texts.o $(BUILD)/libmmbench.a
-	$(CC) $(CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/gen/help_texts.o $(BUILD)/libmmbench.a $(LDLIBS)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/gen/help_texts.o $(BUILD)/libmmbench.a $(LDLIBS)
 
 # One folder per plugin; every .c in it goes into <folder>.so.
 .SECONDEXPANSION:
 $(BUILD)/workloads/%.so: $$(wildcard workloads/%/*.c) $$(wildcard workloads/%/*.h) include/mmbench/workload.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(PLUGIN_CFLAGS) $(PLUGIN_LDFLAGS) -o $@ $(filter %.c,$^) -lpthread -lm
+	@$(if $(Q),echo "  PLUGIN  $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(PLUGIN_CFLAGS) $(PLUGIN_LDFLAGS) -o $@ $(filter %.c,$^) -lpthread -lm
 
 $(BUILD)/tests/plugins/%.so: tests/plugins/%.c include/mmbench/workload.h
 	@mkdir -p $(dir $@)
@@ -78,7 +83,8 @@ UNIT_FLAGS := -std=gnu11 $(WARN) -O1 -g -D_GNU_SOURCE -fsanitize=address,undefin
 UNIT_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/uobj/%.o)
 $(BUILD)/uobj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(UNIT_FLAGS) -c -o $@ $<
+	@$(if $(Q),echo "  CC      $< (asan)")
+	$(Q)$(CC) $(CPPFLAGS) $(UNIT_FLAGS) -c -o $@ $<
 $(BUILD)/tests/unit/%: tests/unit/%.c $(UNIT_LIB_OBJ) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itests/unit $(UNIT_FLAGS) -o $@ $< $(UNIT_LIB_OBJ) -lcmocka $(LDLIBS)

@@ -1,9 +1,23 @@
+/* mmbench restore: replay the knob journal a killed run left behind. */
 #include "builtin.h"
+#include "envctl.h"
 #include "util.h"
+
+#include <unistd.h>
 
 int cmd_restore(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return error("'restore' is not available in this build yet");
+	off_t size;
+
+	if (argc > 1)
+		die_usage("restore takes no arguments");
+	size = envctl_mark();
+	if (!size) {
+		info("nothing to restore (%s is empty)", envctl_journal_path());
+		return EXIT_OK;
+	}
+	if (envctl_restore_all())
+		return error("some settings could not be restored (need root?)");
+	info("restored the settings recorded in %s", envctl_journal_path());
+	return EXIT_OK;
 }
