@@ -1,0 +1,559 @@
+/*
+ * Reading results back: one metadata query per label, then one ordered
+ * sample query over the pooled runs, grouped in C with a hash table.
+ */
+#include "query.h"
+#include "../harness/lib/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char *col_str(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return xstrdup(s ? (const char *)s : "");
+}
+
+static void run_release(struct query_run *r)
+{
+	free(r->status);
+	free(r->accel);
+	free(r->experiment);
+	free(r->config_path);
+	free(r->release);
+	free(r->version);
+	free(r->cmdline);
+	free(r->config_hash);
+	free(r->compiler);
+	free(r->harness_version);
+	free(r->git_sha);
+	free(r->host);
+}
+
+void query_kernel_release(struct query_kernel *k)
+{
+	if (!k)
+		return;
+	free(k->label);
+	free(k->release);
+	free(k->version);
+	free(k->cmdline);
+	free(k->config_hash);
+	free(k->base_commit);
+	free(k->patches);
+	free(k->compiler);
+	for (size_t i = 0; i < k->nruns; i++)
+		run_release(&k->runs[i]);
+	free(k->runs);
+	memset(k, 0, sizeof(*k));
+}
+
+void query_free_strv(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+int query_labels(struct mmb_db *db, char ***out, size_t *n)
+{
+	sqlite3_stmt *st;
+	size_t alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(db->sql, "SELECT label FROM kernels ORDER BY id", -1, &st,
+			       NULL) != SQLITE_OK)
+		return error("%s: %s", db->path, db_errmsg(db));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ALLOC_GROW(*out, *n + 1, alloc);
+		(*out)[(*n)++] = col_str(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		query_free_strv(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return error("%s: %s", db->path, db_errmsg(db));
+	}
+	return 0;
+}
+
+static int unknown_label(struct mmb_db *db, const char *label)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char **known;
+	size_t n;
+
+	if (query_labels(db, &known, &n))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", known[i]);
+	error("unknown kernel label '%s'; known labels: %s", label, n ? sb.buf : "(none)");
+	strbuf_release(&sb);
+	query_free_strv(known, n);
+	return QUERY_EUNKNOWN;
+}
+
+static int load_runs(struct mmb_db *db, struct query_kernel *k)
+{
+	sqlite3_stmt *st;
+	size_t alloc = 0;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->sql,
+			       "SELECT id, status, accel, experiment, config_path, release, version,"
+			       " cmdline, config_hash, compiler, harness_version, git_sha, host,"
+			       " started, finished, machine_id"
+			       " FROM runs WHERE kernel_id = ? ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+		return error("%s: %s", db->path, db_errmsg(db));
+	sqlite3_bind_int64(st, 1, k->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct query_run *r;
+
+		ALLOC_GROW(k->runs, k->nruns + 1, alloc);
+		r = &k->runs[k->nruns++];
+		memset(r, 0, sizeof(*r));
+		r->id = sqlite3_column_int64(st, 0);
+		r->status = col_str(st, 1);
+		r->accel = col_str(st, 2);
+		r->experiment = col_str(st, 3);
+		r->config_path = col_str(st, 4);
+		r->release = col_str(st, 5);
+		r->version = col_str(st, 6);
+		r->cmdline = col_str(st, 7);
+		r->config_hash = col_str(st, 8);
+		r->compiler = col_str(st, 9);
+		r->harness_version = col_str(st, 10);
+		r->git_sha = col_str(st, 11);
+		r->host = col_str(st, 12);
+		r->started = sqlite3_column_double(st, 13);
+		r->finished = sqlite3_column_double(st, 14);
+		r->machine_id = sqlite3_column_int64(st, 15);
+		if (!strcmp(r->status, "complete") || !strcmp(r->status, "interrupted"))
+			k->nruns_pooled++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error("%s: %s", db->path, db_errmsg(db));
+	return 0;
+}
+
+int query_kernels(struct mmb_db *db, const char *const *labels, size_t n,
+		  struct query_kernel **out)
+{
+	struct query_kernel *ks = xcalloc(n ? n : 1, sizeof(*ks));
+	sqlite3_stmt *st;
+	int ret = 0;
+
+	*out = NULL;
+	if (sqlite3_prepare_v2(db->sql,
+			       "SELECT id, label, release, version, cmdline, config_hash,"
+			       " base_commit, patches, compiler FROM kernels WHERE label = ?",
+			       -1, &st, NULL) != SQLITE_OK) {
+		free(ks);
+		return error("%s: %s", db->path, db_errmsg(db));
+	}
+	for (size_t i = 0; i < n && !ret; i++) {
+		struct query_kernel *k = &ks[i];
+		int rc;
+
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, labels[i], -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_DONE) {
+			ret = unknown_label(db, labels[i]);
+			break;
+		}
+		if (rc != SQLITE_ROW) {
+			ret = error("%s: %s", db->path, db_errmsg(db));
+			break;
+		}
+		k->id = sqlite3_column_int64(st, 0);
+		k->label = col_str(st, 1);
+		k->release = col_str(st, 2);
+		k->version = col_str(st, 3);
+		k->cmdline = col_str(st, 4);
+		k->config_hash = col_str(st, 5);
+		k->base_commit = col_str(st, 6);
+		k->patches = col_str(st, 7);
+		k->compiler = col_str(st, 8);
+		ret = load_runs(db, k);
+	}
+	sqlite3_finalize(st);
+	if (ret) {
+		for (size_t i = 0; i < n; i++)
+			query_kernel_release(&ks[i]);
+		free(ks);
+		return ret;
+	}
+	*out = ks;
+	return 0;
+}
+
+/* Grouping: open addressing on (workload, variant, metric). */
+struct group_key {
+	uint64_t hash;
+	size_t row;		/* index into rows */
+	uint64_t first;		/* (label << 44) | first sample id: row order */
+};
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= s[i];
+		h *= 1099511628211ULL;
+	}
+	return h ^ 0xff;	/* separator so ("ab","c") != ("a","bc") */
+}
+
+static void series_push(struct query_series *s, double v, int64_t run, int iter)
+{
+	if (s->n == s->alloc) {
+		s->alloc = s->alloc ? s->alloc * 2 : 16;
+		s->v = xrealloc(s->v, s->alloc * sizeof(*s->v));
+		s->run_id = xrealloc(s->run_id, s->alloc * sizeof(*s->run_id));
+		s->iteration = xrealloc(s->iteration, s->alloc * sizeof(*s->iteration));
+	}
+	s->v[s->n] = v;
+	s->run_id[s->n] = run;
+	s->iteration[s->n] = iter;
+	s->n++;
+}
+
+static void row_release(struct query_row *r, size_t nlabels)
+{
+	free(r->workload);
+	free(r->variant);
+	free(r->metric);
+	free(r->unit);
+	for (size_t i = 0; r->series && i < nlabels; i++) {
+		free(r->series[i].v);
+		free(r->series[i].run_id);
+		free(r->series[i].iteration);
+	}
+	free(r->series);
+}
+
+void query_set_release(struct query_set *qs)
+{
+	if (!qs)
+		return;
+	for (size_t i = 0; i < qs->nr; i++)
+		row_release(&qs->rows[i], qs->nlabels);
+	free(qs->rows);
+	for (size_t i = 0; qs->kernels && i < qs->nlabels; i++)
+		query_kernel_release(&qs->kernels[i]);
+	free(qs->kernels);
+	memset(qs, 0, sizeof(*qs));
+}
+
+/* Map run id -> label index (runs of a label are few: a sorted array). */
+struct run_map {
+	int64_t run;
+	size_t label;
+	struct query_run *r;
+};
+
+static int run_map_cmp(const void *a, const void *b)
+{
+	const struct run_map *x = a, *y = b;
+
+	return x->run < y->run ? -1 : x->run > y->run;
+}
+
+static struct run_map *run_map_find(struct run_map *m, size_t n, int64_t run)
+{
+	struct run_map key = { .run = run };
+
+	return bsearch(&key, m, n, sizeof(*m), run_map_cmp);
+}
+
+static struct group_key *rehash(struct group_key *tab, size_t *size)
+{
+	size_t ns = *size * 2;
+	struct group_key *nt = xcalloc(ns, sizeof(*nt));
+
+	for (size_t i = 0; i < ns; i++)
+		nt[i].row = SIZE_MAX;
+	for (size_t i = 0; i < *size; i++) {
+		size_t s;
+
+		if (tab[i].row == SIZE_MAX)
+			continue;
+		for (s = tab[i].hash & (ns - 1); nt[s].row != SIZE_MAX; s = (s + 1) & (ns - 1))
+			;
+		nt[s] = tab[i];
+	}
+	free(tab);
+	*size = ns;
+	return nt;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct group_key *x = a, *y = b;
+
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+int query_load(struct mmb_db *db, const char *const *labels, size_t n,
+	       const struct query_filter *f, struct query_set *out)
+{
+	struct query_filter nofilter = { 0 };
+	struct run_map *map = NULL;
+	size_t nmap = 0, mapalloc = 0;
+	struct group_key *tab = NULL, *order = NULL;
+	size_t tabsize = 1024, rows_alloc = 0;
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st = NULL;
+	int ret, rc, bind = 1;
+
+	memset(out, 0, sizeof(*out));
+	if (!f)
+		f = &nofilter;
+	ret = query_kernels(db, labels, n, &out->kernels);
+	if (ret)
+		return ret;
+	out->nlabels = n;
+
+	for (size_t i = 0; i < n; i++) {
+		struct query_kernel *k = &out->kernels[i];
+
+		for (size_t j = 0; j < k->nruns; j++) {
+			struct query_run *r = &k->runs[j];
+
+			if (strcmp(r->status, "complete") && strcmp(r->status, "interrupted"))
+				continue;
+			/* the same label twice (A/A) pools into both columns; map first */
+			if (run_map_find(map, nmap, r->id))
+				continue;
+			ALLOC_GROW(map, nmap + 1, mapalloc);
+			map[nmap++] = (struct run_map){ r->id, i, r };
+			qsort(map, nmap, sizeof(*map), run_map_cmp);
+		}
+	}
+	if (!nmap)
+		goto done;
+
+	/* One query, ordered along the samples_by_run index: no sort step. */
+	strbuf_addstr(&sql, "SELECT run_id, id, workload, variant, metric, unit, better,"
+		      " iteration, value FROM samples WHERE run_id IN (");
+	for (size_t i = 0; i < nmap; i++)
+		strbuf_addstr(&sql, i ? ",?" : "?");
+	strbuf_addch(&sql, ')');
+	if (f->workload)
+		strbuf_addstr(&sql, " AND workload = ?");
+	if (f->variant)
+		strbuf_addstr(&sql, " AND variant = ?");
+	if (f->metric)
+		strbuf_addstr(&sql, " AND metric = ?");
+	strbuf_addstr(&sql, " ORDER BY run_id, id");
+	if (sqlite3_prepare_v2(db->sql, sql.buf, -1, &st, NULL) != SQLITE_OK) {
+		ret = error("%s: %s", db->path, db_errmsg(db));
+		goto fail;
+	}
+	for (size_t i = 0; i < nmap; i++)
+		sqlite3_bind_int64(st, bind++, map[i].run);
+	if (f->workload)
+		sqlite3_bind_text(st, bind++, f->workload, -1, SQLITE_STATIC);
+	if (f->variant)
+		sqlite3_bind_text(st, bind++, f->variant, -1, SQLITE_STATIC);
+	if (f->metric)
+		sqlite3_bind_text(st, bind++, f->metric, -1, SQLITE_STATIC);
+
+	tab = xcalloc(tabsize, sizeof(*tab));
+	for (size_t i = 0; i < tabsize; i++)
+		tab[i].row = SIZE_MAX;
+
+	struct run_map *cur = NULL;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t run = sqlite3_column_int64(st, 0);
+		int64_t sid = sqlite3_column_int64(st, 1);
+		const char *w = (const char *)sqlite3_column_text(st, 2);
+		int wl = sqlite3_column_bytes(st, 2);
+		const char *v = (const char *)sqlite3_column_text(st, 3);
+		int vl = sqlite3_column_bytes(st, 3);
+		const char *m = (const char *)sqlite3_column_text(st, 4);
+		int ml = sqlite3_column_bytes(st, 4);
+		uint64_t h, first;
+		size_t slot, rowidx;
+		struct query_row *row;
+
+		if (!w || !v || !m)
+			continue;
+		if (!cur || cur->run != run)
+			cur = run_map_find(map, nmap, run);
+		if (!cur)
+			continue;
+		h = fnv(fnv(fnv(14695981039346656037ULL, w, wl), v, vl), m, ml);
+		slot = h & (tabsize - 1);
+		for (;; slot = (slot + 1) & (tabsize - 1)) {
+			struct group_key *g = &tab[slot];
+
+			if (g->row == SIZE_MAX)
+				break;
+			if (g->hash != h)
+				continue;
+			row = &out->rows[g->row];
+			if (!strcmp(row->workload, w) && !strcmp(row->variant, v) &&
+			    !strcmp(row->metric, m))
+				break;
+		}
+		first = ((uint64_t)cur->label << 44) | ((uint64_t)sid & ((1ULL << 44) - 1));
+		if (tab[slot].row != SIZE_MAX) {
+			rowidx = tab[slot].row;
+			if (first < tab[slot].first)
+				tab[slot].first = first;
+		} else {
+			rowidx = out->nr;
+			ALLOC_GROW(out->rows, out->nr + 1, rows_alloc);
+			row = &out->rows[out->nr];
+			memset(row, 0, sizeof(*row));
+			row->workload = xstrndup(w, wl);
+			row->variant = xstrndup(v, vl);
+			row->metric = xstrndup(m, ml);
+			row->unit = col_str(st, 5);
+			row->better = sqlite3_column_int(st, 6) < 0 ? -1 : 1;
+			row->series = xcalloc(n, sizeof(*row->series));
+			tab[slot] = (struct group_key){ h, out->nr, first };
+			out->nr++;
+			if (out->nr * 2 > tabsize)
+				tab = rehash(tab, &tabsize);
+		}
+		row = &out->rows[rowidx];
+		series_push(&row->series[cur->label], sqlite3_column_double(st, 8), run,
+			    sqlite3_column_int(st, 7));
+		cur->r->nsamples++;
+		out->nsamples++;
+		/* the same label given twice gets the same pooled values */
+		for (size_t i = cur->label + 1; i < n; i++)
+			if (out->kernels[i].id == out->kernels[cur->label].id)
+				series_push(&row->series[i], sqlite3_column_double(st, 8), run,
+					    sqlite3_column_int(st, 7));
+	}
+	if (rc != SQLITE_DONE) {
+		ret = error("%s: %s", db->path, db_errmsg(db));
+		goto fail;
+	}
+
+	/* Put rows in first-appearance order (baseline label first). */
+	if (out->nr > 1) {
+		struct query_row *sorted = xmalloc(out->nr * sizeof(*sorted));
+		size_t k = 0;
+
+		order = xmalloc(out->nr * sizeof(*order));
+		for (size_t i = 0; i < tabsize; i++)
+			if (tab[i].row != SIZE_MAX)
+				order[k++] = tab[i];
+		qsort(order, k, sizeof(*order), row_cmp);
+		for (size_t i = 0; i < k; i++)
+			sorted[i] = out->rows[order[i].row];
+		free(out->rows);
+		out->rows = sorted;
+	}
+done:
+	ret = 0;
+	goto out;
+fail:
+	query_set_release(out);
+out:
+	if (st)
+		sqlite3_finalize(st);
+	free(order);
+	free(tab);
+	free(map);
+	strbuf_release(&sql);
+	return ret;
+}
+
+long query_find_row(const struct query_set *qs, const char *workload,
+		    const char *variant, const char *metric)
+{
+	for (size_t i = 0; i < qs->nr; i++) {
+		const struct query_row *r = &qs->rows[i];
+
+		if (!strcmp(r->workload, workload) && !strcmp(r->variant, variant) &&
+		    !strcmp(r->metric, metric))
+			return (long)i;
+	}
+	return -1;
+}
+
+int query_machine(struct mmb_db *db, int64_t machine_id, struct query_machine *out)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (sqlite3_prepare_v2(db->sql,
+			       "SELECT id, hostname, cpu_model, ncpus, mem_bytes FROM machines"
+			       " WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+		return error("%s: %s", db->path, db_errmsg(db));
+	sqlite3_bind_int64(st, 1, machine_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		out->id = sqlite3_column_int64(st, 0);
+		out->hostname = col_str(st, 1);
+		out->cpu_model = col_str(st, 2);
+		out->ncpus = sqlite3_column_int(st, 3);
+		out->mem_bytes = (uint64_t)sqlite3_column_int64(st, 4);
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return 0;
+	if (rc == SQLITE_DONE)
+		return 1;
+	return error("%s: %s", db->path, db_errmsg(db));
+}
+
+void query_machine_release(struct query_machine *m)
+{
+	free(m->hostname);
+	free(m->cpu_model);
+	memset(m, 0, sizeof(*m));
+}
+
+int query_run_env(struct mmb_db *db, int64_t run_id, struct query_env **out, size_t *n)
+{
+	sqlite3_stmt *st;
+	size_t alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(db->sql,
+			       "SELECT key, value, original FROM run_env WHERE run_id = ?"
+			       " ORDER BY key", -1, &st, NULL) != SQLITE_OK)
+		return error("%s: %s", db->path, db_errmsg(db));
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ALLOC_GROW(*out, *n + 1, alloc);
+		(*out)[*n].key = col_str(st, 0);
+		(*out)[*n].value = col_str(st, 1);
+		(*out)[*n].original = col_str(st, 2);
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		query_env_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return error("%s: %s", db->path, db_errmsg(db));
+	}
+	return 0;
+}
+
+void query_env_free(struct query_env *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(e[i].key);
+		free(e[i].value);
+		free(e[i].original);
+	}
+	free(e);
+}
