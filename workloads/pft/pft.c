@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pft: the "Page Fault Test" (pft 0.12x behaviour, clean-room).
+ *
+ * One untouched private anonymous mapping is split into one slice per
+ * worker; every worker writes one byte per cache line (first `cachelines`
+ * lines) of every page of its slice, so with cachelines=1 each base page
+ * costs exactly one anonymous write fault.  Workers are threads sharing the
+ * mm (pft-threads: contention on one mm) or forked processes (pft -n: each
+ * child faults its own private COW view).
+ *
+ * Fidelity with pft 0.12x (docs: reference workloads.md section 1):
+ *  - page count rounding: pages = ceil(bytes/PAGE),
+ *    pages_per_test = ceil(pages/n), pages = pages_per_test * n;
+ *  - the region is mapped once by the launcher (the iteration child) before
+ *    any worker starts; workers publish READY and spin on `go`; the launcher
+ *    sets `go` and runs worker 0 itself;
+ *  - per worker: clock_gettime(CLOCK_REALTIME), getrusage(RUSAGE_THREAD),
+ *    touch loop, getrusage, clock_gettime -- nothing else is timed;
+ *  - wall = latest end - earliest start, user/sys = sums of per-worker
+ *    rusage deltas; faults are the *computed* page count, measured minor
+ *    faults are only compared (warning above 10%).
+ * Deliberate difference: pft clips n to the allowed CPUs; we run exactly
+ * `clients` workers (the variant label must not lie) and warn instead.
+ */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <mmbench/workload.h>
+
+#define PFT_MAX_CLIENTS	128	/* pft's MAX_TESTS */
+#define PFT_FALLBACK_LINE 128	/* pft's line size when sysconf has none */
+
+enum { P_SIZE, P_CLIENTS, P_MODE, P_CACHELINES, P_CACHELINE_SIZE };
+enum { MODE_THREADS, MODE_PROCESSES };
+enum { M_FAULTS_SEC, M_FAULTS_CPU, M_SYSTEM, M_ELAPSED, M_USER };
+
+static const struct mmb_param_def pft_params[] = {
+	[P_SIZE] = { .name = "size", .type = MMB_PARAM_SIZE, .def = "20%mem",
+		     .min = 1, .max = INT64_MAX,
+		     .help = "total region, split evenly between the workers (pft -m)" },
+	[P_CLIENTS] = { .name = "clients", .type = MMB_PARAM_INT, .def = "1",
+			.min = 1, .max = PFT_MAX_CLIENTS,
+			.help = "number of workers (pft -t N / -n N)" },
+	[P_MODE] = { .name = "mode", .type = MMB_PARAM_ENUM, .def = "threads",
+		     .choices = "threads|processes",
+		     .help = "threads share one mm (pft -t); processes fork (pft -n)" },
+	[P_CACHELINES] = { .name = "cachelines", .type = MMB_PARAM_INT, .def = "1",
+			   .min = 1, .max = 65536,
+			   .help = "cache lines written per page (pft -c)" },
+	[P_CACHELINE_SIZE] = { .name = "cacheline_size", .type = MMB_PARAM_INT, .def = "0",
+			       .min = 0, .max = 65536,
+			       .help = "bytes per cache line; 0 = sysconf L1D line size, else 128" },
+	{ .name = NULL },
+};
+
+static const struct mmb_metric_def pft_metrics[] = {
+	[M_FAULTS_SEC] = { "faults/sec", "faults/s", MMB_HIGHER_IS_BETTER,
+			   "pages / wall seconds (pft fault/wsec)" },
+	[M_FAULTS_CPU] = { "faults/cpu", "faults/cpu-s", MMB_HIGHER_IS_BETTER,
+			   "pages / (user + system) seconds summed over workers (pft flt/cpu/s)" },
+	[M_SYSTEM] = { "system", "s", MMB_LOWER_IS_BETTER,
+		       "system CPU seconds summed over workers" },
+	[M_ELAPSED] = { "elapsed", "s", MMB_LOWER_IS_BETTER,
+			"wall seconds, earliest worker start to latest worker end" },
+	[M_USER] = { "user", "s", MMB_LOWER_IS_BETTER,
+		     "user CPU seconds summed over workers" },
+	{ .name = NULL },
+};
+
+struct pft_comm;
+
+/*
+ * Per-worker slot in the comm area.  Aligned so that workers publishing
+ * their timestamps do not share a cache line; each worker writes all of
+ * its slot before READY, so no comm-area fault lands in the timed region.
+ */
+struct pft_worker {
+	int ready;
+	struct timespec start, end;
+	struct rusage ru_start, ru_end;
+	char *base;
+	size_t bytes;
+	struct pft_comm *comm;
+	pthread_t thread;
+	pid_t pid;
+} __attribute__((aligned(128)));
+
+/* MAP_SHARED anonymous, so forked workers can publish into it (pft's comm). */
+struct pft_comm {
+	int go;			/* 0 wait, 1 run, -1 abort */
+	size_t page;
+	size_t line;
+	unsigned int lines;
+	struct pft_worker w[PFT_MAX_CLIENTS];
+};
+
+struct pft_state {
+	char *region;
+	size_t region_bytes;
+	struct pft_comm *comm;
+	unsigned long pages;		/* after rounding: pages_per_test * n */
+	unsigned long pages_per_test;
+	int n;
+	int mode;
+};
+
+static size_t pft_line_size(int64_t param)
+{
+	long l;
+
+	if (param > 0)
+		return (size_t)param;
+	l = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+	return l > 0 ? (size_t)l : PFT_FALLBACK_LINE;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#else
+	__asm__ __volatile__("" ::: "memory");
+#endif
+}
+
+/*
+ * The timed region, per worker.  No host calls, allocation or logging:
+ * only the clock and rusage reads around the touch loop.
+ */
+static void pft_touch(struct pft_worker *w, size_t page, size_t line,
+		      unsigned int lines)
+{
+	volatile char *p = w->base;
+	volatile char *end = w->base + w->bytes;
+	unsigned int i;
+
+	clock_gettime(CLOCK_REALTIME, &w->start);
+	getrusage(RUSAGE_THREAD, &w->ru_start);
+	for (; p < end; p += page)
+		for (i = 0; i < lines; i++)
+			p[i * line] = 1;
+	getrusage(RUSAGE_THREAD, &w->ru_end);
+	clock_gettime(CLOCK_REALTIME, &w->end);
+}
+
+/* Worker 1..n-1: publish READY, spin on go, run the loop.  0 = ran. */
+static int pft_worker_body(struct pft_worker *w)
+{
+	struct pft_comm *comm = w->comm;
+	int go;
+
+	/* Fault in our slot (a shmem page, lazily mapped after fork) now. */
+	memset(&w->start, 0, sizeof(w->start));
+	memset(&w->end, 0, sizeof(w->end));
+	memset(&w->ru_start, 0, sizeof(w->ru_start));
+	memset(&w->ru_end, 0, sizeof(w->ru_end));
+	__atomic_store_n(&w->ready, 1, __ATOMIC_RELEASE);
+	while ((go = __atomic_load_n(&comm->go, __ATOMIC_ACQUIRE)) == 0)
+		cpu_relax();
+	if (go < 0)
+		return -1;
+	pft_touch(w, comm->page, comm->line, comm->lines);
+	return 0;
+}
+
+static void *pft_thread(void *arg)
+{
+	pft_worker_body(arg);
+	return NULL;
+}
+
+static const char *pft_check_params(const struct mmb_value *params)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t line = pft_line_size(params[P_CACHELINE_SIZE].i);
+
+	if ((uint64_t)params[P_CACHELINES].i * line > (uint64_t)page)
+		return "cachelines * cacheline_size must not exceed the page size";
+	return NULL;
+}
+
+static const char *pft_supported(const struct mmb_host *host,
+				 const struct mmb_value *params)
+{
+	if (host->mem_total && (uint64_t)params[P_SIZE].i > host->mem_total)
+		return "size is larger than MemTotal";
+	return NULL;
+}
+
+static void pft_teardown(const struct mmb_host *host, struct mmb_ctx *ctx,
+			 const struct mmb_value *params, void *state)
+{
+	struct pft_state *st = state;
+
+	if (!st)
+		return;
+	if (st->region)
+		munmap(st->region, st->region_bytes);
+	if (st->comm)
+		munmap(st->comm, sizeof(*st->comm));
+	free(st);
+}
+
+static int pft_setup(const struct mmb_host *host, struct mmb_ctx *ctx,
+		     const struct mmb_value *params, void **state)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uint64_t bytes = (uint64_t)params[P_SIZE].i;
+	int n = (int)params[P_CLIENTS].i;
+	struct pft_state *st;
+	struct pft_comm *comm;
+	cpu_set_t set;
+	const char *why;
+	int j;
+
+	if ((why = pft_check_params(params)))
+		return host->fail(ctx, "%s", why), MMB_FAIL;
+	if (n < 1 || n > PFT_MAX_CLIENTS)
+		return host->fail(ctx, "clients=%d out of 1..%d", n, PFT_MAX_CLIENTS), MMB_FAIL;
+
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return host->fail(ctx, "out of memory"), MMB_FAIL;
+	*state = st;
+	st->n = n;
+	st->mode = (int)params[P_MODE].i;
+
+	/* pft 0.12x rounding: every worker gets the same whole number of pages. */
+	st->pages = (unsigned long)((bytes + page - 1) / page);
+	st->pages_per_test = (st->pages + n - 1) / n;
+	st->pages = st->pages_per_test * (unsigned long)n;
+	st->region_bytes = st->pages * page;
+
+	comm = mmap(NULL, sizeof(*comm), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (comm == MAP_FAILED)
+		return host->fail(ctx, "mmap comm area: %s", strerror(errno)), MMB_FAIL;
+	memset(comm, 0, sizeof(*comm));	/* also faults it in, untimed */
+	st->comm = comm;
+	comm->page = page;
+	comm->line = pft_line_size(params[P_CACHELINE_SIZE].i);
+	comm->lines = (unsigned int)params[P_CACHELINES].i;
+
+	/* The region: one VMA, untouched until the workers write to it. */
+	st->region = mmap(NULL, st->region_bytes, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (st->region == MAP_FAILED) {
+		st->region = NULL;
+		return host->fail(ctx, "mmap %zu bytes: %s", st->region_bytes,
+				  strerror(errno)), MMB_FAIL;
+	}
+	for (j = 0; j < n; j++) {
+		comm->w[j].base = st->region + (size_t)j * st->pages_per_test * page;
+		comm->w[j].bytes = st->pages_per_test * page;
+		comm->w[j].comm = comm;
+	}
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) < n)
+		host->log(ctx, MMB_LOG_WARN,
+			  "pft: %d workers on %d allowed CPUs (pft 0.12x would clip to %d)",
+			  n, CPU_COUNT(&set), CPU_COUNT(&set));
+	return MMB_OK;
+}
+
+static double tv_sec(const struct timeval *a, const struct timeval *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_usec - a->tv_usec) / 1e6;
+}
+
+static int64_t ts_ns(const struct timespec *t)
+{
+	return (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
+}
+
+/* Stop and reap workers 1..started-1 after a failure to start them all. */
+static void pft_abort(struct pft_state *st, int started)
+{
+	int j;
+
+	__atomic_store_n(&st->comm->go, -1, __ATOMIC_RELEASE);
+	for (j = 1; j < started; j++) {
+		if (st->mode == MODE_THREADS)
+			pthread_join(st->comm->w[j].thread, NULL);
+		else if (st->comm->w[j].pid > 0)
+			waitpid(st->comm->w[j].pid, NULL, 0);
+	}
+}
+
+static int pft_run(const struct mmb_host *host, struct mmb_ctx *ctx,
+		   const struct mmb_value *params, void *state)
+{
+	struct pft_state *st = state;
+	struct pft_comm *comm = st->comm;
+	pid_t launcher = getpid();
+	int64_t first = INT64_MAX, last = INT64_MIN;
+	double user = 0, sys = 0, wall, cpu, diff;
+	long minflt = 0;
+	int j, err, bad = 0;
+
+	for (j = 1; j < st->n; j++) {
+		struct pft_worker *w = &comm->w[j];
+
+		if (st->mode == MODE_THREADS) {
+			err = pthread_create(&w->thread, NULL, pft_thread, w);
+			if (err) {
+				pft_abort(st, j);
+				return host->fail(ctx, "pthread_create worker %d: %s",
+						  j, strerror(err)), MMB_FAIL;
+			}
+			continue;
+		}
+		w->pid = fork();
+		if (w->pid < 0) {
+			err = errno;
+			pft_abort(st, j);
+			return host->fail(ctx, "fork worker %d: %s", j, strerror(err)),
+			       MMB_FAIL;
+		}
+		if (w->pid == 0) {
+			/* Never return into the host: die with the launcher. */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != launcher)
+				_exit(1);
+			_exit(pft_worker_body(w) ? 1 : 0);
+		}
+	}
+	for (j = 1; j < st->n; j++) {
+		unsigned long spins = 0;
+
+		while (!__atomic_load_n(&comm->w[j].ready, __ATOMIC_ACQUIRE)) {
+			cpu_relax();
+			/* A child that died before READY would hang us. */
+			if (st->mode == MODE_PROCESSES && !(++spins & 0xffff) &&
+			    waitpid(comm->w[j].pid, NULL, WNOHANG) != 0) {
+				comm->w[j].pid = -1;
+				pft_abort(st, st->n);
+				return host->fail(ctx, "worker process %d died before starting", j),
+				       MMB_FAIL;
+			}
+		}
+	}
+
+	__atomic_store_n(&comm->go, 1, __ATOMIC_RELEASE);
+	pft_touch(&comm->w[0], comm->page, comm->line, comm->lines);
+
+	for (j = 1; j < st->n; j++) {
+		int status;
+
+		if (st->mode == MODE_THREADS) {
+			pthread_join(comm->w[j].thread, NULL);
+			continue;
+		}
+		if (waitpid(comm->w[j].pid, &status, 0) < 0 ||
+		    !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			bad = j;
+	}
+	if (bad)
+		return host->fail(ctx, "worker process %d did not finish cleanly", bad),
+		       MMB_FAIL;
+
+	/* Untimed from here on. */
+	for (j = 0; j < st->n; j++) {
+		struct pft_worker *w = &comm->w[j];
+
+		if (ts_ns(&w->start) < first)
+			first = ts_ns(&w->start);
+		if (ts_ns(&w->end) > last)
+			last = ts_ns(&w->end);
+		user += tv_sec(&w->ru_start.ru_utime, &w->ru_end.ru_utime);
+		sys += tv_sec(&w->ru_start.ru_stime, &w->ru_end.ru_stime);
+		minflt += w->ru_end.ru_minflt - w->ru_start.ru_minflt;
+	}
+	wall = (double)(last - first) / 1e9;
+	cpu = user + sys;
+	if (wall <= 0)
+		return host->fail(ctx, "wall clock did not advance (CLOCK_REALTIME stepped?)"),
+		       MMB_FAIL;
+	if (cpu <= 0)
+		return host->fail(ctx, "no CPU time measured for %lu pages; use a larger size",
+				  st->pages), MMB_FAIL;
+
+	host->log(ctx, MMB_LOG_DEBUG, "pft: %lu pages computed, %ld minor faults measured",
+		  st->pages, minflt);
+	diff = fabs((double)minflt - (double)st->pages) / (double)st->pages;
+	if (diff > 0.10)
+		host->log(ctx, MMB_LOG_WARN,
+			  "pft: %lu pages touched but %ld minor faults measured (%.0f%% off; THP or fault-around?)",
+			  st->pages, minflt, diff * 100);
+
+	host->report(ctx, M_FAULTS_SEC, (double)st->pages / wall);
+	host->report(ctx, M_FAULTS_CPU, (double)st->pages / cpu);
+	host->report(ctx, M_SYSTEM, sys);
+	host->report(ctx, M_ELAPSED, wall);
+	host->report(ctx, M_USER, user);
+	/* pft's own output line, for eyeballing against the original. */
+	host->log(ctx, MMB_LOG_DEBUG, "pft: %3lu %4d %3u %8.2fs %8.2fs %8.2fs  %10.3f %10.3f",
+		  (unsigned long)((st->region_bytes + comm->page * st->n) >> 30),
+		  st->n, comm->lines, user, sys, wall,
+		  (double)st->pages / cpu, (double)st->pages / wall);
+	return MMB_OK;
+}
+
+static const struct mmb_workload pft_workload = {
+	MMB_WORKLOAD_INIT,
+	.name = "pft",
+	.summary = "page fault test: anonymous write faults, threads or processes (pft 0.12x)",
+	.params = pft_params,
+	.metrics = pft_metrics,
+	.requires = 0,
+	.min_kernel = 0,
+	.supported = pft_supported,
+	.setup = pft_setup,
+	.run = pft_run,
+	.teardown = pft_teardown,
+	.check_params = pft_check_params,
+};
+
+MMB_WORKLOAD(pft_workload);
