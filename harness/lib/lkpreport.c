@@ -1,0 +1,1034 @@
+/*
+ * 0-day / LKP report parser.  See lkpreport.h for what is accepted.
+ *
+ * Two passes: normalise the bytes (CRLF, quoting, the many spellings of
+ * "±") into a token list that remembers line numbers, then recognise the
+ * parts of the report on the tokens.  Working on tokens rather than lines
+ * is what makes re-wrapped and collapsed archives parse like the original.
+ */
+#include "lkpreport.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PM_MARK "\x01"		/* internal spelling of "±" */
+
+struct tok {
+	char *s;
+	int line;
+	bool eol;		/* last token on its line */
+};
+
+struct toks {
+	struct tok *v;
+	size_t n, alloc;
+};
+
+struct perr {
+	char *buf;
+	size_t len;
+	bool set;
+};
+
+static int fail(struct perr *e, const char *fmt, ...) MMB_PRINTF_FMT(2, 3);
+static int fail(struct perr *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e->set)
+		return -1;
+	e->set = true;
+	if (e->buf && e->len) {
+		va_start(ap, fmt);
+		vsnprintf(e->buf, e->len, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* ------------------------------------------------------------ normalise */
+
+/*
+ * Copy data into out with CRLF/CR -> LF, every "±" spelling -> PM_MARK,
+ * NBSP -> space.  Returns the offset of a NUL byte (binary data), or -1.
+ */
+static long normalise(const unsigned char *d, size_t len, struct strbuf *out)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = d[i];
+
+		if (c == 0)
+			return (long)i;
+		if (c == '\r') {
+			if (i + 1 < len && d[i + 1] == '\n')
+				continue;
+			strbuf_addch(out, '\n');
+		} else if (c == 0xC3 && i + 3 < len && d[i + 1] == 0x82 &&
+			   d[i + 2] == 0xC2 && d[i + 3] == 0xB1) {
+			strbuf_addstr(out, " " PM_MARK " ");	/* "Â±": UTF-8 read as Latin-1 twice */
+			i += 3;
+		} else if (c == 0xC2 && i + 1 < len && d[i + 1] == 0xB1) {
+			strbuf_addstr(out, " " PM_MARK " ");	/* UTF-8 */
+			i += 1;
+		} else if (c == 0xC4 && i + 1 < len && d[i + 1] == 0x85) {
+			strbuf_addstr(out, " " PM_MARK " ");	/* "ą": 0xB1 read as Latin-2 */
+			i += 1;
+		} else if (c == 0xC2 && i + 1 < len && d[i + 1] == 0xA0) {
+			strbuf_addch(out, ' ');			/* NBSP */
+			i += 1;
+		} else if (c == 0xB1) {
+			strbuf_addstr(out, " " PM_MARK " ");	/* Latin-1, as 0-day sends it */
+		} else if (c == 0xA0) {
+			strbuf_addch(out, ' ');
+		} else {
+			strbuf_addch(out, (char)c);
+		}
+	}
+	return -1;
+}
+
+static void toks_push(struct toks *t, const char *s, size_t n, int line)
+{
+	ALLOC_GROW(t->v, t->n + 1, t->alloc);
+	t->v[t->n].s = xstrndup(s, n);
+	t->v[t->n].line = line;
+	t->v[t->n].eol = false;
+	t->n++;
+}
+
+static void toks_free(struct toks *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->v[i].s);
+	free(t->v);
+	t->v = NULL;
+	t->n = t->alloc = 0;
+}
+
+/* Split into tokens; drop mail quoting ("> > ", ">>") wherever it is. */
+static void tokenise(const char *s, struct toks *t)
+{
+	int line = 1;
+	const char *p = s;
+
+	while (*p) {
+		const char *eol = strchr(p, '\n');
+		const char *end = eol ? eol : p + strlen(p);
+		const char *q = p;
+		size_t first = t->n;
+		bool line_start = true;
+
+		while (q < end) {
+			const char *b;
+
+			while (q < end && isspace((unsigned char)*q))
+				q++;
+			if (q >= end)
+				break;
+			b = q;
+			while (q < end && !isspace((unsigned char)*q))
+				q++;
+			/* leading quote marks glued to the text: ">>1322908" */
+			if (line_start)
+				while (b < q && *b == '>')
+					b++;
+			line_start = false;
+			if (b == q)
+				continue;
+			/* a token made of quote marks only: "> > >" mid-line */
+			{
+				const char *c = b;
+
+				while (c < q && *c == '>')
+					c++;
+				if (c == q)
+					continue;
+			}
+			toks_push(t, b, (size_t)(q - b), line);
+		}
+		if (t->n > first)
+			t->v[t->n - 1].eol = true;
+		line++;
+		p = eol ? eol + 1 : end;
+	}
+}
+
+/* -------------------------------------------------------- token classes */
+
+static const char *tk(const struct toks *t, size_t i)
+{
+	return i < t->n ? t->v[i].s : "";
+}
+
+static bool is_pm(const char *s)
+{
+	return !strcmp(s, PM_MARK);
+}
+
+/* [+-]?digits[.digits][e[+-]digits], or [+-]?.digits; *end after it */
+static bool scan_number(const char *s, const char **end)
+{
+	const char *p = s;
+	bool digits = false;
+
+	if (*p == '+' || *p == '-')
+		p++;
+	while (isdigit((unsigned char)*p)) {
+		p++;
+		digits = true;
+	}
+	if (*p == '.') {
+		p++;
+		while (isdigit((unsigned char)*p)) {
+			p++;
+			digits = true;
+		}
+	}
+	if (!digits)
+		return false;
+	if (*p == 'e' || *p == 'E') {
+		const char *x = p + 1;
+
+		if (*x == '+' || *x == '-')
+			x++;
+		if (isdigit((unsigned char)*x)) {
+			while (isdigit((unsigned char)*x))
+				x++;
+			p = x;
+		}
+	}
+	*end = p;
+	return true;
+}
+
+static bool is_number(const char *s, double *v)
+{
+	const char *end;
+
+	if (!scan_number(s, &end) || *end)
+		return false;
+	if (v)
+		*v = strtod(s, NULL);
+	return true;
+}
+
+/* "-5.0%" (pct) or "+0.4" (absolute); a sign is always printed. */
+static bool is_change(const char *s, double *v, bool *pct)
+{
+	const char *end;
+
+	if (s[0] != '+' && s[0] != '-')
+		return false;
+	if (!scan_number(s, &end))
+		return false;
+	if (!strcmp(end, "%"))
+		*pct = true;
+	else if (!*end)
+		*pct = false;
+	else
+		return false;
+	*v = strtod(s, NULL);
+	return true;
+}
+
+/* "82%" after a ± */
+static bool is_stddev_pct(const char *s, int *v)
+{
+	const char *end;
+
+	if (!isdigit((unsigned char)s[0]) || !scan_number(s, &end) || strcmp(end, "%"))
+		return false;
+	*v = (int)strtol(s, NULL, 10);
+	return true;
+}
+
+static bool is_hex(const char *s, size_t minlen)
+{
+	size_t n = 0;
+
+	for (; s[n]; n++)
+		if (!isxdigit((unsigned char)s[n]) || isupper((unsigned char)s[n]))
+			return false;
+	return n >= minlen && n <= 40;
+}
+
+static bool is_dashes(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s != '-')
+			return false;
+	return true;
+}
+
+static bool is_equals(const char *s)
+{
+	size_t n = 0;
+
+	for (; s[n]; n++)
+		if (s[n] != '=')
+			return false;
+	return n >= 10;
+}
+
+/* "compiler/cpufreq_governor/.../testtime:" */
+static bool is_axes_keys(const char *s)
+{
+	size_t n = strlen(s);
+	int slashes = 0;
+
+	if (n < 4 || s[n - 1] != ':' || !islower((unsigned char)s[0]))
+		return false;
+	for (size_t i = 0; i + 1 < n; i++) {
+		char c = s[i];
+
+		if (c == '/') {
+			slashes++;
+			if (s[i + 1] == '/' || s[i + 1] == ':')
+				return false;
+		} else if (!islower((unsigned char)c) && !isdigit((unsigned char)c) && c != '_') {
+			return false;
+		}
+	}
+	return slashes >= 1;
+}
+
+/* "key:" of a parameters block */
+static bool is_key(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n < 2 || s[n - 1] != ':' || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+		return false;
+	for (size_t i = 0; i + 1 < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("_.-", s[i]))
+			return false;
+	return true;
+}
+
+static bool tok_eq(const struct toks *t, size_t i, const char *s)
+{
+	return i < t->n && !strcmp(t->v[i].s, s);
+}
+
+static bool tok_ieq(const struct toks *t, size_t i, const char *s)
+{
+	return i < t->n && !strcasecmp(t->v[i].s, s);
+}
+
+/* Join tokens [a, b) with single spaces. */
+static char *join(const struct toks *t, size_t a, size_t b)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = a; i < b && i < t->n; i++) {
+		if (i > a)
+			strbuf_addch(&sb, ' ');
+		strbuf_addstr(&sb, is_pm(t->v[i].s) ? "±" : t->v[i].s);
+	}
+	if (!sb.buf)
+		return xstrdup("");
+	return strbuf_detach(&sb);
+}
+
+/* ------------------------------------------------------------- the model */
+
+void lkp_report_init(struct lkp_report *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+static void kv_free(struct lkp_kv *kv, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(kv[i].key);
+		free(kv[i].value);
+	}
+	free(kv);
+}
+
+static void table_release(struct lkp_table *t)
+{
+	free(t->model);
+	free(t->axes_keys);
+	free(t->axes_values);
+	kv_free(t->axes, t->naxes);
+	for (size_t i = 0; i < t->ncommits; i++) {
+		free(t->commits[i].sha);
+		free(t->commits[i].long_sha);
+		free(t->commits[i].subject);
+	}
+	free(t->commits);
+	for (size_t i = 0; i < t->nrows; i++)
+		free(t->rows[i].metric);
+	free(t->rows);
+	memset(t, 0, sizeof(*t));
+}
+
+void lkp_report_release(struct lkp_report *r)
+{
+	free(r->testcase);
+	free(r->test_machine);
+	kv_free(r->params, r->nparams);
+	free(r->headline_metric);
+	free(r->commit_sha);
+	free(r->commit_subject);
+	free(r->materials_url);
+	for (size_t i = 0; i < r->ntables; i++)
+		table_release(&r->tables[i]);
+	free(r->tables);
+	memset(r, 0, sizeof(*r));
+}
+
+const char *lkp_report_param(const struct lkp_report *r, const char *key)
+{
+	for (size_t i = 0; i < r->nparams; i++)
+		if (!strcmp(r->params[i].key, key))
+			return r->params[i].value;
+	return NULL;
+}
+
+const char *lkp_table_axis(const struct lkp_table *t, const char *key)
+{
+	for (size_t i = 0; i < t->naxes; i++)
+		if (!strcmp(t->axes[i].key, key))
+			return t->axes[i].value;
+	return NULL;
+}
+
+const struct lkp_row *lkp_table_row(const struct lkp_table *t, const char *metric)
+{
+	for (size_t i = 0; i < t->nrows; i++)
+		if (!strcmp(t->rows[i].metric, metric))
+			return &t->rows[i];
+	return NULL;
+}
+
+const struct lkp_table *lkp_report_main_table(const struct lkp_report *r)
+{
+	if (!r->ntables)
+		return NULL;
+	/* The follow-ups caption the original machine "for test machine: ..." */
+	for (size_t i = 0; i < r->ntables; i++)
+		if (r->tables[i].model && starts_with(r->tables[i].model, "test machine"))
+			return &r->tables[i];
+	for (size_t i = 0; i < r->ntables; i++)
+		if (!r->tables[i].model)
+			return &r->tables[i];
+	return &r->tables[0];
+}
+
+/* --------------------------------------------------------------- tables */
+
+/* "48 threads ..." -> 48 */
+static int threads_in(const char *s)
+{
+	const char *p = strstr(s, " threads");
+
+	if (!p)
+		return 0;
+	while (p > s && isdigit((unsigned char)p[-1]))
+		p--;
+	return atoi(p);
+}
+
+/*
+ * Caption of a table: the last "for model: ..." or "for test machine: ..."
+ * between lo and hi (the axes line).  The model text ends at the end of its
+ * line, at "nr_node:"/"memory:" fields, or at the table.
+ */
+static void parse_caption(const struct toks *t, size_t lo, size_t hi, struct lkp_table *tb)
+{
+	size_t at = (size_t)-1, start, end, i;
+	bool machine = false;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (i = lo; i < hi; i++) {
+		if (tok_ieq(t, i, "for") && tok_eq(t, i + 1, "model:")) {
+			at = i;
+			machine = false;
+		} else if (tok_ieq(t, i, "for") && tok_eq(t, i + 1, "test") &&
+			   tok_eq(t, i + 2, "machine:")) {
+			at = i;
+			machine = true;
+		}
+	}
+	if (at == (size_t)-1)
+		return;
+	start = at + (machine ? 3 : 2);
+	/* stop before the '=====' decoration and the axes line */
+	end = hi;
+	while (end > start && is_equals(tk(t, end - 1)))
+		end--;
+	if (machine) {
+		/* "... with 64G memory" ends the 0-day machine description */
+		for (i = start; i < end; i++) {
+			if (!strcmp(tk(t, i), "memory") || t->v[i].eol) {
+				end = i + 1;
+				break;
+			}
+		}
+		strbuf_addstr(&sb, "test machine: ");
+		{
+			char *m = join(t, start, end);
+
+			strbuf_addstr(&sb, m);
+			tb->nr_cpu = threads_in(m);
+			free(m);
+		}
+		tb->model = strbuf_detach(&sb);
+		return;
+	}
+	/* model: NAME [nr_node: N] [nr_cpu: N] [memory: S] [brand: TEXT] */
+	for (i = start; i < end; i++)
+		if (is_key(tk(t, i)) || t->v[i].eol)
+			break;
+	if (i < end && t->v[i].eol && !is_key(tk(t, i)))
+		i++;
+	{
+		char *name = join(t, start, i);
+
+		strbuf_addf(&sb, "model: %s", name);
+		free(name);
+	}
+	while (i < end && is_key(tk(t, i))) {
+		const char *k = tk(t, i);
+		size_t vs = i + 1, ve = vs;
+
+		if (!strcmp(k, "brand:")) {
+			while (ve < end && !t->v[ve].eol)
+				ve++;
+			if (ve < end)
+				ve++;
+		} else if (ve < end) {
+			ve++;
+		}
+		if (!strcmp(k, "nr_cpu:") && vs < ve)
+			tb->nr_cpu = atoi(tk(t, vs));
+		{
+			char *v = join(t, vs, ve);
+
+			strbuf_addf(&sb, " %s %s", k, v);
+			free(v);
+		}
+		i = ve;
+	}
+	tb->model = strbuf_detach(&sb);
+}
+
+/* One "fail:runs" row: "1:6  -17%  :6  dmesg.X"; returns tokens used, 0 if none. */
+static size_t fail_row(const struct toks *t, size_t p, size_t ncols)
+{
+	size_t i = p;
+
+	for (size_t c = 0; c < ncols; c++) {
+		const char *s = tk(t, i);
+		const char *colon = strchr(s, ':');
+		double v;
+		bool pct;
+
+		if (c > 0) {
+			if (!is_change(s, &v, &pct) && !is_number(s, &v))
+				return 0;
+			s = tk(t, ++i);
+			colon = strchr(s, ':');
+		}
+		if (!colon || !isdigit((unsigned char)colon[1]))
+			return 0;
+		for (const char *x = s; x < colon; x++)
+			if (!isdigit((unsigned char)*x))
+				return 0;
+		i++;
+	}
+	if (i >= t->n || is_number(tk(t, i), NULL))
+		return 0;
+	return i + 1 - p;
+}
+
+/* One perf row; returns tokens used, 0 if the tokens at p are not a row. */
+static size_t perf_row(const struct toks *t, size_t p, size_t ncols, struct lkp_row *row)
+{
+	size_t i = p;
+	int pct_cols = 0, abs_cols = 0;
+
+	memset(row, 0, sizeof(*row));
+	for (size_t c = 0; c < ncols; c++) {
+		row->stddev[c] = -1;
+		if (c > 0) {
+			bool pct;
+
+			if (!is_change(tk(t, i), &row->change[c], &pct))
+				return 0;
+			if (pct)
+				pct_cols++;
+			else
+				abs_cols++;
+			i++;
+		}
+		if (!is_number(tk(t, i), &row->mean[c]))
+			return 0;
+		i++;
+		if (is_pm(tk(t, i))) {
+			if (!is_stddev_pct(tk(t, i + 1), &row->stddev[c]))
+				return 0;
+			i += 2;
+		}
+	}
+	if (i >= t->n || is_pm(tk(t, i)) || is_number(tk(t, i), NULL))
+		return 0;
+	/* all change cells of a row are of one kind */
+	if (pct_cols && abs_cols)
+		return 0;
+	row->absolute = abs_cols > 0;
+	row->metric = xstrdup(tk(t, i));
+	row->line = t->v[p].line;
+	return i + 1 - p;
+}
+
+static bool is_header_tok(const char *s)
+{
+	return !strcmp(s, "%stddev") || !strcmp(s, "%change") || !strcmp(s, "\\") ||
+	       !strcmp(s, "|") || !strcmp(s, "fail:runs") || !strcmp(s, "%reproduction");
+}
+
+/*
+ * Parse one table whose axes keys are at token a.  *endp is set past the
+ * last row.  Returns 0 or -1 (error set).
+ */
+static int parse_table(const struct toks *t, size_t a, struct lkp_table *tb,
+		       size_t *endp, int idx, struct perr *e)
+{
+	size_t p = a + 1, nkeys = 1, nvals = 1;
+	const char *keys = tk(t, a), *vals;
+	int line = t->v[a].line;
+
+	tb->line = line;
+	tb->axes_keys = xstrndup(keys, strlen(keys) - 1);
+	if (p >= t->n || is_equals(tk(t, p)) || tok_eq(t, p, "commit:"))
+		return fail(e, "table %d (line %d): the axes line '%s' has no values line",
+			    idx, line, keys);
+	vals = tk(t, p++);
+	tb->axes_values = xstrdup(vals);
+	for (const char *c = tb->axes_keys; *c; c++)
+		nkeys += *c == '/';
+	for (const char *c = vals; *c; c++)
+		nvals += *c == '/';
+	if (nkeys != nvals)
+		return fail(e, "table %d (line %d): the axes line has %zu keys but its values line '%s' has %zu values",
+			    idx, line, nkeys, vals, nvals);
+	tb->axes = xcalloc(nkeys, sizeof(*tb->axes));
+	{
+		const char *k = tb->axes_keys, *v = vals;
+
+		for (size_t i = 0; i < nkeys; i++) {
+			const char *ke = strchr(k, '/'), *ve = strchr(v, '/');
+
+			if (!ke)
+				ke = k + strlen(k);
+			if (!ve)
+				ve = v + strlen(v);
+			tb->axes[i].key = xstrndup(k, (size_t)(ke - k));
+			tb->axes[i].value = xstrndup(v, (size_t)(ve - v));
+			k = *ke ? ke + 1 : ke;
+			v = *ve ? ve + 1 : ve;
+		}
+		tb->naxes = nkeys;
+	}
+
+	if (!tok_eq(t, p, "commit:"))
+		return fail(e, "table %d (line %d): missing the 'commit:' list after the axes line",
+			    idx, line);
+	p++;
+	while (is_hex(tk(t, p), 7) && starts_with(tk(t, p + 1), "(\"")) {
+		struct lkp_commit *c;
+		size_t s = p + 1, q = s;
+		char *subj;
+
+		while (q < t->n && !ends_with(tk(t, q), "\")"))
+			q++;
+		if (q >= t->n)
+			return fail(e, "table %d (line %d): unterminated commit subject", idx,
+				    t->v[s].line);
+		if (tb->ncommits == LKP_MAX_COLS)
+			return fail(e, "table %d (line %d): more than %d commits", idx,
+				    t->v[p].line, LKP_MAX_COLS);
+		subj = join(t, s, q + 1);
+		tb->commits = xrealloc(tb->commits, (tb->ncommits + 1) * sizeof(*tb->commits));
+		c = &tb->commits[tb->ncommits++];
+		c->sha = xstrdup(tk(t, p));
+		c->long_sha = xstrdup(c->sha);
+		/* strip ("...") */
+		c->subject = xstrndup(subj + 2, strlen(subj) - 4);
+		free(subj);
+		p = q + 1;
+	}
+	if (tb->ncommits == 0)
+		return fail(e, "table %d (line %d): the 'commit:' list is empty (expected lines like 'fc21959f74 (\"subject\")')",
+			    idx, line);
+	if (tb->ncommits < 2)
+		return fail(e, "table %d (line %d): the 'commit:' list names only one commit; a comparison needs two",
+			    idx, line);
+	/* sha header: one longer sha per commit (optional) */
+	for (size_t c = 0; c < tb->ncommits; c++) {
+		const char *s = tk(t, p);
+		struct lkp_commit *cm = &tb->commits[c];
+
+		if (!is_hex(s, 7))
+			break;
+		if (starts_with(s, cm->sha) && strlen(s) > strlen(cm->long_sha)) {
+			free(cm->long_sha);
+			cm->long_sha = xstrdup(s);
+		}
+		p++;
+	}
+	while (is_dashes(tk(t, p)))
+		p++;
+
+	for (;;) {
+		struct lkp_row row;
+		size_t used;
+
+		if (tok_eq(t, p, "fail:runs")) {
+			while (p < t->n && is_header_tok(tk(t, p)))
+				p++;
+			while ((used = fail_row(t, p, tb->ncommits))) {
+				tb->nfail_rows++;
+				p += used;
+			}
+			continue;
+		}
+		if (tok_eq(t, p, "%stddev")) {
+			while (p < t->n && is_header_tok(tk(t, p)))
+				p++;
+		}
+		used = perf_row(t, p, tb->ncommits, &row);
+		if (!used)
+			break;
+		do {
+			tb->rows = xrealloc(tb->rows, (tb->nrows + 1) * sizeof(*tb->rows));
+			tb->rows[tb->nrows++] = row;
+			p += used;
+		} while ((used = perf_row(t, p, tb->ncommits, &row)));
+	}
+	if (tb->nrows == 0) {
+		if (p < t->n)
+			return fail(e, "table %d (line %d): no rows after the header (at line %d: '%.40s' is not a row of %zu columns)",
+				    idx, line, t->v[p].line, is_pm(tk(t, p)) ? "±" : tk(t, p),
+				    tb->ncommits);
+		return fail(e, "table %d (line %d): no rows after the header (the text ends)",
+			    idx, line);
+	}
+	*endp = p;
+	return 0;
+}
+
+/* ------------------------------------------------------------ top parts */
+
+static void parse_headline(const struct toks *t, struct lkp_report *r)
+{
+	for (size_t i = 0; i + 5 < t->n; i++) {
+		double v;
+		bool pct;
+
+		/* "noticed a -5.0% regression of aim9.brk_test.ops_per_sec on:" */
+		if (tok_eq(t, i, "noticed") && tok_eq(t, i + 1, "a") &&
+		    (is_change(tk(t, i + 2), &v, &pct) || is_number(tk(t, i + 2), &v)) &&
+		    (tok_eq(t, i + 3, "regression") || tok_eq(t, i + 3, "improvement")) &&
+		    tok_eq(t, i + 4, "of")) {
+			const char *m = tk(t, i + 5);
+
+			if (!ends_with(tk(t, i + 2), "%") && !is_change(tk(t, i + 2), &v, &pct))
+				continue;
+			r->headline_change = v;
+			r->headline_absolute = !ends_with(tk(t, i + 2), "%");
+			r->direction = tok_eq(t, i + 3, "regression") ? -1 : 1;
+			r->headline_metric = xstrdup(m);
+			return;
+		}
+	}
+	/* subject form: "aim9.brk_test.ops_per_sec -5.0% regression" */
+	for (size_t i = 0; i + 2 < t->n; i++) {
+		double v;
+		bool pct;
+
+		if (strchr(tk(t, i), '.') && !is_number(tk(t, i), NULL) &&
+		    is_change(tk(t, i + 1), &v, &pct) && pct &&
+		    (tok_eq(t, i + 2, "regression") || tok_eq(t, i + 2, "improvement"))) {
+			r->headline_change = v;
+			r->direction = tok_eq(t, i + 2, "regression") ? -1 : 1;
+			r->headline_metric = xstrdup(tk(t, i));
+			return;
+		}
+	}
+}
+
+static bool in_tables(const size_t (*ranges)[2], size_t n, size_t i)
+{
+	for (size_t k = 0; k < n; k++)
+		if (i >= ranges[k][0] && i < ranges[k][1])
+			return true;
+	return false;
+}
+
+static void parse_top(const struct toks *t, struct lkp_report *r,
+		      const size_t (*ranges)[2], size_t nranges)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const char *s = tk(t, i);
+
+		if (in_tables(ranges, nranges, i))
+			continue;
+		if (!r->testcase && !strcmp(s, "testcase:") && i + 1 < t->n &&
+		    !(i > 0 && !strcmp(tk(t, i - 1), "|")) &&
+		    strcmp(tk(t, i + 1), "change") && !is_key(tk(t, i + 1))) {
+			r->testcase = xstrdup(tk(t, i + 1));
+		} else if (!r->test_machine && !strcmp(s, "test") && tok_eq(t, i + 1, "machine:") &&
+			   !(i > 0 && tok_ieq(t, i - 1, "for"))) {
+			size_t a = i + 2, b = a;
+
+			while (b < t->n && b - a < 60) {
+				if (!strcmp(tk(t, b), "memory") || t->v[b].eol) {
+					b++;
+					break;
+				}
+				b++;
+			}
+			r->test_machine = join(t, a, b);
+			r->nr_cpu = threads_in(r->test_machine);
+		} else if (!r->nparams && !strcmp(s, "parameters:")) {
+			size_t p = i + 1;
+
+			while (is_key(tk(t, p)) && p + 1 < t->n && !is_key(tk(t, p + 1)) &&
+			       !in_tables(ranges, nranges, p)) {
+				const char *k = tk(t, p);
+
+				r->params = xrealloc(r->params, (r->nparams + 1) * sizeof(*r->params));
+				r->params[r->nparams].key = xstrndup(k, strlen(k) - 1);
+				r->params[r->nparams].value = xstrdup(tk(t, p + 1));
+				r->nparams++;
+				p += 2;
+			}
+		} else if (!r->materials_url && !strcasecmp(s, "materials")) {
+			for (size_t j = i + 1; j < t->n && j < i + 12; j++) {
+				if (starts_with(tk(t, j), "http://") || starts_with(tk(t, j), "https://")) {
+					r->materials_url = xstrdup(tk(t, j));
+					break;
+				}
+			}
+		} else if (!r->commit_sha && !strcmp(s, "commit:") && is_hex(tk(t, i + 1), 7)) {
+			r->commit_sha = xstrdup(tk(t, i + 1));
+			if (starts_with(tk(t, i + 2), "(\"")) {
+				size_t q = i + 2;
+
+				while (q < t->n && !ends_with(tk(t, q), "\")") && q < i + 40)
+					q++;
+				if (q < t->n && ends_with(tk(t, q), "\")")) {
+					char *subj = join(t, i + 2, q + 1);
+
+					r->commit_subject = xstrndup(subj + 2, strlen(subj) - 4);
+					free(subj);
+				}
+			}
+		}
+	}
+}
+
+/* Program params from the axes when the mail has no parameters: block. */
+static void params_from_axes(struct lkp_report *r, const struct lkp_table *tb)
+{
+	static const char *const not_params[] = {
+		"compiler", "kconfig", "rootfs", "tbox_group", "testcase", "commit", "ucode",
+	};
+
+	for (size_t i = 0; i < tb->naxes; i++) {
+		bool skip = false;
+
+		for (size_t k = 0; k < ARRAY_SIZE(not_params); k++)
+			skip |= !strcmp(tb->axes[i].key, not_params[k]);
+		if (skip)
+			continue;
+		r->params = xrealloc(r->params, (r->nparams + 1) * sizeof(*r->params));
+		r->params[r->nparams].key = xstrdup(tb->axes[i].key);
+		r->params[r->nparams].value = xstrdup(tb->axes[i].value);
+		r->nparams++;
+	}
+	r->params_from_axes = true;
+}
+
+/* Carry the long sha of the top "commit:" line onto the matching column. */
+static void lengthen_shas(struct lkp_report *r)
+{
+	if (!r->commit_sha)
+		return;
+	for (size_t i = 0; i < r->ntables; i++)
+		for (size_t c = 0; c < r->tables[i].ncommits; c++) {
+			struct lkp_commit *cm = &r->tables[i].commits[c];
+
+			if (starts_with(r->commit_sha, cm->sha) &&
+			    strlen(r->commit_sha) > strlen(cm->long_sha)) {
+				free(cm->long_sha);
+				cm->long_sha = xstrdup(r->commit_sha);
+			}
+		}
+}
+
+int lkpreport_parse(struct lkp_report *r, const char *data, size_t len,
+		    char *err, size_t errlen)
+{
+	struct perr e = { err, errlen, false };
+	struct strbuf norm = STRBUF_INIT;
+	struct toks t = { NULL, 0, 0 };
+	size_t (*ranges)[2] = NULL;
+	long nul;
+	int ret = -1;
+
+	if (err && errlen)
+		err[0] = '\0';
+	lkp_report_init(r);
+	nul = normalise((const unsigned char *)data, len, &norm);
+	if (nul >= 0) {
+		fail(&e, "not a text report: binary data (NUL byte at offset %ld)", nul);
+		goto out;
+	}
+	if (norm.buf)
+		tokenise(norm.buf, &t);
+	if (t.n == 0) {
+		fail(&e, "empty report: no text to parse");
+		goto out;
+	}
+
+	parse_headline(&t, r);
+	for (size_t i = 0; i < t.n; i++) {
+		struct lkp_table tb;
+		size_t end = i + 1, lo;
+
+		if (!is_axes_keys(tk(&t, i)))
+			continue;
+		memset(&tb, 0, sizeof(tb));
+		lo = r->ntables ? ranges[r->ntables - 1][1] : 0;
+		parse_caption(&t, lo, i, &tb);
+		if (parse_table(&t, i, &tb, &end, (int)r->ntables + 1, &e) < 0) {
+			table_release(&tb);
+			goto out;
+		}
+		r->tables = xrealloc(r->tables, (r->ntables + 1) * sizeof(*r->tables));
+		ranges = xrealloc(ranges, (r->ntables + 1) * sizeof(*ranges));
+		ranges[r->ntables][0] = i;
+		ranges[r->ntables][1] = end;
+		r->tables[r->ntables++] = tb;
+		i = end - 1;
+	}
+	if (!r->ntables) {
+		if (!r->headline_metric)
+			fail(&e, "not an LKP/0-day report: found neither a 'noticed a -N%% regression of <metric>' sentence nor a comparison table (an axes line such as 'compiler/cpufreq_governor/.../testcase:')");
+		else
+			fail(&e, "missing comparison table: the report names %s but has no axes line ('compiler/.../testcase:' + values), 'commit:' list and rows",
+			     r->headline_metric);
+		goto out;
+	}
+	parse_top(&t, r, (const size_t (*)[2])ranges, r->ntables);
+	lengthen_shas(r);
+
+	{
+		const struct lkp_table *mt = lkp_report_main_table(r);
+		const char *tc = lkp_table_axis(mt, "testcase");
+
+		if (!r->testcase && tc)
+			r->testcase = xstrdup(tc);
+		if (!r->testcase) {
+			fail(&e, "missing testcase: no 'testcase:' line and no testcase axis in the table header (line %d)",
+			     mt->line);
+			goto out;
+		}
+		if (!r->nparams)
+			params_from_axes(r, mt);
+		if (!r->test_machine && mt->model && starts_with(mt->model, "test machine: ")) {
+			r->test_machine = xstrdup(mt->model + strlen("test machine: "));
+			r->nr_cpu = mt->nr_cpu;
+		}
+		if (!r->headline_metric) {
+			const struct lkp_row *row = &mt->rows[0];
+
+			r->headline_metric = xstrdup(row->metric);
+			r->headline_change = row->change[1];
+			r->headline_absolute = row->absolute;
+			r->headline_from_table = true;
+			r->direction = 0;	/* unknown without the sentence */
+		}
+	}
+	ret = 0;
+out:
+	if (ret < 0)
+		lkp_report_release(r);
+	free(ranges);
+	toks_free(&t);
+	strbuf_release(&norm);
+	return ret;
+}
+
+/* ------------------------------------------------------------- describe */
+
+static void fmt_mean(struct strbuf *sb, double v)
+{
+	/* ncompare's cell rules (report-formats.md 2.3) */
+	if (fabs(v) < 1000)
+		strbuf_addf(sb, "%10.2f", v);
+	else if (fabs(v) > 1e8)
+		strbuf_addf(sb, "%10.4g", v);
+	else
+		strbuf_addf(sb, "%10lld", (long long)llround(v));
+}
+
+void lkp_report_describe(const struct lkp_report *r, struct strbuf *out)
+{
+	strbuf_addf(out, "testcase:      %s\n", r->testcase);
+	strbuf_addf(out, "test machine:  %s\n", r->test_machine ? r->test_machine : "(not in the report)");
+	if (r->headline_from_table)
+		strbuf_addf(out, "headline:      %s %+.1f%s (first row of the table; no 'noticed a' sentence)\n",
+			    r->headline_metric, r->headline_change, r->headline_absolute ? "" : "%");
+	else
+		strbuf_addf(out, "headline:      %s %+.1f%s %s\n", r->headline_metric,
+			    r->headline_change, r->headline_absolute ? "" : "%",
+			    r->direction < 0 ? "regression" : "improvement");
+	if (r->commit_sha)
+		strbuf_addf(out, "commit:        %s (\"%s\")\n", r->commit_sha,
+			    r->commit_subject ? r->commit_subject : "");
+	strbuf_addf(out, "parameters:%s\n", r->params_from_axes ? "    (from the table axes)" : "");
+	for (size_t i = 0; i < r->nparams; i++)
+		strbuf_addf(out, "  %s: %s\n", r->params[i].key, r->params[i].value);
+	strbuf_addf(out, "materials:     %s\n", r->materials_url ? r->materials_url : "(not in the report)");
+	for (size_t i = 0; i < r->ntables; i++) {
+		const struct lkp_table *tb = &r->tables[i];
+
+		strbuf_addf(out, "table %zu (line %d)%s%s\n", i + 1, tb->line,
+			    tb->model ? ", for " : "", tb->model ? tb->model : "");
+		strbuf_addf(out, "  %s:\n    %s\n", tb->axes_keys, tb->axes_values);
+		for (size_t c = 0; c < tb->ncommits; c++)
+			strbuf_addf(out, "  %-16s (\"%s\")%s\n", tb->commits[c].long_sha,
+				    tb->commits[c].subject, c == 0 ? "  [base]" : "");
+		for (size_t k = 0; k < tb->nrows; k++) {
+			const struct lkp_row *row = &tb->rows[k];
+
+			strbuf_addstr(out, "  ");
+			for (size_t c = 0; c < tb->ncommits; c++) {
+				if (c > 0) {
+					if (row->absolute)
+						strbuf_addf(out, " %+10.1f  ", row->change[c]);
+					else
+						strbuf_addf(out, " %+10.1f%% ", row->change[c]);
+				}
+				fmt_mean(out, row->mean[c]);
+				if (row->stddev[c] >= 0)
+					strbuf_addf(out, " ±%3d%%", row->stddev[c]);
+				else
+					strbuf_addstr(out, "      ");
+			}
+			strbuf_addf(out, "  %s\n", row->metric);
+		}
+	}
+}
