@@ -27,16 +27,33 @@ void stats_summarise(const double *x, size_t n, int better, struct stats_summary
 
 enum stats_test_kind { STATS_WELCH, STATS_MWU, STATS_MMTESTS, STATS_LKP };
 
+/*
+ * What each test fills in:
+ *   welch:   statistic t, df, p; diff = difference of arithmetic means and
+ *            its 95% CI (t(0.975, df) * SE); significant = p < 0.05.
+ *   mwu:     statistic U (of new vs base), p (exact or normal, see stats.c);
+ *            diff = Hodges-Lehmann shift with its distribution-free 95% CI;
+ *            significant = p < 0.05.
+ *   mmtests: statistic = band ratio (|ratio| > 1 is mmtests' star), p NaN;
+ *            diff = mean_new - mean_base (Hmean or Amean per direction) and
+ *            [diff - s, diff + s] with s the two 1.96 sigma half-widths:
+ *            the band rule as an interval, NOT a confidence interval.
+ *   lkp:     statistic = median ratio (capped at 5), p NaN; diff and CI are
+ *            Welch's (the rule has none); significant = separated and
+ *            ratio > 1.01 (needs >= 3 runs on at least one side).
+ * rel* are diff* in % of the baseline mean (arithmetic, or the rule's mean
+ * for mmtests).  The sign is raw (new - base); direction is the caller's.
+ */
 struct stats_test {
 	enum stats_test_kind kind;
-	double statistic;	/* t, U, band ratio, or 0 */
-	double df;		/* Welch only */
+	double statistic;	/* t, U, band ratio, median ratio */
+	double df;		/* Welch only, else NaN */
 	double p;		/* two-sided p-value; NaN when the test has none */
-	double q;		/* BH-adjusted p (filled by stats_bh_adjust) */
-	double diff;		/* mean_new - mean_base */
-	double diff_lo, diff_hi;	/* 95% CI of diff */
+	double q;		/* BH-adjusted p (filled by the caller via stats_bh) */
+	double diff;		/* new - base (see above) */
+	double diff_lo, diff_hi;	/* 95% interval of diff */
 	double rel, rel_lo, rel_hi;	/* same, in % of the baseline mean */
-	bool significant;
+	bool significant;	/* the test's own verdict, before BH */
 };
 
 int stats_welch(const double *base, size_t nb, const double *new_, size_t nn,
@@ -52,6 +69,7 @@ int stats_lkp(const double *base, size_t nb, const double *new_, size_t nn,
 int stats_test_run(enum stats_test_kind kind, const double *base, size_t nb,
 		   const double *new_, size_t nn, int better, struct stats_test *out);
 int stats_test_parse(const char *name, enum stats_test_kind *kind);
+const char *stats_test_name(enum stats_test_kind kind);
 
 /* Benjamini-Hochberg adjusted p-values, in input order; NaN p stays NaN. */
 void stats_bh(const double *p, size_t n, double *q);
@@ -60,5 +78,10 @@ void stats_bh(const double *p, size_t n, double *q);
 double stats_t_cdf(double t, double df);
 double stats_t_quantile(double p, double df);
 double stats_norm_cdf(double z);
+double stats_norm_quantile(double p);
+/* Regularised incomplete beta I_x(a, b). */
+double stats_ibeta(double x, double a, double b);
+/* Quantile p of sorted s[0..n), linear interpolation (R type 7). */
+double stats_quantile_sorted(const double *s, size_t n, double p);
 
 #endif

@@ -1,0 +1,691 @@
+/*
+ * Statistics: mmtests' summaries, Welch's t-test, Mann-Whitney U, the
+ * mmtests band rule, 0-day's separation rule and Benjamini-Hochberg.
+ * Everything in C with libm only (no R): the Student t distribution comes
+ * from the regularised incomplete beta function (Lentz's continued
+ * fraction), its quantile from a safeguarded Newton iteration.
+ */
+#include "stats.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define Z975 1.959963984540054	/* qnorm(0.975): mmtests' hard-coded alpha 0.05 */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double *sorted_copy(const double *x, size_t n)
+{
+	double *s = malloc((n ? n : 1) * sizeof(*s));
+
+	if (!s)
+		abort();
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	return s;
+}
+
+/* R type 7 / numpy default: linear interpolation between order statistics. */
+double stats_quantile_sorted(const double *s, size_t n, double p)
+{
+	double h, lo;
+	size_t i;
+
+	if (!n)
+		return NAN;
+	h = (double)(n - 1) * p;
+	lo = floor(h);
+	i = (size_t)lo;
+	if (i + 1 >= n)
+		return s[n - 1];
+	return s[i] + (h - lo) * (s[i + 1] - s[i]);
+}
+
+static double hmean_of(const double *x, size_t n)
+{
+	double inv = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(x[i] > 0))
+			return NAN;
+		inv += 1.0 / x[i];
+	}
+	return n ? (double)n / inv : NAN;
+}
+
+static double amean_of(const double *x, size_t n)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += x[i];
+	return n ? sum / (double)n : NAN;
+}
+
+/* Sum of squared deviations, two-pass for accuracy. */
+static double ssd(const double *x, size_t n, double mean)
+{
+	double s = 0, c = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double d = x[i] - mean;
+
+		s += d * d;
+		c += d;
+	}
+	return s - c * c / (double)n;
+}
+
+void stats_summarise(const double *x, size_t n, int better, struct stats_summary *out)
+{
+	double *s;
+	double logsum = 0, hsum = 0;
+	bool positive = true;
+	size_t k;
+
+	memset(out, 0, sizeof(*out));
+	out->n = n;
+	if (!n) {
+		out->min = out->max = out->q1 = out->median = out->q3 = NAN;
+		out->amean = out->hmean = out->gmean = NAN;
+		out->stddev = out->pstddev = out->hstddev = NAN;
+		out->coeffvar = out->hcoeffvar = out->best95 = NAN;
+		return;
+	}
+	s = sorted_copy(x, n);
+	out->min = s[0];
+	out->max = s[n - 1];
+	out->q1 = stats_quantile_sorted(s, n, 0.25);
+	out->median = stats_quantile_sorted(s, n, 0.5);
+	out->q3 = stats_quantile_sorted(s, n, 0.75);
+	out->amean = amean_of(x, n);
+	out->hmean = hmean_of(x, n);
+	for (size_t i = 0; i < n; i++) {
+		if (!(x[i] > 0))
+			positive = false;
+		else
+			logsum += log(x[i]);
+	}
+	out->gmean = positive ? exp(logsum / (double)n) : NAN;
+	out->stddev = n > 1 ? sqrt(ssd(x, n, out->amean) / (double)(n - 1)) : NAN;
+	out->pstddev = sqrt(ssd(x, n, out->amean) / (double)n);
+	if (positive) {
+		double ih = 1.0 / out->hmean, h2 = out->hmean * out->hmean;
+
+		for (size_t i = 0; i < n; i++) {
+			double d = 1.0 / x[i] - ih;
+
+			hsum += d * d;
+		}
+		out->hstddev = sqrt(h2 * h2 * hsum / (double)n);
+	} else {
+		out->hstddev = NAN;
+	}
+	out->coeffvar = 100.0 * out->stddev / out->amean;
+	out->hcoeffvar = 100.0 * out->hstddev / out->hmean;
+
+	/* best max(1, int(0.95 n)) samples: the top when higher is better */
+	k = (size_t)(0.95 * (double)n);
+	if (k < 1)
+		k = 1;
+	if (better > 0)
+		out->best95 = hmean_of(s + (n - k), k);
+	else
+		out->best95 = amean_of(s, k);
+	free(s);
+}
+
+/* ---- special functions ---- */
+
+/* Continued fraction of the incomplete beta (modified Lentz). */
+static double betacf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double qab = a + b, qap = a + 1, qam = a - 1;
+	double c = 1, d = 1 - qab * x / qap, h;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	h = d;
+	for (int m = 1; m <= 10000; m++) {
+		int m2 = 2 * m;
+		double aa = m * (b - m) * x / ((qam + m2) * (a + m2)), del;
+
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-16)
+			break;
+	}
+	return h;
+}
+
+/* Regularised incomplete beta I_x(a, b). */
+double stats_ibeta(double x, double a, double b)
+{
+	double lbt;
+
+	if (isnan(x) || isnan(a) || isnan(b))
+		return NAN;
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+	if (x < (a + 1) / (a + b + 2))
+		return exp(lbt) * betacf(a, b, x) / a;
+	return 1 - exp(lbt) * betacf(b, a, 1 - x) / b;
+}
+
+/* P(T > t) for t >= 0, computed directly so small tails keep precision. */
+static double t_upper_tail(double t, double df)
+{
+	double x = df / (df + t * t);
+
+	return 0.5 * stats_ibeta(x, df / 2, 0.5);
+}
+
+double stats_t_cdf(double t, double df)
+{
+	if (isnan(t) || !(df > 0))
+		return NAN;
+	if (isinf(t))
+		return t > 0 ? 1 : 0;
+	if (isinf(df))
+		return stats_norm_cdf(t);
+	return t >= 0 ? 1 - t_upper_tail(t, df) : t_upper_tail(-t, df);
+}
+
+static double t_pdf(double t, double df)
+{
+	return exp(lgamma((df + 1) / 2) - lgamma(df / 2) - 0.5 * log(df * M_PI) -
+		   (df + 1) / 2 * log1p(t * t / df));
+}
+
+double stats_norm_cdf(double z)
+{
+	return 0.5 * erfc(-z / M_SQRT2);
+}
+
+/* Acklam's rational approximation refined by one Halley step. */
+double stats_norm_quantile(double p)
+{
+	static const double a[] = { -3.969683028665376e+01, 2.209460984245205e+02,
+		-2.759285104469687e+02, 1.383577518672690e+02, -3.066479806614716e+01,
+		2.506628277459239e+00 };
+	static const double b[] = { -5.447609879822406e+01, 1.615858368580409e+02,
+		-1.556989798598866e+02, 6.680131188771972e+01, -1.328068155288572e+01 };
+	static const double c[] = { -7.784894002430293e-03, -3.223964580411365e-01,
+		-2.400758277161838e+00, -2.549732539343734e+00, 4.374664141464968e+00,
+		2.938163982698783e+00 };
+	static const double d[] = { 7.784695709041462e-03, 3.224671290700398e-01,
+		2.445134137142996e+00, 3.754408661907416e+00 };
+	double q, r, x, e, u;
+
+	if (!(p > 0) || !(p < 1))
+		return p == 0 ? -INFINITY : p == 1 ? INFINITY : NAN;
+	if (p < 0.02425) {
+		q = sqrt(-2 * log(p));
+		x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+		    ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+	} else if (p > 1 - 0.02425) {
+		q = sqrt(-2 * log1p(-p));
+		x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+		     ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+	} else {
+		q = p - 0.5;
+		r = q * q;
+		x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+		    (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+	}
+	for (int i = 0; i < 2; i++) {
+		e = stats_norm_cdf(x) - p;
+		u = e * sqrt(2 * M_PI) * exp(x * x / 2);
+		x = x - u / (1 + x * u / 2);
+	}
+	return x;
+}
+
+double stats_t_quantile(double p, double df)
+{
+	double lo, hi, x;
+
+	if (isnan(p) || !(df > 0) || p < 0 || p > 1)
+		return NAN;
+	if (p == 0)
+		return -INFINITY;
+	if (p == 1)
+		return INFINITY;
+	if (p == 0.5)
+		return 0;
+	if (isinf(df))
+		return stats_norm_quantile(p);
+	if (p < 0.5)
+		return -stats_t_quantile(1 - p, df);
+	/* bracket, then Newton steps kept inside the bracket */
+	lo = 0;
+	hi = 1;
+	while (stats_t_cdf(hi, df) < p && hi < 1e300)
+		hi *= 2;
+	x = stats_norm_quantile(p);
+	if (!(x > lo && x < hi))
+		x = (lo + hi) / 2;
+	for (int i = 0; i < 500; i++) {
+		double f = stats_t_cdf(x, df) - p, nx;
+
+		if (f == 0)
+			break;
+		if (f < 0)
+			lo = x;
+		else
+			hi = x;
+		nx = x - f / t_pdf(x, df);
+		if (!(nx > lo && nx < hi))
+			nx = (lo + hi) / 2;
+		if (fabs(nx - x) <= 1e-15 * fabs(x))
+			return nx;
+		x = nx;
+	}
+	return x;
+}
+
+/* ---- tests of a difference ---- */
+
+static void test_init(struct stats_test *t, enum stats_test_kind kind)
+{
+	memset(t, 0, sizeof(*t));
+	t->kind = kind;
+	t->statistic = t->df = t->p = t->q = NAN;
+	t->diff = t->diff_lo = t->diff_hi = NAN;
+	t->rel = t->rel_lo = t->rel_hi = NAN;
+}
+
+static void set_rel(struct stats_test *t, double base_mean)
+{
+	t->rel = 100.0 * t->diff / base_mean;
+	t->rel_lo = 100.0 * t->diff_lo / base_mean;
+	t->rel_hi = 100.0 * t->diff_hi / base_mean;
+}
+
+/* Welch's p, df and CI of the difference of arithmetic means. */
+static void welch_core(const double *b, size_t nb, const double *x, size_t nn,
+		       struct stats_test *out)
+{
+	double mb = amean_of(b, nb), mn = amean_of(x, nn);
+	double vb, vn, se2, se, tq;
+
+	out->diff = mn - mb;
+	if (nb < 2 || nn < 2)
+		return;		/* no variance estimate: no test, no CI */
+	vb = ssd(b, nb, mb) / (double)(nb - 1) / (double)nb;
+	vn = ssd(x, nn, mn) / (double)(nn - 1) / (double)nn;
+	se2 = vb + vn;
+	se = sqrt(se2);
+	if (se2 > 0) {
+		out->df = se2 * se2 / (vb * vb / (double)(nb - 1) + vn * vn / (double)(nn - 1));
+		out->statistic = out->diff / se;
+		out->p = 2 * t_upper_tail(fabs(out->statistic), out->df);
+		if (out->p > 1)
+			out->p = 1;
+	} else {
+		/* both samples constant: differ or not, with certainty */
+		out->df = (double)(nb + nn - 2);
+		out->statistic = out->diff == 0 ? 0 : copysign(INFINITY, out->diff);
+		out->p = out->diff == 0 ? 1 : 0;
+	}
+	tq = se2 > 0 ? stats_t_quantile(0.975, out->df) : 0;
+	out->diff_lo = out->diff - tq * se;
+	out->diff_hi = out->diff + tq * se;
+}
+
+int stats_welch(const double *base, size_t nb, const double *new_, size_t nn,
+		struct stats_test *out)
+{
+	test_init(out, STATS_WELCH);
+	if (!nb || !nn)
+		return -1;
+	welch_core(base, nb, new_, nn, out);
+	set_rel(out, amean_of(base, nb));
+	out->significant = out->p < 0.05;
+	return isnan(out->p) ? -1 : 0;
+}
+
+/* Number of ways to get each U for sizes (m, n): DP over (m, n, u). */
+static double *mwu_exact_counts(size_t m, size_t n)
+{
+	size_t umax = m * n;
+	/* f[j][u] for the current i; rolling over i */
+	double *prev = calloc((n + 1) * (umax + 1), sizeof(double));
+	double *cur = calloc((n + 1) * (umax + 1), sizeof(double));
+	double *res;
+
+	if (!prev || !cur)
+		abort();
+#define F(a, j, u) (a)[(j) * (umax + 1) + (u)]
+	/* i = 0: one arrangement with U = 0 for any j */
+	for (size_t j = 0; j <= n; j++)
+		F(prev, j, 0) = 1;
+	for (size_t i = 1; i <= m; i++) {
+		memset(cur, 0, (n + 1) * (umax + 1) * sizeof(double));
+		F(cur, 0, 0) = 1;
+		for (size_t j = 1; j <= n; j++)
+			for (size_t u = 0; u <= i * j; u++) {
+				/* largest element from the first sample (adds j) or the second */
+				double v = F(cur, j - 1, u);
+
+				if (u >= j)
+					v += F(prev, j, u - j);
+				F(cur, j, u) = v;
+			}
+		double *t = prev;
+
+		prev = cur;
+		cur = t;
+	}
+	res = malloc((umax + 1) * sizeof(double));
+	if (!res)
+		abort();
+	for (size_t u = 0; u <= umax; u++)
+		res[u] = F(prev, n, u);
+#undef F
+	free(prev);
+	free(cur);
+	return res;
+}
+
+/* Average ranks of the pooled sample; returns sum over tie groups of t^3 - t. */
+struct ranked {
+	double v;
+	int from_new;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	return cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
+}
+
+int stats_mwu(const double *base, size_t nb, const double *new_, size_t nn,
+	      struct stats_test *out)
+{
+	size_t N = nb + nn, i = 0;
+	struct ranked *r;
+	double rsum = 0, ties = 0, u, mu;
+
+	test_init(out, STATS_MWU);
+	if (!nb || !nn)
+		return -1;
+	r = malloc(N * sizeof(*r));
+	if (!r)
+		abort();
+	for (size_t k = 0; k < nb; k++)
+		r[k] = (struct ranked){ base[k], 0 };
+	for (size_t k = 0; k < nn; k++)
+		r[nb + k] = (struct ranked){ new_[k], 1 };
+	qsort(r, N, sizeof(*r), cmp_ranked);
+	while (i < N) {
+		size_t j = i;
+		double rank, t;
+
+		while (j + 1 < N && r[j + 1].v == r[i].v)
+			j++;
+		rank = (double)(i + j) / 2 + 1;	/* average of ranks i+1..j+1 */
+		for (size_t k = i; k <= j; k++)
+			if (r[k].from_new)
+				rsum += rank;
+		t = (double)(j - i + 1);
+		ties += t * t * t - t;
+		i = j + 1;
+	}
+	free(r);
+	u = rsum - (double)nn * (double)(nn + 1) / 2;	/* U of new vs base */
+	mu = (double)nb * (double)nn / 2;
+	out->statistic = u;
+	/*
+	 * Exact when the smaller sample has at most 8 values and there are no
+	 * ties (scipy's "auto" rule, which the reference vectors follow).
+	 */
+	if ((nb <= 8 || nn <= 8) && ties == 0) {
+		double *cnt = mwu_exact_counts(nb, nn), total = 0, le = 0, ge = 0;
+		size_t umax = nb * nn, ui = (size_t)u;
+
+		for (size_t k = 0; k <= umax; k++) {
+			total += cnt[k];
+			if (k <= ui)
+				le += cnt[k];
+			if (k >= ui)
+				ge += cnt[k];
+		}
+		free(cnt);
+		out->p = 2 * fmin(le, ge) / total;
+	} else {
+		double var = (double)nb * (double)nn / 12 *
+			     ((double)(N + 1) - ties / ((double)N * (double)(N - 1)));
+		double z;
+
+		if (var > 0) {
+			z = (fabs(u - mu) - 0.5) / sqrt(var);
+			if (z < 0)
+				z = 0;
+			out->p = erfc(z / M_SQRT2);	/* 2 * (1 - Phi(z)), no cancellation */
+		} else {
+			out->p = 1;
+		}
+	}
+	if (out->p > 1)
+		out->p = 1;
+
+	/*
+	 * Hodges-Lehmann shift (median of all new - base differences) and its
+	 * distribution-free 95% CI: the k-th smallest and largest differences.
+	 */
+	{
+		size_t m = nb * nn, k = 0, idx = 0;
+		double *d = malloc(m * sizeof(*d)), c;
+
+		if (!d)
+			abort();
+		for (size_t a = 0; a < nb; a++)
+			for (size_t b = 0; b < nn; b++)
+				d[idx++] = new_[b] - base[a];
+		qsort(d, m, sizeof(*d), cmp_double);
+		out->diff = stats_quantile_sorted(d, m, 0.5);
+		c = mu - Z975 * sqrt((double)nb * (double)nn * (double)(N + 1) / 12);
+		if (c > 0)
+			k = (size_t)floor(c);
+		if (k >= m)
+			k = m - 1;
+		out->diff_lo = d[k];
+		out->diff_hi = d[m - 1 - k];
+		free(d);
+	}
+	set_rel(out, amean_of(base, nb));
+	out->significant = out->p < 0.05;
+	return 0;
+}
+
+int stats_mmtests(const double *base, size_t nb, const double *new_, size_t nn,
+		  int better, struct stats_test *out)
+{
+	struct stats_summary sb, sn;
+	double mb, mn, qb, qn, delta, s;
+
+	test_init(out, STATS_MMTESTS);
+	if (!nb || !nn)
+		return -1;
+	stats_summarise(base, nb, better, &sb);
+	stats_summarise(new_, nn, better, &sn);
+	if (better > 0) {
+		mb = sb.hmean;
+		mn = sn.hmean;
+		qb = Z975 * sb.hstddev;
+		qn = Z975 * sn.hstddev;
+	} else {
+		mb = sb.amean;
+		mn = sn.amean;
+		qb = Z975 * sb.stddev;
+		qn = Z975 * sn.stddev;
+	}
+	/* a single sample has no spread in mmtests' eyes (empty q) */
+	if (isnan(qb))
+		qb = 0;
+	if (isnan(qn))
+		qn = 0;
+	delta = mn - mb;
+	/* the half-widths facing each other; symmetric bands, so one sum */
+	s = qb + qn;
+	out->statistic = s == 0 ? delta : delta / s;
+	out->significant = fabs(out->statistic) > 1;
+	out->diff = delta;
+	out->diff_lo = delta - s;
+	out->diff_hi = delta + s;
+	set_rel(out, mb);
+	return 0;
+}
+
+/* Trim, then min, max and the median element sorted[n/2] (lib/stats.rb). */
+static void lkp_summary(const double *x, size_t n, size_t nbase, double *min, double *med,
+			double *max)
+{
+	double *s = sorted_copy(x, n);
+	size_t trim = n >= 32 ? n >> 5 : 0, m;
+
+	if (trim > 3)
+		trim = 3;
+	if (nbase <= 3 && trim > 1)
+		trim = 1;
+	m = n - 2 * trim;
+	*min = s[trim];
+	*max = s[trim + m - 1];
+	*med = s[trim + m / 2];
+	free(s);
+}
+
+int stats_lkp(const double *base, size_t nb, const double *new_, size_t nn,
+	      struct stats_test *out)
+{
+	double minb, medb, maxb, mina, meda, maxa, hi, lo, ratio;
+	bool changed;
+
+	test_init(out, STATS_LKP);
+	if (!nb || !nn)
+		return -1;
+	/* CI for the table: Welch's, the rule itself has none */
+	welch_core(base, nb, new_, nn, out);
+	out->p = NAN;
+	out->df = NAN;
+	set_rel(out, amean_of(base, nb));
+	if (nb < 3 && nn < 3)
+		return 0;	/* 0-day skips a stat with < 3 runs on both sides */
+	lkp_summary(base, nb, nb, &minb, &medb, &maxb);
+	lkp_summary(new_, nn, nb, &mina, &meda, &maxa);
+	changed = (minb > meda && medb > maxa) || (mina > medb && meda > maxb);
+	hi = fmax(medb, meda);
+	lo = fmin(medb, meda);
+	ratio = lo > 0 ? hi / lo : 5;
+	if (ratio > 5 || isnan(ratio))
+		ratio = 5;
+	out->statistic = ratio;
+	/* a perf metric: separation plus a median ratio above 1.01 */
+	out->significant = changed && ratio > 1.01;
+	return 0;
+}
+
+int stats_test_run(enum stats_test_kind kind, const double *base, size_t nb,
+		   const double *new_, size_t nn, int better, struct stats_test *out)
+{
+	switch (kind) {
+	case STATS_WELCH:
+		return stats_welch(base, nb, new_, nn, out);
+	case STATS_MWU:
+		return stats_mwu(base, nb, new_, nn, out);
+	case STATS_MMTESTS:
+		return stats_mmtests(base, nb, new_, nn, better, out);
+	case STATS_LKP:
+		return stats_lkp(base, nb, new_, nn, out);
+	}
+	test_init(out, kind);
+	return -1;
+}
+
+static const char *const test_names[] = {
+	[STATS_WELCH] = "welch", [STATS_MWU] = "mwu",
+	[STATS_MMTESTS] = "mmtests", [STATS_LKP] = "lkp",
+};
+
+int stats_test_parse(const char *name, enum stats_test_kind *kind)
+{
+	for (size_t i = 0; i < sizeof(test_names) / sizeof(test_names[0]); i++)
+		if (name && !strcmp(name, test_names[i])) {
+			*kind = (enum stats_test_kind)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *stats_test_name(enum stats_test_kind kind)
+{
+	return (size_t)kind < sizeof(test_names) / sizeof(test_names[0]) ?
+		test_names[kind] : "?";
+}
+
+struct pidx {
+	double p;
+	size_t i;
+};
+
+static int cmp_pidx(const void *a, const void *b)
+{
+	const struct pidx *x = a, *y = b;
+
+	if (x->p != y->p)
+		return x->p < y->p ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+void stats_bh(const double *p, size_t n, double *q)
+{
+	struct pidx *v = malloc((n ? n : 1) * sizeof(*v));
+	size_t m = 0;
+	double run = 1;
+
+	if (!v)
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		q[i] = NAN;
+		if (!isnan(p[i]))
+			v[m++] = (struct pidx){ p[i], i };
+	}
+	qsort(v, m, sizeof(*v), cmp_pidx);
+	/* q_(k) = min over j >= k of m/j * p_(j), capped at 1 */
+	for (size_t k = m; k-- > 0;) {
+		double adj = v[k].p * (double)m / (double)(k + 1);
+
+		if (adj < run)
+			run = adj;
+		q[v[k].i] = run;
+	}
+	free(v);
+}

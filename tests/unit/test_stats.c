@@ -1,0 +1,416 @@
+/*
+ * Statistics library against ../shared/reference/stats-vectors.json
+ * (values computed independently): 1e-9 relative on summaries, CIs and
+ * statistics, 1e-6 absolute on p-values.  Plus the rules (mmtests band,
+ * lkp separation) on the reference doc's hand checks, BH, and an A/A
+ * false-positive check.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "stats.h"
+#include "util.h"
+
+static struct json *vectors;
+
+static void check_rel(const char *what, const char *cname, double got, double want)
+{
+	double tol = 1e-9 * fabs(want);
+
+	if (tol < 1e-300)
+		tol = 1e-300;
+	if (!(fabs(got - want) <= tol)) {
+		print_error("%s/%s: got %.17g want %.17g\n", cname, what, got, want);
+		fail();
+	}
+}
+
+static void check_abs(const char *what, const char *cname, double got, double want, double tol)
+{
+	if (!(fabs(got - want) <= tol)) {
+		print_error("%s/%s: got %.17g want %.17g\n", cname, what, got, want);
+		fail();
+	}
+}
+
+static double *num_array(const struct json *a, size_t *n)
+{
+	double *v;
+
+	assert_non_null(a);
+	assert_int_equal(a->type, JSON_ARRAY);
+	*n = a->n;
+	v = xmalloc((a->n ? a->n : 1) * sizeof(*v));
+	for (size_t i = 0; i < a->n; i++) {
+		assert_int_equal(a->items[i].type, JSON_NUMBER);
+		v[i] = a->items[i].num;
+	}
+	return v;
+}
+
+static int load_vectors(void **state)
+{
+	const char *shared = getenv("MMBENCH_SHARED");
+	struct strbuf sb = STRBUF_INIT;
+	char *path, err[256];
+
+	(void)state;
+	path = xasprintf("%s/reference/stats-vectors.json", shared ? shared : "../shared");
+	if (strbuf_read_file(&sb, path)) {
+		fprintf(stderr, "cannot read %s\n", path);
+		free(path);
+		return -1;
+	}
+	if (json_parse(sb.buf, sb.len, &vectors, err, sizeof(err))) {
+		fprintf(stderr, "%s:%s\n", path, err);
+		free(path);
+		strbuf_release(&sb);
+		return -1;
+	}
+	free(path);
+	strbuf_release(&sb);
+	return 0;
+}
+
+static int free_vectors(void **state)
+{
+	(void)state;
+	json_free(vectors);
+	return 0;
+}
+
+static const struct json *cases(void)
+{
+	const struct json *c = json_get(vectors, "cases");
+
+	assert_non_null(c);
+	assert_int_equal(c->type, JSON_ARRAY);
+	assert_true(c->n >= 6);
+	return c;
+}
+
+static void check_summary(const char *cname, const struct json *want, const double *x,
+			  size_t n, int better)
+{
+	struct stats_summary s;
+
+	stats_summarise(x, n, better, &s);
+	assert_int_equal(s.n, (size_t)json_get_num(want, "n"));
+	check_rel("min", cname, s.min, json_get_num(want, "min"));
+	check_rel("max", cname, s.max, json_get_num(want, "max"));
+	check_rel("median", cname, s.median, json_get_num(want, "median"));
+	check_rel("q1", cname, s.q1, json_get_num(want, "q1"));
+	check_rel("q3", cname, s.q3, json_get_num(want, "q3"));
+	check_rel("amean", cname, s.amean, json_get_num(want, "amean"));
+	check_rel("stddev", cname, s.stddev, json_get_num(want, "stddev"));
+	check_rel("pstddev", cname, s.pstddev, json_get_num(want, "pstddev"));
+	check_rel("hmean", cname, s.hmean, json_get_num(want, "hmean"));
+	check_rel("gmean", cname, s.gmean, json_get_num(want, "gmean"));
+	check_rel("hstddev", cname, s.hstddev, json_get_num(want, "hstddev"));
+	check_rel("coeffvar", cname, s.coeffvar, json_get_num(want, "coeffvar_amean"));
+	check_rel("best95", cname, s.best95, json_get_num(want, "best95"));
+	check_rel("hcoeffvar", cname, s.hcoeffvar, 100 * s.hstddev / s.hmean);
+}
+
+static void test_summaries(void **state)
+{
+	const struct json *c = cases();
+
+	(void)state;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct json *k = &c->items[i];
+		const char *name = json_get(k, "name")->str;
+		int better = json_get(k, "higher_is_better")->b ? 1 : -1;
+		size_t nb, nn;
+		double *b = num_array(json_get(k, "base"), &nb);
+		double *x = num_array(json_get(k, "new"), &nn);
+
+		check_summary(name, json_get(k, "base_stats"), b, nb, better);
+		check_summary(name, json_get(k, "new_stats"), x, nn, better);
+		free(b);
+		free(x);
+	}
+}
+
+static void test_welch(void **state)
+{
+	const struct json *c = cases();
+
+	(void)state;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct json *k = &c->items[i], *cmp = json_get(k, "compare");
+		const char *name = json_get(k, "name")->str;
+		size_t nb, nn;
+		double *b = num_array(json_get(k, "base"), &nb);
+		double *x = num_array(json_get(k, "new"), &nn);
+		const struct json *ci = json_get(cmp, "diff_ci95"), *rci = json_get(cmp, "rel_change_ci95_pct");
+		struct stats_test t;
+
+		assert_int_equal(stats_welch(b, nb, x, nn, &t), 0);
+		check_rel("welch_t", name, t.statistic, json_get_num(cmp, "welch_t"));
+		check_rel("welch_df", name, t.df, json_get_num(cmp, "welch_df"));
+		check_abs("welch_p", name, t.p, json_get_num(cmp, "welch_p"), 1e-6);
+		/* tiny p-values: relative too, so the tail is really computed */
+		if (json_get_num(cmp, "welch_p") < 1e-3)
+			check_abs("welch_p(rel)", name, t.p / json_get_num(cmp, "welch_p"), 1, 1e-6);
+		check_rel("diff", name, t.diff, json_get_num(cmp, "diff"));
+		check_rel("diff_lo", name, t.diff_lo, ci->items[0].num);
+		check_rel("diff_hi", name, t.diff_hi, ci->items[1].num);
+		check_rel("rel", name, t.rel, json_get_num(cmp, "rel_change_pct"));
+		check_rel("rel_lo", name, t.rel_lo, rci->items[0].num);
+		check_rel("rel_hi", name, t.rel_hi, rci->items[1].num);
+		assert_int_equal(t.significant, t.p < 0.05);
+		free(b);
+		free(x);
+	}
+}
+
+static void test_mwu(void **state)
+{
+	const struct json *c = cases();
+
+	(void)state;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct json *k = &c->items[i], *cmp = json_get(k, "compare");
+		const char *name = json_get(k, "name")->str;
+		size_t nb, nn;
+		double *b = num_array(json_get(k, "base"), &nb);
+		double *x = num_array(json_get(k, "new"), &nn);
+		struct stats_test t;
+
+		assert_int_equal(stats_mwu(b, nb, x, nn, &t), 0);
+		check_abs("mwu_u", name, t.statistic, json_get_num(cmp, "mwu_u"), 1e-9);
+		check_abs("mwu_p", name, t.p, json_get_num(cmp, "mwu_p"), 1e-6);
+		/* the HL interval must contain the HL estimate */
+		assert_true(t.diff_lo <= t.diff && t.diff <= t.diff_hi);
+		free(b);
+		free(x);
+	}
+}
+
+static void test_bh(void **state)
+{
+	const struct json *c = cases(), *want = json_get(vectors, "bh_q");
+	double p[16], q[16];
+
+	(void)state;
+	assert_non_null(want);
+	assert_int_equal(want->n, c->n);
+	for (size_t i = 0; i < c->n; i++)
+		p[i] = json_get_num(json_get(&c->items[i], "compare"), "welch_p");
+	stats_bh(p, c->n, q);
+	for (size_t i = 0; i < c->n; i++)
+		check_abs("bh_q", json_get(&c->items[i], "name")->str, q[i], want->items[i].num,
+			  1e-6 * fmax(1e-12, want->items[i].num));
+
+	/* NaN p stays NaN and does not count towards m */
+	double p2[] = { 0.01, NAN, 0.04 }, q2[3];
+
+	stats_bh(p2, 3, q2);
+	assert_true(isnan(q2[1]));
+	check_abs("bh_nan", "q0", q2[0], 0.02, 1e-15);
+	check_abs("bh_nan", "q2", q2[2], 0.04, 1e-15);
+}
+
+static void test_distributions(void **state)
+{
+	(void)state;
+	/* textbook values: qt(0.975, df), pt, pnorm */
+	check_abs("qt", "df1", stats_t_quantile(0.975, 1), 12.706204736174698, 1e-9);
+	check_abs("qt", "df2", stats_t_quantile(0.975, 2), 4.302652729749464, 1e-10);
+	check_abs("qt", "df10", stats_t_quantile(0.975, 10), 2.2281388519862744, 1e-11);
+	check_abs("qt", "df30", stats_t_quantile(0.975, 30), 2.0422724563012378, 1e-11);
+	check_abs("qt", "df.5", stats_t_quantile(0.025, 5), -2.570581835636314, 1e-11);
+	check_abs("pt", "0", stats_t_cdf(0, 7), 0.5, 1e-15);
+	check_abs("pt", "df10", stats_t_cdf(2.2281388519862744, 10), 0.975, 1e-12);
+	check_abs("pt", "neg", stats_t_cdf(-1.5, 3) + stats_t_cdf(1.5, 3), 1, 1e-14);
+	check_abs("pnorm", "1.96", stats_norm_cdf(1.959963984540054), 0.975, 1e-14);
+	check_abs("qnorm", "0.975", stats_norm_quantile(0.975), 1.959963984540054, 1e-12);
+	check_abs("qnorm", "1e-10", stats_norm_quantile(1e-10), -6.361340902404056, 1e-9);
+	/* round trip over a grid */
+	for (double df = 1.5; df < 200; df *= 1.7)
+		for (double p = 0.01; p < 1; p += 0.07)
+			check_abs("roundtrip", "t", stats_t_cdf(stats_t_quantile(p, df), df), p, 1e-13);
+	check_abs("ibeta", "sym", stats_ibeta(0.5, 3, 3), 0.5, 1e-15);
+}
+
+/* §1.7: aim9 page_test vs brk_test hand check, from the summary numbers. */
+static void test_mmtests_rule(void **state)
+{
+	struct stats_test t;
+	size_t nb, nn;
+	const struct json *k = &cases()->items[0];
+	double *b = num_array(json_get(k, "base"), &nb);
+	double *x = num_array(json_get(k, "new"), &nn);
+	struct stats_summary sb, sn;
+
+	(void)state;
+	/* aim9 0-day data, higher is better: Hmean / HStddev bands */
+	assert_int_equal(stats_mmtests(b, nb, x, nn, 1, &t), 0);
+	stats_summarise(b, nb, 1, &sb);
+	stats_summarise(x, nn, 1, &sn);
+	check_rel("ratio", "aim9", t.statistic,
+		  (sn.hmean - sb.hmean) / (1.959963984540054 * (sb.hstddev + sn.hstddev)));
+	/* -66362 / (1.96 * 38285) = -0.884: bands overlap, no star */
+	assert_false(t.significant);
+	assert_true(isnan(t.p));
+	/* lower is better uses Amean / Stddev */
+	assert_int_equal(stats_mmtests(b, nb, x, nn, -1, &t), 0);
+	check_rel("ratio(A)", "aim9", t.statistic,
+		  (sn.amean - sb.amean) / (1.959963984540054 * (sb.stddev + sn.stddev)));
+	free(b);
+	free(x);
+
+	/* synthetic: page_test-like (ratio -0.83) and brk_test-like (1.05) */
+	double base[] = { 100, 102, 98, 101, 99 }, nw[] = { 97, 99, 95, 98, 96 };
+	assert_int_equal(stats_mmtests(base, 5, nw, 5, -1, &t), 0);
+	stats_summarise(base, 5, -1, &sb);
+	check_rel("ratio", "syn", t.statistic, -3.0 / (1.959963984540054 * 2 * sb.stddev));
+	assert_false(t.significant);
+	double far[] = { 90, 92, 88, 91, 89 };
+	assert_int_equal(stats_mmtests(base, 5, far, 5, -1, &t), 0);
+	assert_true(t.significant);
+	/* s = 0: the raw difference is the ratio (mmtests without R) */
+	double c1[] = { 5, 5, 5 }, c2[] = { 5.5, 5.5, 5.5 };
+	assert_int_equal(stats_mmtests(c1, 3, c2, 3, -1, &t), 0);
+	check_rel("ratio(s=0)", "const", t.statistic, 0.5);
+	assert_false(t.significant);
+}
+
+/* §2.9: the aim9 0-day decision, and the < 3 runs / 1.01 ratio rules. */
+static void test_lkp_rule(void **state)
+{
+	const struct json *k = &cases()->items[0];
+	size_t nb, nn;
+	double *b = num_array(json_get(k, "base"), &nb);
+	double *x = num_array(json_get(k, "new"), &nn);
+	struct stats_test t;
+
+	(void)state;
+	assert_int_equal(stats_lkp(b, nb, x, nn, &t), 0);
+	assert_true(t.significant);
+	/* median elements sorted[3]: 1330363.33 / 1268030.00 = 1.049 */
+	check_rel("ratio", "aim9", t.statistic, 1330363.33 / 1268030.0);
+	check_rel("diff", "aim9", t.diff, 1256536.6933333334 - 1322908.3133333335);
+	/* overlap: not separated */
+	double o1[] = { 10, 11, 12, 13 }, o2[] = { 11.5, 12.5, 13.5, 14.5 };
+	assert_int_equal(stats_lkp(o1, 4, o2, 4, &t), 0);
+	assert_false(t.significant);
+	/* separated but the median ratio is <= 1.01 */
+	double s1[] = { 100.0, 100.1, 100.2 }, s2[] = { 100.5, 100.6, 100.7 };
+	assert_int_equal(stats_lkp(s1, 3, s2, 3, &t), 0);
+	assert_false(t.significant);
+	double s3[] = { 103, 104, 105 };
+	assert_int_equal(stats_lkp(s1, 3, s3, 3, &t), 0);
+	assert_true(t.significant);
+	/* fewer than 3 runs on both sides: 0-day skips the stat */
+	assert_int_equal(stats_lkp(s1, 2, s3, 2, &t), 0);
+	assert_false(t.significant);
+	/* mirror image */
+	assert_int_equal(stats_lkp(s3, 3, s1, 3, &t), 0);
+	assert_true(t.significant);
+	free(b);
+	free(x);
+}
+
+static void test_parse_and_edges(void **state)
+{
+	enum stats_test_kind k;
+	struct stats_test t;
+	struct stats_summary s;
+	double one[] = { 3 }, two[] = { 1, 2 }, neg[] = { -1, 2, 3 };
+
+	(void)state;
+	assert_int_equal(stats_test_parse("welch", &k), 0);
+	assert_int_equal(k, STATS_WELCH);
+	assert_int_equal(stats_test_parse("mwu", &k), 0);
+	assert_int_equal(k, STATS_MWU);
+	assert_int_equal(stats_test_parse("mmtests", &k), 0);
+	assert_int_equal(stats_test_parse("lkp", &k), 0);
+	assert_int_equal(k, STATS_LKP);
+	assert_int_equal(stats_test_parse("ttest", &k), -1);
+	assert_string_equal(stats_test_name(STATS_MWU), "mwu");
+
+	stats_summarise(one, 1, 1, &s);
+	assert_true(isnan(s.stddev));
+	assert_true(s.pstddev == 0);
+	assert_true(s.best95 == 3);
+	stats_summarise(neg, 3, 1, &s);
+	assert_true(isnan(s.hmean));
+	assert_true(isnan(s.gmean));
+	/* Welch needs two values per side: no p, but the diff is known */
+	assert_int_equal(stats_welch(one, 1, two, 2, &t), -1);
+	assert_true(isnan(t.p));
+	check_rel("diff", "n1", t.diff, -1.5);
+	/* constant, equal samples: p = 1; constant, different: p = 0 */
+	double c1[] = { 2, 2, 2 }, c2[] = { 3, 3, 3 };
+	assert_int_equal(stats_welch(c1, 3, c1, 3, &t), 0);
+	assert_true(t.p == 1);
+	assert_int_equal(stats_welch(c1, 3, c2, 3, &t), 0);
+	assert_true(t.p == 0);
+	assert_true(t.significant);
+	/* MWU all tied: p = 1 */
+	assert_int_equal(stats_mwu(c1, 3, c1, 3, &t), 0);
+	check_abs("mwu_p", "tied", t.p, 1, 1e-12);
+}
+
+/* xorshift + Box-Muller: a seeded normal generator for the A/A check. */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+static double urand(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return ((double)(rng_state >> 11) + 0.5) / 9007199254740992.0;
+}
+static double nrand(void)
+{
+	return sqrt(-2 * log(urand())) * cos(2 * M_PI * urand());
+}
+
+/* A/A: same distribution on both sides, 200 trials, welch: >= 95% quiet. */
+static void test_aa_welch(void **state)
+{
+	int quiet = 0;
+
+	(void)state;
+	for (int trial = 0; trial < 200; trial++) {
+		double a[10], b[10];
+		struct stats_test t;
+
+		for (int i = 0; i < 10; i++) {
+			a[i] = 1000 + 15 * nrand();
+			b[i] = 1000 + 15 * nrand();
+		}
+		assert_int_equal(stats_welch(a, 10, b, 10, &t), 0);
+		quiet += !t.significant;
+	}
+	print_message("A/A welch: %d/200 trials no significant change\n", quiet);
+	assert_true(quiet >= 190);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_summaries),
+		cmocka_unit_test(test_welch),
+		cmocka_unit_test(test_mwu),
+		cmocka_unit_test(test_bh),
+		cmocka_unit_test(test_distributions),
+		cmocka_unit_test(test_mmtests_rule),
+		cmocka_unit_test(test_lkp_rule),
+		cmocka_unit_test(test_parse_and_edges),
+		cmocka_unit_test(test_aa_welch),
+	};
+
+	return cmocka_run_group_tests(tests, load_vectors, free_vectors);
+}
