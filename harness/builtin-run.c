@@ -1,9 +1,198 @@
+/*
+ * mmbench run CONFIG: run an experiment on the running kernel and record
+ * every sample in the database under a kernel label.
+ */
 #include "builtin.h"
+#include "config.h"
+#include "db.h"
+#include "envctl.h"
+#include "plan.h"
+#include "runner.h"
+#include "summary.h"
+#include "sysinfo.h"
 #include "util.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct run_args {
+	const char *config;
+	const char *label;
+	const char *db;
+	const char *workload;
+	const char *accel;
+	int iterations;
+	bool quick;
+};
+
+static int parse_args(int argc, char **argv, struct run_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(arg, "--name") || !strcmp(arg, "--db") || !strcmp(arg, "--iterations") ||
+		    !strcmp(arg, "--workload") || !strcmp(arg, "--accel")) {
+			if (!val)
+				return error("%s needs a value", arg);
+			i++;
+			if (!strcmp(arg, "--name"))
+				a->label = val;
+			else if (!strcmp(arg, "--db"))
+				a->db = val;
+			else if (!strcmp(arg, "--workload"))
+				a->workload = val;
+			else if (!strcmp(arg, "--accel"))
+				a->accel = val;
+			else {
+				char *end;
+				long n = strtol(val, &end, 10);
+
+				if (*end || n < 1 || n > 1000000)
+					return error("--iterations wants a positive number, not '%s'", val);
+				a->iterations = (int)n;
+			}
+		} else if (!strcmp(arg, "--quick")) {
+			a->quick = true;
+		} else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
+			mmb_quiet = 1;
+		} else if (arg[0] == '-' && arg[1]) {
+			return error("unknown option '%s' (see `mmbench run --help`)", arg);
+		} else if (!a->config) {
+			a->config = arg;
+		} else {
+			return error("unexpected argument '%s': one CONFIG at a time", arg);
+		}
+	}
+	if (!a->config)
+		return error("usage: mmbench run CONFIG [--name LABEL] [--db FILE] [--iterations N] [--quick] [-q]");
+	if (a->label && !*a->label)
+		return error("--name must not be empty");
+	return 0;
+}
+
+static void on_stop(int sig)
+{
+	runner_request_stop(sig);
+}
 
 int cmd_run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return error("'run' is not available in this build yet");
+	struct run_args a;
+	struct experiment exp;
+	struct plan plan;
+	struct plan_opts po = { 0 };
+	struct unit_ctx u;
+	struct mmb_db db;
+	struct sysinfo si;
+	struct runner_stats st;
+	struct sigaction sa;
+	struct kernel_info ki = { 0 };
+	struct machine_info mi = { 0 };
+	struct run_info ri = { 0 };
+	int64_t kid, mid, run_id;
+	off_t mark;
+	const char *status;
+	int ret = EXIT_OK;
+
+	if (parse_args(argc, argv, &a))
+		return EXIT_USAGE;
+	experiment_init(&exp);
+	if (experiment_load(&exp, a.config)) {
+		experiment_release(&exp);
+		return EXIT_USAGE;
+	}
+	unit_ctx_host(&u);
+	po.iterations = a.iterations;
+	po.quick = a.quick;
+	po.only = a.workload;
+	if (plan_build(&plan, &exp, &u, &po)) {
+		plan_release(&plan);
+		experiment_release(&exp);
+		return EXIT_USAGE;
+	}
+	if (db_open(&db, db_default_path(a.db))) {
+		plan_release(&plan);
+		experiment_release(&exp);
+		return EXIT_RUNTIME;
+	}
+
+	sysinfo_collect(&si);
+	ki.label = a.label ? a.label : si.release;
+	ki.release = si.release;
+	ki.version = si.version;
+	ki.cmdline = si.cmdline;
+	ki.config_hash = si.config_hash;
+	ki.compiler = NULL;	/* the kernel's compiler is known only for built kernels */
+	mi.hostname = si.hostname;
+	mi.cpu_model = si.cpu_model;
+	mi.ncpus = si.ncpus;
+	mi.mem_bytes = si.mem_bytes;
+	kid = db_kernel_upsert(&db, &ki);
+	mid = db_machine_upsert(&db, &mi);
+	ri.kernel_id = kid;
+	ri.machine_id = mid;
+	ri.experiment = exp.name;
+	ri.config_path = a.config;
+	ri.config_text = exp.text;
+	ri.release = si.release;
+	ri.version = si.version;
+	ri.cmdline = si.cmdline;
+	ri.config_hash = si.config_hash;
+	ri.harness_version = MMB_VERSION;
+	ri.git_sha = MMB_GIT_SHA;
+	ri.compiler = si.compiler;
+	ri.accel = a.accel ? a.accel : "host";
+	run_id = kid > 0 && mid > 0 ? db_run_begin(&db, &ri) : -1;
+	if (run_id < 0) {
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	info("run %lld: experiment '%s' on kernel '%s' (%s), %zu iterations",
+	     (long long)run_id, exp.name, ki.label, si.release, plan.total_iterations);
+
+	/* Ctrl-C / SIGTERM: stop after killing the current child, restore, record. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	envctl_install_signal_handlers();
+
+	mark = envctl_mark();
+	if (runner_env_apply(&exp, &db, run_id) || runner_env_record(&db, run_id)) {
+		envctl_restore_to(mark);
+		db_run_finish(&db, run_id, "failed");
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	if (runner_run(&plan, &db, run_id, &st))
+		ret = EXIT_RUNTIME;
+	if (envctl_restore_to(mark))
+		ret = EXIT_RUNTIME;
+	status = st.interrupted ? "interrupted" : ret ? "failed" : "complete";
+	db_run_finish(&db, run_id, status);
+
+	if (!mmb_quiet || !st.interrupted) {
+		printf("\nrun %lld (%s): %d ok, %d failed, %d skipped\n", (long long)run_id, status,
+		       st.ok, st.failed, st.skipped);
+		summary_print_run(stdout, &db, run_id);
+	}
+	if (st.interrupted) {
+		error("interrupted by signal %d; finished iterations are kept in %s (run %lld)",
+		      runner_stop_signal(), db.path, (long long)run_id);
+		ret = EXIT_RUNTIME;
+	} else if (st.failed) {
+		error("%d iteration(s) failed; see `mmbench show %lld`", st.failed,
+		      (long long)run_id);
+		ret = EXIT_RUNTIME;
+	}
+out:
+	sysinfo_release(&si);
+	db_close(&db);
+	plan_release(&plan);
+	experiment_release(&exp);
+	return ret;
 }

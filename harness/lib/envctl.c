@@ -128,6 +128,13 @@ int envctl_set_knob(const char *path, const char *value)
 	return write_file_str(path, value);
 }
 
+int envctl_push_undo_write(const char *path, const char *value)
+{
+	const char *fields[] = { path, value, NULL };
+
+	return journal_append("K", fields);
+}
+
 int envctl_push_undo(const char *const *argv)
 {
 	return journal_append("U", argv);

@@ -22,6 +22,9 @@ int envctl_set_knob(const char *path, const char *value);
  */
 int envctl_push_undo(const char *const *argv);
 
+/* Journal "write value to path on restore" without changing anything now. */
+int envctl_push_undo_write(const char *path, const char *value);
+
 /* Current journal position; restore everything after it with envctl_restore_to. */
 off_t envctl_mark(void);
 int envctl_restore_to(off_t mark);

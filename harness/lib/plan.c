@@ -1,0 +1,340 @@
+#include "plan.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The host table a plugin's supported() sees at plan time. */
+extern const struct mmb_host *runner_host_table(void);
+
+static const char *type_name(enum mmb_param_type t)
+{
+	switch (t) {
+	case MMB_PARAM_INT: return "an integer (42, ncpu, 2*ncpu, 200%)";
+	case MMB_PARAM_SIZE: return "a size (4K, 1G, 20%mem)";
+	case MMB_PARAM_DURATION: return "a duration (300s, 10ms)";
+	case MMB_PARAM_BOOL: return "a boolean (true/false)";
+	case MMB_PARAM_ENUM: return "one of the listed choices";
+	case MMB_PARAM_STRING: return "a string";
+	case MMB_PARAM_DOUBLE: return "a number";
+	}
+	return "a value";
+}
+
+static int enum_index(const char *choices, const char *text)
+{
+	const char *p = choices;
+	size_t len = strlen(text);
+
+	for (int i = 0; p && *p; i++) {
+		const char *bar = strchr(p, '|');
+		size_t n = bar ? (size_t)(bar - p) : strlen(p);
+
+		if (n == len && !strncmp(p, text, n))
+			return i;
+		p = bar ? bar + 1 : NULL;
+	}
+	return -1;
+}
+
+int plan_parse_value(const struct mmb_param_def *d, const char *text,
+		     const struct unit_ctx *u, struct mmb_value *out,
+		     char *err, size_t errlen)
+{
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->s = text;
+	switch (d->type) {
+	case MMB_PARAM_INT:
+		ret = units_parse_int(text, u, &out->i, err, errlen);
+		break;
+	case MMB_PARAM_SIZE:
+		ret = units_parse_size(text, u, &out->i, err, errlen);
+		break;
+	case MMB_PARAM_DURATION:
+		ret = units_parse_duration(text, &out->i, err, errlen);
+		break;
+	case MMB_PARAM_BOOL:
+		ret = units_parse_bool(text, &out->i, err, errlen);
+		break;
+	case MMB_PARAM_DOUBLE:
+		ret = units_parse_double(text, &out->d, err, errlen);
+		out->i = (int64_t)out->d;
+		return ret;
+	case MMB_PARAM_ENUM:
+		out->i = enum_index(d->choices, text);
+		if (out->i < 0) {
+			snprintf(err, errlen, "'%s' is not a valid choice; valid: %s", text,
+				 d->choices);
+			return -1;
+		}
+		break;
+	case MMB_PARAM_STRING:
+		break;
+	}
+	if (ret)
+		return ret;
+	out->d = (double)out->i;
+	if ((d->type == MMB_PARAM_INT || d->type == MMB_PARAM_SIZE ||
+	     d->type == MMB_PARAM_DURATION) && d->min < d->max &&
+	    (out->i < d->min || out->i > d->max)) {
+		snprintf(err, errlen, "%s = %lld is out of range [%lld, %lld]", text,
+			 (long long)out->i, (long long)d->min, (long long)d->max);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *keep_string(struct plan_workload *w, char *s)
+{
+	ALLOC_GROW(w->strings, w->nstrings + 1, w->astrings);
+	w->strings[w->nstrings++] = s;
+	return s;
+}
+
+/* The values one parameter takes: a list, a generator or a single value. */
+struct axis {
+	const struct mmb_param_def *def;
+	struct mmb_value *vals;
+	size_t n;
+	bool matrix;	/* varies: shows in the variant name */
+};
+
+static int pos_error(const struct cfg_pos *pos, const char *wl, const char *fmt, ...)
+	MMB_PRINTF_FMT(3, 4);
+static int pos_error(const struct cfg_pos *pos, const char *wl, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	if (pos && pos->file)
+		ret = error("%s:%d:%d: workload '%s': %s", pos->file, pos->line, pos->col, wl,
+			    sb.buf);
+	else
+		ret = error("workload '%s': %s", wl, sb.buf);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static void list_names(struct strbuf *sb, const struct plugin *pl)
+{
+	for (size_t i = 0; i < pl->nparams; i++)
+		strbuf_addf(sb, "%s%s", i ? ", " : "", pl->params[i]->name);
+}
+
+static int build_axis(struct plan_workload *w, const struct mmb_param_def *d,
+		      const struct cfg_param *cp, const struct unit_ctx *u, struct axis *ax)
+{
+	char err[256];
+	const char *wl = w->plugin.w.name;
+
+	memset(ax, 0, sizeof(*ax));
+	ax->def = d;
+	if (!cp) {
+		if (!d->def)
+			return pos_error(&w->cfg->pos, wl, "parameter '%s' is required (%s)",
+					 d->name, d->help ? d->help : type_name(d->type));
+		ax->vals = xcalloc(1, sizeof(*ax->vals));
+		ax->n = 1;
+		if (plan_parse_value(d, d->def, u, &ax->vals[0], err, sizeof(err)))
+			return pos_error(&w->cfg->pos, wl,
+					 "plugin default for '%s' is invalid: %s", d->name, err);
+		return 0;
+	}
+	ax->matrix = cp->is_list;
+	if (!cp->is_list && cp->nvalues == 1 && d->type == MMB_PARAM_INT) {
+		int64_t *gen = NULL;
+		size_t ngen = 0;
+		int r = units_int_list(cp->values[0].text, u, &gen, &ngen, err, sizeof(err));
+
+		if (r < 0)
+			return pos_error(&cp->values[0].pos, wl, "parameter '%s': %s", d->name, err);
+		if (r == 0) {
+			ax->vals = xcalloc(ngen, sizeof(*ax->vals));
+			for (size_t i = 0; i < ngen; i++) {
+				char *txt = xasprintf("%lld", (long long)gen[i]);
+
+				if (plan_parse_value(d, keep_string(w, txt), u, &ax->vals[i], err,
+						     sizeof(err))) {
+					free(gen);
+					return pos_error(&cp->values[0].pos, wl,
+							 "parameter '%s': %s", d->name, err);
+				}
+			}
+			ax->n = ngen;
+			ax->matrix = true;
+			free(gen);
+			return 0;
+		}
+	}
+	ax->vals = xcalloc(cp->nvalues, sizeof(*ax->vals));
+	for (size_t i = 0; i < cp->nvalues; i++) {
+		if (plan_parse_value(d, cp->values[i].text, u, &ax->vals[i], err, sizeof(err)))
+			return pos_error(&cp->values[i].pos, wl, "parameter '%s': %s", d->name,
+					 err);
+	}
+	ax->n = cp->nvalues;
+	return 0;
+}
+
+static int expand(struct plan_workload *w, struct axis *axes, size_t naxes)
+{
+	size_t total = 1, *idx;
+	const struct mmb_workload *d = &w->plugin.w;
+
+	for (size_t i = 0; i < naxes; i++)
+		total *= axes[i].n;
+	w->variants = xcalloc(total, sizeof(*w->variants));
+	w->nvariants = total;
+	idx = xcalloc(naxes ? naxes : 1, sizeof(*idx));
+	for (size_t v = 0; v < total; v++) {
+		struct plan_variant *pv = &w->variants[v];
+		struct strbuf var = STRBUF_INIT, all = STRBUF_INIT;
+		const char *why;
+
+		strbuf_init(&var);
+		pv->values = xcalloc(naxes ? naxes : 1, sizeof(*pv->values));
+		for (size_t i = 0; i < naxes; i++) {
+			pv->values[i] = axes[i].vals[idx[i]];
+			strbuf_addf(&all, "%s%s=%s", i ? " " : "", axes[i].def->name,
+				    pv->values[i].s);
+			if (axes[i].matrix)
+				strbuf_addf(&var, "%s%s=%s", var.len ? "," : "", axes[i].def->name,
+					    pv->values[i].s);
+		}
+		pv->variant = strbuf_detach(&var);
+		pv->params_text = strbuf_detach(&all);
+		if (d->check_params && (why = d->check_params(pv->values))) {
+			free(idx);
+			return pos_error(&w->cfg->pos, d->name, "%s%s%s", why,
+					 *pv->variant ? " in variant " : "", pv->variant);
+		}
+		/* odometer over the axes, last one fastest */
+		for (size_t i = naxes; i-- > 0;) {
+			if (++idx[i] < axes[i].n)
+				break;
+			idx[i] = 0;
+		}
+	}
+	free(idx);
+	return 0;
+}
+
+static int plan_workload(struct plan_workload *w, const struct unit_ctx *u)
+{
+	const struct cfg_workload *c = w->cfg;
+	struct plugin *pl = &w->plugin;
+	struct axis *axes;
+	int ret = 0;
+
+	/* every key must be a declared parameter */
+	for (size_t i = 0; i < c->nparams; i++) {
+		if (plugin_param_index(pl, c->params[i].name) < 0) {
+			struct strbuf sb = STRBUF_INIT;
+
+			list_names(&sb, pl);
+			pos_error(&c->params[i].pos, c->name,
+				  "unknown parameter '%s'; valid parameters: %s",
+				  c->params[i].name, sb.len ? sb.buf : "(none)");
+			strbuf_release(&sb);
+			return -1;
+		}
+	}
+	axes = xcalloc(pl->nparams ? pl->nparams : 1, sizeof(*axes));
+	for (size_t i = 0; i < pl->nparams && !ret; i++) {
+		const struct cfg_param *cp = NULL;
+
+		for (size_t j = 0; j < c->nparams; j++)
+			if (!strcmp(c->params[j].name, pl->params[i]->name))
+				cp = &c->params[j];
+		ret = build_axis(w, pl->params[i], cp, u, &axes[i]);
+	}
+	if (!ret)
+		ret = expand(w, axes, pl->nparams);
+	for (size_t i = 0; i < pl->nparams; i++)
+		free(axes[i].vals);
+	free(axes);
+	return ret;
+}
+
+int plan_build(struct plan *p, struct experiment *e, const struct unit_ctx *u,
+	       const struct plan_opts *o)
+{
+	memset(p, 0, sizeof(*p));
+	p->exp = e;
+	p->wls = xcalloc(e->nworkloads ? e->nworkloads : 1, sizeof(*p->wls));
+	for (size_t i = 0; i < e->nworkloads; i++) {
+		const struct cfg_workload *c = &e->workloads[i];
+		struct plan_workload *w;
+
+		if (o && o->only && strcmp(o->only, c->name))
+			continue;
+		w = &p->wls[p->nwls++];
+		w->cfg = c;
+		if (!plugin_name_valid(c->name) || plugin_load(&w->plugin, c->name)) {
+			char **names = NULL;
+			size_t n = 0;
+			struct strbuf sb = STRBUF_INIT;
+
+			plugin_list(&names, &n);
+			for (size_t k = 0; k < n; k++) {
+				strbuf_addf(&sb, "%s%s", k ? ", " : "", names[k]);
+				free(names[k]);
+			}
+			free(names);
+			error("%s:%d:%d: unknown or unloadable workload '%s'; available: %s",
+			      c->pos.file, c->pos.line, c->pos.col, c->name,
+			      sb.len ? sb.buf : "(none found)");
+			strbuf_release(&sb);
+			return -1;
+		}
+		w->iterations = c->iterations > 0 ? c->iterations : e->iterations;
+		w->warmup = c->warmup >= 0 ? c->warmup : e->warmup;
+		w->timeout_ns = c->timeout_ns > 0 ? c->timeout_ns : e->timeout_ns;
+		if (o && o->iterations > 0)
+			w->iterations = o->iterations;
+		if (o && o->quick) {
+			w->iterations = w->iterations < 2 ? w->iterations : 2;
+			w->warmup = 0;
+		}
+		if (plan_workload(w, u))
+			return -1;
+		for (size_t v = 0; v < w->nvariants; v++) {
+			struct plan_variant *pv = &w->variants[v];
+
+			if (w->plugin.w.supported)
+				pv->unsupported = w->plugin.w.supported(runner_host_table(),
+									pv->values);
+			p->total_iterations += w->iterations + w->warmup;
+		}
+	}
+	if (!p->nwls)
+		return error("%s: no workload to run%s%s", e->path, o && o->only ? " named " : "",
+			     o && o->only ? o->only : "");
+	return 0;
+}
+
+void plan_release(struct plan *p)
+{
+	for (size_t i = 0; i < p->nwls; i++) {
+		struct plan_workload *w = &p->wls[i];
+
+		for (size_t v = 0; v < w->nvariants; v++) {
+			free(w->variants[v].values);
+			free(w->variants[v].variant);
+			free(w->variants[v].params_text);
+		}
+		free(w->variants);
+		for (size_t s = 0; s < w->nstrings; s++)
+			free(w->strings[s]);
+		free(w->strings);
+		plugin_release(&w->plugin);
+	}
+	free(p->wls);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,53 @@
+/*
+ * The plan: an experiment resolved against the plugins.  Every workload's
+ * parameters are parsed with their types and units, checked against the
+ * descriptor, and list-valued ones expanded into a matrix of variants.
+ */
+#ifndef MMB_PLAN_H
+#define MMB_PLAN_H
+
+#include "config.h"
+#include "plugin.h"
+#include "units.h"
+
+struct plan_variant {
+	struct mmb_value *values;	/* one per descriptor param */
+	char *variant;			/* matrix params only: "clients=4,mode=threads" */
+	char *params_text;		/* every param: "size=1G clients=4 mode=threads" */
+	const char *unsupported;	/* supported()'s reason, NULL when it can run */
+};
+
+struct plan_workload {
+	struct plugin plugin;
+	const struct cfg_workload *cfg;
+	int iterations, warmup;
+	int64_t timeout_ns;
+	struct plan_variant *variants;
+	size_t nvariants;
+	char **strings;			/* storage behind mmb_value.s */
+	size_t nstrings, astrings;
+};
+
+struct plan_opts {
+	int iterations;		/* > 0: override every workload's count */
+	bool quick;		/* 2 iterations, no warm-up: a smoke test */
+	const char *only;	/* run only this workload (NULL: all) */
+};
+
+struct plan {
+	struct experiment *exp;
+	struct plan_workload *wls;
+	size_t nwls;
+	size_t total_iterations;	/* warm-up included, for progress/ETA */
+};
+
+int plan_build(struct plan *p, struct experiment *e, const struct unit_ctx *u,
+	       const struct plan_opts *o);
+void plan_release(struct plan *p);
+
+/* Parse one value of a parameter; err gets the reason. */
+int plan_parse_value(const struct mmb_param_def *d, const char *text,
+		     const struct unit_ctx *u, struct mmb_value *out,
+		     char *err, size_t errlen);
+
+#endif

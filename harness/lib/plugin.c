@@ -1,0 +1,305 @@
+#include "plugin.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef MMB_PLUGIN_DIR
+#define MMB_PLUGIN_DIR "/usr/local/lib/mmbench"
+#endif
+
+/* The smallest descriptor an ABI 1.x plugin can have: through teardown. */
+#define MMB_WORKLOAD_MIN_SIZE \
+	(offsetof(struct mmb_workload, teardown) + sizeof(((struct mmb_workload *)0)->teardown))
+#define MMB_PARAM_DEF_MIN_SIZE \
+	(offsetof(struct mmb_param_def, help) + sizeof(const char *))
+#define MMB_METRIC_DEF_MIN_SIZE \
+	(offsetof(struct mmb_metric_def, help) + sizeof(const char *))
+
+void plugin_init(struct plugin *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+void plugin_release(struct plugin *p)
+{
+	free(p->params);
+	free(p->metrics);
+	if (p->handle)
+		dlclose(p->handle);
+	free(p->path);
+	plugin_init(p);
+}
+
+int plugin_name_valid(const char *name)
+{
+	if (!name || !*name || strlen(name) > 64)
+		return 0;
+	if (!((*name >= 'a' && *name <= 'z') || (*name >= '0' && *name <= '9')))
+		return 0;
+	for (const char *s = name; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' ||
+		      *s == '_'))
+			return 0;
+	return 1;
+}
+
+static char *name_from_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t len;
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	if (len > 3 && !strcmp(base + len - 3, ".so"))
+		len -= 3;
+	return xstrndup(base, len);
+}
+
+/* Anyone who can write the plugin or its folder can run code as us. */
+static int check_not_world_writable(const char *path)
+{
+	struct stat st;
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int ret = 0;
+
+	if (stat(path, &st) < 0) {
+		ret = error("%s: %s", path, strerror(errno));
+	} else if (st.st_mode & S_IWOTH) {
+		ret = error("%s: refusing a world-writable plugin", path);
+	} else if (slash) {
+		*slash = '\0';
+		if (stat(*dir ? dir : "/", &st) == 0 && (st.st_mode & S_IWOTH) &&
+		    !(st.st_mode & S_ISVTX))
+			ret = error("%s: refusing a plugin in world-writable folder %s", path, dir);
+	}
+	free(dir);
+	return ret;
+}
+
+static const char *param_type_ok(const struct mmb_param_def *d)
+{
+	switch (d->type) {
+	case MMB_PARAM_ENUM:
+		return d->choices && *d->choices ? NULL : "enum parameter without choices";
+	case MMB_PARAM_INT: case MMB_PARAM_SIZE: case MMB_PARAM_DURATION:
+	case MMB_PARAM_BOOL: case MMB_PARAM_STRING: case MMB_PARAM_DOUBLE:
+		return NULL;
+	}
+	return "unknown parameter type";
+}
+
+static int plugin_check(struct plugin *p, const struct mmb_workload *d, const char *fname)
+{
+	const char *path = p->path;
+	const char *base;
+	size_t i;
+
+	if (d->abi_major != MMB_ABI_MAJOR)
+		return error("%s: plugin built for ABI %u.%u, this mmbench speaks ABI %u.%u: rebuild it against this include/mmbench/workload.h",
+			     path, d->abi_major, d->abi_minor, MMB_ABI_MAJOR, MMB_ABI_MINOR);
+	if (d->size < MMB_WORKLOAD_MIN_SIZE)
+		return error("%s: descriptor is %zu bytes, ABI %u needs at least %zu (struct truncated?)",
+			     path, d->size, MMB_ABI_MAJOR, (size_t)MMB_WORKLOAD_MIN_SIZE);
+	/* Copy what the plugin has; the rest of ours stays zero. */
+	memset(&p->w, 0, sizeof(p->w));
+	memcpy(&p->w, d, d->size < sizeof(p->w) ? d->size : sizeof(p->w));
+
+	if (!p->w.name || !*p->w.name)
+		return error("%s: descriptor has no name", path);
+	if (strcmp(p->w.name, fname))
+		return error("%s: plugin calls itself '%s' but the file is named '%s.so'; the two must match",
+			     path, p->w.name, fname);
+	if (!p->w.summary)
+		return error("%s: descriptor has no summary", path);
+	if (!p->w.run || !p->w.setup || !p->w.teardown)
+		return error("%s: missing hook(s):%s%s%s", path, p->w.setup ? "" : " setup",
+			     p->w.run ? "" : " run", p->w.teardown ? "" : " teardown");
+	if (p->w.params && p->w.param_def_size < MMB_PARAM_DEF_MIN_SIZE)
+		return error("%s: param_def_size %zu is smaller than ABI %u's %zu", path,
+			     p->w.param_def_size, MMB_ABI_MAJOR, (size_t)MMB_PARAM_DEF_MIN_SIZE);
+	if (!p->w.metrics || p->w.metric_def_size < MMB_METRIC_DEF_MIN_SIZE)
+		return error("%s: no metrics, or metric_def_size %zu smaller than %zu", path,
+			     p->w.metric_def_size, (size_t)MMB_METRIC_DEF_MIN_SIZE);
+
+	base = (const char *)p->w.params;
+	for (i = 0; base; i++) {
+		const struct mmb_param_def *pd =
+			(const void *)(base + i * p->w.param_def_size);
+		const char *why;
+
+		if (!pd->name)
+			break;
+		if (i >= 256)
+			return error("%s: parameter list not terminated by a NULL name", path);
+		if ((why = param_type_ok(pd)))
+			return error("%s: parameter '%s': %s", path, pd->name, why);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(p->params[j]->name, pd->name))
+				return error("%s: parameter '%s' declared twice", path, pd->name);
+		p->params = xrealloc(p->params, (i + 1) * sizeof(*p->params));
+		p->params[i] = pd;
+		p->nparams = i + 1;
+	}
+	base = (const char *)p->w.metrics;
+	for (i = 0;; i++) {
+		const struct mmb_metric_def *md =
+			(const void *)(base + i * p->w.metric_def_size);
+
+		if (!md->name)
+			break;
+		if (i >= 256)
+			return error("%s: metric list not terminated by a NULL name", path);
+		if (md->better != MMB_HIGHER_IS_BETTER && md->better != MMB_LOWER_IS_BETTER)
+			return error("%s: metric '%s': better must be MMB_HIGHER_IS_BETTER or MMB_LOWER_IS_BETTER",
+				     path, md->name);
+		if (!md->unit)
+			return error("%s: metric '%s' has no unit", path, md->name);
+		p->metrics = xrealloc(p->metrics, (i + 1) * sizeof(*p->metrics));
+		p->metrics[i] = md;
+		p->nmetrics = i + 1;
+	}
+	if (!p->nmetrics)
+		return error("%s: declares no metrics", path);
+	return 0;
+}
+
+int plugin_load_file(struct plugin *p, const char *path)
+{
+	mmb_entry_fn entry;
+	const struct mmb_workload *d;
+	char *fname;
+	int ret;
+
+	plugin_init(p);
+	p->path = xstrdup(path);
+	if (check_not_world_writable(path))
+		return -1;
+	/* RTLD_LOCAL: plugins cannot see each other or resolve against us. */
+	p->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!p->handle)
+		return error("cannot load plugin %s: %s", path, dlerror());
+	*(void **)&entry = dlsym(p->handle, MMB_ENTRY_SYMBOL);
+	if (!entry)
+		return error("%s: no %s() symbol: not an mmbench workload plugin", path,
+			     MMB_ENTRY_SYMBOL);
+	d = entry();
+	if (!d)
+		return error("%s: %s() returned NULL", path, MMB_ENTRY_SYMBOL);
+	fname = name_from_path(path);
+	ret = plugin_check(p, d, fname);
+	free(fname);
+	return ret;
+}
+
+const char *const *plugin_search_path(void)
+{
+	static char **dirs;
+	size_t n = 0, alloc = 0;
+	const char *env;
+
+	if (dirs)
+		return (const char *const *)dirs;
+	env = getenv("MMBENCH_PLUGIN_PATH");
+	if (env && *env) {
+		char *copy = xstrdup(env), *save = NULL;
+
+		for (char *tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+			ALLOC_GROW(dirs, n + 1, alloc);
+			dirs[n++] = xstrdup(tok);
+		}
+		free(copy);
+	}
+	ALLOC_GROW(dirs, n + 4, alloc);
+	dirs[n++] = xasprintf("%s/workloads", exe_dir());
+	dirs[n++] = xasprintf("%s/../lib/mmbench", exe_dir());
+	dirs[n++] = xstrdup(MMB_PLUGIN_DIR);
+	dirs[n] = NULL;
+	return (const char *const *)dirs;
+}
+
+int plugin_load(struct plugin *p, const char *name)
+{
+	const char *const *dirs = plugin_search_path();
+
+	plugin_init(p);
+	if (!plugin_name_valid(name))
+		return error("'%s' is not a valid workload name", name);
+	for (; *dirs; dirs++) {
+		char *path = xasprintf("%s/%s.so", *dirs, name);
+
+		if (access(path, F_OK) == 0) {
+			int ret = plugin_load_file(p, path);
+
+			free(path);
+			return ret;
+		}
+		free(path);
+	}
+	return error("no workload plugin '%s' (looked for %s.so in the plugin path; `mmbench list workloads` shows what exists)",
+		     name, name);
+}
+
+int plugin_param_index(const struct plugin *p, const char *name)
+{
+	for (size_t i = 0; i < p->nparams; i++)
+		if (!strcmp(p->params[i]->name, name))
+			return (int)i;
+	return -1;
+}
+
+int plugin_metric_index(const struct plugin *p, const char *name)
+{
+	for (size_t i = 0; i < p->nmetrics; i++)
+		if (!strcmp(p->metrics[i]->name, name))
+			return (int)i;
+	return -1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int plugin_list(char ***names, size_t *n)
+{
+	size_t nr = 0, alloc = 0;
+	char **out = NULL;
+
+	for (const char *const *dirs = plugin_search_path(); *dirs; dirs++) {
+		DIR *d = opendir(*dirs);
+		struct dirent *de;
+
+		if (!d)
+			continue;
+		while ((de = readdir(d))) {
+			size_t len = strlen(de->d_name);
+			char *name;
+			bool dup = false;
+
+			if (len < 4 || strcmp(de->d_name + len - 3, ".so"))
+				continue;
+			name = xstrndup(de->d_name, len - 3);
+			for (size_t i = 0; i < nr; i++)
+				dup |= !strcmp(out[i], name);
+			if (dup || !plugin_name_valid(name)) {
+				free(name);
+				continue;
+			}
+			ALLOC_GROW(out, nr + 1, alloc);
+			out[nr++] = name;
+		}
+		closedir(d);
+	}
+	if (nr)
+		qsort(out, nr, sizeof(*out), cmp_str);
+	*names = out;
+	*n = nr;
+	return 0;
+}

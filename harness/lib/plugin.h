@@ -1,0 +1,43 @@
+/* Workload plugins: finding, loading and checking them. */
+#ifndef MMB_PLUGIN_H
+#define MMB_PLUGIN_H
+
+#include <mmbench/workload.h>
+#include <stddef.h>
+
+struct plugin {
+	char *path;
+	void *handle;
+	/*
+	 * The plugin's descriptor copied into a struct of the size this
+	 * harness knows; fields past the plugin's own size read as zero.
+	 */
+	struct mmb_workload w;
+	const struct mmb_param_def **params;	/* walked with the plugin's stride */
+	size_t nparams;
+	const struct mmb_metric_def **metrics;
+	size_t nmetrics;
+};
+
+void plugin_init(struct plugin *p);
+/* Load a given file; expect_name NULL takes the name from the file name. */
+int plugin_load_file(struct plugin *p, const char *path);
+/* Find <name>.so in the search path and load it. */
+int plugin_load(struct plugin *p, const char *name);
+void plugin_release(struct plugin *p);
+
+int plugin_param_index(const struct plugin *p, const char *name);
+int plugin_metric_index(const struct plugin *p, const char *name);
+
+/*
+ * Search path, in order: $MMBENCH_PLUGIN_PATH (colon separated), the build
+ * tree next to the binary (<exe>/workloads), <exe>/../lib/mmbench, and the
+ * configured install dir.  Returns a NULL-terminated static array.
+ */
+const char *const *plugin_search_path(void);
+/* Names of every loadable plugin in the search path, sorted, deduplicated. */
+int plugin_list(char ***names, size_t *n);
+/* A valid plugin name: [a-z0-9][a-z0-9_-]* (used before building paths). */
+int plugin_name_valid(const char *name);
+
+#endif

@@ -1,0 +1,734 @@
+#include "runner.h"
+#include "envctl.h"
+#include "monitor.h"
+#include "progress.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------ child -> parent */
+
+enum msg_type { MSG_SAMPLE = 1, MSG_REASON, MSG_LOG, MSG_DONE };
+
+struct msg_hdr {
+	uint32_t type;
+	uint32_t len;		/* payload bytes */
+};
+
+struct msg_sample {
+	uint32_t metric;
+	uint32_t seq;
+	double value;
+};
+
+/* Iteration outcome the child reports last, right before _exit. */
+enum { DONE_OK, DONE_SKIP, DONE_FAIL };
+
+struct mmb_ctx {
+	int fd;				/* write end of the pipe */
+	size_t nmetrics;
+	uint32_t *seq;			/* per metric: samples reported so far */
+};
+
+static volatile sig_atomic_t child_stop;
+static volatile sig_atomic_t stop_signal;
+
+void runner_request_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+int runner_stop_signal(void)
+{
+	return stop_signal;
+}
+
+/* Whole messages up to PIPE_BUF are written atomically. */
+static void send_msg(int fd, uint32_t type, const void *data, size_t len)
+{
+	char buf[PIPE_BUF];
+	struct msg_hdr h = { type, (uint32_t)len };
+	const char *p = buf;
+	size_t left;
+
+	if (len > sizeof(buf) - sizeof(h))
+		len = h.len = sizeof(buf) - sizeof(h);
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + sizeof(h), data, len);
+	left = sizeof(h) + len;
+	while (left) {
+		ssize_t n = write(fd, p, left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		p += n;
+		left -= n;
+	}
+}
+
+static void host_report(struct mmb_ctx *ctx, unsigned int metric, double value)
+{
+	struct msg_sample s;
+
+	if (!ctx || ctx->fd < 0)
+		return;
+	s.metric = metric;
+	s.seq = metric < ctx->nmetrics ? ctx->seq[metric]++ : 0;
+	s.value = value;
+	send_msg(ctx->fd, MSG_SAMPLE, &s, sizeof(s));
+}
+
+static void host_vsend(struct mmb_ctx *ctx, uint32_t type, int level, const char *fmt,
+		       va_list ap)
+{
+	char buf[1024];
+	int off = 0;
+
+	if (!ctx || ctx->fd < 0)
+		return;
+	if (type == MSG_LOG) {
+		buf[0] = (char)level;
+		off = 1;
+	}
+	vsnprintf(buf + off, sizeof(buf) - off, fmt, ap);
+	send_msg(ctx->fd, type, buf, off + strlen(buf + off));
+}
+
+static void host_log(struct mmb_ctx *ctx, enum mmb_log_level level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	host_vsend(ctx, MSG_LOG, level, fmt, ap);
+	va_end(ap);
+}
+
+static void host_skip(struct mmb_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	host_vsend(ctx, MSG_REASON, 0, fmt, ap);
+	va_end(ap);
+}
+
+static bool host_should_stop(struct mmb_ctx *ctx)
+{
+	(void)ctx;
+	return child_stop != 0;
+}
+
+static uint64_t host_now_ns(void)
+{
+	return now_ns();
+}
+
+static int host_write_knob(struct mmb_ctx *ctx, const char *path, const char *value)
+{
+	(void)ctx;
+	/* Only sysfs and procfs: a plugin has no business writing elsewhere. */
+	if (!starts_with(path, "/sys/") && !starts_with(path, "/proc/sys/"))
+		return -EPERM;
+	if (strstr(path, "/../"))
+		return -EPERM;
+	return envctl_set_knob(path, value);
+}
+
+static int host_read_knob(struct mmb_ctx *ctx, const char *path, char *buf, size_t len)
+{
+	(void)ctx;
+	return read_line_file(path, buf, len);
+}
+
+static struct mmb_host host_table = {
+	.abi_major = MMB_ABI_MAJOR,
+	.abi_minor = MMB_ABI_MINOR,
+	.size = sizeof(struct mmb_host),
+	.report = host_report,
+	.log = host_log,
+	.skip = host_skip,
+	.fail = host_skip,	/* same channel: the reason of the outcome */
+	.should_stop = host_should_stop,
+	.now_ns = host_now_ns,
+	.write_knob = host_write_knob,
+	.read_knob = host_read_knob,
+	.pin_cpu = -1,
+};
+
+const struct mmb_host *runner_host_table(void)
+{
+	if (!host_table.ncpus) {
+		struct sysinfo si;
+
+		sysinfo_collect(&si);
+		host_table.ncpus = si.ncpus;
+		host_table.mem_total = si.mem_bytes;
+		host_table.page_size = (uint64_t)sysconf(_SC_PAGESIZE);
+		host_table.kernel_version = si.kernel_version;
+		sysinfo_release(&si);
+	}
+	return &host_table;
+}
+
+static void child_on_term(int sig)
+{
+	(void)sig;
+	child_stop = 1;
+}
+
+static __attribute__((noreturn)) void child_main(const struct plan_workload *w,
+						 const struct plan_variant *v, int fd, int pin)
+{
+	struct mmb_ctx ctx = { .fd = fd, .nmetrics = w->plugin.nmetrics };
+	const struct mmb_workload *d = &w->plugin.w;
+	struct sigaction sa;
+	void *state = NULL;
+	uint32_t done = DONE_OK;
+	int rc;
+
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);	/* never outlive a killed harness */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = child_on_term;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGBUS, SIG_DFL);
+	signal(SIGABRT, SIG_DFL);
+	signal(SIGFPE, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	if (pin >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(pin, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) < 0)
+			host_log(&ctx, MMB_LOG_WARN, "cannot pin to CPU %d: %s", pin,
+				 strerror(errno));
+	}
+	host_table.pin_cpu = pin;
+	ctx.seq = calloc(ctx.nmetrics ? ctx.nmetrics : 1, sizeof(*ctx.seq));
+
+	rc = d->setup(&host_table, &ctx, v->values, &state);
+	if (rc == MMB_OK) {
+		rc = d->run(&host_table, &ctx, v->values, state);
+		d->teardown(&host_table, &ctx, v->values, state);
+	}
+	if (rc == MMB_SKIP)
+		done = DONE_SKIP;
+	else if (rc != MMB_OK)
+		done = DONE_FAIL;
+	send_msg(fd, MSG_DONE, &done, sizeof(done));
+	_exit(0);
+}
+
+/* ------------------------------------------------------------ parent side */
+
+struct iter_result {
+	struct sample_info *samples;
+	size_t nsamples, asamples;
+	char reason[1024];
+	bool done_seen;
+	uint32_t done;
+	const char *status;
+};
+
+static void iter_result_release(struct iter_result *r)
+{
+	free(r->samples);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Parse whole messages from buf; returns bytes consumed. */
+static size_t parse_msgs(const char *buf, size_t len, const struct plan_workload *w,
+			 struct iter_result *r)
+{
+	size_t off = 0;
+
+	while (len - off >= sizeof(struct msg_hdr)) {
+		struct msg_hdr h;
+		const char *p;
+
+		memcpy(&h, buf + off, sizeof(h));
+		if (len - off < sizeof(h) + h.len)
+			break;
+		p = buf + off + sizeof(h);
+		if (h.type == MSG_SAMPLE && h.len == sizeof(struct msg_sample)) {
+			struct msg_sample s;
+
+			memcpy(&s, p, sizeof(s));
+			if (s.metric >= w->plugin.nmetrics) {
+				snprintf(r->reason, sizeof(r->reason),
+					 "plugin reported metric index %u, it declares %zu metrics",
+					 s.metric, w->plugin.nmetrics);
+				r->status = "failed";
+			} else if (!isfinite(s.value)) {
+				snprintf(r->reason, sizeof(r->reason),
+					 "plugin reported a non-finite value (%g) for %s", s.value,
+					 w->plugin.metrics[s.metric]->name);
+				r->status = "failed";
+			} else {
+				const struct mmb_metric_def *md = w->plugin.metrics[s.metric];
+
+				ALLOC_GROW(r->samples, r->nsamples + 1, r->asamples);
+				r->samples[r->nsamples++] = (struct sample_info){
+					.metric = md->name, .unit = md->unit,
+					.better = md->better, .seq = (int)s.seq, .value = s.value,
+				};
+			}
+		} else if (h.type == MSG_REASON) {
+			snprintf(r->reason, sizeof(r->reason), "%.*s", (int)h.len, p);
+		} else if (h.type == MSG_LOG && h.len >= 1) {
+			int level = p[0];
+
+			progress_clear();
+			if (level == MMB_LOG_ERROR || level == MMB_LOG_WARN)
+				warning("%s: %.*s", w->plugin.w.name, (int)h.len - 1, p + 1);
+			else if (level == MMB_LOG_INFO)
+				info("%s: %.*s", w->plugin.w.name, (int)h.len - 1, p + 1);
+		} else if (h.type == MSG_DONE && h.len == sizeof(uint32_t)) {
+			memcpy(&r->done, p, sizeof(uint32_t));
+			r->done_seen = true;
+		}
+		off += sizeof(h) + h.len;
+	}
+	return off;
+}
+
+static void kill_group(pid_t pid, int sig)
+{
+	if (kill(-pid, sig) < 0)
+		kill(pid, sig);
+}
+
+/* Run one iteration in a child; fill r.  Returns -1 if the harness must stop. */
+static int run_child(const struct plan_workload *w, const struct plan_variant *v, int pin,
+		     struct iter_result *r)
+{
+	int fds[2], status = 0;
+	pid_t pid;
+	struct strbuf buf = STRBUF_INIT;
+	uint64_t deadline = now_ns() + (uint64_t)w->timeout_ns, kill_at = 0;
+	bool exited = false, eof = false, timed_out = false;
+
+	strbuf_init(&buf);
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return error("pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return error("fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child_main(w, v, fds[1], pin);
+	}
+	setpgid(pid, pid);
+	close(fds[1]);
+	while (!exited || !eof) {
+		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+		char tmp[8192];
+		uint64_t now = now_ns();
+
+		if (!timed_out && now > deadline) {
+			timed_out = true;
+			kill_group(pid, SIGTERM);
+			kill_at = now + 2000000000ull;	/* grace for should_stop() */
+		}
+		if (stop_signal && !kill_at) {
+			kill_group(pid, SIGTERM);
+			kill_at = now + 2000000000ull;
+		}
+		if (kill_at && now > kill_at)
+			kill_group(pid, SIGKILL);
+		if (!eof && poll(&pfd, 1, 200) > 0) {
+			ssize_t n = read(fds[0], tmp, sizeof(tmp));
+
+			if (n > 0) {
+				size_t used;
+
+				strbuf_add(&buf, tmp, n);
+				used = parse_msgs(buf.buf, buf.len, w, r);
+				memmove(buf.buf, buf.buf + used, buf.len - used);
+				buf.len -= used;
+			} else if (n == 0 || errno != EINTR) {
+				eof = true;
+			}
+		} else if (eof) {
+			usleep(20000);
+		}
+		if (!exited) {
+			pid_t got = waitpid(pid, &status, WNOHANG);
+
+			if (got == pid) {
+				exited = true;
+				/* stray grandchildren keep the pipe open: end them */
+				kill_group(pid, SIGKILL);
+			}
+		}
+	}
+	close(fds[0]);
+	strbuf_release(&buf);
+
+	if (stop_signal && !timed_out) {
+		r->status = "failed";
+		snprintf(r->reason, sizeof(r->reason), "interrupted by signal %d", stop_signal);
+		return -1;
+	}
+	if (timed_out) {
+		r->status = "failed";
+		snprintf(r->reason, sizeof(r->reason), "timed out after %.0fs (killed)",
+			 w->timeout_ns / 1e9);
+	} else if (WIFSIGNALED(status)) {
+		r->status = "failed";
+		snprintf(r->reason, sizeof(r->reason), "killed by signal %d (%s)%s",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)),
+			 WCOREDUMP(status) ? ", core dumped" : "");
+	} else if (!r->done_seen) {
+		r->status = "failed";
+		snprintf(r->reason, sizeof(r->reason),
+			 "plugin exited with status %d in the middle of the iteration (exit() called?)",
+			 WEXITSTATUS(status));
+	} else if (r->status) {
+		/* already failed while parsing (bad metric, NaN) */
+	} else if (r->done == DONE_SKIP) {
+		r->status = "skipped";
+		if (!r->reason[0])
+			snprintf(r->reason, sizeof(r->reason), "plugin skipped without a reason");
+	} else if (r->done == DONE_FAIL) {
+		r->status = "failed";
+		if (!r->reason[0])
+			snprintf(r->reason, sizeof(r->reason), "plugin failed without a reason");
+	} else if (!r->nsamples) {
+		r->status = "failed";
+		snprintf(r->reason, sizeof(r->reason), "plugin reported no samples");
+	} else {
+		r->status = "ok";
+	}
+	return 0;
+}
+
+static void drop_caches(void)
+{
+	static bool warned;
+
+	sync();
+	if (write_file_str("/proc/sys/vm/drop_caches", "3") < 0 && !warned) {
+		warned = true;
+		warning("cannot drop caches (needs root); going on without");
+	}
+}
+
+int runner_run(struct plan *plan, struct mmb_db *db, int64_t run_id,
+	       struct runner_stats *st)
+{
+	const struct experiment *e = plan->exp;
+	struct monitor_snap before, after;
+	size_t done = 0;
+	uint64_t t0 = now_ns();
+	bool monitors = e->mon_vmstat || e->mon_meminfo;
+
+	memset(st, 0, sizeof(*st));
+	runner_host_table();
+	monitor_snap_init(&before);
+	monitor_snap_init(&after);
+	for (size_t wi = 0; wi < plan->nwls && !stop_signal; wi++) {
+		struct plan_workload *w = &plan->wls[wi];
+
+		for (size_t vi = 0; vi < w->nvariants && !stop_signal; vi++) {
+			struct plan_variant *v = &w->variants[vi];
+			int total = w->warmup + w->iterations;
+			bool skip_rest = false;
+
+			if (v->unsupported) {
+				struct iteration_info it = {
+					.run_id = run_id, .workload = w->plugin.w.name,
+					.variant = v->variant, .params = v->params_text,
+					.iteration = 0, .status = "skipped",
+					.reason = v->unsupported, .started = now_wall(),
+				};
+
+				progress_clear();
+				info("%s %s: skipped: %s", w->plugin.w.name, v->variant, v->unsupported);
+				if (db_iteration_add(db, &it, NULL, 0, NULL, NULL, 0, NULL) < 0)
+					return -1;
+				st->skipped++;
+				done += total;
+				continue;
+			}
+			for (int i = 0; i < total && !stop_signal && !skip_rest; i++) {
+				bool warm = i < w->warmup;
+				struct iter_result r;
+				struct iteration_info it;
+				const char **keys = NULL;
+				double *deltas = NULL, elapsed_s = (now_ns() - t0) / 1e9;
+				size_t nmon = 0;
+				off_t mark;
+				char eta[32] = "?";
+				uint64_t it0;
+				int rc;
+
+				if (done)
+					format_eta(elapsed_s / done * (plan->total_iterations - done),
+						   eta, sizeof(eta));
+				progress_update("%s %s  %s %d/%d  [%zu/%zu, ETA %s]", w->plugin.w.name,
+						*v->variant ? v->variant : "", warm ? "warm-up" : "iteration",
+						warm ? i + 1 : i - w->warmup + 1,
+						warm ? w->warmup : w->iterations, done + 1,
+						plan->total_iterations, eta);
+				if (e->env.drop_caches)
+					drop_caches();
+				memset(&r, 0, sizeof(r));
+				mark = envctl_mark();
+				if (monitors)
+					monitor_take(&before, e->mon_vmstat, e->mon_meminfo);
+				it0 = now_ns();
+				memset(&it, 0, sizeof(it));
+				it.started = now_wall();
+				rc = run_child(w, v, e->env.pin_cpu, &r);
+				it.elapsed = (now_ns() - it0) / 1e9;
+				if (monitors) {
+					monitor_take(&after, e->mon_vmstat, e->mon_meminfo);
+					monitor_delta(&before, &after, &keys, &deltas, &nmon);
+				}
+				/* knobs the plugin changed go back after every iteration */
+				envctl_restore_to(mark);
+				done++;
+				if (rc < 0) {
+					free(keys);
+					free(deltas);
+					iter_result_release(&r);
+					break;	/* interrupted: the in-flight iteration is dropped */
+				}
+				it.run_id = run_id;
+				it.workload = w->plugin.w.name;
+				it.variant = v->variant;
+				it.params = v->params_text;
+				it.iteration = warm ? -(i + 1) : i - w->warmup + 1;
+				it.warmup = warm;
+				it.status = r.status;
+				it.reason = r.reason[0] ? r.reason : NULL;
+				if (db_iteration_add(db, &it, r.samples, strcmp(r.status, "ok") ? 0 :
+						     (int)r.nsamples, keys, deltas, (int)nmon, "vmstat") < 0) {
+					free(keys);
+					free(deltas);
+					iter_result_release(&r);
+					return -1;
+				}
+				if (!strcmp(r.status, "ok")) {
+					if (!warm)
+						st->ok++;
+				} else if (!strcmp(r.status, "skipped")) {
+					progress_clear();
+					info("%s %s: skipped: %s", w->plugin.w.name, v->variant, r.reason);
+					st->skipped++;
+					skip_rest = true;
+					done += total - i - 1;
+				} else {
+					progress_clear();
+					warning("%s %s iteration %d failed: %s", w->plugin.w.name,
+						v->variant, it.iteration, r.reason);
+					st->failed++;
+				}
+				free(keys);
+				free(deltas);
+				iter_result_release(&r);
+			}
+		}
+	}
+	progress_clear();
+	monitor_snap_release(&before);
+	monitor_snap_release(&after);
+	st->interrupted = stop_signal != 0;
+	return 0;
+}
+
+/* --------------------------------------------------------- environment */
+
+static int set_env_knob(struct mmb_db *db, int64_t run_id, const char *key,
+			const char *path, const char *value)
+{
+	char raw[512], old[512];
+	const char *l, *r;
+	int ret;
+
+	if (read_line_file(path, raw, sizeof(raw)) < 0)
+		return error("environment %s: %s does not exist on this kernel", key, path);
+	l = strchr(raw, '[');
+	r = l ? strchr(l, ']') : NULL;
+	if (l && r)
+		snprintf(old, sizeof(old), "%.*s", (int)(r - l - 1), l + 1);
+	else
+		snprintf(old, sizeof(old), "%s", raw);
+	ret = envctl_set_knob(path, value);
+	if (ret == -EACCES || ret == -EPERM)
+		return error("environment %s: %s needs root to change (%s -> %s)", key, path, old,
+			     value);
+	if (ret)
+		return error("environment %s: cannot write '%s' to %s: %s", key, value, path,
+			     strerror(-ret));
+	return db_run_env(db, run_id, key, value, old);
+}
+
+static int find_free_zram(char *dev, size_t len, char *sys, size_t slen)
+{
+	for (int i = 0; i < 16; i++) {
+		char path[128], buf[64];
+
+		snprintf(path, sizeof(path), "/sys/block/zram%d/disksize", i);
+		if (read_line_file(path, buf, sizeof(buf)) < 0)
+			continue;
+		if (strcmp(buf, "0"))
+			continue;	/* in use */
+		snprintf(dev, len, "/dev/zram%d", i);
+		snprintf(sys, slen, "/sys/block/zram%d", i);
+		return 0;
+	}
+	/* zram-control can add one */
+	{
+		char buf[32];
+
+		if (read_line_file("/sys/class/zram-control/hot_add", buf, sizeof(buf)) > 0) {
+			snprintf(dev, len, "/dev/zram%s", buf);
+			snprintf(sys, slen, "/sys/block/zram%s", buf);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int setup_zram_swap(const struct cfg_env *env, struct mmb_db *db, int64_t run_id)
+{
+	char dev[64], sys[64], path[128], size[32];
+	const char *mkswap[] = { "mkswap", dev, NULL };
+	const char *swapon[] = { "swapon", "-p", "32767", dev, NULL };
+	const char *swapoff[] = { "swapoff", dev, NULL };
+	struct strbuf err = STRBUF_INIT;
+	int ret;
+
+	if (geteuid() != 0)
+		return error("environment swap: setting up zram swap needs root");
+	if (find_free_zram(dev, sizeof(dev), sys, sizeof(sys)))
+		return error("environment swap: no free zram device (is the zram module loaded? `modprobe zram`)");
+	/* undo order, replayed backwards: reset the device last */
+	snprintf(path, sizeof(path), "%s/reset", sys);
+	if (envctl_push_undo_write(path, "1"))
+		return -1;
+	if (env->zram_comp) {
+		snprintf(path, sizeof(path), "%s/comp_algorithm", sys);
+		if ((ret = write_file_str(path, env->zram_comp)))
+			return error("environment swap: zram compressor '%s': %s", env->zram_comp,
+				     strerror(-ret));
+	}
+	snprintf(path, sizeof(path), "%s/disksize", sys);
+	snprintf(size, sizeof(size), "%lld", (long long)env->zram_bytes);
+	if ((ret = write_file_str(path, size)))
+		return error("environment swap: cannot size %s: %s", dev, strerror(-ret));
+	if (run_argv(mkswap, NULL, &err))
+		ret = error("environment swap: mkswap %s failed: %s", dev, strtrim(err.buf));
+	else if (envctl_push_undo(swapoff))
+		ret = -1;
+	else if (strbuf_reset(&err), run_argv(swapon, NULL, &err))
+		ret = error("environment swap: swapon %s failed: %s", dev, strtrim(err.buf));
+	strbuf_release(&err);
+	if (ret)
+		return -1;
+	db_run_env(db, run_id, "swap.zram", dev, NULL);
+	return db_run_env(db, run_id, "swap.zram_bytes", size, "0");
+}
+
+int runner_env_apply(const struct experiment *e, struct mmb_db *db, int64_t run_id)
+{
+	const struct cfg_env *env = &e->env;
+	char path[256], key[64];
+
+	if (env->thp_enabled &&
+	    set_env_knob(db, run_id, "thp.enabled", THP_DIR "/enabled", env->thp_enabled))
+		return -1;
+	if (env->thp_defrag &&
+	    set_env_knob(db, run_id, "thp.defrag", THP_DIR "/defrag", env->thp_defrag))
+		return -1;
+	for (size_t i = 0; i < env->nmthp; i++) {
+		snprintf(path, sizeof(path), THP_DIR "/hugepages-%ukB/enabled", env->mthp[i].kb);
+		snprintf(key, sizeof(key), "mthp.%ukB.enabled", env->mthp[i].kb);
+		if (set_env_knob(db, run_id, key, path, env->mthp[i].value))
+			return -1;
+	}
+	if (env->governor) {
+		int ncpu = online_cpus();
+		bool any = false;
+
+		for (int c = 0; c < ncpu; c++) {
+			snprintf(path, sizeof(path),
+				 "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", c);
+			if (access(path, F_OK) < 0)
+				continue;
+			any = true;
+			snprintf(key, sizeof(key), "cpufreq.cpu%d.governor", c);
+			if (set_env_knob(db, run_id, key, path, env->governor))
+				return -1;
+		}
+		if (!any) {
+			info("governor '%s' asked for, but this machine has no cpufreq (a VM?); going on without",
+			     env->governor);
+			db_run_env(db, run_id, "cpufreq.governor.requested", env->governor, NULL);
+		}
+	}
+	if (env->zram_bytes > 0 && setup_zram_swap(env, db, run_id))
+		return -1;
+	if (env->pin_cpu >= 0) {
+		char v[16];
+
+		snprintf(v, sizeof(v), "%d", env->pin_cpu);
+		db_run_env(db, run_id, "pin_cpu", v, NULL);
+	}
+	if (env->drop_caches)
+		db_run_env(db, run_id, "drop_caches", "1", NULL);
+	return 0;
+}
+
+int runner_env_record(struct mmb_db *db, int64_t run_id)
+{
+	struct env_item *items;
+	size_t n;
+	sqlite3_stmt *st;
+	int ret = 0;
+
+	env_snapshot(&items, &n);
+	/* keep what runner_env_apply recorded (with its original value) */
+	if (sqlite3_prepare_v2(db->sql,
+			       "INSERT OR IGNORE INTO run_env (run_id, key, value) VALUES (?, ?, ?)",
+			       -1, &st, NULL) != SQLITE_OK) {
+		env_items_free(items, n);
+		return error("%s: %s", db->path, db_errmsg(db));
+	}
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_bind_int64(st, 1, run_id);
+		sqlite3_bind_text(st, 2, items[i].key, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 3, items[i].value, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			ret = error("%s: %s", db->path, db_errmsg(db));
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	env_items_free(items, n);
+	return ret;
+}

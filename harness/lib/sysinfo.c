@@ -1,0 +1,192 @@
+#include "sysinfo.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <mmbench/workload.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+unsigned int kernel_version_parse(const char *release)
+{
+	unsigned int a = 0, b = 0, c = 0;
+
+	sscanf(release, "%u.%u.%u", &a, &b, &c);
+	if (c > 255)
+		c = 255;
+	return MMB_KERNEL_VERSION(a, b, c);
+}
+
+static char *cpu_model(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[512];
+
+	if (!f)
+		return xstrdup("unknown");
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (colon && (starts_with(line, "model name") || starts_with(line, "Model") ||
+			      starts_with(line, "cpu model"))) {
+			fclose(f);
+			return xstrdup(strtrim(colon + 1));
+		}
+	}
+	fclose(f);
+	return xstrdup("unknown");
+}
+
+static char *config_hash(const char *release)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char hex[65], *path = xasprintf("/boot/config-%s", release);
+
+	/* The running kernel's config: /boot first, else /proc/config.gz (as stored). */
+	if (strbuf_read_file(&sb, path) < 0 || !sb.len) {
+		strbuf_reset(&sb);
+		if (strbuf_read_file(&sb, "/proc/config.gz") < 0 || !sb.len) {
+			free(path);
+			strbuf_release(&sb);
+			return NULL;
+		}
+	}
+	free(path);
+	sha256_hex(sb.buf, sb.len, hex);
+	strbuf_release(&sb);
+	return xstrdup(hex);
+}
+
+void sysinfo_collect(struct sysinfo *si)
+{
+	struct utsname u;
+	struct strbuf sb = STRBUF_INIT;
+	char host[256] = "";
+
+	memset(si, 0, sizeof(*si));
+	uname(&u);
+	si->release = xstrdup(u.release);
+	si->version = xstrdup(u.version);
+	si->kernel_version = kernel_version_parse(u.release);
+	if (strbuf_read_file(&sb, "/proc/cmdline") == 0)
+		si->cmdline = xstrdup(strtrim(sb.buf));
+	strbuf_release(&sb);
+	si->config_hash = config_hash(u.release);
+	gethostname(host, sizeof(host) - 1);
+	si->hostname = xstrdup(host);
+	si->cpu_model = cpu_model();
+	si->ncpus = online_cpus();
+	si->mem_bytes = mem_total_bytes();
+#ifdef __VERSION__
+	si->compiler = xasprintf("%s %s",
+#ifdef __clang__
+				 "clang",
+#else
+				 "gcc",
+#endif
+				 __VERSION__);
+#else
+	si->compiler = xstrdup("unknown");
+#endif
+}
+
+void sysinfo_release(struct sysinfo *si)
+{
+	free(si->release);
+	free(si->version);
+	free(si->cmdline);
+	free(si->config_hash);
+	free(si->hostname);
+	free(si->cpu_model);
+	free(si->compiler);
+	memset(si, 0, sizeof(*si));
+}
+
+static void add_item(struct env_item **items, size_t *n, size_t *alloc, const char *key,
+		     const char *value)
+{
+	ALLOC_GROW(*items, *n + 1, *alloc);
+	(*items)[*n].key = xstrdup(key);
+	(*items)[*n].value = xstrdup(value);
+	(*n)++;
+}
+
+static void add_knob(struct env_item **items, size_t *n, size_t *alloc, const char *key,
+		     const char *path)
+{
+	char buf[512], val[512];
+	const char *l, *r;
+
+	if (read_line_file(path, buf, sizeof(buf)) < 0)
+		return;
+	l = strchr(buf, '[');
+	r = l ? strchr(l, ']') : NULL;
+	if (l && r) {
+		snprintf(val, sizeof(val), "%.*s", (int)(r - l - 1), l + 1);
+		add_item(items, n, alloc, key, val);
+	} else {
+		add_item(items, n, alloc, key, buf);
+	}
+}
+
+void env_snapshot(struct env_item **items, size_t *n)
+{
+	size_t alloc = 0;
+	DIR *d;
+	struct dirent *de;
+	FILE *f;
+	char line[256];
+	unsigned long long swap_total = 0;
+
+	*items = NULL;
+	*n = 0;
+	add_knob(items, n, &alloc, "thp.enabled", THP_DIR "/enabled");
+	add_knob(items, n, &alloc, "thp.defrag", THP_DIR "/defrag");
+	add_knob(items, n, &alloc, "thp.shmem_enabled", THP_DIR "/shmem_enabled");
+	add_knob(items, n, &alloc, "thp.use_zero_page", THP_DIR "/use_zero_page");
+	add_knob(items, n, &alloc, "thp.khugepaged.defrag", THP_DIR "/khugepaged/defrag");
+	d = opendir(THP_DIR);
+	while (d && (de = readdir(d))) {
+		char *path, *key;
+
+		if (!starts_with(de->d_name, "hugepages-"))
+			continue;
+		path = xasprintf(THP_DIR "/%s/enabled", de->d_name);
+		key = xasprintf("mthp.%s.enabled", de->d_name + strlen("hugepages-"));
+		add_knob(items, n, &alloc, key, path);
+		free(path);
+		free(key);
+	}
+	if (d)
+		closedir(d);
+	add_knob(items, n, &alloc, "cpufreq.governor",
+		 "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+	add_knob(items, n, &alloc, "cpufreq.boost", "/sys/devices/system/cpu/cpufreq/boost");
+	add_knob(items, n, &alloc, "intel_pstate.no_turbo",
+		 "/sys/devices/system/cpu/intel_pstate/no_turbo");
+	add_knob(items, n, &alloc, "smt.active", "/sys/devices/system/cpu/smt/active");
+	add_knob(items, n, &alloc, "kernel.numa_balancing", "/proc/sys/kernel/numa_balancing");
+	add_knob(items, n, &alloc, "vm.overcommit_memory", "/proc/sys/vm/overcommit_memory");
+	add_knob(items, n, &alloc, "vm.swappiness", "/proc/sys/vm/swappiness");
+	add_knob(items, n, &alloc, "mm.lru_gen", "/sys/kernel/mm/lru_gen/enabled");
+	add_knob(items, n, &alloc, "zswap.enabled", "/sys/module/zswap/parameters/enabled");
+	add_knob(items, n, &alloc, "ksm.run", "/sys/kernel/mm/ksm/run");
+	f = fopen("/proc/meminfo", "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "SwapTotal: %llu kB", &swap_total) == 1)
+			break;
+	if (f)
+		fclose(f);
+	snprintf(line, sizeof(line), "%llu", swap_total);
+	add_item(items, n, &alloc, "swap.total_kb", line);
+}
+
+void env_items_free(struct env_item *items, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(items[i].key);
+		free(items[i].value);
+	}
+	free(items);
+}

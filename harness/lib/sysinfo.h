@@ -1,0 +1,32 @@
+/* Facts about the kernel, machine and environment, recorded with each run. */
+#ifndef MMB_SYSINFO_H
+#define MMB_SYSINFO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sysinfo {
+	char *release, *version, *cmdline, *config_hash;
+	char *hostname, *cpu_model;
+	int ncpus;
+	uint64_t mem_bytes;
+	char *compiler;			/* the compiler that built mmbench */
+	unsigned int kernel_version;	/* MMB_KERNEL_VERSION */
+};
+
+void sysinfo_collect(struct sysinfo *si);
+void sysinfo_release(struct sysinfo *si);
+
+/* "key=value" snapshot of the settings that move mm numbers. */
+struct env_item {
+	char *key, *value;
+};
+void env_snapshot(struct env_item **items, size_t *n);
+void env_items_free(struct env_item *items, size_t n);
+
+#define THP_DIR "/sys/kernel/mm/transparent_hugepage"
+
+/* Kernel version a.b.c from a release string ("6.12.0-rc1" -> 6.12.0). */
+unsigned int kernel_version_parse(const char *release);
+
+#endif
