@@ -1,9 +1,191 @@
+/* mmbench list workloads|runs|kernels */
 #include "builtin.h"
+#include "db.h"
+#include "plan.h"
+#include "plugin.h"
+#include "runner.h"
 #include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *param_type(enum mmb_param_type t)
+{
+	switch (t) {
+	case MMB_PARAM_INT: return "int";
+	case MMB_PARAM_SIZE: return "size";
+	case MMB_PARAM_DURATION: return "duration";
+	case MMB_PARAM_BOOL: return "bool";
+	case MMB_PARAM_ENUM: return "enum";
+	case MMB_PARAM_STRING: return "string";
+	case MMB_PARAM_DOUBLE: return "double";
+	}
+	return "?";
+}
+
+/* supported() with the defaults, so the list says what can run here. */
+static const char *why_unsupported(const struct plugin *pl)
+{
+	struct unit_ctx u;
+	struct mmb_value *vals;
+	const char *why = NULL;
+	char err[256];
+
+	if (!pl->w.supported)
+		return NULL;
+	unit_ctx_host(&u);
+	vals = xcalloc(pl->nparams ? pl->nparams : 1, sizeof(*vals));
+	for (size_t i = 0; i < pl->nparams; i++)
+		if (pl->params[i]->def)
+			plan_parse_value(pl->params[i], pl->params[i]->def, &u, &vals[i], err,
+					 sizeof(err));
+	why = pl->w.supported(runner_host_table(), vals);
+	free(vals);
+	return why;
+}
+
+static int list_workloads(bool verbose)
+{
+	char **names;
+	size_t n;
+	int ret = 0;
+
+	plugin_list(&names, &n);
+	if (!n)
+		return error("no workload plugins found (searched $MMBENCH_PLUGIN_PATH, %s/workloads, the install dir)",
+			     exe_dir());
+	for (size_t i = 0; i < n; i++) {
+		struct plugin pl;
+		const char *why;
+
+		if (plugin_load(&pl, names[i])) {
+			ret = -1;
+			plugin_release(&pl);
+			free(names[i]);
+			continue;
+		}
+		why = why_unsupported(&pl);
+		printf("%-18s %s", pl.w.name, pl.w.summary);
+		if (why)
+			printf("  [cannot run here: %s]", why);
+		printf("\n");
+		if (verbose) {
+			printf("  file: %s (ABI %u.%u)\n", pl.path, pl.w.abi_major, pl.w.abi_minor);
+			for (size_t p = 0; p < pl.nparams; p++) {
+				const struct mmb_param_def *d = pl.params[p];
+
+				printf("  param  %-16s %-8s default %-10s %s", d->name, param_type(d->type),
+				       d->def ? d->def : "(required)", d->help ? d->help : "");
+				if (d->type == MMB_PARAM_ENUM)
+					printf(" {%s}", d->choices);
+				if (d->min < d->max)
+					printf(" [%lld..%lld]", (long long)d->min, (long long)d->max);
+				printf("\n");
+			}
+			for (size_t m = 0; m < pl.nmetrics; m++) {
+				const struct mmb_metric_def *d = pl.metrics[m];
+
+				printf("  metric %-24s %-12s %s\n", d->name, d->unit,
+				       d->better > 0 ? "higher is better" : "lower is better");
+			}
+		}
+		plugin_release(&pl);
+		free(names[i]);
+	}
+	free(names);
+	return ret;
+}
+
+static void fmt_time(double t, char *buf, size_t len)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (t <= 0) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	localtime_r(&tt, &tm);
+	strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
+}
+
+static int list_runs(struct mmb_db *db)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db->sql,
+			       "SELECT r.id, k.label, coalesce(r.experiment, ''), r.status,"
+			       " coalesce(r.accel, ''), r.started,"
+			       " (SELECT count(*) FROM iterations i WHERE i.run_id = r.id AND i.status = 'ok' AND i.warmup = 0),"
+			       " (SELECT count(*) FROM iterations i WHERE i.run_id = r.id AND i.status = 'failed'),"
+			       " (SELECT count(*) FROM samples s WHERE s.run_id = r.id)"
+			       " FROM runs r JOIN kernels k ON k.id = r.kernel_id ORDER BY r.id",
+			       -1, &st, NULL) != SQLITE_OK)
+		return error("%s: %s", db->path, db_errmsg(db));
+	printf("%5s  %-19s  %-11s  %-6s  %5s  %6s  %8s  %-20s  %s\n", "run", "started", "status",
+	       "accel", "iters", "failed", "samples", "experiment", "kernel");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		char when[32];
+
+		fmt_time(sqlite3_column_double(st, 5), when, sizeof(when));
+		printf("%5lld  %-19s  %-11s  %-6s  %5d  %6d  %8d  %-20s  %s\n",
+		       (long long)sqlite3_column_int64(st, 0), when, sqlite3_column_text(st, 3),
+		       sqlite3_column_text(st, 4), sqlite3_column_int(st, 6),
+		       sqlite3_column_int(st, 7), sqlite3_column_int(st, 8),
+		       sqlite3_column_text(st, 2), sqlite3_column_text(st, 1));
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int list_kernels(struct mmb_db *db)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db->sql,
+			       "SELECT k.label, coalesce(k.release, ''), coalesce(k.base_commit, ''),"
+			       " (SELECT count(*) FROM runs r WHERE r.kernel_id = k.id),"
+			       " (SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.kernel_id = k.id)"
+			       " FROM kernels k ORDER BY k.id", -1, &st, NULL) != SQLITE_OK)
+		return error("%s: %s", db->path, db_errmsg(db));
+	printf("%-32s  %-28s  %4s  %8s  %s\n", "label", "release", "runs", "samples", "base commit");
+	while (sqlite3_step(st) == SQLITE_ROW)
+		printf("%-32s  %-28s  %4d  %8d  %s\n", sqlite3_column_text(st, 0),
+		       sqlite3_column_text(st, 1), sqlite3_column_int(st, 3),
+		       sqlite3_column_int(st, 4), sqlite3_column_text(st, 2));
+	sqlite3_finalize(st);
+	return 0;
+}
 
 int cmd_list(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return error("'list' is not available in this build yet");
+	const char *what = NULL, *dbpath = NULL;
+	bool verbose = false;
+	struct mmb_db db;
+	int ret;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--db") && i + 1 < argc)
+			dbpath = argv[++i];
+		else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose"))
+			verbose = true;
+		else if (argv[i][0] == '-')
+			die_usage("unknown option '%s' (see `mmbench list --help`)", argv[i]);
+		else if (!what)
+			what = argv[i];
+		else
+			die_usage("unexpected argument '%s'", argv[i]);
+	}
+	if (!what)
+		die_usage("usage: mmbench list workloads|runs|kernels [--db FILE] [-v]");
+	if (!strcmp(what, "workloads"))
+		return list_workloads(verbose) ? EXIT_RUNTIME : EXIT_OK;
+	if (strcmp(what, "runs") && strcmp(what, "kernels"))
+		die_usage("cannot list '%s'; choose workloads, runs or kernels", what);
+	if (db_open_existing(&db, db_default_path(dbpath)))
+		return EXIT_RUNTIME;
+	ret = !strcmp(what, "runs") ? list_runs(&db) : list_kernels(&db);
+	db_close(&db);
+	return ret ? EXIT_RUNTIME : EXIT_OK;
 }
