@@ -1,10 +1,521 @@
-/* Placeholder until the reproduce command lands; replaced by its owner. */
+/*
+ * mmbench reproduce [--tree DIR] [--fix PATCH]... [--dry-run] [--runs N]
+ *                   [--name COMMIT] [--db FILE] REPORT
+ *
+ * Read a 0-day report mail, turn it into an experiment and either print it
+ * (--dry-run), build and A/B the commits it names (--tree), or run it on the
+ * running kernel when that is one of the commits.
+ */
 #include "builtin.h"
+#include "config.h"
+#include "db.h"
+#include "lkpreport.h"
+#include "plan.h"
+#include "query.h"
+#include "reproduce.h"
+#include "stats.h"
+#include "units.h"
 #include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define MAX_FIXES 8
+
+struct repro_args {
+	const char *report;
+	const char *tree;
+	const char *fixes[MAX_FIXES];
+	int nfixes;
+	bool dry_run;
+	int runs;
+	const char *name;
+	const char *db;
+};
+
+static int parse_args(int argc, char **argv, struct repro_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->runs = 6;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(arg, "--tree") || !strcmp(arg, "--fix") || !strcmp(arg, "--runs") ||
+		    !strcmp(arg, "--name") || !strcmp(arg, "--db")) {
+			if (!val)
+				return error("%s needs a value", arg);
+			i++;
+			if (!strcmp(arg, "--tree")) {
+				a->tree = val;
+			} else if (!strcmp(arg, "--fix")) {
+				if (a->nfixes == MAX_FIXES)
+					return error("--fix: at most %d fixes", MAX_FIXES);
+				a->fixes[a->nfixes++] = val;
+			} else if (!strcmp(arg, "--name")) {
+				a->name = val;
+			} else if (!strcmp(arg, "--db")) {
+				a->db = val;
+			} else {
+				char *end;
+				long n = strtol(val, &end, 10);
+
+				if (*end || n < 1 || n > 1000)
+					return error("--runs wants a number 1..1000, not '%s'", val);
+				a->runs = (int)n;
+			}
+		} else if (!strcmp(arg, "--dry-run") || !strcmp(arg, "-n")) {
+			a->dry_run = true;
+		} else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
+			mmb_quiet = 1;
+		} else if (arg[0] == '-' && arg[1]) {
+			return error("unknown option '%s' (see `mmbench reproduce --help`)", arg);
+		} else if (!a->report) {
+			a->report = arg;
+		} else {
+			return error("unexpected argument '%s': one REPORT at a time", arg);
+		}
+	}
+	if (!a->report)
+		return error("usage: mmbench reproduce [--tree DIR] [--fix PATCH]... [--dry-run] [--runs N] REPORT (a file or -)");
+	if (a->nfixes && !a->tree && !a->dry_run)
+		return error("--fix needs --tree (the fix is applied on the suspect commit and built)");
+	if (a->name && !*a->name)
+		return error("--name must not be empty");
+	return 0;
+}
+
+static int read_report(const char *path, struct strbuf *sb)
+{
+	if (!strcmp(path, "-")) {
+		if (strbuf_read_fd(sb, 0) < 0)
+			return error("cannot read the report from stdin: %s", strerror(errno));
+		return 0;
+	}
+	if (strbuf_read_file(sb, path) < 0)
+		return error("cannot read report '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+static const char *report_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "<stdin>";
+}
+
+/* The 10-char form mails use, also the label results are recorded under. */
+static char *short_sha(const struct lkp_commit *c)
+{
+	return xstrndup(c->long_sha, 10);
+}
+
+static void print_commits(const struct lkp_table *t, const struct repro_args *a)
+{
+	static const char *const role[] = { "base", "suspect", "fix" };
+
+	printf("\ncommits to build (from the report's table, base first):\n");
+	for (size_t c = 0; c < t->ncommits; c++) {
+		char *s = short_sha(&t->commits[c]);
+
+		printf("  %-8s %s (\"%s\")%s\n", c < 3 ? role[c] : "also", s,
+		       t->commits[c].subject,
+		       c >= 2 ? "  [the report's third column]" : "");
+		free(s);
+	}
+	for (int i = 0; i < a->nfixes; i++) {
+		char *s = short_sha(&t->commits[1]);
+
+		printf("  %-8s %s + %s\n", "fix", s, a->fixes[i]);
+		free(s);
+	}
+}
+
+/* Self-check: the generated YAML loads and resolves against the plugins. */
+static int check_experiment(const struct repro_plan *p)
+{
+	struct experiment e;
+	struct plan pl;
+	struct unit_ctx u;
+	struct plan_opts po = { 0 };
+	int ret = 0;
+
+	experiment_init(&e);
+	if (experiment_load_string(&e, "<generated experiment>", p->yaml)) {
+		experiment_release(&e);
+		return error("internal: the generated experiment does not load (see above)");
+	}
+	unit_ctx_host(&u);
+	if (plan_build(&pl, &e, &u, &po))
+		ret = error("the generated experiment does not resolve against the plugins (see above)");
+	plan_release(&pl);
+	experiment_release(&e);
+	return ret;
+}
+
+/* Hex runs of >= 7 chars in uname -r ("6.12.0-rc1-00042-gcacded5e42b9"). */
+static bool release_has_sha(const char *release, const char *sha)
+{
+	for (const char *p = release; *p;) {
+		size_t n = 0;
+
+		while (isxdigit((unsigned char)p[n]) && !isupper((unsigned char)p[n]))
+			n++;
+		if (n >= 7) {
+			size_t m = strlen(sha) < n ? strlen(sha) : n;
+
+			if (m >= 7 && !strncmp(p, sha, m))
+				return true;
+			/* "-g<sha>" */
+		}
+		if (n == 0)
+			p++;
+		else
+			p += n;
+		if (*p == 'g' && p > release && p[-1] == '-')
+			p++;
+	}
+	return false;
+}
+
+/* Which column of the table is the running kernel: -1 none. */
+static int running_column(const struct lkp_table *t, const char *name, const char **why)
+{
+	struct utsname u;
+
+	if (name) {
+		for (size_t c = 0; c < t->ncommits; c++)
+			if (strlen(name) >= 7 && (starts_with(t->commits[c].long_sha, name) ||
+						  starts_with(name, t->commits[c].sha)))
+				return (int)c;
+		*why = "--name";
+		return -2;
+	}
+	if (uname(&u) < 0)
+		return -1;
+	for (size_t c = 0; c < t->ncommits; c++)
+		if (release_has_sha(u.release, t->commits[c].long_sha))
+			return (int)c;
+	return -1;
+}
+
+/* 0-day cell formats (report-formats.md 2.3). */
+static void fmt_mean(struct strbuf *sb, double v)
+{
+	if (fabs(v) < 1000)
+		strbuf_addf(sb, "%10.2f", v);
+	else if (fabs(v) > 1e8)
+		strbuf_addf(sb, "%10.4g", v);
+	else
+		strbuf_addf(sb, "%10lld", (long long)llround(v));
+}
+
+static void fmt_sd(struct strbuf *sb, int pct)
+{
+	if (pct > 2)
+		strbuf_addf(sb, " ±%3d%%", pct);
+	else
+		strbuf_addstr(sb, "      ");
+}
+
+static void fmt_lkp_row(struct strbuf *sb, const double *mean, const int *sd,
+			const double *chg, size_t n, const char *name)
+{
+	for (size_t c = 0; c < n; c++) {
+		if (c > 0) {
+			if (isnan(chg[c]))
+				strbuf_addstr(sb, "            ");
+			else
+				strbuf_addf(sb, " %+10.1f%% ", chg[c]);
+		}
+		if (isnan(mean[c]))
+			strbuf_addstr(sb, "          ");
+		else
+			fmt_mean(sb, mean[c]);
+		fmt_sd(sb, sd[c]);
+	}
+	strbuf_addf(sb, "  %s\n", name);
+}
+
+/*
+ * Print the 0-day layout for the labels (base first) with the report's own
+ * row under it, then one verdict per non-base column.  Returns the number of
+ * columns that reproduced, or -1.
+ */
+static int print_comparison(struct mmb_db *db, const struct lkp_report *r,
+			    const struct repro_plan *p, const char *const *labels,
+			    const char *const *titles, size_t nlabels, bool *complete)
+{
+	struct query_set qs;
+	struct query_filter f = { 0 };
+	const struct lkp_table *t = p->table;
+	const struct query_row *row = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	double mean[LKP_MAX_COLS] = { 0 }, chg[LKP_MAX_COLS] = { 0 };
+	int sd[LKP_MAX_COLS] = { 0 };
+	int reproduced = 0;
+	size_t ncol = nlabels < LKP_MAX_COLS ? nlabels : LKP_MAX_COLS;
+
+	*complete = false;
+	f.workload = p->workload;
+	f.metric = p->metric;
+	if (query_load(db, labels, ncol, &f, &qs) < 0)
+		return -1;
+	for (size_t i = 0; i < qs.nr; i++)
+		if (!strcmp(qs.rows[i].metric, p->metric) && !strcmp(qs.rows[i].workload, p->workload))
+			row = &qs.rows[i];
+	if (!row) {
+		query_set_release(&qs);
+		printf("\nno %s.%s samples recorded yet for %s\n", p->workload, p->metric, labels[0]);
+		return 0;
+	}
+
+	strbuf_addf(&sb, "\n=========================================================================================\n");
+	strbuf_addf(&sb, "%s:\n  %s\n\ncommit:\n", t->axes_keys, t->axes_values);
+	for (size_t c = 0; c < ncol; c++)
+		strbuf_addf(&sb, "  %s\n", titles[c]);
+	strbuf_addch(&sb, '\n');
+	for (size_t c = 0; c < ncol; c++)
+		strbuf_addf(&sb, c == 0 ? "%16.16s " : "%27.27s ", labels[c]);
+	strbuf_addch(&sb, '\n');
+	for (size_t c = 0; c < ncol; c++)
+		strbuf_addstr(&sb, c == 0 ? "---------------- " : "--------------------------- ");
+	strbuf_addstr(&sb, "\n         %stddev");
+	for (size_t c = 1; c < ncol; c++)
+		strbuf_addstr(&sb, "     %change         %stddev");
+	strbuf_addstr(&sb, "\n             \\  ");
+	for (size_t c = 1; c < ncol; c++)
+		strbuf_addstr(&sb, "        |                \\  ");
+	strbuf_addch(&sb, '\n');
+
+	for (size_t c = 0; c < ncol; c++) {
+		const struct query_series *s = &row->series[c];
+		struct stats_summary sum;
+
+		mean[c] = NAN;
+		sd[c] = -1;
+		chg[c] = NAN;
+		if (!s->n)
+			continue;
+		stats_summarise(s->v, s->n, row->better, &sum);
+		mean[c] = sum.amean;
+		if (s->n > 1 && sum.amean != 0)
+			sd[c] = (int)(100.0 * sum.pstddev / fabs(sum.amean));
+		if (c > 0 && !isnan(mean[0]))
+			chg[c] = 100.0 * (mean[c] - mean[0]) / (mean[0] ? mean[0] : 1e-100);
+	}
+	{
+		char *nm = xasprintf("%s  (here, %zu+ runs)", p->lkp_metric,
+				     row->series[0].n);
+
+		fmt_lkp_row(&sb, mean, sd, chg, ncol, nm);
+		free(nm);
+	}
+	if (p->row) {
+		size_t n = ncol < t->ncommits ? ncol : t->ncommits;
+		char *nm = xasprintf("%s  (report%s%s)", p->lkp_metric,
+				     lkp_table_axis(t, "tbox_group") ? ", " : "",
+				     lkp_table_axis(t, "tbox_group") ? lkp_table_axis(t, "tbox_group") : "");
+
+		if (!p->row->absolute)
+			fmt_lkp_row(&sb, p->row->mean, p->row->stddev, p->row->change, n, nm);
+		free(nm);
+	}
+	fputs(sb.buf, stdout);
+	strbuf_release(&sb);
+
+	*complete = true;
+	for (size_t c = 1; c < ncol; c++) {
+		const struct query_series *b = &row->series[0], *s = &row->series[c];
+		struct stats_test st;
+		struct strbuf v = STRBUF_INIT;
+		double rep = NAN;
+
+		if (p->row && c < t->ncommits)
+			rep = p->row->change[c];
+		else if (c == 1)
+			rep = r->headline_change;
+		if (b->n < 2 || s->n < 2) {
+			printf("%s vs %s: need 2+ runs of each (have %zu and %zu)\n", labels[c],
+			       labels[0], b->n, s->n);
+			*complete = false;
+			continue;
+		}
+		if (stats_welch(b->v, b->n, s->v, s->n, &st) < 0) {
+			printf("%s vs %s: no test possible (constant samples?)\n", labels[c], labels[0]);
+			continue;
+		}
+		if (isnan(rep)) {
+			printf("%s: here: %+.1f%% [CI %+.1f, %+.1f], p=%.4f\n", labels[c], st.rel,
+			       st.rel_lo, st.rel_hi, st.p);
+			continue;
+		}
+		reproduced += repro_verdict(rep, st.rel, st.rel_lo, st.rel_hi, st.p, &v);
+		printf("%s %s: %s\n", c == 1 ? "suspect" : "column", labels[c], v.buf);
+		strbuf_release(&v);
+	}
+	query_set_release(&qs);
+	return reproduced;
+}
+
+static void print_notes(const struct repro_plan *p)
+{
+	if (!p->nnotes)
+		return;
+	printf("\nnotes:\n");
+	for (size_t i = 0; i < p->nnotes; i++)
+		printf("  - %s\n", p->notes[i]);
+}
+
+/* Run on the running kernel (it is column col of the table). */
+static int run_here(const struct repro_args *a, const struct lkp_report *r,
+		    struct repro_plan *p, int col)
+{
+	const struct lkp_table *t = p->table;
+	char tmpl[] = "/tmp/mmbench-reproduce-XXXXXX";
+	char *path, *label = short_sha(&t->commits[col]);
+	const char *argv[8];
+	int argc = 0, fd, ret;
+
+	fd = mkstemp(tmpl);
+	if (fd < 0) {
+		free(label);
+		return error("cannot create a temporary file: %s", strerror(errno));
+	}
+	close(fd);
+	unlink(tmpl);
+	if (mkdir_p(tmpl, 0700) < 0) {
+		free(label);
+		return error("cannot create %s: %s", tmpl, strerror(errno));
+	}
+	path = xasprintf("%s/%s.yaml", tmpl, p->name);
+	if (write_file_atomic(path, p->yaml, strlen(p->yaml)) < 0) {
+		ret = error("cannot write %s: %s", path, strerror(errno));
+		goto out;
+	}
+	printf("running kernel is the report's %s commit %s: recording under label '%s'\n",
+	       col == 0 ? "base" : col == 1 ? "suspect" : "third", label, label);
+	fflush(stdout);
+	argv[argc++] = "run";
+	argv[argc++] = path;
+	argv[argc++] = "--name";
+	argv[argc++] = label;
+	if (a->db) {
+		argv[argc++] = "--db";
+		argv[argc++] = a->db;
+	}
+	argv[argc] = NULL;
+	ret = cmd_run(argc, (char **)argv);
+	if (ret == EXIT_OK) {
+		struct mmb_db db;
+		const char *labels[LKP_MAX_COLS], *titles[LKP_MAX_COLS];
+		char *own[LKP_MAX_COLS] = { 0 }, *tt[LKP_MAX_COLS] = { 0 };
+		size_t n = t->ncommits;
+		bool complete;
+
+		for (size_t c = 0; c < n; c++) {
+			own[c] = short_sha(&t->commits[c]);
+			tt[c] = xasprintf("%s (\"%s\")", own[c], t->commits[c].subject);
+			labels[c] = own[c];
+			titles[c] = tt[c];
+		}
+		if (db_open_existing(&db, db_default_path(a->db)) == 0) {
+			int rc = print_comparison(&db, r, p, labels, titles, n, &complete);
+
+			if (rc >= 0 && !complete)
+				printf("\nto complete the comparison, boot the other commit(s) and run this command again\n");
+			db_close(&db);
+		}
+		for (size_t c = 0; c < n; c++) {
+			free(own[c]);
+			free(tt[c]);
+		}
+	}
+out:
+	unlink(path);
+	rmdir(tmpl);
+	free(path);
+	free(label);
+	return ret;
+}
 
 int cmd_reproduce(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return error("'reproduce' is not available in this build yet");
+	struct repro_args a;
+	struct strbuf text = STRBUF_INIT, desc = STRBUF_INIT;
+	struct lkp_report r;
+	struct repro_plan p;
+	struct repro_opts o = { 0 };
+	char err[1024];
+	int ret = EXIT_OK, col;
+	const char *why = NULL;
+
+	if (parse_args(argc, argv, &a))
+		return EXIT_USAGE;
+	if (read_report(a.report, &text)) {
+		strbuf_release(&text);
+		return EXIT_USAGE;
+	}
+	if (lkpreport_parse(&r, text.buf ? text.buf : "", text.len, err, sizeof(err))) {
+		error("%s: %s", report_name(a.report), err);
+		strbuf_release(&text);
+		return EXIT_USAGE;
+	}
+	strbuf_release(&text);
+
+	o.runs = a.runs;
+	o.ncpus = online_cpus() > 0 ? online_cpus() : 1;
+	o.has_cpufreq = a.tree ? false : repro_host_has_cpufreq();
+	o.where = a.tree ? "the QEMU guest" : "this machine";
+	if (repro_plan_build(&r, &o, &p, err, sizeof(err))) {
+		error("%s: %s", report_name(a.report), err);
+		lkp_report_release(&r);
+		return EXIT_USAGE;
+	}
+	repro_plan_caveats(&p, &r, o.ncpus, NULL);
+
+	if (a.dry_run) {
+		lkp_report_describe(&r, &desc);
+		printf("parsed report (%s):\n%s", report_name(a.report), desc.buf);
+		strbuf_release(&desc);
+		printf("\nexperiment (%d runs per commit; workload %s, metric %s -> %s):\n%s",
+		       p.runs, p.workload, p.metric, p.lkp_metric, p.yaml);
+		print_commits(p.table, &a);
+		print_notes(&p);
+		if (check_experiment(&p))
+			ret = EXIT_RUNTIME;
+		goto out;
+	}
+
+	if (a.tree) {
+		ret = error("--tree: building and A/B-running the commits needs the kernel A/B library, which is not in this build yet; use --dry-run, or boot one of the commits and run without --tree");
+		goto out;
+	}
+
+	col = running_column(p.table, a.name, &why);
+	if (col == -2) {
+		error("--name %s is none of the report's commits (%s%s%s)", a.name,
+		      p.table->commits[0].sha, p.table->ncommits > 1 ? ", " : "",
+		      p.table->ncommits > 1 ? p.table->commits[1].sha : "");
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (col < 0) {
+		struct utsname u;
+
+		uname(&u);
+		error("the running kernel (%s) is none of the report's commits (%s, %s): use --tree DIR to build them, --name COMMIT to say which one this is, or --dry-run",
+		      u.release, p.table->commits[0].sha, p.table->commits[1].sha);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	print_notes(&p);
+	ret = run_here(&a, &r, &p, col);
+out:
+	repro_plan_release(&p);
+	lkp_report_release(&r);
+	return ret < 0 ? EXIT_RUNTIME : ret;
 }

@@ -336,6 +336,51 @@ static char *join(const struct toks *t, size_t a, size_t b)
 	return strbuf_detach(&sb);
 }
 
+/* Line starts at token i (after re-wrapping too): new line, paragraph. */
+static bool bol(const struct toks *t, size_t i)
+{
+	return i == 0 || (i < t->n && t->v[i - 1].line != t->v[i].line);
+}
+
+static bool new_para(const struct toks *t, size_t i)
+{
+	return i > 0 && i < t->n && t->v[i].line > t->v[i - 1].line + 1;
+}
+
+/*
+ * "48 threads 2 sockets ... with 64G memory": 0-day's machine text ends with
+ * "memory"; a re-wrapped one spans lines, so look for that word up to the
+ * next "key:" line or paragraph, else end at the first line end.
+ */
+static char *machine_text(const struct toks *t, size_t a, size_t end)
+{
+	size_t b = a, eol = (size_t)-1;
+
+	for (; b < end && b - a < 60; b++) {
+		if (b > a && (new_para(t, b) || (bol(t, b) && is_key(tk(t, b)))))
+			break;
+		if (!strcmp(tk(t, b), "memory"))
+			return join(t, a, b + 1);
+		if (t->v[b].eol && eol == (size_t)-1)
+			eol = b;
+	}
+	return join(t, a, eol == (size_t)-1 ? b : eol + 1);
+}
+
+int lkp_metric_better(const char *m)
+{
+	static const char *const higher[] = {
+		".ops_per_sec", ".throughput", "_ops", ".faults_per_sec_per_cpu", ".workload",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(higher); i++)
+		if (ends_with(m, higher[i]))
+			return 1;
+	if (strstr(m, ".time.") || strstr(m, "latency"))
+		return -1;
+	return 0;
+}
+
 /* ------------------------------------------------------------- the model */
 
 void lkp_report_init(struct lkp_report *r)
@@ -466,16 +511,9 @@ static void parse_caption(const struct toks *t, size_t lo, size_t hi, struct lkp
 	while (end > start && is_equals(tk(t, end - 1)))
 		end--;
 	if (machine) {
-		/* "... with 64G memory" ends the 0-day machine description */
-		for (i = start; i < end; i++) {
-			if (!strcmp(tk(t, i), "memory") || t->v[i].eol) {
-				end = i + 1;
-				break;
-			}
-		}
 		strbuf_addstr(&sb, "test machine: ");
 		{
-			char *m = join(t, start, end);
+			char *m = machine_text(t, start, end);
 
 			strbuf_addstr(&sb, m);
 			tb->nr_cpu = threads_in(m);
@@ -789,16 +827,7 @@ static void parse_top(const struct toks *t, struct lkp_report *r,
 			r->testcase = xstrdup(tk(t, i + 1));
 		} else if (!r->test_machine && !strcmp(s, "test") && tok_eq(t, i + 1, "machine:") &&
 			   !(i > 0 && tok_ieq(t, i - 1, "for"))) {
-			size_t a = i + 2, b = a;
-
-			while (b < t->n && b - a < 60) {
-				if (!strcmp(tk(t, b), "memory") || t->v[b].eol) {
-					b++;
-					break;
-				}
-				b++;
-			}
-			r->test_machine = join(t, a, b);
+			r->test_machine = machine_text(t, i + 2, t->n);
 			r->nr_cpu = threads_in(r->test_machine);
 		} else if (!r->nparams && !strcmp(s, "parameters:")) {
 			size_t p = i + 1;
@@ -958,7 +987,8 @@ int lkpreport_parse(struct lkp_report *r, const char *data, size_t len,
 			r->headline_change = row->change[1];
 			r->headline_absolute = row->absolute;
 			r->headline_from_table = true;
-			r->direction = 0;	/* unknown without the sentence */
+			/* direction from 0-day's KPI list (higher is better) */
+			r->direction = lkp_metric_better(row->metric) * (row->change[1] < 0 ? -1 : 1);
 		}
 	}
 	ret = 0;
@@ -989,8 +1019,9 @@ void lkp_report_describe(const struct lkp_report *r, struct strbuf *out)
 	strbuf_addf(out, "testcase:      %s\n", r->testcase);
 	strbuf_addf(out, "test machine:  %s\n", r->test_machine ? r->test_machine : "(not in the report)");
 	if (r->headline_from_table)
-		strbuf_addf(out, "headline:      %s %+.1f%s (first row of the table; no 'noticed a' sentence)\n",
-			    r->headline_metric, r->headline_change, r->headline_absolute ? "" : "%");
+		strbuf_addf(out, "headline:      %s %+.1f%s%s (first row of the table; no 'noticed a' sentence)\n",
+			    r->headline_metric, r->headline_change, r->headline_absolute ? "" : "%",
+			    r->direction < 0 ? " regression" : r->direction > 0 ? " improvement" : "");
 	else
 		strbuf_addf(out, "headline:      %s %+.1f%s %s\n", r->headline_metric,
 			    r->headline_change, r->headline_absolute ? "" : "%",
@@ -1011,6 +1042,9 @@ void lkp_report_describe(const struct lkp_report *r, struct strbuf *out)
 		for (size_t c = 0; c < tb->ncommits; c++)
 			strbuf_addf(out, "  %-16s (\"%s\")%s\n", tb->commits[c].long_sha,
 				    tb->commits[c].subject, c == 0 ? "  [base]" : "");
+		if (tb->nfail_rows)
+			strbuf_addf(out, "  (%zu fail:runs row%s not used)\n", tb->nfail_rows,
+				    tb->nfail_rows == 1 ? "" : "s");
 		for (size_t k = 0; k < tb->nrows; k++) {
 			const struct lkp_row *row = &tb->rows[k];
 

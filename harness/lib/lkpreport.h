@@ -97,6 +97,9 @@ const struct lkp_row *lkp_table_row(const struct lkp_table *t, const char *metri
  */
 const struct lkp_table *lkp_report_main_table(const struct lkp_report *r);
 
+/* 0-day's KPI direction of a metric: +1 higher is better, -1 lower, 0 unknown. */
+int lkp_metric_better(const char *metric);
+
 /* Print what was parsed, human readable (dry-run). */
 struct strbuf;
 void lkp_report_describe(const struct lkp_report *r, struct strbuf *out);
