@@ -1,10 +1,141 @@
-/* Placeholder until the kernel command lands; replaced by its owner. */
+/*
+ * mmbench kernel build|list|rm: test kernels built from a git tree with a
+ * patch series, cached by content (see harness/lib/kbuild.h).
+ */
 #include "builtin.h"
+#include "db.h"
+#include "kbuild.h"
 #include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+static int kernel_build(int argc, char **argv)
+{
+	struct kbuild_opts o;
+	struct kbuild_result r;
+	char err[512];
+	int ret;
+
+	kbuild_opts_init(&o);
+	if (kbuild_opts_parse(&o, argc, argv, err, sizeof(err))) {
+		error("kernel build: %s", err);
+		kbuild_opts_release(&o);
+		return EXIT_USAGE;
+	}
+	ret = kbuild_build(&o, &r);
+	if (ret == 0) {
+		if (r.cached)
+			info("kernel: %s is cached (%s)", o.label, r.dir);
+		else
+			info("kernel: built %s in %.0fs", o.label, r.seconds);
+		printf("%s\t%s\t%s\n", o.label, r.release ? r.release : "?", r.bzimage);
+	}
+	kbuild_result_release(&r);
+	kbuild_opts_release(&o);
+	return ret == 0 ? EXIT_OK : ret == -2 ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
+static int kernel_list(int argc, char **argv)
+{
+	const char *cache = kbuild_cache_dir();
+	size_t n;
+	char **labels;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strncmp(argv[i], "--cache=", 8))
+			cache = argv[i] + 8;
+		else if (!strcmp(argv[i], "--cache") && i + 1 < argc)
+			cache = argv[++i];
+		else
+			return error("kernel list: unknown argument '%s'", argv[i]), EXIT_USAGE;
+	}
+	labels = kbuild_labels(cache, &n);
+	if (!n) {
+		info("no kernels built yet in %s (see `mmbench kernel build`)", cache);
+		return EXIT_OK;
+	}
+	printf("%-28s %-28s %-12s %-19s %s\n", "LABEL", "RELEASE", "COMMIT", "BUILT", "PATCHES");
+	for (size_t i = 0; i < n; i++) {
+		struct kernel_entry e;
+		char when[32] = "?";
+
+		if (kbuild_find(cache, labels[i], &e) == 0) {
+			time_t t = e.built ? (time_t)atoll(e.built) : 0;
+			struct tm tm;
+			int np = 0;
+
+			if (t && gmtime_r(&t, &tm))
+				strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &tm);
+			for (const char *p = e.patches_json; p && (p = strstr(p, "\"subject\"")); p++)
+				np++;
+			printf("%-28s %-28s %-12.12s %-19s %d\n", e.label,
+			       e.release ? e.release : "?", e.base_commit ? e.base_commit : "?",
+			       when, np);
+			kernel_entry_release(&e);
+		} else {
+			printf("%-28s (broken cache entry; `mmbench kernel rm %s`)\n", labels[i],
+			       labels[i]);
+		}
+		free(labels[i]);
+	}
+	free(labels);
+	return EXIT_OK;
+}
+
+static int kernel_rm(int argc, char **argv)
+{
+	const char *cache = kbuild_cache_dir();
+	int ret = EXIT_OK, nlabels = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strncmp(argv[i], "--cache=", 8)) {
+			cache = argv[i] + 8;
+			argv[i] = NULL;
+		} else if (!strcmp(argv[i], "--cache") && i + 1 < argc) {
+			cache = argv[i + 1];
+			argv[i] = argv[i + 1] = NULL;
+			i++;
+		} else if (argv[i][0] == '-') {
+			return error("kernel rm: unknown option '%s'", argv[i]), EXIT_USAGE;
+		} else {
+			nlabels++;
+		}
+	}
+	if (!nlabels)
+		return error("kernel rm: which LABEL? (see `mmbench kernel list`)"), EXIT_USAGE;
+	for (int i = 1; i < argc; i++) {
+		int rc;
+
+		if (!argv[i])
+			continue;
+		rc = kbuild_remove(cache, argv[i]);
+		if (rc == -2) {
+			error("kernel rm: no kernel labelled '%s' in %s", argv[i], cache);
+			ret = EXIT_USAGE;
+		} else if (rc < 0) {
+			error("kernel rm: could not remove all of '%s'", argv[i]);
+			ret = EXIT_RUNTIME;
+		} else {
+			/* results in the DB are kept: they are data, not cache */
+			info("removed kernel %s (recorded results are kept)", argv[i]);
+		}
+	}
+	return ret;
+}
 
 int cmd_kernel(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return error("'kernel' is not available in this build yet");
+	if (argc < 2)
+		return error("usage: mmbench kernel build|list|rm ... (see mmbench kernel --help)"),
+		       EXIT_USAGE;
+	if (!strcmp(argv[1], "build"))
+		return kernel_build(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "list"))
+		return kernel_list(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "rm"))
+		return kernel_rm(argc - 1, argv + 1);
+	return error("kernel: unknown subcommand '%s' (build, list, rm)", argv[1]), EXIT_USAGE;
 }

@@ -1,0 +1,1326 @@
+/*
+ * Kernel builds for `mmbench kernel build` and `mmbench ab`; see kbuild.h
+ * for the cache layout.  Every external tool (git, make) is exec'ed with an
+ * argv, never through a shell.
+ */
+#include "kbuild.h"
+#include "db.h"
+#include "kargv.h"
+#include "progress.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define KB_ARCH "x86_64"
+#define KB_RECIPE_VERSION "mmbench-kbuild-1"
+
+/* ---- fragments and .config ---------------------------------------- */
+
+static void kconf_set(struct kconf_reqs *reqs, const char *sym, const char *value,
+		      const char *file, int line)
+{
+	for (size_t i = 0; i < reqs->nr; i++) {
+		struct kconf_req *r = &reqs->v[i];
+
+		if (!strcmp(r->sym, sym)) {
+			/* Kconfig keeps the last assignment: so do we */
+			free(r->value);
+			free(r->file);
+			r->value = xstrdup(value);
+			r->file = xstrdup(file);
+			r->line = line;
+			return;
+		}
+	}
+	ALLOC_GROW(reqs->v, reqs->nr + 1, reqs->alloc);
+	reqs->v[reqs->nr].sym = xstrdup(sym);
+	reqs->v[reqs->nr].value = xstrdup(value);
+	reqs->v[reqs->nr].file = xstrdup(file);
+	reqs->v[reqs->nr].line = line;
+	reqs->nr++;
+}
+
+static bool sym_char(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+int kconf_parse_fragment(struct kconf_reqs *reqs, const char *file, const char *text,
+			 char *err, size_t errlen)
+{
+	const char *p = text;
+	int lineno = 0;
+
+	while (*p) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		char *line = xstrndup(p, len), *s = strtrim(line);
+
+		lineno++;
+		p += len + (eol ? 1 : 0);
+		if (starts_with(s, "# CONFIG_") && ends_with(s, " is not set")) {
+			char *sym = s + 2, *end = sym;
+
+			while (sym_char(*end))
+				end++;
+			if (strcmp(end, " is not set") || end == sym + 7) {
+				snprintf(err, errlen, "%s:%d: malformed '# CONFIG_X is not set' line",
+					 file, lineno);
+				free(line);
+				return -1;
+			}
+			*end = '\0';
+			kconf_set(reqs, sym, "n", file, lineno);
+		} else if (!*s || *s == '#') {
+			/* comment or blank */
+		} else if (starts_with(s, "CONFIG_")) {
+			char *eq = strchr(s, '='), *q;
+
+			for (q = s; q < (eq ? eq : s + strlen(s)); q++)
+				if (!sym_char(*q))
+					break;
+			if (!eq || q != eq || eq == s + 7 || !eq[1]) {
+				snprintf(err, errlen, "%s:%d:%d: expected CONFIG_NAME=VALUE", file,
+					 lineno, (int)((eq ? q : s) - s) + 1);
+				free(line);
+				return -1;
+			}
+			*eq = '\0';
+			kconf_set(reqs, s, eq + 1, file, lineno);
+		} else {
+			snprintf(err, errlen,
+				 "%s:%d:1: not a config line (expected CONFIG_NAME=VALUE or "
+				 "'# CONFIG_NAME is not set')", file, lineno);
+			free(line);
+			return -1;
+		}
+		free(line);
+	}
+	return 0;
+}
+
+void kconf_reqs_release(struct kconf_reqs *reqs)
+{
+	for (size_t i = 0; i < reqs->nr; i++) {
+		free(reqs->v[i].sym);
+		free(reqs->v[i].value);
+		free(reqs->v[i].file);
+	}
+	free(reqs->v);
+	reqs->v = NULL;
+	reqs->nr = reqs->alloc = 0;
+}
+
+char *kconf_lookup(const char *config_text, const char *sym)
+{
+	size_t sl = strlen(sym);
+	const char *p = config_text;
+
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+
+		if (len > sl && !strncmp(p, sym, sl) && p[sl] == '=') {
+			const char *v = p + sl + 1;
+			size_t vl = len - sl - 1;
+
+			if (vl == 1 && *v == 'n')
+				break;
+			return xstrndup(v, vl);
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	return xstrdup("n");
+}
+
+int kconf_verify(const struct kconf_reqs *reqs, const char *config_text, struct strbuf *report)
+{
+	int dropped = 0;
+
+	for (size_t i = 0; i < reqs->nr; i++) {
+		const struct kconf_req *r = &reqs->v[i];
+		char *got = kconf_lookup(config_text, r->sym);
+
+		if (strcmp(got, r->value)) {
+			if (!strcmp(r->value, "n"))
+				strbuf_addf(report, "  # %s is not set (%s:%d): resolved to %s=%s\n",
+					    r->sym, r->file, r->line, r->sym, got);
+			else if (!strcmp(got, "n"))
+				strbuf_addf(report, "  %s=%s (%s:%d): resolved to not set\n",
+					    r->sym, r->value, r->file, r->line);
+			else
+				strbuf_addf(report, "  %s=%s (%s:%d): resolved to %s=%s\n",
+					    r->sym, r->value, r->file, r->line, r->sym, got);
+			dropped++;
+		}
+		free(got);
+	}
+	return dropped;
+}
+
+/* ---- options -------------------------------------------------------- */
+
+void kbuild_opts_init(struct kbuild_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->ref = "HEAD";
+	o->base_config = "defconfig";
+}
+
+void kbuild_opts_release(struct kbuild_opts *o)
+{
+	free(o->patches);
+	free(o->fragments);
+	o->patches = o->fragments = NULL;
+	o->npatches = o->nfragments = 0;
+}
+
+int kbuild_label_valid(const char *label, char *err, size_t errlen)
+{
+	if (!label || !*label) {
+		snprintf(err, errlen, "--name: empty kernel label");
+		return -1;
+	}
+	if (strlen(label) > 100 || label[0] == '.' || label[0] == '-') {
+		snprintf(err, errlen, "--name '%s': must be 1-100 characters, not starting with '.' or '-'",
+			 label);
+		return -1;
+	}
+	for (const char *p = label; *p; p++) {
+		if (sym_char(*p) || *p == '.' || *p == '-' || *p == '+' || *p == '@' || *p == ':')
+			continue;
+		snprintf(err, errlen,
+			 "--name '%s': character '%c' not allowed (use letters, digits and . - _ + @ :)",
+			 label, *p);
+		return -1;
+	}
+	return 0;
+}
+
+static const char **push_str(const char **v, size_t *n, const char *s)
+{
+	v = xrealloc(v, (*n + 1) * sizeof(*v));
+	v[(*n)++] = s;
+	return v;
+}
+
+/* "--opt VALUE" or "--opt=VALUE"; advances *i. */
+static int opt_value(int argc, char **argv, int *i, const char *name, const char **out,
+		     char *err, size_t errlen)
+{
+	const char *a = argv[*i];
+	size_t nl = strlen(name);
+
+	if (strncmp(a, name, nl))
+		return 0;
+	if (a[nl] == '=') {
+		*out = a + nl + 1;
+		return 1;
+	}
+	if (a[nl])
+		return 0;
+	if (*i + 1 >= argc) {
+		snprintf(err, errlen, "%s: missing value", name);
+		return -1;
+	}
+	*out = argv[++*i];
+	return 1;
+}
+
+int kbuild_opts_parse(struct kbuild_opts *o, int argc, char **argv, char *err, size_t errlen)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *v = NULL;
+		int r;
+
+#define OPT(name, dst)								\
+		if ((r = opt_value(argc, argv, &i, name, &v, err, errlen)) < 0)	\
+			return -1;						\
+		if (r) { dst; continue; }
+		OPT("--tree", o->tree = v);
+		OPT("--ref", o->ref = v);
+		OPT("--patch", o->patches = push_str(o->patches, &o->npatches, v));
+		OPT("--config", o->fragments = push_str(o->fragments, &o->nfragments, v));
+		OPT("--base-config", o->base_config = v);
+		OPT("--name", o->label = v);
+		OPT("--db", o->db_path = v);
+		OPT("--cache", o->cache_dir = v);
+		if ((r = opt_value(argc, argv, &i, "--jobs", &v, err, errlen)) < 0 ||
+		    (!r && (r = opt_value(argc, argv, &i, "-j", &v, err, errlen)) < 0))
+			return -1;
+		if (r) {
+			char *end;
+			long j = strtol(v, &end, 10);
+
+			if (*end || j < 1 || j > 4096) {
+				snprintf(err, errlen, "--jobs '%s': expected a number 1..4096", v);
+				return -1;
+			}
+			o->jobs = (int)j;
+			continue;
+		}
+#undef OPT
+		snprintf(err, errlen, "%s: unknown %s", argv[i],
+			 argv[i][0] == '-' ? "option" : "argument");
+		return -1;
+	}
+	if (!o->tree) {
+		snprintf(err, errlen, "--tree DIR is required");
+		return -1;
+	}
+	if (!o->label) {
+		snprintf(err, errlen, "--name LABEL is required");
+		return -1;
+	}
+	if (!*o->ref) {
+		snprintf(err, errlen, "--ref: empty");
+		return -1;
+	}
+	if (strcmp(o->base_config, "defconfig") && strcmp(o->base_config, "tinyconfig") &&
+	    access(o->base_config, R_OK) < 0) {
+		snprintf(err, errlen,
+			 "--base-config '%s': not defconfig, tinyconfig or a readable file",
+			 o->base_config);
+		return -1;
+	}
+	return kbuild_label_valid(o->label, err, errlen);
+}
+
+void kbuild_result_release(struct kbuild_result *r)
+{
+	free(r->key);
+	free(r->dir);
+	free(r->bzimage);
+	free(r->release);
+	free(r->base_commit);
+	free(r->patches_json);
+	free(r->config_hash);
+	free(r->compiler);
+	memset(r, 0, sizeof(*r));
+}
+
+/* ---- paths ---------------------------------------------------------- */
+
+const char *kbuild_cache_dir(void)
+{
+	static char *dir;
+	const char *e;
+
+	if (dir)
+		return dir;
+	if ((e = getenv("MMBENCH_CACHE")) && *e)
+		dir = xstrdup(e);
+	else if ((e = getenv("XDG_CACHE_HOME")) && *e)
+		dir = xasprintf("%s/mmbench", e);
+	else
+		dir = xasprintf("%s/.cache/mmbench", getenv("HOME") ? getenv("HOME") : "/tmp");
+	return dir;
+}
+
+char *mmb_data_file(const char *rel)
+{
+	const char *e = getenv("MMBENCH_DATA_DIR");
+	char *c[4];
+	int n = 0;
+
+	if (e && *e)
+		c[n++] = xasprintf("%s/%s", e, rel);
+	c[n++] = xasprintf("%s/../%s", exe_dir(), rel);		/* build/mmbench in a checkout */
+	c[n++] = xasprintf("%s/%s", exe_dir(), rel);
+	c[n++] = xasprintf("%s/%s", MMB_DATA_DIR, rel);		/* installed */
+	for (int i = 0; i < n; i++) {
+		if (access(c[i], R_OK) == 0) {
+			char *r = realpath(c[i], NULL);
+
+			for (int j = 0; j < n; j++)
+				free(c[j]);
+			return r;
+		}
+	}
+	for (int j = 0; j < n; j++)
+		free(c[j]);
+	return NULL;
+}
+
+void kbuild_cache_key(const char *commit, const char *const *patch_hashes, size_t npatches,
+		      const char *config_recipe_hash, const char *compiler, char out[65])
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s\ncommit %s\n", KB_RECIPE_VERSION, commit);
+	for (size_t i = 0; i < npatches; i++)
+		strbuf_addf(&sb, "patch %s\n", patch_hashes[i]);
+	strbuf_addf(&sb, "config %s\ncompiler %s\narch %s\n", config_recipe_hash, compiler,
+		    KB_ARCH);
+	sha256_hex(sb.buf, sb.len, out);
+	strbuf_release(&sb);
+}
+
+/* ---- meta files ----------------------------------------------------- */
+
+static char *meta_get(const char *text, const char *key)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = text; p && *p;) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+
+		if (len > kl && !strncmp(p, key, kl) && p[kl] == '=')
+			return xstrndup(p + kl + 1, len - kl - 1);
+		p = eol ? eol + 1 : NULL;
+	}
+	return NULL;
+}
+
+static void meta_put(struct strbuf *sb, const char *key, const char *value)
+{
+	strbuf_addf(sb, "%s=", key);
+	for (const char *p = value ? value : ""; *p; p++)
+		strbuf_addch(sb, *p == '\n' ? ' ' : *p);
+	strbuf_addch(sb, '\n');
+}
+
+int kbuild_find(const char *cache_dir, const char *label, struct kernel_entry *e)
+{
+	struct strbuf meta = STRBUF_INIT;
+	char *link = xasprintf("%s/labels/%s", cache_dir, label), *dir, *path;
+
+	memset(e, 0, sizeof(*e));
+	dir = realpath(link, NULL);
+	free(link);
+	if (!dir)
+		return -1;
+	path = xasprintf("%s/meta", dir);
+	if (strbuf_read_file(&meta, path) < 0) {
+		free(path);
+		free(dir);
+		strbuf_release(&meta);
+		return -1;
+	}
+	free(path);
+	e->label = xstrdup(label);
+	e->dir = dir;
+	e->key = meta_get(meta.buf, "key");
+	e->bzimage = xasprintf("%s/bzImage", dir);
+	e->release = meta_get(meta.buf, "release");
+	e->base_commit = meta_get(meta.buf, "base_commit");
+	e->patches_json = meta_get(meta.buf, "patches");
+	e->config_hash = meta_get(meta.buf, "config_hash");
+	e->compiler = meta_get(meta.buf, "compiler");
+	e->built = meta_get(meta.buf, "built");
+	strbuf_release(&meta);
+	return 0;
+}
+
+void kernel_entry_release(struct kernel_entry *e)
+{
+	free(e->label);
+	free(e->key);
+	free(e->dir);
+	free(e->bzimage);
+	free(e->release);
+	free(e->base_commit);
+	free(e->patches_json);
+	free(e->config_hash);
+	free(e->compiler);
+	free(e->built);
+	memset(e, 0, sizeof(*e));
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **kbuild_labels(const char *cache_dir, size_t *n)
+{
+	char *d = xasprintf("%s/labels", cache_dir);
+	DIR *dir = opendir(d);
+	char **v = NULL;
+	size_t alloc = 0;
+	struct dirent *de;
+
+	*n = 0;
+	free(d);
+	if (!dir)
+		return NULL;
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		ALLOC_GROW(v, *n + 1, alloc);
+		v[(*n)++] = xstrdup(de->d_name);
+	}
+	closedir(dir);
+	if (*n)
+		qsort(v, *n, sizeof(*v), cmp_str);
+	return v;
+}
+
+static int rm_rf(const char *path)
+{
+	const char *argv[] = { "rm", "-rf", "--", path, NULL };
+
+	return run_argv(argv, NULL, NULL) ? -1 : 0;
+}
+
+int kbuild_remove(const char *cache_dir, const char *label)
+{
+	char *link = xasprintf("%s/labels/%s", cache_dir, label);
+	char *target = realpath(link, NULL);
+	size_t n;
+	char **labels;
+	bool shared = false;
+	int ret = 0;
+
+	if (unlink(link) < 0) {
+		ret = errno == ENOENT ? -2 : -1;
+		free(link);
+		free(target);
+		return ret;
+	}
+	free(link);
+	labels = kbuild_labels(cache_dir, &n);
+	for (size_t i = 0; i < n; i++) {
+		char *l = xasprintf("%s/labels/%s", cache_dir, labels[i]);
+		char *t = realpath(l, NULL);
+
+		if (t && target && !strcmp(t, target))
+			shared = true;
+		free(t);
+		free(l);
+		free(labels[i]);
+	}
+	free(labels);
+	if (target && !shared)
+		ret = rm_rf(target);
+	free(target);
+	return ret;
+}
+
+/* ---- running tools --------------------------------------------------- */
+
+static const char *const git_env[] = {
+	"GIT_COMMITTER_NAME=mmbench", "GIT_COMMITTER_EMAIL=mmbench@localhost",
+	"GIT_COMMITTER_DATE=1700000000 +0000", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", NULL,
+};
+
+static int git(const char *dir, struct strbuf *out, struct strbuf *err, ...)
+{
+	struct kargv a = KARGV_INIT;
+	const char *s;
+	va_list ap;
+	int rc;
+
+	kargv_push(&a, "git");
+	kargv_push(&a, "-C");
+	kargv_push(&a, dir);
+	va_start(ap, err);
+	while ((s = va_arg(ap, const char *)))
+		kargv_push(&a, s);
+	va_end(ap);
+	rc = run_argv_dir((const char *const *)a.v, NULL, git_env, out, err);
+	kargv_release(&a);
+	return rc;
+}
+
+/* First line of a buffer (static, for messages). */
+static const char *first_line(const char *s)
+{
+	static char buf[512];
+	size_t n;
+
+	s = s ? s : "";
+	while (*s == '\n')
+		s++;
+	n = strcspn(s, "\n");
+	if (n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * Run make with output appended to the log.  On a terminal a status line
+ * shows the elapsed time.
+ */
+static int run_logged(struct kargv *a, const char *logpath, const char *what)
+{
+	int fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	uint64_t t0 = now_ns();
+	pid_t pid;
+	int status;
+
+	if (fd < 0)
+		return error("cannot write %s: %s", logpath, strerror(errno));
+	{
+		char *line = kargv_join(a);
+
+		dprintf(fd, "$ %s\n", line);
+		free(line);
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		close(fd);
+		return error("fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDONLY);
+
+		if (nul >= 0)
+			dup2(nul, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		setpgid(0, 0);
+		for (const char *const *e = git_env; *e; e++)
+			putenv((char *)*e);
+		execvp(a->v[0], a->v);
+		fprintf(stderr, "cannot run %s: %s\n", a->v[0], strerror(errno));
+		_exit(127);
+	}
+	close(fd);
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			status = -1;
+			break;
+		}
+		if (progress_enabled())
+			progress_update("%s: %.0fs", what, (now_ns() - t0) / 1e9);
+		usleep(250000);
+	}
+	if (progress_enabled())
+		progress_clear();
+	if (status == -1)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The first compiler/linker/make error in a build log. */
+static char *first_build_error(const char *logpath)
+{
+	struct strbuf log = STRBUF_INIT;
+	char *res = NULL;
+	const char *pats[] = { ": error:", ": fatal error:", "undefined reference", "*** ", NULL };
+
+	if (strbuf_read_file(&log, logpath) < 0)
+		return NULL;
+	for (int k = 0; pats[k] && !res; k++) {
+		const char *hit = strstr(log.buf, pats[k]);
+
+		if (hit) {
+			const char *bol = hit;
+
+			while (bol > log.buf && bol[-1] != '\n')
+				bol--;
+			res = xstrdup(first_line(bol));
+		}
+	}
+	strbuf_release(&log);
+	return res;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	if (strbuf_read_file(&sb, from) < 0) {
+		strbuf_release(&sb);
+		return error("cannot read %s: %s", from, strerror(errno));
+	}
+	ret = write_file_atomic(to, sb.buf, sb.len);
+	if (ret)
+		error("cannot write %s: %s", to, strerror(errno));
+	strbuf_release(&sb);
+	return ret;
+}
+
+static char *file_hash(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char hex[65];
+
+	if (strbuf_read_file(&sb, path) < 0) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	sha256_hex(sb.buf, sb.len, hex);
+	strbuf_release(&sb);
+	return xstrdup(hex);
+}
+
+static char *compiler_version(void)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *argv[] = { "gcc", "--version", NULL };
+	char *v;
+
+	if (run_argv(argv, &out, NULL) != 0) {
+		strbuf_release(&out);
+		return xstrdup("unknown");
+	}
+	v = xstrdup(first_line(out.buf));
+	strbuf_release(&out);
+	return v;
+}
+
+static bool have_ccache(void)
+{
+	const char *argv[] = { "ccache", "--version", NULL };
+	struct strbuf out = STRBUF_INIT;
+	int rc;
+
+	if (getenv("MMBENCH_NO_CCACHE"))
+		return false;
+	rc = run_argv(argv, &out, NULL);
+	strbuf_release(&out);
+	return rc == 0;
+}
+
+/* ---- patches ---------------------------------------------------------- */
+
+static bool patch_name(const char *n)
+{
+	if (n[0] == '.' || strstr(n, "0000-cover-letter"))
+		return false;
+	return ends_with(n, ".patch") || ends_with(n, ".diff") || ends_with(n, ".mbox") ||
+	       ends_with(n, ".eml");
+}
+
+/*
+ * Expand --patch arguments into an ordered list of files.  Ranges become an
+ * mbox written with `git format-patch` into the cache.  Returns 0 or -2.
+ */
+static int resolve_patches(const struct kbuild_opts *o, const char *tree, const char *cache,
+			   struct kargv *files)
+{
+	for (size_t i = 0; i < o->npatches; i++) {
+		const char *p = o->patches[i];
+		struct stat st;
+
+		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+			DIR *d = opendir(p);
+			struct dirent *de;
+			char **names = NULL;
+			size_t n = 0, alloc = 0;
+
+			if (!d)
+				return error("--patch %s: %s", p, strerror(errno)), -2;
+			while ((de = readdir(d))) {
+				if (!patch_name(de->d_name))
+					continue;
+				ALLOC_GROW(names, n + 1, alloc);
+				names[n++] = xstrdup(de->d_name);
+			}
+			closedir(d);
+			if (!n) {
+				free(names);
+				return error("--patch %s: no *.patch, *.diff, *.mbox or *.eml files in the directory",
+					     p), -2;
+			}
+			qsort(names, n, sizeof(*names), cmp_str);
+			for (size_t k = 0; k < n; k++) {
+				char *f = xasprintf("%s/%s", p, names[k]);
+				char *abs = realpath(f, NULL);
+
+				kargv_push(files, abs ? abs : f);
+				free(abs);
+				free(f);
+				free(names[k]);
+			}
+			free(names);
+		} else if (stat(p, &st) == 0) {
+			char *abs = realpath(p, NULL);
+
+			kargv_push(files, abs ? abs : p);
+			free(abs);
+		} else if (strstr(p, "..")) {
+			struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+			char hex[65], *path, *dir;
+			int rc = git(tree, &out, &err, "format-patch", "--stdout", "--no-signature",
+				     p, "--", NULL);
+
+			if (rc || !out.len) {
+				error("--patch %s: %s", p,
+				      rc ? first_line(err.buf) : "the range has no commits");
+				strbuf_release(&out);
+				strbuf_release(&err);
+				return -2;
+			}
+			sha256_hex(out.buf, out.len, hex);
+			dir = xasprintf("%s/patches", cache);
+			mkdir_p(dir, 0755);
+			path = xasprintf("%s/%.16s.mbox", dir, hex);
+			if (write_file_atomic(path, out.buf, out.len) < 0)
+				error("cannot write %s: %s", path, strerror(errno));
+			kargv_push(files, path);
+			free(path);
+			free(dir);
+			strbuf_release(&out);
+			strbuf_release(&err);
+		} else {
+			return error("--patch %s: no such file or directory, and not a git range A..B",
+				     p), -2;
+		}
+	}
+	return 0;
+}
+
+static void json_str(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '"');
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			strbuf_addf(sb, "\\%c", c);
+		else if (c < 0x20)
+			strbuf_addf(sb, "\\u%04x", c);
+		else
+			strbuf_addch(sb, c);
+	}
+	strbuf_addch(sb, '"');
+}
+
+/* [{"subject":..,"hash":..}] of the commits base..HEAD in the work clone. */
+static char *series_json(const char *src, const char *base)
+{
+	struct strbuf out = STRBUF_INIT, js = STRBUF_INIT;
+	char *range = xasprintf("%s..HEAD", base);
+
+	strbuf_addch(&js, '[');
+	if (git(src, &out, NULL, "log", "--reverse", "--format=%H%x09%s", range, NULL) == 0) {
+		int n = 0;
+
+		for (char *line = strtok(out.buf, "\n"); line; line = strtok(NULL, "\n")) {
+			char *tab = strchr(line, '\t');
+			struct strbuf diff = STRBUF_INIT;
+			char hex[65];
+
+			if (!tab)
+				continue;
+			*tab = '\0';
+			git(src, &diff, NULL, "diff-tree", "-p", "--no-commit-id", line, NULL);
+			sha256_hex(diff.buf ? diff.buf : "", diff.len, hex);
+			strbuf_release(&diff);
+			if (n++)
+				strbuf_addch(&js, ',');
+			strbuf_addstr(&js, "{\"subject\":");
+			json_str(&js, tab + 1);
+			strbuf_addf(&js, ",\"hash\":\"%.12s\"}", hex);
+		}
+	}
+	strbuf_addch(&js, ']');
+	strbuf_release(&out);
+	free(range);
+	return strbuf_detach(&js);
+}
+
+/*
+ * Apply the series one file at a time, so a failure names the file.  On
+ * failure: the patch, the failing file:line from git, `git am --abort`.
+ */
+static int apply_series(const char *src, const struct kargv *files, const char *ref)
+{
+	for (size_t i = 0; i < files->nr; i++) {
+		struct strbuf out = STRBUF_INIT, err = STRBUF_INIT, where = STRBUF_INIT;
+		const char *f = files->v[i];
+		int rc = git(src, &out, &err, "am", "-q", "--no-3way", f, NULL);
+		const char *p;
+
+		if (rc == 0) {
+			strbuf_release(&out);
+			strbuf_release(&err);
+			continue;
+		}
+		for (p = err.buf; p && *p;) {
+			const char *eol = strchr(p, '\n');
+			size_t len = eol ? (size_t)(eol - p) : strlen(p);
+
+			if (starts_with(p, "error: patch failed: ") ||
+			    (starts_with(p, "error: ") && strstr(p, "does not exist in index")) ||
+			    (starts_with(p, "error: ") && strstr(p, "does not apply")) ||
+			    starts_with(p, "Patch failed at ")) {
+				if (where.len)
+					strbuf_addstr(&where, "; ");
+				strbuf_add(&where, p, len);
+			}
+			p = eol ? eol + 1 : NULL;
+		}
+		if (!where.len) {
+			for (p = out.buf; p && *p;) {
+				const char *eol = strchr(p, '\n');
+				size_t len = eol ? (size_t)(eol - p) : strlen(p);
+
+				if (starts_with(p, "Patch failed at ") || starts_with(p, "error: ")) {
+					if (where.len)
+						strbuf_addstr(&where, "; ");
+					strbuf_add(&where, p, len);
+				}
+				p = eol ? eol + 1 : NULL;
+			}
+		}
+		error("patch %s does not apply on %s: %s", f, ref,
+		      where.len ? where.buf : first_line(err.len ? err.buf : out.buf));
+		git(src, NULL, NULL, "am", "--abort", NULL);
+		strbuf_release(&out);
+		strbuf_release(&err);
+		strbuf_release(&where);
+		return -2;
+	}
+	return 0;
+}
+
+/* ---- the build ---------------------------------------------------------- */
+
+static int record_in_db(const struct kbuild_opts *o, const struct kbuild_result *r)
+{
+	struct mmb_db db;
+	struct kernel_info k = {
+		.label = o->label,
+		.release = r->release,
+		.config_hash = r->config_hash,
+		.base_commit = r->base_commit,
+		.patches = r->patches_json,
+		.compiler = r->compiler,
+	};
+	int64_t id;
+
+	if (o->no_db)
+		return 0;
+	if (db_open(&db, db_default_path(o->db_path)))
+		return -1;
+	id = db_kernel_upsert(&db, &k);
+	db_close(&db);
+	return id > 0 ? 0 : -1;
+}
+
+static void result_from_entry(struct kbuild_result *r, struct kernel_entry *e)
+{
+	r->key = e->key ? xstrdup(e->key) : NULL;
+	r->dir = xstrdup(e->dir);
+	r->bzimage = xstrdup(e->bzimage);
+	r->release = e->release ? xstrdup(e->release) : NULL;
+	r->base_commit = e->base_commit ? xstrdup(e->base_commit) : NULL;
+	r->patches_json = e->patches_json ? xstrdup(e->patches_json) : xstrdup("[]");
+	r->config_hash = e->config_hash ? xstrdup(e->config_hash) : NULL;
+	r->compiler = e->compiler ? xstrdup(e->compiler) : NULL;
+}
+
+/* Point labels/<label> at kernels/<key>; refuse to re-point a label. */
+static int set_label(const char *cache, const char *label, const char *key)
+{
+	char *dir = xasprintf("%s/labels", cache);
+	char *link = xasprintf("%s/%s", dir, label);
+	char *target = xasprintf("../kernels/%s", key);
+	char cur[PATH_MAX];
+	ssize_t n;
+	int ret = 0;
+
+	mkdir_p(dir, 0755);
+	n = readlink(link, cur, sizeof(cur) - 1);
+	if (n >= 0) {
+		cur[n] = '\0';
+		if (strcmp(cur, target))
+			ret = -2;
+	} else if (symlink(target, link) < 0) {
+		ret = error("cannot create %s: %s", link, strerror(errno));
+	}
+	free(dir);
+	free(link);
+	free(target);
+	return ret;
+}
+
+static int label_conflict(const char *cache, const char *label, const char *key)
+{
+	char *link = xasprintf("%s/labels/%s", cache, label);
+	char cur[PATH_MAX];
+	ssize_t n = readlink(link, cur, sizeof(cur) - 1);
+	int ret = 0;
+
+	if (n >= 0) {
+		cur[n] = '\0';
+		if (!ends_with(cur, key)) {
+			error("kernel label '%s' already names another build (%s); use another --name "
+			      "or `mmbench kernel rm %s`", label, cur, label);
+			ret = -2;
+		}
+	}
+	free(link);
+	return ret;
+}
+
+static void path_set(char **p, char *v)
+{
+	free(*p);
+	*p = v;
+}
+
+/* dirname of a path in a static buffer */
+static const char *xstrdup_tmp_dirname(const char *p)
+{
+	static char buf[PATH_MAX];
+	char *slash;
+
+	snprintf(buf, sizeof(buf), "%s", p);
+	slash = strrchr(buf, '/');
+	if (slash && slash != buf)
+		*slash = '\0';
+	return buf;
+}
+
+int kbuild_build(const struct kbuild_opts *o, struct kbuild_result *r)
+{
+	const char *cache = o->cache_dir ? o->cache_dir : kbuild_cache_dir();
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT, recipe = STRBUF_INIT,
+		      report = STRBUF_INIT, cfg = STRBUF_INIT, meta = STRBUF_INIT;
+	struct kargv files = KARGV_INIT, frags = KARGV_INIT, mk = KARGV_INIT;
+	struct kconf_reqs reqs = { 0 };
+	char *tree = NULL, *commit = NULL, *mmfrag = NULL, *compiler = NULL, *treeid_src = NULL;
+	char **phash = NULL;
+	char key[65], hex[65], treeid[65], errbuf[512];
+	char *src = NULL, *obj = NULL, *kdir = NULL, *tmpdir = NULL, *logdir = NULL,
+	     *log = NULL, *lockpath = NULL, *path = NULL, *rev = NULL;
+	int ret = -1, lockfd = -1, rc;
+	uint64_t t0 = now_ns();
+	struct kernel_entry e;
+
+	memset(r, 0, sizeof(*r));
+	if (kbuild_label_valid(o->label, errbuf, sizeof(errbuf)))
+		return error("%s", errbuf), -2;
+
+	/* inputs: tree commit, patches, config recipe, compiler */
+	tree = realpath(o->tree, NULL);
+	if (!tree) {
+		error("--tree %s: %s", o->tree, strerror(errno));
+		ret = -2;
+		goto out;
+	}
+	rev = xasprintf("%s^{commit}", o->ref);
+	if (git(tree, &out, &err, "rev-parse", "--verify", "--quiet", rev, NULL) != 0) {
+		error("--ref %s: not a commit in %s%s%s", o->ref, tree, err.len ? ": " : "",
+		      err.len ? first_line(err.buf) : "");
+		ret = -2;
+		goto out;
+	}
+	commit = xstrdup(strtrim(out.buf));
+	if ((ret = resolve_patches(o, tree, cache, &files)) < 0)
+		goto out;
+	ret = -1;
+	phash = xcalloc(files.nr + 1, sizeof(*phash));
+	for (size_t i = 0; i < files.nr; i++) {
+		phash[i] = file_hash(files.v[i]);
+		if (!phash[i]) {
+			error("--patch %s: %s", files.v[i], strerror(errno));
+			ret = -2;
+			goto out;
+		}
+	}
+
+	mmfrag = o->mmbench_fragment ? xstrdup(o->mmbench_fragment)
+				     : mmb_data_file("configs/kernel/mmbench.config");
+	if (!mmfrag) {
+		error("configs/kernel/mmbench.config not found (set MMBENCH_DATA_DIR)");
+		goto out;
+	}
+	kargv_push(&frags, mmfrag);
+	for (size_t i = 0; i < o->nfragments; i++)
+		kargv_push(&frags, o->fragments[i]);
+	strbuf_addf(&recipe, "base %s\n", o->base_config);
+	if (strcmp(o->base_config, "defconfig") && strcmp(o->base_config, "tinyconfig")) {
+		struct strbuf b = STRBUF_INIT;
+
+		if (strbuf_read_file(&b, o->base_config) < 0) {
+			error("--base-config %s: %s", o->base_config, strerror(errno));
+			strbuf_release(&b);
+			ret = -2;
+			goto out;
+		}
+		strbuf_add(&recipe, b.buf, b.len);
+		strbuf_release(&b);
+	}
+	for (size_t i = 0; i < frags.nr; i++) {
+		size_t before = cfg.len;
+
+		if (strbuf_read_file(&cfg, frags.v[i]) < 0) {
+			error("--config %s: %s", frags.v[i], strerror(errno));
+			ret = -2;
+			goto out;
+		}
+		if (kconf_parse_fragment(&reqs, frags.v[i], cfg.buf + before, errbuf,
+					 sizeof(errbuf))) {
+			error("%s", errbuf);
+			ret = -2;
+			goto out;
+		}
+		if (cfg.len && cfg.buf[cfg.len - 1] != '\n')
+			strbuf_addch(&cfg, '\n');
+		strbuf_addf(&recipe, "fragment\n%s", cfg.buf + before);
+	}
+	sha256_hex(recipe.buf, recipe.len, hex);
+	compiler = compiler_version();
+	kbuild_cache_key(commit, (const char *const *)phash, files.nr, hex, compiler, key);
+
+	if ((ret = label_conflict(cache, o->label, key)) < 0)
+		goto out;
+	ret = -1;
+
+	/* cached? */
+	kdir = xasprintf("%s/kernels/%s", cache, key);
+	path = xasprintf("%s/meta", kdir);
+	if (access(path, R_OK) == 0) {
+		if (set_label(cache, o->label, key) < 0)
+			goto out;
+		if (kbuild_find(cache, o->label, &e) == 0) {
+			result_from_entry(r, &e);
+			kernel_entry_release(&e);
+			r->cached = true;
+			ret = record_in_db(o, r);
+			goto out;
+		}
+	}
+
+	/* a private clone of the tree: the user's work tree is never touched */
+	sha256_hex(tree, strlen(tree), treeid);
+	treeid[16] = '\0';
+	src = xasprintf("%s/src/%s", cache, treeid);
+	lockpath = xasprintf("%s/src/%s.lock", cache, treeid);
+	logdir = xasprintf("%s/logs", cache);
+	if (mkdir_p(logdir, 0755) || mkdir_p(xstrdup_tmp_dirname(src), 0755)) {
+		error("cannot create %s: %s", cache, strerror(errno));
+		goto out;
+	}
+	lockfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lockfd < 0 || flock(lockfd, LOCK_EX) < 0) {
+		error("cannot lock %s: %s", lockpath, strerror(errno));
+		goto out;
+	}
+	path_set(&path, xasprintf("%s/.git", src));
+	if (access(path, F_OK) < 0) {
+		info("kernel: cloning %s (shared, no checkout) into %s", tree, src);
+		strbuf_reset(&err);
+		if (git(cache, NULL, &err, "clone", "-q", "--shared", "--no-checkout", tree, src,
+			NULL)) {
+			error("git clone --shared %s: %s", tree, first_line(err.buf));
+			goto out;
+		}
+	}
+	path_set(&path, xasprintf("%s/.git/rebase-apply", src));
+	if (access(path, F_OK) == 0)
+		git(src, NULL, NULL, "am", "--abort", NULL);
+	strbuf_reset(&err);
+	if (git(src, NULL, &err, "checkout", "-q", "-f", "--detach", commit, NULL)) {
+		error("git checkout %s in %s: %s", commit, src, first_line(err.buf));
+		goto out;
+	}
+	if ((ret = apply_series(src, &files, o->ref)) < 0)
+		goto out;
+	ret = -1;
+	r->patches_json = series_json(src, commit);
+
+	/* configure out of tree: base, fragments appended, olddefconfig, verify */
+	obj = xasprintf("%s/obj/%s-%.12s", cache, treeid, hex);
+	if (mkdir_p(obj, 0755)) {
+		error("cannot create %s: %s", obj, strerror(errno));
+		goto out;
+	}
+	log = xasprintf("%s/%s-%.12s.build.log", logdir, o->label, key);
+	unlink(log);
+	kargv_push(&mk, "make");
+	kargv_push(&mk, "-C");
+	kargv_push(&mk, src);
+	kargv_pushf(&mk, "O=%s", obj);
+	kargv_push(&mk, "ARCH=" KB_ARCH);
+	if (have_ccache())
+		kargv_push(&mk, "CC=ccache gcc");
+	kargv_pushf(&mk, "LOCALVERSION=-mmb%.8s", key);
+	kargv_push(&mk, "KBUILD_BUILD_USER=mmbench");
+	kargv_push(&mk, "KBUILD_BUILD_HOST=mmbench");
+	kargv_push(&mk, "KBUILD_BUILD_TIMESTAMP=2024-01-01");
+	{
+		size_t base_nr = mk.nr;
+		char *dotconfig = xasprintf("%s/.config", obj);
+		int fd;
+
+		if (!strcmp(o->base_config, "defconfig") || !strcmp(o->base_config, "tinyconfig")) {
+			kargv_push(&mk, o->base_config);
+			rc = run_logged(&mk, log, "kernel: configuring");
+		} else {
+			rc = copy_file(o->base_config, dotconfig) ? -1 : 0;
+		}
+		kargv_truncate(&mk, base_nr);
+		if (rc) {
+			error("kernel: %s failed; log: %s", o->base_config, log);
+			free(dotconfig);
+			goto out_mk;
+		}
+		fd = open(dotconfig, O_WRONLY | O_APPEND | O_CLOEXEC);
+		if (fd < 0 || write(fd, cfg.buf, cfg.len) != (ssize_t)cfg.len || close(fd) < 0) {
+			error("cannot append fragments to %s: %s", dotconfig, strerror(errno));
+			free(dotconfig);
+			goto out_mk;
+		}
+		kargv_push(&mk, "olddefconfig");
+		rc = run_logged(&mk, log, "kernel: configuring");
+		kargv_truncate(&mk, base_nr);
+		if (rc) {
+			error("kernel: make olddefconfig failed; log: %s", log);
+			free(dotconfig);
+			goto out_mk;
+		}
+		strbuf_reset(&out);
+		if (strbuf_read_file(&out, dotconfig) < 0) {
+			error("cannot read %s: %s", dotconfig, strerror(errno));
+			free(dotconfig);
+			goto out_mk;
+		}
+		if (kconf_verify(&reqs, out.buf, &report)) {
+			error("Kconfig dropped options the fragments ask for (unmet dependencies?); "
+			      "resolved config: %s\n%s", dotconfig, report.buf);
+			free(dotconfig);
+			ret = -2;
+			goto out_mk;
+		}
+		sha256_hex(out.buf, out.len, hex);
+		r->config_hash = xstrdup(hex);
+		free(dotconfig);
+	}
+
+	/* build */
+	kargv_pushf(&mk, "-j%d", o->jobs > 0 ? o->jobs : online_cpus());
+	kargv_push(&mk, "bzImage");
+	info("kernel: building %s (log: %s)", o->label, log);
+	rc = run_logged(&mk, log, "kernel: building");
+	if (rc) {
+		char *first = first_build_error(log);
+
+		error("kernel build of '%s' failed%s%s; log: %s", o->label, first ? ": " : "",
+		      first ? first : "", log);
+		free(first);
+		goto out_mk;
+	}
+	kargv_truncate(&mk, mk.nr - 2);
+	kargv_push(&mk, "-s");
+	kargv_push(&mk, "kernelrelease");
+	strbuf_reset(&out);
+	if (run_argv_dir((const char *const *)mk.v, NULL, NULL, &out, NULL) != 0) {
+		error("make kernelrelease failed");
+		goto out_mk;
+	}
+	r->release = xstrdup(strtrim(out.buf));
+	r->base_commit = xstrdup(commit);
+	r->compiler = xstrdup(compiler);
+	r->key = xstrdup(key);
+	r->seconds = (now_ns() - t0) / 1e9;
+
+	/* publish kernels/<key> atomically */
+	tmpdir = xasprintf("%s.tmp%d", kdir, (int)getpid());
+	rm_rf(tmpdir);
+	if (mkdir_p(tmpdir, 0755)) {
+		error("cannot create %s: %s", tmpdir, strerror(errno));
+		goto out_mk;
+	}
+	path_set(&path, xasprintf("%s/arch/x86/boot/bzImage", obj));
+	{
+		char *dst = xasprintf("%s/bzImage", tmpdir);
+		char *cfgsrc = xasprintf("%s/.config", obj), *cfgdst = xasprintf("%s/config", tmpdir);
+		char *logdst = xasprintf("%s/build.log", tmpdir);
+
+		rc = copy_file(path, dst) || copy_file(cfgsrc, cfgdst) || copy_file(log, logdst);
+		free(dst);
+		free(cfgsrc);
+		free(cfgdst);
+		free(logdst);
+		if (rc)
+			goto out_mk;
+	}
+	meta_put(&meta, "key", key);
+	meta_put(&meta, "label", o->label);
+	meta_put(&meta, "release", r->release);
+	meta_put(&meta, "tree", tree);
+	meta_put(&meta, "ref", o->ref);
+	meta_put(&meta, "base_commit", commit);
+	meta_put(&meta, "patches", r->patches_json);
+	meta_put(&meta, "base_config", o->base_config);
+	meta_put(&meta, "config_hash", r->config_hash);
+	meta_put(&meta, "compiler", compiler);
+	{
+		char secs[32], when[32];
+
+		snprintf(secs, sizeof(secs), "%.1f", r->seconds);
+		snprintf(when, sizeof(when), "%.0f", now_wall());
+		meta_put(&meta, "build_seconds", secs);
+		meta_put(&meta, "built", when);
+	}
+	path_set(&path, xasprintf("%s/meta", tmpdir));
+	if (write_file_atomic(path, meta.buf, meta.len) < 0) {
+		error("cannot write %s: %s", path, strerror(errno));
+		goto out_mk;
+	}
+	rm_rf(kdir);
+	if (rename(tmpdir, kdir) < 0) {
+		error("cannot rename %s: %s", tmpdir, strerror(errno));
+		goto out_mk;
+	}
+	r->dir = xstrdup(kdir);
+	r->bzimage = xasprintf("%s/bzImage", kdir);
+	if (set_label(cache, o->label, key) < 0) {
+		error("label '%s' is taken", o->label);
+		goto out_mk;
+	}
+	ret = record_in_db(o, r);
+out_mk:
+	;
+out:
+	(void)treeid_src;
+	strbuf_release(&out);
+	strbuf_release(&err);
+	strbuf_release(&recipe);
+	strbuf_release(&report);
+	strbuf_release(&cfg);
+	strbuf_release(&meta);
+	kargv_release(&files);
+	kargv_release(&frags);
+	kargv_release(&mk);
+	kconf_reqs_release(&reqs);
+	if (phash)
+		for (size_t i = 0; phash[i]; i++)
+			free(phash[i]);
+	free(phash);
+	free(tree);
+	free(commit);
+	free(mmfrag);
+	free(compiler);
+	free(src);
+	free(obj);
+	free(kdir);
+	free(tmpdir);
+	free(logdir);
+	free(log);
+	free(lockpath);
+	free(path);
+	free(rev);
+	if (lockfd >= 0)
+		close(lockfd);
+	(void)t0;
+	(void)rc;
+	return ret;
+}
