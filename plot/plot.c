@@ -1,0 +1,1172 @@
+/*
+ * The plot kinds: scaling lines, per-operation box plots, relative-change
+ * bars and distributions.  Each builds NAME.dat (gnuplot data blocks, one
+ * `index` per series) and NAME.gp and hands them to gnuplot_render().
+ *
+ * Style rules: every kernel has its own colour AND dash type AND point
+ * shape, so the pictures survive black-and-white printing; text is set
+ * noenhanced so kernel labels print as they are.
+ */
+#include "plot.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void plot_opts_init(struct plot_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->format = PLOT_PNG;
+	o->width = 800;
+	o->height = 600;
+	o->outdir = ".";
+	o->test = STATS_WELCH;
+	o->alpha = 0.05;
+}
+
+int plot_format_parse(const char *s, enum plot_format *out)
+{
+	if (!strcmp(s, "png"))
+		*out = PLOT_PNG;
+	else if (!strcmp(s, "svg"))
+		*out = PLOT_SVG;
+	else if (!strcmp(s, "pdf"))
+		*out = PLOT_PDF;
+	else
+		return -1;
+	return 0;
+}
+
+const char *plot_format_ext(enum plot_format f)
+{
+	switch (f) {
+	case PLOT_SVG:
+		return "svg";
+	case PLOT_PDF:
+		return "pdf";
+	default:
+		return "png";
+	}
+}
+
+/* ---- data model ---- */
+
+void plot_group_init(struct plot_group *g, const char *workload, const char *metric,
+		     const char *unit, int better, size_t nkernels, const char *const *kernels)
+{
+	memset(g, 0, sizeof(*g));
+	g->workload = xstrdup(workload);
+	g->metric = xstrdup(metric);
+	g->unit = xstrdup(unit ? unit : "");
+	g->better = better >= 0 ? 1 : -1;
+	g->nkernels = nkernels;
+	g->kernels = xcalloc(nkernels, sizeof(*g->kernels));
+	for (size_t k = 0; k < nkernels; k++)
+		g->kernels[k] = xstrdup(kernels[k]);
+}
+
+size_t plot_group_variant(struct plot_group *g, const char *variant)
+{
+	for (size_t v = 0; v < g->nvariants; v++)
+		if (!strcmp(g->variants[v], variant))
+			return v;
+	g->variants = xrealloc(g->variants, (g->nvariants + 1) * sizeof(*g->variants));
+	g->variants[g->nvariants] = xstrdup(variant);
+	g->cells = xrealloc(g->cells, (g->nvariants + 1) * g->nkernels * sizeof(*g->cells));
+	memset(g->cells + g->nvariants * g->nkernels, 0, g->nkernels * sizeof(*g->cells));
+	return g->nvariants++;
+}
+
+struct plot_cell *plot_group_cell(const struct plot_group *g, size_t v, size_t k)
+{
+	return &g->cells[v * g->nkernels + k];
+}
+
+void plot_group_add(struct plot_group *g, size_t variant, size_t kernel, double value)
+{
+	struct plot_cell *c = plot_group_cell(g, variant, kernel);
+
+	c->v = xrealloc(c->v, (c->n + 1) * sizeof(*c->v));
+	c->v[c->n++] = value;
+}
+
+void plot_group_release(struct plot_group *g)
+{
+	for (size_t i = 0; i < g->nvariants * g->nkernels; i++)
+		free(g->cells[i].v);
+	for (size_t k = 0; k < g->nkernels; k++)
+		free(g->kernels[k]);
+	for (size_t v = 0; v < g->nvariants; v++)
+		free(g->variants[v]);
+	free(g->cells);
+	free(g->kernels);
+	free(g->variants);
+	free(g->workload);
+	free(g->metric);
+	free(g->unit);
+	memset(g, 0, sizeof(*g));
+}
+
+void plot_list_init(struct plot_list *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+void plot_list_release(struct plot_list *l)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		free(l->items[i].name);
+		free(l->items[i].kind);
+		free(l->items[i].title);
+	}
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
+static void plot_list_add(struct plot_list *l, const char *name, const char *kind,
+			  const char *title)
+{
+	ALLOC_GROW(l->items, l->nr + 1, l->alloc);
+	l->items[l->nr].name = xstrdup(name);
+	l->items[l->nr].kind = xstrdup(kind);
+	l->items[l->nr].title = xstrdup(title);
+	l->nr++;
+}
+
+char *plot_sanitize(const char *s)
+{
+	char *r = xstrdup(s), *p;
+
+	for (p = r; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '+' || *p == '-'))
+			*p = '_';
+	if (!*r || *r == '.' || *r == '-') {
+		char *t = xasprintf("x%s", r);
+		free(r);
+		r = t;
+	}
+	return r;
+}
+
+/* ---- variants: "k=v,k=v" ---- */
+
+struct kv {
+	char *key, *val;
+};
+
+static size_t variant_parse(const char *variant, struct kv **out)
+{
+	char *copy = xstrdup(variant), *save = NULL;
+	struct kv *kv = NULL;
+	size_t n = 0;
+
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(t, '=');
+
+		kv = xrealloc(kv, (n + 1) * sizeof(*kv));
+		kv[n].key = eq ? xstrndup(t, eq - t) : xstrdup("");
+		kv[n].val = xstrdup(eq ? eq + 1 : t);
+		n++;
+	}
+	free(copy);
+	*out = kv;
+	return n;
+}
+
+static void kv_free(struct kv *kv, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(kv[i].key);
+		free(kv[i].val);
+	}
+	free(kv);
+}
+
+static const char *variant_get(const char *variant, const char *key, char *buf, size_t len)
+{
+	struct kv *kv;
+	size_t n = variant_parse(variant, &kv);
+	const char *ret = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(kv[i].key, key)) {
+			snprintf(buf, len, "%s", kv[i].val);
+			ret = buf;
+		}
+	kv_free(kv, n);
+	return ret;
+}
+
+/* The variant without key: "test=fork,threads=4" minus threads -> "test=fork". */
+static char *variant_without(const char *variant, const char *key)
+{
+	struct kv *kv;
+	size_t n = variant_parse(variant, &kv);
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "");
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(kv[i].key, key))
+			continue;
+		if (sb.len)
+			strbuf_addch(&sb, ',');
+		strbuf_addf(&sb, "%s=%s", kv[i].key, kv[i].val);
+	}
+	kv_free(kv, n);
+	return strbuf_detach(&sb);
+}
+
+/* Tic label of a variant: the values only ("fork 64"); keys go in the axis label. */
+static char *variant_label(const char *variant)
+{
+	struct kv *kv;
+	size_t n = variant_parse(variant, &kv);
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			strbuf_addch(&sb, ' ');
+		strbuf_addstr(&sb, kv[i].val);
+	}
+	kv_free(kv, n);
+	if (!sb.len)
+		strbuf_addstr(&sb, "(all)");
+	return strbuf_detach(&sb);
+}
+
+static char *variant_keys(const char *variant)
+{
+	struct kv *kv;
+	size_t n = variant_parse(variant, &kv);
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			strbuf_addstr(&sb, ", ");
+		strbuf_addstr(&sb, kv[i].key);
+	}
+	kv_free(kv, n);
+	return strbuf_detach(&sb);
+}
+
+static bool parse_number(const char *s, double *out)
+{
+	char *end;
+
+	if (!s || !*s)
+		return false;
+	*out = strtod(s, &end);
+	return *end == '\0' && isfinite(*out);
+}
+
+static const char *const scaling_keys[] = {
+	"clients", "threads", "nr_threads", "nr_task", "tasks", "procs", "nr_procs",
+	"processes", "instances", "cpus", "nr_cpus",
+};
+
+const char *plot_scaling_key(const struct plot_group *g)
+{
+	char buf[256];
+
+	for (size_t i = 0; i < ARRAY_SIZE(scaling_keys); i++) {
+		const char *key = scaling_keys[i];
+		double first = NAN, x;
+		bool all = g->nvariants > 0, several = false;
+
+		for (size_t v = 0; v < g->nvariants && all; v++) {
+			if (!parse_number(variant_get(g->variants[v], key, buf, sizeof(buf)), &x)) {
+				all = false;
+				break;
+			}
+			if (isnan(first))
+				first = x;
+			else if (x != first)
+				several = true;
+		}
+		if (all && several)
+			return key;
+	}
+	return NULL;
+}
+
+/* ---- shared bits of every script ---- */
+
+static const char *const kernel_colours[] = {
+	"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#999999",
+};
+static const int kernel_points[] = { 7, 5, 9, 11, 13, 15, 3, 1 };	/* filled: circle, square, triangles, ... */
+static const int kernel_open_points[] = { 6, 4, 8, 10, 12, 14, 3, 2 };
+static const int kernel_dash[] = { 1, 2, 4, 5, 3, 6, 7, 8 };
+
+#define NSTYLE ARRAY_SIZE(kernel_colours)
+
+static const char *direction(int better)
+{
+	return better > 0 ? "higher is better" : "lower is better";
+}
+
+static void script_begin(struct strbuf *sb, const struct plot_opts *o, const struct plot_group *g)
+{
+	strbuf_addf(sb, "# Generated by mmbench plot: %s %s.  Re-render with `gnuplot %s`.\n",
+		    g->workload, g->metric, "THIS_FILE.gp");
+	gnuplot_terminal(o, sb);
+	strbuf_addstr(sb, "set output @OUTPUT@\n"
+		      "set encoding utf8\n"
+		      "set datafile missing NaN\n"
+		      "set border 3 lw 1\n"
+		      "set tics nomirror out scale 0.6\n"
+		      "set grid ytics lc rgb \"#d0d0d0\" lw 1 dt 1\n"
+		      "set key noautotitle\n");
+	for (size_t k = 0; k < NSTYLE; k++)
+		strbuf_addf(sb, "set linetype %zu lc rgb \"%s\" lw 2 dt %d pt %d ps 1.1\n", k + 1,
+			    kernel_colours[k], kernel_dash[k], kernel_points[k]);
+}
+
+static int lt_of(size_t k)
+{
+	return (int)(k % NSTYLE) + 1;
+}
+
+/* "machine: ...   n = 10 samples per kernel and point" */
+static char *caption(const struct plot_group *g, const struct plot_opts *o, const size_t *vs, size_t nvs)
+{
+	size_t nmin = (size_t)-1, nmax = 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < nvs; i++)
+		for (size_t k = 0; k < g->nkernels; k++) {
+			size_t n = plot_group_cell(g, vs[i], k)->n;
+			if (n < nmin)
+				nmin = n;
+			if (n > nmax)
+				nmax = n;
+		}
+	if (nmin == (size_t)-1)
+		nmin = 0;
+	strbuf_addf(&sb, "machine: %s    ", o->machine && *o->machine ? o->machine : "unknown");
+	if (nmin == nmax)
+		strbuf_addf(&sb, "n = %zu samples per kernel and point", nmin);
+	else
+		strbuf_addf(&sb, "n = %zu..%zu samples per kernel and point", nmin, nmax);
+	return strbuf_detach(&sb);
+}
+
+static void add_label(struct strbuf *sb, const char *text, const char *where)
+{
+	char *q = gnuplot_quote(text);
+
+	strbuf_addf(sb, "set label %s %s\n", q, where);
+	free(q);
+}
+
+/* Title, subtitle and caption at fixed places so they never collide with the key. */
+static void headings(struct strbuf *sb, const char *title, const char *subtitle, const char *cap)
+{
+	char *q = gnuplot_quote(title);
+
+	strbuf_addf(sb, "set label %s at screen 0.5,0.972 center font \",12\"\n", q);
+	free(q);
+	if (subtitle)
+		add_label(sb, subtitle, "at screen 0.5,0.937 center font \",9\"");
+	add_label(sb, cap, "at screen 0.01,0.018 left font \",9\"");
+}
+
+/* Large values read better as 900k / 1.2M than 900000 / 1.2e+06. */
+static void value_format(struct strbuf *sb, const struct plot_group *g, const char *axis)
+{
+	double m = 0;
+
+	for (size_t i = 0; i < g->nvariants * g->nkernels; i++)
+		for (size_t j = 0; j < g->cells[i].n; j++)
+			if (fabs(g->cells[i].v[j]) > m)
+				m = fabs(g->cells[i].v[j]);
+	if (m >= 1e4)
+		strbuf_addf(sb, "set format %s \"%%.0f\"\n", axis);
+}
+
+static char *metric_axis(const struct plot_group *g)
+{
+	if (g->unit && *g->unit)
+		return xasprintf("%s (%s), %s", g->metric, g->unit, direction(g->better));
+	return xasprintf("%s, %s", g->metric, direction(g->better));
+}
+
+static void cell_ci(const struct plot_cell *c, const struct plot_opts *o, int better,
+		    double *mean, double *lo, double *hi)
+{
+	struct stats_summary s;
+	double half;
+
+	if (!c->n) {
+		*mean = *lo = *hi = NAN;
+		return;
+	}
+	stats_summarise(c->v, c->n, better, &s);
+	*mean = s.amean;
+	if (c->n < 2 || !isfinite(s.stddev)) {
+		*lo = *hi = s.amean;
+		return;
+	}
+	half = stats_t_quantile(1.0 - o->alpha / 2.0, (double)(c->n - 1)) * s.stddev / sqrt((double)c->n);
+	*lo = s.amean - half;
+	*hi = s.amean + half;
+}
+
+/* Relative change of kernel k vs the baseline at variant v, with CI and class. */
+struct change {
+	double rel, lo, hi, p;
+	int cls;		/* 0 no change, 1 improvement, 2 regression, -1 not computable */
+};
+
+static void cell_change(const struct plot_group *g, const struct plot_opts *o, size_t v, size_t k,
+			struct change *ch)
+{
+	const struct plot_cell *b = plot_group_cell(g, v, 0), *n = plot_group_cell(g, v, k);
+	struct stats_test w, t;
+
+	ch->rel = ch->lo = ch->hi = ch->p = NAN;
+	ch->cls = -1;
+	if (b->n < 2 || n->n < 2 || stats_welch(b->v, b->n, n->v, n->n, &w) < 0)
+		return;
+	ch->rel = w.rel;
+	ch->lo = w.rel_lo;
+	ch->hi = w.rel_hi;
+	ch->p = w.p;
+	switch (n->cls) {
+	case PLOT_CLS_NONE:
+		ch->cls = 0;
+		ch->p = n->p;
+		return;
+	case PLOT_CLS_BETTER:
+		ch->cls = 1;
+		ch->p = n->p;
+		return;
+	case PLOT_CLS_WORSE:
+		ch->cls = 2;
+		ch->p = n->p;
+		return;
+	case PLOT_CLS_UNTESTED:
+		ch->cls = -1;
+		return;
+	}
+	if (stats_test_run(o->test, b->v, b->n, n->v, n->n, g->better, &t) < 0)
+		return;
+	ch->p = isnan(t.p) ? w.p : t.p;
+	if (!t.significant)
+		ch->cls = 0;
+	else
+		ch->cls = (t.diff * g->better > 0) ? 1 : 2;
+}
+
+static char *plot_name(const struct plot_group *g, const char *kind, const char *extra)
+{
+	char *w = plot_sanitize(g->workload), *m = plot_sanitize(g->metric), *name;
+
+	if (extra && *extra) {
+		char *e = plot_sanitize(extra);
+		name = xasprintf("%s-%s-%s-%s", w, m, kind, e);
+		free(e);
+	} else {
+		name = xasprintf("%s-%s-%s", w, m, kind);
+	}
+	free(w);
+	free(m);
+	return name;
+}
+
+static int finish(const struct plot_opts *o, struct plot_list *out, const char *name,
+		  const char *kind, const char *title, struct strbuf *script, struct strbuf *data)
+{
+	char *ext_name = xasprintf("%s.%s", name, plot_format_ext(o->format));
+	char *gp_self = xasprintf("%s.gp", name);
+	char *text;
+	int ret;
+
+	/* name the script itself in its header comment */
+	{
+		struct strbuf fixed = STRBUF_INIT;
+		const char *p = strstr(script->buf, "THIS_FILE.gp");
+
+		strbuf_add(&fixed, script->buf, p - script->buf);
+		strbuf_addstr(&fixed, gp_self);
+		strbuf_addstr(&fixed, p + strlen("THIS_FILE.gp"));
+		text = strbuf_detach(&fixed);
+	}
+	ret = gnuplot_render(o, name, text, data->buf);
+	if (!ret)
+		plot_list_add(out, ext_name, kind, title);
+	free(text);
+	free(gp_self);
+	free(ext_name);
+	return ret;
+}
+
+/* ---- scaling: metric vs clients, one line per kernel, change panel below ---- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct xpoint {
+	double x;
+	size_t v;
+};
+
+static int cmp_xpoint(const void *a, const void *b)
+{
+	const struct xpoint *p = a, *q = b;
+
+	return p->x < q->x ? -1 : p->x > q->x;
+}
+
+/* Client lists that stride (1,4,7,12,21,30,48...) or double read best on log2. */
+static bool wants_log2(const double *x, size_t n)
+{
+	double step;
+
+	if (n < 3 || x[0] <= 0 || x[n - 1] / x[0] < 8)
+		return false;
+	step = x[1] - x[0];
+	for (size_t i = 2; i < n; i++)
+		if (fabs((x[i] - x[i - 1]) - step) > 1e-9 * fabs(step) + 1e-12)
+			return true;
+	return false;
+}
+
+static const char *key_corner(const struct plot_group *g, const struct xpoint *pts, size_t npts)
+{
+	const struct plot_cell *first, *last;
+	double a = 0, b = 0;
+
+	if (npts < 2)
+		return "right";
+	first = plot_group_cell(g, pts[0].v, 0);
+	last = plot_group_cell(g, pts[npts - 1].v, 0);
+	for (size_t i = 0; i < first->n; i++)
+		a += first->v[i] / first->n;
+	for (size_t i = 0; i < last->n; i++)
+		b += last->v[i] / last->n;
+	return a > b ? "right" : "left";
+}
+
+static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *o,
+			    const char *key, const char *rest, struct plot_list *out)
+{
+	struct strbuf sc = STRBUF_INIT, dat = STRBUF_INIT;
+	struct xpoint *pts = NULL;
+	size_t npts = 0, K = g->nkernels;
+	double *xs;
+	bool logx;
+	char buf[256], *name, *title, *cap, *yl, *q;
+	int ret;
+
+	for (size_t v = 0; v < g->nvariants; v++) {
+		char *r = variant_without(g->variants[v], key);
+		double x;
+
+		if (!strcmp(r, rest) && parse_number(variant_get(g->variants[v], key, buf, sizeof(buf)), &x)) {
+			pts = xrealloc(pts, (npts + 1) * sizeof(*pts));
+			pts[npts].x = x;
+			pts[npts].v = v;
+			npts++;
+		}
+		free(r);
+	}
+	qsort(pts, npts, sizeof(*pts), cmp_xpoint);
+	xs = xcalloc(npts, sizeof(*xs));
+	for (size_t i = 0; i < npts; i++)
+		xs[i] = pts[i].x;
+	logx = wants_log2(xs, npts);
+
+	/* blocks 0..K-1: x mean lo hi n; blocks K..2K-2: x rel lo hi p class */
+	strbuf_addf(&dat, "# mmbench plot data: %s %s vs %s\n", g->workload, g->metric, key);
+	for (size_t k = 0; k < K; k++) {
+		strbuf_addf(&dat, "# block %zu: kernel %s\n# %s mean ci95_lo ci95_hi n\n", k,
+			    g->kernels[k], key);
+		for (size_t i = 0; i < npts; i++) {
+			const struct plot_cell *c = plot_group_cell(g, pts[i].v, k);
+			double m, lo, hi;
+
+			cell_ci(c, o, g->better, &m, &lo, &hi);
+			strbuf_addf(&dat, "%.17g %.10g %.10g %.10g %zu\n", pts[i].x, m, lo, hi, c->n);
+		}
+		strbuf_addstr(&dat, "\n\n");
+	}
+	for (size_t k = 1; k < K; k++) {
+		strbuf_addf(&dat, "# block %zu: %% change of %s vs %s\n# %s rel ci95_lo ci95_hi p class(0 none,1 better,2 worse)\n",
+			    K + k - 1, g->kernels[k], g->kernels[0], key);
+		for (size_t i = 0; i < npts; i++) {
+			struct change ch;
+
+			cell_change(g, o, pts[i].v, k, &ch);
+			strbuf_addf(&dat, "%.17g %.6g %.6g %.6g %.6g %d\n", pts[i].x, ch.rel, ch.lo,
+				    ch.hi, ch.p, ch.cls);
+		}
+		strbuf_addstr(&dat, "\n\n");
+	}
+
+	name = plot_name(g, "scaling", rest);
+	title = *rest ? xasprintf("%s %s vs %s (%s)", g->workload, g->metric, key, rest)
+		      : xasprintf("%s %s vs %s", g->workload, g->metric, key);
+	{
+		size_t *vs = xcalloc(npts ? npts : 1, sizeof(*vs));
+		for (size_t i = 0; i < npts; i++)
+			vs[i] = pts[i].v;
+		cap = caption(g, o, vs, npts);
+		free(vs);
+	}
+	script_begin(&sc, o, g);
+	strbuf_addstr(&sc, "set multiplot\n");
+	headings(&sc, title, "mean with 95% confidence interval; lower panel: change of the mean vs the baseline", cap);
+	strbuf_addstr(&sc, "set lmargin at screen 0.13\nset rmargin at screen 0.97\n");
+	if (logx)
+		strbuf_addstr(&sc, "set logscale x 2\n");
+	if (npts && npts <= 16) {
+		/* the top panel shares the x axis: tics without labels */
+		strbuf_addstr(&sc, "set xtics (");
+		for (size_t i = 0; i < npts; i++)
+			strbuf_addf(&sc, "%s\"\" %.17g", i ? ", " : "", pts[i].x);
+		strbuf_addstr(&sc, ")\n");
+	}
+	if (npts) {
+		double lo = xs[0], hi = xs[npts - 1];
+		if (logx)
+			strbuf_addf(&sc, "set xrange [%.17g:%.17g]\n", lo / 1.25, hi * 1.25);
+		else {
+			double pad = (hi - lo) * 0.04 + (hi == lo ? 0.5 : 0);
+			strbuf_addf(&sc, "set xrange [%.17g:%.17g]\n", lo - pad, hi + pad);
+		}
+	}
+	/* top panel */
+	/* the key goes in the corner the curves leave free */
+	strbuf_addf(&sc, "set tmargin at screen 0.88\nset bmargin at screen 0.42\n"
+		      "set format x \"\"\n"
+		      "set key inside %s top vertical box opaque samplen 3 spacing 1.1\n",
+		      key_corner(g, pts, npts));
+	value_format(&sc, g, "y");
+	yl = metric_axis(g);
+	q = gnuplot_quote(yl);
+	strbuf_addf(&sc, "set ylabel %s\n", q);
+	free(q);
+	free(yl);
+	strbuf_addstr(&sc, "plot ");
+	for (size_t k = 0; k < K; k++) {
+		/* nudge kernels sideways so their error bars do not hide each other */
+		double f = (double)k - (K - 1) / 2.0;
+		char *kq = gnuplot_quote(g->kernels[k]);
+		char *xexpr = logx ? xasprintf("($1*%.6f)", pow(2.0, 0.04 * f))
+				   : xasprintf("($1+%.6f)", npts > 1 ? 0.006 * f * (xs[npts - 1] - xs[0]) : 0.0);
+
+		strbuf_addf(&sc, "%s@DATA@ index %zu using %s:2:3:4 with yerrorlines lt %d title %s",
+			    k ? ", \\\n     " : "", k, xexpr, lt_of(k), kq);
+		free(xexpr);
+		free(kq);
+	}
+	strbuf_addstr(&sc, "\n");
+	/* bottom panel: change vs baseline */
+	strbuf_addstr(&sc, "unset label\nset tmargin at screen 0.38\nset bmargin at screen 0.13\n"
+		      "set format x \"%g\"\nset format y \"%g\"\nunset key\n"
+		      "set xzeroaxis lt -1 lw 1\n");
+	if (npts && npts <= 16) {
+		strbuf_addstr(&sc, "set xtics (");
+		for (size_t i = 0; i < npts; i++)
+			strbuf_addf(&sc, "%s\"%g\" %.17g", i ? ", " : "", pts[i].x, pts[i].x);
+		strbuf_addstr(&sc, ")\n");
+	}
+	{
+		char *bl = xasprintf("change of the mean vs %s, with 95%% CI", g->kernels[0]);
+		q = gnuplot_quote(bl);
+		strbuf_addf(&sc, "set ylabel \"%% change\"\nset label %s at graph 0.01,0.93 left font \",9\"\n", q);
+		free(q);
+		free(bl);
+	}
+	q = gnuplot_quote(key);
+	strbuf_addf(&sc, "set xlabel %s offset 0,0.3\n", q);
+	free(q);
+	if (K > 1) {
+		strbuf_addstr(&sc, "plot ");
+		for (size_t k = 1; k < K; k++) {
+			double f = (double)k - (K - 1) / 2.0;
+			char *xexpr = logx ? xasprintf("($1*%.6f)", pow(2.0, 0.04 * f))
+					   : xasprintf("($1+%.6f)", npts > 1 ? 0.006 * f * (xs[npts - 1] - xs[0]) : 0.0);
+
+			strbuf_addf(&sc, "%s@DATA@ index %zu using %s:2:3:4 with yerrorlines lt %d",
+				    k > 1 ? ", \\\n     " : "", K + k - 1, xexpr, lt_of(k));
+			free(xexpr);
+		}
+		strbuf_addstr(&sc, "\n");
+	} else {
+		strbuf_addstr(&sc, "set yrange [-1:1]\nplot 0 with lines lt -1\n");
+	}
+	strbuf_addstr(&sc, "unset multiplot\n");
+
+	ret = finish(o, out, name, "scaling", title, &sc, &dat);
+	free(name);
+	free(title);
+	free(cap);
+	free(pts);
+	free(xs);
+	strbuf_release(&sc);
+	strbuf_release(&dat);
+	return ret;
+}
+
+int plot_scaling(const struct plot_group *g, const struct plot_opts *o, struct plot_list *out)
+{
+	const char *key = plot_scaling_key(g);
+	char **rests = NULL;
+	size_t nrest = 0;
+	int ret = 0;
+
+	if (!key)
+		return 0;
+	/* one picture per combination of the other parameters */
+	for (size_t v = 0; v < g->nvariants; v++) {
+		char *r = variant_without(g->variants[v], key);
+		size_t i;
+
+		for (i = 0; i < nrest; i++)
+			if (!strcmp(rests[i], r))
+				break;
+		if (i < nrest) {
+			free(r);
+			continue;
+		}
+		rests = xrealloc(rests, (nrest + 1) * sizeof(*rests));
+		rests[nrest++] = r;
+	}
+	for (size_t i = 0; i < nrest && !ret; i++)
+		ret = plot_scaling_one(g, o, key, rests[i], out);
+	for (size_t i = 0; i < nrest; i++)
+		free(rests[i]);
+	free(rests);
+	return ret;
+}
+
+/* ---- per-operation box plots ---- */
+
+/* Deterministic jitter in [-0.5, 0.5): pictures must not change between re-renders. */
+static double jitter(size_t a, size_t b, size_t c)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	h = (h ^ a) * 1099511628211ull;
+	h = (h ^ b) * 1099511628211ull;
+	h = (h ^ c) * 1099511628211ull;
+	h ^= h >> 29;
+	return (double)(h % 10007) / 10007.0 - 0.5;
+}
+
+static void tics_for_variants(struct strbuf *sc, const struct plot_group *g, const size_t *vs,
+			      size_t nvs)
+{
+	size_t longest = 0;
+
+	strbuf_addstr(sc, "set xtics (");
+	for (size_t i = 0; i < nvs; i++) {
+		char *l = variant_label(g->variants[vs[i]]);
+		char *q = gnuplot_quote(l);
+
+		if (strlen(l) > longest)
+			longest = strlen(l);
+		strbuf_addf(sc, "%s%s %zu", i ? ", " : "", q, i);
+		free(q);
+		free(l);
+	}
+	strbuf_addstr(sc, ")\n");
+	if (nvs > 6 || longest * nvs > 60)
+		strbuf_addstr(sc, "set xtics rotate by 40 right\n");
+	if (nvs) {
+		char *keys = variant_keys(g->variants[vs[0]]);
+		if (*keys) {
+			char *q = gnuplot_quote(keys);
+			strbuf_addf(sc, "set xlabel %s\n", q);
+			free(q);
+		}
+		free(keys);
+	}
+	strbuf_addf(sc, "set xrange [-0.6:%.1f]\n", nvs - 0.4);
+}
+
+static int plot_boxes_one(const struct plot_group *g, const struct plot_opts *o,
+			  const size_t *vs, size_t nvs, const char *part, struct plot_list *out)
+{
+	struct strbuf sc = STRBUF_INIT, dat = STRBUF_INIT;
+	size_t K = g->nkernels;
+	double bw = 0.8 / K, *scale = xcalloc(nvs ? nvs : 1, sizeof(*scale));
+	double smin = INFINITY, smax = 0;
+	bool normalise;
+	char *name, *title, *cap, *yl, *q;
+	int ret;
+
+	/* Operations of very different magnitude: show % of the baseline mean. */
+	for (size_t i = 0; i < nvs; i++) {
+		const struct plot_cell *b = plot_group_cell(g, vs[i], 0);
+		double s = 0;
+
+		for (size_t j = 0; j < b->n; j++)
+			s += b->v[j];
+		scale[i] = b->n ? s / b->n : NAN;
+		if (isfinite(scale[i]) && scale[i] > 0) {
+			if (scale[i] < smin)
+				smin = scale[i];
+			if (scale[i] > smax)
+				smax = scale[i];
+		}
+	}
+	normalise = nvs > 1 && smax > 0 && isfinite(smin) && smax / smin > 10;
+
+	strbuf_addf(&dat, "# mmbench plot data: %s %s box plots%s\n", g->workload, g->metric,
+		    normalise ? " (values in % of the baseline mean of each operation)" : "");
+	for (size_t k = 0; k < K; k++) {
+		double off = ((double)k - (K - 1) / 2.0) * bw;
+
+		strbuf_addf(&dat, "# block %zu: kernel %s\n# x q1 whisker_lo whisker_hi q3 median mean n\n",
+			    k, g->kernels[k]);
+		for (size_t i = 0; i < nvs; i++) {
+			const struct plot_cell *c = plot_group_cell(g, vs[i], k);
+			double f = normalise ? 100.0 / scale[i] : 1.0, *sorted, wlo, whi, iqr;
+			struct stats_summary s;
+
+			if (!c->n || (normalise && !(isfinite(scale[i]) && scale[i] > 0))) {
+				strbuf_addf(&dat, "%.4f NaN NaN NaN NaN NaN NaN 0\n", i + off);
+				continue;
+			}
+			stats_summarise(c->v, c->n, g->better, &s);
+			sorted = xmalloc(c->n * sizeof(*sorted));
+			memcpy(sorted, c->v, c->n * sizeof(*sorted));
+			qsort(sorted, c->n, sizeof(*sorted), cmp_double);
+			/* Tukey whiskers: the furthest samples within 1.5 IQR of the box */
+			iqr = s.q3 - s.q1;
+			wlo = s.q1;
+			whi = s.q3;
+			for (size_t j = 0; j < c->n; j++) {
+				if (sorted[j] >= s.q1 - 1.5 * iqr && sorted[j] < wlo)
+					wlo = sorted[j];
+				if (sorted[j] <= s.q3 + 1.5 * iqr && sorted[j] > whi)
+					whi = sorted[j];
+			}
+			free(sorted);
+			strbuf_addf(&dat, "%.4f %.10g %.10g %.10g %.10g %.10g %.10g %zu\n", i + off,
+				    s.q1 * f, wlo * f, whi * f, s.q3 * f, s.median * f, s.amean * f, c->n);
+		}
+		strbuf_addstr(&dat, "\n\n");
+	}
+	for (size_t k = 0; k < K; k++) {
+		double off = ((double)k - (K - 1) / 2.0) * bw;
+
+		strbuf_addf(&dat, "# block %zu: samples of %s (x jittered)\n# x value\n", K + k, g->kernels[k]);
+		for (size_t i = 0; i < nvs; i++) {
+			const struct plot_cell *c = plot_group_cell(g, vs[i], k);
+			double f = normalise ? 100.0 / scale[i] : 1.0;
+
+			if (normalise && !(isfinite(scale[i]) && scale[i] > 0))
+				continue;
+			for (size_t j = 0; j < c->n; j++)
+				strbuf_addf(&dat, "%.4f %.10g\n", i + off + jitter(vs[i], k, j) * bw * 0.6,
+					    c->v[j] * f);
+		}
+		strbuf_addstr(&dat, "\n\n");
+	}
+
+	name = plot_name(g, "box", part);
+	title = part && *part ? xasprintf("%s %s per operation (%s)", g->workload, g->metric, part)
+			      : xasprintf("%s %s per operation", g->workload, g->metric);
+	cap = caption(g, o, vs, nvs);
+	script_begin(&sc, o, g);
+	headings(&sc, title, "box: quartiles and median; whiskers: furthest sample within 1.5 IQR; points: every sample", cap);
+	if (!normalise)
+		value_format(&sc, g, "y");
+	strbuf_addstr(&sc, "set tmargin at screen 0.84\nset bmargin 7\nset lmargin 12\n"
+		      "set key at screen 0.5,0.915 center top horizontal samplen 2\n"
+		      "set grid noxtics\n");
+	tics_for_variants(&sc, g, vs, nvs);
+	if (normalise) {
+		char *l = xasprintf("%s, %% of %s mean per operation (%s)", g->metric, g->kernels[0],
+				    direction(g->better));
+		q = gnuplot_quote(l);
+		free(l);
+	} else {
+		yl = metric_axis(g);
+		q = gnuplot_quote(yl);
+		free(yl);
+	}
+	strbuf_addf(&sc, "set ylabel %s\n", q);
+	free(q);
+	strbuf_addf(&sc, "set boxwidth %.4f absolute\nset style fill solid 0.15 border\n", bw * 0.75);
+	strbuf_addstr(&sc, "plot ");
+	for (size_t k = 0; k < K; k++) {
+		char *kq = gnuplot_quote(g->kernels[k]);
+
+		strbuf_addf(&sc, "%s@DATA@ index %zu using 1:2:3:4:5 with candlesticks whiskerbars 0.6 lt %d lw 1.5 title %s, \\\n"
+			    "     '' index %zu using 1:6:6:6:6 with candlesticks lt %d lw 3 dt 1 notitle, \\\n"
+			    "     '' index %zu using 1:2 with points lt %d pt %d ps 0.6 notitle",
+			    k ? ", \\\n     " : "", k, lt_of(k), kq, k, lt_of(k), K + k, lt_of(k),
+			    kernel_open_points[k % NSTYLE]);
+		free(kq);
+	}
+	strbuf_addstr(&sc, "\n");
+	ret = finish(o, out, name, "box", title, &sc, &dat);
+	free(name);
+	free(title);
+	free(cap);
+	free(scale);
+	strbuf_release(&sc);
+	strbuf_release(&dat);
+	return ret;
+}
+
+/*
+ * Many variants of two or more parameters (pte-mapped-folio: test x folio
+ * size) are split by the first parameter, one picture each.
+ */
+static int split_by_first_key(const struct plot_group *g, size_t max,
+			      int (*fn)(const struct plot_group *, const struct plot_opts *,
+					const size_t *, size_t, const char *, struct plot_list *),
+			      const struct plot_opts *o, struct plot_list *out)
+{
+	struct kv *kv;
+	size_t nkv = g->nvariants ? variant_parse(g->variants[0], &kv) : 0;
+	size_t *vs = xcalloc(g->nvariants ? g->nvariants : 1, sizeof(*vs));
+	int ret = 0;
+
+	if (g->nvariants <= max || nkv < 2) {
+		for (size_t v = 0; v < g->nvariants; v++)
+			vs[v] = v;
+		ret = fn(g, o, vs, g->nvariants, "", out);
+	} else {
+		char **done = NULL, buf[256];
+		size_t ndone = 0;
+		const char *key = kv[0].key;
+
+		for (size_t v = 0; v < g->nvariants && !ret; v++) {
+			const char *val = variant_get(g->variants[v], key, buf, sizeof(buf));
+			char *part;
+			size_t n = 0, d;
+
+			val = val ? val : "";
+			for (d = 0; d < ndone; d++)
+				if (!strcmp(done[d], val))
+					break;
+			if (d < ndone)
+				continue;
+			done = xrealloc(done, (ndone + 1) * sizeof(*done));
+			done[ndone++] = xstrdup(val);
+			for (size_t w = 0; w < g->nvariants; w++) {
+				char b2[256];
+				const char *v2 = variant_get(g->variants[w], key, b2, sizeof(b2));
+				if (!strcmp(v2 ? v2 : "", val))
+					vs[n++] = w;
+			}
+			part = xasprintf("%s=%s", key, val);
+			ret = fn(g, o, vs, n, part, out);
+			free(part);
+		}
+		for (size_t d = 0; d < ndone; d++)
+			free(done[d]);
+		free(done);
+	}
+	if (nkv)
+		kv_free(kv, nkv);
+	free(vs);
+	return ret;
+}
+
+int plot_boxes(const struct plot_group *g, const struct plot_opts *o, struct plot_list *out)
+{
+	return split_by_first_key(g, 12, plot_boxes_one, o, out);
+}
+
+/* ---- relative change bars ---- */
+
+static int plot_change_one(const struct plot_group *g, const struct plot_opts *o,
+			   const size_t *vs, size_t nvs, const char *part, struct plot_list *out)
+{
+	struct strbuf sc = STRBUF_INIT, dat = STRBUF_INIT;
+	size_t K = g->nkernels, J = K > 1 ? K - 1 : 1;
+	double bw = 0.8 / J, ymin = 0, ymax = 0;
+	char *name, *title, *cap, *q, *sub;
+	int ret;
+
+	if (K < 2)
+		return 0;
+	strbuf_addf(&dat, "# mmbench plot data: %s %s change vs %s\n", g->workload, g->metric,
+		    g->kernels[0]);
+	for (size_t k = 1; k < K; k++) {
+		double off = ((double)(k - 1) - (J - 1) / 2.0) * bw;
+
+		strbuf_addf(&dat, "# block %zu: %s vs %s\n# x rel%% ci95_lo ci95_hi p class(0 none,1 improvement,2 regression)\n",
+			    k - 1, g->kernels[k], g->kernels[0]);
+		for (size_t i = 0; i < nvs; i++) {
+			struct change ch;
+
+			cell_change(g, o, vs[i], k, &ch);
+			strbuf_addf(&dat, "%.4f %.6g %.6g %.6g %.6g %d\n", i + off, ch.rel, ch.lo, ch.hi,
+				    ch.p, ch.cls);
+			if (isfinite(ch.lo) && ch.lo < ymin)
+				ymin = ch.lo;
+			if (isfinite(ch.hi) && ch.hi > ymax)
+				ymax = ch.hi;
+		}
+		strbuf_addstr(&dat, "\n\n");
+	}
+
+	name = plot_name(g, "change", part);
+	title = part && *part ? xasprintf("%s %s: change vs %s (%s)", g->workload, g->metric, g->kernels[0], part)
+			      : xasprintf("%s %s: change vs %s", g->workload, g->metric, g->kernels[0]);
+	cap = caption(g, o, vs, nvs);
+	script_begin(&sc, o, g);
+	if (K > 2) {
+		struct strbuf order = STRBUF_INIT;
+		strbuf_addstr(&order, "bars left to right:");
+		for (size_t k = 1; k < K; k++)
+			strbuf_addf(&order, " %s%s", g->kernels[k], k + 1 < K ? "," : "");
+		strbuf_addstr(&order, "; error bars: 95% CI of the change of the mean");
+		sub = strbuf_detach(&order);
+	} else {
+		sub = xasprintf("%s; error bars: 95%% CI of the change of the mean", g->kernels[1]);
+	}
+	headings(&sc, title, sub, cap);
+	free(sub);
+	strbuf_addstr(&sc, "set tmargin at screen 0.84\nset bmargin 7\nset lmargin 12\n"
+		      "set key at screen 0.5,0.915 center top horizontal samplen 2\n"
+		      "set grid noxtics\nset xzeroaxis lt -1 lw 1\n");
+	tics_for_variants(&sc, g, vs, nvs);
+	{
+		char *yl = xasprintf("%% change of mean %s (%s)", g->metric, direction(g->better));
+		q = gnuplot_quote(yl);
+		strbuf_addf(&sc, "set ylabel %s\n", q);
+		free(q);
+		free(yl);
+	}
+	/* room for the value labels above/below the bars */
+	{
+		double span = ymax - ymin > 0 ? ymax - ymin : 1;
+		strbuf_addf(&sc, "set yrange [%.6g:%.6g]\n", ymin - 0.12 * span, ymax + 0.12 * span);
+	}
+	strbuf_addf(&sc, "set boxwidth %.4f absolute\n", bw * 0.7);
+	strbuf_addstr(&sc, "set style line 101 lc rgb \"#1a9641\" lw 1\n"		/* improvement */
+		      "set style line 102 lc rgb \"#d7191c\" lw 1\n"			/* regression */
+		      "set style line 103 lc rgb \"#808080\" lw 1\n");
+	strbuf_addstr(&sc, "plot ");
+	for (size_t j = 0; j < J; j++) {
+		/* fill encodes the class in black and white too: solid, hatched, empty */
+		strbuf_addf(&sc, "%s@DATA@ index %zu using 1:($6==1?$2:NaN) with boxes ls 101 fill solid 0.8 border lc rgb \"black\" %s, \\\n"
+			    "     '' index %zu using 1:($6==2?$2:NaN) with boxes ls 102 fill pattern 2 border lc rgb \"black\" %s, \\\n"
+			    "     '' index %zu using 1:($6==0||$6==-1?$2:NaN) with boxes ls 103 fill empty border lc rgb \"#404040\" %s, \\\n"
+			    "     '' index %zu using 1:2:3:4 with yerrorbars lc rgb \"black\" lw 1 dt 1 pt 7 ps 0.4 notitle, \\\n"
+			    "     '' index %zu using 1:($2>=0?$4:NaN):(sprintf(\"%%+.1f%%%%\",$2)) with labels offset 0,0.7 font \",8\" notitle, \\\n"
+			    "     '' index %zu using 1:($2<0?$3:NaN):(sprintf(\"%%+.1f%%%%\",$2)) with labels offset 0,-0.7 font \",8\" notitle",
+			    j ? ", \\\n     " : "", j,
+			    j ? "notitle" : "title \"significant improvement\"",
+			    j, j ? "notitle" : "title \"significant regression\"",
+			    j, j ? "notitle" : "title \"no significant change\"",
+			    j, j, j);
+	}
+	strbuf_addstr(&sc, "\n");
+	ret = finish(o, out, name, "change", title, &sc, &dat);
+	free(name);
+	free(title);
+	free(cap);
+	strbuf_release(&sc);
+	strbuf_release(&dat);
+	return ret;
+}
+
+int plot_change(const struct plot_group *g, const struct plot_opts *o, struct plot_list *out)
+{
+	if (g->nkernels < 2)
+		return 0;
+	return split_by_first_key(g, 24, plot_change_one, o, out);
+}
+
+/* ---- distributions: empirical CDF per kernel ---- */
+
+static int plot_dist_one(const struct plot_group *g, const struct plot_opts *o, size_t v,
+			 struct plot_list *out)
+{
+	struct strbuf sc = STRBUF_INIT, dat = STRBUF_INIT;
+	size_t K = g->nkernels;
+	char *name, *title, *cap, *q, *xl;
+	int ret;
+
+	strbuf_addf(&dat, "# mmbench plot data: %s %s [%s] empirical CDF\n", g->workload, g->metric,
+		    g->variants[v]);
+	for (size_t k = 0; k < K; k++) {
+		const struct plot_cell *c = plot_group_cell(g, v, k);
+		double *s = xmalloc((c->n ? c->n : 1) * sizeof(*s));
+
+		memcpy(s, c->v, c->n * sizeof(*s));
+		qsort(s, c->n, sizeof(*s), cmp_double);
+		strbuf_addf(&dat, "# block %zu: %s\n# value cumulative_fraction\n", k, g->kernels[k]);
+		for (size_t i = 0; i < c->n; i++)
+			strbuf_addf(&dat, "%.10g %.6f\n", s[i], (double)(i + 1) / c->n);
+		if (!c->n)
+			strbuf_addstr(&dat, "NaN NaN\n");
+		strbuf_addstr(&dat, "\n\n");
+		free(s);
+	}
+	name = plot_name(g, "dist", *g->variants[v] ? g->variants[v] : NULL);
+	title = *g->variants[v] ? xasprintf("%s %s distribution (%s)", g->workload, g->metric, g->variants[v])
+				: xasprintf("%s %s distribution", g->workload, g->metric);
+	cap = caption(g, o, &v, 1);
+	script_begin(&sc, o, g);
+	headings(&sc, title, "empirical CDF of the samples of each kernel: steps show noise and bimodality", cap);
+	value_format(&sc, g, "x");
+	strbuf_addstr(&sc, "set tmargin at screen 0.88\nset bmargin 5\nset lmargin 12\n"
+		      "set key bottom right box opaque samplen 3\n"
+		      "set grid xtics ytics\n"
+		      "set yrange [0:1.02]\nset ylabel \"fraction of samples <= x\"\n");
+	xl = metric_axis(g);
+	q = gnuplot_quote(xl);
+	strbuf_addf(&sc, "set xlabel %s\n", q);
+	free(q);
+	free(xl);
+	strbuf_addstr(&sc, "plot ");
+	for (size_t k = 0; k < K; k++) {
+		char *kq = gnuplot_quote(g->kernels[k]);
+
+		strbuf_addf(&sc, "%s@DATA@ index %zu using 1:2 with steps lt %d title %s, \\\n"
+			    "     '' index %zu using 1:2 with points lt %d ps 0.8 notitle",
+			    k ? ", \\\n     " : "", k, lt_of(k), kq, k, lt_of(k));
+		free(kq);
+	}
+	strbuf_addstr(&sc, "\n");
+	ret = finish(o, out, name, "dist", title, &sc, &dat);
+	free(name);
+	free(title);
+	free(cap);
+	strbuf_release(&sc);
+	strbuf_release(&dat);
+	return ret;
+}
+
+int plot_dist(const struct plot_group *g, const struct plot_opts *o, struct plot_list *out)
+{
+	for (size_t v = 0; v < g->nvariants; v++)
+		if (plot_dist_one(g, o, v, out))
+			return -1;
+	return 0;
+}
+
+int plot_group_all(const struct plot_group *g, const struct plot_opts *o, struct plot_list *out)
+{
+	if (!g->nvariants || !g->nkernels)
+		return 0;
+	if (plot_scaling_key(g)) {
+		if (plot_scaling(g, o, out))
+			return -1;
+	} else if (plot_boxes(g, o, out)) {
+		return -1;
+	}
+	if (plot_change(g, o, out))
+		return -1;
+	return plot_dist(g, o, out);
+}
