@@ -44,6 +44,9 @@
 #define PFT_MAX_CLIENTS	128	/* pft's MAX_TESTS */
 #define PFT_FALLBACK_LINE 128	/* pft's line size when sysconf has none */
 
+/* Record the reason and fail the iteration: return PFT_FAIL("why %d", x); */
+#define PFT_FAIL(...) (host->fail(ctx, __VA_ARGS__), MMB_FAIL)
+
 enum { P_SIZE, P_CLIENTS, P_MODE, P_CACHELINES, P_CACHELINE_SIZE };
 enum { MODE_THREADS, MODE_PROCESSES };
 enum { M_FAULTS_SEC, M_FAULTS_CPU, M_SYSTEM, M_ELAPSED, M_USER };
@@ -230,13 +233,13 @@ static int pft_setup(const struct mmb_host *host, struct mmb_ctx *ctx,
 	int j;
 
 	if ((why = pft_check_params(params)))
-		return host->fail(ctx, "%s", why), MMB_FAIL;
+		return PFT_FAIL("%s", why);
 	if (n < 1 || n > PFT_MAX_CLIENTS)
-		return host->fail(ctx, "clients=%d out of 1..%d", n, PFT_MAX_CLIENTS), MMB_FAIL;
+		return PFT_FAIL("clients=%d out of 1..%d", n, PFT_MAX_CLIENTS);
 
 	st = calloc(1, sizeof(*st));
 	if (!st)
-		return host->fail(ctx, "out of memory"), MMB_FAIL;
+		return PFT_FAIL("out of memory");
 	*state = st;
 	st->n = n;
 	st->mode = (int)params[P_MODE].i;
@@ -250,7 +253,7 @@ static int pft_setup(const struct mmb_host *host, struct mmb_ctx *ctx,
 	comm = mmap(NULL, sizeof(*comm), PROT_READ | PROT_WRITE,
 		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (comm == MAP_FAILED)
-		return host->fail(ctx, "mmap comm area: %s", strerror(errno)), MMB_FAIL;
+		return PFT_FAIL("mmap comm area: %s", strerror(errno));
 	memset(comm, 0, sizeof(*comm));	/* also faults it in, untimed */
 	st->comm = comm;
 	comm->page = page;
@@ -262,8 +265,8 @@ static int pft_setup(const struct mmb_host *host, struct mmb_ctx *ctx,
 			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (st->region == MAP_FAILED) {
 		st->region = NULL;
-		return host->fail(ctx, "mmap %zu bytes: %s", st->region_bytes,
-				  strerror(errno)), MMB_FAIL;
+		return PFT_FAIL("mmap %zu bytes: %s", st->region_bytes,
+				  strerror(errno));
 	}
 	for (j = 0; j < n; j++) {
 		comm->w[j].base = st->region + (size_t)j * st->pages_per_test * page;
@@ -273,7 +276,7 @@ static int pft_setup(const struct mmb_host *host, struct mmb_ctx *ctx,
 
 	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) < n)
 		host->log(ctx, MMB_LOG_WARN,
-			  "pft: %d workers on %d allowed CPUs (pft 0.12x would clip to %d)",
+			  "%d workers on %d allowed CPUs (pft 0.12x would clip to %d)",
 			  n, CPU_COUNT(&set), CPU_COUNT(&set));
 	return MMB_OK;
 }
@@ -320,8 +323,8 @@ static int pft_run(const struct mmb_host *host, struct mmb_ctx *ctx,
 			err = pthread_create(&w->thread, NULL, pft_thread, w);
 			if (err) {
 				pft_abort(st, j);
-				return host->fail(ctx, "pthread_create worker %d: %s",
-						  j, strerror(err)), MMB_FAIL;
+				return PFT_FAIL("pthread_create worker %d: %s",
+						  j, strerror(err));
 			}
 			continue;
 		}
@@ -329,8 +332,7 @@ static int pft_run(const struct mmb_host *host, struct mmb_ctx *ctx,
 		if (w->pid < 0) {
 			err = errno;
 			pft_abort(st, j);
-			return host->fail(ctx, "fork worker %d: %s", j, strerror(err)),
-			       MMB_FAIL;
+			return PFT_FAIL("fork worker %d: %s", j, strerror(err));
 		}
 		if (w->pid == 0) {
 			/* Never return into the host: die with the launcher. */
@@ -350,8 +352,7 @@ static int pft_run(const struct mmb_host *host, struct mmb_ctx *ctx,
 			    waitpid(comm->w[j].pid, NULL, WNOHANG) != 0) {
 				comm->w[j].pid = -1;
 				pft_abort(st, st->n);
-				return host->fail(ctx, "worker process %d died before starting", j),
-				       MMB_FAIL;
+				return PFT_FAIL("worker process %d died before starting", j);
 			}
 		}
 	}
@@ -371,8 +372,7 @@ static int pft_run(const struct mmb_host *host, struct mmb_ctx *ctx,
 			bad = j;
 	}
 	if (bad)
-		return host->fail(ctx, "worker process %d did not finish cleanly", bad),
-		       MMB_FAIL;
+		return PFT_FAIL("worker process %d did not finish cleanly", bad);
 
 	/* Untimed from here on. */
 	for (j = 0; j < st->n; j++) {
@@ -389,18 +389,17 @@ static int pft_run(const struct mmb_host *host, struct mmb_ctx *ctx,
 	wall = (double)(last - first) / 1e9;
 	cpu = user + sys;
 	if (wall <= 0)
-		return host->fail(ctx, "wall clock did not advance (CLOCK_REALTIME stepped?)"),
-		       MMB_FAIL;
+		return PFT_FAIL("wall clock did not advance (CLOCK_REALTIME stepped?)");
 	if (cpu <= 0)
-		return host->fail(ctx, "no CPU time measured for %lu pages; use a larger size",
-				  st->pages), MMB_FAIL;
+		return PFT_FAIL("user+system time measured as 0 for %lu pages (below rusage resolution): use a larger size",
+				  st->pages);
 
-	host->log(ctx, MMB_LOG_DEBUG, "pft: %lu pages computed, %ld minor faults measured",
+	host->log(ctx, MMB_LOG_DEBUG, "%lu pages computed, %ld minor faults measured",
 		  st->pages, minflt);
 	diff = fabs((double)minflt - (double)st->pages) / (double)st->pages;
 	if (diff > 0.10)
 		host->log(ctx, MMB_LOG_WARN,
-			  "pft: %lu pages touched but %ld minor faults measured (%.0f%% off; THP or fault-around?)",
+			  "%lu pages touched but %ld minor faults measured (%.0f%% off; THP or fault-around?)",
 			  st->pages, minflt, diff * 100);
 
 	host->report(ctx, M_FAULTS_SEC, (double)st->pages / wall);
@@ -409,7 +408,7 @@ static int pft_run(const struct mmb_host *host, struct mmb_ctx *ctx,
 	host->report(ctx, M_ELAPSED, wall);
 	host->report(ctx, M_USER, user);
 	/* pft's own output line, for eyeballing against the original. */
-	host->log(ctx, MMB_LOG_DEBUG, "pft: %3lu %4d %3u %8.2fs %8.2fs %8.2fs  %10.3f %10.3f",
+	host->log(ctx, MMB_LOG_DEBUG, "pft line: %3lu %4d %3u %8.2fs %8.2fs %8.2fs  %10.3f %10.3f",
 		  (unsigned long)((st->region_bytes + comm->page * st->n) >> 30),
 		  st->n, comm->lines, user, sys, wall,
 		  (double)st->pages / cpu, (double)st->pages / wall);
