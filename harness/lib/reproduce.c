@@ -50,6 +50,7 @@ void repro_plan_release(struct repro_plan *p)
 	}
 	free(p->params);
 	free(p->governor);
+	free(p->governor_skipped);
 	for (size_t i = 0; i < p->nnotes; i++)
 		free(p->notes[i]);
 	free(p->notes);
@@ -188,6 +189,10 @@ static void build_yaml(struct repro_plan *p, const struct lkp_report *r)
 		strbuf_addstr(&sb, "environment:\n  governor: ");
 		yaml_scalar(&sb, p->governor);
 		strbuf_addch(&sb, '\n');
+	} else if (p->governor_skipped) {
+		strbuf_addstr(&sb, "# environment:\n#   governor: ");
+		yaml_scalar(&sb, p->governor_skipped);
+		strbuf_addstr(&sb, "    # skipped: no cpufreq where the runs happen\n");
 	}
 	strbuf_addstr(&sb, "workloads:\n  - name: ");
 	yaml_scalar(&sb, p->workload);
@@ -330,6 +335,7 @@ int repro_plan_build(const struct lkp_report *r, const struct repro_opts *o,
 		if (o->has_cpufreq) {
 			p->governor = xstrdup(gov);
 		} else {
+			p->governor_skipped = xstrdup(gov);
 			note(p, "governor: the report used cpufreq_governor %s; %s has no cpufreq (a VM?), skipped",
 			     gov, o->where ? o->where : "this machine");
 		}

@@ -46,6 +46,7 @@ struct repro_plan {
 	size_t nparams;
 	int workload_iterations;	/* 0 = the experiment's */
 	char *governor;		/* applied, or NULL */
+	char *governor_skipped;	/* the report's, when it cannot be applied */
 	int runs;
 	int64_t timeout_ns;
 	char **notes;		/* caveats and remarks, one line each */

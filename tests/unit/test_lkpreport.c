@@ -1,0 +1,629 @@
+/*
+ * Golden tests of the 0-day report parser (every table, every row) and of
+ * the report -> experiment mapping.  Fixtures: tests/fixtures/reports/ and
+ * the seed thread in $MMBENCH_SHARED/seeds.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "lkpreport.h"
+#include "reproduce.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SEED "001_da09c7d68e20d95c.txt"
+
+static char *fixture_path(const char *name)
+{
+	if (!strcmp(name, SEED)) {
+		const char *sh = getenv("MMBENCH_SHARED");
+
+		return xasprintf("%s/seeds/%s", sh ? sh : "../shared", name);
+	}
+	return xasprintf("tests/fixtures/reports/%s", name);
+}
+
+static void load(const char *name, struct strbuf *sb)
+{
+	char *p = fixture_path(name);
+
+	strbuf_init(sb);
+	if (strbuf_read_file(sb, p) < 0)
+		fail_msg("cannot read fixture %s", p);
+	free(p);
+}
+
+static void parse_ok(const char *name, struct lkp_report *r)
+{
+	struct strbuf sb;
+	char err[512];
+	int rc;
+
+	load(name, &sb);
+	rc = lkpreport_parse(r, sb.buf, sb.len, err, sizeof(err));
+	if (rc)
+		fail_msg("%s: %s", name, err);
+	strbuf_release(&sb);
+}
+
+static void parse_err(const char *data, size_t len, const char *want)
+{
+	struct lkp_report r;
+	char err[512] = "";
+
+	assert_int_equal(lkpreport_parse(&r, data, len, err, sizeof(err)), -1);
+	if (!strstr(err, want))
+		fail_msg("error '%s' does not contain '%s'", err, want);
+	assert_null(strchr(err, '\n'));		/* one line */
+}
+
+static void parse_file_err(const char *name, const char *want)
+{
+	struct strbuf sb;
+
+	load(name, &sb);
+	parse_err(sb.buf, sb.len, want);
+	strbuf_release(&sb);
+}
+
+/* Assert one row: means, stddevs (-1 blank), changes of columns 1.. */
+static void check_row(const struct lkp_table *t, size_t i, const char *metric, bool absolute,
+		      const double *mean, const int *sd, const double *chg)
+{
+	const struct lkp_row *row;
+
+	assert_true(i < t->nrows);
+	row = &t->rows[i];
+	assert_string_equal(row->metric, metric);
+	assert_int_equal(row->absolute, absolute);
+	for (size_t c = 0; c < t->ncommits; c++) {
+		if (fabs(row->mean[c] - mean[c]) > 1e-9 * fmax(1, fabs(mean[c])))
+			fail_msg("%s col %zu: mean %g, want %g", metric, c, row->mean[c], mean[c]);
+		assert_int_equal(row->stddev[c], sd[c]);
+		if (c > 0 && fabs(row->change[c] - chg[c]) > 1e-9)
+			fail_msg("%s col %zu: change %g, want %g", metric, c, row->change[c], chg[c]);
+	}
+}
+
+#define STR(s) (s), (sizeof(s) - 1)
+#define D(...) ((const double[]){ __VA_ARGS__ })
+#define I(...) ((const int[]){ __VA_ARGS__ })
+
+static const char *const AIM9_KEYS =
+	"compiler/cpufreq_governor/kconfig/rootfs/tbox_group/test/testcase/testtime";
+
+static void check_seed_commits(const struct lkp_table *t)
+{
+	assert_int_equal(t->ncommits, 3);
+	assert_string_equal(t->commits[0].sha, "fc21959f74bc11");
+	assert_string_equal(t->commits[0].long_sha, "fc21959f74bc1138");
+	assert_string_equal(t->commits[0].subject, "mm: abstract vma_expand() to use vma_merge_struct");
+	assert_string_equal(t->commits[1].sha, "cacded5e42b960");
+	assert_string_equal(t->commits[1].long_sha, "cacded5e42b9609b07b22d80c10");
+	assert_string_equal(t->commits[1].subject, "mm: avoid using vma_merge() for new VMAs");
+	assert_string_equal(t->commits[2].sha, "9cecc5dc893886");
+	assert_string_equal(t->commits[2].long_sha, "9cecc5dc89388676d1d0d47461c");
+	assert_string_equal(t->commits[2].subject,
+			    "mm: add expand-only VMA merge mode and optimise do_brk_flags()");
+}
+
+/* The seed: five tables, one row each, three commit columns. */
+static void test_seed(void **state)
+{
+	static const struct {
+		const char *model, *tbox;
+		int nr_cpu;
+		double base, c1, new1, c2, new2;
+	} want[] = {
+		{ "model: Granite Rapids nr_node: 1 nr_cpu: 240 memory: 192G", "lkp-gnr-1ap1", 240,
+		  3220697, -6.0, 3028867, -2.0, 3156931 },
+		{ "model: Emerald Rapids nr_node: 4 nr_cpu: 256 memory: 256G brand: INTEL(R) XEON(R) PLATINUM 8592+",
+		  "lkp-emr-2sp1", 256, 3669298, -6.5, 3430070, -2.7, 3571699 },
+		{ "model: Sapphire Rapids nr_node: 2 nr_cpu: 224 memory: 512G brand: Intel(R) Xeon(R) Platinum 8480CTDX",
+		  "lkp-spr-2sp4", 224, 3540976, -6.4, 3314159, -2.6, 3449384 },
+		{ "model: Ice Lake nr_node: 2 nr_cpu: 64 memory: 256G brand: Intel(R) Xeon(R) Gold 6346 CPU @ 3.10GHz",
+		  "lkp-icl-2sp9", 64, 2667734, -5.6, 2518021, -1.0, 2640850 },
+		{ "test machine: 48 threads 2 sockets Intel(R) Xeon(R) CPU E5-2697 v2 @ 2.70GHz (Ivy Bridge-EP) with 64G memory",
+		  "lkp-ivb-2ep2", 48, 1322908, -5.0, 1256536, -1.6, 1301387 },
+	};
+	struct lkp_report r;
+
+	(void)state;
+	parse_ok(SEED, &r);
+	assert_string_equal(r.testcase, "aim9");
+	assert_int_equal(r.ntables, 5);
+	for (size_t i = 0; i < 5; i++) {
+		const struct lkp_table *t = &r.tables[i];
+
+		assert_string_equal(t->model, want[i].model);
+		assert_int_equal(t->nr_cpu, want[i].nr_cpu);
+		assert_string_equal(t->axes_keys, AIM9_KEYS);
+		assert_int_equal(t->naxes, 8);
+		assert_string_equal(lkp_table_axis(t, "compiler"), "gcc-12");
+		assert_string_equal(lkp_table_axis(t, "cpufreq_governor"), "performance");
+		assert_string_equal(lkp_table_axis(t, "kconfig"), "x86_64-rhel-8.3");
+		assert_string_equal(lkp_table_axis(t, "rootfs"), "debian-12-x86_64-20240206.cgz");
+		assert_string_equal(lkp_table_axis(t, "tbox_group"), want[i].tbox);
+		assert_string_equal(lkp_table_axis(t, "test"), "brk_test");
+		assert_string_equal(lkp_table_axis(t, "testcase"), "aim9");
+		assert_string_equal(lkp_table_axis(t, "testtime"), "300s");
+		check_seed_commits(t);
+		assert_int_equal(t->nrows, 1);
+		check_row(t, 0, "aim9.brk_test.ops_per_sec", false,
+			  D(want[i].base, want[i].new1, want[i].new2), I(-1, -1, -1),
+			  D(0, want[i].c1, want[i].c2));
+	}
+	/* the original machine's table is the one the verdict uses */
+	assert_ptr_equal(lkp_report_main_table(&r), &r.tables[4]);
+	assert_string_equal(r.headline_metric, "aim9.brk_test.ops_per_sec");
+	assert_true(r.headline_from_table);
+	assert_true(fabs(r.headline_change + 5.0) < 1e-9);
+	assert_int_equal(r.direction, -1);
+	assert_string_equal(r.test_machine,
+			    "48 threads 2 sockets Intel(R) Xeon(R) CPU E5-2697 v2 @ 2.70GHz (Ivy Bridge-EP) with 64G memory");
+	assert_int_equal(r.nr_cpu, 48);
+	assert_true(r.params_from_axes);
+	assert_int_equal(r.nparams, 3);
+	assert_string_equal(lkp_report_param(&r, "cpufreq_governor"), "performance");
+	assert_string_equal(lkp_report_param(&r, "test"), "brk_test");
+	assert_string_equal(lkp_report_param(&r, "testtime"), "300s");
+	assert_null(r.materials_url);
+	lkp_report_release(&r);
+}
+
+static void check_aim9_report(const struct lkp_report *r)
+{
+	const struct lkp_table *t;
+
+	assert_string_equal(r->testcase, "aim9");
+	assert_string_equal(r->test_machine,
+			    "48 threads 2 sockets Intel(R) Xeon(R) CPU E5-2697 v2 @ 2.70GHz (Ivy Bridge-EP) with 64G memory");
+	assert_int_equal(r->nr_cpu, 48);
+	assert_string_equal(r->headline_metric, "aim9.brk_test.ops_per_sec");
+	assert_true(fabs(r->headline_change + 5.0) < 1e-9);
+	assert_false(r->headline_absolute);
+	assert_false(r->headline_from_table);
+	assert_int_equal(r->direction, -1);
+	assert_string_equal(r->commit_sha, "cacded5e42b9609b07b22d80c10f0076d439f7d1");
+	assert_string_equal(r->commit_subject, "mm: avoid using vma_merge() for new VMAs");
+	assert_false(r->params_from_axes);
+	assert_int_equal(r->nparams, 3);
+	assert_string_equal(r->params[0].key, "testtime");
+	assert_string_equal(r->params[0].value, "300s");
+	assert_string_equal(r->params[1].key, "test");
+	assert_string_equal(r->params[1].value, "brk_test");
+	assert_string_equal(r->params[2].key, "cpufreq_governor");
+	assert_string_equal(r->params[2].value, "performance");
+	assert_string_equal(r->materials_url,
+			    "https://download.01.org/0day-ci/archive/20240930/202409301043.629bea78-oliver.sang@intel.com");
+	assert_int_equal(r->ntables, 1);
+	t = &r->tables[0];
+	assert_null(t->model);
+	assert_string_equal(t->axes_keys, AIM9_KEYS);
+	assert_string_equal(t->axes_values,
+			    "gcc-12/performance/x86_64-rhel-8.3/debian-12-x86_64-20240206.cgz/lkp-ivb-2ep2/brk_test/aim9/300s");
+	assert_int_equal(t->ncommits, 2);
+	assert_string_equal(t->commits[0].sha, "fc21959f74");
+	assert_string_equal(t->commits[0].long_sha, "fc21959f74bc1138");
+	assert_string_equal(t->commits[1].sha, "cacded5e42");
+	/* the top "commit:" line gives the full sha */
+	assert_string_equal(t->commits[1].long_sha, "cacded5e42b9609b07b22d80c10f0076d439f7d1");
+	assert_string_equal(t->commits[1].subject, "mm: avoid using vma_merge() for new VMAs");
+	assert_int_equal(t->nfail_rows, 1);
+	assert_int_equal(t->nrows, 9);
+	check_row(t, 0, "aim9.brk_test.ops_per_sec", false, D(1322908, 1256536), I(-1, -1), D(0, -5.0));
+	check_row(t, 1, "aim9.time.system_time", false, D(201.54, 207.44), I(-1, -1), D(0, 2.9));
+	check_row(t, 2, "aim9.time.user_time", false, D(97.70, 91.84), I(-1, -1), D(0, -6.0));
+	check_row(t, 3,
+		  "perf-sched.sch_delay.avg.ms.__cond_resched.down_write.vma_prepare.vma_expand.vma_merge_new_range",
+		  false, D(0.04, 0.00), I(82, -1), D(0, -100.0));
+	check_row(t, 4, "perf-stat.i.branch-instructions", false, D(8.33e+08, 8.654e+08), I(-1, -1),
+		  D(0, 3.9));
+	check_row(t, 5, "perf-stat.i.branch-miss-rate%", true, D(1.15, 1.09), I(-1, -1), D(0, -0.1));
+	check_row(t, 6, "mpstat.cpu.all.soft%", true, D(0.21, 0.22), I(3, 2), D(0, 0.0));
+	check_row(t, 7, "perf-profile.calltrace.cycles-pp.entry_SYSCALL_64_after_hwframe.__x64_sys_brk",
+		  true, D(7.16, 6.76), I(2, 4), D(0, -0.4));
+	check_row(t, 8, "proc-vmstat.pgfault", false, D(30.12, 34.73), I(12, 10), D(0, 15.3));
+	assert_ptr_equal(lkp_table_row(t, "mpstat.cpu.all.soft%"), &t->rows[6]);
+	assert_null(lkp_table_row(t, "nope"));
+}
+
+/* The original report (UTF-8 ±) and every mangled form of it. */
+static void test_aim9_report_and_variants(void **state)
+{
+	static const char *const files[] = {
+		"aim9-report.txt", "quoted.txt", "rewrapped.txt", "collapsed.txt", "latin1.txt",
+		"mangled-aogonek.txt", "mangled-acirc.txt", "crlf.txt",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		struct lkp_report r;
+
+		print_message("  %s\n", files[i]);
+		parse_ok(files[i], &r);
+		check_aim9_report(&r);
+		lkp_report_release(&r);
+	}
+}
+
+/* In-memory manglings on top of the files: 3 quote levels, tabs, ">>>". */
+static void test_aim9_in_memory_variants(void **state)
+{
+	struct strbuf src, out;
+	const char *prefixes[] = { "> > > ", ">>> ", "\t", "> >\t" };
+
+	(void)state;
+	load("latin1.txt", &src);
+	for (size_t k = 0; k < ARRAY_SIZE(prefixes); k++) {
+		struct lkp_report r;
+		char err[512];
+		const char *p = src.buf;
+
+		strbuf_init(&out);
+		strbuf_addstr(&out, "Some reply text on top.\n\n");
+		while (*p) {
+			const char *nl = strchr(p, '\n');
+			size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+			strbuf_addstr(&out, prefixes[k]);
+			strbuf_add(&out, p, n);
+			strbuf_addch(&out, '\n');
+			p += n + (nl ? 1 : 0);
+		}
+		if (lkpreport_parse(&r, out.buf, out.len, err, sizeof(err)))
+			fail_msg("prefix '%s': %s", prefixes[k], err);
+		check_aim9_report(&r);
+		lkp_report_release(&r);
+		strbuf_release(&out);
+	}
+	strbuf_release(&src);
+}
+
+static void check_multi(const struct lkp_report *r)
+{
+	const struct lkp_table *t;
+
+	assert_int_equal(r->ntables, 2);
+	t = &r->tables[0];
+	assert_string_equal(t->model, "model: Granite Rapids nr_node: 1 nr_cpu: 240 memory: 192G");
+	check_seed_commits(t);
+	assert_int_equal(t->nrows, 4);
+	check_row(t, 0, "aim9.brk_test.ops_per_sec", false, D(3220697, 3028867, 3156931),
+		  I(-1, -1, -1), D(0, -6.0, -2.0));
+	check_row(t, 1, "aim9.time.system_time", false, D(285.12, 296.80, 287.97), I(3, 2, 11),
+		  D(0, 4.1, 1.0));
+	check_row(t, 2, "mpstat.cpu.all.soft%", true, D(0.52, 0.62, 0.54), I(4, 3, 5),
+		  D(0, 0.1, 0.0));
+	check_row(t, 3, "perf-stat.i.instructions", false, D(4.567e+10, 4.864e+10, 4.667e+10),
+		  I(-1, -1, -1), D(0, 6.5, 2.2));
+	t = &r->tables[1];
+	assert_true(starts_with(t->model, "test machine: 48 threads"));
+	assert_int_equal(t->nr_cpu, 48);
+	check_seed_commits(t);
+	assert_int_equal(t->nrows, 2);
+	check_row(t, 0, "aim9.brk_test.ops_per_sec", false, D(1322908, 1256536, 1301387),
+		  I(-1, -1, -1), D(0, -5.0, -1.6));
+	check_row(t, 1, "aim9.time.system_time", false, D(201.54, 207.44, 202.95), I(-1, 3, -1),
+		  D(0, 2.9, 0.7));
+	assert_ptr_equal(lkp_report_main_table(r), &r->tables[1]);
+	assert_string_equal(r->testcase, "aim9");
+	assert_true(r->headline_from_table);
+	assert_true(fabs(r->headline_change + 5.0) < 1e-9);
+}
+
+static void test_multi_commit(void **state)
+{
+	struct lkp_report r;
+
+	(void)state;
+	parse_ok("multi-commit.txt", &r);
+	check_multi(&r);
+	lkp_report_release(&r);
+	parse_ok("multi-commit-quoted.txt", &r);	/* "> " + CRLF */
+	check_multi(&r);
+	lkp_report_release(&r);
+}
+
+static void test_wis_report(void **state)
+{
+	struct lkp_report r;
+	const struct lkp_table *t;
+
+	(void)state;
+	parse_ok("wis-report.txt", &r);
+	assert_string_equal(r.testcase, "will-it-scale");
+	assert_string_equal(r.test_machine, "104 threads 2 sockets (Skylake) with 192G memory");
+	assert_int_equal(r.nr_cpu, 104);
+	assert_string_equal(r.headline_metric, "will-it-scale.per_process_ops");
+	assert_true(fabs(r.headline_change + 12.3) < 1e-9);
+	assert_int_equal(r.direction, -1);
+	assert_int_equal(r.nparams, 4);
+	assert_string_equal(lkp_report_param(&r, "nr_task"), "100%");
+	assert_string_equal(lkp_report_param(&r, "mode"), "process");
+	assert_string_equal(lkp_report_param(&r, "test"), "page_fault2");
+	assert_string_equal(lkp_report_param(&r, "cpufreq_governor"), "performance");
+	assert_int_equal(r.ntables, 1);
+	t = &r.tables[0];
+	assert_int_equal(t->naxes, 9);
+	assert_string_equal(lkp_table_axis(t, "nr_task"), "100%");
+	assert_string_equal(t->commits[0].long_sha, "fedcba98765432100123");
+	assert_string_equal(t->commits[1].long_sha, "0123456789abcdef0123456789abcdef01234567");
+	assert_int_equal(t->nrows, 6);
+	check_row(t, 0, "will-it-scale.per_process_ops", false, D(180342, 158160), I(2, 3), D(0, -12.3));
+	check_row(t, 1, "will-it-scale.workload", false, D(18755648, 16448640), I(2, 3), D(0, -12.3));
+	check_row(t, 2, "mpstat.cpu.all.soft%", true, D(4.23, 5.43), I(5, 4), D(0, 1.2));
+	check_row(t, 3, "mpstat.cpu.all.sys%", true, D(62.10, 58.70), I(-1, -1), D(0, -3.4));
+	check_row(t, 4, "proc-vmstat.pgfault", false, D(1.234e+09, 1.085e+09), I(-1, -1), D(0, -12.1));
+	check_row(t, 5, "perf-profile.self.cycles-pp.clear_page_erms", true, D(45.67, 52.47), I(8, 6),
+		  D(0, 6.8));
+	lkp_report_release(&r);
+}
+
+static void test_missing_sections(void **state)
+{
+	(void)state;
+	parse_file_err("missing-commit-list.txt", "missing the 'commit:' list");
+	parse_file_err("missing-commit-list.txt", "table 1 (line 36)");
+	parse_file_err("missing-rows.txt", "no rows after the header");
+	parse_file_err("missing-table.txt", "missing comparison table");
+	parse_file_err("missing-testcase.txt", "missing testcase");
+	parse_err(STR("compiler/testcase:\n  gcc-12\n"), "has 2 keys but its values line 'gcc-12' has 1 values");
+	parse_err(STR("compiler/testcase:\n  gcc-12/aim9\ncommit:\n  fc21959f74 (\"a\")\n"),
+		  "only one commit");
+	parse_err(STR("compiler/testcase:\n  gcc-12/aim9\ncommit:\n  fc21959f74 (\"a\n"),
+		  "unterminated commit subject");
+}
+
+static void test_garbage(void **state)
+{
+	static const char bin[] = { 'E', 'L', 'F', 0, 1, 2, 3, (char)0xff };
+	struct strbuf sb;
+	char rnd[4096];
+	unsigned int x = 12345;
+
+	(void)state;
+	parse_err(bin, sizeof(bin), "binary data (NUL byte at offset 3)");
+	parse_err("", 0, "empty report");
+	parse_err(STR(" \n\r\n\t \n"), "empty report");
+	parse_err(STR("> \n>>\n"), "empty report");
+	load("normal-mail.txt", &sb);
+	parse_err(sb.buf, sb.len, "not an LKP/0-day report");
+	strbuf_release(&sb);
+	/* random high bytes, no NUL */
+	for (size_t i = 0; i < sizeof(rnd); i++) {
+		x = x * 1103515245u + 12345u;
+		rnd[i] = (char)((x >> 16) | 1);
+	}
+	parse_err(rnd, sizeof(rnd), "not an LKP/0-day report");
+}
+
+/* Every prefix of a report parses or fails cleanly (ASan watches). */
+static void test_truncations(void **state)
+{
+	struct strbuf sb;
+	size_t ok = 0;
+
+	(void)state;
+	load("multi-commit.txt", &sb);
+	for (size_t n = 0; n <= sb.len; n += 7) {
+		struct lkp_report r;
+		char err[512] = "";
+
+		if (lkpreport_parse(&r, sb.buf, n, err, sizeof(err)) == 0) {
+			assert_true(r.ntables >= 1);
+			ok++;
+			lkp_report_release(&r);
+		} else {
+			assert_true(err[0] != '\0');
+		}
+	}
+	assert_true(ok > 0);
+	strbuf_release(&sb);
+}
+
+/* ---------------------------------------------------------------- mapping */
+
+static int plan_for(const char *name, int ncpus, bool cpufreq, struct repro_plan *p,
+		    struct lkp_report *r, char *err, size_t errlen)
+{
+	struct repro_opts o = { .runs = 6, .ncpus = ncpus, .has_cpufreq = cpufreq,
+				.where = "this machine" };
+
+	parse_ok(name, r);
+	return repro_plan_build(r, &o, p, err, errlen);
+}
+
+static bool has_note(const struct repro_plan *p, const char *s)
+{
+	for (size_t i = 0; i < p->nnotes; i++)
+		if (strstr(p->notes[i], s))
+			return true;
+	return false;
+}
+
+static void test_plan_seed(void **state)
+{
+	struct lkp_report r;
+	struct repro_plan p;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(plan_for(SEED, 2, true, &p, &r, err, sizeof(err)), 0);
+	assert_string_equal(p.workload, "aim9");
+	assert_string_equal(p.metric, "brk_test.ops_per_sec");
+	assert_string_equal(p.lkp_metric, "aim9.brk_test.ops_per_sec");
+	assert_int_equal(p.nparams, 2);
+	assert_string_equal(p.params[0].name, "test");
+	assert_string_equal(p.params[0].value, "brk_test");
+	assert_string_equal(p.params[1].name, "testtime");
+	assert_string_equal(p.params[1].value, "300s");
+	assert_string_equal(p.governor, "performance");
+	assert_int_equal(p.runs, 6);
+	assert_non_null(p.row);
+	assert_true(fabs(p.row->change[1] + 5.0) < 1e-9);
+	assert_true(fabs(p.row->change[2] + 1.6) < 1e-9);
+	assert_non_null(strstr(p.yaml, "  governor: performance\n"));
+	assert_non_null(strstr(p.yaml, "      test: brk_test\n"));
+	assert_non_null(strstr(p.yaml, "      testtime: 300s\n"));
+	assert_non_null(strstr(p.yaml, "iterations: 6\n"));
+	assert_non_null(strstr(p.yaml, "  - name: aim9\n"));
+	repro_plan_release(&p);
+	lkp_report_release(&r);
+
+	/* no cpufreq: governor skipped and said, kept as a comment */
+	assert_int_equal(plan_for(SEED, 2, false, &p, &r, err, sizeof(err)), 0);
+	assert_null(p.governor);
+	assert_true(has_note(&p, "cpufreq_governor performance"));
+	assert_true(has_note(&p, "skipped"));
+	assert_non_null(strstr(p.yaml, "#   governor: performance    # skipped"));
+	repro_plan_caveats(&p, &r, 2, "tcg");
+	assert_true(has_note(&p, "48 CPUs, this one 2"));
+	assert_true(has_note(&p, "TCG"));
+	repro_plan_release(&p);
+	lkp_report_release(&r);
+}
+
+static void test_plan_wis(void **state)
+{
+	struct lkp_report r;
+	struct repro_plan p;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(plan_for("wis-report.txt", 2, false, &p, &r, err, sizeof(err)), 0);
+	assert_string_equal(p.workload, "will-it-scale");
+	assert_string_equal(p.metric, "per_process_ops");
+	assert_string_equal(p.lkp_metric, "will-it-scale.per_process_ops");
+	assert_string_equal(p.params[0].value, "page_fault2");
+	assert_string_equal(p.params[1].value, "process");
+	assert_string_equal(p.params[2].name, "nr_task");
+	assert_string_equal(p.params[2].value, "100%");
+	assert_string_equal(p.params[2].note, "100% of 2 CPUs here = 2");
+	assert_non_null(p.row);
+	assert_true(fabs(p.row->change[1] + 12.3) < 1e-9);
+	repro_plan_release(&p);
+	lkp_report_release(&r);
+}
+
+static int plan_text(const char *text, int ncpus, struct repro_plan *p, struct lkp_report *r,
+		     char *err, size_t errlen)
+{
+	struct repro_opts o = { .runs = 6, .ncpus = ncpus, .has_cpufreq = false, .where = "here" };
+	char perr[512];
+
+	if (lkpreport_parse(r, text, strlen(text), perr, sizeof(perr)))
+		fail_msg("parse: %s", perr);
+	return repro_plan_build(r, &o, p, err, errlen);
+}
+
+static void test_plan_ebizzy_pft(void **state)
+{
+	static const char ebizzy[] =
+		"kernel test robot noticed a 7.5% improvement of ebizzy.throughput on:\n"
+		"testcase: ebizzy\nparameters:\n\n\tnr_threads: 200%\n\titerations: 100x\n"
+		"\tduration: 10s\n\tcpufreq_governor: performance\n\n"
+		"compiler/cpufreq_governor/duration/iterations/kconfig/nr_threads/rootfs/tbox_group/testcase:\n"
+		"  gcc-12/performance/10s/100x/x86_64-rhel-8.3/200%/debian-12.cgz/lkp-x/ebizzy\n\n"
+		"commit:\n  1111111111 (\"a\")\n  2222222222 (\"b\")\n\n"
+		"         %stddev     %change         %stddev\n"
+		"     12345            +7.5%      13271        ebizzy.throughput\n";
+	static const char pft[] =
+		"kernel test robot noticed a -4.2% regression of pft.faults_per_sec_per_cpu on:\n"
+		"testcase: pft\nparameters:\n\n\truntime: 300s\n\tnr_task: 50%\n\n"
+		"compiler/kconfig/nr_task/rootfs/runtime/tbox_group/testcase:\n"
+		"  gcc-12/x86_64-rhel-8.3/50%/debian-12.cgz/300s/lkp-x/pft\n\n"
+		"commit:\n  1111111111 (\"a\")\n  2222222222 (\"b\")\n\n"
+		"    400000            -4.2%     383200        pft.faults_per_sec_per_cpu\n";
+	struct lkp_report r;
+	struct repro_plan p;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(plan_text(ebizzy, 2, &p, &r, err, sizeof(err)), 0);
+	assert_string_equal(p.workload, "ebizzy");
+	assert_string_equal(p.metric, "throughput");
+	assert_int_equal(r.direction, 1);
+	assert_string_equal(p.params[0].name, "threads");
+	assert_string_equal(p.params[0].value, "200%");
+	assert_string_equal(p.params[0].note, "200% of 2 CPUs here = 4");
+	assert_string_equal(p.params[1].name, "duration");
+	assert_string_equal(p.params[1].value, "10s");
+	assert_int_equal(p.workload_iterations, 100);
+	assert_non_null(strstr(p.yaml, "    iterations: 100\n"));
+	assert_true(has_note(&p, "skipped"));
+	repro_plan_release(&p);
+	lkp_report_release(&r);
+
+	assert_int_equal(plan_text(pft, 8, &p, &r, err, sizeof(err)), 0);
+	assert_string_equal(p.workload, "pft");
+	assert_string_equal(p.metric, "faults/cpu");
+	assert_string_equal(p.lkp_metric, "pft.faults_per_sec_per_cpu");
+	assert_string_equal(p.params[1].name, "clients");
+	assert_string_equal(p.params[1].note, "50% of 8 CPUs here = 4");
+	assert_string_equal(p.params[2].value, "processes");
+	assert_true(has_note(&p, "runtime: 300s"));
+	assert_null(p.governor);
+	repro_plan_release(&p);
+	lkp_report_release(&r);
+}
+
+static void test_plan_unsupported(void **state)
+{
+	struct lkp_report r;
+	struct repro_plan p;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(plan_for("unsupported.txt", 2, false, &p, &r, err, sizeof(err)), -1);
+	assert_true(starts_with(err, "not supported: unixbench/fsdisk; mmbench can reproduce: aim9/brk_test"));
+	assert_non_null(strstr(err, "will-it-scale/{page_fault1"));
+	lkp_report_release(&r);
+}
+
+static void test_verdict(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(repro_verdict(-5.0, -4.1, -5.3, -2.9, 0.0012, &sb), 1);
+	assert_string_equal(sb.buf, "report: -5.0%, here: -4.1% [CI -5.3, -2.9], p=0.0012: reproduced");
+	strbuf_reset(&sb);
+	assert_int_equal(repro_verdict(-5.0, -0.4, -1.9, 1.1, 0.61, &sb), 0);
+	assert_non_null(strstr(sb.buf, ": not reproduced (no significant difference)"));
+	strbuf_reset(&sb);
+	assert_int_equal(repro_verdict(-5.0, 3.0, 1.0, 5.0, 0.01, &sb), 0);
+	assert_non_null(strstr(sb.buf, "opposite direction"));
+	strbuf_reset(&sb);
+	assert_int_equal(repro_verdict(-5.0, -40.0, -45.0, -35.0, 1e-9, &sb), 1);
+	assert_non_null(strstr(sb.buf, "p=1.0e-09: reproduced (magnitude differs"));
+	strbuf_release(&sb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_seed),
+		cmocka_unit_test(test_aim9_report_and_variants),
+		cmocka_unit_test(test_aim9_in_memory_variants),
+		cmocka_unit_test(test_multi_commit),
+		cmocka_unit_test(test_wis_report),
+		cmocka_unit_test(test_missing_sections),
+		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_truncations),
+		cmocka_unit_test(test_plan_seed),
+		cmocka_unit_test(test_plan_wis),
+		cmocka_unit_test(test_plan_ebizzy_pft),
+		cmocka_unit_test(test_plan_unsupported),
+		cmocka_unit_test(test_verdict),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
