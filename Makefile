@@ -42,6 +42,8 @@ E2E       := $(sort $(wildcard tests/e2e/*.sh))
 
 .PHONY: all run check check-unit check-e2e check-asan check-kernel bench install clean deps lint fuzz
 .DELETE_ON_ERROR:
+# Keep the sanitizer objects of the unit tests between runs.
+.SECONDARY:
 
 all: $(BUILD)/mmbench $(PLUGINS)
 
@@ -76,7 +78,8 @@ $(BUILD)/workloads/%.so: $$(wildcard workloads/%/*.c) $$(wildcard workloads/%/*.
 
 $(BUILD)/tests/plugins/%.so: tests/plugins/%.c include/mmbench/workload.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(PLUGIN_CFLAGS) $(PLUGIN_LDFLAGS) -o $@ $< -lpthread -lm
+	@$(if $(Q),echo "  PLUGIN  $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(PLUGIN_CFLAGS) $(PLUGIN_LDFLAGS) -o $@ $< -lpthread -lm
 
 # Unit tests always run with ASan+UBSan: they are in-process and cheap.
 UNIT_FLAGS := -std=gnu11 $(WARN) -O1 -g -D_GNU_SOURCE -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -87,7 +90,8 @@ $(BUILD)/uobj/%.o: %.c $(HDRS)
 	$(Q)$(CC) $(CPPFLAGS) $(UNIT_FLAGS) -c -o $@ $<
 $(BUILD)/tests/unit/%: tests/unit/%.c $(UNIT_LIB_OBJ) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests/unit $(UNIT_FLAGS) -o $@ $< $(UNIT_LIB_OBJ) -lcmocka $(LDLIBS)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(CPPFLAGS) -Itests/unit $(UNIT_FLAGS) -o $@ $< $(UNIT_LIB_OBJ) -lcmocka $(LDLIBS)
 
 check: check-unit check-e2e
 

@@ -1,0 +1,233 @@
+/* Results database: schema migrations, kill-safety settings, round trips. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "db.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *tmp_db(void)
+{
+	char tmpl[] = "/tmp/mmb-db-XXXXXX";
+	int fd = mkstemp(tmpl);
+
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(tmpl);
+	return xstrdup(tmpl);
+}
+
+static void rm_db(char *path)
+{
+	char *wal = xasprintf("%s-wal", path), *shm = xasprintf("%s-shm", path);
+
+	unlink(path);
+	unlink(wal);
+	unlink(shm);
+	free(wal);
+	free(shm);
+	free(path);
+}
+
+static int scalar_int(struct mmb_db *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+
+	assert_int_equal(sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static void test_fresh_db_is_migrated(void **s)
+{
+	char *path = tmp_db();
+	struct mmb_db db;
+	sqlite3_stmt *st;
+
+	(void)s;
+	assert_int_equal(db_open(&db, path), 0);
+	assert_int_equal(db_schema_version(&db), db_nr_migrations);
+	assert_int_equal(scalar_int(&db, "SELECT count(*) FROM sqlite_master WHERE name IN"
+				    " ('kernels','machines','runs','run_env','iterations','samples','monitors')"), 7);
+	assert_int_equal(sqlite3_prepare_v2(db.sql, "PRAGMA journal_mode", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "wal");
+	sqlite3_finalize(st);
+	db_close(&db);
+	/* reopening is a no-op */
+	assert_int_equal(db_open(&db, path), 0);
+	assert_int_equal(db_schema_version(&db), db_nr_migrations);
+	db_close(&db);
+	rm_db(path);
+}
+
+static void test_migrates_step_by_step(void **s)
+{
+	char *path = tmp_db();
+	struct mmb_db db;
+	sqlite3 *raw;
+
+	(void)s;
+	/* an empty file at version 0 gets every migration, in order */
+	assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 0", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(raw);
+	assert_int_equal(db_open(&db, path), 0);
+	assert_int_equal(db_schema_version(&db), db_nr_migrations);
+	db_close(&db);
+	rm_db(path);
+}
+
+static void test_rejects_newer_schema(void **s)
+{
+	char *path = tmp_db();
+	struct mmb_db db;
+	sqlite3 *raw;
+	char sql[64];
+
+	(void)s;
+	assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", db_nr_migrations + 5);
+	assert_int_equal(sqlite3_exec(raw, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(raw);
+	assert_int_equal(db_open(&db, path), -1);
+	rm_db(path);
+}
+
+static void test_failed_migration_rolls_back(void **s)
+{
+	char *path = tmp_db();
+	struct mmb_db db;
+	sqlite3 *raw;
+
+	(void)s;
+	/* a table in the way makes migration 1 fail: nothing half-applied */
+	assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw, "CREATE TABLE samples (x)", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(raw);
+	assert_int_equal(db_open(&db, path), -1);
+	assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
+	{
+		sqlite3_stmt *st;
+
+		sqlite3_prepare_v2(raw, "SELECT count(*) FROM sqlite_master WHERE name = 'kernels'",
+				   -1, &st, NULL);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int(st, 0), 0);
+		sqlite3_finalize(st);
+		sqlite3_prepare_v2(raw, "PRAGMA user_version", -1, &st, NULL);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int(st, 0), 0);
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(raw);
+	rm_db(path);
+}
+
+static void test_labels_round_trip(void **s)
+{
+	static const char *labels[] = {
+		"6.12.0-rc1", "it's \"quoted\"", "a b; rm -rf / $(reboot) `id`",
+		"line\nbreak", "\xff\xfe not utf-8", "'; DROP TABLE kernels; --",
+	};
+	char *path = tmp_db();
+	struct mmb_db db;
+
+	(void)s;
+	assert_int_equal(db_open(&db, path), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(labels); i++) {
+		struct kernel_info k = { .label = labels[i], .release = "6.12" };
+		int64_t id = db_kernel_upsert(&db, &k);
+
+		assert_true(id > 0);
+		assert_int_equal(db_kernel_find(&db, labels[i]), id);
+		/* upsert of the same label keeps the id */
+		assert_int_equal(db_kernel_upsert(&db, &k), id);
+	}
+	assert_int_equal(scalar_int(&db, "SELECT count(*) FROM kernels"), (int)ARRAY_SIZE(labels));
+	db_close(&db);
+	rm_db(path);
+}
+
+static void test_iteration_with_samples(void **s)
+{
+	char *path = tmp_db();
+	struct mmb_db db;
+	struct kernel_info k = { .label = "k" };
+	struct run_info r = { 0 };
+	struct sample_info smp[2] = {
+		{ .metric = "faults/sec", .unit = "faults/s", .better = 1, .seq = 0, .value = 1.5 },
+		{ .metric = "faults/cpu", .unit = "faults/cpu-s", .better = 1, .seq = 0, .value = 2.5 },
+	};
+	const char *keys[] = { "vmstat:pgfault", "meminfo:MemFree" };
+	double deltas[] = { 100, -4096 };
+	struct iteration_info it = { .workload = "pft", .variant = "clients=1", .iteration = 1,
+				     .status = "ok" };
+	struct iteration_info warm = it;
+	int64_t run;
+
+	(void)s;
+	assert_int_equal(db_open(&db, path), 0);
+	r.kernel_id = db_kernel_upsert(&db, &k);
+	run = db_run_begin(&db, &r);
+	assert_true(run > 0);
+	it.run_id = warm.run_id = run;
+	assert_true(db_iteration_add(&db, &it, smp, 2, keys, deltas, 2, "vmstat") > 0);
+	warm.warmup = true;
+	warm.iteration = -1;
+	/* warm-up samples are never stored */
+	assert_true(db_iteration_add(&db, &warm, smp, 2, NULL, NULL, 0, NULL) > 0);
+	assert_int_equal(scalar_int(&db, "SELECT count(*) FROM samples"), 2);
+	assert_int_equal(scalar_int(&db, "SELECT count(*) FROM iterations"), 2);
+	assert_int_equal(scalar_int(&db, "SELECT count(*) FROM monitors WHERE source = 'meminfo' AND key = 'MemFree' AND delta = -4096"), 1);
+	assert_int_equal(scalar_int(&db, "SELECT status = 'running' FROM runs"), 1);
+	assert_int_equal(db_run_finish(&db, run, "complete"), 0);
+	assert_int_equal(scalar_int(&db, "SELECT status = 'complete' FROM runs"), 1);
+	db_close(&db);
+	rm_db(path);
+}
+
+static void test_dead_run_marked_interrupted(void **s)
+{
+	char *path = tmp_db();
+	struct mmb_db db;
+	struct kernel_info k = { .label = "k" };
+	struct run_info r = { 0 };
+	int64_t run;
+	char sql[128];
+
+	(void)s;
+	assert_int_equal(db_open(&db, path), 0);
+	r.kernel_id = db_kernel_upsert(&db, &k);
+	run = db_run_begin(&db, &r);
+	/* pretend the run belonged to a process that is gone */
+	snprintf(sql, sizeof(sql), "UPDATE runs SET pid = 999999999 WHERE id = %lld", (long long)run);
+	assert_int_equal(db_exec(&db, sql), 0);
+	db_close(&db);
+	assert_int_equal(db_open(&db, path), 0);
+	assert_int_equal(scalar_int(&db, "SELECT status = 'interrupted' FROM runs"), 1);
+	db_close(&db);
+	rm_db(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fresh_db_is_migrated),
+		cmocka_unit_test(test_migrates_step_by_step),
+		cmocka_unit_test(test_rejects_newer_schema),
+		cmocka_unit_test(test_failed_migration_rolls_back),
+		cmocka_unit_test(test_labels_round_trip),
+		cmocka_unit_test(test_iteration_with_samples),
+		cmocka_unit_test(test_dead_run_marked_interrupted),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,229 @@
+/* Plugin loader: what it accepts and what it rejects, and why. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "plugin.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char errbuf[8192];
+
+/* Run the loader with stderr captured into errbuf. */
+static int load_capture(struct plugin *p, const char *path)
+{
+	FILE *tmp = tmpfile();
+	int saved = dup(2), ret;
+	size_t n;
+
+	fflush(stderr);
+	dup2(fileno(tmp), 2);
+	ret = plugin_load_file(p, path);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	n = fread(errbuf, 1, sizeof(errbuf) - 1, tmp);
+	errbuf[n] = '\0';
+	fclose(tmp);
+	return ret;
+}
+
+static char *test_plugin(const char *name)
+{
+	const char *dir = getenv("MMBENCH_TEST_PLUGINS");
+
+	return xasprintf("%s/%s.so", dir ? dir : "build/tests/plugins", name);
+}
+
+static void expect_reject(const char *name, const char *why)
+{
+	struct plugin p;
+	char *path = test_plugin(name);
+
+	assert_int_equal(load_capture(&p, path), -1);
+	if (!strstr(errbuf, why))
+		fail_msg("rejecting %s: expected '%s' in: %s", name, why, errbuf);
+	assert_non_null(strstr(errbuf, path));	/* the message names the file */
+	plugin_release(&p);
+	free(path);
+}
+
+static void test_rejects_wrong_major(void **s)
+{
+	(void)s;
+	expect_reject("bad_major", "ABI 99.0, this mmbench speaks ABI 1.");
+}
+
+static void test_rejects_short_struct(void **s)
+{
+	(void)s;
+	expect_reject("short_struct", "descriptor is 16 bytes");
+}
+
+static void test_rejects_missing_hooks(void **s)
+{
+	(void)s;
+	expect_reject("missing_hooks", "missing hook(s): run");
+}
+
+static void test_rejects_wrong_name(void **s)
+{
+	(void)s;
+	expect_reject("wrong_name", "calls itself 'someone_else' but the file is named 'wrong_name.so'");
+}
+
+static void test_rejects_no_entry(void **s)
+{
+	(void)s;
+	expect_reject("no_entry", "not an mmbench workload plugin");
+}
+
+static void test_rejects_not_elf(void **s)
+{
+	char path[] = "/tmp/mmb-test-XXXXXX";
+	int fd = mkstemp(path);
+	char *so = xasprintf("%s.so", path);
+	struct plugin p;
+
+	(void)s;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "not elf", 7), 7);
+	close(fd);
+	assert_int_equal(rename(path, so), 0);
+	assert_int_equal(load_capture(&p, so), -1);
+	assert_non_null(strstr(errbuf, "cannot load plugin"));
+	plugin_release(&p);
+	unlink(so);
+	free(so);
+}
+
+static void test_rejects_world_writable(void **s)
+{
+	char *src = test_plugin("good_minimal");
+	char dir[] = "/tmp/mmb-ww-XXXXXX";
+	char *dst;
+	struct plugin p;
+	const char *cp[4];
+
+	(void)s;
+	assert_non_null(mkdtemp(dir));
+	dst = xasprintf("%s/good_minimal.so", dir);
+	cp[0] = "cp"; cp[1] = src; cp[2] = dst; cp[3] = NULL;
+	assert_int_equal(run_argv(cp, NULL, NULL), 0);
+	chmod(dst, 0666);
+	assert_int_equal(load_capture(&p, dst), -1);
+	assert_non_null(strstr(errbuf, "world-writable plugin"));
+	plugin_release(&p);
+	chmod(dst, 0644);
+	chmod(dir, 0777);
+	assert_int_equal(load_capture(&p, dst), -1);
+	assert_non_null(strstr(errbuf, "world-writable folder"));
+	plugin_release(&p);
+	unlink(dst);
+	rmdir(dir);
+	free(dst);
+	free(src);
+}
+
+static void test_accepts_minimal(void **s)
+{
+	struct plugin p;
+	char *path = test_plugin("good_minimal");
+
+	(void)s;
+	assert_int_equal(load_capture(&p, path), 0);
+	assert_string_equal(p.w.name, "good_minimal");
+	assert_int_equal(p.nmetrics, 1);
+	assert_int_equal(p.nparams, 0);
+	assert_int_equal(plugin_metric_index(&p, "value"), 0);
+	assert_null(p.w.check_params);
+	plugin_release(&p);
+	free(path);
+}
+
+static void test_accepts_newer_minor(void **s)
+{
+	struct plugin p;
+	char *path = test_plugin("newer_minor");
+
+	(void)s;
+	assert_int_equal(load_capture(&p, path), 0);
+	assert_int_equal(p.w.abi_minor, MMB_ABI_MINOR + 99);
+	assert_non_null(p.w.run);
+	plugin_release(&p);
+	free(path);
+}
+
+static void test_loads_skeleton(void **s)
+{
+	const char *build = getenv("MMBENCH_BUILD");
+	char *path = xasprintf("%s/workloads/skeleton.so", build ? build : "build");
+	struct plugin p;
+
+	(void)s;
+	assert_int_equal(load_capture(&p, path), 0);
+	assert_string_equal(p.w.name, "skeleton");
+	assert_true(p.nparams >= 1);
+	assert_true(p.nmetrics >= 1);
+	for (size_t i = 0; i < p.nparams; i++)
+		assert_non_null(p.params[i]->help);
+	plugin_release(&p);
+	free(path);
+}
+
+static void test_search_path_env(void **s)
+{
+	struct plugin p;
+	const char *dir = getenv("MMBENCH_TEST_PLUGINS");
+
+	(void)s;
+	/* plugin_search_path() caches; the env must be set before the first call */
+	assert_int_equal(plugin_load(&p, "good_minimal"), 0);
+	plugin_release(&p);
+	assert_int_equal(plugin_load(&p, "../etc/passwd"), -1);
+	plugin_release(&p);
+	assert_int_equal(plugin_load(&p, "no-such-workload"), -1);
+	plugin_release(&p);
+	(void)dir;
+}
+
+static void test_name_valid(void **s)
+{
+	(void)s;
+	assert_true(plugin_name_valid("pte-mapped-folio"));
+	assert_true(plugin_name_valid("will-it-scale"));
+	assert_false(plugin_name_valid(""));
+	assert_false(plugin_name_valid("../x"));
+	assert_false(plugin_name_valid("a b"));
+	assert_false(plugin_name_valid("-x"));
+	assert_false(plugin_name_valid("A"));
+}
+
+int main(void)
+{
+	const char *dir = getenv("MMBENCH_TEST_PLUGINS");
+
+	setenv("MMBENCH_PLUGIN_PATH", dir ? dir : "build/tests/plugins", 1);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rejects_wrong_major),
+		cmocka_unit_test(test_rejects_short_struct),
+		cmocka_unit_test(test_rejects_missing_hooks),
+		cmocka_unit_test(test_rejects_wrong_name),
+		cmocka_unit_test(test_rejects_no_entry),
+		cmocka_unit_test(test_rejects_not_elf),
+		cmocka_unit_test(test_rejects_world_writable),
+		cmocka_unit_test(test_accepts_minimal),
+		cmocka_unit_test(test_accepts_newer_minor),
+		cmocka_unit_test(test_loads_skeleton),
+		cmocka_unit_test(test_search_path_env),
+		cmocka_unit_test(test_name_valid),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
