@@ -1,0 +1,200 @@
+#!/bin/bash
+# pft fidelity: the mmbench pft plugin against a standalone pft 0.12x
+# stand-in (bench/pft-ref/pft-ref.c, written from the behaviour reference,
+# sharing no code with the plugin), interleaved on the same kernel under the
+# same THP state (by default THP off for both through bench/pft-ref/no-thp,
+# a prctl(PR_SET_THP_DISABLE) wrapper: base-page faults like the mmtests
+# recipe, and no system setting is touched).  Prints, per mode and client
+# count, the Hmean and CoV of faults/sec and faults/cpu for both sides, and
+# the plugin/reference ratio of the Hmeans.
+#
+# usage: bench/pft-fidelity.sh [-s SIZE] [-c "1 2"] [-m threads|processes|both]
+#                              [-i ITERATIONS] [-o RAW.tsv] [-H]
+#   -s  region size: 4096, 64K, 512M, 1G or N%mem (default 1G)
+#   -c  client counts (default: 1 and the number of CPUs)
+#   -m  worker mode (default both)
+#   -i  measured iterations per side and variant (default 10; 1 warm-up each)
+#   -o  also write every raw sample as TSV (side mode clients iter metric value)
+#   -H  leave THP as the system has it (both sides still see the same state)
+# env: MMBENCH_BUILD (default build), CC (default cc).
+# Not part of `make check`: it takes minutes and asserts nothing about speed.
+set -u
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+B=${MMBENCH_BUILD:-$ROOT/build}
+MMB=$B/mmbench
+SIZE=1G
+CLIENTS=""
+MODES="threads processes"
+ITER=10
+RAW=""
+NOTHP=1
+
+usage() { sed -n '/^# usage:/,/^# Not part/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+die() { echo "pft-fidelity: $*" >&2; exit 1; }
+
+while getopts "s:c:m:i:o:Hh" o; do
+	case $o in
+	s) SIZE=$OPTARG ;;
+	c) CLIENTS=$OPTARG ;;
+	m) case $OPTARG in
+	   threads|processes) MODES=$OPTARG ;;
+	   both) MODES="threads processes" ;;
+	   *) echo "pft-fidelity: -m: '$OPTARG' is not threads, processes or both" >&2; exit 2 ;;
+	   esac ;;
+	i) ITER=$OPTARG ;;
+	o) RAW=$OPTARG ;;
+	H) NOTHP=0 ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || usage
+[[ $ITER =~ ^[1-9][0-9]*$ ]] || { echo "pft-fidelity: -i: '$ITER' is not a positive integer" >&2; exit 2; }
+NCPU=$(getconf _NPROCESSORS_ONLN)
+[ -n "$CLIENTS" ] || CLIENTS=$( [ "$NCPU" -gt 1 ] && echo "1 $NCPU" || echo 1)
+for c in $CLIENTS; do
+	[[ $c =~ ^[1-9][0-9]*$ ]] && [ "$c" -le 128 ] ||
+		{ echo "pft-fidelity: -c: '$c' is not a client count in 1..128" >&2; exit 2; }
+done
+
+# One size string both sides read the same way: bytes, or K/M/G (2^10..2^30).
+if [[ $SIZE =~ ^([0-9]+)%mem$ ]]; then
+	memkb=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
+	SIZE=$(( memkb * 1024 * ${BASH_REMATCH[1]} / 100 ))
+elif ! [[ $SIZE =~ ^[0-9]+[KMG]?$ ]]; then
+	echo "pft-fidelity: -s: '$SIZE' is not a size (4096, 64K, 512M, 1G, 20%mem)" >&2
+	exit 2
+fi
+
+[ -x "$MMB" ] || die "$MMB not built (run make)"
+[ -f "$B/workloads/pft.so" ] || die "$B/workloads/pft.so not built (run make)"
+command -v sqlite3 >/dev/null || die "needs the sqlite3 CLI (apt-get install sqlite3)"
+
+T=$(mktemp -d) || die "mktemp failed"
+trap 'rm -rf "$T"' EXIT
+REF=$T/pft-ref
+${CC:-cc} -O3 -D_GNU_SOURCE -std=gnu11 -o "$REF" "$ROOT/bench/pft-ref/pft-ref.c" -lpthread -lrt ||
+	die "cannot build bench/pft-ref/pft-ref.c"
+WRAP=()
+if [ $NOTHP = 1 ]; then
+	${CC:-cc} -O2 -std=gnu11 -o "$T/no-thp" "$ROOT/bench/pft-ref/no-thp.c" ||
+		die "cannot build bench/pft-ref/no-thp.c"
+	WRAP=("$T/no-thp")
+fi
+
+# The generated experiment has no environment section, so the harness
+# changes nothing: both sides see the same THP state.  Say what it is.
+THP=/sys/kernel/mm/transparent_hugepage
+thp_state() {
+	local s="" f v kb
+	[ -r "$THP/enabled" ] || { echo "no THP"; return; }
+	s="enabled=$(sed 's/.*\[\(.*\)\].*/\1/' "$THP/enabled")"
+	for f in "$THP"/hugepages-*kB/enabled; do
+		[ -r "$f" ] || continue
+		v=$(sed 's/.*\[\(.*\)\].*/\1/' "$f")
+		[ "$v" = never ] && continue
+		kb=${f#"$THP"/hugepages-}
+		s="$s ${kb%/enabled}=$v"
+	done
+	echo "$s"
+}
+THP0=$(thp_state)
+[ $NOTHP = 0 ] || THP0="off for both (PR_SET_THP_DISABLE; system: $THP0)"
+
+# One experiment (and database) per variant, so samples need no variant label.
+for mode in $MODES; do
+	for c in $CLIENTS; do
+		cat > "$T/$mode-$c.yaml" <<EOF
+experiment: pft-fidelity
+iterations: 1
+warmup: 0
+workloads:
+  - name: pft
+    params:
+      size: $SIZE
+      clients: $c
+      mode: $mode
+EOF
+	done
+done
+
+: > "$T/raw"
+run_ref() {	# mode clients iteration(0 = warm-up)
+	local flag=-t line
+	[ "$1" = processes ] && flag=-n
+	line=$("${WRAP[@]}" "$REF" -m "$SIZE" "$flag" "$2" 2>>"$T/ref.err" | tr -d s) ||
+		die "pft-ref -m $SIZE $flag $2 failed: $(cat "$T/ref.err")"
+	[ "$3" -gt 0 ] || return 0
+	# fields: Gb Thr CLine User System Wall flt/cpu/s fault/wsec
+	set -- "$1" "$2" "$3" $line
+	printf 'pft-ref\t%s\t%s\t%s\tfaults/sec\t%s\n' "$1" "$2" "$3" "${11}" >> "$T/raw"
+	printf 'pft-ref\t%s\t%s\t%s\tfaults/cpu\t%s\n' "$1" "$2" "$3" "${10}" >> "$T/raw"
+}
+run_mmb() {	# mode clients iteration(0 = warm-up)
+	local db=$T/$1-$2.db
+	[ "$3" -gt 0 ] || db=$T/warmup.db
+	"${WRAP[@]}" "$MMB" run "$T/$1-$2.yaml" --db "$db" -q >"$T/mmb.log" 2>&1 ||
+		die "mmbench run ($1, clients=$2) failed: $(cat "$T/mmb.log")"
+	[ "$3" -gt 0 ] || return 0
+	sqlite3 -batch -noheader -separator $'\t' "$db" \
+		"SELECT 'mmbench', '$1', '$2', $3, metric, value FROM samples
+		 WHERE run_id = (SELECT max(id) FROM runs)
+		 AND metric IN ('faults/sec', 'faults/cpu')" >> "$T/raw"
+}
+
+total=$(( (ITER + 1) * $(echo $MODES | wc -w) * $(echo $CLIENTS | wc -w) ))
+done_=0
+progress() { [ -t 2 ] && printf '\r  %d/%d runs per side' "$done_" "$total" >&2; }
+echo "pft fidelity on $(uname -r): size $SIZE, clients {$CLIENTS}, $ITER iterations + 1 warm-up, THP $THP0"
+for i in $(seq 0 "$ITER"); do
+	for mode in $MODES; do
+		for c in $CLIENTS; do
+			# Alternate which side goes first so slow drift hits both.
+			if [ $((i % 2)) -eq 0 ]; then
+				run_ref "$mode" "$c" "$i"; run_mmb "$mode" "$c" "$i"
+			else
+				run_mmb "$mode" "$c" "$i"; run_ref "$mode" "$c" "$i"
+			fi
+			done_=$((done_ + 1)); progress
+		done
+	done
+done
+[ -t 2 ] && printf '\r%40s\r' '' >&2
+THP1=$(thp_state)
+[ $NOTHP = 0 ] || THP1="off for both (PR_SET_THP_DISABLE; system: $THP1)"
+[ "$THP0" = "$THP1" ] || [ $NOTHP = 1 ] ||
+	echo "warning: THP state changed during the comparison ($THP0 -> $THP1): numbers are suspect"
+if [ -s "$T/ref.err" ]; then
+	echo "pft-ref warnings:"; sort "$T/ref.err" | uniq -c | sed 's/^/  /'
+fi
+[ -z "$RAW" ] || cp "$T/raw" "$RAW" || die "cannot write $RAW"
+
+# Hmean (rates, higher is better: what mmtests reports), CoV from the
+# sample standard deviation, and the plugin/reference ratio of the Hmeans.
+awk -F'\t' '
+{ k = $2 SUBSEP $3 SUBSEP $5 SUBSEP $1
+  n[k]++; s[k] += $6; ss[k] += $6 * $6; inv[k] += 1 / $6
+  if (!(k in mn) || $6 < mn[k]) mn[k] = $6
+  if (!(k in mx) || $6 > mx[k]) mx[k] = $6
+  if (!seen[$2 SUBSEP $3 SUBSEP $5]++) order[++no] = $2 SUBSEP $3 SUBSEP $5 }
+END {
+  printf "%-10s %7s  %-10s  %-8s %3s %14s %7s %14s %14s  %s\n",
+         "mode", "clients", "metric", "side", "n", "hmean", "CoV", "min", "max", "plugin/ref"
+  for (o = 1; o <= no; o++) {
+    split(order[o], f, SUBSEP)
+    for (side = 1; side <= 2; side++) {
+      sd = side == 1 ? "pft-ref" : "mmbench"; k = order[o] SUBSEP sd
+      if (!(k in n)) continue
+      hm = n[k] / inv[k]; am = s[k] / n[k]
+      var = n[k] > 1 ? (ss[k] - n[k] * am * am) / (n[k] - 1) : 0
+      cov = am > 0 && var > 0 ? 100 * sqrt(var) / am : 0
+      h[sd] = hm
+      ratio = ""
+      if (side == 2 && h["pft-ref"] > 0) ratio = sprintf("%.3f", hm / h["pft-ref"])
+      printf "%-10s %7s  %-10s  %-8s %3d %14.1f %6.2f%% %14.1f %14.1f  %s\n",
+             f[1], f[2], f[3], sd, n[k], hm, cov, mn[k], mx[k], ratio
+    }
+    delete h
+  }
+}' "$T/raw"
