@@ -65,6 +65,13 @@ $(BUILD)/gen/help_texts.c: $(HELP_TXT) tools/gen-help.sh
 $(BUILD)/gen/help_texts.o: $(BUILD)/gen/help_texts.c harness/lib/help.h
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
+# Man pages come from the same help texts (tools/gen-man.sh); a page is only
+# rewritten when its text changed.
+all: $(BUILD)/gen/man.stamp
+$(BUILD)/gen/man.stamp: $(HELP_TXT) tools/gen-man.sh
+	$(Q)./tools/gen-man.sh docs/man $(HELP_TXT)
+	@mkdir -p $(dir $@) && touch $@
+
 $(BUILD)/mmbench: $(CMD_OBJ) $(BUILD)/gen/help_texts.o $(BUILD)/libmmbench.a
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/gen/help_texts.o $(BUILD)/libmmbench.a $(LDLIBS)
