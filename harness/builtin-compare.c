@@ -1,10 +1,154 @@
-/* Placeholder until the compare command lands; replaced by its owner. */
+/*
+ * mmbench compare [--db FILE] [--format mmtests|lkp|markdown|csv|json]
+ *                 [--test welch|mwu|mmtests|lkp] [--workload W] [--metric M]
+ *                 BASE NEW...
+ *
+ * Pools the samples of every complete or interrupted run of each kernel
+ * label, tests each NEW against BASE per (workload, variant, metric), adjusts
+ * the p-values of the whole table together (Benjamini-Hochberg) and prints
+ * one of the table styles.  Without --format: a readable table with n, mean,
+ * change, 95% CI, p and a verdict.
+ */
 #include "builtin.h"
+#include "compare.h"
+#include "db.h"
+#include "query.h"
 #include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COMPARE_USAGE \
+	"usage: mmbench compare [--db FILE] [--format mmtests|lkp|markdown|csv|json]\n" \
+	"                       [--test welch|mwu|mmtests|lkp] [--workload W] [--metric M]\n" \
+	"                       BASE NEW...\n"
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	error(fmt, arg);
+	fputs(COMPARE_USAGE, stderr);
+	return EXIT_USAGE;
+}
+
+/* "--opt VALUE" or "--opt=VALUE"; returns the value or NULL. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name, bool *missing)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+
+	*missing = false;
+	if (!strcmp(a, name)) {
+		if (*i + 1 >= argc) {
+			*missing = true;
+			return NULL;
+		}
+		return argv[++*i];
+	}
+	if (!strncmp(a, name, n) && a[n] == '=')
+		return a + n + 1;
+	return NULL;
+}
 
 int cmd_compare(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return error("'compare' is not available in this build yet");
+	const char *dbpath = NULL, *format = NULL, *test = "welch";
+	struct query_filter filter = { 0 };
+	const char **labels = xcalloc((size_t)argc + 1, sizeof(*labels));
+	size_t nlabels = 0;
+	enum compare_format fmt = CMP_TEXT;
+	enum stats_test_kind kind;
+	struct strbuf out = STRBUF_INIT;
+	struct query_set qs;
+	struct compare c;
+	struct mmb_db db;
+	bool dashdash = false;
+	int ret;
+
+	for (int i = 1; i < argc; i++) {
+		static const char *const opts[] = { "--db", "--format", "--test", "--workload",
+						    "--metric" };
+		const char *a = argv[i], *v = NULL;
+		size_t k;
+		bool missing = false;
+
+		if (dashdash || a[0] != '-' || !a[1]) {
+			labels[nlabels++] = a;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			dashdash = true;
+			continue;
+		}
+		for (k = 0; k < ARRAY_SIZE(opts); k++) {
+			v = opt_value(argc, argv, &i, opts[k], &missing);
+			if (v || missing)
+				break;
+		}
+		if (missing) {
+			free(labels);
+			return usage_error("%s needs a value", opts[k]);
+		}
+		switch (k) {
+		case 0: dbpath = v; break;
+		case 1: format = v; break;
+		case 2: test = v; break;
+		case 3: filter.workload = v; break;
+		case 4: filter.metric = v; break;
+		default:
+			free(labels);
+			return usage_error("unknown option '%s'", a);
+		}
+	}
+	if (format && compare_format_parse(format, &fmt)) {
+		free(labels);
+		return usage_error("unknown format '%s' (formats: mmtests, lkp, markdown, csv,"
+				   " json)", format);
+	}
+	if (stats_test_parse(test, &kind)) {
+		free(labels);
+		return usage_error("unknown test '%s' (tests: welch, mwu, mmtests, lkp)", test);
+	}
+	if (nlabels < 2) {
+		free(labels);
+		return usage_error("%s", nlabels ? "need a NEW kernel label to compare with BASE"
+					       : "need BASE and NEW kernel labels");
+	}
+
+	if (db_open_existing(&db, db_default_path(dbpath))) {
+		free(labels);
+		return EXIT_USAGE;
+	}
+	ret = query_load(&db, labels, nlabels, &filter, &qs);
+	if (ret) {
+		db_close(&db);
+		free(labels);
+		return ret == QUERY_EUNKNOWN ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	if (!qs.nr) {
+		error("no samples to compare for %s%s%s%s%s (only complete and interrupted runs"
+		      " count)", labels[0], filter.workload ? " with workload " : "",
+		      filter.workload ? filter.workload : "", filter.metric ? " and metric " : "",
+		      filter.metric ? filter.metric : "");
+		query_set_release(&qs);
+		db_close(&db);
+		free(labels);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < nlabels; i++)
+		if (!qs.kernels[i].nruns_pooled)
+			warning("kernel '%s' has no complete or interrupted run", labels[i]);
+
+	compare_build(&c, &qs, kind);
+	compare_load_meta(&c, &db);
+	compare_print(&out, &c, fmt);
+	fwrite(out.buf, 1, out.len, stdout);
+	ret = fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
+
+	strbuf_release(&out);
+	compare_release(&c);
+	query_set_release(&qs);
+	db_close(&db);
+	free(labels);
+	return ret;
 }

@@ -1,10 +1,719 @@
-/* Placeholder until the import command lands; replaced by its owner. */
+/*
+ * mmbench import [--db FILE] --name LABEL FILE
+ *
+ * Results produced elsewhere become one run of kernel LABEL (accel
+ * 'import', status complete, config_path = FILE):
+ *  - CSV (RFC 4180) with a header naming the columns workload, metric,
+ *    variant, iteration, value and optionally unit, better (higher|lower),
+ *    in any order;
+ *  - lkp matrix.json: { "aim9.brk_test.ops_per_sec": [v_run0, v_run1, ...] }.
+ * Every row is validated; the first bad one is reported as FILE:LINE: why
+ * and nothing is imported (everything happens in one transaction).
+ */
 #include "builtin.h"
+#include "db.h"
+#include "json.h"
 #include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- direction of lkp stats (after lkp's etc/index-perf-all.yaml) ---- */
+
+static const struct {
+	const char *re;
+	int better;
+} lkp_directions[] = {
+	{ "^aim9\\..+\\.ops_per_sec$", 1 },
+	{ "^.+\\.throughput$", 1 },
+	{ "^will-it-scale\\..+_ops$", 1 },
+	{ "^pft\\.faults_per_sec_per_cpu$", 1 },
+	{ "^.+\\.ops_per_sec$", 1 },
+	{ "^.+\\.time\\.(elapsed|system|user)_time$", -1 },
+	{ "^.+\\.time\\.(minor|major)_page_faults$", -1 },
+};
+
+static regex_t dir_re[ARRAY_SIZE(lkp_directions)];
+static int dir_re_ready;
+
+/* +1 / -1 from the table, 0 when no rule matches. */
+static int lkp_direction(const char *name)
+{
+	if (!dir_re_ready) {
+		for (size_t i = 0; i < ARRAY_SIZE(lkp_directions); i++)
+			if (regcomp(&dir_re[i], lkp_directions[i].re, REG_EXTENDED | REG_NOSUB))
+				die("bad built-in pattern %s", lkp_directions[i].re);
+		dir_re_ready = 1;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(lkp_directions); i++)
+		if (!regexec(&dir_re[i], name, 0, NULL, 0))
+			return lkp_directions[i].better;
+	return 0;
+}
+
+static void lkp_direction_free(void)
+{
+	if (!dir_re_ready)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(lkp_directions); i++)
+		regfree(&dir_re[i]);
+	dir_re_ready = 0;
+}
+
+/* ---- a small string-keyed map (workload/variant/metric -> info) ---- */
+
+struct smap_ent {
+	char *key;
+	size_t klen;
+	uint64_t hash;
+	int64_t id;		/* iteration id, or unused */
+	int better;
+	char *unit;
+	int line;		/* where first seen */
+};
+
+struct smap {
+	struct smap_ent *e;
+	size_t size, nr;
+};
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static struct smap_ent *smap_get(struct smap *m, const char *key, size_t klen, bool *created)
+{
+	uint64_t h = hash_bytes(key, klen);
+	size_t i;
+
+	if (!m->size) {
+		m->size = 256;
+		m->e = xcalloc(m->size, sizeof(*m->e));
+	}
+	for (i = h & (m->size - 1); m->e[i].key; i = (i + 1) & (m->size - 1))
+		if (m->e[i].hash == h && m->e[i].klen == klen && !memcmp(m->e[i].key, key, klen)) {
+			*created = false;
+			return &m->e[i];
+		}
+	if ((m->nr + 1) * 2 > m->size) {
+		struct smap_ent *old = m->e;
+		size_t osize = m->size;
+
+		m->size *= 2;
+		m->e = xcalloc(m->size, sizeof(*m->e));
+		for (size_t j = 0; j < osize; j++) {
+			size_t k;
+
+			if (!old[j].key)
+				continue;
+			for (k = old[j].hash & (m->size - 1); m->e[k].key; k = (k + 1) & (m->size - 1))
+				;
+			m->e[k] = old[j];
+		}
+		free(old);
+		for (i = h & (m->size - 1); m->e[i].key; i = (i + 1) & (m->size - 1))
+			;
+	}
+	m->e[i].key = xmalloc(klen + 1);
+	memcpy(m->e[i].key, key, klen);
+	m->e[i].key[klen] = '\0';
+	m->e[i].klen = klen;
+	m->e[i].hash = h;
+	m->nr++;
+	*created = true;
+	return &m->e[i];
+}
+
+static void smap_release(struct smap *m)
+{
+	for (size_t i = 0; i < m->size; i++) {
+		free(m->e[i].key);
+		free(m->e[i].unit);
+	}
+	free(m->e);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- the import itself: statements and per-sample insertion ---- */
+
+struct importer {
+	struct mmb_db *db;
+	const char *file;
+	int64_t run_id;
+	sqlite3_stmt *ins_iter, *ins_sample;
+	struct smap metrics;	/* workload \0 variant \0 metric -> better, unit */
+	struct smap iters;	/* workload \0 variant \0 iteration -> id, seq counter */
+	struct strbuf key;
+	size_t nsamples;
+};
+
+struct sample_row {
+	const char *workload, *variant, *metric, *unit;
+	size_t wl, vl, ml, ul;
+	int better;		/* 0: not given */
+	long iteration;
+	double value;
+	int line;
+};
+
+static int bad(const struct importer *im, int line, const char *fmt, ...) MMB_PRINTF_FMT(3, 4);
+static int bad(const struct importer *im, int line, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	error("%s:%d: %s", im->file, line, sb.buf);
+	strbuf_release(&sb);
+	return -2;
+}
+
+static int db_fail(struct importer *im)
+{
+	return error("%s: cannot import: %s", im->db->path, db_errmsg(im->db));
+}
+
+/* Variant is "" or "k=v,k=v": check its shape so compare can show it. */
+static int check_variant(const char *v, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t j = i;
+		bool eq = false;
+
+		while (j < n && v[j] != ',') {
+			if (v[j] == '=' && j > i)
+				eq = true;
+			j++;
+		}
+		if (!eq)
+			return -1;
+		i = j + 1;
+		if (j + 1 == n)
+			return -1;	/* trailing comma */
+	}
+	return 0;
+}
+
+static int add_sample(struct importer *im, const struct sample_row *r)
+{
+	struct smap_ent *m, *it;
+	bool created;
+	int better = r->better;
+
+	if (!r->wl)
+		return bad(im, r->line, "empty workload");
+	if (!r->ml)
+		return bad(im, r->line, "empty metric");
+	if (memchr(r->workload, '\0', r->wl) || memchr(r->metric, '\0', r->ml) ||
+	    memchr(r->variant, '\0', r->vl))
+		return bad(im, r->line, "NUL byte in a field");
+	if (check_variant(r->variant, r->vl))
+		return bad(im, r->line, "variant '%.*s' is not of the form k=v[,k=v...]",
+			   (int)r->vl, r->variant);
+	if (!isfinite(r->value))
+		return bad(im, r->line, "value is not a finite number");
+
+	strbuf_reset(&im->key);
+	strbuf_add(&im->key, r->workload, r->wl);
+	strbuf_addch(&im->key, '\0');
+	strbuf_add(&im->key, r->variant, r->vl);
+	strbuf_addch(&im->key, '\0');
+	strbuf_add(&im->key, r->metric, r->ml);
+	m = smap_get(&im->metrics, im->key.buf, im->key.len, &created);
+	if (created) {
+		if (!better) {
+			char *name = xasprintf("%.*s.%.*s", (int)r->wl, r->workload,
+					       (int)r->ml, r->metric);
+
+			better = lkp_direction(name);
+			free(name);
+		}
+		m->better = better ? better : 1;
+		m->unit = xstrndup(r->unit ? r->unit : "", r->ul);
+		m->line = r->line;
+	} else {
+		if (better && better != m->better)
+			return bad(im, r->line,
+				   "metric '%.*s' is %s-is-better here but %s-is-better on line %d",
+				   (int)r->ml, r->metric, better > 0 ? "higher" : "lower",
+				   m->better > 0 ? "higher" : "lower", m->line);
+		if (r->unit && (strlen(m->unit) != r->ul || memcmp(m->unit, r->unit, r->ul)))
+			return bad(im, r->line, "metric '%.*s' has unit '%.*s' here but '%s' on line %d",
+				   (int)r->ml, r->metric, (int)r->ul, r->unit, m->unit, m->line);
+	}
+
+	/* one iterations row per (workload, variant, iteration) */
+	im->key.len = r->wl + 1 + r->vl;
+	im->key.buf[im->key.len] = '\0';
+	strbuf_addch(&im->key, '\0');
+	strbuf_addf(&im->key, "%ld", r->iteration);
+	it = smap_get(&im->iters, im->key.buf, im->key.len, &created);
+	if (created) {
+		sqlite3_stmt *st = im->ins_iter;
+
+		sqlite3_bind_int64(st, 1, im->run_id);
+		sqlite3_bind_text(st, 2, r->workload, (int)r->wl, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, r->variant, (int)r->vl, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, r->iteration);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			return db_fail(im);
+		sqlite3_reset(st);
+		it->id = sqlite3_last_insert_rowid(im->db->sql);
+		it->better = 0;		/* used as the seq counter */
+	}
+
+	sqlite3_stmt *st = im->ins_sample;
+
+	sqlite3_bind_int64(st, 1, im->run_id);
+	sqlite3_bind_int64(st, 2, it->id);
+	sqlite3_bind_text(st, 3, r->workload, (int)r->wl, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, r->variant, (int)r->vl, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, r->metric, (int)r->ml, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, m->unit, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 7, m->better);
+	sqlite3_bind_int64(st, 8, r->iteration);
+	sqlite3_bind_int(st, 9, it->better++);
+	sqlite3_bind_double(st, 10, r->value);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return db_fail(im);
+	sqlite3_reset(st);
+	im->nsamples++;
+	return 0;
+}
+
+/* ---- CSV (RFC 4180) ---- */
+
+struct csv {
+	char *p, *end;		/* cursor in the (modifiable) buffer */
+	int line;		/* line of the cursor */
+};
+
+struct field {
+	char *s;
+	size_t n;
+};
+
+/*
+ * Parse one record into fields (unquoting in place).  Returns the number of
+ * fields, 0 at end of input, -1 on a malformed quote (msg set).
+ */
+static int csv_record(struct csv *c, struct field **f, size_t *alloc, const char **msg)
+{
+	size_t nf = 0;
+
+	if (c->p >= c->end)
+		return 0;
+	while (1) {
+		char *start = c->p, *out;
+
+		ALLOC_GROW(*f, nf + 1, *alloc);
+		if (c->p < c->end && *c->p == '"') {
+			out = start;
+			c->p++;
+			while (1) {
+				if (c->p >= c->end) {
+					*msg = "unterminated quoted field";
+					return -1;
+				}
+				if (*c->p == '"') {
+					if (c->p + 1 < c->end && c->p[1] == '"') {
+						*out++ = '"';
+						c->p += 2;
+						continue;
+					}
+					c->p++;
+					break;
+				}
+				if (*c->p == '\n')
+					c->line++;
+				*out++ = *c->p++;
+			}
+			(*f)[nf].s = start;
+			(*f)[nf].n = (size_t)(out - start);
+			if (c->p < c->end && *c->p != ',' && *c->p != '\n' && *c->p != '\r') {
+				*msg = "text after a closing quote (a quote inside a field must be doubled)";
+				return -1;
+			}
+		} else {
+			char *q = c->p;
+
+			while (q < c->end && *q != ',' && *q != '\n') {
+				if (*q == '"') {
+					*msg = "quote inside an unquoted field";
+					return -1;
+				}
+				q++;
+			}
+			(*f)[nf].s = start;
+			(*f)[nf].n = (size_t)(q - start);
+			if (q > start && q[-1] == '\r' && (q == c->end || *q == '\n'))
+				(*f)[nf].n--;
+			c->p = q;
+		}
+		nf++;
+		if (c->p < c->end && *c->p == '\r')
+			c->p++;
+		if (c->p >= c->end)
+			return (int)nf;
+		if (*c->p == '\n') {
+			c->p++;
+			c->line++;
+			return (int)nf;
+		}
+		c->p++;		/* ',' */
+	}
+}
+
+enum { C_WORKLOAD, C_METRIC, C_VARIANT, C_ITERATION, C_VALUE, C_UNIT, C_BETTER, C_NR };
+static const char *const csv_cols[C_NR] = {
+	"workload", "metric", "variant", "iteration", "value", "unit", "better",
+};
+
+static int parse_long(const char *s, size_t n, long *out)
+{
+	char buf[32], *end;
+
+	if (!n || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	errno = 0;
+	*out = strtol(buf, &end, 10);
+	return (*end || errno) ? -1 : 0;
+}
+
+static int parse_value(const char *s, size_t n, double *out)
+{
+	char buf[64], *end;
+
+	while (n && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (!n || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	errno = 0;
+	*out = strtod(buf, &end);
+	return (*end || errno == ERANGE || !isfinite(*out)) ? -1 : 0;
+}
+
+static bool blank_record(const struct field *f, int nf)
+{
+	return nf == 1 && f[0].n == 0;
+}
+
+static int import_csv(struct importer *im, char *buf, size_t len)
+{
+	struct csv c = { buf, buf + len, 1 };
+	struct field *f = NULL;
+	size_t falloc = 0;
+	int col[C_NR], nf, ncols, ret = 0, line;
+	const char *msg = NULL;
+
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		c.p += 3;
+	for (int i = 0; i < C_NR; i++)
+		col[i] = -1;
+	line = c.line;
+	nf = csv_record(&c, &f, &falloc, &msg);
+	if (nf < 0) {
+		ret = bad(im, line, "%s", msg);
+		goto out;
+	}
+	if (nf == 0) {
+		ret = bad(im, 1, "empty file: expected a header workload,metric,variant,iteration,value");
+		goto out;
+	}
+	ncols = nf;
+	for (int i = 0; i < nf; i++) {
+		int k;
+
+		for (k = 0; k < C_NR; k++)
+			if (f[i].n == strlen(csv_cols[k]) && !memcmp(f[i].s, csv_cols[k], f[i].n))
+				break;
+		if (k == C_NR) {
+			ret = bad(im, line, "unknown column '%.*s' (columns: workload, metric, variant,"
+				  " iteration, value, and optionally unit, better)", (int)f[i].n, f[i].s);
+			goto out;
+		}
+		if (col[k] >= 0) {
+			ret = bad(im, line, "column '%s' appears twice", csv_cols[k]);
+			goto out;
+		}
+		col[k] = i;
+	}
+	for (int k = 0; k < C_UNIT; k++)
+		if (col[k] < 0) {
+			ret = bad(im, line, "header lacks the '%s' column (required: workload, metric,"
+				  " variant, iteration, value)", csv_cols[k]);
+			goto out;
+		}
+
+	while (1) {
+		struct sample_row r = { 0 };
+
+		line = c.line;
+		nf = csv_record(&c, &f, &falloc, &msg);
+		if (nf == 0)
+			break;
+		if (nf < 0) {
+			ret = bad(im, c.line, "%s", msg);
+			goto out;
+		}
+		if (blank_record(f, nf) && ncols > 1)
+			continue;
+		if (nf != ncols) {
+			ret = bad(im, line, "%d fields, the header has %d", nf, ncols);
+			goto out;
+		}
+		r.line = line;
+		r.workload = f[col[C_WORKLOAD]].s;
+		r.wl = f[col[C_WORKLOAD]].n;
+		r.metric = f[col[C_METRIC]].s;
+		r.ml = f[col[C_METRIC]].n;
+		r.variant = f[col[C_VARIANT]].s;
+		r.vl = f[col[C_VARIANT]].n;
+		if (col[C_UNIT] >= 0) {
+			r.unit = f[col[C_UNIT]].s;
+			r.ul = f[col[C_UNIT]].n;
+		}
+		if (col[C_BETTER] >= 0) {
+			const struct field *b = &f[col[C_BETTER]];
+
+			if (b->n == 6 && !memcmp(b->s, "higher", 6))
+				r.better = 1;
+			else if (b->n == 5 && !memcmp(b->s, "lower", 5))
+				r.better = -1;
+			else if (b->n) {
+				ret = bad(im, line, "better is '%.*s'; expected higher or lower",
+					  (int)b->n, b->s);
+				goto out;
+			}
+		}
+		if (parse_long(f[col[C_ITERATION]].s, f[col[C_ITERATION]].n, &r.iteration) ||
+		    r.iteration < 0 || r.iteration > INT_MAX) {
+			ret = bad(im, line, "iteration '%.*s' is not a non-negative integer",
+				  (int)f[col[C_ITERATION]].n, f[col[C_ITERATION]].s);
+			goto out;
+		}
+		if (parse_value(f[col[C_VALUE]].s, f[col[C_VALUE]].n, &r.value)) {
+			ret = bad(im, line, "value '%.*s' is not a finite number",
+				  (int)f[col[C_VALUE]].n, f[col[C_VALUE]].s);
+			goto out;
+		}
+		ret = add_sample(im, &r);
+		if (ret)
+			goto out;
+	}
+	if (!im->nsamples)
+		ret = bad(im, line, "no samples after the header");
+out:
+	free(f);
+	return ret;
+}
+
+/* ---- lkp matrix.json ---- */
+
+static int import_matrix(struct importer *im, const char *buf, size_t len)
+{
+	struct json *j;
+	char err[256];
+	int ret = 0;
+
+	if (json_parse(buf, len, &j, err, sizeof(err))) {
+		error("%s:%s", im->file, err);
+		return -2;
+	}
+	if (j->type != JSON_OBJECT) {
+		ret = bad(im, j->line, "expected an lkp matrix.json object (stat -> array of per-run values)");
+		goto out;
+	}
+	for (size_t i = 0; i < j->n && !ret; i++) {
+		const char *name = j->keys[i], *dot = strchr(name, '.');
+		const struct json *a = &j->items[i];
+		struct sample_row r = { 0 };
+
+		if (!dot || dot == name || !dot[1]) {
+			ret = bad(im, a->line, "stat '%s' is not of the form <testcase>.<stat>", name);
+			break;
+		}
+		if (a->type != JSON_ARRAY) {
+			ret = bad(im, a->line, "stat '%s' is not an array of per-run values", name);
+			break;
+		}
+		r.workload = name;
+		r.wl = (size_t)(dot - name);
+		r.metric = dot + 1;
+		r.ml = strlen(dot + 1);
+		r.variant = "";
+		r.better = lkp_direction(name);
+		for (size_t k = 0; k < a->n && !ret; k++) {
+			if (a->items[k].type != JSON_NUMBER) {
+				ret = bad(im, a->items[k].line, "stat '%s' run %zu is not a number",
+					  name, k);
+				break;
+			}
+			r.line = a->items[k].line;
+			r.iteration = (long)k + 1;
+			r.value = a->items[k].num;
+			ret = add_sample(im, &r);
+		}
+	}
+	if (!ret && !im->nsamples)
+		ret = bad(im, j->line, "no stats in the matrix");
+out:
+	json_free(j);
+	return ret;
+}
+
+static bool looks_like_json(const char *buf, size_t len)
+{
+	size_t i = 0;
+
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n'))
+		i++;
+	return i < len && buf[i] == '{';
+}
+
+static int usage_error(const char *msg)
+{
+	error("%s", msg);
+	fprintf(stderr, "usage: mmbench import [--db FILE] --name LABEL FILE\n");
+	return EXIT_USAGE;
+}
 
 int cmd_import(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return error("'import' is not available in this build yet");
+	const char *dbpath = NULL, *label = NULL, *file = NULL;
+	struct strbuf buf = STRBUF_INIT;
+	struct importer im = { 0 };
+	struct mmb_db db;
+	struct kernel_info k = { 0 };
+	struct run_info ri = { 0 };
+	char *abs = NULL;
+	int ret = -1;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--db") || !strcmp(a, "--name")) {
+			if (i + 1 >= argc)
+				return usage_error(!strcmp(a, "--db") ? "--db needs a FILE"
+								       : "--name needs a LABEL");
+			if (!strcmp(a, "--db"))
+				dbpath = argv[++i];
+			else
+				label = argv[++i];
+		} else if (starts_with(a, "--db=")) {
+			dbpath = a + 5;
+		} else if (starts_with(a, "--name=")) {
+			label = a + 7;
+		} else if (!strcmp(a, "--")) {
+			if (i + 1 < argc)
+				file = argv[++i];
+			if (i + 1 < argc)
+				return usage_error("import takes one FILE");
+		} else if (a[0] == '-' && a[1]) {
+			error("unknown option '%s'", a);
+			fprintf(stderr, "usage: mmbench import [--db FILE] --name LABEL FILE\n");
+			return EXIT_USAGE;
+		} else if (file) {
+			return usage_error("import takes one FILE");
+		} else {
+			file = a;
+		}
+	}
+	if (!label || !*label)
+		return usage_error("--name LABEL is required (the kernel label to import under)");
+	if (!file)
+		return usage_error("missing FILE (CSV or lkp matrix.json)");
+	if (strbuf_read_file(&buf, file)) {
+		error("cannot read %s: %s", file, strerror(errno));
+		return EXIT_USAGE;
+	}
+
+	if (db_open(&db, db_default_path(dbpath))) {
+		strbuf_release(&buf);
+		return EXIT_RUNTIME;
+	}
+	/* a bulk load: memory journal is fine, the transaction is all or nothing */
+	db_exec(&db, "PRAGMA cache_size = -65536");
+	im.db = &db;
+	im.file = file;
+	if (db_begin(&db)) {
+		ret = EXIT_RUNTIME;
+		goto close;
+	}
+	abs = realpath(file, NULL);
+	k.label = label;
+	ri.kernel_id = db_kernel_upsert(&db, &k);
+	ri.config_path = abs ? abs : file;
+	ri.accel = "import";
+	ri.experiment = "import";
+	ri.harness_version = MMB_VERSION;
+	ri.git_sha = MMB_GIT_SHA;
+	if (ri.kernel_id < 0 || (im.run_id = db_run_begin(&db, &ri)) < 0)
+		goto fail;
+	if (sqlite3_prepare_v2(db.sql,
+			       "INSERT INTO iterations (run_id, workload, variant, params, iteration,"
+			       " warmup, status) VALUES (?1, ?2, ?3, ?3, ?4, 0, 'ok')",
+			       -1, &im.ins_iter, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db.sql,
+			       "INSERT INTO samples (run_id, iteration_id, workload, variant,"
+			       " metric, unit, better, iteration, seq, value)"
+			       " VALUES (?,?,?,?,?,?,?,?,?,?)", -1, &im.ins_sample, NULL) != SQLITE_OK) {
+		db_fail(&im);
+		goto fail;
+	}
+	ret = looks_like_json(buf.buf, buf.len) ? import_matrix(&im, buf.buf, buf.len)
+						 : import_csv(&im, buf.buf, buf.len);
+	if (ret)
+		goto fail;
+	sqlite3_finalize(im.ins_iter);
+	sqlite3_finalize(im.ins_sample);
+	im.ins_iter = im.ins_sample = NULL;
+	if (db_run_finish(&db, im.run_id, "complete") || db_commit(&db))
+		goto fail;
+	info("imported %zu samples of %zu metrics as run %lld of '%s'", im.nsamples,
+	     im.metrics.nr, (long long)im.run_id, label);
+	ret = EXIT_OK;
+	goto close;
+fail:
+	if (im.ins_iter)
+		sqlite3_finalize(im.ins_iter);
+	if (im.ins_sample)
+		sqlite3_finalize(im.ins_sample);
+	db_rollback(&db);
+	error("nothing imported");
+	ret = ret == -2 ? EXIT_USAGE : EXIT_RUNTIME;
+close:
+	db_close(&db);
+	smap_release(&im.metrics);
+	smap_release(&im.iters);
+	strbuf_release(&im.key);
+	strbuf_release(&buf);
+	lkp_direction_free();
+	free(abs);
+	return ret;
 }

@@ -1,0 +1,1178 @@
+/*
+ * Comparison tables.  Layout rules follow ../shared/reference/report-formats.md:
+ * §1 mmtests compare-kernels, §2 0-day ncompare, §3 mailing-list mean_rel.
+ */
+#include "compare.h"
+#include "json.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- building ---- */
+
+static bool untestable(enum stats_test_kind k, size_t nb, size_t nn)
+{
+	switch (k) {
+	case STATS_WELCH:
+	case STATS_MMTESTS:
+		return nb < 2 || nn < 2;
+	case STATS_MWU:
+		return false;
+	case STATS_LKP:
+		return nb < 3 && nn < 3;
+	}
+	return true;
+}
+
+void compare_build(struct compare *c, const struct query_set *qs, enum stats_test_kind test)
+{
+	size_t nl = qs->nlabels, np = 0;
+	double *p = xmalloc((qs->nr * nl + 1) * sizeof(*p)), *q;
+	size_t *where = xmalloc((qs->nr * nl + 1) * sizeof(*where));
+
+	memset(c, 0, sizeof(*c));
+	c->qs = qs;
+	c->test = test;
+	c->nr = qs->nr;
+	c->rows = xcalloc(qs->nr ? qs->nr : 1, sizeof(*c->rows));
+	for (size_t r = 0; r < qs->nr; r++) {
+		struct compare_row *row = &c->rows[r];
+		const struct query_row *qr = &qs->rows[r];
+		const struct query_series *b = &qr->series[0];
+
+		row->q = qr;
+		row->sum = xcalloc(nl, sizeof(*row->sum));
+		row->test = xcalloc(nl, sizeof(*row->test));
+		row->verdict = xcalloc(nl, sizeof(*row->verdict));
+		for (size_t i = 0; i < nl; i++)
+			stats_summarise(qr->series[i].v, qr->series[i].n, qr->better, &row->sum[i]);
+		row->verdict[0] = b->n ? VERDICT_BASELINE : VERDICT_MISSING;
+		for (size_t i = 1; i < nl; i++) {
+			const struct query_series *s = &qr->series[i];
+			struct stats_test *t = &row->test[i];
+
+			if (!b->n || !s->n) {
+				stats_test_run(test, b->v, b->n, s->v, s->n, qr->better, t);
+				row->verdict[i] = VERDICT_MISSING;
+				continue;
+			}
+			stats_test_run(test, b->v, b->n, s->v, s->n, qr->better, t);
+			if (untestable(test, b->n, s->n)) {
+				row->verdict[i] = VERDICT_UNTESTED;
+				continue;
+			}
+			row->verdict[i] = VERDICT_NONE;
+			if (!isnan(t->p)) {
+				p[np] = t->p;
+				where[np++] = r * nl + i;
+			}
+		}
+	}
+	/* FDR control across every comparison in the table */
+	q = xmalloc((np + 1) * sizeof(*q));
+	stats_bh(p, np, q);
+	for (size_t k = 0; k < np; k++)
+		c->rows[where[k] / nl].test[where[k] % nl].q = q[k];
+	c->ntests = np;
+
+	for (size_t r = 0; r < c->nr; r++) {
+		struct compare_row *row = &c->rows[r];
+
+		for (size_t i = 1; i < nl; i++) {
+			struct stats_test *t = &row->test[i];
+			bool sig;
+
+			if (row->verdict[i] != VERDICT_NONE)
+				goto count;
+			if (test == STATS_WELCH || test == STATS_MWU)
+				sig = !isnan(t->q) && t->q < COMPARE_ALPHA;
+			else
+				sig = t->significant;
+			if (sig && t->diff * row->q->better > 0)
+				row->verdict[i] = VERDICT_BETTER;
+			else if (sig && t->diff * row->q->better < 0)
+				row->verdict[i] = VERDICT_WORSE;
+count:
+			switch (row->verdict[i]) {
+			case VERDICT_BETTER: c->nbetter++; break;
+			case VERDICT_WORSE: c->nworse++; break;
+			case VERDICT_NONE: c->nnone++; break;
+			case VERDICT_UNTESTED: c->nuntested++; break;
+			default: break;
+			}
+		}
+	}
+	free(p);
+	free(q);
+	free(where);
+}
+
+static void strv_free(char **v, size_t n)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static int first_pooled_run(const struct query_kernel *k)
+{
+	for (size_t j = 0; j < k->nruns; j++)
+		if (!strcmp(k->runs[j].status, "complete") ||
+		    !strcmp(k->runs[j].status, "interrupted"))
+			return (int)j;
+	return -1;
+}
+
+int compare_load_meta(struct compare *c, struct mmb_db *db)
+{
+	size_t nl = c->qs->nlabels;
+	struct compare_meta *m = &c->meta;
+
+	m->compiler = xcalloc(nl, sizeof(char *));
+	m->governor = xcalloc(nl, sizeof(char *));
+	m->tbox_group = xcalloc(nl, sizeof(char *));
+	m->commit = xcalloc(nl, sizeof(char *));
+	m->subject = xcalloc(nl, sizeof(char *));
+	for (size_t i = 0; i < nl; i++) {
+		const struct query_kernel *k = &c->qs->kernels[i];
+		int j = first_pooled_run(k);
+
+		if (*k->compiler)
+			m->compiler[i] = xstrdup(k->compiler);
+		if (*k->patches) {
+			struct json *pj;
+			char err[128];
+
+			if (!json_parse(k->patches, strlen(k->patches), &pj, err, sizeof(err))) {
+				if (pj->type == JSON_ARRAY && pj->n) {
+					const struct json *last = &pj->items[pj->n - 1];
+					const struct json *h = json_get(last, "hash");
+					const struct json *s = json_get(last, "subject");
+
+					if (h && h->type == JSON_STRING && *h->str)
+						m->commit[i] = xstrdup(h->str);
+					if (m->commit[i] && s && s->type == JSON_STRING)
+						m->subject[i] = xstrdup(s->str);
+				}
+				json_free(pj);
+			}
+		}
+		if (!m->commit[i] && *k->base_commit)
+			m->commit[i] = xstrdup(k->base_commit);
+		if (j < 0)
+			continue;
+		if (k->runs[j].machine_id > 0) {
+			struct query_machine qm;
+
+			if (!query_machine(db, k->runs[j].machine_id, &qm)) {
+				char *h = xstrdup(qm.hostname);
+				char *dash = strrchr(h, '-');
+
+				/* lkp's tbox_group: lkp-ivb-2ep2-3 -> lkp-ivb-2ep2 */
+				if (dash && dash[1] && strspn(dash + 1, "0123456789") == strlen(dash + 1))
+					*dash = '\0';
+				m->tbox_group[i] = h;
+				query_machine_release(&qm);
+			}
+		}
+		{
+			struct query_env *env;
+			size_t ne;
+
+			if (!query_run_env(db, k->runs[j].id, &env, &ne)) {
+				for (size_t e = 0; e < ne && !m->governor[i]; e++)
+					if (!strcmp(env[e].key, "cpufreq.cpu0.governor") ||
+					    !strcmp(env[e].key, "cpufreq.governor.requested"))
+						m->governor[i] = xstrdup(env[e].value);
+				query_env_free(env, ne);
+			}
+		}
+	}
+	return 0;
+}
+
+void compare_release(struct compare *c)
+{
+	size_t nl = c->qs ? c->qs->nlabels : 0;
+
+	strv_free(c->meta.compiler, nl);
+	strv_free(c->meta.governor, nl);
+	strv_free(c->meta.tbox_group, nl);
+	strv_free(c->meta.kconfig, nl);
+	strv_free(c->meta.commit, nl);
+	strv_free(c->meta.subject, nl);
+	for (size_t r = 0; r < c->nr; r++) {
+		free(c->rows[r].sum);
+		free(c->rows[r].test);
+		free(c->rows[r].verdict);
+	}
+	free(c->rows);
+	memset(c, 0, sizeof(*c));
+}
+
+bool compare_significant(const struct compare *c, size_t r, size_t i)
+{
+	enum compare_verdict v = c->rows[r].verdict[i];
+
+	return v == VERDICT_BETTER || v == VERDICT_WORSE;
+}
+
+static const char *verdict_name(enum compare_verdict v)
+{
+	switch (v) {
+	case VERDICT_BASELINE: return "baseline";
+	case VERDICT_MISSING: return "no samples";
+	case VERDICT_UNTESTED: return "too few samples";
+	case VERDICT_NONE: return "no significant change";
+	case VERDICT_BETTER: return "improvement";
+	case VERDICT_WORSE: return "regression";
+	}
+	return "?";
+}
+
+static const char *label_of(const struct compare *c, size_t i)
+{
+	return c->qs->kernels[i].label;
+}
+
+static size_t nlabels(const struct compare *c)
+{
+	return c->qs->nlabels;
+}
+
+/* The test as printed in the explanation lines (<= 80 columns). */
+static void describe_test(struct strbuf *out, const struct compare *c, const char *prefix)
+{
+	switch (c->test) {
+	case STATS_WELCH:
+	case STATS_MWU:
+		strbuf_addf(out, "%s%s test, two-sided; significant when the p-value adjusted\n"
+			    "  with Benjamini-Hochberg across all %zu comparison%s here is < %.2f"
+			    " (FDR 5%%)\n", prefix,
+			    c->test == STATS_WELCH ? "Welch's t" : "Mann-Whitney U", c->ntests,
+			    c->ntests == 1 ? "" : "s", COMPARE_ALPHA);
+		break;
+	case STATS_MMTESTS:
+		strbuf_addf(out, "%smmtests rule: significant when the +-1.96 sigma bands of the\n"
+			    "  samples do not overlap (no p-value, no FDR adjustment)\n", prefix);
+		break;
+	case STATS_LKP:
+		strbuf_addf(out, "%s0-day rule: significant when the samples separate around the\n"
+			    "  medians and the median ratio is > 1.01 (>= 3 runs; no p-value)\n",
+			    prefix);
+		break;
+	}
+}
+
+/* ---- mmtests (§1) ---- */
+
+double compare_pdiff(double new_, double base)
+{
+	if (new_ == base || new_ == 0)
+		return 0;
+	if (base == 0)
+		return 100;
+	return new_ * 100 / base - 100;
+}
+
+double compare_pndiff(double new_, double base)
+{
+	if (new_ == base)
+		return 0;
+	if (new_ == 0)
+		return 100;
+	if (base == 0)
+		return -99;
+	return 100 - new_ * 100 / base;
+}
+
+/*
+ * Split a run name at its first '-' (a "-rcN" suffix stays with the
+ * version).  mmtests quirk kept: without a '-', line 1 loses the last
+ * character and line 2 is the whole name ("base" -> "bas" / "base").
+ */
+void compare_mmtests_header(const char *name, char *line1, char *line2, size_t len)
+{
+	const char *d = name;
+	size_t n = strlen(name);
+
+	while ((d = strchr(d, '-'))) {
+		if (d[1] == 'r' && d[2] == 'c' && d[3] >= '0' && d[3] <= '9') {
+			d++;
+			continue;
+		}
+		break;
+	}
+	if (d) {
+		snprintf(line1, len, "%.*s", (int)(d - name), name);
+		snprintf(line2, len, "%s", d + 1);
+	} else {
+		snprintf(line1, len, "%.*s", (int)(n ? n - 1 : 0), name);
+		snprintf(line2, len, "%s", name);
+	}
+}
+
+enum mm_stat { MM_MIN, MM_MEAN, MM_STDDEV, MM_COEFFVAR, MM_MAX, MM_BEST, MM_NR };
+static const char *const mm_labels[2][MM_NR] = {
+	{ "Min", "Amean", "Stddev", "CoeffVar", "Max", "BAmean.95" },
+	{ "Min", "Hmean", "HStddev", "HCoeffVar", "Max", "BHmean.95" },
+};
+
+static double mm_value(const struct stats_summary *s, enum mm_stat k, int better)
+{
+	switch (k) {
+	case MM_MIN: return s->min;
+	case MM_MEAN: return better > 0 ? s->hmean : s->amean;
+	case MM_STDDEV: return better > 0 ? s->hstddev : s->stddev;
+	case MM_COEFFVAR: return better > 0 ? s->hcoeffvar : s->coeffvar;
+	case MM_MAX: return s->max;
+	case MM_BEST: return s->best95;
+	default: return NAN;
+	}
+}
+
+/* The op name: metric, then the variant's values ("faults/cpu-4"). */
+static char *op_name(const struct query_row *q)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *v = q->variant;
+
+	strbuf_addstr(&sb, q->metric);
+	while (*v) {
+		const char *comma = strchr(v, ','), *eq = strchr(v, '=');
+		size_t end = comma ? (size_t)(comma - v) : strlen(v);
+		const char *val = (eq && (size_t)(eq - v) < end) ? eq + 1 : v;
+		size_t vl = end - (size_t)(val - v);
+		char *piece = xstrndup(val, vl);
+		/* aim9's metric already names the test: brk_test.ops_per_sec */
+		bool in_metric = false;
+		const char *m = q->metric;
+		size_t pl = strlen(piece);
+
+		while (m && *m) {
+			if (!strncmp(m, piece, pl) && (m[pl] == '.' || m[pl] == '\0')) {
+				in_metric = true;
+				break;
+			}
+			m = strchr(m, '.');
+			if (m)
+				m++;
+		}
+		if (!in_metric)
+			strbuf_addf(&sb, "-%s", piece);
+		free(piece);
+		v += end;
+		if (*v == ',')
+			v++;
+	}
+	return strbuf_detach(&sb);
+}
+
+/* DecimalPlaces: 2 like mmtests' generic modules, more for small values. */
+static int mm_precision(const struct compare *c, const size_t *rows, size_t nrows)
+{
+	double small = INFINITY;
+	int p = 2;
+
+	for (size_t k = 0; k < nrows; k++) {
+		const struct compare_row *row = &c->rows[rows[k]];
+
+		for (size_t i = 0; i < nlabels(c); i++) {
+			double m = fabs(mm_value(&row->sum[i], MM_MEAN, row->q->better));
+
+			if (m > 0 && m < small)
+				small = m;
+		}
+	}
+	if (isfinite(small) && small < 100) {
+		/* keep about 5 significant digits of the smallest mean */
+		p = 4 - (int)floor(log10(small));
+		if (p < 2)
+			p = 2;
+		if (p > 9)
+			p = 9;
+	}
+	return p;
+}
+
+#define MM_L 9
+#define MM_W 18
+
+static void mm_cell(struct strbuf *out, double v, double pct, int prec, bool star)
+{
+	if (isnan(v) || v == -1) {
+		v = 0;
+		pct = 0;
+	}
+	if (isnan(pct))
+		pct = 0;
+	strbuf_addf(out, "%*.*f", MM_W, prec, v);
+	if (star)
+		strbuf_addf(out, " *%7.2f%%*", pct);
+	else
+		strbuf_addf(out, " (%7.2f%%)", pct);
+}
+
+static void mmtests_table(struct strbuf *out, const struct compare *c, const size_t *rows,
+			  size_t nrows)
+{
+	char **ops = xcalloc(nrows, sizeof(*ops));
+	size_t M = 0;
+	int prec = mm_precision(c, rows, nrows);
+
+	for (size_t k = 0; k < nrows; k++) {
+		ops[k] = op_name(c->rows[rows[k]].q);
+		if (strlen(ops[k]) > M)
+			M = strlen(ops[k]);
+	}
+	for (int line = 0; line < 2; line++) {
+		strbuf_addf(out, "%*s", (int)(MM_L + 1 + M), "");
+		for (size_t i = 0; i < nlabels(c); i++) {
+			char l1[256], l2[256];
+
+			compare_mmtests_header(label_of(c, i), l1, l2, sizeof(l1));
+			strbuf_addf(out, "%*s", MM_W + 11, line ? l2 : l1);
+		}
+		strbuf_addch(out, '\n');
+	}
+	for (int k = 0; k < MM_NR; k++) {
+		for (size_t j = 0; j < nrows; j++) {
+			const struct compare_row *row = &c->rows[rows[j]];
+			int better = row->q->better;
+			double base = mm_value(&row->sum[0], (enum mm_stat)k, better);
+			bool spread = k == MM_STDDEV || k == MM_COEFFVAR;
+
+			strbuf_addf(out, "%-*s %-*s", MM_L, mm_labels[better > 0][k], (int)M, ops[j]);
+			for (size_t i = 0; i < nlabels(c); i++) {
+				double v = mm_value(&row->sum[i], (enum mm_stat)k, better);
+				double pct;
+				bool star;
+
+				if (i == 0)
+					pct = 0;
+				else if (spread || better < 0)
+					pct = compare_pndiff(v, base);
+				else
+					pct = compare_pdiff(v, base);
+				if (isnan(base) || base == -1)
+					pct = 0;
+				star = i > 0 && k == MM_MEAN && compare_significant(c, rows[j], i);
+				mm_cell(out, v, pct, prec, star);
+			}
+			strbuf_addch(out, '\n');
+		}
+	}
+	for (size_t k = 0; k < nrows; k++)
+		free(ops[k]);
+	free(ops);
+}
+
+/* Rows grouped by a key, groups in first-appearance order. */
+typedef bool (*same_group_fn)(const struct query_row *a, const struct query_row *b);
+
+static size_t next_group(const struct compare *c, bool *done, same_group_fn same,
+			 size_t *rows)
+{
+	size_t first = SIZE_MAX, n = 0;
+
+	for (size_t r = 0; r < c->nr; r++) {
+		if (done[r])
+			continue;
+		if (first == SIZE_MAX)
+			first = r;
+		if (same(c->rows[first].q, c->rows[r].q)) {
+			rows[n++] = r;
+			done[r] = true;
+		}
+	}
+	return n;
+}
+
+static bool same_workload(const struct query_row *a, const struct query_row *b)
+{
+	return !strcmp(a->workload, b->workload);
+}
+
+static bool same_variant(const struct query_row *a, const struct query_row *b)
+{
+	return same_workload(a, b) && !strcmp(a->variant, b->variant);
+}
+
+void compare_mmtests(struct strbuf *out, const struct compare *c)
+{
+	bool *done = xcalloc(c->nr + 1, sizeof(*done));
+	size_t *rows = xmalloc((c->nr + 1) * sizeof(*rows)), n;
+	bool first = true;
+
+	bool several = false;
+
+	for (size_t r = 1; r < c->nr; r++)
+		if (strcmp(c->rows[r].q->workload, c->rows[0].q->workload))
+			several = true;
+	/* one table per workload, named only when there are several */
+	while ((n = next_group(c, done, same_workload, rows))) {
+		if (!first)
+			strbuf_addch(out, '\n');
+		first = false;
+		if (several)
+			strbuf_addf(out, "%s\n", c->rows[rows[0]].q->workload);
+		mmtests_table(out, c, rows, n);
+	}
+	if (c->nr) {
+		strbuf_addch(out, '\n');
+		describe_test(out, c, "* = ");
+	}
+	free(done);
+	free(rows);
+}
+
+/* ---- lkp / 0-day ncompare (§2) ---- */
+
+void compare_lkp_value(struct strbuf *out, double mean)
+{
+	double a = fabs(mean);
+
+	if (isnan(mean))
+		strbuf_addf(out, "%10s", "");
+	else if (a < 1000)
+		strbuf_addf(out, "%10.2f", mean);
+	else if (a > 1e8)
+		strbuf_addf(out, "%10.4g", mean);
+	else
+		strbuf_addf(out, "%10lld", (long long)mean);	/* Ruby %d truncates */
+}
+
+static void lkp_stddev(struct strbuf *out, const struct stats_summary *s)
+{
+	double pct;
+
+	if (s->n < 2 || s->amean == 0 || isnan(s->amean)) {
+		strbuf_addstr(out, "      ");
+		return;
+	}
+	pct = 100 * s->pstddev / fabs(s->amean);
+	if (pct > 2)
+		strbuf_addf(out, " \xc2\xb1%3d%%", (int)pct);
+	else
+		strbuf_addstr(out, "      ");
+}
+
+static bool lkp_absolute(const char *name)
+{
+	return starts_with(name, "perf-profile") || ends_with(name, "%");
+}
+
+struct axis {
+	char *key, *value;
+};
+
+static int axis_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct axis *)a)->key, ((const struct axis *)b)->key);
+}
+
+static void axis_add(struct axis **ax, size_t *n, size_t *alloc, const char *k, const char *v)
+{
+	if (!v || !*v)
+		return;
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*ax)[i].key, k))
+			return;
+	ALLOC_GROW(*ax, *n + 1, *alloc);
+	(*ax)[*n].key = xstrdup(k);
+	(*ax)[*n].value = xstrdup(v);
+	(*n)++;
+}
+
+/* A value shared by every label, or NULL. */
+static const char *shared_meta(const struct compare *c, char *const *v)
+{
+	if (!v || !v[0] || !*v[0])
+		return NULL;
+	for (size_t i = 1; i < nlabels(c); i++)
+		if (!v[i] || strcmp(v[i], v[0]))
+			return NULL;
+	return v[0];
+}
+
+/* What identifies a label in the sha header and commit lines. */
+static void lkp_commit_id(const struct compare *c, size_t i, char **id, char **line)
+{
+	const struct query_kernel *k = &c->qs->kernels[i];
+	const char *meta_sha = c->meta.commit ? c->meta.commit[i] : NULL;
+	const char *subject = c->meta.subject ? c->meta.subject[i] : NULL;
+
+	if (meta_sha && *meta_sha) {
+		*id = xstrdup(meta_sha);
+		*line = xasprintf("%.10s (\"%s\")", meta_sha,
+				  subject && *subject ? subject : k->label);
+	} else {
+		*id = xstrdup(k->label);
+		*line = xstrdup(k->label);
+	}
+}
+
+static void lkp_block(struct strbuf *out, const struct compare *c, const size_t *rows,
+		      size_t nrows)
+{
+	const struct query_row *q0 = c->rows[rows[0]].q;
+	struct axis *ax = NULL;
+	size_t nax = 0, axalloc = 0;
+	const char *v = q0->variant;
+	size_t nl = nlabels(c);
+
+	/* header axes: testcase, the variant's params, shared metadata */
+	axis_add(&ax, &nax, &axalloc, "testcase", q0->workload);
+	while (*v) {
+		const char *comma = strchr(v, ','), *eq = strchr(v, '=');
+		size_t end = comma ? (size_t)(comma - v) : strlen(v);
+
+		if (eq && (size_t)(eq - v) < end) {
+			char *k = xstrndup(v, (size_t)(eq - v));
+			char *val = xstrndup(eq + 1, end - (size_t)(eq - v) - 1);
+
+			axis_add(&ax, &nax, &axalloc, k, val);
+			free(k);
+			free(val);
+		}
+		v += end;
+		if (*v == ',')
+			v++;
+	}
+	axis_add(&ax, &nax, &axalloc, "compiler", shared_meta(c, c->meta.compiler));
+	axis_add(&ax, &nax, &axalloc, "cpufreq_governor", shared_meta(c, c->meta.governor));
+	axis_add(&ax, &nax, &axalloc, "tbox_group", shared_meta(c, c->meta.tbox_group));
+	axis_add(&ax, &nax, &axalloc, "kconfig", shared_meta(c, c->meta.kconfig));
+	qsort(ax, nax, sizeof(*ax), axis_cmp);
+
+	for (int i = 0; i < 89; i++)
+		strbuf_addch(out, '=');
+	strbuf_addch(out, '\n');
+	for (size_t i = 0; i < nax; i++)
+		strbuf_addf(out, "%s%s", i ? "/" : "", ax[i].key);
+	strbuf_addstr(out, ":\n  ");
+	for (size_t i = 0; i < nax; i++)
+		strbuf_addf(out, "%s%s", i ? "/" : "", ax[i].value);
+	strbuf_addstr(out, "\n\ncommit:\n");
+	for (size_t i = 0; i < nl; i++) {
+		char *id, *line;
+
+		lkp_commit_id(c, i, &id, &line);
+		strbuf_addf(out, "  %s\n", line);
+		free(id);
+		free(line);
+	}
+	strbuf_addch(out, '\n');
+	for (size_t i = 0; i < nl; i++) {
+		char *id, *line;
+
+		lkp_commit_id(c, i, &id, &line);
+		if (i == 0)
+			strbuf_addf(out, "%16.16s ", id);
+		else
+			strbuf_addf(out, "%27.27s ", id);
+		free(id);
+		free(line);
+	}
+	strbuf_addch(out, '\n');
+	for (size_t i = 0; i < nl; i++)
+		strbuf_addstr(out, i ? "--------------------------- " : "---------------- ");
+	strbuf_addch(out, '\n');
+	strbuf_addstr(out, "         %stddev");
+	for (size_t i = 1; i < nl; i++)
+		strbuf_addstr(out, "     %change         %stddev");
+	strbuf_addch(out, '\n');
+	strbuf_addstr(out, "             \\  ");
+	for (size_t i = 1; i < nl; i++)
+		strbuf_addstr(out, "        |                \\  ");
+	strbuf_addch(out, '\n');
+
+	for (size_t k = 0; k < nrows; k++) {
+		const struct compare_row *row = &c->rows[rows[k]];
+		char *name = xasprintf("%s.%s", row->q->workload, row->q->metric);
+		double base = row->sum[0].amean;
+
+		compare_lkp_value(out, row->sum[0].n ? base : NAN);
+		lkp_stddev(out, &row->sum[0]);
+		for (size_t i = 1; i < nl; i++) {
+			const struct stats_summary *s = &row->sum[i];
+
+			if (!s->n || !row->sum[0].n) {
+				strbuf_addf(out, "%12s", "");
+			} else if (lkp_absolute(name)) {
+				strbuf_addf(out, "%+10.1f  ", s->amean - base);
+			} else {
+				double b = base == 0 ? 1e-100 : base;
+				double pct = 100 * (s->amean - base) / b;
+
+				if (fabs(pct) >= 100000)
+					strbuf_addf(out, "%+10.2g%% ", pct);
+				else
+					strbuf_addf(out, "%+10.1f%% ", pct);
+			}
+			compare_lkp_value(out, s->n ? s->amean : NAN);
+			lkp_stddev(out, s);
+		}
+		strbuf_addf(out, "  %s\n", name);
+		free(name);
+	}
+	for (size_t i = 0; i < nax; i++) {
+		free(ax[i].key);
+		free(ax[i].value);
+	}
+	free(ax);
+}
+
+void compare_lkp(struct strbuf *out, const struct compare *c)
+{
+	bool *done = xcalloc(c->nr + 1, sizeof(*done));
+	size_t *rows = xmalloc((c->nr + 1) * sizeof(*rows)), n;
+	bool first = true;
+
+	while ((n = next_group(c, done, same_variant, rows))) {
+		if (!first)
+			strbuf_addch(out, '\n');
+		first = false;
+		lkp_block(out, c, rows, n);
+	}
+	free(done);
+	free(rows);
+}
+
+/* ---- markdown mean_rel tables (§3) ---- */
+
+static void md_row(struct strbuf *out, char *const *cells, const size_t *w, const bool *right,
+		   size_t ncol)
+{
+	for (size_t k = 0; k < ncol; k++)
+		strbuf_addf(out, right[k] ? "| %*s " : "| %-*s ", (int)w[k], cells[k]);
+	strbuf_addstr(out, "|\n");
+}
+
+static char *fmt_p(double p)
+{
+	if (isnan(p))
+		return xstrdup("n/a");
+	if (p < 0.0001)
+		return xasprintf("%.1e", p);
+	return xasprintf("%.4f", p);
+}
+
+void compare_markdown(struct strbuf *out, const struct compare *c)
+{
+	static const char *const head[] = { "kernel", "mean_rel", "std_rel", "p / 95% CI" };
+	static const bool right[] = { false, true, true, true };
+	size_t nl = nlabels(c);
+
+	for (size_t r = 0; r < c->nr; r++) {
+		const struct compare_row *row = &c->rows[r];
+		char ***cells = xcalloc(nl, sizeof(*cells));
+		size_t w[4];
+
+		if (r)
+			strbuf_addch(out, '\n');
+		strbuf_addf(out, "%s%s%s, %s (%s%s%s is better):\n", row->q->workload,
+			    *row->q->variant ? ", " : "", row->q->variant, row->q->metric,
+			    row->q->unit, *row->q->unit ? ", " : "",
+			    row->q->better > 0 ? "higher" : "lower");
+		for (size_t k = 0; k < 4; k++)
+			w[k] = strlen(head[k]) + 2;
+		for (size_t i = 0; i < nl; i++) {
+			const struct stats_summary *s = &row->sum[i], *b = &row->sum[0];
+			const struct stats_test *t = &row->test[i];
+
+			cells[i] = xcalloc(4, sizeof(char *));
+			cells[i][0] = xstrdup(label_of(c, i));
+			if (!s->n || !b->n) {
+				cells[i][1] = xstrdup("n/a");
+				cells[i][2] = s->n > 1 ? xasprintf("%.1f%%", 100 * s->stddev / s->amean)
+						       : xstrdup("n/a");
+				cells[i][3] = xstrdup(i ? "no samples" : "");
+			} else {
+				cells[i][1] = xasprintf("%.1f%%", 100 * (s->amean - b->amean) / b->amean);
+				cells[i][2] = s->n > 1 ? xasprintf("%.1f%%", 100 * s->stddev / s->amean)
+						       : xstrdup("n/a");
+				if (!i) {
+					cells[i][3] = xstrdup("");
+				} else if (row->verdict[i] == VERDICT_UNTESTED) {
+					cells[i][3] = xstrdup("too few samples");
+				} else {
+					char *p = fmt_p(c->test == STATS_WELCH || c->test == STATS_MWU ?
+							t->q : t->p);
+
+					cells[i][3] = xasprintf("%s [%+.1f%%, %+.1f%%]%s", p, t->rel_lo,
+								t->rel_hi,
+								compare_significant(c, r, i) ? " *" : "");
+					free(p);
+				}
+			}
+			/* -0.0% reads oddly: print the baseline as 0.0% */
+			if (!strcmp(cells[i][1], "-0.0%")) {
+				free(cells[i][1]);
+				cells[i][1] = xstrdup("0.0%");
+			}
+			for (size_t k = 0; k < 4; k++)
+				if (strlen(cells[i][k]) > w[k])
+					w[k] = strlen(cells[i][k]);
+		}
+		md_row(out, (char *const *)head, w, right, 4);
+		for (size_t k = 0; k < 4; k++) {
+			strbuf_addch(out, '|');
+			if (!right[k])
+				strbuf_addch(out, ':');
+			for (size_t d = 0; d < w[k] + 1; d++)
+				strbuf_addch(out, '-');
+			if (right[k])
+				strbuf_addch(out, ':');
+		}
+		strbuf_addstr(out, "|\n");
+		for (size_t i = 0; i < nl; i++) {
+			md_row(out, cells[i], w, right, 4);
+			for (size_t k = 0; k < 4; k++)
+				free(cells[i][k]);
+			free(cells[i]);
+		}
+		free(cells);
+	}
+	if (c->nr) {
+		strbuf_addstr(out, "\nmean_rel: change of the mean vs the baseline (+ = larger value);\n"
+			      "std_rel: sample stddev / own mean; [..]: 95% CI of mean_rel;\n");
+		if (c->test == STATS_WELCH || c->test == STATS_MWU)
+			strbuf_addstr(out, "p: adjusted (Benjamini-Hochberg); * significant.\n");
+		else
+			strbuf_addstr(out, "p: n/a for this rule; * significant.\n");
+		describe_test(out, c, "Test: ");
+	}
+}
+
+/* ---- CSV / JSON ---- */
+
+static void csv_field(struct strbuf *out, const char *s)
+{
+	if (strpbrk(s, ",\"\n\r")) {
+		strbuf_addch(out, '"');
+		for (; *s; s++) {
+			if (*s == '"')
+				strbuf_addch(out, '"');
+			strbuf_addch(out, *s);
+		}
+		strbuf_addch(out, '"');
+	} else {
+		strbuf_addstr(out, s);
+	}
+}
+
+static void csv_num(struct strbuf *out, double v)
+{
+	strbuf_addch(out, ',');
+	if (!isnan(v) && !isinf(v))
+		strbuf_addf(out, "%.17g", v);
+}
+
+void compare_csv(struct strbuf *out, const struct compare *c)
+{
+	strbuf_addstr(out, "workload,variant,metric,unit,better,kernel,baseline,n,min,q1,median,"
+		      "q3,max,amean,hmean,gmean,stddev,pstddev,hstddev,coeffvar,hcoeffvar,best95,"
+		      "test,statistic,df,p,p_bh,diff,diff_lo,diff_hi,rel_pct,rel_lo_pct,rel_hi_pct,"
+		      "significant,verdict\n");
+	for (size_t r = 0; r < c->nr; r++) {
+		const struct compare_row *row = &c->rows[r];
+
+		for (size_t i = 0; i < nlabels(c); i++) {
+			const struct stats_summary *s = &row->sum[i];
+			const struct stats_test *t = &row->test[i];
+
+			csv_field(out, row->q->workload);
+			strbuf_addch(out, ',');
+			csv_field(out, row->q->variant);
+			strbuf_addch(out, ',');
+			csv_field(out, row->q->metric);
+			strbuf_addch(out, ',');
+			csv_field(out, row->q->unit);
+			strbuf_addf(out, ",%s,", row->q->better > 0 ? "higher" : "lower");
+			csv_field(out, label_of(c, i));
+			strbuf_addch(out, ',');
+			csv_field(out, label_of(c, 0));
+			strbuf_addf(out, ",%zu", s->n);
+			csv_num(out, s->min);
+			csv_num(out, s->q1);
+			csv_num(out, s->median);
+			csv_num(out, s->q3);
+			csv_num(out, s->max);
+			csv_num(out, s->amean);
+			csv_num(out, s->hmean);
+			csv_num(out, s->gmean);
+			csv_num(out, s->stddev);
+			csv_num(out, s->pstddev);
+			csv_num(out, s->hstddev);
+			csv_num(out, s->coeffvar);
+			csv_num(out, s->hcoeffvar);
+			csv_num(out, s->best95);
+			if (i == 0 || row->verdict[i] == VERDICT_MISSING) {
+				strbuf_addstr(out, ",,,,,,,,,,,,,");
+			} else {
+				strbuf_addf(out, ",%s", stats_test_name(c->test));
+				csv_num(out, t->statistic);
+				csv_num(out, t->df);
+				csv_num(out, t->p);
+				csv_num(out, t->q);
+				csv_num(out, t->diff);
+				csv_num(out, t->diff_lo);
+				csv_num(out, t->diff_hi);
+				csv_num(out, t->rel);
+				csv_num(out, t->rel_lo);
+				csv_num(out, t->rel_hi);
+				strbuf_addf(out, ",%d", compare_significant(c, r, i));
+			}
+			strbuf_addch(out, ',');
+			csv_field(out, verdict_name(row->verdict[i]));
+			strbuf_addch(out, '\n');
+		}
+	}
+}
+
+static void jkey(struct strbuf *out, const char *k)
+{
+	json_add_string(out, k);
+	strbuf_addch(out, ':');
+}
+
+static void jnum(struct strbuf *out, const char *k, double v, bool comma)
+{
+	jkey(out, k);
+	json_add_number(out, v);
+	if (comma)
+		strbuf_addch(out, ',');
+}
+
+void compare_json(struct strbuf *out, const struct compare *c)
+{
+	strbuf_addstr(out, "{");
+	jkey(out, "baseline");
+	json_add_string(out, label_of(c, 0));
+	strbuf_addstr(out, ",\"kernels\":[");
+	for (size_t i = 0; i < nlabels(c); i++) {
+		if (i)
+			strbuf_addch(out, ',');
+		json_add_string(out, label_of(c, i));
+	}
+	strbuf_addstr(out, "],");
+	jkey(out, "test");
+	json_add_string(out, stats_test_name(c->test));
+	strbuf_addch(out, ',');
+	jkey(out, "multiple_comparisons");
+	json_add_string(out, c->test == STATS_WELCH || c->test == STATS_MWU ?
+			"benjamini-hochberg" : "none");
+	strbuf_addf(out, ",\"comparisons_adjusted\":%zu,\"alpha\":%.2f,", c->ntests, COMPARE_ALPHA);
+	strbuf_addf(out, "\"counts\":{\"improvement\":%zu,\"regression\":%zu,"
+		    "\"no_significant_change\":%zu,\"too_few_samples\":%zu},",
+		    c->nbetter, c->nworse, c->nnone, c->nuntested);
+	strbuf_addstr(out, "\"rows\":[");
+	for (size_t r = 0; r < c->nr; r++) {
+		const struct compare_row *row = &c->rows[r];
+
+		strbuf_addstr(out, r ? ",\n{" : "\n{");
+		jkey(out, "workload");
+		json_add_string(out, row->q->workload);
+		strbuf_addch(out, ',');
+		jkey(out, "variant");
+		json_add_string(out, row->q->variant);
+		strbuf_addch(out, ',');
+		jkey(out, "metric");
+		json_add_string(out, row->q->metric);
+		strbuf_addch(out, ',');
+		jkey(out, "unit");
+		json_add_string(out, row->q->unit);
+		strbuf_addf(out, ",\"better\":\"%s\",\"kernels\":[",
+			    row->q->better > 0 ? "higher" : "lower");
+		for (size_t i = 0; i < nlabels(c); i++) {
+			const struct stats_summary *s = &row->sum[i];
+			const struct stats_test *t = &row->test[i];
+
+			strbuf_addstr(out, i ? ",{" : "{");
+			jkey(out, "kernel");
+			json_add_string(out, label_of(c, i));
+			strbuf_addf(out, ",\"n\":%zu,", s->n);
+			jnum(out, "min", s->min, true);
+			jnum(out, "q1", s->q1, true);
+			jnum(out, "median", s->median, true);
+			jnum(out, "q3", s->q3, true);
+			jnum(out, "max", s->max, true);
+			jnum(out, "amean", s->amean, true);
+			jnum(out, "hmean", s->hmean, true);
+			jnum(out, "gmean", s->gmean, true);
+			jnum(out, "stddev", s->stddev, true);
+			jnum(out, "pstddev", s->pstddev, true);
+			jnum(out, "hstddev", s->hstddev, true);
+			jnum(out, "coeffvar", s->coeffvar, true);
+			jnum(out, "hcoeffvar", s->hcoeffvar, true);
+			jnum(out, "best95", s->best95, true);
+			jkey(out, "verdict");
+			json_add_string(out, verdict_name(row->verdict[i]));
+			if (i > 0 && row->verdict[i] != VERDICT_MISSING) {
+				strbuf_addstr(out, ",\"test\":{");
+				jnum(out, "statistic", t->statistic, true);
+				jnum(out, "df", t->df, true);
+				jnum(out, "p", t->p, true);
+				jnum(out, "p_bh", t->q, true);
+				jnum(out, "diff", t->diff, true);
+				jkey(out, "diff_ci95");
+				strbuf_addch(out, '[');
+				json_add_number(out, t->diff_lo);
+				strbuf_addch(out, ',');
+				json_add_number(out, t->diff_hi);
+				strbuf_addstr(out, "],");
+				jnum(out, "rel_pct", t->rel, true);
+				jkey(out, "rel_ci95_pct");
+				strbuf_addch(out, '[');
+				json_add_number(out, t->rel_lo);
+				strbuf_addch(out, ',');
+				json_add_number(out, t->rel_hi);
+				strbuf_addf(out, "],\"significant\":%s}",
+					    compare_significant(c, r, i) ? "true" : "false");
+			}
+			strbuf_addch(out, '}');
+		}
+		strbuf_addstr(out, "]}");
+	}
+	strbuf_addstr(out, "\n]}\n");
+}
+
+/* ---- the default readable table ---- */
+
+/* About 6 significant digits, plain notation for everyday magnitudes. */
+static void fmt_num(char *buf, size_t len, double v)
+{
+	double a = fabs(v);
+	int mag, dec;
+
+	if (isnan(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (v == 0) {
+		snprintf(buf, len, "0");
+		return;
+	}
+	mag = (int)floor(log10(a));
+	if (mag >= 12 || mag < -4) {
+		snprintf(buf, len, "%.5e", v);
+		return;
+	}
+	dec = 5 - mag;
+	if (dec < 2)
+		dec = 2;
+	snprintf(buf, len, "%.*f", dec, v);
+}
+
+void compare_text(struct strbuf *out, const struct compare *c)
+{
+	size_t nl = nlabels(c), lw = 6;
+
+	for (size_t i = 0; i < nl; i++)
+		if (strlen(label_of(c, i)) > lw)
+			lw = strlen(label_of(c, i));
+	strbuf_addf(out, "baseline: %s; compared: ", label_of(c, 0));
+	for (size_t i = 1; i < nl; i++)
+		strbuf_addf(out, "%s%s", i > 1 ? ", " : "", label_of(c, i));
+	strbuf_addch(out, '\n');
+	describe_test(out, c, "test: ");
+	strbuf_addstr(out, "change, 95% CI: relative to the baseline mean; verdicts follow each"
+		      " metric's\n  direction (higher or lower is better)\n");
+
+	for (size_t r = 0; r < c->nr; r++) {
+		const struct compare_row *row = &c->rows[r];
+		const struct query_row *q = row->q;
+		bool rank = c->test == STATS_WELCH || c->test == STATS_MWU;
+
+		strbuf_addf(out, "\n%s%s%s%s %s [%s%s%s is better]\n", q->workload,
+			    *q->variant ? " (" : "", q->variant, *q->variant ? ")" : "",
+			    q->metric, q->unit, *q->unit ? ", " : "",
+			    q->better > 0 ? "higher" : "lower");
+		strbuf_addf(out, "  %-*s %4s %14s %8s %20s %8s %8s  %s\n", (int)lw, "kernel", "n",
+			    "mean", "change", "95% CI of change", "p", rank ? "p(BH)" : "ratio",
+			    "verdict");
+		for (size_t i = 0; i < nl; i++) {
+			const struct stats_summary *s = &row->sum[i];
+			const struct stats_test *t = &row->test[i];
+			char mean[64], chg[32], ci[64], p[32], q2[32];
+
+			fmt_num(mean, sizeof(mean), s->n ? s->amean : NAN);
+			if (i == 0 || row->verdict[i] == VERDICT_MISSING) {
+				strbuf_addf(out, "  %-*s %4zu %14s %8s %20s %8s %8s  %s\n", (int)lw,
+					    label_of(c, i), s->n, mean, "", "", "", "",
+					    verdict_name(row->verdict[i]));
+				continue;
+			}
+			snprintf(chg, sizeof(chg), "%+.2f%%", 100 * (s->amean - row->sum[0].amean) /
+				 row->sum[0].amean);
+			if (isnan(t->rel_lo))
+				snprintf(ci, sizeof(ci), "-");
+			else
+				snprintf(ci, sizeof(ci), "[%+.2f%%, %+.2f%%]", t->rel_lo, t->rel_hi);
+			if (isnan(t->p))
+				snprintf(p, sizeof(p), "-");
+			else if (t->p < 0.0001)
+				snprintf(p, sizeof(p), "%.1e", t->p);
+			else
+				snprintf(p, sizeof(p), "%.4f", t->p);
+			if (rank) {
+				if (isnan(t->q))
+					snprintf(q2, sizeof(q2), "-");
+				else if (t->q < 0.0001)
+					snprintf(q2, sizeof(q2), "%.1e", t->q);
+				else
+					snprintf(q2, sizeof(q2), "%.4f", t->q);
+			} else {
+				snprintf(q2, sizeof(q2), "%.3f", t->statistic);
+			}
+			strbuf_addf(out, "  %-*s %4zu %14s %8s %20s %8s %8s  %s\n", (int)lw,
+				    label_of(c, i), s->n, mean, chg, ci, p, q2,
+				    verdict_name(row->verdict[i]));
+		}
+	}
+	strbuf_addch(out, '\n');
+	if (!c->nbetter && !c->nworse)
+		strbuf_addf(out, "verdict: no significant change (%zu comparison%s",
+			    c->nnone + c->nuntested, c->nnone + c->nuntested == 1 ? "" : "s");
+	else
+		strbuf_addf(out, "verdict: %zu regression%s, %zu improvement%s, %zu with no"
+			    " significant change", c->nworse, c->nworse == 1 ? "" : "s",
+			    c->nbetter, c->nbetter == 1 ? "" : "s", c->nnone);
+	if (c->nuntested)
+		strbuf_addf(out, "; %zu with too few samples to test", c->nuntested);
+	if (!c->nbetter && !c->nworse)
+		strbuf_addch(out, ')');
+	strbuf_addch(out, '\n');
+}
+
+int compare_format_parse(const char *name, enum compare_format *f)
+{
+	static const char *const names[] = {
+		[CMP_TEXT] = "text", [CMP_MMTESTS] = "mmtests", [CMP_LKP] = "lkp",
+		[CMP_MARKDOWN] = "markdown", [CMP_CSV] = "csv", [CMP_JSON] = "json",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(name, names[i])) {
+			*f = (enum compare_format)i;
+			return 0;
+		}
+	return -1;
+}
+
+void compare_print(struct strbuf *out, const struct compare *c, enum compare_format f)
+{
+	switch (f) {
+	case CMP_TEXT: compare_text(out, c); break;
+	case CMP_MMTESTS: compare_mmtests(out, c); break;
+	case CMP_LKP: compare_lkp(out, c); break;
+	case CMP_MARKDOWN: compare_markdown(out, c); break;
+	case CMP_CSV: compare_csv(out, c); break;
+	case CMP_JSON: compare_json(out, c); break;
+	}
+}
