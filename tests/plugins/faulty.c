@@ -17,7 +17,7 @@ enum { P_SCRIPT, P_STATE_DIR };
 
 static const struct mmb_param_def params[] = {
 	{ "script", MMB_PARAM_STRING, "ok", 0, 0, NULL,
-	  "comma-separated action per iteration: ok segv abort hang hang-stop exit nan inf badmetric knob skip fail" },
+	  "comma-separated action per iteration: ok slow segv abort hang hang-stop exit nan inf badmetric knob skip fail" },
 	{ "state_dir", MMB_PARAM_STRING, "/tmp", 0, 0, NULL, "where the iteration counter lives" },
 	{ 0 },
 };
@@ -89,6 +89,8 @@ static int run(const struct mmb_host *h, struct mmb_ctx *c, const struct mmb_val
 		h->fail(c, "stopped on request");
 		return MMB_FAIL;
 	}
+	if (!strcmp(act, "slow"))
+		usleep(300000);
 	if (!strcmp(act, "exit"))
 		exit(3);
 	if (!strcmp(act, "nan"))

@@ -1,0 +1,34 @@
+#!/bin/bash
+# kill -9 of the harness mid-run: the DB passes integrity_check, finished
+# iterations are kept, and the run shows as interrupted afterwards.
+. "$(dirname "$0")/../e2e-lib.sh"
+export MMBENCH_PLUGIN_PATH=$MMBENCH_BUILD/tests/plugins
+cat > "$TMP/f.yaml" <<EOC
+experiment: kill9
+iterations: 200
+warmup: 0
+workloads:
+  - name: faulty
+    params:
+      script: $(printf 'slow,%.0s' $(seq 1 200))slow
+      state_dir: $TMP
+EOC
+"$MMB" run "$TMP/f.yaml" -q > /dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do
+	n=$(q "SELECT count(*) FROM iterations" 2>/dev/null || echo 0)
+	[ "${n:-0}" -ge 3 ] && break
+	sleep 0.2
+done
+[ "${n:-0}" -ge 3 ] || die "iterations were not committed while running"
+kill -9 "$pid"
+wait "$pid" 2>/dev/null || true
+sleep 0.5
+! pgrep -f "$TMP/f.yaml" >/dev/null || die "iteration child outlived the killed harness"
+[ "$(sqlite3 "$MMBENCH_DB" "PRAGMA integrity_check")" = ok ] || die "integrity_check failed"
+kept=$(q "SELECT count(*) FROM samples")
+[ "$kept" -ge 3 ] || die "finished iterations lost ($kept samples)"
+# any mmbench command marks the dead run interrupted
+"$MMB" list runs | grep -q interrupted || die "run not marked interrupted"
+[ "$(q "SELECT status FROM runs")" = interrupted ] || die "status not interrupted"
+echo "kept $kept samples"

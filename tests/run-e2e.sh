@@ -1,0 +1,24 @@
+#!/bin/bash
+# Run end-to-end scripts: exit 0 = pass, 77 = skip (reason printed), else fail.
+# Each script gets MMBENCH_BUILD, MMBENCH_SHARED and a private MMBENCH_STATE.
+set -u
+export MMBENCH_BUILD=${MMBENCH_BUILD:-build}
+case $MMBENCH_BUILD in /*) ;; *) MMBENCH_BUILD=$PWD/$MMBENCH_BUILD ;; esac
+export MMBENCH_SHARED=${MMBENCH_SHARED:-$(cd "$(dirname "$0")/../.." && pwd)/shared}
+pass=0 fail=0 skip=0 failed=()
+for t in "$@"; do
+	name=$(basename "$t")
+	log=$(mktemp)
+	start=$(date +%s)
+	MMBENCH_STATE=$(mktemp -d) bash "$t" >"$log" 2>&1
+	rc=$?
+	secs=$(( $(date +%s) - start ))
+	case $rc in
+	0) pass=$((pass + 1)); echo "PASS $name (${secs}s)" ;;
+	77) skip=$((skip + 1)); echo "SKIP $name: $(tail -n 1 "$log")" ;;
+	*) fail=$((fail + 1)); failed+=("$name"); echo "FAIL $name (exit $rc, ${secs}s)"; sed 's/^/    /' "$log" | tail -n 40 ;;
+	esac
+	rm -f "$log"
+done
+echo "e2e: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
