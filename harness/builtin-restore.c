@@ -11,6 +11,8 @@ int cmd_restore(int argc, char **argv)
 
 	if (argc > 1)
 		die_usage("restore takes no arguments");
+	if (envctl_lock())
+		return EXIT_RUNTIME;	/* a live run owns the journal */
 	size = envctl_mark();
 	if (!size) {
 		info("nothing to restore (%s is empty)", envctl_journal_path());

@@ -113,6 +113,11 @@ int cmd_run(int argc, char **argv)
 		experiment_release(&exp);
 		return EXIT_USAGE;
 	}
+	if (envctl_lock()) {
+		plan_release(&plan);
+		experiment_release(&exp);
+		return EXIT_RUNTIME;
+	}
 	if (db_open(&db, db_default_path(a.db))) {
 		plan_release(&plan);
 		experiment_release(&exp);

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,6 +19,19 @@
  */
 
 static char journal_path[4200];
+/*
+ * The pid recorded with each change is the harness that will restore it,
+ * not the iteration child that made it: a child exits long before its
+ * changes are undone, and envctl_recover() must not take them as orphaned.
+ */
+static pid_t owner_pid;
+
+static pid_t journal_owner(void)
+{
+	if (!owner_pid)
+		owner_pid = getpid();
+	return owner_pid;
+}
 
 const char *envctl_journal_path(void)
 {
@@ -76,7 +90,7 @@ static int journal_append(const char *type, const char *const *fields)
 	struct strbuf sb = STRBUF_INIT;
 	int fd, ret = 0;
 
-	strbuf_addf(&sb, "%d\t%s", (int)getpid(), type);
+	strbuf_addf(&sb, "%d\t%s", (int)journal_owner(), type);
 	for (; *fields; fields++) {
 		strbuf_addch(&sb, '\t');
 		escape_into(&sb, *fields);
@@ -138,6 +152,39 @@ int envctl_push_undo_write(const char *path, const char *value)
 int envctl_push_undo(const char *const *argv)
 {
 	return journal_append("U", argv);
+}
+
+int envctl_lock(void)
+{
+	static int lock_fd = -1;
+	char *path, pid[32] = "";
+	ssize_t n;
+
+	if (lock_fd >= 0)
+		return 0;
+	journal_owner();
+	path = xasprintf("%s.lock", envctl_journal_path());
+	lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (lock_fd < 0) {
+		error("cannot open %s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	if (flock(lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		n = pread(lock_fd, pid, sizeof(pid) - 1, 0);
+		pid[n > 0 ? n : 0] = '\0';
+		error("another mmbench (pid %s) is running benchmarks and owns the system settings (%s); runs must not overlap",
+		      *strtrim(pid) ? strtrim(pid) : "?", path);
+		close(lock_fd);
+		lock_fd = -1;
+		free(path);
+		return -1;
+	}
+	snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	if (ftruncate(lock_fd, 0) == 0 && pwrite(lock_fd, pid, strlen(pid), 0) < 0)
+		warning("cannot write %s", path);
+	free(path);
+	return 0;
 }
 
 off_t envctl_mark(void)

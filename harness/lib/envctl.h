@@ -25,6 +25,13 @@ int envctl_push_undo(const char *const *argv);
 /* Journal "write value to path on restore" without changing anything now. */
 int envctl_push_undo_write(const char *path, const char *value);
 
+/*
+ * Take the machine: one benchmarking mmbench at a time per state dir (an
+ * overlapping run would both disturb the numbers and fight over knobs).
+ * Held until exit.  0, or -1 after printing who holds it.
+ */
+int envctl_lock(void);
+
 /* Current journal position; restore everything after it with envctl_restore_to. */
 off_t envctl_mark(void);
 int envctl_restore_to(off_t mark);
