@@ -15,6 +15,7 @@ workloads:
 EOC
 "$MMB" run "$TMP/f.yaml" -q > /dev/null 2>&1 &
 pid=$!
+BG_PIDS="$BG_PIDS $pid"
 for _ in $(seq 1 100); do
 	n=$(q "SELECT count(*) FROM iterations" 2>/dev/null || echo 0)
 	[ "${n:-0}" -ge 3 ] && break

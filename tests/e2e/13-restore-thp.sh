@@ -36,6 +36,7 @@ wait_changed() {
 # 1. SIGINT: restored by the run itself
 "$MMB" run "$TMP/f.yaml" -q > /dev/null 2>&1 &
 pid=$!
+BG_PIDS="$BG_PIDS $pid"
 wait_changed
 [ -z "$mthp" ] || [ "$(cur "$mthp/enabled")" = "$mwant" ] || die "mTHP 64K not set"
 kill -INT "$pid"
@@ -49,6 +50,7 @@ q "SELECT original FROM run_env WHERE key = 'thp.enabled'" | grep -qx "$before" 
 # 2. SIGKILL: the journal is replayed by the next mmbench start
 "$MMB" run "$TMP/f.yaml" -q > /dev/null 2>&1 &
 pid=$!
+BG_PIDS="$BG_PIDS $pid"
 wait_changed
 kill -9 "$pid"
 wait "$pid" 2>/dev/null || true
