@@ -1,0 +1,534 @@
+/* Guest -> host result stream; see merge.h for the record format. */
+#include "merge.h"
+#include "../harness/lib/util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MSTREAM_MAGIC "mmbench-stream"
+
+/* ---- encoding ------------------------------------------------------ */
+
+void mstream_escape(struct strbuf *out, const char *s)
+{
+	if (!s) {
+		strbuf_addstr(out, "\\N");
+		return;
+	}
+	for (; *s; s++) {
+		switch (*s) {
+		case '\\': strbuf_addstr(out, "\\\\"); break;
+		case '\t': strbuf_addstr(out, "\\t"); break;
+		case '\n': strbuf_addstr(out, "\\n"); break;
+		case '\r': strbuf_addstr(out, "\\r"); break;
+		default: strbuf_addch(out, *s);
+		}
+	}
+}
+
+void mstream_record(struct strbuf *out, char type, const char *const *fields, int n)
+{
+	strbuf_addch(out, type);
+	for (int i = 0; i < n; i++) {
+		strbuf_addch(out, '\t');
+		mstream_escape(out, fields[i]);
+	}
+	strbuf_addch(out, '\n');
+}
+
+char **mstream_split(const char *line, int *n)
+{
+	char **f = NULL;
+	size_t alloc = 0;
+	const char *p = line;
+
+	*n = 0;
+	for (;;) {
+		struct strbuf sb = STRBUF_INIT;
+		bool null = false;
+
+		strbuf_addstr(&sb, "");
+		if (p[0] == '\\' && p[1] == 'N' && (p[2] == '\t' || !p[2])) {
+			null = true;
+			p += 2;
+		}
+		while (!null && *p && *p != '\t') {
+			if (*p == '\\' && p[1]) {
+				char c = p[1];
+
+				strbuf_addch(&sb, c == 't' ? '\t' : c == 'n' ? '\n' : c == 'r' ? '\r' : c);
+				p += 2;
+			} else {
+				strbuf_addch(&sb, *p++);
+			}
+		}
+		ALLOC_GROW(f, (size_t)*n + 1, alloc);
+		if (null) {
+			f[(*n)++] = NULL;
+			strbuf_release(&sb);
+		} else {
+			f[(*n)++] = strbuf_detach(&sb);
+		}
+		if (*p != '\t')
+			break;
+		p++;
+	}
+	return f;
+}
+
+void mstream_fields_free(char **f, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(f[i]);
+	free(f);
+}
+
+static const char *col_text(sqlite3_stmt *st, int i)
+{
+	return (const char *)sqlite3_column_text(st, i);
+}
+
+static char *col_num(sqlite3_stmt *st, int i)
+{
+	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+		return NULL;
+	if (sqlite3_column_type(st, i) == SQLITE_INTEGER)
+		return xasprintf("%lld", (long long)sqlite3_column_int64(st, i));
+	return xasprintf("%.17g", sqlite3_column_double(st, i));
+}
+
+static int stream_iteration(sqlite3 *g, sqlite3_stmt *it, struct strbuf *out)
+{
+	int64_t id = sqlite3_column_int64(it, 0);
+	sqlite3_stmt *s = NULL, *o = NULL;
+	struct strbuf body = STRBUF_INIT;
+	int ns = 0, no = 0, ret = -1;
+	char *num[8] = { 0 };
+
+	if (sqlite3_prepare_v2(g, "SELECT metric, unit, better, seq, value FROM samples"
+			       " WHERE iteration_id = ? ORDER BY id", -1, &s, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(g, "SELECT source, key, delta FROM monitors"
+			       " WHERE iteration_id = ?", -1, &o, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(s, 1, id);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		char *b = col_num(s, 2), *q = col_num(s, 3), *v = col_num(s, 4);
+		const char *f[] = { col_text(s, 0), col_text(s, 1), b, q, v };
+
+		mstream_record(&body, 'S', f, 5);
+		free(b);
+		free(q);
+		free(v);
+		ns++;
+	}
+	sqlite3_bind_int64(o, 1, id);
+	while (sqlite3_step(o) == SQLITE_ROW) {
+		char *d = col_num(o, 2);
+		const char *f[] = { col_text(o, 0), col_text(o, 1), d };
+
+		mstream_record(&body, 'O', f, 3);
+		free(d);
+		no++;
+	}
+	{
+		num[0] = col_num(it, 4);	/* iteration */
+		num[1] = col_num(it, 5);	/* warmup */
+		num[2] = col_num(it, 8);	/* started */
+		num[3] = col_num(it, 9);	/* elapsed */
+		num[4] = xasprintf("%d", ns);
+		num[5] = xasprintf("%d", no);
+		const char *f[] = { col_text(it, 1), col_text(it, 2), col_text(it, 3), num[0],
+				    num[1], col_text(it, 6), col_text(it, 7), num[2], num[3],
+				    num[4], num[5] };
+
+		mstream_record(out, 'I', f, 11);
+		strbuf_add(out, body.buf, body.len);
+	}
+	ret = 0;
+out:
+	for (int i = 0; i < 8; i++)
+		free(num[i]);
+	sqlite3_finalize(s);
+	sqlite3_finalize(o);
+	strbuf_release(&body);
+	return ret;
+}
+
+int mstream_poll(sqlite3 *g, struct mstream_pos *pos, struct strbuf *out)
+{
+	sqlite3_stmt *st = NULL;
+	int ret = -1, n = 0;
+
+	if (!pos->run_id) {
+		if (sqlite3_prepare_v2(g, "SELECT id, experiment, config_path, config_text, release,"
+				       " version, cmdline, config_hash, harness_version, git_sha,"
+				       " compiler FROM runs ORDER BY id LIMIT 1", -1, &st,
+				       NULL) != SQLITE_OK)
+			return -1;	/* schema not there yet */
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			const char *f[10];
+
+			for (int i = 0; i < 10; i++)
+				f[i] = col_text(st, i + 1);
+			mstream_record(out, 'R', f, 10);
+			pos->run_id = sqlite3_column_int64(st, 0);
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+		if (!pos->run_id)
+			return 0;
+	}
+	/* run_env: resend all rows when more appeared (the host upserts) */
+	if (sqlite3_prepare_v2(g, "SELECT count(*) FROM run_env WHERE run_id = ?", -1, &st,
+			       NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(st, 1, pos->run_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (n != pos->nenv) {
+		if (sqlite3_prepare_v2(g, "SELECT key, value, original FROM run_env WHERE run_id = ?"
+				       " ORDER BY key", -1, &st, NULL) != SQLITE_OK)
+			goto out;
+		sqlite3_bind_int64(st, 1, pos->run_id);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *f[] = { col_text(st, 0), col_text(st, 1), col_text(st, 2) };
+
+			mstream_record(out, 'E', f, 3);
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+		pos->nenv = n;
+	}
+	if (sqlite3_prepare_v2(g, "SELECT id, workload, variant, params, iteration, warmup, status,"
+			       " reason, started, elapsed FROM iterations"
+			       " WHERE run_id = ? AND id > ? ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(st, 1, pos->run_id);
+	sqlite3_bind_int64(st, 2, pos->last_iter);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (stream_iteration(g, st, out))
+			goto out;
+		pos->last_iter = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (sqlite3_prepare_v2(g, "SELECT status FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(st, 1, pos->run_id);
+	if (sqlite3_step(st) == SQLITE_ROW && col_text(st, 0) &&
+	    strcmp(col_text(st, 0), pos->status)) {
+		const char *f[] = { col_text(st, 0) };
+
+		snprintf(pos->status, sizeof(pos->status), "%s", col_text(st, 0));
+		mstream_record(out, 'F', f, 1);
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(st);
+	return ret;
+}
+
+/* ---- host side --------------------------------------------------------- */
+
+void merge_init(struct merge_ctx *m, struct mmb_db *db, int64_t run_id)
+{
+	memset(m, 0, sizeof(*m));
+	m->db = db;
+	m->run_id = run_id;
+	m->line = xcalloc(1, sizeof(*m->line));
+	strbuf_init(m->line);
+	m->exit_code = -1;
+}
+
+static void merge_iter_reset(struct merge_ctx *m)
+{
+	if (m->iter)
+		mstream_fields_free(m->iter, 11);
+	m->iter = NULL;
+	for (int i = 0; i < 2 * m->nsamples; i++)
+		free(m->sample_strs[i]);
+	for (int i = 0; i < m->nmon; i++)
+		free(m->mon_keys[i]);
+	free(m->sample_strs);
+	free(m->samples);
+	free(m->mon_keys);
+	free(m->mon_deltas);
+	m->sample_strs = NULL;
+	m->samples = NULL;
+	m->mon_keys = NULL;
+	m->mon_deltas = NULL;
+	m->nsamples = m->nmon = m->need_s = m->need_o = 0;
+}
+
+void merge_release(struct merge_ctx *m)
+{
+	merge_iter_reset(m);
+	if (m->line) {
+		strbuf_release(m->line);
+		free(m->line);
+	}
+	free(m->guest_status);
+	free(m->guest_release);
+	free(m->last_message);
+	memset(m, 0, sizeof(*m));
+}
+
+static int parse_int(const char *s, long long *v)
+{
+	char *end;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	*v = strtoll(s, &end, 10);
+	return *end || errno ? -1 : 0;
+}
+
+static int parse_dbl(const char *s, double *v)
+{
+	char *end;
+
+	if (!s || !*s)
+		return -1;
+	*v = strtod(s, &end);
+	return *end ? -1 : 0;
+}
+
+static int merge_iteration_commit(struct merge_ctx *m)
+{
+	struct iteration_info it = { 0 };
+	long long iter = 0, warm = 0;
+	double started = 0, elapsed = 0;
+	int64_t id;
+
+	if (parse_int(m->iter[4], &iter) || parse_int(m->iter[5], &warm))
+		return error("result stream: bad iteration number");
+	if (m->iter[8])
+		parse_dbl(m->iter[8], &started);
+	if (m->iter[9])
+		parse_dbl(m->iter[9], &elapsed);
+	it.run_id = m->run_id;
+	it.workload = m->iter[1];
+	it.variant = m->iter[2] ? m->iter[2] : "";
+	it.params = m->iter[3];
+	it.iteration = (int)iter;
+	it.warmup = warm != 0;
+	it.status = m->iter[6];
+	it.reason = m->iter[7];
+	it.started = started;
+	it.elapsed = elapsed;
+	if (!it.workload || !it.status)
+		return error("result stream: iteration without workload or status");
+	id = db_iteration_add(m->db, &it, m->samples, m->nsamples,
+			      (const char *const *)m->mon_keys, m->mon_deltas, m->nmon, "vm");
+	if (id < 0)
+		return -1;
+	m->iterations++;
+	if (!it.warmup && m->nsamples) {
+		m->nsamples_total += m->nsamples;
+		if (!m->first_sample_wall)
+			m->first_sample_wall = now_wall();
+	}
+	merge_iter_reset(m);
+	return 0;
+}
+
+static int merge_run(struct merge_ctx *m, char **f, int n)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (n != 11)
+		return error("result stream: run record has %d fields, expected 10", n - 1);
+	/* keep what the host knows (config path/text) unless the guest has it */
+	if (sqlite3_prepare_v2(m->db->sql,
+			       "UPDATE runs SET experiment = coalesce(?1, experiment),"
+			       " release = ?2, version = ?3, cmdline = ?4,"
+			       " config_hash = coalesce(config_hash, ?5), harness_version = ?6,"
+			       " git_sha = ?7, compiler = ?8,"
+			       " config_text = coalesce(config_text, ?9) WHERE id = ?10",
+			       -1, &st, NULL) != SQLITE_OK)
+		return error("%s: %s", m->db->path, db_errmsg(m->db));
+	sqlite3_bind_text(st, 1, f[1], -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, f[4], -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, f[5], -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, f[6], -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 5, f[7], -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 6, f[8], -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 7, f[9], -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 8, f[10], -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 9, f[3], -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 10, m->run_id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error("%s: %s", m->db->path, db_errmsg(m->db));
+	m->have_run = true;
+	return 0;
+}
+
+static int merge_line(struct merge_ctx *m, const char *line)
+{
+	int n, ret = 0;
+	char **f;
+	char type;
+
+	if (!*line)
+		return 0;
+	f = mstream_split(line, &n);
+	type = f[0] && strlen(f[0]) == 1 ? f[0][0] : '?';
+	m->records++;
+	m->last_record_wall = now_wall();
+	if (m->iter && type != 'S' && type != 'O') {
+		ret = error("result stream: iteration record cut short by '%c'", type);
+		merge_iter_reset(m);
+		goto out;
+	}
+	switch (type) {
+	case 'V':
+		if (n < 3 || !f[1] || strcmp(f[1], MSTREAM_MAGIC) || !f[2] || strcmp(f[2], "1"))
+			ret = error("result stream: unknown format '%s'", line);
+		m->have_version = true;
+		break;
+	case 'M': {
+		long long c = 0, mem = 0;
+
+		if (n != 7 || parse_int(f[1], &c) || parse_int(f[2], &mem)) {
+			ret = error("result stream: bad machine record");
+			break;
+		}
+		m->guest_ncpus = (int)c;
+		m->guest_mem = (uint64_t)mem;
+		free(m->guest_release);
+		m->guest_release = f[4] ? xstrdup(f[4]) : NULL;
+		m->have_machine = true;
+		if (db_run_env(m->db, m->run_id, "vm.guest_ncpus", f[1], NULL) ||
+		    db_run_env(m->db, m->run_id, "vm.guest_mem_bytes", f[2], NULL) ||
+		    db_run_env(m->db, m->run_id, "vm.guest_cpu_model", f[3], NULL))
+			ret = -1;
+		break;
+	}
+	case 'R':
+		ret = merge_run(m, f, n);
+		break;
+	case 'E':
+		if (n != 4 || !f[1])
+			ret = error("result stream: bad environment record");
+		else
+			ret = db_run_env(m->db, m->run_id, f[1], f[2], f[3]);
+		break;
+	case 'I': {
+		long long ns, no;
+
+		if (n != 12 || parse_int(f[10], &ns) || parse_int(f[11], &no) || ns < 0 || no < 0 ||
+		    ns > 1000000 || no > 1000000) {
+			ret = error("result stream: bad iteration record");
+			break;
+		}
+		m->iter = xcalloc(11, sizeof(char *));
+		for (int i = 0; i < 11; i++) {
+			m->iter[i] = f[i];
+			f[i] = NULL;
+		}
+		m->need_s = (int)ns;
+		m->need_o = (int)no;
+		m->samples = xcalloc(ns + 1, sizeof(*m->samples));
+		m->sample_strs = xcalloc(2 * ns + 1, sizeof(char *));
+		m->mon_keys = xcalloc(no + 1, sizeof(char *));
+		m->mon_deltas = xcalloc(no + 1, sizeof(double));
+		if (!m->need_s && !m->need_o)
+			ret = merge_iteration_commit(m);
+		break;
+	}
+	case 'S': {
+		struct sample_info *s;
+		long long better, seq;
+		double v;
+
+		if (!m->iter || m->nsamples >= m->need_s || n != 6 || !f[1] ||
+		    parse_int(f[3], &better) || parse_int(f[4], &seq) || parse_dbl(f[5], &v)) {
+			ret = error("result stream: unexpected or bad sample record");
+			merge_iter_reset(m);
+			break;
+		}
+		s = &m->samples[m->nsamples];
+		m->sample_strs[2 * m->nsamples] = f[1];
+		m->sample_strs[2 * m->nsamples + 1] = f[2];
+		s->metric = f[1];
+		s->unit = f[2];
+		f[1] = f[2] = NULL;
+		s->better = (int)better;
+		s->seq = (int)seq;
+		s->value = v;
+		m->nsamples++;
+		if (m->nsamples == m->need_s && m->nmon == m->need_o)
+			ret = merge_iteration_commit(m);
+		break;
+	}
+	case 'O': {
+		double d;
+
+		if (!m->iter || m->nmon >= m->need_o || n != 4 || !f[1] || !f[2] ||
+		    parse_dbl(f[3], &d)) {
+			ret = error("result stream: unexpected or bad monitor record");
+			merge_iter_reset(m);
+			break;
+		}
+		m->mon_keys[m->nmon] = xasprintf("%s:%s", f[1], f[2]);
+		m->mon_deltas[m->nmon] = d;
+		m->nmon++;
+		if (m->nsamples == m->need_s && m->nmon == m->need_o)
+			ret = merge_iteration_commit(m);
+		break;
+	}
+	case 'F':
+		if (n != 2 || !f[1]) {
+			ret = error("result stream: bad status record");
+			break;
+		}
+		free(m->guest_status);
+		m->guest_status = xstrdup(f[1]);
+		break;
+	case 'X': {
+		long long rc;
+
+		if (n != 2 || parse_int(f[1], &rc))
+			ret = error("result stream: bad exit record");
+		else {
+			m->exit_code = (int)rc;
+			m->have_exit = true;
+		}
+		break;
+	}
+	case 'H':
+		break;
+	case 'L':
+		free(m->last_message);
+		m->last_message = n > 1 && f[1] ? xstrdup(f[1]) : NULL;
+		break;
+	default:
+		ret = error("result stream: unknown record type in '%.40s'", line);
+	}
+out:
+	mstream_fields_free(f, n);
+	return ret;
+}
+
+int merge_feed(struct merge_ctx *m, const char *data, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (data[i] != '\n') {
+			strbuf_addch(m->line, data[i]);
+			continue;
+		}
+		if (merge_line(m, m->line->buf) < 0) {
+			strbuf_reset(m->line);
+			return -1;
+		}
+		strbuf_reset(m->line);
+	}
+	return 0;
+}

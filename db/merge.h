@@ -1,0 +1,93 @@
+/*
+ * Moving results from a guest's database into the host's, as a stream.
+ *
+ * The guest agent (`mmbench vm guest`) polls the runner's SQLite file and
+ * writes every newly committed row as a text record to a virtio-serial
+ * port; the host appends what arrives to a file and merges each complete
+ * record into its own DB at once, under the host's run id (bound
+ * parameters only).  A guest that panics mid-run therefore loses at most
+ * the iteration in flight: everything streamed before is already merged.
+ *
+ * Records are lines, fields separated by TAB, with \\, \t, \n and \r
+ * escaped and \N for NULL:
+ *   V  mmbench-stream 1                     first line
+ *   M  ncpus mem_bytes cpu_model release version cmdline     guest facts
+ *   R  experiment config_path config_text release version cmdline
+ *      config_hash harness_version git_sha compiler         the guest's run
+ *   E  key value original                   run_env row
+ *   I  workload variant params iteration warmup status reason started
+ *      elapsed nsamples nmonitors           then nsamples S and nmonitors O
+ *   S  metric unit better seq value
+ *   O  source key delta
+ *   F  status                               the guest run's final status
+ *   X  rc                                   the runner's exit code
+ *   H  uptime                               heartbeat (guest alive)
+ *   L  text                                 a message for the host's user
+ */
+#ifndef MMB_MERGE_H
+#define MMB_MERGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db.h"
+
+struct strbuf;
+
+/* ---- guest side ---- */
+struct mstream_pos {
+	int64_t run_id;		/* guest run being streamed (0: none yet) */
+	int64_t last_iter;	/* highest iteration id sent */
+	int nenv;		/* run_env rows sent */
+	char status[16];	/* last status sent */
+};
+
+/* Append one record; fields may be NULL. */
+void mstream_record(struct strbuf *out, char type, const char *const *fields, int n);
+/* Records for everything new in the guest DB since pos; 0 or -1. */
+int mstream_poll(sqlite3 *guest, struct mstream_pos *pos, struct strbuf *out);
+
+/* ---- host side ---- */
+struct merge_ctx {
+	struct mmb_db *db;
+	int64_t run_id;			/* host run receiving the rows */
+	struct strbuf *line;		/* incomplete line carried between feeds */
+	/* iteration being assembled */
+	char **iter;			/* I fields */
+	int need_s, need_o;
+	struct sample_info *samples;
+	char **sample_strs;		/* metric/unit storage */
+	int nsamples;
+	char **mon_keys;
+	double *mon_deltas;
+	int nmon;
+	/* what arrived */
+	int records, iterations, nsamples_total;
+	bool have_version, have_run, have_machine, have_exit;
+	int exit_code;
+	char *guest_status;		/* from F */
+	int guest_ncpus;
+	uint64_t guest_mem;
+	char *guest_release;
+	double first_sample_wall;	/* now_wall() when the first sample merged (0: none) */
+	double last_record_wall;
+	char *last_message;		/* latest L record */
+};
+
+void merge_init(struct merge_ctx *m, struct mmb_db *db, int64_t run_id);
+void merge_release(struct merge_ctx *m);
+/*
+ * Feed stream bytes (any split).  Complete records are merged at once;
+ * returns 0, or -1 after printing what was malformed (the stream is then
+ * no longer trusted; what merged so far stays).
+ */
+int merge_feed(struct merge_ctx *m, const char *data, size_t len);
+
+/* Escaping, exposed for tests. */
+void mstream_escape(struct strbuf *out, const char *s);
+/* Split one line (no newline) into malloc'ed unescaped fields; NULL for \N. */
+char **mstream_split(const char *line, int *n);
+void mstream_fields_free(char **f, int n);
+
+#endif

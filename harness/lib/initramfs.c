@@ -1,0 +1,320 @@
+#include "initramfs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/*
+ * PID 1 in the guest.  Fixed text: everything run-specific is read by
+ * `mmbench vm guest` from /mmbench/args, so no user text reaches a shell.
+ */
+const char initramfs_init_script[] =
+	"#!/bin/busybox sh\n"
+	"/bin/busybox mkdir -p /proc /sys /dev /tmp /run /root /var/lib/mmbench\n"
+	"/bin/busybox mount -t proc proc /proc\n"
+	"/bin/busybox --install -s /bin\n"
+	"export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root TMPDIR=/tmp\n"
+	"mount -t sysfs sysfs /sys\n"
+	"mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
+	"mount -t tmpfs tmpfs /tmp\n"
+	"mkdir -p /sys/fs/cgroup\n"
+	"mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null\n"
+	"mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null\n"
+	"echo \"mmbench-vm: init up, $(nproc) cpus, kernel $(uname -r)\"\n"
+	"/bin/mmbench vm guest /mmbench/args\n"
+	"echo \"mmbench-vm: guest agent exited with $?\"\n"
+	"sync\n"
+	"poweroff -f\n"
+	"reboot -f\n";
+
+/* ---- cpio newc ------------------------------------------------------ */
+
+int cpio_open(struct cpio *c, const char *path)
+{
+	memset(c, 0, sizeof(*c));
+	c->f = fopen(path, "we");
+	if (!c->f)
+		return error("cannot create %s: %s", path, strerror(errno));
+	c->ino = 300000;
+	return 0;
+}
+
+static void cpio_pad(struct cpio *c)
+{
+	static const char zero[4];
+	long pos = ftell(c->f);
+
+	if (pos >= 0 && pos % 4 && fwrite(zero, 1, 4 - pos % 4, c->f) != (size_t)(4 - pos % 4))
+		c->err = -1;
+}
+
+static int cpio_entry(struct cpio *c, const char *name, unsigned int mode, const void *data,
+		      size_t len, unsigned int rmaj, unsigned int rmin)
+{
+	const char *n = name[0] == '/' ? name + 1 : name;	/* archive names are relative */
+	char hdr[111];
+
+	snprintf(hdr, sizeof(hdr),
+		 "070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X",
+		 c->ino++, mode, 0u, 0u, (mode & 0170000) == 0040000 ? 2u : 1u, 0u,
+		 (unsigned int)len, 0u, 0u, rmaj, rmin, (unsigned int)strlen(n) + 1, 0u);
+	if (fwrite(hdr, 1, 110, c->f) != 110 || fwrite(n, 1, strlen(n) + 1, c->f) != strlen(n) + 1)
+		c->err = -1;
+	cpio_pad(c);
+	if (len && fwrite(data, 1, len, c->f) != len)
+		c->err = -1;
+	cpio_pad(c);
+	return c->err;
+}
+
+static bool cpio_has_dir(struct cpio *c, const char *path)
+{
+	for (size_t i = 0; i < c->ndirs; i++)
+		if (!strcmp(c->dirs[i], path))
+			return true;
+	return false;
+}
+
+static void cpio_parents(struct cpio *c, const char *path)
+{
+	char *p = xstrdup(path);
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		cpio_add_dir(c, p, 0755);
+		*s = '/';
+	}
+	free(p);
+}
+
+int cpio_add_dir(struct cpio *c, const char *path, unsigned int mode)
+{
+	if (cpio_has_dir(c, path))
+		return 0;
+	cpio_parents(c, path);
+	ALLOC_GROW(c->dirs, c->ndirs + 1, c->alloc);
+	c->dirs[c->ndirs++] = xstrdup(path);
+	return cpio_entry(c, path, 0040000 | (mode & 07777), NULL, 0, 0, 0);
+}
+
+int cpio_add_data(struct cpio *c, const char *path, unsigned int mode, const void *data,
+		  size_t len)
+{
+	cpio_parents(c, path);
+	return cpio_entry(c, path, 0100000 | (mode & 07777), data, len, 0, 0);
+}
+
+int cpio_add_file(struct cpio *c, const char *path, unsigned int mode, const char *src)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	if (strbuf_read_file(&sb, src) < 0) {
+		strbuf_release(&sb);
+		return error("initramfs: cannot read %s: %s", src, strerror(errno));
+	}
+	ret = cpio_add_data(c, path, mode, sb.buf, sb.len);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int cpio_add_symlink(struct cpio *c, const char *path, const char *target)
+{
+	cpio_parents(c, path);
+	return cpio_entry(c, path, 0120777, target, strlen(target), 0, 0);
+}
+
+int cpio_add_chardev(struct cpio *c, const char *path, unsigned int mode, unsigned int major,
+		     unsigned int minor)
+{
+	cpio_parents(c, path);
+	return cpio_entry(c, path, 0020000 | (mode & 07777), NULL, 0, major, minor);
+}
+
+int cpio_finish(struct cpio *c)
+{
+	int ret;
+
+	cpio_entry(c, "TRAILER!!!", 0, NULL, 0, 0, 0);
+	ret = c->err;
+	if (fclose(c->f) != 0)
+		ret = -1;
+	c->f = NULL;
+	for (size_t i = 0; i < c->ndirs; i++)
+		free(c->dirs[i]);
+	free(c->dirs);
+	c->dirs = NULL;
+	return ret ? error("initramfs: write failed: %s", strerror(errno)) : 0;
+}
+
+/* ---- libraries -------------------------------------------------------- */
+
+static void add_unique(char ***v, size_t *n, const char *s)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*v)[i], s))
+			return;
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = xstrdup(s);
+}
+
+int elf_needed_libs(const char *path, char ***libs, size_t *nlibs)
+{
+	const char *argv[] = { "ldd", path, NULL };
+	struct strbuf out = STRBUF_INIT;
+	int rc = run_argv(argv, &out, NULL);
+
+	/* "not a dynamic executable" (static busybox) is fine: nothing needed */
+	if (rc != 0) {
+		strbuf_release(&out);
+		return 0;
+	}
+	for (char *line = strtok(out.buf, "\n"); line; line = strtok(NULL, "\n")) {
+		char *arrow = strstr(line, "=> "), *p, *end;
+
+		if (strstr(line, "not found")) {
+			error("initramfs: %s needs a library that is missing: %s", path,
+			      strtrim(line));
+			strbuf_release(&out);
+			return -1;
+		}
+		p = arrow ? arrow + 3 : strtrim(line);
+		if (*p != '/')
+			continue;	/* linux-vdso.so.1 */
+		end = strpbrk(p, " \t(");
+		if (end)
+			*end = '\0';
+		add_unique(libs, nlibs, p);
+	}
+	strbuf_release(&out);
+	return 0;
+}
+
+static char *find_in_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	char *copy = xstrdup(path && *path ? path : "/usr/bin:/bin:/usr/sbin:/sbin"), *save;
+
+	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		char *c = xasprintf("%s/%s", d, name);
+
+		if (access(c, X_OK) == 0) {
+			free(copy);
+			return c;
+		}
+		free(c);
+	}
+	free(copy);
+	return NULL;
+}
+
+/* Add a host file at the same path, following symlinks for the content. */
+static int add_host_file(struct cpio *c, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return error("initramfs: %s: %s", path, strerror(errno));
+	return cpio_add_file(c, path, st.st_mode & 0777, path);
+}
+
+int initramfs_build(const struct initramfs_opts *o)
+{
+	char exe[PATH_MAX];
+	const char *mmbench = o->mmbench;
+	char *busybox = o->busybox ? xstrdup(o->busybox) : NULL, *plugdir = NULL;
+	char **libs = NULL;
+	size_t nlibs = 0;
+	struct cpio c;
+	DIR *d;
+	struct dirent *de;
+	int ret = -1;
+
+	if (!mmbench) {
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+		if (n <= 0)
+			return error("initramfs: cannot find the mmbench binary");
+		exe[n] = '\0';
+		mmbench = exe;
+	}
+	if (!busybox) {
+		const char *cands[] = { "/bin/busybox", "/usr/bin/busybox", NULL };
+
+		for (int i = 0; cands[i] && !busybox; i++)
+			if (access(cands[i], X_OK) == 0)
+				busybox = xstrdup(cands[i]);
+		if (!busybox)
+			busybox = find_in_path("busybox");
+		if (!busybox)
+			return error("initramfs: busybox not found (apt-get install busybox-static)");
+	}
+	plugdir = o->plugin_dir ? xstrdup(o->plugin_dir) : xasprintf("%s/workloads", exe_dir());
+
+	if (cpio_open(&c, o->out))
+		goto out;
+	cpio_add_dir(&c, "/dev", 0755);
+	cpio_add_chardev(&c, "/dev/console", 0600, 5, 1);
+	cpio_add_chardev(&c, "/dev/null", 0666, 1, 3);
+	cpio_add_dir(&c, "/proc", 0755);
+	cpio_add_dir(&c, "/sys", 0755);
+	cpio_add_dir(&c, "/tmp", 01777);
+	cpio_add_dir(&c, "/root", 0700);
+	cpio_add_dir(&c, "/sbin", 0755);
+	cpio_add_dir(&c, "/usr/bin", 0755);
+	cpio_add_dir(&c, "/usr/sbin", 0755);
+	cpio_add_dir(&c, "/var/lib/mmbench", 0755);
+	cpio_add_data(&c, "/init", 0755, initramfs_init_script, strlen(initramfs_init_script));
+	if (cpio_add_file(&c, "/bin/busybox", 0755, busybox) ||
+	    cpio_add_file(&c, "/bin/mmbench", 0755, mmbench) ||
+	    elf_needed_libs(busybox, &libs, &nlibs) || elf_needed_libs(mmbench, &libs, &nlibs))
+		goto out_cpio;
+	d = opendir(plugdir);
+	if (d) {
+		while ((de = readdir(d))) {
+			char *src, *dst;
+
+			if (!ends_with(de->d_name, ".so"))
+				continue;
+			src = xasprintf("%s/%s", plugdir, de->d_name);
+			dst = xasprintf("/bin/workloads/%s", de->d_name);
+			if (cpio_add_file(&c, dst, 0755, src) || elf_needed_libs(src, &libs, &nlibs)) {
+				free(src);
+				free(dst);
+				closedir(d);
+				goto out_cpio;
+			}
+			free(src);
+			free(dst);
+		}
+		closedir(d);
+	} else {
+		warning("initramfs: no plugin directory %s", plugdir);
+	}
+	for (size_t i = 0; i < nlibs; i++)
+		if (add_host_file(&c, libs[i]))
+			goto out_cpio;
+	/* Debian's ld.so path; glibc binaries also look for /lib64 */
+	if (o->experiment && cpio_add_file(&c, "/mmbench/experiment.yaml", 0644, o->experiment))
+		goto out_cpio;
+	if (o->guest_args &&
+	    cpio_add_data(&c, "/mmbench/args", 0644, o->guest_args, o->guest_args_len))
+		goto out_cpio;
+	ret = 0;
+out_cpio:
+	if (cpio_finish(&c))
+		ret = -1;
+out:
+	for (size_t i = 0; i < nlibs; i++)
+		free(libs[i]);
+	free(libs);
+	free(busybox);
+	free(plugdir);
+	return ret;
+}

@@ -1,0 +1,59 @@
+/*
+ * Guest initramfs for `mmbench vm run`: a cpio "newc" archive (the format
+ * the kernel unpacks into rootfs, uncompressed so the kernel needs no
+ * decompressor) holding busybox, the mmbench binary, its plugins, the
+ * shared libraries they need (from ldd, including the ELF interpreter),
+ * the experiment and a fixed /init script.
+ */
+#ifndef MMB_INITRAMFS_H
+#define MMB_INITRAMFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util.h"
+
+struct cpio {
+	FILE *f;
+	uint32_t ino;
+	char **dirs;		/* directories already emitted */
+	size_t ndirs, alloc;
+	int err;		/* sticky write error */
+};
+
+int cpio_open(struct cpio *c, const char *path);
+/* Parent directories are created as needed.  Paths are absolute in the guest. */
+int cpio_add_dir(struct cpio *c, const char *path, unsigned int mode);
+int cpio_add_data(struct cpio *c, const char *path, unsigned int mode, const void *data,
+		  size_t len);
+int cpio_add_file(struct cpio *c, const char *path, unsigned int mode, const char *src);
+int cpio_add_symlink(struct cpio *c, const char *path, const char *target);
+int cpio_add_chardev(struct cpio *c, const char *path, unsigned int mode, unsigned int major,
+		     unsigned int minor);
+/* Write the trailer and close; returns 0 or -1. */
+int cpio_finish(struct cpio *c);
+
+/*
+ * Shared libraries an ELF file needs (absolute host paths, the ELF
+ * interpreter included), appended to *libs (deduplicated) via `ldd`.
+ */
+int elf_needed_libs(const char *path, char ***libs, size_t *nlibs);
+
+struct initramfs_opts {
+	const char *out;		/* cpio path to write */
+	const char *mmbench;		/* the mmbench binary (NULL: /proc/self/exe) */
+	const char *plugin_dir;		/* workloads/NAME.so (NULL: next to the binary) */
+	const char *busybox;		/* NULL: search PATH for a static busybox */
+	const char *experiment;		/* experiment file, copied to /mmbench/experiment.yaml */
+	const char *guest_args;		/* NUL-separated agent arguments -> /mmbench/args */
+	size_t guest_args_len;
+};
+
+/* Build the archive; returns 0 or -1 (message printed). */
+int initramfs_build(const struct initramfs_opts *o);
+
+/* The fixed /init script (no user text in it; arguments travel in a file). */
+extern const char initramfs_init_script[];
+
+#endif

@@ -1,0 +1,137 @@
+#include "qemu.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/kvm.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+int accel_parse(const char *s, enum accel *out)
+{
+	if (!strcmp(s, "auto"))
+		*out = ACCEL_AUTO;
+	else if (!strcmp(s, "kvm"))
+		*out = ACCEL_KVM;
+	else if (!strcmp(s, "tcg"))
+		*out = ACCEL_TCG;
+	else
+		return -1;
+	return 0;
+}
+
+const char *accel_name(enum accel a)
+{
+	return a == ACCEL_KVM ? "kvm" : a == ACCEL_TCG ? "tcg" : "auto";
+}
+
+bool kvm_usable(char *why, size_t len)
+{
+	const char *dev = getenv("MMBENCH_KVM_DEV") ? getenv("MMBENCH_KVM_DEV") : "/dev/kvm";
+	int fd = open(dev, O_RDWR | O_CLOEXEC), vm, ver;
+
+	if (fd < 0) {
+		snprintf(why, len, "%s: %s", dev, strerror(errno));
+		return false;
+	}
+	ver = ioctl(fd, KVM_GET_API_VERSION, 0);
+	if (ver != KVM_API_VERSION) {
+		snprintf(why, len, "%s: KVM API version %d, expected %d", dev, ver, KVM_API_VERSION);
+		close(fd);
+		return false;
+	}
+	vm = ioctl(fd, KVM_CREATE_VM, 0);
+	if (vm < 0) {
+		snprintf(why, len, "%s: cannot create a VM: %s", dev, strerror(errno));
+		close(fd);
+		return false;
+	}
+	close(vm);
+	close(fd);
+	return true;
+}
+
+/* QEMU option values double a comma to keep it literal. */
+static char *comma_escape(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "");
+	for (; *s; s++) {
+		strbuf_addch(&sb, *s);
+		if (*s == ',')
+			strbuf_addch(&sb, ',');
+	}
+	return strbuf_detach(&sb);
+}
+
+char *qemu_kernel_cmdline(const struct qemu_opts *o)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	/* earlyprintk: the first console bytes arrive at once, which the KVM probe watches */
+	strbuf_addstr(&sb, "console=ttyS0 earlyprintk=serial,ttyS0,115200 rdinit=/init "
+			   "panic=-1 oops=panic softlockup_panic=1 nmi_watchdog=panic "
+			   "loglevel=4 tsc=reliable");
+	if (o->extra_append && *o->extra_append) {
+		strbuf_addch(&sb, ' ');
+		strbuf_addstr(&sb, o->extra_append);
+	}
+	return strbuf_detach(&sb);
+}
+
+void qemu_build_argv(const struct qemu_opts *o, struct kargv *a)
+{
+	char *append = qemu_kernel_cmdline(o);
+
+	kargv_push(a, o->qemu ? o->qemu : "qemu-system-x86_64");
+	kargv_push(a, "-nodefaults");
+	kargv_push(a, "-no-reboot");
+	kargv_push(a, "-display");
+	kargv_push(a, "none");
+	kargv_push(a, "-monitor");
+	kargv_push(a, "none");
+	kargv_push(a, "-parallel");
+	kargv_push(a, "none");
+	if (o->accel == ACCEL_KVM) {
+		kargv_push(a, "-machine");
+		kargv_push(a, "q35,accel=kvm");
+		kargv_push(a, "-cpu");
+		kargv_push(a, "host");
+	} else {
+		/* TCG: multi-threaded so -smp N really runs N vCPUs in parallel */
+		kargv_push(a, "-machine");
+		kargv_push(a, "q35");
+		kargv_push(a, "-accel");
+		kargv_push(a, "tcg,thread=multi");
+		kargv_push(a, "-cpu");
+		kargv_push(a, "max");
+	}
+	kargv_push(a, "-smp");
+	kargv_pushf(a, "%d", o->cpus > 0 ? o->cpus : 1);
+	kargv_push(a, "-m");
+	kargv_pushf(a, "%lluM", (unsigned long long)(o->mem_bytes ? o->mem_bytes >> 20 : 1024));
+	kargv_push(a, "-kernel");
+	kargv_push(a, o->kernel);
+	if (o->initrd) {
+		kargv_push(a, "-initrd");
+		kargv_push(a, o->initrd);
+	}
+	kargv_push(a, "-append");
+	kargv_push(a, append);
+	kargv_push(a, "-serial");
+	kargv_pushf(a, "file:%s", o->console_log);
+	if (o->result_file) {
+		kargv_push(a, "-device");
+		kargv_push(a, "virtio-serial-pci");
+		kargv_push(a, "-chardev");
+		char *p = comma_escape(o->result_file);
+
+		kargv_pushf(a, "file,id=mmbres,path=%s", p);
+		free(p);
+		kargv_push(a, "-device");
+		kargv_push(a, "virtserialport,chardev=mmbres,name=" QEMU_RESULT_PORT);
+	}
+	free(append);
+}

@@ -1,0 +1,48 @@
+/*
+ * QEMU for test kernels: accelerator choice and the command line.
+ *
+ * The guest gets no disk and no network: -kernel bzImage -initrd cpio,
+ * the serial console in a file (console.log), and one virtio-serial port
+ * named "mmbench.results" backed by a host file that receives the result
+ * stream (db/merge.h).  -no-reboot + panic=-1 + oops=panic turn a guest
+ * crash into a QEMU exit instead of a hang.
+ */
+#ifndef MMB_QEMU_H
+#define MMB_QEMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kargv.h"
+
+enum accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
+
+#define QEMU_RESULT_PORT "mmbench.results"
+
+int accel_parse(const char *s, enum accel *out);
+const char *accel_name(enum accel a);
+
+/*
+ * Can this host run KVM at all: /dev/kvm opens, the API version is 12 and a
+ * VM can be created.  why gets the reason when not.
+ */
+bool kvm_usable(char *why, size_t len);
+
+struct qemu_opts {
+	const char *qemu;		/* NULL: qemu-system-x86_64 */
+	const char *kernel;		/* bzImage */
+	const char *initrd;
+	const char *console_log;	/* serial console file */
+	const char *result_file;	/* virtio-serial port backing file */
+	const char *extra_append;	/* appended to the kernel command line */
+	enum accel accel;		/* KVM or TCG (never AUTO here) */
+	int cpus;
+	uint64_t mem_bytes;
+};
+
+/* The kernel command line mmbench boots with. */
+char *qemu_kernel_cmdline(const struct qemu_opts *o);
+/* Build the argv (a->v ends with NULL). */
+void qemu_build_argv(const struct qemu_opts *o, struct kargv *a);
+
+#endif

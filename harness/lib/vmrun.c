@@ -1,0 +1,791 @@
+#include "vmrun.h"
+#include "config.h"
+#include "db.h"
+#include "initramfs.h"
+#include "kbuild.h"
+#include "merge.h"
+#include "progress.h"
+#include "units.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/swap.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+void vm_opts_init(struct vm_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->accel = ACCEL_AUTO;
+}
+
+void vm_result_release(struct vm_result *r)
+{
+	free(r->console_log);
+	r->console_log = NULL;
+}
+
+/* ---- options ---- */
+
+int vm_arg_value(int argc, char **argv, int *i, const char *name, const char **out)
+{
+	size_t nl = strlen(name);
+
+	if (strncmp(argv[*i], name, nl))
+		return 0;
+	if (argv[*i][nl] == '=') {
+		*out = argv[*i] + nl + 1;
+		return 1;
+	}
+	if (argv[*i][nl])
+		return 0;
+	if (*i + 1 >= argc)
+		return -1;
+	*out = argv[++*i];
+	return 1;
+}
+
+static int parse_int_arg(const char *name, const char *v, int lo, int hi, int *out)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+
+	if (!*v || *end || n < lo || n > hi)
+		return error("%s '%s': expected a number %d..%d", name, v, lo, hi);
+	*out = (int)n;
+	return 0;
+}
+
+static int parse_secs(const char *name, const char *v, int *out)
+{
+	int64_t ns;
+	char err[128];
+
+	if (units_parse_duration(v, &ns, err, sizeof(err)) < 0 || ns <= 0)
+		return error("%s '%s': expected a duration like 600, 600s or 10m", name, v);
+	*out = (int)((ns + 999999999) / 1000000000);
+	return 0;
+}
+
+static int parse_size_arg(const char *name, const char *v, uint64_t *out)
+{
+	struct unit_ctx ctx;
+	int64_t b;
+	char err[128];
+
+	unit_ctx_host(&ctx);
+	if (units_parse_size(v, &ctx, &b, err, sizeof(err)) < 0 || b <= 0)
+		return error("%s '%s': expected a size like 2G or 512M", name, v);
+	*out = (uint64_t)b;
+	return 0;
+}
+
+int vm_parse_opt(struct vm_opts *o, int argc, char **argv, int *i)
+{
+	const char *v;
+	int r;
+
+	if ((r = vm_arg_value(argc, argv, i, "--cpus", &v)))
+		return r < 0 ? error("--cpus: missing value") : parse_int_arg("--cpus", v, 1, 256, &o->cpus) ? -1 : 1;
+	if ((r = vm_arg_value(argc, argv, i, "--mem", &v)))
+		return r < 0 ? error("--mem: missing value") : parse_size_arg("--mem", v, &o->mem_bytes) ? -1 : 1;
+	if ((r = vm_arg_value(argc, argv, i, "--accel", &v))) {
+		if (r < 0)
+			return error("--accel: missing value");
+		if (accel_parse(v, &o->accel))
+			return error("--accel '%s': expected auto, kvm or tcg", v);
+		return 1;
+	}
+	if ((r = vm_arg_value(argc, argv, i, "--timeout", &v)))
+		return r < 0 ? error("--timeout: missing value") : parse_secs("--timeout", v, &o->timeout_s) ? -1 : 1;
+	if ((r = vm_arg_value(argc, argv, i, "--hang-timeout", &v)))
+		return r < 0 ? error("--hang-timeout: missing value") : parse_secs("--hang-timeout", v, &o->hang_s) ? -1 : 1;
+	if ((r = vm_arg_value(argc, argv, i, "--boot-timeout", &v)))
+		return r < 0 ? error("--boot-timeout: missing value") : parse_secs("--boot-timeout", v, &o->boot_s) ? -1 : 1;
+	if ((r = vm_arg_value(argc, argv, i, "--iterations", &v)))
+		return r < 0 ? error("--iterations: missing value") : parse_int_arg("--iterations", v, 1, 100000, &o->iterations) ? -1 : 1;
+	if ((r = vm_arg_value(argc, argv, i, "--zram", &v)))
+		return r < 0 ? error("--zram: missing value") : parse_size_arg("--zram", v, &o->zram_bytes) ? -1 : 1;
+	if ((r = vm_arg_value(argc, argv, i, "--db", &v)))
+		return r < 0 ? error("--db: missing value") : (o->db_path = v, 1);
+	if ((r = vm_arg_value(argc, argv, i, "--qemu", &v)))
+		return r < 0 ? error("--qemu: missing value") : (o->qemu = v, 1);
+	if (!strcmp(argv[*i], "--quick")) {
+		o->quick = true;
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- accelerator ---------------------------------------------------- */
+
+static char *boot_id(void)
+{
+	char buf[64];
+
+	if (read_line_file("/proc/sys/kernel/random/boot_id", buf, sizeof(buf)) <= 0)
+		return xstrdup("unknown");
+	return xstrdup(buf);
+}
+
+/* A KVM guest that did not come up on this host boot: remembered, so we probe once. */
+static char *kvm_probe_file(const char *cache)
+{
+	return xasprintf("%s/kvm-probe", cache);
+}
+
+static bool kvm_known_hanging(const char *cache)
+{
+	char *f = kvm_probe_file(cache), *id = boot_id();
+	char buf[128];
+	bool hang = false;
+
+	if (read_line_file(f, buf, sizeof(buf)) > 0 && starts_with(buf, id) &&
+	    strstr(buf, " hang"))
+		hang = true;
+	free(f);
+	free(id);
+	return hang;
+}
+
+static void kvm_mark_hanging(const char *cache)
+{
+	char *f = kvm_probe_file(cache), *id = boot_id();
+	char *line = xasprintf("%s hang\n", id);
+
+	mkdir_p(cache, 0755);
+	write_file_atomic(f, line, strlen(line));
+	free(line);
+	free(f);
+	free(id);
+}
+
+enum accel vm_pick_accel(enum accel want, const char *cache, char *why, size_t len)
+{
+	why[0] = '\0';
+	if (want != ACCEL_AUTO)
+		return want;
+	if (!kvm_usable(why, len))
+		return ACCEL_TCG;
+	if (kvm_known_hanging(cache)) {
+		snprintf(why, len, "a KVM guest did not come up earlier on this host boot");
+		return ACCEL_TCG;
+	}
+	return ACCEL_KVM;
+}
+
+/* ---- host side -------------------------------------------------------- */
+
+static void print_tail(const char *path, int lines)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+	int n = 0;
+
+	if (strbuf_read_file(&sb, path) < 0 || !sb.len) {
+		fprintf(stderr, "  (console log %s is empty)\n", path);
+		strbuf_release(&sb);
+		return;
+	}
+	p = sb.buf + sb.len;
+	if (p > sb.buf && p[-1] == '\n')
+		p--;
+	while (p > sb.buf && n < lines) {
+		p--;
+		if (*p == '\n')
+			n++;
+	}
+	if (*p == '\n')
+		p++;
+	fprintf(stderr, "---- last %d lines of %s ----\n", lines, path);
+	for (; *p; p++)
+		if (*p != '\r')
+			fputc(*p, stderr);
+	if (sb.len && sb.buf[sb.len - 1] != '\n')
+		fputc('\n', stderr);
+	fprintf(stderr, "----\n");
+	strbuf_release(&sb);
+}
+
+static off_t file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? st.st_size : 0;
+}
+
+/* Read what was appended to the stream since *off and merge it. */
+static int pump_stream(int *fd, const char *path, off_t *off, struct merge_ctx *m, bool *bad)
+{
+	char buf[65536];
+	ssize_t n;
+
+	if (*fd < 0) {
+		*fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (*fd < 0)
+			return 0;
+	}
+	while ((n = pread(*fd, buf, sizeof(buf), *off)) > 0) {
+		*off += n;
+		if (!*bad && merge_feed(m, buf, n) < 0)
+			*bad = true;	/* keep what merged; stop trusting the rest */
+	}
+	return 0;
+}
+
+static void push_arg(struct strbuf *args, const char *s)
+{
+	strbuf_add(args, s, strlen(s) + 1);
+}
+
+static int update_accel(struct mmb_db *db, int64_t run_id, enum accel a)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->sql, "UPDATE runs SET accel = ? WHERE id = ?", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, accel_name(a), -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, run_id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+enum boot_end { BOOT_EXITED, BOOT_NO_CONSOLE, BOOT_TIMEOUT, BOOT_HANG, BOOT_NO_CHANNEL };
+
+struct boot {
+	const struct vm_opts *o;
+	struct qemu_opts q;
+	const char *qemu_log;
+	struct merge_ctx *m;
+	int probe_s;			/* >0: give up when the console stays empty this long */
+	int qemu_status;
+	double started;
+};
+
+static enum boot_end boot_once(struct boot *b)
+{
+	struct kargv a = KARGV_INIT;
+	int logfd, sfd = -1, status = 0;
+	off_t soff = 0;
+	bool bad = false, exited = false;
+	enum boot_end end = BOOT_EXITED;
+	double t0 = now_wall(), last = t0;
+	int boot_s = b->o->boot_s ? b->o->boot_s : b->q.accel == ACCEL_KVM ? 60 : 300;
+	int hang_s = b->o->hang_s ? b->o->hang_s : 120;
+	int timeout_s = b->o->timeout_s ? b->o->timeout_s : 6 * 3600;
+	pid_t pid;
+
+	unlink(b->q.console_log);
+	unlink(b->q.result_file);
+	qemu_build_argv(&b->q, &a);
+	logfd = open(b->qemu_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (logfd >= 0) {
+		char *line = kargv_join(&a);
+
+		dprintf(logfd, "$ %s\n", line);
+		free(line);
+	}
+	b->started = t0;
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		kargv_release(&a);
+		return BOOT_EXITED;
+	}
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDWR);
+
+		if (nul >= 0)
+			dup2(nul, 0);
+		if (logfd >= 0) {
+			dup2(logfd, 1);
+			dup2(logfd, 2);
+		}
+		execvp(a.v[0], a.v);
+		fprintf(stderr, "cannot run %s: %s\n", a.v[0], strerror(errno));
+		_exit(127);
+	}
+	if (logfd >= 0)
+		close(logfd);
+	for (;;) {
+		double now = now_wall();
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		pump_stream(&sfd, b->q.result_file, &soff, b->m, &bad);
+		if (b->m->last_record_wall > last)
+			last = b->m->last_record_wall;
+		if (r == pid) {
+			exited = true;
+			break;
+		}
+		if (b->probe_s && now - t0 > b->probe_s && file_size(b->q.console_log) == 0) {
+			end = BOOT_NO_CONSOLE;
+			break;
+		}
+		if (now - t0 > timeout_s) {
+			end = BOOT_TIMEOUT;
+			break;
+		}
+		if (!b->m->records && now - t0 > boot_s) {
+			end = file_size(b->q.console_log) ? BOOT_NO_CHANNEL : BOOT_HANG;
+			break;
+		}
+		if (b->m->records && !b->m->have_exit && now - last > hang_s) {
+			end = BOOT_HANG;
+			break;
+		}
+		if (progress_enabled())
+			progress_update("vm: %s [%s] %.0fs, %d iterations, %d samples",
+					b->o->label, accel_name(b->q.accel), now - t0,
+					b->m->iterations, b->m->nsamples_total);
+		usleep(100000);
+	}
+	if (!exited) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	pump_stream(&sfd, b->q.result_file, &soff, b->m, &bad);
+	if (sfd >= 0)
+		close(sfd);
+	if (progress_enabled())
+		progress_clear();
+	b->qemu_status = status;
+	kargv_release(&a);
+	return end;
+}
+
+static int guest_asserts(const struct vm_opts *o, const struct merge_ctx *m, int cpus,
+			 uint64_t mem, struct strbuf *why)
+{
+	if (!m->have_machine) {
+		strbuf_addstr(why, "the guest never reported its CPUs and memory");
+		return -1;
+	}
+	if (m->guest_ncpus != cpus) {
+		strbuf_addf(why, "the guest sees %d CPUs, %d were requested", m->guest_ncpus, cpus);
+		return -1;
+	}
+	/* MemTotal excludes what the kernel reserves; a quarter is a generous bound */
+	if (m->guest_mem > mem || m->guest_mem < mem / 4 * 3) {
+		strbuf_addf(why, "the guest sees %llu MiB of memory, %llu MiB were requested",
+			    (unsigned long long)(m->guest_mem >> 20),
+			    (unsigned long long)(mem >> 20));
+		return -1;
+	}
+	(void)o;
+	return 0;
+}
+
+int vm_run(const struct vm_opts *o, struct vm_result *r)
+{
+	const char *cache = o->cache_dir ? o->cache_dir : kbuild_cache_dir();
+	struct kernel_entry k;
+	struct experiment e;
+	struct mmb_db db;
+	struct merge_ctx m;
+	struct strbuf text = STRBUF_INIT, args = STRBUF_INIT, why = STRBUF_INIT;
+	struct initramfs_opts io = { 0 };
+	struct boot b;
+	char *rundir = NULL, *initrd = NULL, *console = NULL, *stream = NULL, *qlog = NULL, *cfgpath = NULL;
+	char whybuf[256], num[32];
+	int cpus = o->cpus > 0 ? o->cpus : (online_cpus() < 2 ? online_cpus() : 2);
+	uint64_t mem = o->mem_bytes ? o->mem_bytes : 2ull << 30;
+	int ret = -1;
+	enum boot_end end;
+	enum accel accel;
+	struct run_info ri = { 0 };
+	struct kernel_info ki = { 0 };
+	bool db_open_ok = false;
+	const char *status = "failed";
+
+	memset(r, 0, sizeof(*r));
+	memset(&m, 0, sizeof(m));
+	if (kbuild_find(cache, o->label, &k) < 0)
+		return error("vm run: no kernel labelled '%s' in %s (see `mmbench kernel list`)",
+			     o->label, cache), -2;
+	experiment_init(&e);
+	if (experiment_load(&e, o->experiment) < 0) {
+		kernel_entry_release(&k);
+		experiment_release(&e);
+		return -2;
+	}
+	if (strbuf_read_file(&text, o->experiment) < 0) {
+		error("%s: %s", o->experiment, strerror(errno));
+		ret = -2;
+		goto out;
+	}
+	cfgpath = realpath(o->experiment, NULL);
+
+	accel = vm_pick_accel(o->accel, cache, whybuf, sizeof(whybuf));
+	if (o->accel == ACCEL_AUTO && accel == ACCEL_TCG)
+		info("vm: using TCG (no KVM: %s)", whybuf);
+
+	if (db_open(&db, db_default_path(o->db_path)))
+		goto out;
+	db_open_ok = true;
+	ki.label = o->label;
+	ki.release = k.release;
+	ki.config_hash = k.config_hash;
+	ki.base_commit = k.base_commit;
+	ki.patches = k.patches_json;
+	ki.compiler = k.compiler;
+	ri.kernel_id = db_kernel_upsert(&db, &ki);
+	if (ri.kernel_id < 0)
+		goto out;
+	ri.experiment = e.name;
+	ri.config_path = cfgpath ? cfgpath : o->experiment;
+	ri.config_text = text.buf;
+	ri.release = k.release;
+	ri.config_hash = k.config_hash;
+	ri.harness_version = MMB_VERSION;
+	ri.git_sha = MMB_GIT_SHA;
+	ri.compiler = k.compiler;
+	ri.accel = accel_name(accel);
+	r->run_id = db_run_begin(&db, &ri);
+	if (r->run_id < 0)
+		goto out;
+
+	rundir = xasprintf("%s/runs/%s-run%lld-%d", cache, o->label, (long long)r->run_id,
+			   (int)getpid());
+	if (mkdir_p(rundir, 0755)) {
+		error("cannot create %s: %s", rundir, strerror(errno));
+		goto fail_run;
+	}
+	initrd = xasprintf("%s/initramfs.cpio", rundir);
+	console = xasprintf("%s/console.log", rundir);
+	stream = xasprintf("%s/results.stream", rundir);
+	qlog = xasprintf("%s/qemu.log", rundir);
+	r->console_log = xstrdup(console);
+	db_run_env(&db, r->run_id, "vm.console_log", console, NULL);
+	db_run_env(&db, r->run_id, "vm.kernel_key", k.key, NULL);
+	snprintf(num, sizeof(num), "%d", cpus);
+	db_run_env(&db, r->run_id, "vm.cpus", num, NULL);
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)mem);
+	db_run_env(&db, r->run_id, "vm.mem_bytes", num, NULL);
+
+	/* the agent's arguments, then the runner's */
+	if (o->zram_bytes) {
+		push_arg(&args, "--zram");
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)o->zram_bytes);
+		push_arg(&args, num);
+	}
+	push_arg(&args, "--");
+	push_arg(&args, "run");
+	push_arg(&args, "/mmbench/experiment.yaml");
+	push_arg(&args, "--db");
+	push_arg(&args, "/results.db");
+	push_arg(&args, "--name");
+	push_arg(&args, o->label);
+	if (o->iterations > 0) {
+		snprintf(num, sizeof(num), "%d", o->iterations);
+		push_arg(&args, "--iterations");
+		push_arg(&args, num);
+	}
+	if (o->quick)
+		push_arg(&args, "--quick");
+	io.out = initrd;
+	io.experiment = o->experiment;
+	io.guest_args = args.buf;
+	io.guest_args_len = args.len;
+	if (initramfs_build(&io) < 0)
+		goto fail_run;
+
+	memset(&b, 0, sizeof(b));
+	b.o = o;
+	b.q.qemu = o->qemu;
+	b.q.kernel = k.bzimage;
+	b.q.initrd = initrd;
+	b.q.console_log = console;
+	b.q.result_file = stream;
+	b.q.cpus = cpus;
+	b.q.mem_bytes = mem;
+	b.q.accel = accel;
+	b.qemu_log = qlog;
+	b.m = &m;
+	merge_init(&m, &db, r->run_id);
+	info("vm: booting %s [%s, %d CPUs, %llu MiB]", o->label, accel_name(accel), cpus,
+	     (unsigned long long)(mem >> 20));
+	if (accel == ACCEL_KVM && o->accel == ACCEL_AUTO)
+		b.probe_s = o->kvm_probe_s ? o->kvm_probe_s : 10;
+	end = boot_once(&b);
+	if (end == BOOT_NO_CONSOLE) {
+		/* /dev/kvm opened but the guest never printed: fall back */
+		warning("vm: no console output under KVM after %ds; falling back to TCG",
+			b.probe_s);
+		kvm_mark_hanging(cache);
+		accel = ACCEL_TCG;
+		b.q.accel = ACCEL_TCG;
+		b.probe_s = 0;
+		update_accel(&db, r->run_id, ACCEL_TCG);
+		merge_release(&m);
+		merge_init(&m, &db, r->run_id);
+		end = boot_once(&b);
+	}
+	r->accel = accel;
+	r->wall = now_wall() - b.started;
+	r->iterations = m.iterations;
+	r->samples = m.nsamples_total;
+	if (m.first_sample_wall)
+		r->boot_to_first_sample = m.first_sample_wall - b.started;
+
+	/* verdict */
+	if (end == BOOT_TIMEOUT)
+		strbuf_addf(&why, "timed out after %ds (--timeout)", o->timeout_s ? o->timeout_s : 6 * 3600);
+	else if (end == BOOT_HANG)
+		strbuf_addf(&why, "the guest hung (nothing from it for %ds)",
+			    m.records ? (o->hang_s ? o->hang_s : 120)
+				      : (o->boot_s ? o->boot_s : accel == ACCEL_KVM ? 60 : 300));
+	else if (end == BOOT_NO_CHANNEL)
+		strbuf_addstr(&why, "the guest booted but the result channel stayed silent "
+				    "(virtio-serial port missing?)");
+	else if (!m.records)
+		strbuf_addstr(&why, "the guest stopped before sending any result (panic or missing "
+				    "result channel)");
+	else if (!m.have_exit)
+		strbuf_addstr(&why, "the guest stopped in the middle of the run (panic?)");
+	else if (m.exit_code != 0)
+		strbuf_addf(&why, "mmbench run exited with %d in the guest%s%s", m.exit_code,
+			    m.last_message ? ": " : "", m.last_message ? m.last_message : "");
+	else if (guest_asserts(o, &m, cpus, mem, &why) == 0)
+		status = m.guest_status && !strcmp(m.guest_status, "interrupted") ? "interrupted"
+			: m.guest_status && !strcmp(m.guest_status, "failed") ? "failed"
+			: "complete";
+	if (!strcmp(status, "complete")) {
+		ret = 0;
+	} else {
+		if (!why.len)
+			strbuf_addf(&why, "the guest run ended '%s'", m.guest_status ? m.guest_status : "?");
+		error("vm run %s (run %lld): %s; %d samples received are kept", o->label,
+		      (long long)r->run_id, why.buf, m.nsamples_total);
+		db_run_env(&db, r->run_id, "vm.failure", why.buf, NULL);
+		print_tail(console, 25);
+		ret = m.have_exit && m.exit_code == 2 ? -2 : -1;
+	}
+	db_run_finish(&db, r->run_id, status);
+	snprintf(r->status, sizeof(r->status), "%s", status);
+	unlink(initrd);
+	merge_release(&m);
+	goto out;
+fail_run:
+	db_run_finish(&db, r->run_id, "failed");
+	snprintf(r->status, sizeof(r->status), "failed");
+out:
+	if (db_open_ok)
+		db_close(&db);
+	kernel_entry_release(&k);
+	experiment_release(&e);
+	strbuf_release(&text);
+	strbuf_release(&args);
+	strbuf_release(&why);
+	free(rundir);
+	free(initrd);
+	free(console);
+	free(stream);
+	free(qlog);
+	free(cfgpath);
+	return ret;
+}
+
+/* ---- guest side -------------------------------------------------------- */
+
+static char *find_port(const char *name)
+{
+	DIR *d = opendir("/sys/class/virtio-ports");
+	struct dirent *de;
+	char *dev = NULL;
+
+	if (!d)
+		return NULL;
+	while (!dev && (de = readdir(d))) {
+		char *p = xasprintf("/sys/class/virtio-ports/%s/name", de->d_name);
+		char buf[128];
+
+		if (de->d_name[0] != '.' && read_line_file(p, buf, sizeof(buf)) > 0 &&
+		    !strcmp(buf, name))
+			dev = xasprintf("/dev/%s", de->d_name);
+		free(p);
+	}
+	closedir(d);
+	return dev;
+}
+
+static void port_write(int fd, struct strbuf *sb)
+{
+	const char *p = sb->buf;
+	size_t len = sb->len;
+
+	while (fd >= 0 && len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		p += n;
+		len -= n;
+	}
+	strbuf_reset(sb);
+}
+
+static void guest_hello(struct strbuf *out)
+{
+	struct utsname u;
+	char ncpu[16], mem[32], cmdline[1024] = "", model[256] = "";
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[512];
+
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			if (starts_with(line, "model name") && strchr(line, ':')) {
+				snprintf(model, sizeof(model), "%s", strtrim(strchr(line, ':') + 1));
+				break;
+			}
+		fclose(f);
+	}
+	uname(&u);
+	read_line_file("/proc/cmdline", cmdline, sizeof(cmdline));
+	snprintf(ncpu, sizeof(ncpu), "%d", online_cpus());
+	snprintf(mem, sizeof(mem), "%llu", (unsigned long long)mem_total_bytes());
+	{
+		const char *v[] = { "mmbench-stream", "1" };
+		const char *mf[] = { ncpu, mem, model, u.release, u.version, cmdline };
+
+		mstream_record(out, 'V', v, 2);
+		mstream_record(out, 'M', mf, 6);
+	}
+}
+
+static int guest_zram(const char *bytes, struct strbuf *out)
+{
+	const char *mk[] = { "mkswap", "/dev/zram0", NULL };
+	struct strbuf err = STRBUF_INIT;
+	int rc;
+
+	rc = write_file_str("/sys/block/zram0/disksize", bytes);
+	if (rc == 0 && run_argv(mk, NULL, &err) != 0)
+		rc = -EIO;
+	if (rc == 0 && swapon("/dev/zram0", SWAP_FLAG_PREFER | (100 << SWAP_FLAG_PRIO_SHIFT)) < 0)
+		rc = -errno;
+	if (rc) {
+		char *msg = xasprintf("zram swap setup failed: %s %s", strerror(-rc),
+				      err.buf ? err.buf : "");
+		const char *f[] = { msg };
+
+		mstream_record(out, 'L', f, 1);
+		fprintf(stderr, "mmbench-vm: %s\n", msg);
+		free(msg);
+	} else {
+		printf("mmbench-vm: zram swap of %s bytes on /dev/zram0\n", bytes);
+	}
+	strbuf_release(&err);
+	return rc;
+}
+
+int vm_guest_main(const char *args_file)
+{
+	struct strbuf args = STRBUF_INIT, out = STRBUF_INIT;
+	struct kargv runner = KARGV_INIT;
+	struct mstream_pos pos = { 0 };
+	const char *zram = NULL;
+	sqlite3 *g = NULL;
+	char *port = NULL;
+	int fd = -1, status = 0, rc;
+	double last_hb = 0;
+	pid_t pid;
+	bool in_runner = false;
+
+	if (strbuf_read_file(&args, args_file) < 0)
+		return error("vm guest: %s: %s", args_file, strerror(errno)), 3;
+	kargv_push(&runner, "mmbench");
+	for (size_t off = 0; off < args.len; off += strlen(args.buf + off) + 1) {
+		const char *a = args.buf + off;
+
+		if (in_runner)
+			kargv_push(&runner, a);
+		else if (!strcmp(a, "--"))
+			in_runner = true;
+		else if (!strcmp(a, "--zram") && off + strlen(a) + 1 < args.len)
+			zram = args.buf + (off += strlen(a) + 1);
+	}
+	for (int i = 0; i < 50 && !(port = find_port(QEMU_RESULT_PORT)); i++)
+		usleep(100000);
+	if (!port || (fd = open(port, O_WRONLY | O_CLOEXEC)) < 0) {
+		fprintf(stderr, "mmbench-vm: result port %s not found: %s\n", QEMU_RESULT_PORT,
+			port ? strerror(errno) : "no such virtio-serial port");
+		free(port);
+		strbuf_release(&args);
+		kargv_release(&runner);
+		return 3;
+	}
+	guest_hello(&out);
+	if (zram)
+		guest_zram(zram, &out);
+	port_write(fd, &out);
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid == 0) {
+		execv("/proc/self/exe", runner.v);
+		fprintf(stderr, "mmbench-vm: cannot exec the runner: %s\n", strerror(errno));
+		_exit(127);
+	}
+	for (;;) {
+		pid_t w = pid > 0 ? waitpid(pid, &status, WNOHANG) : pid;
+		double now = now_wall();
+
+		if (!g && access("/results.db", F_OK) == 0 &&
+		    sqlite3_open_v2("/results.db", &g, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+			sqlite3_close(g);
+			g = NULL;
+		}
+		if (g) {
+			sqlite3_busy_timeout(g, 2000);
+			mstream_poll(g, &pos, &out);
+		}
+		if (now - last_hb >= 5) {
+			char up[32];
+			const char *f[] = { up };
+
+			snprintf(up, sizeof(up), "%.0f", now_ns() / 1e9);
+			mstream_record(&out, 'H', f, 1);
+			last_hb = now;
+		}
+		port_write(fd, &out);
+		if (w == pid || w < 0)
+			break;
+		usleep(250000);
+	}
+	if (g) {
+		mstream_poll(g, &pos, &out);
+		sqlite3_close(g);
+	}
+	rc = pid < 0 ? 127 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	{
+		char n[16];
+		const char *f[] = { n };
+
+		snprintf(n, sizeof(n), "%d", rc);
+		mstream_record(&out, 'X', f, 1);
+	}
+	port_write(fd, &out);
+	fsync(fd);
+	close(fd);
+	free(port);
+	strbuf_release(&args);
+	strbuf_release(&out);
+	kargv_release(&runner);
+	return rc;
+}

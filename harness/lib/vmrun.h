@@ -1,0 +1,72 @@
+/*
+ * Run an experiment inside a built kernel under QEMU (`mmbench vm run`),
+ * and the guest side of it (`mmbench vm guest`, PID 1's helper).
+ *
+ * Host: initramfs (initramfs.h) -> QEMU (qemu.h) -> the result stream is
+ * tailed and merged into the host DB as it arrives (db/merge.h).  The run
+ * row is created before boot with runs.accel = kvm|tcg, so a guest that
+ * never comes up, panics or hangs still leaves a 'failed' run with its
+ * console log (path in run_env 'vm.console_log') and every sample that
+ * arrived before.
+ */
+#ifndef MMB_VMRUN_H
+#define MMB_VMRUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "qemu.h"
+
+struct vm_opts {
+	const char *label;		/* kernel label (kernel build --name) */
+	const char *experiment;		/* CONFIG.yaml */
+	const char *db_path;		/* NULL: db_default_path(NULL) */
+	const char *cache_dir;		/* NULL: kbuild_cache_dir() */
+	const char *qemu;		/* NULL: qemu-system-x86_64 */
+	enum accel accel;
+	int cpus;			/* 0: 2 (or fewer host CPUs) */
+	uint64_t mem_bytes;		/* 0: 2 GiB */
+	int timeout_s;			/* whole boot; 0: 6 h */
+	int hang_s;			/* no heartbeat for this long = hung; 0: 120 */
+	int boot_s;			/* first stream record within; 0: 60 kvm, 300 tcg */
+	int kvm_probe_s;		/* first console byte under KVM within; 0: 10 */
+	int iterations;			/* 0: as the experiment says */
+	bool quick;			/* pass --quick to the runner */
+	uint64_t zram_bytes;		/* 0: none; else guest zram swap of this size */
+};
+
+struct vm_result {
+	int64_t run_id;
+	enum accel accel;		/* what was really used */
+	char status[16];		/* complete, interrupted, failed */
+	int iterations, samples;
+	double boot_to_first_sample;	/* seconds; 0 when none */
+	double wall;			/* seconds */
+	char *console_log;
+};
+
+void vm_opts_init(struct vm_opts *o);
+/*
+ * One VM option at argv[*i] (--cpus --mem --accel --timeout --hang-timeout
+ * --boot-timeout --iterations --zram --db --qemu --quick), shared by `vm run`
+ * and `ab`.  Returns 1 consumed (i advanced past a value), 0 not a VM
+ * option, -1 bad value (message printed).
+ */
+int vm_parse_opt(struct vm_opts *o, int argc, char **argv, int *i);
+/* "--name V" or "--name=V": 1 found (*out set), 0 not this option, -1 value missing. */
+int vm_arg_value(int argc, char **argv, int *i, const char *name, const char **out);
+/*
+ * Returns 0 when the run completed, -1 on a runtime failure (the run is
+ * recorded as failed, console tail printed), -2 on bad input (unknown
+ * kernel label, unreadable or invalid experiment): exit code 2.
+ */
+int vm_run(const struct vm_opts *o, struct vm_result *r);
+void vm_result_release(struct vm_result *r);
+
+/* Decide the accelerator for AUTO without booting (cached probe results). */
+enum accel vm_pick_accel(enum accel want, const char *cache_dir, char *why, size_t len);
+
+/* The guest agent: `mmbench vm guest ARGSFILE`.  Returns the exit code. */
+int vm_guest_main(const char *args_file);
+
+#endif
