@@ -301,6 +301,7 @@ static int add_sample(struct importer *im, const struct sample_row *r)
 struct csv {
 	char *p, *end;		/* cursor in the (modifiable) buffer */
 	int line;		/* line of the cursor */
+	int err_line;		/* where a malformed field is */
 };
 
 struct field {
@@ -323,11 +324,14 @@ static int csv_record(struct csv *c, struct field **f, size_t *alloc, const char
 
 		ALLOC_GROW(*f, nf + 1, *alloc);
 		if (c->p < c->end && *c->p == '"') {
+			int qline = c->line;
+
 			out = start;
 			c->p++;
 			while (1) {
 				if (c->p >= c->end) {
 					*msg = "unterminated quoted field";
+					c->err_line = qline;
 					return -1;
 				}
 				if (*c->p == '"') {
@@ -347,6 +351,7 @@ static int csv_record(struct csv *c, struct field **f, size_t *alloc, const char
 			(*f)[nf].n = (size_t)(out - start);
 			if (c->p < c->end && *c->p != ',' && *c->p != '\n' && *c->p != '\r') {
 				*msg = "text after a closing quote (a quote inside a field must be doubled)";
+				c->err_line = c->line;
 				return -1;
 			}
 		} else {
@@ -355,6 +360,7 @@ static int csv_record(struct csv *c, struct field **f, size_t *alloc, const char
 			while (q < c->end && *q != ',' && *q != '\n') {
 				if (*q == '"') {
 					*msg = "quote inside an unquoted field";
+					c->err_line = c->line;
 					return -1;
 				}
 				q++;
@@ -423,7 +429,7 @@ static bool blank_record(const struct field *f, int nf)
 
 static int import_csv(struct importer *im, char *buf, size_t len)
 {
-	struct csv c = { buf, buf + len, 1 };
+	struct csv c = { buf, buf + len, 1, 0 };
 	struct field *f = NULL;
 	size_t falloc = 0;
 	int col[C_NR], nf, ncols, ret = 0, line;
@@ -436,7 +442,7 @@ static int import_csv(struct importer *im, char *buf, size_t len)
 	line = c.line;
 	nf = csv_record(&c, &f, &falloc, &msg);
 	if (nf < 0) {
-		ret = bad(im, line, "%s", msg);
+		ret = bad(im, c.err_line, "%s", msg);
 		goto out;
 	}
 	if (nf == 0) {
@@ -476,7 +482,7 @@ static int import_csv(struct importer *im, char *buf, size_t len)
 		if (nf == 0)
 			break;
 		if (nf < 0) {
-			ret = bad(im, c.line, "%s", msg);
+			ret = bad(im, c.err_line, "%s", msg);
 			goto out;
 		}
 		if (blank_record(f, nf) && ncols > 1)

@@ -1,0 +1,99 @@
+#!/bin/bash
+# import: CSV (any column order, RFC 4180 quoting, CRLF) and lkp matrix.json;
+# a bad row names FILE:LINE and nothing is imported; compare's label errors.
+set -u
+MMB=$MMBENCH_BUILD/mmbench
+FIX=$(cd "$(dirname "$0")/../fixtures/compare" && pwd)
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+DB=$W/i.db
+fail=0
+die() { echo "FAIL: $*"; fail=1; }
+count() { sqlite3 "$DB" "$1"; }
+
+"$MMB" -q import --db "$DB" --name base "$FIX/aim9-base.csv" || die "good CSV refused"
+[ "$(count 'select count(*) from samples')" = 6 ] || die "6 samples expected"
+[ "$(count "select accel || ',' || status from runs")" = "import,complete" ] || die "run row"
+[ "$(count 'select config_path from runs')" = "$FIX/aim9-base.csv" ] || die "config_path"
+[ "$(count 'select count(*) from iterations')" = 6 ] || die "iterations rows"
+
+# quoting, CRLF line ends, columns in any order, embedded comma/quote/newline
+printf 'value,"iteration",workload,metric,variant,better,unit\r\n' > "$W/q.csv"
+printf '1.5,1,"my ""wl""",m1,"a=1,b=2",lower,"s"\r\n' >> "$W/q.csv"
+printf '2.5,2,"my ""wl""",m1,"a=1,b=2",,s\r\n' >> "$W/q.csv"
+printf '3.5,1,w2,"multi\nline",,,\r\n' >> "$W/q.csv"
+"$MMB" -q import --db "$DB" --name quoted "$W/q.csv" || die "quoted CSV refused"
+[ "$(count "select count(*) from samples where workload = 'my \"wl\"' and variant = 'a=1,b=2' and better = -1 and unit = 's'")" = 2 ] ||
+	die "quoted fields not unquoted"
+[ "$(count "select count(*) from samples where metric = 'multi' || char(10) || 'line' and better = 1")" = 1 ] ||
+	die "newline inside quotes / default direction"
+
+before=$(count 'select count(*) from samples')||true
+kbefore=$(count 'select count(*) from kernels')
+rbefore=$(count 'select count(*) from runs')
+bad() {	# expected-message, file-content
+	printf '%b' "$2" > "$W/bad.csv"
+	out=$("$MMB" import --db "$DB" --name broken "$W/bad.csv" 2>&1)
+	rc=$?
+	[ $rc -eq 2 ] || die "exit $rc (want 2) for: $1"
+	echo "$out" | grep -qF "$1" || die "message '$1' missing in: $out"
+}
+bad "bad.csv:3: value 'x' is not a finite number" 'workload,metric,variant,iteration,value\nw,m,,1,1\nw,m,,2,x\n'
+bad "bad.csv:2: value 'nan' is not a finite number" 'workload,metric,variant,iteration,value\nw,m,,1,nan\n'
+bad "bad.csv:2: iteration '-1' is not a non-negative integer" 'workload,metric,variant,iteration,value\nw,m,,-1,1\n'
+bad "bad.csv:2: 4 fields, the header has 5" 'workload,metric,variant,iteration,value\nw,m,,1\n'
+bad "bad.csv:1: unknown column 'vlaue'" 'workload,metric,variant,iteration,vlaue\n'
+bad "bad.csv:1: header lacks the 'iteration' column" 'workload,metric,variant,value\nw,m,,1\n'
+bad "bad.csv:2: better is 'up'" 'workload,metric,variant,iteration,value,better\nw,m,,1,1,up\n'
+bad "bad.csv:3: metric 'm' is lower-is-better here but higher-is-better on line 2" \
+	'workload,metric,variant,iteration,value,better\nw,m,,1,1,higher\nw,m,,2,1,lower\n'
+bad "bad.csv:2: variant 'clients' is not of the form k=v" 'workload,metric,variant,iteration,value\nw,m,clients,1,1\n'
+bad "bad.csv:2: empty workload" 'workload,metric,variant,iteration,value\n,m,,1,1\n'
+bad "bad.csv:2: unterminated quoted field" 'workload,metric,variant,iteration,value\n"w,m,,1,1\n'
+bad "no samples after the header" 'workload,metric,variant,iteration,value\n'
+bad "bad.csv:1: empty file" ''
+[ "$(count 'select count(*) from samples')" = "$before" ] || die "a bad file left samples behind"
+[ "$(count 'select count(*) from kernels')" = "$kbefore" ] || die "a bad file left a kernel behind"
+[ "$(count 'select count(*) from runs')" = "$rbefore" ] || die "a bad file left a run behind"
+
+# a late error rolls back everything before it (one transaction)
+{ echo 'workload,metric,variant,iteration,value'; for i in $(seq 1 5000); do echo "w,m,,$i,$i.5"; done; echo 'w,m,,5001,oops'; } > "$W/late.csv"
+"$MMB" import --db "$DB" --name late "$W/late.csv" 2>"$W/err" && die "late bad row accepted"
+grep -qF "late.csv:5002:" "$W/err" || die "late error line: $(cat "$W/err")"
+[ "$(count "select count(*) from kernels where label = 'late'")" = 0 ] || die "late label left behind"
+
+# lkp matrix.json: testcase.stat split, direction from the built-in table
+"$MMB" -q import --db "$DB" --name mx "$FIX/aim9-new.matrix.json" || die "matrix.json refused"
+[ "$(count "select count(*) || ':' || min(better) from samples s join runs r on r.id = s.run_id join kernels k on k.id = r.kernel_id where k.label = 'mx' and workload = 'aim9' and metric = 'brk_test.ops_per_sec'")" = "6:1" ] ||
+	die "matrix brk_test rows"
+[ "$(count "select distinct better from samples where metric = 'time.system_time'")" = "-1" ] ||
+	die "time.system_time should be lower-is-better"
+printf '{\n  "aim9.x": [1, 2],\n  "aim9.y": [1, "z"]\n}\n' > "$W/bad.json"
+out=$("$MMB" import --db "$DB" --name badjson "$W/bad.json" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -qF "bad.json:3: stat 'aim9.y' run 1 is not a number" || die "matrix error: $rc $out"
+printf '{"aim9.x": [1, 2' > "$W/trunc.json"
+out=$("$MMB" import --db "$DB" --name badjson "$W/trunc.json" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -qF "trunc.json:1:" || die "truncated json: $rc $out"
+printf '{"nodot": [1]}' > "$W/nodot.json"
+"$MMB" import --db "$DB" --name badjson "$W/nodot.json" 2>&1 | grep -qF "not of the form <testcase>.<stat>" || die "nodot"
+[ "$(count "select count(*) from kernels where label = 'badjson'")" = 0 ] || die "badjson left behind"
+
+# usage errors
+"$MMB" import --db "$DB" "$FIX/aim9-base.csv" 2>/dev/null; [ $? -eq 2 ] || die "missing --name not exit 2"
+"$MMB" import --db "$DB" --name x 2>/dev/null; [ $? -eq 2 ] || die "missing FILE not exit 2"
+"$MMB" import --db "$DB" --name x "$W/nonexistent" 2>/dev/null; [ $? -eq 2 ] || die "missing file not exit 2"
+"$MMB" import --db "$DB" --bogus 2>/dev/null; [ $? -eq 2 ] || die "bad option not exit 2"
+
+# compare: unknown label -> exit 2 listing the known ones; bad flags -> 2
+out=$("$MMB" compare --db "$DB" base nosuch 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -qF "unknown kernel label 'nosuch'; known labels: base, quoted, mx" ||
+	die "unknown label: $rc $out"
+"$MMB" compare --db "$DB" --format html base mx 2>/dev/null; [ $? -eq 2 ] || die "bad format"
+"$MMB" compare --db "$DB" --test ttest base mx 2>/dev/null; [ $? -eq 2 ] || die "bad test"
+"$MMB" compare --db "$DB" base 2>/dev/null; [ $? -eq 2 ] || die "one label"
+"$MMB" compare --db "$W/none.db" a b 2>/dev/null; [ $? -eq 2 ] || die "missing db"
+out=$("$MMB" compare --db "$DB" --metric nosuch base mx 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -qF "no samples to compare" || die "empty filter: $rc $out"
+# same label twice is an A/A comparison: no significant change
+"$MMB" compare --db "$DB" base base | grep -qF "verdict: no significant change" || die "base vs base"
+exit $fail
