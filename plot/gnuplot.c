@@ -247,64 +247,214 @@ static int write_whole(const char *path, const char *text)
 	return fclose(f);
 }
 
-int gnuplot_render(const struct plot_opts *o, const char *name, const char *script,
-		   const char *data)
+/* One picture: NAME.ext, NAME.gp and NAME.dat, first under temporary names. */
+struct gnuplot_job {
+	char *out, *gp, *dat;		/* final paths */
+	char *tmp_out, *tmp_gp, *tmp_dat;
+	char *final_gp, *run_gp, *data;
+	char *shown;			/* NAME.ext for messages */
+};
+
+struct gnuplot_batch {
+	char *dir;
+	struct gnuplot_job *jobs;
+	size_t nr, alloc;
+};
+
+struct gnuplot_batch *gnuplot_batch_new(const char *dir)
 {
-	const char *ext = plot_format_ext(o->format);
-	const char *dir = o->outdir ? o->outdir : ".";
+	struct gnuplot_batch *b = xcalloc(1, sizeof(*b));
+
+	b->dir = xstrdup(dir ? dir : ".");
+	return b;
+}
+
+static void job_release(struct gnuplot_job *j)
+{
+	free(j->out); free(j->gp); free(j->dat);
+	free(j->tmp_out); free(j->tmp_gp); free(j->tmp_dat);
+	free(j->final_gp); free(j->run_gp); free(j->data); free(j->shown);
+}
+
+void gnuplot_batch_free(struct gnuplot_batch *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->nr; i++)
+		job_release(&b->jobs[i]);
+	free(b->jobs);
+	free(b->dir);
+	free(b);
+}
+
+size_t gnuplot_batch_size(const struct gnuplot_batch *b)
+{
+	return b ? b->nr : 0;
+}
+
+static void job_init(struct gnuplot_job *j, const char *dir, const char *name, const char *ext,
+		     const char *script, const char *data)
+{
 	int pid = (int)getpid();
-	char *out = xasprintf("%s.%s", name, ext);
+	char *out = xasprintf("%s.%s", name, ext), *dat = xasprintf("%s.dat", name);
 	char *tmp_out = xasprintf(".%s.%s.tmp%d", name, ext, pid);
 	char *tmp_dat = xasprintf(".%s.dat.tmp%d", name, pid);
-	char *tmp_gp = xasprintf(".%s.gp.tmp%d", name, pid);
-	char *dat = xasprintf("%s.dat", name);
-	char *gp = xasprintf("%s.gp", name);
 	char *q_out = gnuplot_quote(out), *q_tmp_out = gnuplot_quote(tmp_out);
 	char *q_dat = gnuplot_quote(dat), *q_tmp_dat = gnuplot_quote(tmp_dat);
 	char *s1 = replace_all(script, "@OUTPUT@", q_out);
-	char *final_gp = replace_all(s1, "@DATA@", q_dat);
 	char *s2 = replace_all(script, "@OUTPUT@", q_tmp_out);
-	char *run_gp = replace_all(s2, "@DATA@", q_tmp_dat);
-	char *p_out = xasprintf("%s/%s", dir, out), *p_tmp_out = xasprintf("%s/%s", dir, tmp_out);
-	char *p_dat = xasprintf("%s/%s", dir, dat), *p_tmp_dat = xasprintf("%s/%s", dir, tmp_dat);
-	char *p_gp = xasprintf("%s/%s", dir, gp), *p_tmp_gp = xasprintf("%s/%s", dir, tmp_gp);
-	struct strbuf err = STRBUF_INIT;
+
+	memset(j, 0, sizeof(*j));
+	j->final_gp = replace_all(s1, "@DATA@", q_dat);
+	j->run_gp = replace_all(s2, "@DATA@", q_tmp_dat);
+	j->data = data ? xstrdup(data) : NULL;
+	j->shown = xasprintf("%s/%s", dir, out);
+	j->out = xasprintf("%s/%s", dir, out);
+	j->gp = xasprintf("%s/%s.gp", dir, name);
+	j->dat = xasprintf("%s/%s", dir, dat);
+	j->tmp_out = xasprintf("%s/%s", dir, tmp_out);
+	j->tmp_gp = xasprintf("%s/.%s.gp.tmp%d", dir, name, pid);
+	j->tmp_dat = xasprintf("%s/%s", dir, tmp_dat);
+	free(out); free(dat); free(tmp_out); free(tmp_dat);
+	free(q_out); free(q_tmp_out); free(q_dat); free(q_tmp_dat);
+	free(s1); free(s2);
+}
+
+static void job_cleanup_tmp(const struct gnuplot_job *j)
+{
+	unlink(j->tmp_out);
+	unlink(j->tmp_gp);
+	unlink(j->tmp_dat);
+}
+
+#define JOB_MARK "@@mmbench-plot "
+
+/*
+ * gnuplot goes on after an error when reading a pipe and exits 1 at the
+ * end: find the first message that is not a warning and the plot it
+ * belongs to (the marker printed before each script).
+ */
+static char *batch_failure(const char *err, char **which)
+{
+	char *copy = xstrdup(err), *save = NULL, *cur = NULL;
+	struct strbuf msg = STRBUF_INIT;
+	bool found = false;
+
+	*which = NULL;
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *t = strtrim(line);
+
+		if (starts_with(t, JOB_MARK)) {
+			if (found)
+				break;
+			cur = t + strlen(JOB_MARK);
+			continue;
+		}
+		if (!*t)
+			continue;
+		if (!found && (starts_with(t, "warning:") || strstr(t, "warning:")))
+			continue;
+		if (!found) {
+			found = true;
+			*which = cur ? xstrdup(cur) : NULL;
+		}
+		if (msg.len)
+			strbuf_addch(&msg, '\n');
+		strbuf_addstr(&msg, t);
+	}
+	free(copy);
+	if (!found) {
+		strbuf_release(&msg);
+		return gnuplot_message(err);
+	}
+	{
+		char *one = gnuplot_message(msg.buf);
+		strbuf_release(&msg);
+		return one;
+	}
+}
+
+int gnuplot_batch_run(struct gnuplot_batch *b)
+{
+	struct strbuf script = STRBUF_INIT, err = STRBUF_INIT;
+	size_t i;
 	int ret = -1, st;
 
-	if ((data && write_whole(p_tmp_dat, data) < 0) || write_whole(p_tmp_gp, final_gp) < 0) {
-		error("cannot write %s: %s", data ? p_tmp_dat : p_tmp_gp, strerror(errno));
-		goto cleanup;
+	if (!b || !b->nr)
+		return 0;
+	for (i = 0; i < b->nr; i++) {
+		struct gnuplot_job *j = &b->jobs[i];
+
+		if ((j->data && write_whole(j->tmp_dat, j->data) < 0) ||
+		    write_whole(j->tmp_gp, j->final_gp) < 0) {
+			error("cannot write %s: %s", j->data ? j->tmp_dat : j->tmp_gp, strerror(errno));
+			goto cleanup;
+		}
+		strbuf_addf(&script, "reset session\nset print\nprint \"%s%s\"\n", JOB_MARK, j->shown);
+		strbuf_addstr(&script, j->run_gp);
+		strbuf_addstr(&script, "\nunset output\n");
 	}
-	st = gnuplot_run(dir, run_gp, &err);
+	st = gnuplot_run(b->dir, script.buf, &err);
 	if (st == 127) {
 		char *msg = gnuplot_message(err.buf);
-		error("cannot draw %s: gnuplot is needed (%s); install it, e.g. "
-		      "`apt-get install gnuplot-nox`, or point MMBENCH_GNUPLOT at it", p_out, msg);
+		error("cannot draw plots: gnuplot is needed (%s); install it, e.g. "
+		      "`apt-get install gnuplot-nox`, or point MMBENCH_GNUPLOT at it", msg);
 		free(msg);
 		goto cleanup;
 	}
-	if (st != 0 || access(p_tmp_out, F_OK) < 0) {
-		char *msg = gnuplot_message(err.buf);
-		error("gnuplot failed drawing %s (exit %d): %s", p_out, st, msg);
+	for (i = 0; i < b->nr && st == 0; i++)
+		if (access(b->jobs[i].tmp_out, F_OK) < 0)
+			break;
+	if (st != 0 || i < b->nr) {
+		char *which = NULL, *msg = batch_failure(err.buf, &which);
+
+		error("gnuplot failed drawing %s (exit %d): %s",
+		      which ? which : (i < b->nr ? b->jobs[i].shown : b->dir), st, msg);
+		free(which);
 		free(msg);
 		goto cleanup;
 	}
-	if ((data && rename(p_tmp_dat, p_dat) < 0) || rename(p_tmp_gp, p_gp) < 0 ||
-	    rename(p_tmp_out, p_out) < 0) {
-		error("cannot rename into %s: %s", p_out, strerror(errno));
-		unlink(p_dat);
-		unlink(p_gp);
-		goto cleanup;
+	for (i = 0; i < b->nr; i++) {
+		struct gnuplot_job *j = &b->jobs[i];
+
+		if ((j->data && rename(j->tmp_dat, j->dat) < 0) || rename(j->tmp_gp, j->gp) < 0 ||
+		    rename(j->tmp_out, j->out) < 0) {
+			error("cannot rename into %s: %s", j->out, strerror(errno));
+			/* take back what this batch already put in place */
+			for (size_t k = 0; k <= i; k++) {
+				unlink(b->jobs[k].out);
+				unlink(b->jobs[k].gp);
+				unlink(b->jobs[k].dat);
+			}
+			goto cleanup;
+		}
 	}
 	ret = 0;
 cleanup:
-	unlink(p_tmp_out);
-	unlink(p_tmp_dat);
-	unlink(p_tmp_gp);
+	for (i = 0; i < b->nr; i++) {
+		job_cleanup_tmp(&b->jobs[i]);
+		job_release(&b->jobs[i]);
+	}
+	b->nr = 0;
+	strbuf_release(&script);
 	strbuf_release(&err);
-	free(out); free(tmp_out); free(tmp_dat); free(tmp_gp); free(dat); free(gp);
-	free(q_out); free(q_tmp_out); free(q_dat); free(q_tmp_dat);
-	free(s1); free(final_gp); free(s2); free(run_gp);
-	free(p_out); free(p_tmp_out); free(p_dat); free(p_tmp_dat); free(p_gp); free(p_tmp_gp);
+	return ret;
+}
+
+int gnuplot_render(const struct plot_opts *o, const char *name, const char *script,
+		   const char *data)
+{
+	const char *dir = o->outdir ? o->outdir : ".";
+	struct gnuplot_batch *b = o->batch;
+	int ret = 0;
+
+	if (!b)
+		b = gnuplot_batch_new(dir);
+	ALLOC_GROW(b->jobs, b->nr + 1, b->alloc);
+	job_init(&b->jobs[b->nr++], b->dir, name, plot_format_ext(o->format), script, data);
+	if (!o->batch) {
+		ret = gnuplot_batch_run(b);
+		gnuplot_batch_free(b);
+	}
 	return ret;
 }

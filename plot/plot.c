@@ -995,6 +995,9 @@ static int plot_change_one(const struct plot_group *g, const struct plot_opts *o
 	char *name, *title, *cap, *q, *sub;
 	int ret;
 
+	/* each class is named in the key by the first series that has it */
+	size_t first_of[3] = { (size_t)-1, (size_t)-1, (size_t)-1 };
+
 	if (K < 2)
 		return 0;
 	strbuf_addf(&dat, "# mmbench plot data: %s %s change vs %s\n", g->workload, g->metric,
@@ -1010,6 +1013,11 @@ static int plot_change_one(const struct plot_group *g, const struct plot_opts *o
 			cell_change(g, o, vs[i], k, &ch);
 			strbuf_addf(&dat, "%.4f %.6g %.6g %.6g %.6g %d\n", i + off, ch.rel, ch.lo, ch.hi,
 				    ch.p, ch.cls);
+			{
+				int c = ch.cls < 0 ? 0 : ch.cls;
+				if (first_of[c] == (size_t)-1 && isfinite(ch.rel))
+					first_of[c] = k - 1;
+			}
 			if (isfinite(ch.lo) && ch.lo < ymin)
 				ymin = ch.lo;
 			if (isfinite(ch.hi) && ch.hi > ymax)
@@ -1065,9 +1073,9 @@ static int plot_change_one(const struct plot_group *g, const struct plot_opts *o
 			    "     '' index %zu using 1:($2>=0?$4:NaN):(sprintf(\"%%+.1f%%%%\",$2)) with labels offset 0,0.7 font \",8\" notitle, \\\n"
 			    "     '' index %zu using 1:($2<0?$3:NaN):(sprintf(\"%%+.1f%%%%\",$2)) with labels offset 0,-0.7 font \",8\" notitle",
 			    j ? ", \\\n     " : "", j,
-			    j ? "notitle" : "title \"significant improvement\"",
-			    j, j ? "notitle" : "title \"significant regression\"",
-			    j, j ? "notitle" : "title \"no significant change\"",
+			    first_of[1] != j ? "notitle" : "title \"significant improvement\"",
+			    j, first_of[2] != j ? "notitle" : "title \"significant regression\"",
+			    j, first_of[0] != j ? "notitle" : "title \"no significant change\"",
 			    j, j, j);
 	}
 	strbuf_addstr(&sc, "\n");
@@ -1158,15 +1166,21 @@ int plot_dist(const struct plot_group *g, const struct plot_opts *o, struct plot
 
 int plot_group_all(const struct plot_group *g, const struct plot_opts *o, struct plot_list *out)
 {
+	unsigned kinds = g->kinds ? g->kinds : PLOT_KIND_MAIN | PLOT_KIND_CHANGE | PLOT_KIND_DIST;
+
 	if (!g->nvariants || !g->nkernels)
 		return 0;
-	if (plot_scaling_key(g)) {
-		if (plot_scaling(g, o, out))
+	if (kinds & PLOT_KIND_MAIN) {
+		if (plot_scaling_key(g)) {
+			if (plot_scaling(g, o, out))
+				return -1;
+		} else if (plot_boxes(g, o, out)) {
 			return -1;
-	} else if (plot_boxes(g, o, out)) {
-		return -1;
+		}
 	}
-	if (plot_change(g, o, out))
+	if ((kinds & PLOT_KIND_CHANGE) && plot_change(g, o, out))
 		return -1;
-	return plot_dist(g, o, out);
+	if (kinds & PLOT_KIND_DIST)
+		return plot_dist(g, o, out);
+	return 0;
 }

@@ -26,6 +26,12 @@ struct plot_opts {
 	const char *machine;		/* caption: "host, CPU, 2 CPUs, 24 GiB" */
 	enum stats_test_kind test;	/* significance of the change chart */
 	double alpha;			/* two-sided level, 0.05 */
+	/*
+	 * When set, pictures are queued and drawn by one gnuplot process in
+	 * gnuplot_batch_run() (starting gnuplot costs ~0.3 s on a slow VM);
+	 * otherwise each is drawn at once.
+	 */
+	struct gnuplot_batch *batch;
 };
 void plot_opts_init(struct plot_opts *o);
 int plot_format_parse(const char *s, enum plot_format *out);
@@ -61,7 +67,11 @@ struct plot_group {
 	size_t nvariants;
 	char **variants;		/* "clients=4", "test=fork,folio_kb=64", "" */
 	struct plot_cell *cells;
+	unsigned kinds;			/* PLOT_KIND_* to draw; 0 = every kind that fits */
 };
+#define PLOT_KIND_MAIN		(1u << 0)	/* scaling or box plot */
+#define PLOT_KIND_CHANGE	(1u << 1)
+#define PLOT_KIND_DIST		(1u << 2)
 void plot_group_init(struct plot_group *g, const char *workload, const char *metric,
 		     const char *unit, int better, size_t nkernels, const char *const *kernels);
 /* Index of variant (added when new). */
@@ -106,6 +116,17 @@ const char *plot_scaling_key(const struct plot_group *g);
  */
 int gnuplot_render(const struct plot_opts *o, const char *name, const char *script,
 		   const char *data);
+/*
+ * A batch of pictures for one directory, drawn by one gnuplot process.  If
+ * gnuplot fails on any of them, the error names that picture and none of
+ * the batch's files is left behind.
+ */
+struct gnuplot_batch;
+struct gnuplot_batch *gnuplot_batch_new(const char *dir);
+int gnuplot_batch_run(struct gnuplot_batch *b);
+size_t gnuplot_batch_size(const struct gnuplot_batch *b);
+void gnuplot_batch_free(struct gnuplot_batch *b);
+
 /* "set terminal ..." line for the format and size. */
 void gnuplot_terminal(const struct plot_opts *o, struct strbuf *sb);
 /* gnuplot string literal: "..." with \ and " escaped. */

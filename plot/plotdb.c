@@ -1,0 +1,227 @@
+/*
+ * From the results database to plot groups: one group per workload and
+ * metric, variants in recording order, verdicts taken from the comparison
+ * so the pictures say what the tables say.
+ */
+#include "plotdb.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int verdict_cls(enum compare_verdict v)
+{
+	switch (v) {
+	case VERDICT_NONE:
+		return PLOT_CLS_NONE;
+	case VERDICT_BETTER:
+		return PLOT_CLS_BETTER;
+	case VERDICT_WORSE:
+		return PLOT_CLS_WORSE;
+	case VERDICT_UNTESTED:
+	case VERDICT_MISSING:
+		return PLOT_CLS_UNTESTED;
+	default:
+		return PLOT_CLS_AUTO;
+	}
+}
+
+/* Length of the common ".suffix" of all names ("brk_test.ops_per_sec" ...). */
+static size_t common_suffix(struct plot_group *gs, const size_t *idx, size_t n)
+{
+	const char *first = gs[idx[0]].metric;
+	size_t len = strlen(first), best = 0;
+
+	for (size_t l = 1; l < len; l++) {
+		const char *suf = first + len - l;
+		bool all = true;
+
+		if (suf[0] != '.')
+			continue;
+		for (size_t i = 1; i < n && all; i++) {
+			const char *m = gs[idx[i]].metric;
+			size_t ml = strlen(m);
+			all = ml > l && !strcmp(m + ml - l, suf);
+		}
+		if (all)
+			best = l;
+	}
+	return best;
+}
+
+/*
+ * aim9 reports one metric per test (brk_test.ops_per_sec for test=brk_test):
+ * each metric group then has a single variant.  Such groups of a workload
+ * with the same unit and direction are also drawn together, one operation
+ * per metric, so the tests sit side by side in one box plot and one change
+ * chart; the single groups keep only their distribution plots.
+ */
+static void merge_single_ops(struct plot_group **gsp, size_t *ngp)
+{
+	struct plot_group *gs = *gsp;
+	size_t ng = *ngp, n0 = ng;
+	size_t *idx = xcalloc(ng ? ng : 1, sizeof(*idx));
+	bool *used = xcalloc(ng ? ng : 1, sizeof(*used));
+
+	for (size_t a = 0; a < n0; a++) {
+		size_t n = 0, suf;
+		struct plot_group merged;
+		const char **labels;
+		char *metric;
+
+		if (used[a] || gs[a].nvariants != 1)
+			continue;
+		for (size_t b = a; b < n0; b++)
+			if (!used[b] && gs[b].nvariants == 1 && !strcmp(gs[a].workload, gs[b].workload) &&
+			    !strcmp(gs[a].unit, gs[b].unit) && gs[a].better == gs[b].better)
+				idx[n++] = b;
+		if (n < 2)
+			continue;
+		suf = common_suffix(gs, idx, n);
+		metric = suf ? xstrdup(gs[a].metric + strlen(gs[a].metric) - suf + 1) : xstrdup("all metrics");
+		labels = xcalloc(gs[a].nkernels, sizeof(*labels));
+		for (size_t k = 0; k < gs[a].nkernels; k++)
+			labels[k] = gs[a].kernels[k];
+		plot_group_init(&merged, gs[a].workload, metric, gs[a].unit, gs[a].better,
+				gs[a].nkernels, labels);
+		free(labels);
+		free(metric);
+		merged.kinds = PLOT_KIND_MAIN | PLOT_KIND_CHANGE;
+		for (size_t i = 0; i < n; i++) {
+			struct plot_group *g = &gs[idx[i]];
+			char *op = xstrndup(g->metric, strlen(g->metric) - suf);
+			char *variant = xasprintf("metric=%s", op);
+			size_t v = plot_group_variant(&merged, variant);
+
+			for (size_t k = 0; k < g->nkernels; k++) {
+				struct plot_cell *src = plot_group_cell(g, 0, k), *dst;
+
+				for (size_t j = 0; j < src->n; j++)
+					plot_group_add(&merged, v, k, src->v[j]);
+				dst = plot_group_cell(&merged, v, k);
+				dst->cls = src->cls;
+				dst->p = src->p;
+			}
+			g->kinds = PLOT_KIND_DIST;
+			used[idx[i]] = true;
+			free(op);
+			free(variant);
+		}
+		gs = xrealloc(gs, (ng + 1) * sizeof(*gs));
+		gs[ng++] = merged;
+	}
+	free(idx);
+	free(used);
+	*gsp = gs;
+	*ngp = ng;
+}
+
+int plot_groups_build(const struct compare *c, struct plot_group **out, size_t *nout)
+{
+	const struct query_set *qs = c->qs;
+	struct plot_group *gs = NULL;
+	size_t ng = 0;
+	const char **labels = xcalloc(qs->nlabels ? qs->nlabels : 1, sizeof(*labels));
+
+	for (size_t i = 0; i < qs->nlabels; i++)
+		labels[i] = qs->kernels[i].label;
+	for (size_t r = 0; r < c->nr; r++) {
+		const struct query_row *row = c->rows[r].q;
+		struct plot_group *g = NULL;
+		size_t v;
+
+		for (size_t i = 0; i < ng; i++)
+			if (!strcmp(gs[i].workload, row->workload) && !strcmp(gs[i].metric, row->metric)) {
+				g = &gs[i];
+				break;
+			}
+		if (!g) {
+			gs = xrealloc(gs, (ng + 1) * sizeof(*gs));
+			g = &gs[ng++];
+			plot_group_init(g, row->workload, row->metric, row->unit, row->better,
+					qs->nlabels, labels);
+		}
+		v = plot_group_variant(g, row->variant);
+		for (size_t k = 0; k < qs->nlabels; k++) {
+			const struct query_series *s = &row->series[k];
+			struct plot_cell *cell;
+
+			for (size_t j = 0; j < s->n; j++)
+				plot_group_add(g, v, k, s->v[j]);
+			cell = plot_group_cell(g, v, k);
+			if (k > 0) {
+				cell->cls = verdict_cls(c->rows[r].verdict[k]);
+				cell->p = isnan(c->rows[r].test[k].q) ? c->rows[r].test[k].p
+								      : c->rows[r].test[k].q;
+			}
+		}
+	}
+	free(labels);
+	merge_single_ops(&gs, &ng);
+	*out = gs;
+	*nout = ng;
+	return 0;
+}
+
+void plot_groups_free(struct plot_group *gs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		plot_group_release(&gs[i]);
+	free(gs);
+}
+
+void plot_machine_describe(const struct query_machine *m, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%s", m->hostname && *m->hostname ? m->hostname : "unknown host");
+	if (m->cpu_model && *m->cpu_model)
+		strbuf_addf(sb, ", %s", m->cpu_model);
+	if (m->ncpus > 0)
+		strbuf_addf(sb, ", %d CPU%s", m->ncpus, m->ncpus == 1 ? "" : "s");
+	if (m->mem_bytes)
+		strbuf_addf(sb, ", %.0f GiB", (double)m->mem_bytes / (1024.0 * 1024 * 1024));
+}
+
+char *plot_machine_caption(struct mmb_db *db, const struct query_set *qs, size_t *nmachines)
+{
+	int64_t *ids = NULL;
+	size_t nids = 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "");
+	for (size_t k = 0; k < qs->nlabels; k++)
+		for (size_t r = 0; r < qs->kernels[k].nruns; r++) {
+			const struct query_run *run = &qs->kernels[k].runs[r];
+			size_t i;
+
+			if (strcmp(run->status, "complete") && strcmp(run->status, "interrupted"))
+				continue;
+			for (i = 0; i < nids; i++)
+				if (ids[i] == run->machine_id)
+					break;
+			if (i == nids) {
+				ids = xrealloc(ids, (nids + 1) * sizeof(*ids));
+				ids[nids++] = run->machine_id;
+			}
+		}
+	for (size_t i = 0; i < nids; i++) {
+		struct query_machine m;
+
+		if (sb.len)
+			strbuf_addstr(&sb, " / ");
+		if (ids[i] > 0 && query_machine(db, ids[i], &m) == 0) {
+			plot_machine_describe(&m, &sb);
+			query_machine_release(&m);
+		} else {
+			/* imported results carry no machine */
+			strbuf_addstr(&sb, "not recorded");
+		}
+	}
+	if (!sb.len)
+		strbuf_addstr(&sb, "not recorded");
+	if (nmachines)
+		*nmachines = nids;
+	free(ids);
+	return strbuf_detach(&sb);
+}
