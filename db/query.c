@@ -270,6 +270,8 @@ static struct run_map *run_map_find(struct run_map *m, size_t n, int64_t run)
 {
 	struct run_map key = { .run = run };
 
+	if (!n)
+		return NULL;
 	return bsearch(&key, m, n, sizeof(*m), run_map_cmp);
 }
 

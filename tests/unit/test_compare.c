@@ -1,0 +1,363 @@
+/*
+ * compare: mmtests/0-day cell rules, table layouts on in-memory data, and
+ * db/query.c pooling (complete + interrupted runs only, row order, filters,
+ * unknown labels) on a temporary database.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compare.h"
+#include "db.h"
+#include "query.h"
+#include "util.h"
+
+static const double aim9_base[] = { 1351624.95, 1316322.79, 1330363.33,
+				    1289563.33, 1314100.00, 1335475.48 };
+static const double aim9_new[] = { 1268030.00, 1277110.76, 1226452.45,
+				   1275850.00, 1249628.35, 1242148.60 };
+
+static void test_pdiff(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	/* §1.6: a lower-is-better drop 200657.81 -> 194588.58 prints 3.02% */
+	snprintf(buf, sizeof(buf), "%7.2f", compare_pndiff(194588.58, 200657.81));
+	assert_string_equal(buf, "   3.02");
+	assert_true(compare_pdiff(5, 5) == 0);
+	assert_true(compare_pdiff(0, 5) == 0);
+	assert_true(compare_pdiff(5, 0) == 100);
+	assert_true(fabs(compare_pdiff(110, 100) - 10) < 1e-12);
+	assert_true(compare_pndiff(5, 5) == 0);
+	assert_true(compare_pndiff(0, 5) == 100);
+	assert_true(compare_pndiff(5, 0) == -99);
+	assert_true(fabs(compare_pndiff(90, 100) - 10) < 1e-12);
+}
+
+static void test_mmtests_header(void **state)
+{
+	char a[64], b[64];
+
+	(void)state;
+	compare_mmtests_header("6.1-vanilla", a, b, sizeof(a));
+	assert_string_equal(a, "6.1");
+	assert_string_equal(b, "vanilla");
+	compare_mmtests_header("6.2.0-rc4-mm-unstable-20230210", a, b, sizeof(a));
+	assert_string_equal(a, "6.2.0-rc4");
+	assert_string_equal(b, "mm-unstable-20230210");
+	compare_mmtests_header("base", a, b, sizeof(a));	/* mmtests' quirk */
+	assert_string_equal(a, "bas");
+	assert_string_equal(b, "base");
+}
+
+static void test_lkp_cells(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	compare_lkp_value(&sb, 1322908.31);
+	compare_lkp_value(&sb, 201.54);
+	compare_lkp_value(&sb, 8.33e+08);
+	compare_lkp_value(&sb, 0.04);
+	compare_lkp_value(&sb, 1256536.69);
+	assert_string_equal(sb.buf, "   1322908    201.54  8.33e+08      0.04   1256536");
+	strbuf_release(&sb);
+}
+
+/* An in-memory set: rows x labels with the given samples. */
+static void set_init(struct query_set *qs, const char *const *labels, size_t nl)
+{
+	memset(qs, 0, sizeof(*qs));
+	qs->nlabels = nl;
+	qs->kernels = xcalloc(nl, sizeof(*qs->kernels));
+	for (size_t i = 0; i < nl; i++) {
+		struct query_kernel *k = &qs->kernels[i];
+
+		k->label = xstrdup(labels[i]);
+		k->release = xstrdup("");
+		k->version = xstrdup("");
+		k->cmdline = xstrdup("");
+		k->config_hash = xstrdup("");
+		k->base_commit = xstrdup("");
+		k->patches = xstrdup("");
+		k->compiler = xstrdup("");
+	}
+}
+
+static void set_add(struct query_set *qs, const char *w, const char *v, const char *m,
+		    int better, const double *const *vals, const size_t *n)
+{
+	struct query_row *r;
+
+	qs->rows = xrealloc(qs->rows, (qs->nr + 1) * sizeof(*qs->rows));
+	r = &qs->rows[qs->nr++];
+	memset(r, 0, sizeof(*r));
+	r->workload = xstrdup(w);
+	r->variant = xstrdup(v);
+	r->metric = xstrdup(m);
+	r->unit = xstrdup("");
+	r->better = better;
+	r->series = xcalloc(qs->nlabels, sizeof(*r->series));
+	for (size_t i = 0; i < qs->nlabels; i++) {
+		struct query_series *s = &r->series[i];
+
+		s->n = s->alloc = n[i];
+		s->v = xmalloc((n[i] + 1) * sizeof(double));
+		s->run_id = xcalloc(n[i] + 1, sizeof(int64_t));
+		s->iteration = xcalloc(n[i] + 1, sizeof(int));
+		memcpy(s->v, vals[i], n[i] * sizeof(double));
+	}
+}
+
+static bool has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+
+	for (const char *p = text; (p = strstr(p, line)); p++)
+		if ((p == text || p[-1] == '\n') && (p[n] == '\n' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+static void test_aim9_tables(void **state)
+{
+	static const char *const labels[] = { "fc21959f74", "cacded5e42" };
+	const double *vals[] = { aim9_base, aim9_new };
+	size_t n[] = { 6, 6 };
+	struct query_set qs;
+	struct compare c;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	set_init(&qs, labels, 2);
+	set_add(&qs, "aim9", "test=brk_test", "brk_test.ops_per_sec", 1, vals, n);
+
+	compare_build(&c, &qs, STATS_WELCH);
+	assert_int_equal(c.rows[0].verdict[1], VERDICT_WORSE);
+	assert_int_equal(c.nworse, 1);
+	compare_lkp(&sb, &c);
+	if (!has_line(sb.buf, "   1322908            -5.0%    1256536        aim9.brk_test.ops_per_sec"))
+		fail_msg("lkp:\n%s", sb.buf);
+	assert_true(has_line(sb.buf, "fc21959f74                  cacded5e42 ") ||
+		    has_line(sb.buf, "      fc21959f74                  cacded5e42 "));
+	assert_true(has_line(sb.buf, "---------------- --------------------------- "));
+	assert_true(has_line(sb.buf, "         %stddev     %change         %stddev"));
+	assert_true(has_line(sb.buf, "             \\          |                \\  "));
+	assert_true(has_line(sb.buf, "test/testcase:"));
+	assert_true(has_line(sb.buf, "  brk_test/aim9"));
+	strbuf_reset(&sb);
+
+	compare_mmtests(&sb, &c);
+	if (!has_line(sb.buf, "Hmean     brk_test.ops_per_sec        1322620.98 (   0.00%)"
+			      "        1256258.29 *  -5.02%*"))
+		fail_msg("mmtests:\n%s", sb.buf);
+	assert_true(has_line(sb.buf, "Min       brk_test.ops_per_sec        1289563.33 (   0.00%)"
+				     "        1226452.45 (  -4.89%)"));
+	strbuf_reset(&sb);
+	compare_release(&c);
+
+	/* the band rule: |d| = 66362 < 1.96 (19536 + 18749): no star */
+	compare_build(&c, &qs, STATS_MMTESTS);
+	assert_int_equal(c.rows[0].verdict[1], VERDICT_NONE);
+	compare_mmtests(&sb, &c);
+	assert_true(has_line(sb.buf, "Hmean     brk_test.ops_per_sec        1322620.98 (   0.00%)"
+				     "        1256258.29 (  -5.02%)"));
+	strbuf_reset(&sb);
+	compare_release(&c);
+
+	/* 0-day's rule lists it (separated, median ratio 1.049 > 1.01) */
+	compare_build(&c, &qs, STATS_LKP);
+	assert_int_equal(c.rows[0].verdict[1], VERDICT_WORSE);
+	compare_markdown(&sb, &c);
+	assert_true(has_line(sb.buf, "| kernel     |   mean_rel |   std_rel |           p / 95% CI |"));
+	assert_true(has_line(sb.buf, "|:-----------|-----------:|----------:|---------------------:|"));
+	assert_true(has_line(sb.buf, "| fc21959f74 |       0.0% |      1.6% |                      |"));
+	assert_true(has_line(sb.buf, "| cacded5e42 |      -5.0% |      1.6% | n/a [-7.0%, -3.0%] * |"));
+	strbuf_release(&sb);
+	compare_release(&c);
+	query_set_release(&qs);
+}
+
+/* Ryan Roberts' table shape: widths from the longest label. */
+static void test_markdown_widths(void **state)
+{
+	static const char *const labels[] = { "mm-unstable", "hugetlb-rmap-cleanups",
+					      "fork-batching" };
+	double a[] = { 10, 10.1, 9.9 }, b[] = { 10.1, 10.2, 10.0 }, d[] = { 6.3, 6.2, 6.25 };
+	const double *vals[] = { a, b, d };
+	size_t n[] = { 3, 3, 3 };
+	struct query_set qs;
+	struct compare c;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	set_init(&qs, labels, 3);
+	set_add(&qs, "pte-mapped-folio", "test=fork,folio_kb=2048", "seconds", -1, vals, n);
+	compare_build(&c, &qs, STATS_WELCH);
+	compare_markdown(&sb, &c);
+	assert_true(has_line(sb.buf, "pte-mapped-folio, test=fork,folio_kb=2048, seconds (lower is better):"));
+	assert_true(starts_with(strstr(sb.buf, "| kernel"), "| kernel                |   mean_rel |   std_rel |"));
+	assert_true(strstr(sb.buf, "|:----------------------|-----------:|----------:|") != NULL);
+	assert_true(strstr(sb.buf, "| mm-unstable           |       0.0% |      1.0% |") != NULL);
+	assert_true(strstr(sb.buf, "| fork-batching         |     -37.5% |      0.8% |") != NULL);
+	assert_int_equal(c.rows[0].verdict[2], VERDICT_BETTER);	/* lower is better */
+	strbuf_release(&sb);
+	compare_release(&c);
+	query_set_release(&qs);
+}
+
+/* BH across rows and labels: q >= p, and the counts add up. */
+static void test_bh_across_rows(void **state)
+{
+	static const char *const labels[] = { "a", "b", "c" };
+	double x[] = { 1, 2, 3, 4, 5 }, y[] = { 1.5, 2.5, 3.5, 4.5, 5.5 }, z[] = { 11, 12, 13, 14, 15 };
+	const double *v1[] = { x, y, z }, *v2[] = { x, x, y };
+	size_t n[] = { 5, 5, 5 };
+	struct query_set qs;
+	struct compare c;
+
+	(void)state;
+	set_init(&qs, labels, 3);
+	set_add(&qs, "w", "", "m1", 1, v1, n);
+	set_add(&qs, "w", "", "m2", -1, v2, n);
+	compare_build(&c, &qs, STATS_WELCH);
+	assert_int_equal(c.ntests, 4);
+	for (size_t r = 0; r < 2; r++)
+		for (size_t i = 1; i < 3; i++)
+			assert_true(c.rows[r].test[i].q >= c.rows[r].test[i].p - 1e-15);
+	assert_int_equal(c.nbetter + c.nworse + c.nnone + c.nuntested, 4);
+	assert_int_equal(c.rows[0].verdict[2], VERDICT_BETTER);	/* higher, +10 */
+	compare_release(&c);
+	query_set_release(&qs);
+}
+
+/* ---- db/query.c on a real database ---- */
+
+static char dbdir[] = "/tmp/mmb-test-compare-XXXXXX";
+
+static int64_t add_run(struct mmb_db *db, const char *label, const char *status,
+		       const char *metric, const double *v, int n, int better)
+{
+	struct kernel_info k = { .label = label };
+	struct run_info r = { 0 };
+	int64_t run;
+
+	r.kernel_id = db_kernel_upsert(db, &k);
+	r.accel = "host";
+	run = db_run_begin(db, &r);
+	assert_true(run > 0);
+	for (int i = 0; i < n; i++) {
+		struct iteration_info it = { .run_id = run, .workload = "wl", .variant = "clients=4",
+					     .params = "", .iteration = i + 1, .status = "ok" };
+		struct sample_info s[2] = {
+			{ .metric = metric, .unit = "ops/s", .better = better, .value = v[i] },
+			{ .metric = "other", .unit = "s", .better = -1, .value = v[i] / 10 },
+		};
+
+		assert_true(db_iteration_add(db, &it, s, 2, NULL, NULL, 0, NULL) > 0);
+	}
+	/* a warm-up iteration never lands in samples */
+	struct iteration_info warm = { .run_id = run, .workload = "wl", .variant = "clients=4",
+				       .params = "", .iteration = -1, .warmup = true, .status = "ok" };
+	struct sample_info ws = { .metric = metric, .unit = "ops/s", .better = better, .value = 1e9 };
+	assert_true(db_iteration_add(db, &warm, &ws, 1, NULL, NULL, 0, NULL) > 0);
+	if (strcmp(status, "running"))
+		assert_int_equal(db_run_finish(db, run, status), 0);
+	return run;
+}
+
+static void test_query(void **state)
+{
+	struct mmb_db db;
+	char *path;
+	double a1[] = { 10, 11, 12 }, a2[] = { 13, 14 }, bad[] = { 99, 99 }, b1[] = { 20, 21, 22 };
+	const char *labels[] = { "base", "new" }, *twice[] = { "base", "base" };
+	struct query_set qs;
+	struct query_filter f = { .metric = "thru" };
+	char **all;
+	size_t nall;
+
+	(void)state;
+	assert_non_null(mkdtemp(dbdir));
+	path = xasprintf("%s/q.db", dbdir);
+	assert_int_equal(db_open(&db, path), 0);
+	add_run(&db, "base", "complete", "thru", a1, 3, 1);
+	add_run(&db, "base", "interrupted", "thru", a2, 2, 1);
+	add_run(&db, "base", "failed", "thru", bad, 2, 1);
+	add_run(&db, "new", "complete", "thru", b1, 3, 1);
+	add_run(&db, "new", "running", "thru", bad, 2, 1);
+
+	assert_int_equal(query_load(&db, labels, 2, NULL, &qs), 0);
+	assert_int_equal(qs.nr, 2);
+	assert_string_equal(qs.rows[0].metric, "thru");	/* recording order */
+	assert_string_equal(qs.rows[1].metric, "other");
+	assert_string_equal(qs.rows[0].variant, "clients=4");
+	assert_int_equal(qs.rows[0].better, 1);
+	assert_int_equal(qs.rows[1].better, -1);
+	assert_int_equal(qs.rows[0].series[0].n, 5);	/* complete + interrupted */
+	assert_int_equal(qs.rows[0].series[1].n, 3);	/* running excluded */
+	for (size_t i = 0; i < 5; i++)
+		assert_true(qs.rows[0].series[0].v[i] != 99 && qs.rows[0].series[0].v[i] != 1e9);
+	assert_true(qs.rows[0].series[0].v[3] == 13);
+	assert_int_equal(qs.rows[0].series[0].iteration[3], 1);
+	assert_int_equal(qs.kernels[0].nruns, 3);
+	assert_int_equal(qs.kernels[0].nruns_pooled, 2);
+	assert_string_equal(qs.kernels[0].runs[2].status, "failed");
+	assert_int_equal(qs.nsamples, 16);
+	query_set_release(&qs);
+
+	assert_int_equal(query_load(&db, labels, 2, &f, &qs), 0);
+	assert_int_equal(qs.nr, 1);
+	query_set_release(&qs);
+	f.metric = "nosuch";
+	assert_int_equal(query_load(&db, labels, 2, &f, &qs), 0);
+	assert_int_equal(qs.nr, 0);
+	query_set_release(&qs);
+
+	/* the same label twice: both columns get the pooled samples */
+	assert_int_equal(query_load(&db, twice, 2, NULL, &qs), 0);
+	assert_int_equal(qs.rows[0].series[1].n, 5);
+	query_set_release(&qs);
+
+	labels[1] = "nope";
+	assert_int_equal(query_load(&db, labels, 2, NULL, &qs), QUERY_EUNKNOWN);
+	assert_int_equal(query_labels(&db, &all, &nall), 0);
+	assert_int_equal(nall, 2);
+	assert_string_equal(all[0], "base");
+	query_free_strv(all, nall);
+
+	db_close(&db);
+	unlink(path);
+	free(path);
+	path = xasprintf("%s/q.db-wal", dbdir);
+	unlink(path);
+	free(path);
+	path = xasprintf("%s/q.db-shm", dbdir);
+	unlink(path);
+	free(path);
+	rmdir(dbdir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pdiff),
+		cmocka_unit_test(test_mmtests_header),
+		cmocka_unit_test(test_lkp_cells),
+		cmocka_unit_test(test_aim9_tables),
+		cmocka_unit_test(test_markdown_widths),
+		cmocka_unit_test(test_bh_across_rows),
+		cmocka_unit_test(test_query),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
