@@ -1324,3 +1324,86 @@ out:
 	(void)rc;
 	return ret;
 }
+
+char *kbuild_resolve_ref(const char *tree, const char *ref)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	char *rev = xasprintf("%s^{commit}", ref), *sha = NULL;
+
+	if (git(tree, &out, &err, "rev-parse", "--verify", "--quiet", rev, NULL) == 0)
+		sha = xstrdup(strtrim(out.buf));
+	else
+		error("--ref %s: not a commit in %s", ref, tree);
+	free(rev);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return sha;
+}
+
+char *kbuild_series_subject(const struct kbuild_opts *o)
+{
+	const char *cache = o->cache_dir ? o->cache_dir : kbuild_cache_dir();
+	struct kargv files = KARGV_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	char *tree = realpath(o->tree, NULL), *subject = NULL;
+
+	if (!tree || resolve_patches(o, tree, cache, &files) < 0 || !files.nr)
+		goto out;
+	if (strbuf_read_file(&sb, files.v[files.nr - 1]) < 0)
+		goto out;
+	for (const char *p = sb.buf; p && *p;) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+
+		if (starts_with(p, "Subject: ")) {
+			char *s = xstrndup(p + 9, len - 9), *t = strtrim(s);
+
+			/* folded header: the next lines starting with a blank continue it */
+			while (eol && (eol[1] == ' ' || eol[1] == '\t')) {
+				const char *e2 = strchr(eol + 1, '\n');
+				size_t l2 = e2 ? (size_t)(e2 - eol - 1) : strlen(eol + 1);
+				char *more = xstrndup(eol + 1, l2), *n = xasprintf("%s %s", t, strtrim(more));
+
+				free(more);
+				free(s);
+				s = t = n;
+				eol = e2;
+			}
+			if (*t == '[' && strchr(t, ']'))
+				t = strtrim(strchr(t, ']') + 1);
+			free(subject);
+			subject = xstrdup(t);
+			free(s);
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+out:
+	free(tree);
+	kargv_release(&files);
+	strbuf_release(&sb);
+	return subject;
+}
+
+char *kbuild_label_from_text(const char *text, size_t max)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "");
+	for (const char *p = text; *p && sb.len < max; p++) {
+		char c = *p;
+
+		if (sym_char(c) || c == '.' || c == '+')
+			strbuf_addch(&sb, c);
+		else if (sb.len && sb.buf[sb.len - 1] != '-')
+			strbuf_addch(&sb, '-');
+	}
+	while (sb.len && (sb.buf[sb.len - 1] == '-' || sb.buf[sb.len - 1] == '.'))
+		sb.buf[--sb.len] = '\0';
+	while (sb.len && (sb.buf[0] == '-' || sb.buf[0] == '.')) {
+		memmove(sb.buf, sb.buf + 1, sb.len);
+		sb.len--;
+	}
+	if (!sb.len)
+		strbuf_addstr(&sb, "patched");
+	return strbuf_detach(&sb);
+}

@@ -127,6 +127,16 @@ int kbuild_remove(const char *cache_dir, const char *label);
 /* Check a label is usable as a file name and a DB label. */
 int kbuild_label_valid(const char *label, char *err, size_t errlen);
 
+/* Full commit id of REF in TREE (malloc'ed), or NULL with a message. */
+char *kbuild_resolve_ref(const char *tree, const char *ref);
+/*
+ * Subject of the last patch of the series (without "[PATCH n/m]"), for
+ * default labels; NULL when there is none.
+ */
+char *kbuild_series_subject(const struct kbuild_opts *o);
+/* A label made from free text: [A-Za-z0-9._+-], at most max characters. */
+char *kbuild_label_from_text(const char *text, size_t max);
+
 /* Path of a file shipped with mmbench (configs/kernel/mmbench.config...). */
 char *mmb_data_file(const char *rel);
 

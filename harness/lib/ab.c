@@ -1,0 +1,368 @@
+#include "ab.h"
+#include "db.h"
+#include "kargv.h"
+#include "kbuild.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void ab_opts_init(struct ab_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	vm_opts_init(&o->vm);
+	o->base_ref = "HEAD";
+	o->base_config = "defconfig";
+}
+
+void ab_opts_release(struct ab_opts *o)
+{
+	free(o->patches);
+	free(o->fragments);
+	o->patches = o->fragments = NULL;
+}
+
+void ab_result_release(struct ab_result *r)
+{
+	free(r->base_label);
+	free(r->new_label);
+	r->base_label = r->new_label = NULL;
+}
+
+static const char **push(const char **v, size_t *n, const char *s)
+{
+	v = xrealloc(v, (*n + 1) * sizeof(*v));
+	v[(*n)++] = s;
+	return v;
+}
+
+int ab_opts_parse(struct ab_opts *o, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+		int rc = vm_parse_opt(&o->vm, argc, argv, &i);
+
+		if (rc < 0)
+			return -1;
+		if (rc)
+			continue;
+#define OPT(name, dst)								\
+		if ((rc = vm_arg_value(argc, argv, &i, name, &v))) {		\
+			if (rc < 0)						\
+				return error("%s: missing value", name);	\
+			dst;							\
+			continue;						\
+		}
+		OPT("--tree", o->tree = v);
+		OPT("--base", o->base_ref = v);
+		OPT("--patch", o->patches = push(o->patches, &o->npatches, v));
+		OPT("--config", o->fragments = push(o->fragments, &o->nfragments, v));
+		OPT("--base-config", o->base_config = v);
+		OPT("--base-name", o->base_label = v);
+		OPT("--new-name", o->new_label = v);
+		OPT("--plots", o->plot_dir = v);
+		OPT("--format", o->compare_format = v);
+		OPT("--rounds", {
+			char *end;
+			long n = strtol(v, &end, 10);
+
+			if (!*v || *end || n < 1 || n > 1000)
+				return error("--rounds '%s': expected a number 1..1000", v);
+			o->rounds = (int)n;
+		});
+		OPT("--jobs", {
+			char *end;
+			long n = strtol(v, &end, 10);
+
+			if (!*v || *end || n < 1 || n > 4096)
+				return error("--jobs '%s': expected a number 1..4096", v);
+			o->jobs = (int)n;
+		});
+#undef OPT
+		if (!strcmp(argv[i], "--no-plots")) {
+			o->no_plots = true;
+		} else if (argv[i][0] == '-') {
+			return error("ab: unknown option '%s'", argv[i]);
+		} else if (o->experiment) {
+			return error("ab: one CONFIG.yaml only ('%s' and '%s')", o->experiment, argv[i]);
+		} else {
+			o->experiment = argv[i];
+		}
+	}
+	if (!o->experiment)
+		return error("ab: which CONFIG.yaml?");
+	if (!o->tree && (!o->base_label || !o->new_label))
+		return error("ab: --tree DIR is required (or --base-name and --new-name of built kernels)");
+	if (o->tree && !o->npatches)
+		return error("ab: no --patch given: the new kernel would be the base kernel");
+	if (o->base_label && o->new_label && !strcmp(o->base_label, o->new_label))
+		return error("ab: --base-name and --new-name are both '%s'", o->base_label);
+	return 0;
+}
+
+/* Complete runs of label for this experiment text under accel. */
+static int count_rounds(struct mmb_db *db, const char *label, const char *text, const char *accel)
+{
+	sqlite3_stmt *st;
+	int n = 0;
+
+	if (sqlite3_prepare_v2(db->sql,
+			       "SELECT count(*) FROM runs r JOIN kernels k ON r.kernel_id = k.id"
+			       " WHERE k.label = ? AND r.config_text = ? AND r.accel = ?"
+			       " AND r.status = 'complete'", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, text, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, accel, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* The accelerators the pooled runs of both labels were made under. */
+static int accels_used(struct mmb_db *db, const char *a, const char *b, struct strbuf *out)
+{
+	sqlite3_stmt *st;
+	int n = 0;
+
+	if (sqlite3_prepare_v2(db->sql,
+			       "SELECT DISTINCT coalesce(r.accel, 'host') FROM runs r"
+			       " JOIN kernels k ON r.kernel_id = k.id"
+			       " WHERE k.label IN (?, ?) AND r.status IN ('complete', 'interrupted')"
+			       " ORDER BY 1", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (n++)
+			strbuf_addstr(out, ", ");
+		strbuf_addstr(out, (const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	return n;
+}
+
+static int self_exec(struct kargv *a)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	free(a->v[0]);
+	a->v[0] = xstrdup(exe);
+	return run_argv((const char *const *)a->v, NULL, NULL);
+}
+
+static int build_one(const struct ab_opts *o, const char *label, bool with_patches,
+		     double *secs)
+{
+	struct kbuild_opts k;
+	struct kbuild_result r;
+	int ret;
+
+	kbuild_opts_init(&k);
+	k.tree = o->tree;
+	k.ref = o->base_ref;
+	k.base_config = o->base_config;
+	k.fragments = o->fragments;
+	k.nfragments = o->nfragments;
+	if (with_patches) {
+		k.patches = o->patches;
+		k.npatches = o->npatches;
+	}
+	k.label = label;
+	k.db_path = o->vm.db_path;
+	k.cache_dir = o->vm.cache_dir;
+	k.jobs = o->jobs;
+	ret = kbuild_build(&k, &r);
+	if (ret == 0) {
+		*secs = r.cached ? 0 : r.seconds;
+		info("ab: kernel %s %s", label, r.cached ? "from the cache" : "built");
+	}
+	kbuild_result_release(&r);
+	return ret;
+}
+
+int ab_run(const struct ab_opts *o, struct ab_result *r)
+{
+	const char *cache = o->vm.cache_dir ? o->vm.cache_dir : kbuild_cache_dir();
+	const char *dbpath = db_default_path(o->vm.db_path);
+	struct strbuf text = STRBUF_INIT, accels = STRBUF_INIT;
+	struct mmb_db db;
+	struct vm_opts vm = o->vm;
+	int rounds = o->rounds > 0 ? o->rounds : 3, done, ret = -1, rc;
+	double t0 = now_wall();
+	char why[256];
+
+	memset(r, 0, sizeof(*r));
+	r->compare_rc = -1;
+	if (strbuf_read_file(&text, o->experiment) < 0) {
+		strbuf_release(&text);
+		return error("%s: %s", o->experiment, strerror(errno)), -2;
+	}
+
+	/* labels */
+	if (o->tree) {
+		struct kbuild_opts k;
+
+		kbuild_opts_init(&k);
+		k.tree = o->tree;
+		k.patches = o->patches;
+		k.npatches = o->npatches;
+		k.cache_dir = o->vm.cache_dir;
+		if (o->base_label) {
+			r->base_label = xstrdup(o->base_label);
+		} else {
+			char *sha = kbuild_resolve_ref(o->tree, o->base_ref);
+
+			if (!sha) {
+				ret = -2;
+				goto out;
+			}
+			r->base_label = xstrndup(sha, 12);
+			free(sha);
+		}
+		if (o->new_label) {
+			r->new_label = xstrdup(o->new_label);
+		} else {
+			char *subj = kbuild_series_subject(&k);
+
+			if (!subj) {
+				error("ab: cannot read a subject from the series; give --new-name");
+				ret = -2;
+				goto out;
+			}
+			r->new_label = kbuild_label_from_text(subj, 60);
+			free(subj);
+		}
+		if (!strcmp(r->base_label, r->new_label)) {
+			error("ab: base and new kernels would both be labelled '%s'; give --new-name",
+			      r->base_label);
+			ret = -2;
+			goto out;
+		}
+		info("ab: A = %s (%s), B = %s (+%zu patch argument%s)", r->base_label, o->base_ref,
+		     r->new_label, o->npatches, o->npatches == 1 ? "" : "s");
+		if ((rc = build_one(o, r->base_label, false, &r->build_base_s)) < 0 ||
+		    (rc = build_one(o, r->new_label, true, &r->build_new_s)) < 0) {
+			ret = rc;
+			goto out;
+		}
+	} else {
+		struct kernel_entry e;
+
+		r->base_label = xstrdup(o->base_label);
+		r->new_label = xstrdup(o->new_label);
+		for (int i = 0; i < 2; i++) {
+			const char *l = i ? r->new_label : r->base_label;
+
+			if (kbuild_find(cache, l, &e) < 0) {
+				error("ab: no kernel labelled '%s' (see `mmbench kernel list`)", l);
+				ret = -2;
+				goto out;
+			}
+			kernel_entry_release(&e);
+		}
+	}
+
+	/* one accelerator for every boot */
+	vm.accel = vm_pick_accel(o->vm.accel, cache, why, sizeof(why));
+	if (o->vm.accel == ACCEL_AUTO && vm.accel == ACCEL_TCG)
+		info("ab: using TCG (no KVM: %s)", why);
+	vm.experiment = o->experiment;
+	if (db_open(&db, dbpath))
+		goto out;
+	done = count_rounds(&db, r->base_label, text.buf, accel_name(vm.accel));
+	rc = count_rounds(&db, r->new_label, text.buf, accel_name(vm.accel));
+	if (rc < done)
+		done = rc;
+	db_close(&db);
+	if (done)
+		info("ab: %d of %d rounds already recorded in %s; resuming", done < rounds ? done : rounds,
+		     rounds, dbpath);
+
+	for (int round = done; round < rounds; round++) {
+		for (int side = 0; side < 2; side++) {
+			struct vm_result vr;
+
+			vm.label = side ? r->new_label : r->base_label;
+			info("ab: round %d/%d: %s", round + 1, rounds, vm.label);
+			rc = vm_run(&vm, &vr);
+			if (rc == 0 && !r->first_sample_s)
+				r->first_sample_s = vr.boot_to_first_sample;
+			/* a KVM probe that fell back decides the rest of the series */
+			if (vr.run_id > 0)
+				vm.accel = vr.accel;
+			vm_result_release(&vr);
+			if (rc < 0) {
+				error("ab: round %d on %s failed; measured rounds are kept, re-run the "
+				      "same command to resume", round + 1, vm.label);
+				ret = rc;
+				goto out;
+			}
+		}
+		r->rounds_run++;
+	}
+	r->rounds_done = rounds > done ? rounds : done;
+	r->accel = vm.accel;
+
+	/* never compare across accelerators silently */
+	if (db_open(&db, dbpath))
+		goto out;
+	rc = accels_used(&db, r->base_label, r->new_label, &accels);
+	db_close(&db);
+	if (rc > 1) {
+		error("ab: the runs of %s and %s were made under different accelerators (%s); "
+		      "comparing them would mix emulation speed into the result. Use a fresh --db "
+		      "or the same --accel as before", r->base_label, r->new_label, accels.buf);
+		goto out;
+	}
+
+	if (!o->no_compare) {
+		struct kargv a = KARGV_INIT;
+
+		kargv_pushv(&a, (const char *const[]){ "mmbench", "compare", "--db", dbpath, NULL });
+		if (o->compare_format) {
+			kargv_push(&a, "--format");
+			kargv_push(&a, o->compare_format);
+		}
+		kargv_push(&a, r->base_label);
+		kargv_push(&a, r->new_label);
+		fflush(stdout);
+		r->compare_rc = self_exec(&a);
+		kargv_release(&a);
+	}
+	if (!o->no_plots) {
+		struct kargv a = KARGV_INIT;
+		char *dir;
+
+		if (o->plot_dir) {
+			dir = xstrdup(o->plot_dir);
+		} else {
+			char *copy = xstrdup(dbpath);
+
+			dir = xasprintf("%s/ab-%s-vs-%s", dirname(copy), r->base_label, r->new_label);
+			free(copy);
+		}
+		kargv_pushv(&a, (const char *const[]){ "mmbench", "-q", "plot", "--db", dbpath, "--out",
+						       dir, r->base_label, r->new_label, NULL });
+		if (self_exec(&a) == 0)
+			info("ab: plots in %s", dir);
+		else
+			warning("ab: plots were not written (see the messages above)");
+		kargv_release(&a);
+		free(dir);
+	}
+	r->wall = now_wall() - t0;
+	ret = r->compare_rc > 0 ? -1 : 0;
+out:
+	strbuf_release(&text);
+	strbuf_release(&accels);
+	return ret;
+}

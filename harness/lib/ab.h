@@ -1,0 +1,77 @@
+/*
+ * Interleaved A/B of two kernels (`mmbench ab`, reused by `mmbench
+ * reproduce`).
+ *
+ * Builds (or finds in the cache) the base kernel at base_ref and the new
+ * kernel = base + series, then boots them alternately, A B A B ..., one
+ * boot per kernel per round, each boot running the whole experiment, so
+ * slow drift of the host hits both kernels alike.  Then runs `mmbench
+ * compare BASE NEW` and `mmbench plot` on the result.
+ *
+ * Resumable: rounds already recorded (complete runs of the same experiment
+ * text under the same accelerator, counted per label) are not run again,
+ * and builds come from the kernel cache.
+ *
+ * Accelerator: chosen once (auto: KVM if usable, else TCG) and forced for
+ * every boot; if the labels already hold complete/interrupted runs made
+ * under another accelerator, ab refuses to compare (runs.accel).
+ *
+ * Prebuilt kernels: with tree == NULL, base_label and new_label must name
+ * kernels already in the cache (`mmbench kernel build`), nothing is built.
+ */
+#ifndef MMB_AB_H
+#define MMB_AB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "vmrun.h"
+
+struct ab_opts {
+	const char *tree;		/* git tree; NULL: use prebuilt labels */
+	const char *base_ref;		/* default HEAD */
+	const char **patches;		/* as kernel build --patch */
+	size_t npatches;
+	const char **fragments;		/* as kernel build --config, both kernels */
+	size_t nfragments;
+	const char *base_config;	/* defconfig|tinyconfig|FILE (default defconfig) */
+	const char *base_label;		/* NULL: short base commit */
+	const char *new_label;		/* NULL: last patch subject */
+	const char *experiment;		/* CONFIG.yaml */
+	struct vm_opts vm;		/* cpus, mem, accel, timeouts, iterations, db; label/experiment ignored */
+	int rounds;			/* 0: 3 */
+	int jobs;			/* make -j (0: CPUs) */
+	const char *plot_dir;		/* NULL: <db dir>/ab-<base>-vs-<new> */
+	bool no_plots;
+	bool no_compare;
+	const char *compare_format;	/* NULL: compare's readable table */
+};
+
+struct ab_result {
+	char *base_label, *new_label;
+	int rounds_done;		/* rounds recorded after this call */
+	int rounds_run;			/* rounds this call ran */
+	int compare_rc;			/* exit status of `mmbench compare` (-1 not run) */
+	double build_base_s, build_new_s;	/* 0 when cached */
+	double first_sample_s;		/* boot to first sample of the first boot */
+	double wall;
+	enum accel accel;
+};
+
+void ab_opts_init(struct ab_opts *o);
+void ab_opts_release(struct ab_opts *o);
+/*
+ * Parse `ab` arguments (argv[0] "ab"); 0, or -1 with the message printed
+ * (usage error: exit 2).
+ */
+int ab_opts_parse(struct ab_opts *o, int argc, char **argv);
+
+/*
+ * Run it.  Returns 0 when every round ran and compare succeeded, -1 on a
+ * runtime failure (build error, guest crash: what was measured is kept,
+ * re-run to resume), -2 on bad input (exit 2).
+ */
+int ab_run(const struct ab_opts *o, struct ab_result *r);
+void ab_result_release(struct ab_result *r);
+
+#endif
