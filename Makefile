@@ -100,7 +100,11 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(UNIT_LIB_OBJ) $(wildcard tests/unit/*.h)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(CPPFLAGS) -Itests/unit $(UNIT_FLAGS) -o $@ $< $(UNIT_LIB_OBJ) -lcmocka $(LDLIBS)
 
-check: check-unit check-e2e
+# Dependencies first (they may be what the build needs), then the tests.
+check:
+	@./tools/install-deps.sh test
+	@$(MAKE) --no-print-directory check-unit
+	@$(MAKE) --no-print-directory check-e2e
 
 check-unit: all $(TEST_PLUGINS) $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do \
@@ -113,18 +117,21 @@ check-e2e: all $(TEST_PLUGINS)
 check-asan:
 	$(MAKE) BUILD=build-asan SAN=1 check
 
-check-kernel: all
+check-kernel:
+	@./tools/install-deps.sh test kernel
+	@$(MAKE) --no-print-directory all
 	MMBENCH_BUILD=$(BUILD) ./tests/kernel/run.sh
 
 bench: all
 	MMBENCH_BUILD=$(BUILD) ./bench/run.sh
 
 deps:
-	@./tools/install-deps.sh
+	@./tools/install-deps.sh run
 
-run: deps all
+run:
+	@./tools/install-deps.sh run
+	@$(MAKE) --no-print-directory all
 	./$(BUILD)/mmbench run configs/quick.yaml
-	./$(BUILD)/mmbench list runs
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/mmbench \

@@ -79,8 +79,13 @@ int plan_parse_value(const struct mmb_param_def *d, const char *text,
 	if ((d->type == MMB_PARAM_INT || d->type == MMB_PARAM_SIZE ||
 	     d->type == MMB_PARAM_DURATION) && d->min < d->max &&
 	    (out->i < d->min || out->i > d->max)) {
-		snprintf(err, errlen, "%s = %lld is out of range [%lld, %lld]", text,
-			 (long long)out->i, (long long)d->min, (long long)d->max);
+		char num[32];
+
+		snprintf(num, sizeof(num), "%lld", (long long)out->i);
+		/* show what the units made of the text when it is not a plain number */
+		snprintf(err, errlen, "%s%s%s is out of range [%lld, %lld]", text,
+			 strcmp(num, text) ? " = " : "", strcmp(num, text) ? num : "",
+			 (long long)d->min, (long long)d->max);
 		return -1;
 	}
 	return 0;
@@ -271,12 +276,21 @@ int plan_build(struct plan *p, struct experiment *e, const struct unit_ctx *u,
 	for (size_t i = 0; i < e->nworkloads; i++) {
 		const struct cfg_workload *c = &e->workloads[i];
 		struct plan_workload *w;
+		char *path;
 
 		if (o && o->only && strcmp(o->only, c->name))
 			continue;
 		w = &p->wls[p->nwls++];
 		w->cfg = c;
-		if (!plugin_name_valid(c->name) || plugin_load(&w->plugin, c->name)) {
+		path = plugin_find(c->name);
+		if (path) {
+			/* exists but broken: the loader said which file and why */
+			int bad = plugin_load_file(&w->plugin, path);
+
+			free(path);
+			if (bad)
+				return -1;
+		} else {
 			char **names = NULL;
 			size_t n = 0;
 			struct strbuf sb = STRBUF_INIT;

@@ -224,23 +224,33 @@ const char *const *plugin_search_path(void)
 	return (const char *const *)dirs;
 }
 
+char *plugin_find(const char *name)
+{
+	if (!plugin_name_valid(name))
+		return NULL;
+	for (const char *const *dirs = plugin_search_path(); *dirs; dirs++) {
+		char *path = xasprintf("%s/%s.so", *dirs, name);
+
+		if (access(path, F_OK) == 0)
+			return path;
+		free(path);
+	}
+	return NULL;
+}
+
 int plugin_load(struct plugin *p, const char *name)
 {
-	const char *const *dirs = plugin_search_path();
+	char *path;
+	int ret;
 
 	plugin_init(p);
 	if (!plugin_name_valid(name))
 		return error("'%s' is not a valid workload name", name);
-	for (; *dirs; dirs++) {
-		char *path = xasprintf("%s/%s.so", *dirs, name);
-
-		if (access(path, F_OK) == 0) {
-			int ret = plugin_load_file(p, path);
-
-			free(path);
-			return ret;
-		}
+	path = plugin_find(name);
+	if (path) {
+		ret = plugin_load_file(p, path);
 		free(path);
+		return ret;
 	}
 	return error("no workload plugin '%s' (looked for %s.so in the plugin path; `mmbench list workloads` shows what exists)",
 		     name, name);

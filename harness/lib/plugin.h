@@ -25,6 +25,8 @@ int plugin_load_file(struct plugin *p, const char *path);
 /* Find <name>.so in the search path and load it. */
 int plugin_load(struct plugin *p, const char *name);
 void plugin_release(struct plugin *p);
+/* Path of <name>.so in the search path (malloc'ed), or NULL; prints nothing. */
+char *plugin_find(const char *name);
 
 int plugin_param_index(const struct plugin *p, const char *name);
 int plugin_metric_index(const struct plugin *p, const char *name);

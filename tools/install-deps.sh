@@ -1,0 +1,45 @@
+#!/bin/sh
+# Install the Debian packages mmbench needs, or say exactly what to run.
+#   tools/install-deps.sh [build|run|test|kernel|all]...   (default: run)
+# As root: apt-get installs what is missing.  Otherwise: prints the
+# apt-get line and exits 1, so `make run` stops before doing anything.
+set -eu
+
+build="gcc make libc6-dev libyaml-dev libsqlite3-dev"
+run="$build sqlite3"
+test="$run libcmocka-dev gnuplot-nox chromium procps util-linux"
+kernel="git qemu-system-x86 busybox-static cpio gzip xz-utils bc flex bison libelf-dev libssl-dev ccache linux-source-6.12"
+
+want=""
+[ $# -eq 0 ] && set -- run
+for set in "$@"; do
+	case $set in
+	build) want="$want $build" ;;
+	run) want="$want $run" ;;
+	test) want="$want $test" ;;
+	kernel) want="$want $kernel" ;;
+	all) want="$want $test $kernel" ;;
+	*) echo "usage: $0 [build|run|test|kernel|all]..." >&2; exit 2 ;;
+	esac
+done
+
+missing=""
+for p in $want; do
+	case " $missing " in *" $p "*) continue ;; esac
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "mmbench needs these Debian packages:$missing" >&2
+	echo "install them with:" >&2
+	echo "  sudo apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing
