@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -326,6 +327,7 @@ static int run_child(const struct plan_workload *w, const struct plan_variant *v
 	struct strbuf buf = STRBUF_INIT;
 	uint64_t deadline = now_ns() + (uint64_t)w->timeout_ns, kill_at = 0;
 	bool exited = false, eof = false, timed_out = false;
+	int pidfd;
 
 	strbuf_init(&buf);
 	if (pipe2(fds, O_CLOEXEC) < 0)
@@ -343,10 +345,16 @@ static int run_child(const struct plan_workload *w, const struct plan_variant *v
 	}
 	setpgid(pid, pid);
 	close(fds[1]);
+	/* a pidfd wakes us the moment the child exits; without one, poll in short steps */
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	while (!exited || !eof) {
-		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+		struct pollfd pfd[2] = {
+			{ .fd = eof ? -1 : fds[0], .events = POLLIN },
+			{ .fd = pidfd, .events = POLLIN },
+		};
 		char tmp[8192];
 		uint64_t now = now_ns();
+		int wait_ms = pidfd >= 0 ? 200 : (eof ? 1 : 200);
 
 		if (!timed_out && now > deadline) {
 			timed_out = true;
@@ -359,7 +367,7 @@ static int run_child(const struct plan_workload *w, const struct plan_variant *v
 		}
 		if (kill_at && now > kill_at)
 			kill_group(pid, SIGKILL);
-		if (!eof && poll(&pfd, 1, 200) > 0) {
+		if (poll(pfd, 2, wait_ms) > 0 && !eof && (pfd[0].revents & (POLLIN | POLLHUP))) {
 			ssize_t n = read(fds[0], tmp, sizeof(tmp));
 
 			if (n > 0) {
@@ -372,8 +380,6 @@ static int run_child(const struct plan_workload *w, const struct plan_variant *v
 			} else if (n == 0 || errno != EINTR) {
 				eof = true;
 			}
-		} else if (eof) {
-			usleep(20000);
 		}
 		if (!exited) {
 			pid_t got = waitpid(pid, &status, WNOHANG);
@@ -382,6 +388,10 @@ static int run_child(const struct plan_workload *w, const struct plan_variant *v
 				exited = true;
 				/* stray grandchildren keep the pipe open: end them */
 				kill_group(pid, SIGKILL);
+				if (pidfd >= 0) {
+					close(pidfd);
+					pidfd = -1;
+				}
 			}
 		}
 	}
