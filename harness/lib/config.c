@@ -256,8 +256,11 @@ static int get_count(struct parse *ps, yaml_node_t *n, const char *key, int min,
 		return -1;
 	if (units_parse_int(scalar(n), &ps->units, &v, err, sizeof(err)))
 		return perr(ps, n, "'%s': %s", key, err);
-	if (v < min || v > INT_MAX)
+	if (v < min)
 		return perr(ps, n, "'%s' must be >= %d, got %lld", key, min, (long long)v);
+	if (v > INT_MAX)
+		return perr(ps, n, "'%s' is too large (at most %d), got %lld", key, INT_MAX,
+			    (long long)v);
 	*out = (int)v;
 	return 0;
 }

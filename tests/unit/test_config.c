@@ -479,7 +479,7 @@ static void test_out_of_range(void **state)
 	load_bad("experiment: a\niterations: 0\n" MIN_WL, 2, 13, "'iterations' must be >= 1, got 0");
 	load_bad("experiment: a\niterations: -3\n" MIN_WL, 2, 13, "'iterations' must be >= 1, got -3");
 	load_bad("experiment: a\niterations: 3000000000\n" MIN_WL, 2, 13,
-		 "'iterations' must be >= 1, got 3000000000");
+		 "'iterations' is too large (at most 2147483647), got 3000000000");
 	load_bad("experiment: a\niterations: many\n" MIN_WL, 2, 13,
 		 "'iterations': 'many': unexpected 'many'; expected an integer like 42");
 	load_bad("experiment: a\niterations: 2.5\n" MIN_WL, 2, 13, "not a whole number");
