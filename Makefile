@@ -109,7 +109,7 @@ check:
 check-unit: all $(TEST_PLUGINS) $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do \
 		echo "== $$t"; MMBENCH_TEST_PLUGINS=$(BUILD)/tests/plugins MMBENCH_BUILD=$(BUILD) \
-		MMBENCH_SHARED=$(CURDIR)/../shared ./$$t; done
+		MMBENCH_SHARED=$(CURDIR)/../shared $$t; done
 
 check-e2e: all $(TEST_PLUGINS)
 	@MMBENCH_BUILD=$(BUILD) ./tests/run-e2e.sh $(E2E)
@@ -145,3 +145,39 @@ install: all
 
 clean:
 	rm -rf build build-asan
+
+# ---- make fuzz: libFuzzer targets (tests/fuzz/fuzz_<target>.c), clang,
+# ASan+UBSan, built in build-fuzz/.  Each runs FUZZ_SECONDS on its seeds
+# (tests/fuzz/corpus/<target>/, read only) plus build-fuzz/corpus/<target>/
+# (what it learns); a crash leaves build-fuzz/crash-<target>-* and fails.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD   := build-fuzz
+FUZZ_FLAGS   := -std=gnu11 -Wall -Wextra -Wno-unused-parameter -O1 -g -D_GNU_SOURCE \
+		-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+		-fno-omit-frame-pointer
+FUZZ_SRC     := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_BUILD)/%)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)
+$(FUZZ_BUILD)/obj/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $< (fuzz)")
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_FLAGS) -c -o $@ $<
+$(FUZZ_BUILD)/libmmbench.a: $(FUZZ_LIB_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+# fuzzers may #include a command or library file to reach its static parser
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/libmmbench.a $(HDRS) $(CMD_SRC) $(LIB_SRC)
+	@$(if $(Q),echo "  FUZZER  $@")
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) -Iharness $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< \
+		$(FUZZ_BUILD)/libmmbench.a $(LDLIBS)
+fuzz: $(FUZZ_BIN)
+	@fail=; for b in $(FUZZ_BIN); do t=$${b#$(FUZZ_BUILD)/fuzz_}; \
+		mkdir -p $(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t; \
+		echo "== fuzz $$t ($(FUZZ_SECONDS)s, log $(FUZZ_BUILD)/fuzz-$$t.log)"; \
+		$$b -max_total_time=$(FUZZ_SECONDS) -close_fd_mask=3 -print_final_stats=1 \
+			-artifact_prefix=$(FUZZ_BUILD)/crash-$$t- $(FUZZ_ARGS) \
+			$(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t > $(FUZZ_BUILD)/fuzz-$$t.log 2>&1 \
+			|| fail="$$fail $$t"; \
+		grep -E '^(stat::number_of_executed_units|SUMMARY|==[0-9]+==ERROR|Test unit written)' \
+			$(FUZZ_BUILD)/fuzz-$$t.log; done; \
+		[ -z "$$fail" ] || { echo "fuzz: crashes in:$$fail (see $(FUZZ_BUILD)/crash-*)"; exit 1; }
