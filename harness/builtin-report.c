@@ -1,10 +1,1150 @@
-/* Placeholder until the report command lands; replaced by its owner. */
+/*
+ * mmbench report [--db FILE] --out DIR [--format mmtests|lkp] BASE NEW...
+ *
+ * The review bundle: report.txt (email-ready, <= 80 columns), report.md
+ * (markdown, plots embedded), report.html (one self-contained page, plots
+ * inlined as data: URIs) and the plots with their .gp/.dat files.  The
+ * tables come from the compare formatters; the plots from plot/.  Plots
+ * are drawn first: if gnuplot fails, no report file is written.
+ */
 #include "builtin.h"
+#include "compare.h"
+#include "db.h"
+#include "plot.h"
+#include "plotdb.h"
+#include "progress.h"
+#include "query.h"
 #include "util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define WIDTH 80
+
+struct report {
+	struct mmb_db db;
+	struct query_set qs;
+	struct compare cmp;
+	enum compare_format fmt;
+	enum stats_test_kind test;
+	const char *outdir;
+	char *machine;
+	size_t nmachines;
+	struct plot_list plots;
+	bool plots_on;
+};
+
+/* ---- text helpers ---- */
+
+/* Word-wrap text to WIDTH with a first-line and a continuation prefix. */
+static void add_wrapped(struct strbuf *sb, const char *first, const char *cont, const char *text)
+{
+	const char *prefix = first, *p = text;
+	size_t plen;
+
+	while (*p) {
+		size_t room, take, len = strlen(p);
+
+		plen = strlen(prefix);
+		room = plen < WIDTH - 20 ? WIDTH - plen : 20;
+		if (len <= room) {
+			strbuf_addf(sb, "%s%s\n", prefix, p);
+			return;
+		}
+		take = room;
+		while (take > 0 && p[take] != ' ')
+			take--;
+		if (take == 0)
+			take = room;	/* one long word: cut it */
+		strbuf_addf(sb, "%s%.*s\n", prefix, (int)take, p);
+		p += take;
+		while (*p == ' ')
+			p++;
+		prefix = cont;
+	}
+}
+
+/*
+ * Make a table block fit in WIDTH columns without breaking its alignment:
+ * remove character columns that are blank in every line of the block,
+ * taking from the widest gaps first and keeping at least one blank between
+ * fields.  Lines made only of '=' (0-day's rule) are cut to WIDTH.
+ */
+static bool squeeze_block(struct strbuf *out, char **lines, size_t n)
+{
+	bool wrapped = false;
+	size_t maxlen = 0, *len = xcalloc(n ? n : 1, sizeof(*len));
+	bool *blank, *drop;
+
+	for (size_t i = 0; i < n; i++) {
+		len[i] = strlen(lines[i]);
+		if (len[i] && strspn(lines[i], "=") == len[i] && len[i] > WIDTH) {
+			lines[i][WIDTH] = '\0';
+			len[i] = WIDTH;
+		}
+		if (len[i] > maxlen)
+			maxlen = len[i];
+	}
+	blank = xcalloc(maxlen + 1, sizeof(*blank));
+	drop = xcalloc(maxlen + 1, sizeof(*drop));
+	for (size_t c = 0; c < maxlen; c++) {
+		blank[c] = true;
+		for (size_t i = 0; i < n && blank[c]; i++)
+			if (c < len[i] && lines[i][c] != ' ')
+				blank[c] = false;
+	}
+	/* a '=' rule line does not hold columns: treat it as blank */
+	{
+		size_t width = maxlen;
+
+		while (width > WIDTH) {
+			size_t best = 0, bestlen = 0;
+
+			/* widest run of blank, not yet dropped columns (not at column 0) */
+			for (size_t c = 1; c < maxlen;) {
+				size_t e = c, kept = 0;
+
+				if (!blank[c]) {
+					c++;
+					continue;
+				}
+				while (e < maxlen && blank[e]) {
+					if (!drop[e])
+						kept++;
+					e++;
+				}
+				if (e < maxlen && kept > bestlen) {
+					bestlen = kept;
+					best = c;
+				}
+				c = e;
+			}
+			if (bestlen <= 1)
+				break;
+			for (size_t c = best; c < maxlen; c++)
+				if (!drop[c]) {
+					drop[c] = true;
+					break;
+				}
+			width--;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct strbuf line = STRBUF_INIT;
+		bool rule = len[i] && strspn(lines[i], "=") == len[i];
+
+		strbuf_addstr(&line, "");
+		for (size_t c = 0; c < len[i]; c++)
+			if (rule || !drop[c])
+				strbuf_addch(&line, lines[i][c]);
+		if (rule && line.len > WIDTH)
+			line.buf[WIDTH] = '\0', line.len = WIDTH;
+		/* still too wide: wrap, so no line passes the limit */
+		if (line.len > WIDTH) {
+			add_wrapped(out, "", "    ", line.buf);
+			wrapped = true;
+		} else
+			strbuf_addf(out, "%s\n", line.buf);
+		strbuf_release(&line);
+	}
+	free(blank);
+	free(drop);
+	free(len);
+	return wrapped;
+}
+
+/* Squeeze every blank-line separated block of text; true if lines had to be wrapped. */
+static bool fit_width(struct strbuf *out, const char *text)
+{
+	bool wrapped = false;
+	char *copy = xstrdup(text), *p = copy;
+	char **lines = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (;;) {
+		char *nl = strchr(p, '\n');
+		bool end = !nl;
+
+		if (nl)
+			*nl = '\0';
+		if (!*p || end) {
+			if (*p) {
+				ALLOC_GROW(lines, n + 1, alloc);
+				lines[n++] = p;
+			}
+			wrapped |= squeeze_block(out, lines, n);
+			n = 0;
+			if (end)
+				break;
+			strbuf_addch(out, '\n');
+		} else {
+			ALLOC_GROW(lines, n + 1, alloc);
+			lines[n++] = p;
+		}
+		p = nl + 1;
+	}
+	free(lines);
+	free(copy);
+	return wrapped;
+}
+
+static void html_escape(struct strbuf *sb, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': strbuf_addstr(sb, "&lt;"); break;
+		case '>': strbuf_addstr(sb, "&gt;"); break;
+		case '&': strbuf_addstr(sb, "&amp;"); break;
+		case '"': strbuf_addstr(sb, "&quot;"); break;
+		default: strbuf_addch(sb, *s);
+		}
+	}
+}
+
+/* Markdown: escape the characters that would start markup inside text. */
+static void md_escape(struct strbuf *sb, const char *s)
+{
+	for (; s && *s; s++) {
+		if (strchr("\\`*_[]|<>#", *s))
+			strbuf_addch(sb, '\\');
+		strbuf_addch(sb, *s);
+	}
+}
+
+static void base64(struct strbuf *sb, const unsigned char *p, size_t n)
+{
+	static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned v = p[i] << 16 | (i + 1 < n ? p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
+
+		strbuf_addch(sb, t[v >> 18 & 63]);
+		strbuf_addch(sb, t[v >> 12 & 63]);
+		strbuf_addch(sb, i + 1 < n ? t[v >> 6 & 63] : '=');
+		strbuf_addch(sb, i + 2 < n ? t[v & 63] : '=');
+	}
+}
+
+static void format_time(double t, char *buf, size_t len)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	if (t <= 0) {
+		snprintf(buf, len, "unknown time");
+		return;
+	}
+	gmtime_r(&s, &tm);
+	strftime(buf, len, "%Y-%m-%d %H:%M UTC", &tm);
+}
+
+static const char *or_unknown(const char *s)
+{
+	return s && *s ? s : "unknown";
+}
+
+/* ---- the pieces of the report ---- */
+
+static bool pooled(const struct query_run *r)
+{
+	return !strcmp(r->status, "complete") || !strcmp(r->status, "interrupted");
+}
+
+static size_t count_patches(const char *json)
+{
+	size_t n = 0;
+
+	for (const char *p = json; p && (p = strstr(p, "\"subject\"")); p++)
+		n++;
+	return n;
+}
+
+static char *kernel_commit(const struct query_kernel *k)
+{
+	size_t np = count_patches(k->patches);
+
+	if (k->base_commit && *k->base_commit)
+		return np ? xasprintf("%.12s + %zu patch%s", k->base_commit, np, np == 1 ? "" : "es")
+			  : xasprintf("%.12s", k->base_commit);
+	return np ? xasprintf("unknown base + %zu patch%s", np, np == 1 ? "" : "es") : xstrdup("unknown");
+}
+
+static char *runs_summary(const struct query_kernel *k)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "");
+	for (size_t r = 0; r < k->nruns; r++)
+		strbuf_addf(&sb, "%s%lld %s", r ? ", " : "", (long long)k->runs[r].id, k->runs[r].status);
+	if (!k->nruns)
+		strbuf_addstr(&sb, "none");
+	return strbuf_detach(&sb);
+}
+
+/* One setting across the runs: key and per-run value. */
+struct env_key {
+	char *key;
+	char **val;		/* [nruns], NULL = not recorded */
+};
+
+struct env_table {
+	size_t nruns;
+	const struct query_run **runs;
+	size_t *label_of;	/* [nruns] */
+	struct env_key *keys;
+	size_t nkeys;
+};
+
+static struct env_key *env_key_get(struct env_table *t, const char *key)
+{
+	for (size_t i = 0; i < t->nkeys; i++)
+		if (!strcmp(t->keys[i].key, key))
+			return &t->keys[i];
+	t->keys = xrealloc(t->keys, (t->nkeys + 1) * sizeof(*t->keys));
+	t->keys[t->nkeys].key = xstrdup(key);
+	t->keys[t->nkeys].val = xcalloc(t->nruns ? t->nruns : 1, sizeof(char *));
+	return &t->keys[t->nkeys++];
+}
+
+static void env_set(struct env_table *t, const char *key, size_t run, const char *value)
+{
+	struct env_key *k = env_key_get(t, key);
+
+	free(k->val[run]);
+	k->val[run] = xstrdup(value ? value : "");
+}
+
+static int env_collect(struct report *rp, struct env_table *t)
+{
+	const struct query_set *qs = &rp->qs;
+
+	memset(t, 0, sizeof(*t));
+	for (size_t k = 0; k < qs->nlabels; k++)
+		for (size_t r = 0; r < qs->kernels[k].nruns; r++)
+			if (pooled(&qs->kernels[k].runs[r]))
+				t->nruns++;
+	t->runs = xcalloc(t->nruns ? t->nruns : 1, sizeof(*t->runs));
+	t->label_of = xcalloc(t->nruns ? t->nruns : 1, sizeof(*t->label_of));
+	t->nruns = 0;
+	for (size_t k = 0; k < qs->nlabels; k++)
+		for (size_t r = 0; r < qs->kernels[k].nruns; r++)
+			if (pooled(&qs->kernels[k].runs[r])) {
+				t->label_of[t->nruns] = k;
+				t->runs[t->nruns++] = &qs->kernels[k].runs[r];
+			}
+	/* what the kernel was booted with matters as much as the knobs */
+	for (size_t i = 0; i < t->nruns; i++)
+		if (t->runs[i]->cmdline && *t->runs[i]->cmdline)
+			env_set(t, "kernel cmdline", i, t->runs[i]->cmdline);
+	for (size_t i = 0; i < t->nruns; i++) {
+		struct query_env *e;
+		size_t n;
+
+		if (query_run_env(&rp->db, t->runs[i]->id, &e, &n) < 0)
+			return -1;
+		for (size_t j = 0; j < n; j++) {
+			char *v = e[j].original && *e[j].original && strcmp(e[j].original, e[j].value)
+					  ? xasprintf("%s (was %s)", e[j].value, e[j].original)
+					  : xstrdup(e[j].value ? e[j].value : "");
+			env_set(t, e[j].key, i, v);
+			free(v);
+		}
+		query_env_free(e, n);
+	}
+	return 0;
+}
+
+static void env_release(struct env_table *t)
+{
+	for (size_t i = 0; i < t->nkeys; i++) {
+		for (size_t r = 0; r < t->nruns; r++)
+			free(t->keys[i].val[r]);
+		free(t->keys[i].val);
+		free(t->keys[i].key);
+	}
+	free(t->keys);
+	free(t->runs);
+	free(t->label_of);
+}
+
+static bool env_differs(const struct env_table *t, const struct env_key *k)
+{
+	for (size_t r = 1; r < t->nruns; r++) {
+		const char *a = k->val[0] ? k->val[0] : "", *b = k->val[r] ? k->val[r] : "";
+		if ((k->val[0] == NULL) != (k->val[r] == NULL) || strcmp(a, b))
+			return true;
+	}
+	return false;
+}
+
+static const char *env_value(const struct env_key *k, size_t r)
+{
+	return k->val[r] ? k->val[r] : "(not recorded)";
+}
+
+/* Runs of one label that share a value are listed together: "runs 1, 3". */
+static char *env_who(const struct report *rp, const struct env_table *t, const struct env_key *k,
+		     size_t r, bool *done)
+{
+	struct strbuf ids = STRBUF_INIT;
+	size_t n = 0;
+	char *who;
+
+	strbuf_addstr(&ids, "");
+	for (size_t s = r; s < t->nruns; s++) {
+		if (done[s] || t->label_of[s] != t->label_of[r] || strcmp(env_value(k, s), env_value(k, r)))
+			continue;
+		done[s] = true;
+		strbuf_addf(&ids, "%s%lld", n++ ? ", " : "", (long long)t->runs[s]->id);
+	}
+	who = xasprintf("%s (run%s %s)", rp->qs.kernels[t->label_of[r]].label, n > 1 ? "s" : "", ids.buf);
+	strbuf_release(&ids);
+	return who;
+}
+
+static const char *test_title(enum stats_test_kind k)
+{
+	switch (k) {
+	case STATS_WELCH: return "Welch's t-test";
+	case STATS_MWU: return "Mann-Whitney U test";
+	case STATS_MMTESTS: return "mmtests' 1.96-sigma band rule";
+	case STATS_LKP: return "0-day's separation rule";
+	}
+	return "?";
+}
+
+static char *row_name(const struct query_row *q)
+{
+	if (q->variant && *q->variant)
+		return xasprintf("%s %s [%s]", q->workload, q->metric, q->variant);
+	return xasprintf("%s %s", q->workload, q->metric);
+}
+
+/* "95% CI [-11.27%, -7.52%], p = 2.2e-07, BH q = 7.1e-07" */
+static char *change_text(const struct stats_test *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "");
+	if (isfinite(t->rel_lo) && isfinite(t->rel_hi))
+		strbuf_addf(&sb, "95%% CI [%+.2f%%, %+.2f%%]", t->rel_lo, t->rel_hi);
+	if (isfinite(t->p))
+		strbuf_addf(&sb, ", p = %.2g", t->p);
+	if (isfinite(t->q))
+		strbuf_addf(&sb, ", BH q = %.2g", t->q);
+	return strbuf_detach(&sb);
+}
+
+/* Tables of one layout; too wide ones are split per NEW kernel, then squeezed. */
+static void tables_text(struct report *rp, struct strbuf *out, enum compare_format fmt)
+{
+	const struct query_set *qs = &rp->qs;
+	struct strbuf raw = STRBUF_INIT, fitted = STRBUF_INIT;
+
+	compare_print(&raw, &rp->cmp, fmt);
+	if (!fit_width(&fitted, raw.buf) || qs->nlabels <= 2) {
+		strbuf_addstr(out, fitted.buf);
+		goto out;
+	}
+	/* one BASE-vs-NEW table per NEW kernel, with the verdicts of the full comparison */
+	for (size_t i = 1; i < qs->nlabels; i++) {
+		struct query_set v;
+		struct compare c;
+
+		memset(&v, 0, sizeof(v));
+		v.nlabels = 2;
+		v.kernels = xcalloc(2, sizeof(*v.kernels));
+		v.kernels[0] = qs->kernels[0];
+		v.kernels[1] = qs->kernels[i];
+		v.nr = qs->nr;
+		v.rows = xcalloc(qs->nr ? qs->nr : 1, sizeof(*v.rows));
+		for (size_t r = 0; r < qs->nr; r++) {
+			v.rows[r] = qs->rows[r];
+			v.rows[r].series = xcalloc(2, sizeof(*v.rows[r].series));
+			v.rows[r].series[0] = qs->rows[r].series[0];
+			v.rows[r].series[1] = qs->rows[r].series[i];
+		}
+		compare_build(&c, &v, rp->test);
+		for (size_t r = 0; r < c.nr; r++) {
+			c.rows[r].test[1] = rp->cmp.rows[r].test[i];
+			c.rows[r].verdict[1] = rp->cmp.rows[r].verdict[i];
+		}
+		strbuf_reset(&raw);
+		strbuf_reset(&fitted);
+		compare_print(&raw, &c, fmt);
+		fit_width(&fitted, raw.buf);
+		strbuf_addf(out, "%s-- %s vs %s --\n\n", i > 1 ? "\n" : "", qs->kernels[0].label,
+			    qs->kernels[i].label);
+		strbuf_addstr(out, fitted.buf);
+		compare_release(&c);
+		for (size_t r = 0; r < qs->nr; r++)
+			free(v.rows[r].series);
+		free(v.rows);
+		free(v.kernels);
+	}
+out:
+	strbuf_release(&raw);
+	strbuf_release(&fitted);
+}
+
+static void section(struct strbuf *txt, struct strbuf *md, struct strbuf *html, const char *title)
+{
+	strbuf_addf(txt, "\n%s\n", title);
+	for (size_t i = strlen(title); i; i--)
+		strbuf_addch(txt, '-');
+	strbuf_addch(txt, '\n');
+	strbuf_addf(md, "\n## %s\n\n", title);
+	strbuf_addstr(html, "<h2>");
+	html_escape(html, title);
+	strbuf_addstr(html, "</h2>\n");
+}
+
+static void report_kernels(struct report *rp, struct strbuf *txt, struct strbuf *md,
+			   struct strbuf *html)
+{
+	const struct query_set *qs = &rp->qs;
+
+	section(txt, md, html, "Kernels");
+	strbuf_addstr(md, "| kernel | release | commit | config (sha256) | compiler | runs |\n"
+		      "|:--|:--|:--|:--|:--|:--|\n");
+	strbuf_addstr(html, "<table><tr><th>kernel</th><th>release</th><th>commit</th>"
+		      "<th>config (sha256)</th><th>compiler</th><th>runs</th></tr>\n");
+	for (size_t k = 0; k < qs->nlabels; k++) {
+		const struct query_kernel *kk = &qs->kernels[k];
+		char *commit = kernel_commit(kk), *runs = runs_summary(kk);
+		char cfg[16];
+		char *line;
+		const char *cells[6];
+
+		snprintf(cfg, sizeof(cfg), "%.12s", or_unknown(kk->config_hash));
+		strbuf_addf(txt, "%s%s\n", kk->label, k ? "" : " (baseline)");
+		line = xasprintf("%s", or_unknown(kk->release));
+		add_wrapped(txt, "  release   ", "            ", line);
+		free(line);
+		add_wrapped(txt, "  commit    ", "            ", commit);
+		add_wrapped(txt, "  config    ", "            ", cfg);
+		add_wrapped(txt, "  compiler  ", "            ", or_unknown(kk->compiler));
+		add_wrapped(txt, "  runs      ", "            ", runs);
+		cells[0] = kk->label;
+		cells[1] = or_unknown(kk->release);
+		cells[2] = commit;
+		cells[3] = cfg;
+		cells[4] = or_unknown(kk->compiler);
+		cells[5] = runs;
+		strbuf_addstr(md, "|");
+		strbuf_addstr(html, "<tr>");
+		for (int c = 0; c < 6; c++) {
+			strbuf_addch(md, ' ');
+			md_escape(md, cells[c]);
+			if (!c && !k)
+				strbuf_addstr(md, " (baseline)");
+			strbuf_addstr(md, " |");
+			strbuf_addstr(html, "<td>");
+			html_escape(html, cells[c]);
+			if (!c && !k)
+				strbuf_addstr(html, " (baseline)");
+			strbuf_addstr(html, "</td>");
+		}
+		strbuf_addstr(md, "\n");
+		strbuf_addstr(html, "</tr>\n");
+		free(commit);
+		free(runs);
+	}
+	strbuf_addstr(html, "</table>\n");
+}
+
+static int report_env(struct report *rp, struct strbuf *txt, struct strbuf *md, struct strbuf *html)
+{
+	struct env_table t;
+	size_t ndiff = 0;
+
+	if (env_collect(rp, &t) < 0)
+		return -1;
+	section(txt, md, html, "Environment");
+	if (!t.nkeys) {
+		const char *none = "No environment was recorded for these runs (imported results carry "
+				   "none); check THP, governor and the kernel command line by hand.";
+		add_wrapped(txt, "", "", none);
+		strbuf_addf(md, "%s\n", none);
+		strbuf_addstr(html, "<p>");
+		html_escape(html, none);
+		strbuf_addstr(html, "</p>\n");
+		env_release(&t);
+		return 0;
+	}
+	for (size_t i = 0; i < t.nkeys; i++)
+		ndiff += env_differs(&t, &t.keys[i]);
+	{
+		char *head = xasprintf("%zu setting%s recorded over %zu pooled run%s; %s", t.nkeys,
+				       t.nkeys == 1 ? "" : "s", t.nruns, t.nruns == 1 ? "" : "s",
+				       ndiff ? "lines marked \"!\" DIFFER between runs:"
+					     : "identical in every run.");
+		add_wrapped(txt, "", "", head);
+		strbuf_addf(md, "%s\n\n| | setting | value |\n|:-:|:--|:--|\n", head);
+		strbuf_addstr(html, "<p>");
+		html_escape(html, head);
+		strbuf_addstr(html, "</p>\n<table><tr><th></th><th>setting</th><th>value</th></tr>\n");
+		free(head);
+	}
+	for (size_t i = 0; i < t.nkeys; i++) {
+		struct env_key *k = &t.keys[i];
+
+		if (!env_differs(&t, k)) {
+			char *first = xasprintf("  %-22s ", k->key);
+			if (strlen(first) > 25) {
+				free(first);
+				first = xasprintf("  %s ", k->key);
+			}
+			add_wrapped(txt, first, "                         ", env_value(k, 0));
+			free(first);
+			strbuf_addstr(md, "| | ");
+			md_escape(md, k->key);
+			strbuf_addstr(md, " | ");
+			md_escape(md, env_value(k, 0));
+			strbuf_addstr(md, " |\n");
+			strbuf_addstr(html, "<tr><td></td><td>");
+			html_escape(html, k->key);
+			strbuf_addstr(html, "</td><td>");
+			html_escape(html, env_value(k, 0));
+			strbuf_addstr(html, "</td></tr>\n");
+		} else {
+			bool *done = xcalloc(t.nruns, sizeof(*done));
+
+			strbuf_addf(txt, "! %s\n", k->key);
+			strbuf_addstr(md, "| **!** | ");
+			md_escape(md, k->key);
+			strbuf_addstr(md, " | ");
+			strbuf_addstr(html, "<tr class=\"diff\"><td>!</td><td>");
+			html_escape(html, k->key);
+			strbuf_addstr(html, "</td><td>");
+			for (size_t r = 0; r < t.nruns; r++) {
+				char *who, *line;
+
+				if (done[r])
+					continue;
+				who = env_who(rp, &t, k, r, done);
+				line = xasprintf("%s: %s", who, env_value(k, r));
+				add_wrapped(txt, "!   ", "!       ", line);
+				md_escape(md, line);
+				strbuf_addstr(md, "<br>");
+				html_escape(html, line);
+				strbuf_addstr(html, "<br>");
+				free(line);
+				free(who);
+			}
+			strbuf_addstr(md, " |\n");
+			strbuf_addstr(html, "</td></tr>\n");
+			free(done);
+		}
+	}
+	strbuf_addstr(html, "</table>\n");
+	env_release(&t);
+	return 0;
+}
+
+static void report_verdicts(struct report *rp, struct strbuf *txt, struct strbuf *md,
+			    struct strbuf *html)
+{
+	const struct compare *c = &rp->cmp;
+	size_t nsig = 0;
+	char *how;
+
+	section(txt, md, html, "Significant changes");
+	how = xasprintf("%s, two-sided; p-values adjusted with Benjamini-Hochberg over the %zu "
+			"comparisons; significant when the adjusted p < %.2g.  Change = new mean "
+			"vs baseline mean with its 95%% confidence interval.", test_title(c->test),
+			c->ntests, COMPARE_ALPHA);
+	add_wrapped(txt, "", "", how);
+	strbuf_addch(txt, '\n');
+	strbuf_addf(md, "%s\n\n", how);
+	strbuf_addstr(html, "<p>");
+	html_escape(html, how);
+	strbuf_addstr(html, "</p>\n<ul class=\"verdicts\">\n");
+	free(how);
+	for (int pass = 0; pass < 2; pass++) {
+		enum compare_verdict want = pass ? VERDICT_BETTER : VERDICT_WORSE;
+
+		for (size_t r = 0; r < c->nr; r++)
+			for (size_t i = 1; i < rp->qs.nlabels; i++) {
+				char *name, *chg, *line;
+				const char *word = pass ? "improvement" : "regression";
+
+				if (c->rows[r].verdict[i] != want)
+					continue;
+				nsig++;
+				name = row_name(c->rows[r].q);
+				chg = change_text(&c->rows[r].test[i]);
+				line = xasprintf("%s: %s, %s %+.2f%%", word, name, rp->qs.kernels[i].label,
+						 c->rows[r].test[i].rel);
+				add_wrapped(txt, "- ", "    ", line);
+				add_wrapped(txt, "    ", "    ", chg);
+				strbuf_addstr(md, "- **");
+				strbuf_addstr(md, word);
+				strbuf_addstr(md, "**: ");
+				md_escape(md, name);
+				strbuf_addstr(md, ", ");
+				md_escape(md, rp->qs.kernels[i].label);
+				strbuf_addf(md, " %+.2f%%, ", c->rows[r].test[i].rel);
+				md_escape(md, chg);
+				strbuf_addstr(md, "\n");
+				strbuf_addf(html, "<li class=\"%s\"><b>%s</b>: ", pass ? "better" : "worse", word);
+				html_escape(html, name);
+				strbuf_addstr(html, ", ");
+				html_escape(html, rp->qs.kernels[i].label);
+				strbuf_addf(html, " %+.2f%%, ", c->rows[r].test[i].rel);
+				html_escape(html, chg);
+				strbuf_addstr(html, "</li>\n");
+				free(name);
+				free(chg);
+				free(line);
+			}
+	}
+	{
+		char *sum = xasprintf("%zu regression%s, %zu improvement%s, %zu without a significant "
+				      "change, %zu not testable (too few samples).",
+				      c->nworse, c->nworse == 1 ? "" : "s", c->nbetter,
+				      c->nbetter == 1 ? "" : "s", c->nnone, c->nuntested);
+		if (!nsig) {
+			strbuf_addstr(txt, "No significant change.\n");
+			strbuf_addstr(md, "No significant change.\n");
+			strbuf_addstr(html, "<li>No significant change.</li>\n");
+		}
+		strbuf_addch(txt, '\n');
+		add_wrapped(txt, "", "", sum);
+		strbuf_addf(md, "\n%s\n", sum);
+		strbuf_addstr(html, "</ul>\n<p>");
+		html_escape(html, sum);
+		strbuf_addstr(html, "</p>\n");
+		free(sum);
+	}
+}
+
+static void report_runs(struct report *rp, struct strbuf *txt, struct strbuf *md, struct strbuf *html)
+{
+	const struct query_set *qs = &rp->qs;
+	size_t n = 0;
+
+	section(txt, md, html, "Failed and interrupted runs");
+	strbuf_addstr(html, "<ul>\n");
+	for (size_t k = 0; k < qs->nlabels; k++)
+		for (size_t r = 0; r < qs->kernels[k].nruns; r++) {
+			const struct query_run *run = &qs->kernels[k].runs[r];
+			char when[64], *line;
+
+			if (!strcmp(run->status, "complete"))
+				continue;
+			n++;
+			format_time(run->started, when, sizeof(when));
+			line = xasprintf("run %lld of %s: %s (%s), experiment %s, started %s; %s",
+					 (long long)run->id, qs->kernels[k].label, run->status,
+					 or_unknown(run->accel), or_unknown(run->experiment), when,
+					 !strcmp(run->status, "interrupted")
+						 ? "its finished iterations are pooled"
+						 : "not pooled");
+			add_wrapped(txt, "- ", "    ", line);
+			strbuf_addstr(md, "- ");
+			md_escape(md, line);
+			strbuf_addstr(md, "\n");
+			strbuf_addstr(html, "<li>");
+			html_escape(html, line);
+			strbuf_addstr(html, "</li>\n");
+			free(line);
+		}
+	if (!n) {
+		strbuf_addstr(txt, "None: every run of these kernels completed.\n");
+		strbuf_addstr(md, "None: every run of these kernels completed.\n");
+		strbuf_addstr(html, "<li>None: every run of these kernels completed.</li>\n");
+	}
+	strbuf_addstr(html, "</ul>\n");
+}
+
+static const char *verdict_class(enum compare_verdict v)
+{
+	switch (v) {
+	case VERDICT_BETTER: return "better";
+	case VERDICT_WORSE: return "worse";
+	case VERDICT_NONE: return "none";
+	default: return "na";
+	}
+}
+
+static const char *verdict_word(enum compare_verdict v)
+{
+	switch (v) {
+	case VERDICT_BETTER: return "improvement";
+	case VERDICT_WORSE: return "regression";
+	case VERDICT_NONE: return "no change";
+	case VERDICT_UNTESTED: return "too few samples";
+	case VERDICT_MISSING: return "no samples";
+	default: return "";
+	}
+}
+
+/* The comparison as HTML tables, one per workload, verdict cells coloured. */
+static void html_tables(struct report *rp, struct strbuf *html)
+{
+	const struct compare *c = &rp->cmp;
+	const struct query_set *qs = &rp->qs;
+	const char *workload = NULL;
+
+	for (size_t r = 0; r < c->nr; r++) {
+		const struct query_row *q = c->rows[r].q;
+
+		if (!workload || strcmp(workload, q->workload)) {
+			if (workload)
+				strbuf_addstr(html, "</table>\n");
+			workload = q->workload;
+			strbuf_addstr(html, "<h3>");
+			html_escape(html, workload);
+			strbuf_addstr(html, "</h3>\n<table class=\"cmp\"><tr><th>variant</th><th>metric</th>");
+			for (size_t i = 0; i < qs->nlabels; i++) {
+				strbuf_addf(html, "<th%s>", i ? " colspan=\"3\"" : "");
+				html_escape(html, qs->kernels[i].label);
+				strbuf_addstr(html, i ? "</th>" : " (mean)</th>");
+			}
+			strbuf_addstr(html, "</tr>\n");
+		}
+		strbuf_addstr(html, "<tr><td>");
+		html_escape(html, q->variant);
+		strbuf_addstr(html, "</td><td>");
+		html_escape(html, q->metric);
+		strbuf_addf(html, " <small>(%s", q->unit && *q->unit ? "" : "");
+		html_escape(html, q->unit && *q->unit ? q->unit : "no unit");
+		strbuf_addf(html, ", %s)</small></td>", q->better > 0 ? "higher is better" : "lower is better");
+		for (size_t i = 0; i < qs->nlabels; i++) {
+			const struct stats_summary *s = &c->rows[r].sum[i];
+			const struct stats_test *t = &c->rows[r].test[i];
+			enum compare_verdict v = c->rows[r].verdict[i];
+
+			if (s->n)
+				strbuf_addf(html, "<td class=\"num\">%.6g <small>n=%zu</small></td>", s->amean, s->n);
+			else
+				strbuf_addstr(html, "<td>-</td>");
+			if (!i)
+				continue;
+			if (isfinite(t->rel))
+				strbuf_addf(html, "<td class=\"num\">%+.2f%% <small>[%+.2f%%, %+.2f%%]</small></td>",
+					    t->rel, t->rel_lo, t->rel_hi);
+			else
+				strbuf_addstr(html, "<td></td>");
+			strbuf_addf(html, "<td class=\"%s\">%s", verdict_class(v), verdict_word(v));
+			if (isfinite(t->q))
+				strbuf_addf(html, " <small>q=%.2g</small>", t->q);
+			strbuf_addstr(html, "</td>");
+		}
+		strbuf_addstr(html, "</tr>\n");
+	}
+	if (workload)
+		strbuf_addstr(html, "</table>\n");
+}
+
+static int html_plots(struct report *rp, struct strbuf *html)
+{
+	for (size_t i = 0; i < rp->plots.nr; i++) {
+		const struct plot_file *pf = &rp->plots.items[i];
+		char *path = xasprintf("%s/%s", rp->outdir, pf->name);
+		struct strbuf img = STRBUF_INIT;
+
+		if (strbuf_read_file(&img, path) < 0) {
+			error("cannot read %s: %s", path, strerror(errno));
+			free(path);
+			strbuf_release(&img);
+			return -1;
+		}
+		strbuf_addstr(html, "<figure><img alt=\"");
+		html_escape(html, pf->title);
+		strbuf_addstr(html, "\" data-file=\"");
+		html_escape(html, pf->name);
+		strbuf_addstr(html, "\" src=\"data:image/png;base64,");
+		base64(html, (const unsigned char *)img.buf, img.len);
+		strbuf_addstr(html, "\"><figcaption>");
+		html_escape(html, pf->title);
+		strbuf_addstr(html, " <small>(");
+		html_escape(html, pf->name);
+		strbuf_addstr(html, ")</small></figcaption></figure>\n");
+		strbuf_release(&img);
+		free(path);
+	}
+	return 0;
+}
+
+static const char html_style[] =
+	"body{font-family:sans-serif;max-width:1100px;margin:1em auto;padding:0 1em;color:#222}"
+	"h1{font-size:1.5em}h2{border-bottom:1px solid #ccc;margin-top:1.6em}"
+	"table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;"
+	"text-align:left;vertical-align:top}td.num{text-align:right;white-space:nowrap}"
+	"td.better{background:#a0ffa0}td.worse{background:#ffa0a0}td.na{color:#888}"
+	"tr.diff td{background:#fff3b0}li.worse b{color:#b00}li.better b{color:#070}"
+	"pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:12px}"
+	"figure{display:inline-block;margin:.5em}img{max-width:100%;height:auto;border:1px solid #ddd}"
+	"figcaption{font-size:.9em;color:#444}small{color:#666}";
+
+static int write_bundle(struct report *rp, const char *title)
+{
+	struct strbuf txt = STRBUF_INIT, md = STRBUF_INIT, html = STRBUF_INIT, tables = STRBUF_INIT;
+	const struct query_set *qs = &rp->qs;
+	char now[64], *path;
+	const char *layout = rp->fmt == CMP_LKP ? "0-day ncompare layout" : "mmtests compare-kernels layout";
+	int ret = -1;
+
+	format_time(now_wall(), now, sizeof(now));
+	/* header */
+	add_wrapped(&txt, "", "", title);
+	for (size_t i = strlen(title) < WIDTH ? strlen(title) : WIDTH; i; i--)
+		strbuf_addch(&txt, '=');
+	strbuf_addf(&txt, "\nmmbench %s (%s), %s\n", MMB_VERSION, MMB_GIT_SHA, now);
+	strbuf_addstr(&md, "# ");
+	md_escape(&md, title);
+	strbuf_addf(&md, "\n\nmmbench %s (%s), %s\n", MMB_VERSION, MMB_GIT_SHA, now);
+	strbuf_addstr(&html, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		      "<meta name=\"viewport\" content=\"width=device-width\"><title>");
+	html_escape(&html, title);
+	strbuf_addf(&html, "</title><style>%s</style></head><body>\n<h1>", html_style);
+	html_escape(&html, title);
+	strbuf_addf(&html, "</h1>\n<p><small>mmbench %s (%s), %s</small></p>\n", MMB_VERSION,
+		    MMB_GIT_SHA, now);
+
+	section(&txt, &md, &html, "Machine");
+	add_wrapped(&txt, "", "", rp->machine);
+	if (rp->nmachines > 1)
+		add_wrapped(&txt, "! ", "! ", "the pooled runs come from different machines");
+	md_escape(&md, rp->machine);
+	strbuf_addstr(&md, "\n");
+	strbuf_addstr(&html, "<p>");
+	html_escape(&html, rp->machine);
+	strbuf_addstr(&html, rp->nmachines > 1 ? " <b>(different machines!)</b></p>\n" : "</p>\n");
+
+	report_kernels(rp, &txt, &md, &html);
+	if (report_env(rp, &txt, &md, &html) < 0)
+		goto out;
+	report_verdicts(rp, &txt, &md, &html);
+
+	section(&txt, &md, &html, "Comparison");
+	{
+		char *legend = xasprintf("%s; %s", layout,
+					 rp->fmt == CMP_LKP
+						 ? "%change is new vs base mean; rows listed as 0-day does."
+						 : "percentages: positive is better; *...* marks the verdicts "
+						   "above.");
+		add_wrapped(&txt, "", "", legend);
+		strbuf_addch(&txt, '\n');
+		free(legend);
+	}
+	tables_text(rp, &tables, rp->fmt);
+	strbuf_addstr(&txt, tables.buf);
+	compare_markdown(&md, &rp->cmp);
+	html_tables(rp, &html);
+	strbuf_addf(&html, "<details><summary>Text tables (%s)</summary><pre>", layout);
+	html_escape(&html, tables.buf);
+	strbuf_addstr(&html, "</pre></details>\n");
+
+	report_runs(rp, &txt, &md, &html);
+
+	if (rp->plots.nr) {
+		section(&txt, &md, &html, "Plots");
+		add_wrapped(&txt, "", "", "Attached; each NAME.png has NAME.gp and NAME.dat beside it "
+			    "(`gnuplot NAME.gp` draws it again).");
+		for (size_t i = 0; i < rp->plots.nr; i++) {
+			char *line = xasprintf("%s: %s", rp->plots.items[i].name, rp->plots.items[i].title);
+
+			add_wrapped(&txt, "- ", "    ", line);
+			free(line);
+			strbuf_addstr(&md, "\n![");
+			md_escape(&md, rp->plots.items[i].title);
+			strbuf_addf(&md, "](%s)\n", rp->plots.items[i].name);
+		}
+		if (html_plots(rp, &html) < 0)
+			goto out;
+	}
+	/* says in the page (and on the console) whether every plot decoded */
+	strbuf_addstr(&html, "<script>window.addEventListener('load',function(){"
+		      "var bad=[],im=document.images;for(var i=0;i<im.length;i++)"
+		      "if(!im[i].complete||!im[i].naturalWidth)bad.push(im[i].dataset.file);"
+		      "document.body.setAttribute('data-plots-loaded',im.length-bad.length);"
+		      "if(bad.length)console.error('plots not decoded: '+bad.join(' '));});</script>\n");
+	strbuf_addstr(&html, "</body></html>\n");
+	(void)qs;
+
+	path = xasprintf("%s/report.txt", rp->outdir);
+	if (write_file_atomic(path, txt.buf, txt.len) < 0) {
+		error("cannot write %s: %s", path, strerror(errno));
+		free(path);
+		goto out;
+	}
+	free(path);
+	path = xasprintf("%s/report.md", rp->outdir);
+	if (write_file_atomic(path, md.buf, md.len) < 0) {
+		error("cannot write %s: %s", path, strerror(errno));
+		free(path);
+		goto out;
+	}
+	free(path);
+	path = xasprintf("%s/report.html", rp->outdir);
+	if (write_file_atomic(path, html.buf, html.len) < 0) {
+		error("cannot write %s: %s", path, strerror(errno));
+		free(path);
+		goto out;
+	}
+	free(path);
+	ret = 0;
+out:
+	strbuf_release(&txt);
+	strbuf_release(&md);
+	strbuf_release(&html);
+	strbuf_release(&tables);
+	return ret;
+}
+
+static int draw_plots(struct report *rp)
+{
+	struct plot_opts o;
+	struct plot_group *groups = NULL;
+	size_t ngroups = 0;
+	int ret = 0;
+
+	if (gnuplot_check() < 0)
+		return -1;
+	plot_opts_init(&o);
+	o.outdir = rp->outdir;
+	o.machine = rp->machine;
+	o.test = rp->test;
+	o.batch = gnuplot_batch_new(rp->outdir);
+	plot_groups_build(&rp->cmp, &groups, &ngroups);
+	for (size_t i = 0; i < ngroups && !ret; i++)
+		ret = plot_group_all(&groups[i], &o, &rp->plots);
+	if (!ret) {
+		if (progress_enabled())
+			progress_update("report: drawing %zu plots with gnuplot", gnuplot_batch_size(o.batch));
+		ret = gnuplot_batch_run(o.batch);
+		if (progress_enabled())
+			progress_clear();
+	}
+	gnuplot_batch_free(o.batch);
+	plot_groups_free(groups, ngroups);
+	if (ret)
+		plot_list_release(&rp->plots);
+	return ret;
+}
 
 int cmd_report(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return error("'report' is not available in this build yet");
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "test", required_argument, NULL, 't' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "no-plots", no_argument, NULL, 'P' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report rp;
+	struct query_filter filter = { 0 };
+	const char *dbpath = NULL;
+	struct strbuf title = STRBUF_INIT;
+	int opt, rc, ret = EXIT_OK;
+
+	memset(&rp, 0, sizeof(rp));
+	rp.fmt = CMP_MMTESTS;
+	rp.test = STATS_WELCH;
+	rp.plots_on = true;
+	plot_list_init(&rp.plots);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "d:o:f:t:w:m:", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			dbpath = optarg;
+			break;
+		case 'o':
+			rp.outdir = optarg;
+			break;
+		case 'f':
+			if (!strcmp(optarg, "mmtests"))
+				rp.fmt = CMP_MMTESTS;
+			else if (!strcmp(optarg, "lkp"))
+				rp.fmt = CMP_LKP;
+			else {
+				error("--format '%s': expected mmtests or lkp", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 't':
+			if (stats_test_parse(optarg, &rp.test) < 0) {
+				error("--test '%s': expected welch, mwu, mmtests or lkp", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'w':
+			filter.workload = optarg;
+			break;
+		case 'm':
+			filter.metric = optarg;
+			break;
+		case 'P':
+			rp.plots_on = false;
+			break;
+		default:
+			error("usage: mmbench report [--db FILE] --out DIR [--format mmtests|lkp] BASE NEW...");
+			return EXIT_USAGE;
+		}
+	}
+	if (!rp.outdir) {
+		error("report needs --out DIR (the bundle is several files)");
+		return EXIT_USAGE;
+	}
+	if (argc - optind < 2) {
+		error("report needs a baseline and at least one kernel label to compare: BASE NEW...");
+		return EXIT_USAGE;
+	}
+	if (db_open_existing(&rp.db, db_default_path(dbpath)) < 0)
+		return EXIT_USAGE;
+	rc = query_load(&rp.db, (const char *const *)argv + optind, argc - optind, &filter, &rp.qs);
+	if (rc == QUERY_EUNKNOWN || rc < 0) {
+		db_close(&rp.db);
+		return rc == QUERY_EUNKNOWN ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	if (!rp.qs.nr) {
+		error("no samples of %s%s%s%s%s for these kernels in %s",
+		      filter.workload ? "workload '" : "any workload",
+		      filter.workload ? filter.workload : "", filter.workload ? "'" : "",
+		      filter.metric ? " metric " : "", filter.metric ? filter.metric : "", rp.db.path);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (mkdir_p(rp.outdir, 0755) < 0) {
+		error("--out %s: cannot create directory: %s", rp.outdir, strerror(errno));
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	rp.machine = plot_machine_caption(&rp.db, &rp.qs, &rp.nmachines);
+	compare_build(&rp.cmp, &rp.qs, rp.test);
+	if (rp.plots_on && draw_plots(&rp) < 0) {
+		ret = EXIT_RUNTIME;
+		goto out_cmp;
+	}
+	strbuf_addf(&title, "mmbench report: %s vs", rp.qs.kernels[0].label);
+	for (size_t i = 1; i < rp.qs.nlabels; i++)
+		strbuf_addf(&title, "%s %s", i > 1 ? "," : "", rp.qs.kernels[i].label);
+	if (write_bundle(&rp, title.buf) < 0) {
+		ret = EXIT_RUNTIME;
+		goto out_cmp;
+	}
+	printf("%s/report.txt\n%s/report.md\n%s/report.html\n", rp.outdir, rp.outdir, rp.outdir);
+	for (size_t i = 0; i < rp.plots.nr; i++)
+		printf("%s/%s\n", rp.outdir, rp.plots.items[i].name);
+	info("wrote the review bundle (%zu plots) to %s; paste report.txt into the mail", rp.plots.nr,
+	     rp.outdir);
+out_cmp:
+	compare_release(&rp.cmp);
+out:
+	strbuf_release(&title);
+	plot_list_release(&rp.plots);
+	free(rp.machine);
+	query_set_release(&rp.qs);
+	db_close(&rp.db);
+	return ret;
 }
