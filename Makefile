@@ -131,7 +131,7 @@ deps:
 run:
 	@./tools/install-deps.sh run
 	@$(MAKE) --no-print-directory all
-	./$(BUILD)/mmbench run configs/quick.yaml
+	@./tools/make-run.sh $(BUILD)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/mmbench \
