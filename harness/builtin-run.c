@@ -22,6 +22,7 @@ struct run_args {
 	const char *db;
 	const char *workload;
 	const char *accel;
+	const char *compare;	/* after the run: compare with this label, or "previous" */
 	int iterations;
 	bool quick;
 };
@@ -34,7 +35,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (!strcmp(arg, "--name") || !strcmp(arg, "--db") || !strcmp(arg, "--iterations") ||
-		    !strcmp(arg, "--workload") || !strcmp(arg, "--accel")) {
+		    !strcmp(arg, "--workload") || !strcmp(arg, "--accel") || !strcmp(arg, "--compare")) {
 			if (!val)
 				return error("%s needs a value", arg);
 			i++;
@@ -46,6 +47,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				a->workload = val;
 			else if (!strcmp(arg, "--accel"))
 				a->accel = val;
+			else if (!strcmp(arg, "--compare"))
+				a->compare = val;
 			else {
 				char *end;
 				long n = strtol(val, &end, 10);
@@ -71,6 +74,42 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	if (a->label && !*a->label)
 		return error("--name must not be empty");
 	return 0;
+}
+
+/* The label of the most recent other kernel with usable runs, or NULL. */
+static char *previous_label(struct mmb_db *db, const char *label)
+{
+	sqlite3_stmt *st;
+	char *prev = NULL;
+
+	if (sqlite3_prepare_v2(db->sql,
+			       "SELECT k.label FROM runs r JOIN kernels k ON k.id = r.kernel_id"
+			       " WHERE k.label != ? AND r.status IN ('complete', 'interrupted')"
+			       " ORDER BY r.id DESC LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_text(st, 1, label, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		prev = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return prev;
+}
+
+/* Print `mmbench compare BASE LABEL` for the same database. */
+static void compare_after_run(struct mmb_db *db, const char *want, const char *label)
+{
+	char *base = strcmp(want, "previous") ? xstrdup(want) : previous_label(db, label);
+	const char *argv[] = { "/proc/self/exe", "compare", "--db", db->path, "", label, NULL };
+
+	if (!base) {
+		printf("\nno other kernel in %s yet: boot another kernel and run again to compare\n",
+		       db->path);
+		return;
+	}
+	printf("\ncomparison: %s (base) vs %s\n", base, label);
+	fflush(stdout);
+	argv[4] = base;
+	run_argv(argv, NULL, NULL);
+	free(base);
 }
 
 static void on_stop(int sig)
@@ -185,6 +224,8 @@ int cmd_run(int argc, char **argv)
 		       st.ok, st.failed, st.skipped);
 		summary_print_run(stdout, &db, run_id);
 	}
+	if (a.compare && !st.interrupted)
+		compare_after_run(&db, a.compare, ki.label);
 	if (st.interrupted) {
 		error("interrupted by signal %d; finished iterations are kept in %s (run %lld)",
 		      runner_stop_signal(), db.path, (long long)run_id);
