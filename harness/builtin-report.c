@@ -279,7 +279,7 @@ static char *runs_summary(const struct query_kernel *k)
 
 	strbuf_addstr(&sb, "");
 	for (size_t r = 0; r < k->nruns; r++)
-		strbuf_addf(&sb, "%s%lld %s", r ? ", " : "", (long long)k->runs[r].id, k->runs[r].status);
+		strbuf_addf(&sb, "%srun %lld %s", r ? ", " : "", (long long)k->runs[r].id, k->runs[r].status);
 	if (!k->nruns)
 		strbuf_addstr(&sb, "none");
 	return strbuf_detach(&sb);
@@ -821,7 +821,9 @@ static void html_tables(struct report *rp, struct strbuf *html)
 			enum compare_verdict v = c->rows[r].verdict[i];
 
 			if (s->n)
-				strbuf_addf(html, "<td class=\"num\">%.6g <small>n=%zu</small></td>", s->amean, s->n);
+				strbuf_addf(html, fabs(s->amean) >= 1e5 ? "<td class=\"num\">%.0f <small>n=%zu</small></td>"
+									: "<td class=\"num\">%.6g <small>n=%zu</small></td>",
+					    s->amean, s->n);
 			else
 				strbuf_addstr(html, "<td>-</td>");
 			if (!i)
