@@ -997,6 +997,7 @@ static int plot_change_one(const struct plot_group *g, const struct plot_opts *o
 
 	/* each class is named in the key by the first series that has it */
 	size_t first_of[3] = { (size_t)-1, (size_t)-1, (size_t)-1 };
+	bool crowded;
 
 	if (K < 2)
 		return 0;
@@ -1054,10 +1055,11 @@ static int plot_change_one(const struct plot_group *g, const struct plot_opts *o
 		free(q);
 		free(yl);
 	}
-	/* room for the value labels above/below the bars */
+	/* room for the value labels above/below the bars; vertical when bars are narrow */
+	crowded = J * nvs > 10;
 	{
-		double span = ymax - ymin > 0 ? ymax - ymin : 1;
-		strbuf_addf(&sc, "set yrange [%.6g:%.6g]\n", ymin - 0.12 * span, ymax + 0.12 * span);
+		double span = ymax - ymin > 0 ? ymax - ymin : 1, pad = crowded ? 0.2 : 0.12;
+		strbuf_addf(&sc, "set yrange [%.6g:%.6g]\n", ymin - pad * span, ymax + pad * span);
 	}
 	strbuf_addf(&sc, "set boxwidth %.4f absolute\n", bw * 0.7);
 	strbuf_addstr(&sc, "set style line 101 lc rgb \"#1a9641\" lw 1\n"		/* improvement */
@@ -1070,13 +1072,14 @@ static int plot_change_one(const struct plot_group *g, const struct plot_opts *o
 			    "     '' index %zu using 1:($6==2?$2:NaN) with boxes ls 102 fill pattern 2 border lc rgb \"black\" %s, \\\n"
 			    "     '' index %zu using 1:($6==0||$6==-1?$2:NaN) with boxes ls 103 fill empty border lc rgb \"#404040\" %s, \\\n"
 			    "     '' index %zu using 1:2:3:4 with yerrorbars lc rgb \"black\" lw 1 dt 1 pt 7 ps 0.4 notitle, \\\n"
-			    "     '' index %zu using 1:($2>=0?$4:NaN):(sprintf(\"%%+.1f%%%%\",$2)) with labels offset 0,0.7 font \",8\" notitle, \\\n"
-			    "     '' index %zu using 1:($2<0?$3:NaN):(sprintf(\"%%+.1f%%%%\",$2)) with labels offset 0,-0.7 font \",8\" notitle",
+			    "     '' index %zu using 1:($2>=0?$4:NaN):(sprintf(\"%%+.1f%%%%\",$2)) with labels %s font \",8\" notitle, \\\n"
+			    "     '' index %zu using 1:($2<0?$3:NaN):(sprintf(\"%%+.1f%%%%\",$2)) with labels %s font \",8\" notitle",
 			    j ? ", \\\n     " : "", j,
 			    first_of[1] != j ? "notitle" : "title \"significant improvement\"",
 			    j, first_of[2] != j ? "notitle" : "title \"significant regression\"",
 			    j, first_of[0] != j ? "notitle" : "title \"no significant change\"",
-			    j, j, j);
+			    j, j, crowded ? "rotate by 90 left offset 0,0.4" : "offset 0,0.7",
+			    j, crowded ? "rotate by 90 right offset 0,-0.4" : "offset 0,-0.7");
 	}
 	strbuf_addstr(&sc, "\n");
 	ret = finish(o, out, name, "change", title, &sc, &dat);
