@@ -77,8 +77,10 @@ struct smap_ent {
 };
 
 struct smap {
-	struct smap_ent *e;
+	struct smap_ent **e;	/* entries stay put: callers may keep pointers */
 	size_t size, nr;
+	struct strbuf last;	/* key of the last lookup: consecutive rows repeat */
+	struct smap_ent *last_ent;
 };
 
 static uint64_t hash_bytes(const char *s, size_t n)
@@ -94,20 +96,27 @@ static uint64_t hash_bytes(const char *s, size_t n)
 
 static struct smap_ent *smap_get(struct smap *m, const char *key, size_t klen, bool *created)
 {
-	uint64_t h = hash_bytes(key, klen);
+	uint64_t h;
 	size_t i;
+	struct smap_ent *e;
 
+	if (m->last_ent && m->last.len == klen && !memcmp(m->last.buf, key, klen)) {
+		*created = false;
+		return m->last_ent;
+	}
+	h = hash_bytes(key, klen);
 	if (!m->size) {
 		m->size = 256;
 		m->e = xcalloc(m->size, sizeof(*m->e));
 	}
-	for (i = h & (m->size - 1); m->e[i].key; i = (i + 1) & (m->size - 1))
-		if (m->e[i].hash == h && m->e[i].klen == klen && !memcmp(m->e[i].key, key, klen)) {
+	for (i = h & (m->size - 1); m->e[i]; i = (i + 1) & (m->size - 1))
+		if (m->e[i]->hash == h && m->e[i]->klen == klen && !memcmp(m->e[i]->key, key, klen)) {
 			*created = false;
-			return &m->e[i];
+			e = m->e[i];
+			goto found;
 		}
 	if ((m->nr + 1) * 2 > m->size) {
-		struct smap_ent *old = m->e;
+		struct smap_ent **old = m->e;
 		size_t osize = m->size;
 
 		m->size *= 2;
@@ -115,33 +124,43 @@ static struct smap_ent *smap_get(struct smap *m, const char *key, size_t klen, b
 		for (size_t j = 0; j < osize; j++) {
 			size_t k;
 
-			if (!old[j].key)
+			if (!old[j])
 				continue;
-			for (k = old[j].hash & (m->size - 1); m->e[k].key; k = (k + 1) & (m->size - 1))
+			for (k = old[j]->hash & (m->size - 1); m->e[k]; k = (k + 1) & (m->size - 1))
 				;
 			m->e[k] = old[j];
 		}
 		free(old);
-		for (i = h & (m->size - 1); m->e[i].key; i = (i + 1) & (m->size - 1))
+		for (i = h & (m->size - 1); m->e[i]; i = (i + 1) & (m->size - 1))
 			;
 	}
-	m->e[i].key = xmalloc(klen + 1);
-	memcpy(m->e[i].key, key, klen);
-	m->e[i].key[klen] = '\0';
-	m->e[i].klen = klen;
-	m->e[i].hash = h;
+	e = xcalloc(1, sizeof(*e));
+	e->key = xmalloc(klen + 1);
+	memcpy(e->key, key, klen);
+	e->key[klen] = '\0';
+	e->klen = klen;
+	e->hash = h;
+	m->e[i] = e;
 	m->nr++;
 	*created = true;
-	return &m->e[i];
+found:
+	strbuf_reset(&m->last);
+	strbuf_add(&m->last, key, klen);
+	m->last_ent = e;
+	return e;
 }
 
 static void smap_release(struct smap *m)
 {
 	for (size_t i = 0; i < m->size; i++) {
-		free(m->e[i].key);
-		free(m->e[i].unit);
+		if (!m->e[i])
+			continue;
+		free(m->e[i]->key);
+		free(m->e[i]->unit);
+		free(m->e[i]);
 	}
 	free(m->e);
+	strbuf_release(&m->last);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -261,7 +280,7 @@ static int add_sample(struct importer *im, const struct sample_row *r)
 	im->key.len = r->wl + 1 + r->vl;
 	im->key.buf[im->key.len] = '\0';
 	strbuf_addch(&im->key, '\0');
-	strbuf_addf(&im->key, "%ld", r->iteration);
+	strbuf_add(&im->key, &r->iteration, sizeof(r->iteration));
 	it = smap_get(&im->iters, im->key.buf, im->key.len, &created);
 	if (created) {
 		sqlite3_stmt *st = im->ins_iter;
@@ -602,6 +621,82 @@ static bool looks_like_json(const char *buf, size_t len)
 	return i < len && buf[i] == '{';
 }
 
+/*
+ * A bulk load into a small table is cheaper with the indexes built once at
+ * the end (sorted) than maintained row by row.  The definitions are read
+ * back from sqlite_master so they stay whatever the schema says; all of it
+ * happens inside the import's transaction.
+ */
+struct saved_index {
+	char **sql;
+	size_t n;
+};
+
+static int64_t count_newlines(const char *buf, size_t len)
+{
+	int64_t n = 0;
+	const char *p = buf, *end = buf + len;
+
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p)))) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+static int drop_sample_indexes(struct mmb_db *db, int64_t incoming, struct saved_index *si)
+{
+	sqlite3_stmt *st;
+	int64_t have = 0;
+	size_t alloc = 0;
+	char **names = NULL;
+	size_t nn = 0;
+	int ret = 0;
+
+	memset(si, 0, sizeof(*si));
+	if (sqlite3_prepare_v2(db->sql, "SELECT max(id) FROM samples", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		have = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (incoming < 100000 || incoming < have)
+		return 0;
+	if (sqlite3_prepare_v2(db->sql,
+			       "SELECT name, sql FROM sqlite_master WHERE type = 'index'"
+			       " AND tbl_name = 'samples' AND sql IS NOT NULL", -1, &st, NULL) != SQLITE_OK)
+		return error("%s: %s", db->path, db_errmsg(db));
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		ALLOC_GROW(si->sql, si->n + 1, alloc);
+		si->sql[si->n++] = xstrdup((const char *)sqlite3_column_text(st, 1));
+		names = xrealloc(names, (nn + 1) * sizeof(*names));
+		names[nn++] = xstrdup((const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	for (size_t i = 0; i < nn && !ret; i++) {
+		char *q = sqlite3_mprintf("DROP INDEX \"%w\"", names[i]);
+
+		ret = db_exec(db, q);
+		sqlite3_free(q);
+	}
+	for (size_t i = 0; i < nn; i++)
+		free(names[i]);
+	free(names);
+	return ret;
+}
+
+static int restore_sample_indexes(struct mmb_db *db, struct saved_index *si)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < si->n; i++) {
+		if (!ret)
+			ret = db_exec(db, si->sql[i]);
+		free(si->sql[i]);
+	}
+	free(si->sql);
+	memset(si, 0, sizeof(*si));
+	return ret;
+}
+
 static int usage_error(const char *msg)
 {
 	error("%s", msg);
@@ -617,6 +712,7 @@ int cmd_import(int argc, char **argv)
 	struct mmb_db db;
 	struct kernel_info k = { 0 };
 	struct run_info ri = { 0 };
+	struct saved_index si = { 0 };
 	char *abs = NULL;
 	int ret = -1;
 
@@ -659,6 +755,13 @@ int cmd_import(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
+	/*
+	 * One connection, one thread: skip SQLite's mutexes and memory
+	 * statistics (a few % of a bulk load).  Harmless MISUSE if SQLite was
+	 * already initialised in this process.
+	 */
+	sqlite3_config(SQLITE_CONFIG_MULTITHREAD);
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	if (db_open(&db, db_default_path(dbpath))) {
 		strbuf_release(&buf);
 		return EXIT_RUNTIME;
@@ -692,9 +795,13 @@ int cmd_import(int argc, char **argv)
 		db_fail(&im);
 		goto fail;
 	}
+	if (drop_sample_indexes(&db, count_newlines(buf.buf, buf.len), &si))
+		goto fail;
 	ret = looks_like_json(buf.buf, buf.len) ? import_matrix(&im, buf.buf, buf.len)
 						 : import_csv(&im, buf.buf, buf.len);
 	if (ret)
+		goto fail;
+	if (restore_sample_indexes(&db, &si))
 		goto fail;
 	sqlite3_finalize(im.ins_iter);
 	sqlite3_finalize(im.ins_sample);
@@ -710,7 +817,10 @@ fail:
 		sqlite3_finalize(im.ins_iter);
 	if (im.ins_sample)
 		sqlite3_finalize(im.ins_sample);
-	db_rollback(&db);
+	db_rollback(&db);	/* also brings back any dropped index */
+	for (size_t i = 0; i < si.n; i++)
+		free(si.sql[i]);
+	free(si.sql);
 	error("nothing imported");
 	ret = ret == -2 ? EXIT_USAGE : EXIT_RUNTIME;
 close:

@@ -62,6 +62,20 @@ bad "bad.csv:1: empty file" ''
 grep -qF "late.csv:5002:" "$W/err" || die "late error line: $(cat "$W/err")"
 [ "$(count "select count(*) from kernels where label = 'late'")" = 0 ] || die "late label left behind"
 
+# a bulk load (>= 100k rows into a smaller table) rebuilds the sample
+# indexes at the end; a failure must bring them back with the rollback
+idx() { sqlite3 "$DB" "select group_concat(name, ' ') from (select name from sqlite_master where type = 'index' and tbl_name = 'samples' order by name)"; }
+want_idx=$(idx)
+{ echo 'workload,metric,variant,iteration,value'; seq 1 120000 | sed 's/.*/bulk,m,,&,&.25/'; echo 'bulk,m,,0,bad'; } > "$W/bulk.csv"
+"$MMB" import --db "$DB" --name bulk "$W/bulk.csv" 2>"$W/err" && die "bulk bad row accepted"
+grep -qF "bulk.csv:120002: value 'bad'" "$W/err" || die "bulk error: $(cat "$W/err")"
+[ "$(idx)" = "$want_idx" ] || die "indexes after failed bulk import: $(idx)"
+sed -i '$d' "$W/bulk.csv"
+"$MMB" -q import --db "$DB" --name bulk "$W/bulk.csv" || die "bulk import refused"
+[ "$(idx)" = "$want_idx" ] || die "indexes after bulk import: $(idx)"
+[ "$(count "select count(*) from samples where workload = 'bulk'")" = 120000 ] || die "bulk count"
+sqlite3 "$DB" 'pragma integrity_check' | grep -qx ok || die "integrity after bulk import"
+
 # lkp matrix.json: testcase.stat split, direction from the built-in table
 "$MMB" -q import --db "$DB" --name mx "$FIX/aim9-new.matrix.json" || die "matrix.json refused"
 [ "$(count "select count(*) || ':' || min(better) from samples s join runs r on r.id = s.run_id join kernels k on k.id = r.kernel_id where k.label = 'mx' and workload = 'aim9' and metric = 'brk_test.ops_per_sec'")" = "6:1" ] ||
@@ -86,7 +100,7 @@ printf '{"nodot": [1]}' > "$W/nodot.json"
 
 # compare: unknown label -> exit 2 listing the known ones; bad flags -> 2
 out=$("$MMB" compare --db "$DB" base nosuch 2>&1); rc=$?
-[ $rc -eq 2 ] && echo "$out" | grep -qF "unknown kernel label 'nosuch'; known labels: base, quoted, mx" ||
+[ $rc -eq 2 ] && echo "$out" | grep -qF "unknown kernel label 'nosuch'; known labels: base, quoted, bulk, mx" ||
 	die "unknown label: $rc $out"
 "$MMB" compare --db "$DB" --format html base mx 2>/dev/null; [ $? -eq 2 ] || die "bad format"
 "$MMB" compare --db "$DB" --test ttest base mx 2>/dev/null; [ $? -eq 2 ] || die "bad test"
