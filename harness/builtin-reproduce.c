@@ -6,11 +6,14 @@
  * (--dry-run), build and A/B the commits it names (--tree), or run it on the
  * running kernel when that is one of the commits.
  */
+#include "ab.h"
 #include "builtin.h"
 #include "config.h"
 #include "db.h"
+#include "kbuild.h"
 #include "lkpreport.h"
 #include "plan.h"
+#include "qemu.h"
 #include "query.h"
 #include "reproduce.h"
 #include "stats.h"
@@ -22,6 +25,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <libgen.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -36,15 +40,18 @@ struct repro_args {
 	int runs;
 	const char *name;
 	const char *db;
+	struct vm_opts vm;	/* --cpus --mem --accel ... for --tree */
 };
 
 static int parse_args(int argc, char **argv, struct repro_args *a)
 {
 	memset(a, 0, sizeof(*a));
+	vm_opts_init(&a->vm);
 	a->runs = 6;
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		int rc;
 
 		if (!strcmp(arg, "--tree") || !strcmp(arg, "--fix") || !strcmp(arg, "--runs") ||
 		    !strcmp(arg, "--name") || !strcmp(arg, "--db")) {
@@ -73,6 +80,9 @@ static int parse_args(int argc, char **argv, struct repro_args *a)
 			a->dry_run = true;
 		} else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
 			mmb_quiet = 1;
+		} else if (arg[0] == '-' && arg[1] && (rc = vm_parse_opt(&a->vm, argc, argv, &i))) {
+			if (rc < 0)
+				return -1;
 		} else if (arg[0] == '-' && arg[1]) {
 			return error("unknown option '%s' (see `mmbench reproduce --help`)", arg);
 		} else if (!a->report) {
@@ -247,7 +257,8 @@ static void fmt_lkp_row(struct strbuf *sb, const double *mean, const int *sd,
  */
 static int print_comparison(struct mmb_db *db, const struct lkp_report *r,
 			    const struct repro_plan *p, const char *const *labels,
-			    const char *const *titles, size_t nlabels, bool *complete)
+			    const char *const *titles, const int *rcol, size_t nlabels,
+			    bool *complete)
 {
 	struct query_set qs;
 	struct query_filter f = { 0 };
@@ -314,14 +325,20 @@ static int print_comparison(struct mmb_db *db, const struct lkp_report *r,
 		fmt_lkp_row(&sb, mean, sd, chg, ncol, nm);
 		free(nm);
 	}
-	if (p->row) {
-		size_t n = ncol < t->ncommits ? ncol : t->ncommits;
+	if (p->row && !p->row->absolute) {
 		char *nm = xasprintf("%s  (report%s%s)", p->lkp_metric,
 				     lkp_table_axis(t, "tbox_group") ? ", " : "",
 				     lkp_table_axis(t, "tbox_group") ? lkp_table_axis(t, "tbox_group") : "");
 
-		if (!p->row->absolute)
-			fmt_lkp_row(&sb, p->row->mean, p->row->stddev, p->row->change, n, nm);
+		/* the report's numbers under the columns they belong to */
+		for (size_t c = 0; c < ncol; c++) {
+			int k = rcol[c];
+
+			mean[c] = k >= 0 ? p->row->mean[k] : NAN;
+			sd[c] = k >= 0 ? p->row->stddev[k] : -1;
+			chg[c] = k > 0 ? p->row->change[k] : NAN;
+		}
+		fmt_lkp_row(&sb, mean, sd, chg, ncol, nm);
 		free(nm);
 	}
 	fputs(sb.buf, stdout);
@@ -334,9 +351,9 @@ static int print_comparison(struct mmb_db *db, const struct lkp_report *r,
 		struct strbuf v = STRBUF_INIT;
 		double rep = NAN;
 
-		if (p->row && c < t->ncommits)
-			rep = p->row->change[c];
-		else if (c == 1)
+		if (p->row && rcol[c] > 0)
+			rep = p->row->change[rcol[c]];
+		else if (rcol[c] == 1)
 			rep = r->headline_change;
 		if (b->n < 2 || s->n < 2) {
 			printf("%s vs %s: need 2+ runs of each (have %zu and %zu)\n", labels[c],
@@ -354,7 +371,7 @@ static int print_comparison(struct mmb_db *db, const struct lkp_report *r,
 			continue;
 		}
 		reproduced += repro_verdict(rep, st.rel, st.rel_lo, st.rel_hi, st.p, &v);
-		printf("%s %s: %s\n", c == 1 ? "suspect" : "column", labels[c], v.buf);
+		printf("%s %s: %s\n", rcol[c] == 1 ? "suspect" : "column", labels[c], v.buf);
 		strbuf_release(&v);
 	}
 	query_set_release(&qs);
@@ -413,6 +430,7 @@ static int run_here(const struct repro_args *a, const struct lkp_report *r,
 		struct mmb_db db;
 		const char *labels[LKP_MAX_COLS], *titles[LKP_MAX_COLS];
 		char *own[LKP_MAX_COLS] = { 0 }, *tt[LKP_MAX_COLS] = { 0 };
+		int rcol[LKP_MAX_COLS];
 		size_t n = t->ncommits;
 		bool complete;
 
@@ -421,9 +439,10 @@ static int run_here(const struct repro_args *a, const struct lkp_report *r,
 			tt[c] = xasprintf("%s (\"%s\")", own[c], t->commits[c].subject);
 			labels[c] = own[c];
 			titles[c] = tt[c];
+			rcol[c] = (int)c;
 		}
 		if (db_open_existing(&db, db_default_path(a->db)) == 0) {
-			int rc = print_comparison(&db, r, p, labels, titles, n, &complete);
+			int rc = print_comparison(&db, r, p, labels, titles, rcol, n, &complete);
 
 			if (rc >= 0 && !complete)
 				printf("\nto complete the comparison, boot the other commit(s) and run this command again\n");
@@ -439,6 +458,192 @@ out:
 	rmdir(tmpl);
 	free(path);
 	free(label);
+	return ret;
+}
+
+/* `git merge-base --is-ancestor a b` in tree: 1 yes, 0 no, -1 git failed. */
+static int is_ancestor(const char *tree, const char *a, const char *b)
+{
+	const char *argv[] = { "git", "-C", tree, "merge-base", "--is-ancestor", a, b, NULL };
+	struct strbuf err = STRBUF_INIT;
+	int rc = run_argv(argv, NULL, &err);
+
+	strbuf_release(&err);
+	return rc == 0 ? 1 : rc == 1 ? 0 : -1;
+}
+
+struct column {
+	char *label;		/* DB / kernel label */
+	char *title;		/* "cacded5e42 (\"subject\")" */
+	char *range;		/* base..commit, NULL for the base */
+	const char *fix;	/* --fix file on top of the range */
+	int rcol;		/* report column, -1 none */
+};
+
+/* The experiment file ab boots with: content-addressed, kept for resuming. */
+static char *experiment_file(const struct repro_plan *p)
+{
+	char hex[65], *dir, *path;
+
+	sha256_hex(p->yaml, strlen(p->yaml), hex);
+	dir = xasprintf("%s/reproduce", kbuild_cache_dir());
+	if (mkdir_p(dir, 0755) < 0) {
+		error("cannot create %s: %s", dir, strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	path = xasprintf("%s/%s-%.12s.yaml", dir, p->name, hex);
+	free(dir);
+	if (access(path, F_OK) && write_file_atomic(path, p->yaml, strlen(p->yaml)) < 0) {
+		error("cannot write %s: %s", path, strerror(errno));
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/*
+ * --tree: build base, suspect (and the report's third column, and the
+ * suspect + each --fix) and A/B each against the base, interleaved.
+ */
+static int run_tree(struct repro_args *a, const struct lkp_report *r, struct repro_plan *p)
+{
+	const struct lkp_table *t = p->table;
+	struct column col[LKP_MAX_COLS + MAX_FIXES];
+	size_t ncol = 0;
+	char *sha[LKP_MAX_COLS] = { 0 };
+	char *exp = NULL;
+	enum accel used = ACCEL_AUTO;
+	int ret = EXIT_OK;
+
+	memset(col, 0, sizeof(col));
+	for (size_t c = 0; c < t->ncommits; c++) {
+		sha[c] = kbuild_resolve_ref(a->tree, t->commits[c].long_sha);
+		if (!sha[c] && c < 2) {
+			error("the report's %s commit %s is not in %s: fetch it there first (git fetch)",
+			      c ? "suspect" : "base", t->commits[c].sha, a->tree);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	}
+	for (size_t c = 0; c < t->ncommits; c++) {
+		struct column *k;
+
+		if (!sha[c]) {
+			info("reproduce: the report's column %zu (%s) is not in %s; not built", c + 1,
+			     t->commits[c].sha, a->tree);
+			continue;
+		}
+		if (c > 0 && is_ancestor(a->tree, sha[0], sha[c]) != 1) {
+			if (c == 1) {
+				error("the suspect %s does not descend from the base %s in %s; reproduce builds the base plus base..suspect",
+				      t->commits[1].sha, t->commits[0].sha, a->tree);
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			info("reproduce: %s does not descend from the base; column not built",
+			     t->commits[c].sha);
+			continue;
+		}
+		k = &col[ncol++];
+		k->label = xstrndup(sha[c], 10);
+		k->title = xasprintf("%s (\"%s\")", k->label, t->commits[c].subject);
+		k->range = c ? xasprintf("%s..%s", sha[0], sha[c]) : NULL;
+		k->rcol = (int)c;
+	}
+	for (int f = 0; f < a->nfixes; f++) {
+		struct column *k = &col[ncol++];
+		char *b = xstrdup(a->fixes[f]), *txt;
+
+		txt = xasprintf("%.10s+%s", sha[1], basename(b));
+		k->label = kbuild_label_from_text(txt, 60);
+		k->title = xasprintf("%.10s + %s", sha[1], a->fixes[f]);
+		k->range = xasprintf("%s..%s", sha[0], sha[1]);
+		k->fix = a->fixes[f];
+		k->rcol = -1;
+		free(txt);
+		free(b);
+	}
+	exp = experiment_file(p);
+	if (!exp) {
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	printf("experiment: %s\n", exp);
+	for (size_t c = 0; c < ncol; c++)
+		printf("  %-8s %s\n", c == 0 ? "base" : col[c].rcol == 1 ? "suspect" : "column",
+		       col[c].title);
+	fflush(stdout);
+
+	for (size_t c = 1; c < ncol; c++) {
+		struct ab_opts o;
+		struct ab_result res;
+		const char *patches[2];
+		int rc;
+
+		ab_opts_init(&o);
+		o.tree = a->tree;
+		o.base_ref = sha[0];
+		patches[0] = col[c].range;
+		patches[1] = col[c].fix;
+		o.patches = patches;
+		o.npatches = col[c].fix ? 2 : 1;
+		o.base_label = col[0].label;
+		o.new_label = col[c].label;
+		o.experiment = exp;
+		o.vm = a->vm;
+		o.vm.db_path = a->db;
+		o.rounds = p->rounds;
+		o.no_compare = true;
+		o.no_plots = true;
+		info("reproduce: A/B %s vs %s, %d boots each", col[0].label, col[c].label, p->rounds);
+		rc = ab_run(&o, &res);
+		/* ab_opts_release would free the caller's array */
+		o.patches = NULL;
+		ab_opts_release(&o);
+		if (rc < 0) {
+			ab_result_release(&res);
+			ret = rc == -2 ? EXIT_USAGE : EXIT_RUNTIME;
+			goto out;
+		}
+		used = res.accel;
+		ab_result_release(&res);
+	}
+
+	{
+		struct mmb_db db;
+		const char *labels[LKP_MAX_COLS], *titles[LKP_MAX_COLS];
+		int rcol[LKP_MAX_COLS];
+		size_t n = ncol < LKP_MAX_COLS ? ncol : LKP_MAX_COLS;
+		int guest = a->vm.cpus ? a->vm.cpus : (online_cpus() < 2 ? 1 : 2);
+		bool complete;
+		int rc;
+
+		for (size_t c = 0; c < n; c++) {
+			labels[c] = col[c].label;
+			titles[c] = col[c].title;
+			rcol[c] = col[c].rcol;
+		}
+		repro_plan_caveats(p, r, guest, accel_name(used));
+		if (db_open_existing(&db, db_default_path(a->db))) {
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+		rc = print_comparison(&db, r, p, labels, titles, rcol, n, &complete);
+		db_close(&db);
+		print_notes(p);
+		if (rc < 0)
+			ret = EXIT_RUNTIME;
+	}
+out:
+	for (size_t c = 0; c < ncol; c++) {
+		free(col[c].label);
+		free(col[c].title);
+		free(col[c].range);
+	}
+	for (size_t c = 0; c < LKP_MAX_COLS; c++)
+		free(sha[c]);
+	free(exp);
 	return ret;
 }
 
@@ -468,6 +673,11 @@ int cmd_reproduce(int argc, char **argv)
 
 	o.runs = a.runs;
 	o.ncpus = online_cpus() > 0 ? online_cpus() : 1;
+	if (a.tree) {
+		/* the runs happen in the guest: its CPUs, 3 interleaved boots */
+		o.ncpus = a.vm.cpus ? a.vm.cpus : (o.ncpus < 2 ? o.ncpus : 2);
+		o.rounds = 3;
+	}
 	o.has_cpufreq = a.tree ? false : repro_host_has_cpufreq();
 	o.where = a.tree ? "the QEMU guest" : "this machine";
 	if (repro_plan_build(&r, &o, &p, err, sizeof(err))) {
@@ -475,9 +685,8 @@ int cmd_reproduce(int argc, char **argv)
 		lkp_report_release(&r);
 		return EXIT_USAGE;
 	}
-	repro_plan_caveats(&p, &r, o.ncpus, NULL);
-
 	if (a.dry_run) {
+		repro_plan_caveats(&p, &r, o.ncpus, NULL);
 		lkp_report_describe(&r, &desc);
 		printf("parsed report (%s):\n%s", report_name(a.report), desc.buf);
 		strbuf_release(&desc);
@@ -491,7 +700,7 @@ int cmd_reproduce(int argc, char **argv)
 	}
 
 	if (a.tree) {
-		ret = error("--tree: building and A/B-running the commits needs the kernel A/B library, which is not in this build yet; use --dry-run, or boot one of the commits and run without --tree");
+		ret = run_tree(&a, &r, &p);
 		goto out;
 	}
 
@@ -512,6 +721,7 @@ int cmd_reproduce(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	repro_plan_caveats(&p, &r, o.ncpus, NULL);
 	print_notes(&p);
 	ret = run_here(&a, &r, &p, col);
 out:

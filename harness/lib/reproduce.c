@@ -172,16 +172,20 @@ static void build_yaml(struct repro_plan *p, const struct lkp_report *r)
 	yaml_scalar(&sb, p->name);
 	strbuf_addstr(&sb, "\ndescription: ");
 	{
-		char *d = xasprintf("0-day: %s %+.1f%s%s, %s vs %s", r->headline_metric,
+		char *d = xasprintf("0-day: %s %+.1f%s%s, %.10s vs %.10s", r->headline_metric,
 				    r->headline_change, r->headline_absolute ? "" : "%",
 				    r->direction < 0 ? " regression" :
 				    r->direction > 0 ? " improvement" : "",
-				    t->commits[0].sha, t->commits[1].sha);
+				    t->commits[0].long_sha, t->commits[1].long_sha);
 
 		yaml_scalar(&sb, d);
 		free(d);
 	}
-	strbuf_addf(&sb, "\niterations: %d\n", p->runs);
+	if (p->rounds)
+		strbuf_addf(&sb, "\niterations: %d             # x %d boots per kernel = %d runs\n",
+			    p->iterations, p->rounds, p->iterations * p->rounds);
+	else
+		strbuf_addf(&sb, "\niterations: %d\n", p->iterations);
 	strbuf_addstr(&sb, "warmup: 0                 # 0-day runs have no warm-up run\n");
 	units_format_duration(p->timeout_ns, dur, sizeof(dur));
 	strbuf_addf(&sb, "timeout: %s\n", dur);
@@ -235,6 +239,8 @@ int repro_plan_build(const struct lkp_report *r, const struct repro_opts *o,
 	p->testcase = xstrdup(tc);
 	p->test = xstrdup(test ? test : "");
 	p->runs = o->runs;
+	p->rounds = o->rounds > 0 ? (o->rounds < o->runs ? o->rounds : o->runs) : 0;
+	p->iterations = p->rounds ? (o->runs + p->rounds - 1) / p->rounds : o->runs;
 	p->lkp_metric = xstrdup(r->headline_metric);
 	p->better = 1;
 
@@ -366,10 +372,19 @@ void repro_plan_caveats(struct repro_plan *p, const struct lkp_report *r,
 {
 	int theirs = p->table && p->table->nr_cpu ? p->table->nr_cpu : r->nr_cpu;
 
+	bool scaled = false;
+
+	for (size_t i = 0; i < p->nparams; i++)
+		scaled |= p->params[i].note && strstr(p->params[i].note, " CPUs here");
 	if (theirs > 0 && ncpus_here > 0 &&
-	    (theirs >= 4 * ncpus_here || ncpus_here >= 4 * theirs))
-		note(p, "caveat: the report's machine has %d CPUs, this one %d: per-CPU scaled parameters shrink accordingly and contention effects may not show",
-		     theirs, ncpus_here);
+	    (theirs >= 4 * ncpus_here || ncpus_here >= 4 * theirs)) {
+		if (scaled)
+			note(p, "caveat: the report's machine has %d CPUs, this one %d: per-CPU scaled parameters shrink accordingly and contention effects may not show",
+			     theirs, ncpus_here);
+		else
+			note(p, "caveat: the report's machine has %d CPUs, this one %d; %s runs a single task, so per-core speed and microarchitecture matter more than the count",
+			     theirs, ncpus_here, p->workload);
+	}
 	if (accel && !strcmp(accel, "tcg"))
 		note(p, "caveat: kernels run under QEMU TCG (emulated CPU): syscall and fault costs are distorted, magnitudes differ from bare metal");
 }

@@ -30,6 +30,7 @@ struct repro_param {
 
 struct repro_opts {
 	int runs;		/* runs per commit (>= 1; 0-day uses >= 6) */
+	int rounds;		/* boots per kernel (A/B in VMs), 0 = one host run */
 	int ncpus;		/* this machine (or the guest) */
 	bool has_cpufreq;	/* governor can be applied where the runs happen */
 	const char *where;	/* "this machine", "the QEMU guest": for the notes */
@@ -47,7 +48,9 @@ struct repro_plan {
 	int workload_iterations;	/* 0 = the experiment's */
 	char *governor;		/* applied, or NULL */
 	char *governor_skipped;	/* the report's, when it cannot be applied */
-	int runs;
+	int runs;		/* per commit, all boots together */
+	int rounds;		/* boots per kernel, 0 when run on the host */
+	int iterations;		/* per run of the experiment (per boot) */
 	int64_t timeout_ns;
 	char **notes;		/* caveats and remarks, one line each */
 	size_t nnotes;
