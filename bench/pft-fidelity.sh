@@ -134,8 +134,14 @@ run_ref() {	# mode clients iteration(0 = warm-up)
 run_mmb() {	# mode clients iteration(0 = warm-up)
 	local db=$T/$1-$2.db
 	[ "$3" -gt 0 ] || db=$T/warmup.db
-	"${WRAP[@]}" "$MMB" run "$T/$1-$2.yaml" --db "$db" -q >"$T/mmb.log" 2>&1 ||
-		die "mmbench run ($1, clients=$2) failed: $(cat "$T/mmb.log")"
+	# Another mmbench holding the settings lock: wait for it (up to 30 min).
+	for try in $(seq 1 360); do
+		"${WRAP[@]}" "$MMB" run "$T/$1-$2.yaml" --db "$db" -q >"$T/mmb.log" 2>&1 && break
+		grep -q "runs must not overlap" "$T/mmb.log" ||
+			die "mmbench run ($1, clients=$2) failed: $(cat "$T/mmb.log")"
+		[ $try -lt 360 ] || die "gave up waiting for another mmbench: $(cat "$T/mmb.log")"
+		sleep 5
+	done
 	[ "$3" -gt 0 ] || return 0
 	sqlite3 -batch -noheader -separator $'\t' "$db" \
 		"SELECT 'mmbench', '$1', '$2', $3, metric, value FROM samples
