@@ -79,8 +79,21 @@ static int list_workloads(bool verbose)
 				       d->def ? d->def : "(required)", d->help ? d->help : "");
 				if (d->type == MMB_PARAM_ENUM)
 					printf(" {%s}", d->choices);
-				if (d->min < d->max)
-					printf(" [%lld..%lld]", (long long)d->min, (long long)d->max);
+				if (d->min < d->max) {
+					char lo[32], hi[32];
+
+					if (d->type == MMB_PARAM_SIZE) {
+						units_format_size(d->min, lo, sizeof(lo));
+						units_format_size(d->max, hi, sizeof(hi));
+					} else if (d->type == MMB_PARAM_DURATION) {
+						units_format_duration(d->min, lo, sizeof(lo));
+						units_format_duration(d->max, hi, sizeof(hi));
+					} else {
+						snprintf(lo, sizeof(lo), "%lld", (long long)d->min);
+						snprintf(hi, sizeof(hi), "%lld", (long long)d->max);
+					}
+					printf(" [%s..%s]", lo, hi);
+				}
 				printf("\n");
 			}
 			for (size_t m = 0; m < pl.nmetrics; m++) {

@@ -499,8 +499,8 @@ int runner_run(struct plan *plan, struct mmb_db *db, int64_t run_id,
 				if (done)
 					format_eta(elapsed_s / done * (plan->total_iterations - done),
 						   eta, sizeof(eta));
-				progress_update("%s %s  %s %d/%d  [%zu/%zu, ETA %s]", w->plugin.w.name,
-						*v->variant ? v->variant : "", warm ? "warm-up" : "iteration",
+				progress_update("%s%s%s  %s %d/%d  [%zu/%zu, ETA %s]", w->plugin.w.name,
+						*v->variant ? " " : "", v->variant, warm ? "warm-up" : "iteration",
 						warm ? i + 1 : i - w->warmup + 1,
 						warm ? w->warmup : w->iterations, done + 1,
 						plan->total_iterations, eta);
