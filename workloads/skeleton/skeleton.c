@@ -129,8 +129,9 @@ static const char *skeleton_supported(const struct mmb_host *host,
  * MMB_FAIL (the iteration is recorded as failed, the run goes on).
  * Skipping: host->skip(ctx, ...) + MMB_SKIP when you discover only now that
  * this cannot run here (e.g. an mmap flag the kernel rejects with EINVAL).
- * teardown() is still called after a failed/skipped setup, with whatever
- * *state holds (possibly NULL), so free what exists there.
+ * teardown() is NOT called when setup fails or skips: memory and mappings
+ * vanish with the child anyway, but undo yourself anything that outlives
+ * the process (files, SysV shm) before returning.
  *
  * Knobs: to change sysfs/procfs for the iteration, never open() the file
  * yourself; call
@@ -247,11 +248,11 @@ static int skeleton_run(const struct mmb_host *host, struct mmb_ctx *ctx,
 }
 
 /*
- * teardown: untimed, in the same child, after run (also after a failed
- * setup or run).  Free everything; state may be NULL or half built.  The
- * child exits right after, so this matters mostly for leak checkers and
- * for plugins that created things outside the process (files, shm, knobs
- * written without the host -- which you should not do).
+ * teardown: untimed, in the same child, after run (whatever run returned),
+ * only when setup succeeded.  Free everything.  The child exits right
+ * after, so this matters mostly for leak checkers and for plugins that
+ * created things outside the process (files, shm).  Knobs written through
+ * host->write_knob() are restored by the host, not here.
  */
 static void skeleton_teardown(const struct mmb_host *host, struct mmb_ctx *ctx,
 			      const struct mmb_value *params, void *state)
