@@ -28,6 +28,37 @@ static void print_time(const char *what, double t)
 	printf("%-12s %s\n", what, buf);
 }
 
+/*
+ * The vmstat counters mm reviewers ask about first (mmtests' "Ops Minor
+ * Faults", "THP fault alloc", ...): mean delta per measured iteration.
+ */
+static void show_monitors(struct mmb_db *db, int64_t run_id)
+{
+	sqlite3_stmt *st;
+	bool first = true;
+
+	if (sqlite3_prepare_v2(db->sql,
+			       "SELECT i.workload, i.variant, m.key, avg(m.delta), count(*)"
+			       " FROM monitors m JOIN iterations i ON i.id = m.iteration_id"
+			       " WHERE i.run_id = ? AND i.warmup = 0 AND i.status = 'ok'"
+			       " AND m.source = 'vmstat' AND m.key IN ('pgfault', 'pgmajfault',"
+			       " 'thp_fault_alloc', 'thp_fault_fallback', 'thp_split_pmd',"
+			       " 'pswpin', 'pswpout', 'pgsteal_direct', 'pgscan_direct', 'compact_stall',"
+			       " 'numa_hint_faults', 'pgmigrate_success', 'thp_deferred_split_page')"
+			       " GROUP BY i.workload, i.variant, m.key ORDER BY min(i.id), m.key",
+			       -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(st, 1, run_id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (first)
+			printf("\nvmstat, mean delta per measured iteration\n");
+		first = false;
+		printf("  %-18s %-24s %-24s %14.1f\n", col(st, 0), col(st, 1), col(st, 2),
+		       sqlite3_column_double(st, 3));
+	}
+	sqlite3_finalize(st);
+}
+
 int cmd_show(int argc, char **argv)
 {
 	const char *dbpath = NULL, *which = NULL;
@@ -138,6 +169,7 @@ int cmd_show(int argc, char **argv)
 		}
 		sqlite3_finalize(st);
 	}
+	show_monitors(&db, run_id);
 	printf("\n");
 	if (summary_print_run(stdout, &db, run_id))
 		ret = EXIT_RUNTIME;
