@@ -25,7 +25,10 @@ static int vm_run_cmd(int argc, char **argv)
 			return EXIT_USAGE;
 		if (rc)
 			continue;
-		if ((rc = vm_arg_value(argc, argv, &i, "--kernel", &v))) {
+		if ((rc = vm_arg_value(argc, argv, &i, "--test-crash-after", &v))) {
+			if (rc < 0 || (o.crash_after = atoi(v)) < 1)
+				return error("--test-crash-after: expected a number >= 1"), EXIT_USAGE;
+		} else if ((rc = vm_arg_value(argc, argv, &i, "--kernel", &v))) {
 			if (rc < 0)
 				return error("--kernel: missing value"), EXIT_USAGE;
 			o.label = v;

@@ -1137,7 +1137,11 @@ int kbuild_build(const struct kbuild_opts *o, struct kbuild_result *r)
 	r->patches_json = series_json(src, commit);
 
 	/* configure out of tree: base, fragments appended, olddefconfig, verify */
-	obj = xasprintf("%s/obj/%s-%.12s", cache, treeid, hex);
+	/*
+	 * One build dir per tree: a different config or series reconfigures it
+	 * and Kbuild rebuilds only what changed (and ccache helps further).
+	 */
+	obj = xasprintf("%s/obj/%s-" KB_ARCH, cache, treeid);
 	if (mkdir_p(obj, 0755)) {
 		error("cannot create %s: %s", obj, strerror(errno));
 		goto out;

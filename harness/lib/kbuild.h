@@ -7,10 +7,10 @@
  *                           user's work tree, index and branches are never
  *                           touched.  Checked out detached at REF, series
  *                           applied with `git am`.
- *   obj/<tree-id>-<cfg>/    make O= build dir, one per (tree, config
- *                           recipe): base and patched builds share it, so a
- *                           patched rebuild only recompiles what the series
- *                           touched (and ccache catches the rest).
+ *   obj/<tree-id>-x86_64/   make O= build dir, one per tree: base and
+ *                           patched builds (and other configs) share it,
+ *                           so a rebuild only recompiles what the series or
+ *                           the config change touched (ccache helps too).
  *   kernels/<key>/          bzImage, config, build.log, meta (key=value)
  *   labels/<label> -> ../kernels/<key>
  * key = sha256(tree commit, patch file hashes, config recipe, compiler).

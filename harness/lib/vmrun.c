@@ -481,6 +481,11 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)o->zram_bytes);
 		push_arg(&args, num);
 	}
+	if (o->crash_after > 0) {
+		push_arg(&args, "--crash-after");
+		snprintf(num, sizeof(num), "%d", o->crash_after);
+		push_arg(&args, num);
+	}
 	push_arg(&args, "--");
 	push_arg(&args, "run");
 	push_arg(&args, "/mmbench/experiment.yaml");
@@ -705,6 +710,7 @@ int vm_guest_main(const char *args_file)
 	double last_hb = 0;
 	pid_t pid;
 	bool in_runner = false;
+	int crash_after = 0, sent = 0;
 
 	if (strbuf_read_file(&args, args_file) < 0)
 		return error("vm guest: %s: %s", args_file, strerror(errno)), 3;
@@ -718,6 +724,8 @@ int vm_guest_main(const char *args_file)
 			in_runner = true;
 		else if (!strcmp(a, "--zram") && off + strlen(a) + 1 < args.len)
 			zram = args.buf + (off += strlen(a) + 1);
+		else if (!strcmp(a, "--crash-after") && off + strlen(a) + 1 < args.len)
+			crash_after = atoi(args.buf + (off += strlen(a) + 1));
 	}
 	for (int i = 0; i < 50 && !(port = find_port(QEMU_RESULT_PORT)); i++)
 		usleep(100000);
@@ -763,7 +771,17 @@ int vm_guest_main(const char *args_file)
 			mstream_record(&out, 'H', f, 1);
 			last_hb = now;
 		}
+		for (const char *p = out.buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+			if (p[0] == 'I' && p[1] == '\t')
+				sent++;
 		port_write(fd, &out);
+		if (crash_after && sent >= crash_after) {
+			/* test hook: a kernel panic mid-run, after N iterations went out */
+			fsync(fd);
+			fprintf(stderr, "mmbench-vm: --crash-after %d: crashing the kernel\n", crash_after);
+			write_file_str("/proc/sys/kernel/sysrq", "1");
+			write_file_str("/proc/sysrq-trigger", "c");
+		}
 		if (w == pid || w < 0)
 			break;
 		usleep(250000);

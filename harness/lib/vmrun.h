@@ -33,6 +33,7 @@ struct vm_opts {
 	int iterations;			/* 0: as the experiment says */
 	bool quick;			/* pass --quick to the runner */
 	uint64_t zram_bytes;		/* 0: none; else guest zram swap of this size */
+	int crash_after;		/* tests: panic the guest after N iterations streamed */
 };
 
 struct vm_result {
