@@ -313,3 +313,9 @@ int plugin_list(char ***names, size_t *n)
 	*n = nr;
 	return 0;
 }
+
+/* The descriptor checks alone, for the fuzzer and its regression test. */
+int plugin_check_descriptor(struct plugin *p, const struct mmb_workload *d, const char *fname)
+{
+	return plugin_check(p, d, fname);
+}

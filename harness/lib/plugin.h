@@ -42,4 +42,11 @@ int plugin_list(char ***names, size_t *n);
 /* A valid plugin name: [a-z0-9][a-z0-9_-]* (used before building paths). */
 int plugin_name_valid(const char *name);
 
+/*
+ * Check a descriptor as plugin_load_file() does after dlopen (ABI, sizes,
+ * name == fname, hooks, params, metrics), filling p->w/params/metrics.
+ * For tests/fuzz/fuzz_plugin.c; 0 or -1 after printing why.
+ */
+int plugin_check_descriptor(struct plugin *p, const struct mmb_workload *d, const char *fname);
+
 #endif
