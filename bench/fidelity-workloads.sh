@@ -1,0 +1,182 @@
+#!/bin/bash
+# ebizzy and aim9 fidelity: the mmbench plugins against independent
+# reference programs (bench/ref/ebizzy-ref.c: ebizzy 0.3 with its quirks;
+# bench/ref/aim9-ref.c: AIM9 brk_test/page_test with the singleuser loop),
+# written from the behaviour reference and sharing no code with the
+# plugins.  Reference and plugin runs are interleaved (the side that goes
+# first alternates) on the same kernel; prints per case the mean and CoV of
+# the throughput of both sides and the plugin/reference ratio.
+#
+# usage: bench/fidelity-workloads.sh [-i ITERATIONS] [-d SECONDS] [-t THREADS]
+#                                    [-c CASES] [-o RAW.tsv]
+#   -i  measured runs per side and case (default 5; plus 1 warm-up each)
+#   -d  seconds per run: ebizzy -S / aim9 test time (default 5)
+#   -t  ebizzy threads (default 2 x CPUs, ebizzy's default)
+#   -c  cases, comma separated (default ebizzy-compat,ebizzy-lcg,brk_test):
+#       ebizzy-compat  ebizzy 0.3 as is        vs rng: compat
+#       ebizzy-lcg     ebizzy-ref -L           vs rng: lcg (mmbench default)
+#       ebizzy-mTRp    ebizzy -mTRp            vs the SPF config's params
+#       brk_test, page_test   aim9-ref         vs aim9 test: ...
+#   -o  also write every raw sample as TSV (side case iteration value)
+# env: MMBENCH_BUILD (default build), CC (default cc).
+# Not part of `make check`: it takes minutes and asserts nothing about speed.
+set -u
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+B=${MMBENCH_BUILD:-$ROOT/build}
+case $B in /*) ;; *) B=$ROOT/$B ;; esac
+MMB=$B/mmbench
+ITER=5
+DUR=5
+THREADS=$(( 2 * $(getconf _NPROCESSORS_ONLN) ))
+CASES=ebizzy-compat,ebizzy-lcg,brk_test
+RAW=""
+
+usage() { sed -n '/^# usage:/,/^# Not part/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+die() { echo "fidelity-workloads: $*" >&2; exit 1; }
+posint() { [[ $2 =~ ^[1-9][0-9]*$ ]] || { echo "fidelity-workloads: $1: '$2' is not a positive integer" >&2; exit 2; }; }
+
+while getopts "i:d:t:c:o:h" o; do
+	case $o in
+	i) posint -i "$OPTARG"; ITER=$OPTARG ;;
+	d) posint -d "$OPTARG"; DUR=$OPTARG ;;
+	t) posint -t "$OPTARG"; THREADS=$OPTARG ;;
+	c) CASES=$OPTARG ;;
+	o) RAW=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || usage
+IFS=, read -r -a CASE_LIST <<< "$CASES"
+for c in "${CASE_LIST[@]}"; do
+	case $c in
+	ebizzy-compat|ebizzy-lcg|ebizzy-mTRp|brk_test|page_test) ;;
+	*) echo "fidelity-workloads: -c: unknown case '$c' (ebizzy-compat, ebizzy-lcg, ebizzy-mTRp, brk_test, page_test)" >&2
+	   exit 2 ;;
+	esac
+done
+
+[ -x "$MMB" ] || die "$MMB not built (run make)"
+for w in ebizzy aim9; do
+	[ -f "$B/workloads/$w.so" ] || die "$B/workloads/$w.so not built (run make)"
+done
+command -v sqlite3 >/dev/null || die "needs the sqlite3 CLI (apt-get install sqlite3)"
+
+T=$(mktemp -d) || die "mktemp failed"
+trap 'rm -rf "$T"' EXIT
+${CC:-cc} -O2 -std=gnu11 -pthread -o "$T/ebizzy-ref" "$ROOT/bench/ref/ebizzy-ref.c" ||
+	die "cannot build bench/ref/ebizzy-ref.c"
+${CC:-cc} -O2 -std=gnu11 -o "$T/aim9-ref" "$ROOT/bench/ref/aim9-ref.c" ||
+	die "cannot build bench/ref/aim9-ref.c"
+
+# One generated experiment per case; no environment section, so the
+# harness changes nothing and both sides see the same system.
+for c in "${CASE_LIST[@]}"; do
+	case $c in
+	ebizzy-*)
+		extra="      rng: compat"
+		[ "$c" = ebizzy-lcg ] && extra="      rng: lcg"
+		[ "$c" = ebizzy-mTRp ] && extra=$(printf '      rng: compat\n      mmap_always: true\n      touch_only: true\n      random_size: true\n      mprotect: true')
+		cat > "$T/$c.yaml" <<EOF
+experiment: fidelity-$c
+iterations: 1
+warmup: 0
+workloads:
+  - name: ebizzy
+    params:
+      threads: $THREADS
+      duration: ${DUR}s
+$extra
+EOF
+		;;
+	*)
+		cat > "$T/$c.yaml" <<EOF
+experiment: fidelity-$c
+iterations: 1
+warmup: 0
+workloads:
+  - name: aim9
+    params:
+      test: $c
+      testtime: ${DUR}s
+EOF
+		;;
+	esac
+done
+
+: > "$T/raw"
+run_ref() {	# case iteration(0 = warm-up)
+	local out v
+	case $1 in
+	ebizzy-compat) out=$("$T/ebizzy-ref" -t "$THREADS" -S "$DUR" 2>&1) ;;
+	ebizzy-lcg) out=$("$T/ebizzy-ref" -t "$THREADS" -S "$DUR" -L 2>&1) ;;
+	ebizzy-mTRp) out=$("$T/ebizzy-ref" -t "$THREADS" -S "$DUR" -mTRp 2>&1) ;;
+	*) out=$("$T/aim9-ref" "$1" "$DUR" 2>&1) ;;
+	esac || die "reference for $1 failed: $out"
+	case $1 in
+	ebizzy-*) v=$(awk '/records\/s/ { print $1; exit }' <<< "$out") ;;
+	*) v=$(awk '$2 ~ /_test$/ { print $6; exit }' <<< "$out") ;;
+	esac
+	[ -n "$v" ] || die "cannot parse the reference output for $1: $out"
+	[ "$2" -gt 0 ] && printf 'reference\t%s\t%s\t%s\n' "$1" "$2" "$v" >> "$T/raw"
+	return 0
+}
+# The experiments change no system setting, so the harness gets a private
+# journal (and settings lock): like the reference program, the plugin side
+# does not wait for other mmbench runs on the machine.
+export MMBENCH_STATE=$T/state
+mkdir -p "$MMBENCH_STATE"
+run_mmb() {	# case iteration(0 = warm-up)
+	local db=$T/$1.db metric
+	"$MMB" run "$T/$1.yaml" --db "$db" -q >"$T/mmb.log" 2>&1 ||
+		die "mmbench run ($1) failed: $(cat "$T/mmb.log")"
+	case $1 in
+	ebizzy-*) metric=throughput ;;
+	*) metric=$1.ops_per_sec ;;
+	esac
+	[ "$2" -gt 0 ] || return 0
+	sqlite3 -batch -noheader -separator $'\t' "$db" \
+		"SELECT 'mmbench', '$1', $2, value FROM samples
+		 WHERE run_id = (SELECT max(id) FROM runs) AND metric = '$metric'" >> "$T/raw"
+}
+
+echo "workload fidelity on $(uname -r), $(getconf _NPROCESSORS_ONLN) CPUs: $ITER runs + 1 warm-up per side, ${DUR}s each, ebizzy threads $THREADS"
+total=$(( (ITER + 1) * ${#CASE_LIST[@]} )) done_=0
+for i in $(seq 0 "$ITER"); do
+	for c in "${CASE_LIST[@]}"; do
+		# Alternate which side goes first so slow drift hits both.
+		if [ $((i % 2)) -eq 0 ]; then
+			run_ref "$c" "$i"; run_mmb "$c" "$i"
+		else
+			run_mmb "$c" "$i"; run_ref "$c" "$i"
+		fi
+		done_=$((done_ + 1))
+		[ -t 2 ] && printf '\r  %d/%d' "$done_" "$total" >&2
+	done
+done
+[ -t 2 ] && printf '\r%20s\r' '' >&2
+[ -z "$RAW" ] || cp "$T/raw" "$RAW" || die "cannot write $RAW"
+
+awk -F'\t' '
+{ k = $2 SUBSEP $1; n[k]++; s[k] += $4; ss[k] += $4 * $4
+  if (!(k in mn) || $4 < mn[k]) mn[k] = $4
+  if (!(k in mx) || $4 > mx[k]) mx[k] = $4
+  if (!seen[$2]++) order[++no] = $2 }
+END {
+  printf "%-14s %-9s %3s %14s %7s %14s %14s  %s\n", "case", "side", "n", "mean", "CoV",
+         "min", "max", "plugin/ref"
+  for (o = 1; o <= no; o++) {
+    for (side = 1; side <= 2; side++) {
+      sd = side == 1 ? "reference" : "mmbench"; k = order[o] SUBSEP sd
+      if (!(k in n)) continue
+      am = s[k] / n[k]
+      var = n[k] > 1 ? (ss[k] - n[k] * am * am) / (n[k] - 1) : 0
+      cov = am > 0 && var > 0 ? 100 * sqrt(var) / am : 0
+      m[sd] = am; ratio = ""
+      if (side == 2 && m["reference"] > 0) ratio = sprintf("%.3f", am / m["reference"])
+      printf "%-14s %-9s %3d %14.2f %6.2f%% %14.2f %14.2f  %s\n", order[o], sd, n[k], am,
+             cov, mn[k], mx[k], ratio
+    }
+  }
+}' "$T/raw"
