@@ -83,7 +83,7 @@ $(BUILD)/workloads/%.so: $$(wildcard workloads/%/*.c) $$(wildcard workloads/%/*.
 	@$(if $(Q),echo "  PLUGIN  $@")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(PLUGIN_CFLAGS) $(PLUGIN_LDFLAGS) -o $@ $(filter %.c,$^) -lpthread -lm
 
-$(BUILD)/tests/plugins/%.so: tests/plugins/%.c include/mmbench/workload.h
+$(BUILD)/tests/plugins/%.so: tests/plugins/%.c $(wildcard tests/plugins/*.h) include/mmbench/workload.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  PLUGIN  $@")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(PLUGIN_CFLAGS) $(PLUGIN_LDFLAGS) -o $@ $< -lpthread -lm

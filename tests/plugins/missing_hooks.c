@@ -1,23 +1,10 @@
-/* Loader test: built against a no run hook. */
-#include <mmbench/workload.h>
-
-static int setup(const struct mmb_host *h, struct mmb_ctx *c, const struct mmb_value *p, void **s)
-{ (void)h; (void)c; (void)p; (void)s; return MMB_OK; }
-__attribute__((unused)) static int run(const struct mmb_host *h, struct mmb_ctx *c, const struct mmb_value *p, void *s)
-{ (void)s; (void)p; h->report(c, 0, 1.0); return MMB_OK; }
-static void teardown(const struct mmb_host *h, struct mmb_ctx *c, const struct mmb_value *p, void *s)
-{ (void)h; (void)c; (void)p; (void)s; }
-
-static const struct mmb_metric_def metrics[] = {
-	{ "value", "x", MMB_HIGHER_IS_BETTER, "a value" },
-	{ 0 },
-};
+/* Loader test: no run hook; must be rejected. */
+/* The deliberate override of a LOADER_CASE field is the point of the test. */
+#pragma GCC diagnostic ignored "-Woverride-init"
+#include "loader-case.h"
 
 static const struct mmb_workload desc = {
-	MMB_WORKLOAD_INIT,
-
-	.name = "missing_hooks", .summary = "no run",
-	.metrics = metrics,
-	.setup = setup, .teardown = teardown,
+	LOADER_CASE("missing_hooks", "no run"),
+	.run = NULL,
 };
 MMB_WORKLOAD(desc)

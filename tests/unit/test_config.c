@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "capture.h"
 #include "units.h"
 #include "util.h"
 
@@ -20,30 +21,17 @@
 /* Run the loader with fd 2 redirected to a tmpfile; returns what it printed. */
 static char *load_capture(struct experiment *e, const char *path, const char *text, int *ret)
 {
-	FILE *tmp = tmpfile();
-	int saved;
-	long len;
+	struct capture c;
 	char *out;
 
-	assert_non_null(tmp);
-	fflush(stderr);
-	saved = dup(2);
-	assert_true(saved >= 0);
-	assert_true(dup2(fileno(tmp), 2) >= 0);
+	capture_begin(&c);
+	assert_non_null(c.tmp);
 	if (text)
 		*ret = experiment_load_string(e, path, text);
 	else
 		*ret = experiment_load(e, path);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	len = ftell(tmp);
-	out = calloc(1, (size_t)len + 1);
+	out = capture_end(&c);
 	assert_non_null(out);
-	rewind(tmp);
-	if (len && fread(out, 1, (size_t)len, tmp) != (size_t)len)
-		fail_msg("short read of captured stderr");
-	fclose(tmp);
 	return out;
 }
 

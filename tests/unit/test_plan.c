@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "capture.h"
 #include "plan.h"
 #include "util.h"
 
@@ -18,25 +19,20 @@ static const struct unit_ctx ctx = { .ncpus = 16, .mem_total = 16ull << 30, .pag
 static int build(struct experiment *e, struct plan *p, const char *yaml,
 		 const struct plan_opts *o)
 {
-	FILE *tmp = tmpfile();
-	int saved = dup(2), ret;
-	size_t n;
+	struct capture c;
+	char *msg;
+	int ret;
 
-	fflush(stderr);
-	dup2(fileno(tmp), 2);
+	capture_begin(&c);
 	experiment_init(e);
 	ret = experiment_load_string(e, "t.yaml", yaml);
 	if (!ret)
 		ret = plan_build(p, e, &ctx, o);
 	else
 		memset(p, 0, sizeof(*p));
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	rewind(tmp);
-	n = fread(errbuf, 1, sizeof(errbuf) - 1, tmp);
-	errbuf[n] = '\0';
-	fclose(tmp);
+	msg = capture_end(&c);
+	snprintf(errbuf, sizeof(errbuf), "%s", msg);
+	free(msg);
 	return ret;
 }
 

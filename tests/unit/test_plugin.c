@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "capture.h"
 #include "plugin.h"
 #include "util.h"
 
@@ -18,20 +19,15 @@ static char errbuf[8192];
 /* Run the loader with stderr captured into errbuf. */
 static int load_capture(struct plugin *p, const char *path)
 {
-	FILE *tmp = tmpfile();
-	int saved = dup(2), ret;
-	size_t n;
+	struct capture c;
+	char *msg;
+	int ret;
 
-	fflush(stderr);
-	dup2(fileno(tmp), 2);
+	capture_begin(&c);
 	ret = plugin_load_file(p, path);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	rewind(tmp);
-	n = fread(errbuf, 1, sizeof(errbuf) - 1, tmp);
-	errbuf[n] = '\0';
-	fclose(tmp);
+	msg = capture_end(&c);
+	snprintf(errbuf, sizeof(errbuf), "%s", msg);
+	free(msg);
 	return ret;
 }
 
