@@ -167,9 +167,10 @@ static void add_unique(char ***v, size_t *n, const char *s)
 int elf_needed_libs(const char *path, char ***libs, size_t *nlibs)
 {
 	const char *argv[] = { "ldd", path, NULL };
-	struct strbuf out = STRBUF_INIT;
-	int rc = run_argv(argv, &out, NULL);
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	int rc = run_argv(argv, &out, &err);
 
+	strbuf_release(&err);
 	/* "not a dynamic executable" (static busybox) is fine: nothing needed */
 	if (rc != 0) {
 		strbuf_release(&out);

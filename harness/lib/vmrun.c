@@ -215,6 +215,24 @@ static void print_tail(const char *path, int lines)
 	strbuf_release(&sb);
 }
 
+/* Last non-empty line of a small file (static buffer), for messages. */
+static const char *last_line(const char *path)
+{
+	static char buf[512];
+	struct strbuf sb = STRBUF_INIT;
+	char *p;
+
+	buf[0] = '\0';
+	if (strbuf_read_file(&sb, path) == 0 && sb.len) {
+		while (sb.len && (sb.buf[sb.len - 1] == '\n' || sb.buf[sb.len - 1] == '\r'))
+			sb.buf[--sb.len] = '\0';
+		p = strrchr(sb.buf, '\n');
+		snprintf(buf, sizeof(buf), "%s", p ? p + 1 : sb.buf);
+	}
+	strbuf_release(&sb);
+	return buf;
+}
+
 static off_t file_size(const char *path)
 {
 	struct stat st;
@@ -555,6 +573,10 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 	else if (end == BOOT_NO_CHANNEL)
 		strbuf_addstr(&why, "the guest booted but the result channel stayed silent "
 				    "(virtio-serial port missing?)");
+	else if (!m.records && WIFEXITED(b.qemu_status) && WEXITSTATUS(b.qemu_status) &&
+		 !file_size(console))
+		strbuf_addf(&why, "QEMU exited with %d before the guest started: %s",
+			    WEXITSTATUS(b.qemu_status), last_line(qlog));
 	else if (!m.records)
 		strbuf_addstr(&why, "the guest stopped before sending any result (panic or missing "
 				    "result channel)");

@@ -1,0 +1,161 @@
+#!/bin/sh
+# make check-kernel: the kernel A/B end to end, under TCG.
+#
+#  1. a git repo of Debian's linux-source-6.12 (made once, cached in
+#     $MMBENCH_BUILD/cache/linux-6.12.git)
+#  2. a patch that does not apply, and a fragment option Kconfig drops:
+#     each must give its clear error (exit 2) and leave the tree alone
+#  3. mmbench ab with tests/fixtures/kernel/slow-brk (a busy-wait in brk()):
+#     compare must call brk_test a significant regression
+#  4. the same with tests/fixtures/kernel/noop (a comment): no significant
+#     change
+#  5. re-running (3) resumes: nothing rebuilt, no round re-run
+#  6. a guest that panics mid-run: a failed run, console tail printed, the
+#     samples that arrived before kept
+# Kernels are cached in $MMBENCH_BUILD/cache/kernel across runs (a clean
+# tinyconfig build takes minutes; later runs reuse it).  Exit 0 pass,
+# 77 skip, else fail.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+B=$(cd "${MMBENCH_BUILD:-$top/build}" && pwd)
+MM="$B/mmbench"
+FIX="$top/tests/fixtures/kernel"
+EXP="$here/aim9-brk-short.yaml"
+TARBALL=/usr/src/linux-source-6.12.tar.xz
+REPO="$B/cache/linux-6.12.git"
+export MMBENCH_CACHE="${MMBENCH_KERNEL_CACHE:-$B/cache/kernel}"
+ROUNDS=${MMBENCH_AB_ROUNDS:-3}
+
+work=$(mktemp -d /tmp/mmbench-kernel.XXXXXX)
+export MMBENCH_DB="$work/ab.db"
+export MMBENCH_STATE="$work/state"
+trap 'rm -rf "$work"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+t_start=$(date +%s)
+step() { echo "== [$(( $(date +%s) - t_start ))s] $*"; }
+
+[ -x "$MM" ] || fail "$MM not built"
+for t in qemu-system-x86_64 git make gcc busybox; do
+	command -v $t >/dev/null 2>&1 || skip "$t not installed"
+done
+[ -e "$B/workloads/aim9.so" ] || skip "aim9 plugin not built"
+
+# 1. the kernel repo
+if [ ! -f "$TARBALL" ]; then
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+		step "installing linux-source-6.12"
+		apt-get install -y -q linux-source-6.12 >/dev/null 2>&1 || apt-get update -q >/dev/null 2>&1
+		apt-get install -y -q linux-source-6.12 >/dev/null 2>&1 || skip "cannot install linux-source-6.12"
+	else
+		skip "$TARBALL missing (apt-get install linux-source-6.12)"
+	fi
+fi
+if ! git -C "$REPO" rev-parse -q --verify v6.12-debian >/dev/null 2>&1; then
+	step "making a git repo of $TARBALL"
+	rm -rf "$REPO.tmp"
+	mkdir -p "$REPO.tmp"
+	tar -xJf "$TARBALL" -C "$REPO.tmp" --strip-components=1
+	# Debian's .gitignore ignores the whole top level: drop that section
+	sed -i '/^# Debian packaging/,$d' "$REPO.tmp/.gitignore"
+	git -C "$REPO.tmp" init -q -b master
+	git -C "$REPO.tmp" add -A .
+	git -C "$REPO.tmp" -c user.name=mmbench -c user.email=mmbench@localhost \
+		commit -q -m "linux-source-6.12 (Debian)"
+	git -C "$REPO.tmp" tag v6.12-debian
+	rm -rf "$REPO"
+	mv "$REPO.tmp" "$REPO"
+fi
+head_before=$(git -C "$REPO" rev-parse HEAD)
+branch_before=$(git -C "$REPO" symbolic-ref -q HEAD || echo detached)
+
+# 2a. a patch that does not apply
+step "a patch that does not apply"
+rc=0
+"$MM" kernel build --tree "$REPO" --ref v6.12-debian --base-config tinyconfig \
+	--patch "$FIX/bad" --name bad-patch >"$work/out" 2>"$work/err" || rc=$?
+cat "$work/err"
+[ $rc = 2 ] || fail "non-applying patch: exit $rc, expected 2"
+grep -q "0001-mm-mmap-does-not-apply.patch does not apply" "$work/err" ||
+	fail "the error does not name the patch"
+grep -q "mm/mmap.c" "$work/err" || fail "the error does not name the failing file"
+[ "$(git -C "$REPO" rev-parse HEAD)" = "$head_before" ] || fail "the user's HEAD moved"
+[ "$(git -C "$REPO" symbolic-ref -q HEAD || echo detached)" = "$branch_before" ] ||
+	fail "the user's branch changed"
+[ -z "$(git -C "$REPO" status --porcelain)" ] || fail "the user's work tree was touched"
+"$MM" kernel list | grep -q "^bad-patch " && fail "a failed build is listed"
+
+# 2b. a fragment option Kconfig drops
+step "a fragment option Kconfig drops"
+rc=0
+"$MM" kernel build --tree "$REPO" --ref v6.12-debian --base-config tinyconfig \
+	--config "$FIX/dropped.config" --name dropped >"$work/out" 2>"$work/err" || rc=$?
+cat "$work/err"
+[ $rc = 2 ] || fail "dropped option: exit $rc, expected 2"
+grep -q "CONFIG_NFS_FS=y (.*dropped.config:4): resolved to not set" "$work/err" ||
+	fail "the error does not name CONFIG_NFS_FS and where it was asked for"
+
+# 3. slow-brk: a regression on brk_test
+ab() {
+	"$MM" ab --tree "$REPO" --base v6.12-debian --base-config tinyconfig \
+		--accel tcg --cpus 2 --mem 1G --rounds "$ROUNDS" --no-plots "$@" "$EXP"
+}
+step "ab: slow-brk"
+t0=$(date +%s)
+ab --patch "$FIX/slow-brk" >"$work/slow.out" 2>"$work/slow.err" || {
+	cat "$work/slow.err" "$work/slow.out"; fail "mmbench ab (slow-brk) failed"; }
+t_slow=$(( $(date +%s) - t0 ))
+cat "$work/slow.err" "$work/slow.out"
+base=$(git -C "$REPO" rev-parse --short=12 v6.12-debian)
+new=mm-mmap-slow-down-brk-with-a-busy-wait
+awk -v l="$new" '/^aim9 brk_test.ops_per_sec/ { s = 1 } s && $1 == l { print; exit }' \
+	"$work/slow.out" >"$work/row"
+[ -s "$work/row" ] || fail "no brk_test row for $new in the comparison"
+grep -q "regression$" "$work/row" || fail "slow-brk not reported as a significant regression: $(cat "$work/row")"
+awk '{ if ($4 !~ /^-/) exit 1 }' "$work/row" || fail "slow-brk change is not negative: $(cat "$work/row")"
+grep -q "\[tcg\]" "$work/slow.err" || fail "the accelerator is not reported"
+n=$(sqlite3 "$MMBENCH_DB" "SELECT count(*) FROM runs WHERE accel = 'tcg' AND status = 'complete'" 2>/dev/null || echo skip)
+[ "$n" = skip ] || [ "$n" -ge $((2 * ROUNDS)) ] || fail "expected $((2 * ROUNDS)) complete tcg runs, got $n"
+
+# 4. noop: no significant change
+step "ab: noop"
+t0=$(date +%s)
+ab --patch "$FIX/noop" >"$work/noop.out" 2>"$work/noop.err" || {
+	cat "$work/noop.err" "$work/noop.out"; fail "mmbench ab (noop) failed"; }
+t_noop=$(( $(date +%s) - t0 ))
+cat "$work/noop.err" "$work/noop.out"
+grep -q "^verdict: no significant change" "$work/noop.out" ||
+	fail "the noop series is not 'no significant change'"
+
+# 5. resume: the same command again runs nothing
+step "ab: resume"
+ab --patch "$FIX/slow-brk" >"$work/again.out" 2>"$work/again.err" || {
+	cat "$work/again.err"; fail "re-running ab failed"; }
+grep -q "$ROUNDS of $ROUNDS rounds already recorded" "$work/again.err" || {
+	cat "$work/again.err"; fail "re-running ab did not resume"; }
+grep -q "round 1/" "$work/again.err" && fail "re-running ab booted again"
+grep -q "from the cache" "$work/again.err" || fail "re-running ab did not use the kernel cache"
+
+# 6. a guest panic mid-run keeps what arrived
+step "vm run: guest panic after 2 iterations"
+rc=0
+"$MM" vm run --kernel "$base" --accel tcg --cpus 2 --mem 1G --test-crash-after 2 \
+	"$EXP" >"$work/crash.out" 2>"$work/crash.err" || rc=$?
+cat "$work/crash.err"
+[ $rc = 1 ] || fail "a guest panic: exit $rc, expected 1"
+grep -q "samples received are kept" "$work/crash.err" || fail "no 'samples kept' message"
+grep -q "last 25 lines of" "$work/crash.err" || fail "no console tail printed"
+if command -v sqlite3 >/dev/null; then
+	st=$(sqlite3 "$MMBENCH_DB" "SELECT status FROM runs ORDER BY id DESC LIMIT 1")
+	[ "$st" = failed ] || fail "the crashed run is '$st', expected failed"
+	ns=$(sqlite3 "$MMBENCH_DB" "SELECT count(*) FROM samples WHERE run_id = (SELECT max(id) FROM runs)")
+	[ "$ns" -ge 1 ] || fail "the samples streamed before the panic were lost"
+fi
+
+"$MM" kernel list
+step "timings: slow-brk ab ${t_slow}s (incl. builds), noop ab ${t_noop}s"
+grep -h "built .* in\|boot to first sample" "$work"/*.err || true
+echo "PASS"
