@@ -17,7 +17,7 @@ enum { P_SCRIPT, P_STATE_DIR };
 
 static const struct mmb_param_def params[] = {
 	{ "script", MMB_PARAM_STRING, "ok", 0, 0, NULL,
-	  "comma-separated action per iteration: ok slow segv abort hang hang-stop exit nan inf badmetric knob skip fail" },
+	  "comma-separated action per iteration: ok slow segv abort hang hang-stop exit nan inf badmetric knob skip fail neg huge" },
 	{ "state_dir", MMB_PARAM_STRING, "/tmp", 0, 0, NULL, "where the iteration counter lives" },
 	{ 0 },
 };
@@ -106,6 +106,15 @@ static int run(const struct mmb_host *h, struct mmb_ctx *c, const struct mmb_val
 			h->fail(c, "write_knob outside /sys refused (%d)", rc);
 			return MMB_FAIL;
 		}
+	}
+	/* legal samples: negative (deltas) and huge-but-finite values */
+	if (!strcmp(act, "neg")) {
+		h->report(c, 0, -(double)(i + 1) - 0.5);
+		return MMB_OK;
+	}
+	if (!strcmp(act, "huge")) {
+		h->report(c, 0, 1.5e308);
+		return MMB_OK;
 	}
 	if (!strcmp(act, "skip")) {
 		h->skip(c, "asked to skip");
