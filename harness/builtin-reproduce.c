@@ -239,7 +239,7 @@ static void fmt_lkp_row(struct strbuf *sb, const double *mean, const int *sd,
 			if (isnan(chg[c]))
 				strbuf_addstr(sb, "            ");
 			else
-				strbuf_addf(sb, " %+10.1f%% ", chg[c]);
+				strbuf_addf(sb, "%+10.1f%% ", chg[c]);
 		}
 		if (isnan(mean[c]))
 			strbuf_addstr(sb, "          ");
@@ -273,6 +273,27 @@ static int print_comparison(struct mmb_db *db, const struct lkp_report *r,
 	*complete = false;
 	f.workload = p->workload;
 	f.metric = p->metric;
+	{
+		char **have;
+		size_t nhave, missing = 0;
+
+		if (query_labels(db, &have, &nhave) < 0)
+			return -1;
+		for (size_t c = 0; c < ncol; c++) {
+			bool found = false;
+
+			for (size_t k = 0; k < nhave; k++)
+				found |= !strcmp(have[k], labels[c]);
+			if (!found) {
+				printf("%s %s: nothing recorded yet\n", c == 0 ? "base" : "column",
+				       labels[c]);
+				missing++;
+			}
+		}
+		query_free_strv(have, nhave);
+		if (missing)
+			return 0;
+	}
 	if (query_load(db, labels, ncol, &f, &qs) < 0)
 		return -1;
 	for (size_t i = 0; i < qs.nr; i++)
@@ -319,8 +340,13 @@ static int print_comparison(struct mmb_db *db, const struct lkp_report *r,
 			chg[c] = 100.0 * (mean[c] - mean[0]) / (mean[0] ? mean[0] : 1e-100);
 	}
 	{
-		char *nm = xasprintf("%s  (here, %zu+ runs)", p->lkp_metric,
-				     row->series[0].n);
+		struct strbuf ns = STRBUF_INIT;
+		char *nm;
+
+		for (size_t c = 0; c < ncol; c++)
+			strbuf_addf(&ns, "%s%zu", c ? "/" : "", row->series[c].n);
+		nm = xasprintf("%s  (here, n=%s)", p->lkp_metric, ns.buf);
+		strbuf_release(&ns);
 
 		fmt_lkp_row(&sb, mean, sd, chg, ncol, nm);
 		free(nm);
@@ -445,7 +471,7 @@ static int run_here(const struct repro_args *a, const struct lkp_report *r,
 			int rc = print_comparison(&db, r, p, labels, titles, rcol, n, &complete);
 
 			if (rc >= 0 && !complete)
-				printf("\nto complete the comparison, boot the other commit(s) and run this command again\n");
+				printf("to complete the comparison, boot the other commit(s) and run this command again\n");
 			db_close(&db);
 		}
 		for (size_t c = 0; c < n; c++) {

@@ -1052,9 +1052,9 @@ void lkp_report_describe(const struct lkp_report *r, struct strbuf *out)
 			for (size_t c = 0; c < tb->ncommits; c++) {
 				if (c > 0) {
 					if (row->absolute)
-						strbuf_addf(out, " %+10.1f  ", row->change[c]);
+						strbuf_addf(out, "%+10.1f  ", row->change[c]);
 					else
-						strbuf_addf(out, " %+10.1f%% ", row->change[c]);
+						strbuf_addf(out, "%+10.1f%% ", row->change[c]);
 				}
 				fmt_mean(out, row->mean[c]);
 				if (row->stddev[c] >= 0)
