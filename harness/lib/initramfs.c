@@ -18,6 +18,7 @@ const char initramfs_init_script[] =
 	"/bin/busybox mount -t proc proc /proc\n"
 	"/bin/busybox --install -s /bin\n"
 	"export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root TMPDIR=/tmp\n"
+	"export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/lib64\n"
 	"mount -t sysfs sysfs /sys\n"
 	"mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
 	"mount -t tmpfs tmpfs /tmp\n"

@@ -733,6 +733,7 @@ int vm_guest_main(const char *args_file)
 	pid_t pid;
 	bool in_runner = false;
 	int crash_after = 0, sent = 0;
+	const char *dbfile = "/results.db";
 
 	if (strbuf_read_file(&args, args_file) < 0)
 		return error("vm guest: %s: %s", args_file, strerror(errno)), 3;
@@ -749,9 +750,16 @@ int vm_guest_main(const char *args_file)
 		else if (!strcmp(a, "--crash-after") && off + strlen(a) + 1 < args.len)
 			crash_after = atoi(args.buf + (off += strlen(a) + 1));
 	}
-	for (int i = 0; i < 50 && !(port = find_port(QEMU_RESULT_PORT)); i++)
+	/* the runner's --db is the file to stream */
+	for (size_t i = 1; i + 1 < runner.nr; i++)
+		if (!strcmp(runner.v[i], "--db"))
+			dbfile = runner.v[i + 1];
+	/* MMBENCH_VM_PORT: a file instead of the port, to test the agent on a host */
+	if (getenv("MMBENCH_VM_PORT"))
+		port = xstrdup(getenv("MMBENCH_VM_PORT"));
+	for (int i = 0; i < 50 && !port && !(port = find_port(QEMU_RESULT_PORT)); i++)
 		usleep(100000);
-	if (!port || (fd = open(port, O_WRONLY | O_CLOEXEC)) < 0) {
+	if (!port || (fd = open(port, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) < 0) {
 		fprintf(stderr, "mmbench-vm: result port %s not found: %s\n", QEMU_RESULT_PORT,
 			port ? strerror(errno) : "no such virtio-serial port");
 		free(port);
@@ -776,8 +784,8 @@ int vm_guest_main(const char *args_file)
 		pid_t w = pid > 0 ? waitpid(pid, &status, WNOHANG) : pid;
 		double now = now_wall();
 
-		if (!g && access("/results.db", F_OK) == 0 &&
-		    sqlite3_open_v2("/results.db", &g, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		if (!g && access(dbfile, F_OK) == 0 &&
+		    sqlite3_open_v2(dbfile, &g, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
 			sqlite3_close(g);
 			g = NULL;
 		}

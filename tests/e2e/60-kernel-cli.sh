@@ -87,6 +87,16 @@ if command -v sqlite3 >/dev/null; then
 	sqlite3 "$MMBENCH_DB" "SELECT value FROM run_env WHERE key = 'vm.console_log'" | grep -q console.log ||
 		fail "the console log path is not recorded"
 fi
+
+# the guest agent, run on the host with a file for the virtio port: it
+# streams the runner's rows as they are committed, then the exit code
+printf -- '--\0run\0%s\0--db\0%s\0--name\0L\0' "$work/exp.yaml" "$work/guest.db" >"$work/args"
+MMBENCH_VM_PORT="$work/stream" "$MM" vm guest "$work/args" >"$work/out" 2>&1 ||
+	{ cat "$work/out"; fail "the guest agent failed"; }
+for rec in '^V	mmbench-stream	1$' '^M	' '^R	tiny	' '^I	skeleton	' '^S	' '^F	complete$' '^X	0$'; do
+	grep -q "$rec" "$work/stream" || { cat "$work/stream"; fail "no record '$rec' in the stream"; }
+done
+
 "$MM" kernel rm bogus || fail "kernel rm"
 [ ! -e "$MMBENCH_CACHE/kernels/k0" ] || fail "kernel rm left the build behind"
 echo "ok"
