@@ -41,6 +41,10 @@ struct repro_args {
 	const char *name;
 	const char *db;
 	struct vm_opts vm;	/* --cpus --mem --accel ... for --tree */
+	const char *base_config;	/* --base-config, kernel builds */
+	const char *fragments[MAX_FIXES];	/* --config FRAG */
+	int nfragments;
+	int rounds;		/* --rounds: boots per kernel (default 3) */
 };
 
 static int parse_args(int argc, char **argv, struct repro_args *a)
@@ -54,7 +58,8 @@ static int parse_args(int argc, char **argv, struct repro_args *a)
 		int rc;
 
 		if (!strcmp(arg, "--tree") || !strcmp(arg, "--fix") || !strcmp(arg, "--runs") ||
-		    !strcmp(arg, "--name") || !strcmp(arg, "--db")) {
+		    !strcmp(arg, "--name") || !strcmp(arg, "--db") || !strcmp(arg, "--rounds") ||
+		    !strcmp(arg, "--base-config") || !strcmp(arg, "--config")) {
 			if (!val)
 				return error("%s needs a value", arg);
 			i++;
@@ -68,6 +73,20 @@ static int parse_args(int argc, char **argv, struct repro_args *a)
 				a->name = val;
 			} else if (!strcmp(arg, "--db")) {
 				a->db = val;
+			} else if (!strcmp(arg, "--base-config")) {
+				a->base_config = val;
+			} else if (!strcmp(arg, "--config")) {
+				if (a->nfragments == MAX_FIXES)
+					return error("--config: at most %d fragments", MAX_FIXES);
+				a->fragments[a->nfragments++] = val;
+			} else if (!strcmp(arg, "--rounds")) {
+				char *end;
+				long n = strtol(val, &end, 10);
+
+				if (*end || n < 2 || n > 100)
+					return error("--rounds wants a number 2..100 (boots per kernel, interleaved), not '%s'",
+						     val);
+				a->rounds = (int)n;
 			} else {
 				char *end;
 				long n = strtol(val, &end, 10);
@@ -619,13 +638,18 @@ static int run_tree(struct repro_args *a, const struct lkp_report *r, struct rep
 		o.experiment = exp;
 		o.vm = a->vm;
 		o.vm.db_path = a->db;
+		if (a->base_config)
+			o.base_config = a->base_config;
+		o.fragments = a->nfragments ? a->fragments : NULL;
+		o.nfragments = (size_t)a->nfragments;
 		o.rounds = p->rounds;
 		o.no_compare = true;
 		o.no_plots = true;
 		info("reproduce: A/B %s vs %s, %d boots each", col[0].label, col[c].label, p->rounds);
 		rc = ab_run(&o, &res);
-		/* ab_opts_release would free the caller's array */
+		/* ab_opts_release would free the caller's arrays */
 		o.patches = NULL;
+		o.fragments = NULL;
 		ab_opts_release(&o);
 		if (rc < 0) {
 			ab_result_release(&res);
@@ -702,7 +726,7 @@ int cmd_reproduce(int argc, char **argv)
 	if (a.tree) {
 		/* the runs happen in the guest: its CPUs, 3 interleaved boots */
 		o.ncpus = a.vm.cpus ? a.vm.cpus : (o.ncpus < 2 ? o.ncpus : 2);
-		o.rounds = 3;
+		o.rounds = a.rounds ? a.rounds : 3;
 	}
 	o.has_cpufreq = a.tree ? false : repro_host_has_cpufreq();
 	o.where = a.tree ? "the QEMU guest" : "this machine";

@@ -342,8 +342,10 @@ int repro_plan_build(const struct lkp_report *r, const struct repro_opts *o,
 			p->governor = xstrdup(gov);
 		} else {
 			p->governor_skipped = xstrdup(gov);
-			note(p, "governor: the report used cpufreq_governor %s; %s has no cpufreq (a VM?), skipped",
-			     gov, o->where ? o->where : "this machine");
+			const char *w = o->where ? o->where : "this machine";
+
+			note(p, "governor: the report used cpufreq_governor %s; %s has no cpufreq%s, skipped",
+			     gov, w, strcmp(w, "this machine") ? "" : " (a VM?)");
 		}
 	}
 	p->timeout_ns = work_ns + work_ns / 2 + 120 * SEC;
