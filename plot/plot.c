@@ -563,7 +563,7 @@ static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *
 	struct xpoint *pts = NULL;
 	size_t npts = 0, K = g->nkernels;
 	double *xs;
-	bool logx;
+	bool logx, any_negative = false, ci_below_zero = false, any_rel = false;
 	char buf[256], *name, *title, *cap, *yl, *q;
 	int ret;
 
@@ -594,7 +594,12 @@ static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *
 			const struct plot_cell *c = plot_group_cell(g, pts[i].v, k);
 			double m, lo, hi;
 
+			for (size_t j = 0; j < c->n; j++)
+				if (c->v[j] < 0)
+					any_negative = true;
 			cell_ci(c, o, g->better, &m, &lo, &hi);
+			if (lo < 0)
+				ci_below_zero = true;
 			strbuf_addf(&dat, "%.17g %.10g %.10g %.10g %zu\n", pts[i].x, m, lo, hi, c->n);
 		}
 		strbuf_addstr(&dat, "\n\n");
@@ -606,6 +611,8 @@ static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *
 			struct change ch;
 
 			cell_change(g, o, pts[i].v, k, &ch);
+			if (isfinite(ch.rel))
+				any_rel = true;
 			strbuf_addf(&dat, "%.17g %.6g %.6g %.6g %.6g %d\n", pts[i].x, ch.rel, ch.lo,
 				    ch.hi, ch.p, ch.cls);
 		}
@@ -651,6 +658,9 @@ static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *
 		      "set key inside %s top vertical box opaque samplen 3 spacing 1.1\n",
 		      key_corner(g, pts, npts));
 	value_format(&sc, g, "y");
+	/* a wide interval of a positive quantity is cut at 0, not drawn into negative rates */
+	if (ci_below_zero && !any_negative)
+		strbuf_addstr(&sc, "set yrange [0:*]\n");
 	yl = metric_axis(g);
 	q = gnuplot_quote(yl);
 	strbuf_addf(&sc, "set ylabel %s\n", q);
@@ -672,7 +682,7 @@ static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *
 	strbuf_addstr(&sc, "\n");
 	/* bottom panel: change vs baseline */
 	strbuf_addstr(&sc, "unset label\nset tmargin at screen 0.38\nset bmargin at screen 0.13\n"
-		      "set format x \"%g\"\nset format y \"%g\"\nunset key\n"
+		      "set format x \"%g\"\nset format y \"%g\"\nunset key\nset yrange [*:*]\n"
 		      "set xzeroaxis lt -1 lw 1\n");
 	if (npts && npts <= 16) {
 		strbuf_addstr(&sc, "set xtics (");
@@ -690,7 +700,7 @@ static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *
 	q = gnuplot_quote(key);
 	strbuf_addf(&sc, "set xlabel %s offset 0,0.3\n", q);
 	free(q);
-	if (K > 1) {
+	if (K > 1 && any_rel) {
 		strbuf_addstr(&sc, "plot ");
 		for (size_t k = 1; k < K; k++) {
 			double f = (double)k - (K - 1) / 2.0;
@@ -703,7 +713,9 @@ static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *
 		}
 		strbuf_addstr(&sc, "\n");
 	} else {
-		strbuf_addstr(&sc, "set yrange [-1:1]\nplot 0 with lines lt -1\n");
+		/* nothing to draw: say why instead of failing on an empty plot */
+		strbuf_addstr(&sc, "set yrange [-1:1]\nset label \"no change to show: fewer than 2 samples per kernel\" "
+			      "at graph 0.5,0.5 center\nplot 0 with lines lt -1\n");
 	}
 	strbuf_addstr(&sc, "unset multiplot\n");
 
@@ -802,7 +814,7 @@ static int plot_boxes_one(const struct plot_group *g, const struct plot_opts *o,
 	size_t K = g->nkernels;
 	double bw = 0.8 / K, *scale = xcalloc(nvs ? nvs : 1, sizeof(*scale));
 	double smin = INFINITY, smax = 0;
-	bool normalise;
+	bool normalise, any_box;
 	char *name, *title, *cap, *yl, *q;
 	int ret;
 
@@ -822,6 +834,7 @@ static int plot_boxes_one(const struct plot_group *g, const struct plot_opts *o,
 		}
 	}
 	normalise = nvs > 1 && smax > 0 && isfinite(smin) && smax / smin > 10;
+	any_box = false;
 
 	strbuf_addf(&dat, "# mmbench plot data: %s %s box plots%s\n", g->workload, g->metric,
 		    normalise ? " (values in % of the baseline mean of each operation)" : "");
@@ -854,6 +867,7 @@ static int plot_boxes_one(const struct plot_group *g, const struct plot_opts *o,
 					whi = sorted[j];
 			}
 			free(sorted);
+			any_box = true;
 			strbuf_addf(&dat, "%.4f %.10g %.10g %.10g %.10g %.10g %.10g %zu\n", i + off,
 				    s.q1 * f, wlo * f, whi * f, s.q3 * f, s.median * f, s.amean * f, c->n);
 		}
@@ -876,6 +890,11 @@ static int plot_boxes_one(const struct plot_group *g, const struct plot_opts *o,
 		strbuf_addstr(&dat, "\n\n");
 	}
 
+	if (!any_box) {
+		free(scale);
+		strbuf_release(&dat);
+		return 0;
+	}
 	name = plot_name(g, "box", part);
 	title = part && *part ? xasprintf("%s %s per operation (%s)", g->workload, g->metric, part)
 			      : xasprintf("%s %s per operation", g->workload, g->metric);
@@ -997,7 +1016,7 @@ static int plot_change_one(const struct plot_group *g, const struct plot_opts *o
 
 	/* each class is named in the key by the first series that has it */
 	size_t first_of[3] = { (size_t)-1, (size_t)-1, (size_t)-1 };
-	bool crowded;
+	bool crowded, any_rel = false;
 
 	if (K < 2)
 		return 0;
@@ -1019,6 +1038,8 @@ static int plot_change_one(const struct plot_group *g, const struct plot_opts *o
 				if (first_of[c] == (size_t)-1 && isfinite(ch.rel))
 					first_of[c] = k - 1;
 			}
+			if (isfinite(ch.rel))
+				any_rel = true;
 			if (isfinite(ch.lo) && ch.lo < ymin)
 				ymin = ch.lo;
 			if (isfinite(ch.hi) && ch.hi > ymax)
@@ -1027,6 +1048,11 @@ static int plot_change_one(const struct plot_group *g, const struct plot_opts *o
 		strbuf_addstr(&dat, "\n\n");
 	}
 
+	if (!any_rel) {
+		/* no variant has 2+ samples on both sides: no chart rather than an empty one */
+		strbuf_release(&dat);
+		return 0;
+	}
 	name = plot_name(g, "change", part);
 	title = part && *part ? xasprintf("%s %s: change vs %s (%s)", g->workload, g->metric, g->kernels[0], part)
 			      : xasprintf("%s %s: change vs %s", g->workload, g->metric, g->kernels[0]);
@@ -1131,7 +1157,7 @@ static int plot_dist_one(const struct plot_group *g, const struct plot_opts *o, 
 	script_begin(&sc, o, g);
 	headings(&sc, title, "empirical CDF of the samples of each kernel: steps show noise and bimodality", cap);
 	value_format(&sc, g, "x");
-	strbuf_addstr(&sc, "set tmargin at screen 0.88\nset bmargin 5\nset lmargin 12\n"
+	strbuf_addstr(&sc, "set tmargin at screen 0.88\nset bmargin 5\nset lmargin 12\nset rmargin 6\n"
 		      "set key bottom right box opaque samplen 3\n"
 		      "set grid xtics ytics\n"
 		      "set yrange [0:1.02]\nset ylabel \"fraction of samples <= x\"\n");

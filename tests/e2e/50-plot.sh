@@ -88,6 +88,14 @@ grep -q 'width="800"' "$TMP/v/pft-elapsed-scaling.svg" || die "svg size"
 "$MMB" plot --out "$TMP/d" --format pdf --workload aim9 v6.8-rc1 fork-batching >/dev/null 2>&1
 [ "$(head -c 4 "$TMP/d/aim9-ops_per_sec-box.pdf")" = "%PDF" ] || die "pdf output"
 
+# ---- sparse data: one sample, labels lacking a metric: pictures, no gnuplot error ----
+"$MMB" import --name sparse "$FIX/sparse.csv" >/dev/null
+"$MMB" plot --out "$TMP/sp" v6.8-rc1 sparse > "$TMP/list" 2> "$TMP/err" || { cat "$TMP/err"; die "plot of sparse data"; }
+[ -s "$TMP/sp/pft-faults_cpu-scaling.png" ] || die "scaling plot with n=1 on one side"
+grep -q 'fewer than 2 samples' "$TMP/sp/pft-faults_cpu-scaling.gp" || die "n=1: the change panel should say why it is empty"
+[ ! -e "$TMP/sp/pft-faults_cpu-change.png" ] || die "no change chart without a computable change"
+[ -s "$TMP/sp/aim9-ops_per_sec-box.png" ] || die "a metric only the baseline has is still drawn"
+
 # ---- errors ----
 set +e
 "$MMB" plot --out "$TMP/x" v6.8-rc1 no-such-kernel 2> "$TMP/err"; rc=$?
