@@ -783,7 +783,8 @@ static void tics_for_variants(struct strbuf *sc, const struct plot_group *g, con
 
 	strbuf_addstr(sc, "set xtics (");
 	for (size_t i = 0; i < nvs; i++) {
-		char *l = variant_label(g->variants[vs[i]]);
+		/* a workload without parameters: name the metric under its box */
+		char *l = *g->variants[vs[i]] ? variant_label(g->variants[vs[i]]) : xstrdup(g->metric);
 		char *q = gnuplot_quote(l);
 
 		if (strlen(l) > longest)
