@@ -73,6 +73,14 @@ command -v sqlite3 >/dev/null || die "needs the sqlite3 CLI (apt-get install sql
 
 T=$(mktemp -d) || die "mktemp failed"
 trap 'rm -rf "$T"' EXIT
+# Run a private copy: a rebuild of the tree during the comparison must not
+# swap the binary or the plugin under us.  The copy finds its plugin in
+# <dir of mmbench>/workloads, first in the search path after MMBENCH_PLUGIN_PATH.
+mkdir -p "$T/bin/workloads"
+cp "$MMB" "$T/bin/mmbench" && cp "$B/workloads/pft.so" "$T/bin/workloads/pft.so" ||
+	die "cannot copy $MMB and $B/workloads/pft.so"
+MMB=$T/bin/mmbench
+unset MMBENCH_PLUGIN_PATH
 REF=$T/pft-ref
 ${CC:-cc} -O3 -D_GNU_SOURCE -std=gnu11 -o "$REF" "$ROOT/bench/pft-ref/pft-ref.c" -lpthread -lrt ||
 	die "cannot build bench/pft-ref/pft-ref.c"
