@@ -47,11 +47,6 @@ static int vm_run_cmd(int argc, char **argv)
 	if (!o.experiment)
 		return error("vm run: which CONFIG.yaml?"), EXIT_USAGE;
 	ret = vm_run(&o, &r);
-	if (ret == 0) {
-		info("vm: run %lld on %s [%s] complete: %d iterations, %d samples, %.0fs "
-		     "(boot to first sample %.1fs)", (long long)r.run_id, o.label,
-		     accel_name(r.accel), r.iterations, r.samples, r.wall, r.boot_to_first_sample);
-	}
 	vm_result_release(&r);
 	return ret == 0 ? EXIT_OK : ret == -2 ? EXIT_USAGE : EXIT_RUNTIME;
 }

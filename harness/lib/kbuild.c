@@ -1162,7 +1162,21 @@ int kbuild_build(const struct kbuild_opts *o, struct kbuild_result *r)
 	{
 		size_t base_nr = mk.nr;
 		char *dotconfig = xasprintf("%s/.config", obj);
+		char *marker = xasprintf("%s/.mmbench-recipe", obj);
+		char cur[80] = "";
 		int fd;
+
+		/*
+		 * The same recipe as the last configure in this build dir: the
+		 * .config is already what olddefconfig makes of it, skip the
+		 * (slow) base config + olddefconfig.  Verified below anyway.
+		 */
+		if (read_line_file(marker, cur, sizeof(cur)) > 0 && !strcmp(cur, hex) &&
+		    access(dotconfig, R_OK) == 0) {
+			info("kernel: config recipe unchanged, reusing %s", dotconfig);
+			goto configured;
+		}
+		unlink(marker);
 
 		if (!strcmp(o->base_config, "defconfig") || !strcmp(o->base_config, "tinyconfig")) {
 			kargv_push(&mk, o->base_config);
@@ -1174,12 +1188,14 @@ int kbuild_build(const struct kbuild_opts *o, struct kbuild_result *r)
 		if (rc) {
 			error("kernel: %s failed; log: %s", o->base_config, log);
 			free(dotconfig);
+			free(marker);
 			goto out_mk;
 		}
 		fd = open(dotconfig, O_WRONLY | O_APPEND | O_CLOEXEC);
 		if (fd < 0 || write(fd, cfg.buf, cfg.len) != (ssize_t)cfg.len || close(fd) < 0) {
 			error("cannot append fragments to %s: %s", dotconfig, strerror(errno));
 			free(dotconfig);
+			free(marker);
 			goto out_mk;
 		}
 		kargv_push(&mk, "olddefconfig");
@@ -1188,21 +1204,27 @@ int kbuild_build(const struct kbuild_opts *o, struct kbuild_result *r)
 		if (rc) {
 			error("kernel: make olddefconfig failed; log: %s", log);
 			free(dotconfig);
+			free(marker);
 			goto out_mk;
 		}
+configured:
 		strbuf_reset(&out);
 		if (strbuf_read_file(&out, dotconfig) < 0) {
 			error("cannot read %s: %s", dotconfig, strerror(errno));
 			free(dotconfig);
+			free(marker);
 			goto out_mk;
 		}
 		if (kconf_verify(&reqs, out.buf, &report)) {
 			error("Kconfig dropped options the fragments ask for (unmet dependencies?); "
 			      "resolved config: %s\n%s", dotconfig, report.buf);
 			free(dotconfig);
+			free(marker);
 			ret = -2;
 			goto out_mk;
 		}
+		write_file_atomic(marker, hex, strlen(hex));
+		free(marker);
 		sha256_hex(out.buf, out.len, hex);
 		r->config_hash = xstrdup(hex);
 		free(dotconfig);

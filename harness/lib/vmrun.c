@@ -590,6 +590,10 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 			: m.guest_status && !strcmp(m.guest_status, "failed") ? "failed"
 			: "complete";
 	if (!strcmp(status, "complete")) {
+		info("vm: run %lld on %s [%s] complete: %d iterations, %d samples in %.0fs "
+		     "(boot to first sample %.1fs)", (long long)r->run_id, o->label,
+		     accel_name(accel), r->iterations, r->samples, r->wall,
+		     r->boot_to_first_sample);
 		ret = 0;
 	} else {
 		if (!why.len)
