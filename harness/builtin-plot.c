@@ -160,6 +160,7 @@ int cmd_plot(int argc, char **argv)
 	gnuplot_batch_free(o.batch);
 	for (size_t i = 0; ret == EXIT_OK && i < list.nr; i++)
 		printf("%s/%s\n", outdir, list.items[i].name);
+	fflush(stdout);	/* the list first, then the summary on stderr */
 	if (ret == EXIT_OK)
 		info("wrote %zu plots (with their .gp and .dat files) to %s", list.nr, outdir);
 	plot_list_release(&list);

@@ -1138,6 +1138,7 @@ int cmd_report(int argc, char **argv)
 	printf("%s/report.txt\n%s/report.md\n%s/report.html\n", rp.outdir, rp.outdir, rp.outdir);
 	for (size_t i = 0; i < rp.plots.nr; i++)
 		printf("%s/%s\n", rp.outdir, rp.plots.items[i].name);
+	fflush(stdout);	/* the list first, then the summary on stderr */
 	info("wrote the review bundle (%zu plots) to %s; paste report.txt into the mail", rp.plots.nr,
 	     rp.outdir);
 out_cmp:
