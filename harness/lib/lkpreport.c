@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define PM_MARK "\x01"		/* internal spelling of "±" */
 
@@ -89,6 +90,62 @@ static long normalise(const unsigned char *d, size_t len, struct strbuf *out)
 		}
 	}
 	return -1;
+}
+
+/*
+ * A raw mail saved with its headers may carry the body quoted-printable
+ * ("=B1" for the stddev sign, "=" + newline where long table lines were
+ * split): decode it when the mail says so.
+ */
+static bool has_qp_header(const char *d, size_t len)
+{
+	static const char h[] = "content-transfer-encoding: quoted-printable";
+	size_t n = sizeof(h) - 1;
+
+	for (size_t i = 0; i + n <= len; i++)
+		if (!strncasecmp(d + i, h, n))
+			return true;
+	return false;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+static void qp_decode(const char *d, size_t len, struct strbuf *out)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (d[i] != '=') {
+			strbuf_addch(out, d[i]);
+			continue;
+		}
+		/* soft line break: "=" (spaces) newline */
+		{
+			size_t j = i + 1;
+
+			while (j < len && (d[j] == ' ' || d[j] == '\t'))
+				j++;
+			if (j < len && (d[j] == '\n' || d[j] == '\r')) {
+				if (d[j] == '\r' && j + 1 < len && d[j + 1] == '\n')
+					j++;
+				i = j;
+				continue;
+			}
+		}
+		if (i + 2 < len && hexval(d[i + 1]) >= 0 && hexval(d[i + 2]) >= 0) {
+			strbuf_addch(out, (char)(hexval(d[i + 1]) * 16 + hexval(d[i + 2])));
+			i += 2;
+			continue;
+		}
+		strbuf_addch(out, '=');
+	}
 }
 
 static void toks_push(struct toks *t, const char *s, size_t n, int line)
@@ -910,7 +967,7 @@ int lkpreport_parse(struct lkp_report *r, const char *data, size_t len,
 		    char *err, size_t errlen)
 {
 	struct perr e = { err, errlen, false };
-	struct strbuf norm = STRBUF_INIT;
+	struct strbuf norm = STRBUF_INIT, qp = STRBUF_INIT;
 	struct toks t = { NULL, 0, 0 };
 	size_t (*ranges)[2] = NULL;
 	long nul;
@@ -919,6 +976,11 @@ int lkpreport_parse(struct lkp_report *r, const char *data, size_t len,
 	if (err && errlen)
 		err[0] = '\0';
 	lkp_report_init(r);
+	if (has_qp_header(data, len)) {
+		qp_decode(data, len, &qp);
+		data = qp.buf ? qp.buf : "";
+		len = qp.len;
+	}
 	nul = normalise((const unsigned char *)data, len, &norm);
 	if (nul >= 0) {
 		fail(&e, "not a text report: binary data (NUL byte at offset %ld)", nul);
@@ -998,6 +1060,7 @@ out:
 	free(ranges);
 	toks_free(&t);
 	strbuf_release(&norm);
+	strbuf_release(&qp);
 	return ret;
 }
 

@@ -240,7 +240,7 @@ static void test_aim9_report_and_variants(void **state)
 {
 	static const char *const files[] = {
 		"aim9-report.txt", "quoted.txt", "rewrapped.txt", "collapsed.txt", "latin1.txt",
-		"mangled-aogonek.txt", "mangled-acirc.txt", "crlf.txt",
+		"mangled-aogonek.txt", "mangled-acirc.txt", "crlf.txt", "raw-qp.eml",
 	};
 
 	(void)state;
@@ -429,6 +429,60 @@ static void test_truncations(void **state)
 	strbuf_release(&sb);
 }
 
+/* Mutated reports (bytes flipped, dropped, duplicated) never crash. */
+static void test_mutations(void **state)
+{
+	static const char *const files[] = { "aim9-report.txt", "multi-commit.txt", "wis-report.txt" };
+	static const char junk[] = { '\n', ' ', '>', '%', '-', '+', (char)0xb1, '(', '"', ')', ':', '/', '9' };
+	unsigned int x = 2024;
+	size_t parsed = 0, failed = 0;
+
+	(void)state;
+	for (size_t f = 0; f < ARRAY_SIZE(files); f++) {
+		struct strbuf sb;
+
+		load(files[f], &sb);
+		for (int round = 0; round < 300; round++) {
+			char *m = xmalloc(sb.len * 2 + 1);
+			size_t n = 0;
+			struct lkp_report r;
+			char err[512] = "";
+
+			for (size_t i = 0; i < sb.len; i++) {
+				x = x * 1103515245u + 12345u;
+				switch ((x >> 16) % (64u << (round % 6))) {
+				case 0:		/* drop */
+					break;
+				case 1:		/* replace with a syntax character */
+					m[n++] = junk[(x >> 8) % sizeof(junk)];
+					break;
+				case 2:		/* duplicate */
+					m[n++] = sb.buf[i];
+					m[n++] = sb.buf[i];
+					break;
+				default:
+					m[n++] = sb.buf[i];
+				}
+			}
+			if (lkpreport_parse(&r, m, n, err, sizeof(err)) == 0) {
+				assert_true(r.ntables >= 1 && r.testcase && r.headline_metric);
+				for (size_t k = 0; k < r.ntables; k++)
+					assert_true(r.tables[k].nrows >= 1 && r.tables[k].ncommits >= 2);
+				lkp_report_release(&r);
+				parsed++;
+			} else {
+				assert_true(err[0] != '\0');
+				assert_null(strchr(err, '\n'));
+				failed++;
+			}
+			free(m);
+		}
+		strbuf_release(&sb);
+	}
+	print_message("  mutations: %zu parsed, %zu rejected\n", parsed, failed);
+	assert_true(parsed + failed == 900);
+}
+
 /* ---------------------------------------------------------------- mapping */
 
 static int plan_for(const char *name, int ncpus, bool cpufreq, struct repro_plan *p,
@@ -485,7 +539,7 @@ static void test_plan_seed(void **state)
 	assert_true(has_note(&p, "skipped"));
 	assert_non_null(strstr(p.yaml, "#   governor: performance    # skipped"));
 	repro_plan_caveats(&p, &r, 2, "tcg");
-	assert_true(has_note(&p, "48 CPUs, this one 2"));
+	assert_true(has_note(&p, "48 CPUs, this one 2; aim9 runs a single task"));
 	assert_true(has_note(&p, "TCG"));
 	repro_plan_release(&p);
 	lkp_report_release(&r);
@@ -618,6 +672,7 @@ int main(void)
 		cmocka_unit_test(test_missing_sections),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_truncations),
+		cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_plan_seed),
 		cmocka_unit_test(test_plan_wis),
 		cmocka_unit_test(test_plan_ebizzy_pft),
