@@ -183,7 +183,10 @@ static int build_one(const struct ab_opts *o, const char *label, bool with_patch
 	ret = kbuild_build(&k, &r);
 	if (ret == 0) {
 		*secs = r.cached ? 0 : r.seconds;
-		info("ab: kernel %s %s", label, r.cached ? "from the cache" : "built");
+		if (r.cached)
+			info("ab: kernel %s from the cache", label);
+		else
+			info("ab: kernel %s built in %.0fs", label, r.seconds);
 	}
 	kbuild_result_release(&r);
 	return ret;

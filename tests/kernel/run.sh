@@ -3,8 +3,8 @@
 #
 #  1. a git repo of Debian's linux-source-6.12 (made once, cached in
 #     $MMBENCH_BUILD/cache/linux-6.12.git)
-#  2. a patch that does not apply, and a fragment option Kconfig drops:
-#     each must give its clear error (exit 2) and leave the tree alone
+#  2. a patch that does not apply: exit 2 naming patch and file, the
+#     user's tree untouched
 #  3. mmbench ab with tests/fixtures/kernel/slow-brk (a busy-wait in brk()):
 #     compare must call brk_test a significant regression
 #  4. the same with tests/fixtures/kernel/noop (a comment): no significant
@@ -12,6 +12,7 @@
 #  5. re-running (3) resumes: nothing rebuilt, no round re-run
 #  6. a guest that panics mid-run: a failed run, console tail printed, the
 #     samples that arrived before kept
+#  7. a fragment option Kconfig drops: exit 2 naming the option
 # Kernels are cached in $MMBENCH_BUILD/cache/kernel across runs (a clean
 # tinyconfig build takes minutes; later runs reuse it).  Exit 0 pass,
 # 77 skip, else fail.
@@ -88,16 +89,6 @@ grep -q "mm/mmap.c" "$work/err" || fail "the error does not name the failing fil
 [ -z "$(git -C "$REPO" status --porcelain)" ] || fail "the user's work tree was touched"
 "$MM" kernel list | grep -q "^bad-patch " && fail "a failed build is listed"
 
-# 2b. a fragment option Kconfig drops
-step "a fragment option Kconfig drops"
-rc=0
-"$MM" kernel build --tree "$REPO" --ref v6.12-debian --base-config tinyconfig \
-	--config "$FIX/dropped.config" --name dropped >"$work/out" 2>"$work/err" || rc=$?
-cat "$work/err"
-[ $rc = 2 ] || fail "dropped option: exit $rc, expected 2"
-grep -q "CONFIG_NFS_FS=y (.*dropped.config:4): resolved to not set" "$work/err" ||
-	fail "the error does not name CONFIG_NFS_FS and where it was asked for"
-
 # 3. slow-brk: a regression on brk_test
 ab() {
 	"$MM" ab --tree "$REPO" --base v6.12-debian --base-config tinyconfig \
@@ -154,6 +145,17 @@ if command -v sqlite3 >/dev/null; then
 	ns=$(sqlite3 "$MMBENCH_DB" "SELECT count(*) FROM samples WHERE run_id = (SELECT max(id) FROM runs)")
 	[ "$ns" -ge 1 ] || fail "the samples streamed before the panic were lost"
 fi
+
+# 7. a fragment option Kconfig drops (last: it reconfigures the shared
+#    build dir, which the next A/B then configures back once)
+step "a fragment option Kconfig drops"
+rc=0
+"$MM" kernel build --tree "$REPO" --ref v6.12-debian --base-config tinyconfig \
+	--config "$FIX/dropped.config" --name dropped >"$work/out" 2>"$work/err" || rc=$?
+cat "$work/err"
+[ $rc = 2 ] || fail "dropped option: exit $rc, expected 2"
+grep -q "CONFIG_NFS_FS=y (.*dropped.config:4): resolved to not set" "$work/err" ||
+	fail "the error does not name CONFIG_NFS_FS and where it was asked for"
 
 "$MM" kernel list
 step "timings: slow-brk ab ${t_slow}s (incl. builds), noop ab ${t_noop}s"
