@@ -38,7 +38,16 @@ int db_exec(struct mmb_db *db, const char *sql)
 
 int db_begin(struct mmb_db *db) { return db_exec(db, "BEGIN IMMEDIATE"); }
 int db_commit(struct mmb_db *db) { return db_exec(db, "COMMIT"); }
-int db_rollback(struct mmb_db *db) { return db_exec(db, "ROLLBACK"); }
+/*
+ * SQLite may already have rolled back by itself (SQLITE_FULL, SQLITE_IOERR
+ * at COMMIT): then there is nothing to undo and nothing to complain about.
+ */
+int db_rollback(struct mmb_db *db)
+{
+	if (db->sql && sqlite3_get_autocommit(db->sql))
+		return 0;
+	return db_exec(db, "ROLLBACK");
+}
 
 int db_schema_version(struct mmb_db *db)
 {
@@ -395,7 +404,8 @@ int64_t db_iteration_add(struct mmb_db *db, const struct iteration_info *it,
 		sqlite3_finalize(st);
 		st = NULL;
 	}
-	if (db_commit(db))
+	/* not db_commit(): its message would double the one below */
+	if (sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
 		goto fail;
 	return id;
 fail:

@@ -734,8 +734,12 @@ int runner_env_record(struct mmb_db *db, int64_t run_id)
 		sqlite3_bind_int64(st, 1, run_id);
 		sqlite3_bind_text(st, 2, items[i].key, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(st, 3, items[i].value, -1, SQLITE_TRANSIENT);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			ret = error("%s: %s", db->path, db_errmsg(db));
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			/* one error, not one per item (disk full, read-only DB) */
+			ret = error("%s: cannot record the run's environment: %s", db->path,
+				    db_errmsg(db));
+			break;
+		}
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
