@@ -704,10 +704,18 @@ static void report_verdicts(struct report *rp, struct strbuf *txt, struct strbuf
 			}
 	}
 	{
-		char *sum = xasprintf("%zu regression%s, %zu improvement%s, %zu without a significant "
-				      "change, %zu not testable (too few samples).",
-				      c->nworse, c->nworse == 1 ? "" : "s", c->nbetter,
-				      c->nbetter == 1 ? "" : "s", c->nnone, c->nuntested);
+		size_t nmissing = 0;
+		char *sum, *missing;
+
+		for (size_t r = 0; r < c->nr; r++)
+			for (size_t i = 1; i < rp->qs.nlabels; i++)
+				nmissing += c->rows[r].verdict[i] == VERDICT_MISSING;
+		missing = nmissing ? xasprintf(", %zu without samples on one side", nmissing) : xstrdup("");
+		sum = xasprintf("%zu regression%s, %zu improvement%s, %zu without a significant "
+				"change, %zu not testable (too few samples)%s.",
+				c->nworse, c->nworse == 1 ? "" : "s", c->nbetter,
+				c->nbetter == 1 ? "" : "s", c->nnone, c->nuntested, missing);
+		free(missing);
 		if (!nsig) {
 			strbuf_addstr(txt, "No significant change.\n");
 			strbuf_addstr(md, "No significant change.\n");
@@ -938,7 +946,24 @@ static int write_bundle(struct report *rp, const char *title)
 	}
 	tables_text(rp, &tables, rp->fmt);
 	strbuf_addstr(&txt, tables.buf);
-	compare_markdown(&md, &rp->cmp);
+	{
+		/* a table must not follow its caption line directly in every renderer */
+		struct strbuf raw = STRBUF_INIT;
+		const char *p, *prev_end = NULL;
+
+		compare_markdown(&raw, &rp->cmp);
+		for (p = raw.buf; p && *p;) {
+			const char *nl = strchr(p, '\n');
+			size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
+
+			if (*p == '|' && prev_end && prev_end[0] != '|' && prev_end[0] != '\n')
+				strbuf_addch(&md, '\n');
+			strbuf_add(&md, p, len);
+			prev_end = p;
+			p += len;
+		}
+		strbuf_release(&raw);
+	}
 	html_tables(rp, &html);
 	strbuf_addf(&html, "<details><summary>Text tables (%s)</summary><pre>", layout);
 	html_escape(&html, tables.buf);
