@@ -185,31 +185,6 @@ static int check_experiment(const struct repro_plan *p)
 	return ret;
 }
 
-/* Hex runs of >= 7 chars in uname -r ("6.12.0-rc1-00042-gcacded5e42b9"). */
-static bool release_has_sha(const char *release, const char *sha)
-{
-	for (const char *p = release; *p;) {
-		size_t n = 0;
-
-		while (isxdigit((unsigned char)p[n]) && !isupper((unsigned char)p[n]))
-			n++;
-		if (n >= 7) {
-			size_t m = strlen(sha) < n ? strlen(sha) : n;
-
-			if (m >= 7 && !strncmp(p, sha, m))
-				return true;
-			/* "-g<sha>" */
-		}
-		if (n == 0)
-			p++;
-		else
-			p += n;
-		if (*p == 'g' && p > release && p[-1] == '-')
-			p++;
-	}
-	return false;
-}
-
 /* Which column of the table is the running kernel: -1 none. */
 static int running_column(const struct lkp_table *t, const char *name, const char **why)
 {
@@ -226,7 +201,7 @@ static int running_column(const struct lkp_table *t, const char *name, const cha
 	if (uname(&u) < 0)
 		return -1;
 	for (size_t c = 0; c < t->ncommits; c++)
-		if (release_has_sha(u.release, t->commits[c].long_sha))
+		if (repro_release_has_sha(u.release, t->commits[c].long_sha))
 			return (int)c;
 	return -1;
 }

@@ -419,3 +419,26 @@ int repro_verdict(double report_change, double rel, double rel_lo, double rel_hi
 		strbuf_addstr(out, " (no significant difference)");
 	return ok;
 }
+
+bool repro_release_has_sha(const char *release, const char *sha)
+{
+	size_t sl = strlen(sha);
+
+	for (const char *p = release; *p;) {
+		size_t n = 0;
+
+		/* "-g<sha>" of setlocalversion: skip the g */
+		if (*p == 'g' && p > release && p[-1] == '-')
+			p++;
+		while (isxdigit((unsigned char)p[n]) && !isupper((unsigned char)p[n]))
+			n++;
+		if (n >= 7) {
+			size_t m = sl < n ? sl : n;
+
+			if (m >= 7 && !strncmp(p, sha, m))
+				return true;
+		}
+		p += n ? n : 1;
+	}
+	return false;
+}

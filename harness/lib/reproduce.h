@@ -87,6 +87,13 @@ bool repro_host_has_cpufreq(void);
 int repro_verdict(double report_change, double rel, double rel_lo, double rel_hi,
 		  double p, struct strbuf *out);
 
+/*
+ * Does uname -r name this commit?  True when a run of >= 7 hex digits in
+ * release (after "-g", as setlocalversion writes it) and sha agree on their
+ * common length: "6.12.0-rc1-00042-gcacded5e42b9" names cacded5e42.
+ */
+bool repro_release_has_sha(const char *release, const char *sha);
+
 /* Machine differences worth a caveat (CPU count, TCG), appended to notes. */
 void repro_plan_caveats(struct repro_plan *p, const struct lkp_report *r,
 			int ncpus_here, const char *accel);

@@ -661,6 +661,20 @@ static void test_verdict(void **state)
 	strbuf_release(&sb);
 }
 
+static void test_release_sha(void **state)
+{
+	(void)state;
+	assert_true(repro_release_has_sha("6.12.0-rc1-00042-gcacded5e42b9", "cacded5e42"));
+	assert_true(repro_release_has_sha("6.12.0-rc1-00042-gcacded5e42b9",
+					  "cacded5e42b9609b07b22d80c10f0076d439f7d1"));
+	assert_true(repro_release_has_sha("6.12.0-cacded5e42b9609b", "cacded5e42b960"));
+	assert_false(repro_release_has_sha("6.12.0-rc1-00042-gcacded5e42b9", "cacded5e43"));
+	assert_false(repro_release_has_sha("6.12.0-rc1-00042-gcacded5e42b9", "fc21959f74"));
+	assert_false(repro_release_has_sha("6.18.44-fc-v782", "fc21959f74"));
+	assert_false(repro_release_has_sha("6.12.0-gcacded", "cacded5e42"));	/* too short */
+	assert_false(repro_release_has_sha("", "cacded5e42"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -678,6 +692,7 @@ int main(void)
 		cmocka_unit_test(test_plan_ebizzy_pft),
 		cmocka_unit_test(test_plan_unsupported),
 		cmocka_unit_test(test_verdict),
+		cmocka_unit_test(test_release_sha),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
