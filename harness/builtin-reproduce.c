@@ -492,6 +492,22 @@ static int is_ancestor(const char *tree, const char *a, const char *b)
 	return rc == 0 ? 1 : rc == 1 ? 0 : -1;
 }
 
+/* Full sha of a commit in tree, quietly; NULL when it is not there. */
+static char *resolve_commit(const char *tree, const char *sha)
+{
+	char *rev = xasprintf("%s^{commit}", sha);
+	const char *argv[] = { "git", "-C", tree, "rev-parse", "--verify", "--quiet", rev, NULL };
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	char *res = NULL;
+
+	if (run_argv(argv, &out, &err) == 0 && out.len >= 40)
+		res = xstrndup(strtrim(out.buf), 40);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	free(rev);
+	return res;
+}
+
 struct column {
 	char *label;		/* DB / kernel label */
 	char *title;		/* "cacded5e42 (\"subject\")" */
@@ -538,7 +554,7 @@ static int run_tree(struct repro_args *a, const struct lkp_report *r, struct rep
 
 	memset(col, 0, sizeof(col));
 	for (size_t c = 0; c < t->ncommits; c++) {
-		sha[c] = kbuild_resolve_ref(a->tree, t->commits[c].long_sha);
+		sha[c] = resolve_commit(a->tree, t->commits[c].long_sha);
 		if (!sha[c] && c < 2) {
 			error("the report's %s commit %s is not in %s: fetch it there first (git fetch)",
 			      c ? "suspect" : "base", t->commits[c].sha, a->tree);
