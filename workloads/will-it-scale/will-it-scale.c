@@ -511,7 +511,8 @@ static int wis_run(const struct mmb_host *host, struct mmb_ctx *ctx,
 	st->brk0 = sbrk(0);
 	st->ctl->go = 1;
 	t = host->now_ns();
-	sleep_until(host, t + (uint64_t)params[P_WARMUP].i);
+	if (!st->ctl->err)
+		sleep_until(host, t + (uint64_t)params[P_WARMUP].i);
 	prev_t = host->now_ns();
 	prev_ops = sum_counters(st);
 	for (int64_t s = 0; s < nsamples && !st->ctl->err; s++) {
