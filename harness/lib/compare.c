@@ -791,7 +791,8 @@ void compare_markdown(struct strbuf *out, const struct compare *c)
 				cells[i][1] = xstrdup("n/a");
 				cells[i][2] = s->n > 1 ? xasprintf("%.1f%%", 100 * s->stddev / s->amean)
 						       : xstrdup("n/a");
-				cells[i][3] = xstrdup(i ? "no samples" : "");
+				cells[i][3] = xstrdup(!i ? "" : !s->n ? "no samples"
+								 : "no baseline samples");
 			} else {
 				cells[i][1] = xasprintf("%.1f%%", 100 * (s->amean - b->amean) / b->amean);
 				cells[i][2] = s->n > 1 ? xasprintf("%.1f%%", 100 * s->stddev / s->amean)
@@ -1103,9 +1104,12 @@ void compare_text(struct strbuf *out, const struct compare *c)
 
 			fmt_num(mean, sizeof(mean), s->n ? s->amean : NAN);
 			if (i == 0 || row->verdict[i] == VERDICT_MISSING) {
+				const char *v = verdict_name(row->verdict[i]);
+
+				if (i && s->n && !row->sum[0].n)
+					v = "no baseline samples";
 				strbuf_addf(out, "  %-*s %4zu %14s %8s %20s %8s %8s  %s\n", (int)lw,
-					    label_of(c, i), s->n, mean, "", "", "", "",
-					    verdict_name(row->verdict[i]));
+					    label_of(c, i), s->n, mean, "", "", "", "", v);
 				continue;
 			}
 			snprintf(chg, sizeof(chg), "%+.2f%%", 100 * (s->amean - row->sum[0].amean) /
@@ -1137,8 +1141,8 @@ void compare_text(struct strbuf *out, const struct compare *c)
 	}
 	strbuf_addch(out, '\n');
 	if (!c->nbetter && !c->nworse)
-		strbuf_addf(out, "verdict: no significant change (%zu comparison%s",
-			    c->nnone + c->nuntested, c->nnone + c->nuntested == 1 ? "" : "s");
+		strbuf_addf(out, "verdict: no significant change (%zu comparison%s tested",
+			    c->nnone, c->nnone == 1 ? "" : "s");
 	else
 		strbuf_addf(out, "verdict: %zu regression%s, %zu improvement%s, %zu with no"
 			    " significant change", c->nworse, c->nworse == 1 ? "" : "s",
