@@ -60,7 +60,9 @@ int plan_parse_value(const struct mmb_param_def *d, const char *text,
 		break;
 	case MMB_PARAM_DOUBLE:
 		ret = units_parse_double(text, &out->d, err, errlen);
-		out->i = (int64_t)out->d;
+		/* i is a convenience copy; a double beyond int64 must not be UB */
+		out->i = ret ? 0 : out->d >= 0x1p63 ? INT64_MAX : out->d < -0x1p63 ? INT64_MIN
+									: (int64_t)out->d;
 		return ret;
 	case MMB_PARAM_ENUM:
 		out->i = enum_index(d->choices, text);

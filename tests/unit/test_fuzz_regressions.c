@@ -180,6 +180,25 @@ static void test_entry_points_decide(void **state)
 	experiment_release(&e);
 }
 
+/* fuzz_plugin found (int64_t)1e308 in plan_parse_value (UB); now clamped */
+static void test_double_param_beyond_int64(void **state)
+{
+	struct mmb_param_def d = { .name = "x", .type = MMB_PARAM_DOUBLE };
+	struct unit_ctx u = { .ncpus = 4, .mem_total = 1ULL << 33, .page_size = 4096 };
+	struct mmb_value v;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(plan_parse_value(&d, "1e308", &u, &v, err, sizeof(err)), 0);
+	assert_true(v.d == 1e308);
+	assert_true(v.i == INT64_MAX);
+	assert_int_equal(plan_parse_value(&d, "-1e300", &u, &v, err, sizeof(err)), 0);
+	assert_true(v.i == INT64_MIN);
+	assert_int_equal(plan_parse_value(&d, "-2.5", &u, &v, err, sizeof(err)), 0);
+	assert_true(v.i == -2 && v.d == -2.5);
+	assert_int_equal(plan_parse_value(&d, "inf", &u, &v, err, sizeof(err)), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_import),
 		cmocka_unit_test(test_plugin),
 		cmocka_unit_test(test_entry_points_decide),
+		cmocka_unit_test(test_double_param_beyond_int64),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
