@@ -96,6 +96,14 @@ grep -q 'fewer than 2 samples' "$TMP/sp/pft-faults_cpu-scaling.gp" || die "n=1: 
 [ ! -e "$TMP/sp/pft-faults_cpu-change.png" ] || die "no change chart without a computable change"
 [ -s "$TMP/sp/aim9-ops_per_sec-box.png" ] || die "a metric only the baseline has is still drawn"
 
+# ---- labels are text, not gnuplot syntax: quotes, backslash, %, @, _{} ----
+odd='base "q" \ 50% @x_{y}'
+"$MMB" import --name "$odd" "$FIX/base.csv" >/dev/null
+"$MMB" plot --out "$TMP/odd" --workload aim9 "$odd" fork-batching > /dev/null 2> "$TMP/err" ||
+	{ cat "$TMP/err"; die "plot with an odd label"; }
+grep -qF 'title "base \"q\" \\ 50% @x_{y}"' "$TMP/odd/aim9-ops_per_sec-box.gp" || die "label not quoted for gnuplot"
+grep -q '^set termoption noenhanced' "$TMP/odd/aim9-ops_per_sec-box.gp" || die "labels must be literal (noenhanced)"
+
 # ---- errors ----
 set +e
 "$MMB" plot --out "$TMP/x" v6.8-rc1 no-such-kernel 2> "$TMP/err"; rc=$?
