@@ -186,18 +186,44 @@ struct sample_row {
 	int line;
 };
 
+static int vbad(const struct importer *im, int line, int col, const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_vaddf(&sb, fmt, ap);
+	if (col > 0)
+		error("%s:%d:%d: %s", im->file, line, col, sb.buf);
+	else
+		error("%s:%d: %s", im->file, line, sb.buf);
+	strbuf_release(&sb);
+	return -2;
+}
+
+/* "FILE:LINE: why"; returns -2 (bad input, exit 2). */
 static int bad(const struct importer *im, int line, const char *fmt, ...) MMB_PRINTF_FMT(3, 4);
 static int bad(const struct importer *im, int line, const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
+	int ret;
 
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	ret = vbad(im, line, 0, fmt, ap);
 	va_end(ap);
-	error("%s:%d: %s", im->file, line, sb.buf);
-	strbuf_release(&sb);
-	return -2;
+	return ret;
+}
+
+/* "FILE:LINE:COL: why" for JSON values. */
+static int bad_at(const struct importer *im, const struct json *where, const char *fmt, ...)
+	MMB_PRINTF_FMT(3, 4);
+static int bad_at(const struct importer *im, const struct json *where, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vbad(im, where->line, where->col, fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 static int db_fail(struct importer *im)
@@ -569,7 +595,7 @@ static int import_matrix(struct importer *im, const char *buf, size_t len)
 		return -2;
 	}
 	if (j->type != JSON_OBJECT) {
-		ret = bad(im, j->line, "expected an lkp matrix.json object (stat -> array of per-run values)");
+		ret = bad_at(im, j, "expected an lkp matrix.json object (stat -> array of per-run values)");
 		goto out;
 	}
 	for (size_t i = 0; i < j->n && !ret; i++) {
@@ -578,11 +604,11 @@ static int import_matrix(struct importer *im, const char *buf, size_t len)
 		struct sample_row r = { 0 };
 
 		if (!dot || dot == name || !dot[1]) {
-			ret = bad(im, a->line, "stat '%s' is not of the form <testcase>.<stat>", name);
+			ret = bad_at(im, a, "stat '%s' is not of the form <testcase>.<stat>", name);
 			break;
 		}
 		if (a->type != JSON_ARRAY) {
-			ret = bad(im, a->line, "stat '%s' is not an array of per-run values", name);
+			ret = bad_at(im, a, "stat '%s' is not an array of per-run values", name);
 			break;
 		}
 		r.workload = name;
@@ -593,7 +619,7 @@ static int import_matrix(struct importer *im, const char *buf, size_t len)
 		r.better = lkp_direction(name);
 		for (size_t k = 0; k < a->n && !ret; k++) {
 			if (a->items[k].type != JSON_NUMBER) {
-				ret = bad(im, a->items[k].line, "stat '%s' run %zu is not a number",
+				ret = bad_at(im, &a->items[k], "stat '%s' run %zu is not a number",
 					  name, k);
 				break;
 			}
@@ -604,7 +630,7 @@ static int import_matrix(struct importer *im, const char *buf, size_t len)
 		}
 	}
 	if (!ret && !im->nsamples)
-		ret = bad(im, j->line, "no stats in the matrix");
+		ret = bad_at(im, j, "no stats in the matrix");
 out:
 	json_free(j);
 	return ret;

@@ -84,7 +84,7 @@ sqlite3 "$DB" 'pragma integrity_check' | grep -qx ok || die "integrity after bul
 	die "time.system_time should be lower-is-better"
 printf '{\n  "aim9.x": [1, 2],\n  "aim9.y": [1, "z"]\n}\n' > "$W/bad.json"
 out=$("$MMB" import --db "$DB" --name badjson "$W/bad.json" 2>&1); rc=$?
-[ $rc -eq 2 ] && echo "$out" | grep -qF "bad.json:3: stat 'aim9.y' run 1 is not a number" || die "matrix error: $rc $out"
+[ $rc -eq 2 ] && echo "$out" | grep -qF "bad.json:3:17: stat 'aim9.y' run 1 is not a number" || die "matrix error: $rc $out"
 printf '{"aim9.x": [1, 2' > "$W/trunc.json"
 out=$("$MMB" import --db "$DB" --name badjson "$W/trunc.json" 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$out" | grep -qF "trunc.json:1:" || die "truncated json: $rc $out"

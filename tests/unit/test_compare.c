@@ -242,6 +242,18 @@ static void test_bh_across_rows(void **state)
 
 /* ---- db/query.c on a real database ---- */
 
+static void remove_db(const char *path)
+{
+	static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(suffix); i++) {
+		char *f = xasprintf("%s%s", path, suffix[i]);
+
+		unlink(f);
+		free(f);
+	}
+}
+
 static char dbdir[] = "/tmp/mmb-test-compare-XXXXXX";
 
 static int64_t add_run(struct mmb_db *db, const char *label, const char *status,
@@ -336,15 +348,82 @@ static void test_query(void **state)
 	query_free_strv(all, nall);
 
 	db_close(&db);
-	unlink(path);
-	free(path);
-	path = xasprintf("%s/q.db-wal", dbdir);
-	unlink(path);
-	free(path);
-	path = xasprintf("%s/q.db-shm", dbdir);
-	unlink(path);
+	remove_db(path);
 	free(path);
 	rmdir(dbdir);
+}
+
+/* The 0-day header from recorded metadata: axes, commit lines, sha header. */
+static void test_lkp_meta(void **state)
+{
+	struct mmb_db db;
+	char dir[] = "/tmp/mmb-test-lkpmeta-XXXXXX", *path;
+	const char *labels[] = { "base", "new" };
+	struct kernel_info kb = { .label = "base", .compiler = "gcc-12",
+				  .base_commit = "fc21959f74bc1138b1f2e7bb3a2f0d4b9d4b2e8f" };
+	struct kernel_info kn = { .label = "new", .compiler = "gcc-12",
+				  .base_commit = "fc21959f74bc1138b1f2e7bb3a2f0d4b9d4b2e8f",
+				  .patches = "[{\"subject\":\"mm: avoid using vma_merge() for new VMAs\","
+					     "\"hash\":\"cacded5e42b9609b07b22d80c10aaaabbbbcccc\"}]" };
+	struct machine_info m = { .hostname = "lkp-ivb-2ep2-3", .cpu_model = "E5-2697 v2",
+				  .ncpus = 48, .mem_bytes = 64ULL << 30 };
+	const struct kernel_info *ks[] = { &kb, &kn };
+	const double *vals[] = { aim9_base, aim9_new };
+	struct query_set qs;
+	struct compare c;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path = xasprintf("%s/m.db", dir);
+	assert_int_equal(db_open(&db, path), 0);
+	for (int k = 0; k < 2; k++) {
+		struct run_info r = { .accel = "host" };
+		int64_t run;
+
+		r.kernel_id = db_kernel_upsert(&db, ks[k]);
+		r.machine_id = db_machine_upsert(&db, &m);
+		run = db_run_begin(&db, &r);
+		assert_true(run > 0);
+		assert_int_equal(db_run_env(&db, run, "cpufreq.cpu0.governor", "performance",
+					    "schedutil"), 0);
+		for (int i = 0; i < 6; i++) {
+			struct iteration_info it = { .run_id = run, .workload = "aim9",
+						     .variant = "test=brk_test", .params = "",
+						     .iteration = i + 1, .status = "ok" };
+			struct sample_info smp = { .metric = "brk_test.ops_per_sec", .unit = "ops/s",
+						   .better = 1, .value = vals[k][i] };
+
+			assert_true(db_iteration_add(&db, &it, &smp, 1, NULL, NULL, 0, NULL) > 0);
+		}
+		assert_int_equal(db_run_finish(&db, run, "complete"), 0);
+	}
+	assert_int_equal(query_load(&db, labels, 2, NULL, &qs), 0);
+	compare_build(&c, &qs, STATS_WELCH);
+	assert_int_equal(compare_load_meta(&c, &db), 0);
+	compare_lkp(&sb, &c);
+	if (!starts_with(sb.buf,
+		"=========================================================================================\n"
+		"compiler/cpufreq_governor/tbox_group/test/testcase:\n"
+		"  gcc-12/performance/lkp-ivb-2ep2/brk_test/aim9\n"
+		"\n"
+		"commit:\n"
+		"  fc21959f74 (\"base\")\n"
+		"  cacded5e42 (\"mm: avoid using vma_merge() for new VMAs\")\n"
+		"\n"
+		"fc21959f74bc1138 cacded5e42b9609b07b22d80c10 \n"
+		"---------------- --------------------------- \n"
+		"         %stddev     %change         %stddev\n"
+		"             \\          |                \\  \n"
+		"   1322908            -5.0%    1256536        aim9.brk_test.ops_per_sec\n"))
+		fail_msg("lkp header:\n%s", sb.buf);
+	strbuf_release(&sb);
+	compare_release(&c);
+	query_set_release(&qs);
+	db_close(&db);
+	remove_db(path);
+	free(path);
+	rmdir(dir);
 }
 
 int main(void)
@@ -357,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_markdown_widths),
 		cmocka_unit_test(test_bh_across_rows),
 		cmocka_unit_test(test_query),
+		cmocka_unit_test(test_lkp_meta),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
