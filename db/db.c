@@ -143,9 +143,39 @@ static int db_open_flags(struct mmb_db *db, const char *path, int flags)
 	return 0;
 }
 
+/* A writer needs the folder too: SQLite creates FILE-wal and FILE-shm there. */
+static int check_dir_writable(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path))
+			  : xstrdup(".");
+	int ret = 0;
+
+	if (access(dir, W_OK) < 0 && (errno == EACCES || errno == EROFS))
+		ret = error("cannot record results in %s: folder %s is not writable (%s); SQLite keeps %s-wal and %s-shm beside the database",
+			    path, dir, strerror(errno), path, path);
+	free(dir);
+	return ret;
+}
+
 int db_open(struct mmb_db *db, const char *path)
 {
-	return db_open_flags(db, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+	memset(db, 0, sizeof(*db));
+	if (check_dir_writable(path) ||
+	    db_open_flags(db, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+		return -1;
+	/*
+	 * SQLite quietly opens a write-protected file read-only; a writer
+	 * would then fail at its first INSERT, after work was done.  Say it
+	 * once, up front.  (Readers use db_open_existing and still work.)
+	 */
+	if (sqlite3_db_readonly(db->sql, "main") == 1) {
+		error("database %s is read-only (file permissions or a read-only mount); results cannot be recorded",
+		      path);
+		db_close(db);
+		return -1;
+	}
+	return 0;
 }
 
 int db_open_existing(struct mmb_db *db, const char *path)
