@@ -33,7 +33,10 @@ gen new 2 0.01
 timed() {
 	local f=$W/time
 	if [ -x /usr/bin/time ]; then
-		/usr/bin/time -o "$f" -f '%e %U %S' "$@" > "$W/out"
+		if ! /usr/bin/time -o "$f" -f '%e %U %S' "$@" > "$W/out"; then
+			echo "999 999"	# a failed run never counts as fast
+			return
+		fi
 		awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$f"
 	else
 		local t0 t1
