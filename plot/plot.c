@@ -1186,12 +1186,164 @@ static int plot_dist_one(const struct plot_group *g, const struct plot_opts *o, 
 	return ret;
 }
 
+/* Three or four round tics for a small panel, labels with just enough decimals. */
+static void panel_xtics(struct strbuf *sc, double lo, double hi)
+{
+	double r, raw, mag, f, step, start;
+	int dec;
+
+	if (!isfinite(lo) || !isfinite(hi)) {
+		strbuf_addstr(sc, "set xtics autofreq font \",8\"\nset format x \"%g\"\n");
+		return;
+	}
+	r = hi - lo;
+	if (r <= 0)
+		r = fabs(hi) > 0 ? fabs(hi) * 0.1 : 1;
+	/* round the step up: at most 4 labels, 3 when they are long */
+	for (int n = 3; n >= 2; n--) {
+		raw = r / n;
+		mag = pow(10, floor(log10(raw)));
+		f = raw / mag;
+		step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+		dec = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
+		{
+			char b[64];
+			int len = snprintf(b, sizeof(b), "%.*f", dec, fabs(hi) > fabs(lo) ? hi : lo);
+			if (len <= 6)
+				break;
+		}
+	}
+	start = floor(lo / step) * step;
+	strbuf_addf(sc, "set xtics %.12g, %.12g font \",8\"\nset format x \"%%.%df\"\n"
+		    "set xrange [%.12g:%.12g]\n", start, step, dec, lo - 0.05 * r, hi + 0.05 * r);
+}
+
+/*
+ * Several variants: one picture per metric with a panel per variant (up to
+ * 12; more are split over several pictures), so noise and bimodality of a
+ * whole sweep are seen at once.
+ */
+static int plot_dist_panels(const struct plot_group *g, const struct plot_opts *o,
+			    const size_t *vs, size_t nvs, const char *part, struct plot_list *out)
+{
+	struct strbuf sc = STRBUF_INIT, dat = STRBUF_INIT;
+	size_t K = g->nkernels, cols, rows;
+	char *name, *title, *cap, *sub, *xl;
+
+	int ret;
+
+	cols = nvs <= 2 ? nvs : nvs <= 4 ? 2 : nvs <= 9 ? 3 : 4;
+	rows = (nvs + cols - 1) / cols;
+	strbuf_addf(&dat, "# mmbench plot data: %s %s empirical CDF, block = panel * %zu + kernel\n",
+		    g->workload, g->metric, K);
+	for (size_t p = 0; p < nvs; p++)
+		for (size_t k = 0; k < K; k++) {
+			const struct plot_cell *c = plot_group_cell(g, vs[p], k);
+			double *s = xmalloc((c->n ? c->n : 1) * sizeof(*s));
+
+			memcpy(s, c->v, c->n * sizeof(*s));
+			qsort(s, c->n, sizeof(*s), cmp_double);
+			strbuf_addf(&dat, "# block %zu: [%s] %s\n# value cumulative_fraction\n", p * K + k,
+				    g->variants[vs[p]], g->kernels[k]);
+			for (size_t i = 0; i < c->n; i++)
+				strbuf_addf(&dat, "%.10g %.6f\n", s[i], (double)(i + 1) / c->n);
+			if (!c->n)
+				strbuf_addstr(&dat, "NaN NaN\n");
+			strbuf_addstr(&dat, "\n\n");
+			free(s);
+		}
+	name = plot_name(g, "dist", part);
+	title = xasprintf("%s %s distribution per variant", g->workload, g->metric);
+	cap = caption(g, o, vs, nvs);
+	xl = metric_axis(g);
+	sub = xasprintf("empirical CDF per kernel; x: %s; y: fraction of samples <= x", xl);
+	script_begin(&sc, o, g);
+	headings(&sc, title, sub, cap);
+	value_format(&sc, g, "x");
+	/* panels placed by hand, so that the legend can span the whole width */
+	strbuf_addstr(&sc, "set multiplot\n");
+	strbuf_addstr(&sc, "set yrange [0:1.02]\nset ytics 0.25 font \",8\"\nset format y \"%.2g\"\n"
+		      "set grid xtics ytics\nunset key\n");
+	for (size_t p = 0; p < nvs; p++) {
+		char *lab = xstrdup(*g->variants[vs[p]] ? g->variants[vs[p]] : g->metric), *q = gnuplot_quote(lab);
+		double lo = INFINITY, hi = -INFINITY;
+		double left = 0.08, right = 0.98, bottom = 0.11, top = 0.84, hsp = 0.06, vsp = 0.11;
+		double w = (right - left - (cols - 1) * hsp) / cols, h = (top - bottom - (rows - 1) * vsp) / rows;
+		double x0 = left + (p % cols) * (w + hsp), y1 = top - (p / cols) * (h + vsp);
+
+		strbuf_addf(&sc, "set lmargin at screen %.4f\nset rmargin at screen %.4f\n"
+			    "set tmargin at screen %.4f\nset bmargin at screen %.4f\n",
+			    x0, x0 + w, y1, y1 - h);
+
+		for (size_t k = 0; k < K; k++) {
+			const struct plot_cell *c = plot_group_cell(g, vs[p], k);
+			for (size_t i = 0; i < c->n; i++) {
+				lo = c->v[i] < lo ? c->v[i] : lo;
+				hi = c->v[i] > hi ? c->v[i] : hi;
+			}
+		}
+		panel_xtics(&sc, lo, hi);
+
+		strbuf_addf(&sc, "set title %s font \",9\" offset 0,-0.6\n", q);
+		free(q);
+		free(lab);
+		strbuf_addstr(&sc, "plot ");
+		for (size_t k = 0; k < K; k++) {
+			char *kq = gnuplot_quote(g->kernels[k]);
+
+			strbuf_addf(&sc, "%s@DATA@ index %zu using 1:2 with steps lt %d notitle, \\\n"
+				    "     '' index %zu using 1:2 with points lt %d ps 0.5 notitle",
+				    k ? ", \\\n     " : "", p * K + k, lt_of(k), p * K + k, lt_of(k));
+			free(kq);
+		}
+		strbuf_addstr(&sc, "\n");
+		if (!p)	/* headings once */
+			strbuf_addstr(&sc, "unset label\n");
+	}
+	/* the legend: an empty full-size plot whose curves lie outside its range */
+	strbuf_addstr(&sc, "set lmargin at screen 0.02\nset rmargin at screen 0.98\n"
+		      "set tmargin at screen 0.99\nset bmargin at screen 0.01\n"
+		      "unset border\nunset xtics\nunset ytics\nunset grid\nunset title\n"
+		      "set xrange [0:1]\nset yrange [0:1]\n"
+		      "set key at screen 0.5,0.915 center top horizontal samplen 3\nplot ");
+	for (size_t k = 0; k < K; k++) {
+		char *kq = gnuplot_quote(g->kernels[k]);
+
+		strbuf_addf(&sc, "%s2 with linespoints lt %d ps 0.7 title %s", k ? ", " : "", lt_of(k), kq);
+		free(kq);
+	}
+	strbuf_addstr(&sc, "\nunset multiplot\n");
+	ret = finish(o, out, name, "dist", title, &sc, &dat);
+	free(name);
+	free(title);
+	free(cap);
+	free(sub);
+	free(xl);
+	strbuf_release(&sc);
+	strbuf_release(&dat);
+	return ret;
+}
+
 int plot_dist(const struct plot_group *g, const struct plot_opts *o, struct plot_list *out)
 {
+	size_t *vs;
+	int ret = 0;
+
+	if (g->nvariants == 1)
+		return plot_dist_one(g, o, 0, out);
+	vs = xcalloc(g->nvariants, sizeof(*vs));
 	for (size_t v = 0; v < g->nvariants; v++)
-		if (plot_dist_one(g, o, v, out))
-			return -1;
-	return 0;
+		vs[v] = v;
+	/* at most 12 panels a picture */
+	for (size_t first = 0, part = 1; first < g->nvariants && !ret; first += 12, part++) {
+		size_t n = g->nvariants - first < 12 ? g->nvariants - first : 12;
+		char *suffix = g->nvariants > 12 ? xasprintf("%zu", part) : NULL;
+
+		ret = plot_dist_panels(g, o, vs + first, n, suffix, out);
+		free(suffix);
+	}
+	free(vs);
+	return ret;
 }
 
 int plot_group_all(const struct plot_group *g, const struct plot_opts *o, struct plot_list *out)

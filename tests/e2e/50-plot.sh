@@ -25,21 +25,20 @@ png_size() {
 expected="pft-faults_cpu-scaling pft-elapsed-scaling pft-faults_cpu-change pft-elapsed-change
 	  pte-mapped-folio-seconds-box pte-mapped-folio-seconds-change
 	  aim9-ops_per_sec-box aim9-ops_per_sec-change
-	  pft-faults_cpu-dist-clients_1 pft-faults_cpu-dist-clients_48
-	  aim9-brk_test.ops_per_sec-dist-test_brk_test
-	  pte-mapped-folio-seconds-dist-test_munmap_folio_kb_2048"
+	  pft-faults_cpu-dist pft-elapsed-dist pte-mapped-folio-seconds-dist
+	  aim9-brk_test.ops_per_sec-dist-test_brk_test aim9-page_test.ops_per_sec-dist-test_page_test"
 for n in $expected; do
 	for ext in png gp dat; do
 		[ -s "$TMP/p/$n.$ext" ] || die "missing $n.$ext"
 	done
 	grep -qx "$TMP/p/$n.png" "$TMP/list" || die "$n.png not listed on stdout"
 done
-# 2 scaling + 2 box + 4 change + 26 distributions (7 clients x 2 pft metrics,
-# 2 aim9 tests, 10 pte-mapped-folio variants)
+# 2 scaling + 2 box + 4 change + 5 distributions (one per metric, a panel per
+# variant: 2 pft metrics, 2 aim9 tests, pte-mapped-folio)
 npng=$(ls "$TMP/p"/*.png | wc -l)
-[ "$npng" = 34 ] || die "expected 34 pictures, got $npng"
-[ "$(wc -l < "$TMP/list")" = 34 ] || die "stdout should list the 34 pictures"
-[ "$(ls "$TMP/p"/*.gp | wc -l)" = 34 ] || die "a .gp per picture"
+[ "$npng" = 13 ] || die "expected 13 pictures, got $npng"
+[ "$(wc -l < "$TMP/list")" = 13 ] || die "stdout should list the 13 pictures"
+[ "$(ls "$TMP/p"/*.gp | wc -l)" = 13 ] || die "a .gp per picture"
 [ -z "$(ls -A "$TMP/p" | grep '^\.')" ] || die "temporary files left: $(ls -A "$TMP/p")"
 for f in "$TMP/p"/*.png; do
 	[ "$(png_size "$f")" = 800x600 ] || die "$f: $(png_size "$f"), expected 800x600"
@@ -60,8 +59,9 @@ grep -q '"fork 2048"' "$TMP/p/pte-mapped-folio-seconds-box.gp" || die "operation
 grep -q 'significant regression' "$TMP/p/aim9-ops_per_sec-change.gp" || die "brk_test -5% must show as a regression"
 grep -q '% of v6.8-rc1 mean per operation' "$TMP/p/aim9-ops_per_sec-box.gp" || die "aim9 ops of different scale are normalised"
 # the data are there to re-plot: 8 samples per kernel at clients=1
-[ "$(awk '/^# block 0:/,/^$/' "$TMP/p/pft-faults_cpu-dist-clients_1.dat" | grep -c '^[0-9]')" = 8 ] ||
+[ "$(awk '/^# block 0:/,/^$/' "$TMP/p/pft-faults_cpu-dist.dat" | grep -c '^[0-9]')" = 8 ] ||
 	die "distribution data should hold the 8 samples"
+grep -q '"clients=48"' "$TMP/p/pft-faults_cpu-dist.gp" || die "a distribution panel per variant"
 
 # ---- the scripts re-render on their own ----
 # (one gnuplot for all of them; `reset session` keeps each script on its own)
@@ -82,7 +82,7 @@ done
 [ "$(png_size "$TMP/s/aim9-ops_per_sec-box.png")" = 1024x768 ] || die "--size"
 ! grep -v '/aim9-' "$TMP/list" || die "--workload aim9 drew other workloads"
 "$MMB" plot --out "$TMP/v" --format svg --workload pft --metric elapsed v6.8-rc1 fork-batching > "$TMP/list" 2>/dev/null
-[ "$(wc -l < "$TMP/list")" = 9 ] || die "--metric elapsed: expected 9 pictures, got $(wc -l < "$TMP/list")"
+[ "$(wc -l < "$TMP/list")" = 3 ] || die "--metric elapsed: expected 3 pictures, got $(wc -l < "$TMP/list")"
 grep -q '<svg' "$TMP/v/pft-elapsed-scaling.svg" || die "svg output"
 grep -q 'width="800"' "$TMP/v/pft-elapsed-scaling.svg" || die "svg size"
 "$MMB" plot --out "$TMP/d" --format pdf --workload aim9 v6.8-rc1 fork-batching >/dev/null 2>&1

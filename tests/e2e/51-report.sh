@@ -37,7 +37,7 @@ for f in report.txt report.md report.html; do
 	grep -qx "$R/$f" "$TMP/list" || die "$f not listed"
 done
 npng=$(ls "$R"/*.png | wc -l)
-[ "$npng" = 34 ] || die "expected 34 plots in the bundle, got $npng"
+[ "$npng" = 13 ] || die "expected 13 plots in the bundle, got $npng"
 for png in "$R"/*.png; do
 	n=${png%.png}
 	[ -s "$n.gp" ] && [ -s "$n.dat" ] || die "$png without its .gp/.dat"
