@@ -373,46 +373,43 @@ int stats_welch(const double *base, size_t nb, const double *new_, size_t nn,
 	return isnan(out->p) ? -1 : 0;
 }
 
-/* Number of ways to get each U for sizes (m, n): DP over (m, n, u). */
+/*
+ * Number of orderings giving each U for samples of sizes m and n (the
+ * distribution is the same with m and n swapped, so m is the smaller):
+ * f(i, j, u) = f(i-1, j, u-j) + f(i, j-1, u), rolling over j, so memory is
+ * (m+1) x (mn+1) and time m^2 n^2.
+ */
 static double *mwu_exact_counts(size_t m, size_t n)
 {
-	size_t umax = m * n;
-	/* f[j][u] for the current i; rolling over i */
-	double *prev = calloc((n + 1) * (umax + 1), sizeof(double));
-	double *cur = calloc((n + 1) * (umax + 1), sizeof(double));
-	double *res;
+	size_t umax, w;
+	double *f, *res;
 
-	if (!prev || !cur)
-		abort();
-#define F(a, j, u) (a)[(j) * (umax + 1) + (u)]
-	/* i = 0: one arrangement with U = 0 for any j */
-	for (size_t j = 0; j <= n; j++)
-		F(prev, j, 0) = 1;
-	for (size_t i = 1; i <= m; i++) {
-		memset(cur, 0, (n + 1) * (umax + 1) * sizeof(double));
-		F(cur, 0, 0) = 1;
-		for (size_t j = 1; j <= n; j++)
-			for (size_t u = 0; u <= i * j; u++) {
-				/* largest element from the first sample (adds j) or the second */
-				double v = F(cur, j - 1, u);
+	if (m > n) {
+		size_t t = m;
 
-				if (u >= j)
-					v += F(prev, j, u - j);
-				F(cur, j, u) = v;
-			}
-		double *t = prev;
-
-		prev = cur;
-		cur = t;
+		m = n;
+		n = t;
 	}
-	res = malloc((umax + 1) * sizeof(double));
+	umax = m * n;
+	w = umax + 1;
+	f = calloc((m + 1) * w, sizeof(double));
+	if (!f)
+		abort();
+	for (size_t i = 0; i <= m; i++)
+		f[i * w] = 1;		/* j = 0: U = 0 only */
+	for (size_t j = 1; j <= n; j++)
+		for (size_t i = 1; i <= m; i++) {
+			double *cur = f + i * w;
+			const double *below = f + (i - 1) * w;	/* already at j */
+
+			for (size_t u = i * j; u >= j; u--)
+				cur[u] += below[u - j];
+		}
+	res = malloc(w * sizeof(double));
 	if (!res)
 		abort();
-	for (size_t u = 0; u <= umax; u++)
-		res[u] = F(prev, n, u);
-#undef F
-	free(prev);
-	free(cur);
+	memcpy(res, f + m * w, w * sizeof(double));
+	free(f);
 	return res;
 }
 
@@ -465,9 +462,11 @@ int stats_mwu(const double *base, size_t nb, const double *new_, size_t nn,
 	out->statistic = u;
 	/*
 	 * Exact when the smaller sample has at most 8 values and there are no
-	 * ties (scipy's "auto" rule, which the reference vectors follow).
+	 * ties (scipy's "auto" rule, which the reference vectors follow), as
+	 * long as the table stays small (8 x 1250); beyond that the normal
+	 * approximation is as good as exact.
 	 */
-	if ((nb <= 8 || nn <= 8) && ties == 0) {
+	if ((nb <= 8 || nn <= 8) && ties == 0 && nb * nn <= 10000) {
 		double *cnt = mwu_exact_counts(nb, nn), total = 0, le = 0, ge = 0;
 		size_t umax = nb * nn, ui = (size_t)u;
 

@@ -358,6 +358,25 @@ static void test_parse_and_edges(void **state)
 	assert_int_equal(stats_welch(c1, 3, c2, 3, &t), 0);
 	assert_true(t.p == 0);
 	assert_true(t.significant);
+	/* exact MWU: 3 vs 3 fully separated is 2/20; 2 vs 9 is 2/55 (either order) */
+	double s3a[] = { 1, 2, 3 }, s3b[] = { 4, 5, 6 };
+	assert_int_equal(stats_mwu(s3a, 3, s3b, 3, &t), 0);
+	check_abs("mwu_p", "3v3", t.p, 0.1, 1e-15);
+	check_abs("mwu_u", "3v3", t.statistic, 9, 0);
+	double s2[] = { 100, 101 }, s9[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	assert_int_equal(stats_mwu(s2, 2, s9, 9, &t), 0);
+	check_abs("mwu_p", "2v9", t.p, 2.0 / 55, 1e-15);
+	assert_int_equal(stats_mwu(s9, 9, s2, 2, &t), 0);
+	check_abs("mwu_p", "9v2", t.p, 2.0 / 55, 1e-15);
+	/* a small sample against a big one stays cheap (normal approximation) */
+	{
+		double big[5000];
+
+		for (int i = 0; i < 5000; i++)
+			big[i] = i;
+		assert_int_equal(stats_mwu(s3a, 3, big, 5000, &t), 0);
+		assert_true(t.p > 0 && t.p < 0.01);
+	}
 	/* MWU all tied: p = 1 */
 	assert_int_equal(stats_mwu(c1, 3, c1, 3, &t), 0);
 	check_abs("mwu_p", "tied", t.p, 1, 1e-12);
