@@ -91,13 +91,13 @@ static bool squeeze_block(struct strbuf *out, char **lines, size_t n)
 	}
 	blank = xcalloc(maxlen + 1, sizeof(*blank));
 	drop = xcalloc(maxlen + 1, sizeof(*drop));
+	/* a '=' rule line holds no columns: it is cut to WIDTH below */
 	for (size_t c = 0; c < maxlen; c++) {
 		blank[c] = true;
 		for (size_t i = 0; i < n && blank[c]; i++)
-			if (c < len[i] && lines[i][c] != ' ')
+			if (c < len[i] && lines[i][c] != ' ' && strspn(lines[i], "=") != len[i])
 				blank[c] = false;
 	}
-	/* a '=' rule line does not hold columns: treat it as blank */
 	{
 		size_t width = maxlen;
 
