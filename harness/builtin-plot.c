@@ -63,7 +63,8 @@ int cmd_plot(int argc, char **argv)
 
 	plot_opts_init(&o);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "d:o:f:w:m:t:s:", longopts, NULL)) != -1) {
+	opterr = 0;	/* one error of our own, naming the argument */
+	while ((opt = getopt_long(argc, argv, ":d:o:f:w:m:t:s:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			dbpath = optarg;
@@ -95,9 +96,12 @@ int cmd_plot(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case ':':
+			error("option '%s' needs a value; see mmbench help plot", argv[optind - 1]);
+			return EXIT_USAGE;
 		default:
-			error("usage: mmbench plot [--db FILE] [--out DIR] [--format png|svg|pdf] "
-			      "[--workload W] [--metric M] BASE NEW...");
+			error("unknown option '%s'; usage: mmbench plot [--db FILE] [--out DIR] "
+			      "[--format png|svg|pdf] [--workload W] [--metric M] BASE NEW...", argv[optind - 1]);
 			return EXIT_USAGE;
 		}
 	}

@@ -1081,7 +1081,8 @@ int cmd_report(int argc, char **argv)
 	rp.plots_on = true;
 	plot_list_init(&rp.plots);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "d:o:f:t:w:m:", longopts, NULL)) != -1) {
+	opterr = 0;	/* one error of our own, naming the argument */
+	while ((opt = getopt_long(argc, argv, ":d:o:f:t:w:m:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			dbpath = optarg;
@@ -1114,8 +1115,12 @@ int cmd_report(int argc, char **argv)
 		case 'P':
 			rp.plots_on = false;
 			break;
+		case ':':
+			error("option '%s' needs a value; see mmbench help report", argv[optind - 1]);
+			return EXIT_USAGE;
 		default:
-			error("usage: mmbench report [--db FILE] --out DIR [--format mmtests|lkp] BASE NEW...");
+			error("unknown option '%s'; usage: mmbench report [--db FILE] --out DIR "
+			      "[--format mmtests|lkp] BASE NEW...", argv[optind - 1]);
 			return EXIT_USAGE;
 		}
 	}
