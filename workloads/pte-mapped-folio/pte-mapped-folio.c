@@ -100,20 +100,20 @@ static const char *pmf_check(const struct mmb_value *p)
 static int knob_choice(const struct mmb_host *host, struct mmb_ctx *ctx,
 		       const char *path, char *out, size_t len)
 {
-	char buf[256], *l, *r;
+	char buf[256], *l, *r, *v = buf;	/* the [selected] choice, else the whole line */
 	int n = host->read_knob(ctx, path, buf, sizeof(buf));
 
 	if (n < 0)
 		return n;
 	l = strchr(buf, '[');
 	r = l ? strchr(l, ']') : NULL;
-	if (l && r)
+	if (l && r) {
 		*r = '\0';
-	else
-		l = buf - 1;
-	if (strlen(l + 1) >= len)
+		v = l + 1;
+	}
+	if (strlen(v) >= len)
 		return -ENAMETOOLONG;
-	memcpy(out, l + 1, strlen(l + 1) + 1);
+	memcpy(out, v, strlen(v) + 1);
 	return 0;
 }
 
