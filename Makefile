@@ -212,7 +212,7 @@ lint:
 	@printf '%s\n' $(LINT_SRC) | xargs -P $(LINT_JOBS) -I{} \
 		$(CLANG_TIDY) --quiet {} -- $(LINT_CPPFLAGS) > $(BUILD)/lint-tidy.log 2>/dev/null || true
 	@sed -n 's/^# accept: \([^ ]*\) \([^ ]*\) --.*/\1 \2/p' .clang-tidy > $(BUILD)/lint-accept
-	@awk -v root="$(CURDIR)/" 'NR == FNR { acc[NR] = $$0; nacc = NR; next } \
+	@awk -v root="$(CURDIR)/" 'FILENAME == ARGV[1] { acc[++nacc] = $$0; next } \
 		/^[^ ]+:[0-9]+:[0-9]+: (warning|error): / { \
 			f = $$0; sub(/:.*/, "", f); sub("^" root, "", f); \
 			c = $$0; sub(/.*\[/, "", c); sub(/\]$$/, "", c); \
