@@ -28,7 +28,8 @@ char *gnuplot_quote(const char *s)
 
 	strbuf_addch(&sb, '"');
 	for (; s && *s; s++) {
-		if (*s == '\\' || *s == '"')
+		/* gnuplot runs `...` through the shell even inside "..." */
+		if (*s == '\\' || *s == '"' || *s == '`')
 			strbuf_addch(&sb, '\\');
 		if (*s == '\n') {
 			strbuf_addstr(&sb, "\\n");
