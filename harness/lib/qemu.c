@@ -73,7 +73,7 @@ char *qemu_kernel_cmdline(const struct qemu_opts *o)
 	/* earlyprintk: the first console bytes arrive at once, which the KVM probe watches */
 	strbuf_addstr(&sb, "console=ttyS0 earlyprintk=serial,ttyS0,115200 rdinit=/init "
 			   "panic=-1 oops=panic softlockup_panic=1 nmi_watchdog=panic "
-			   "loglevel=4 tsc=reliable");
+			   "loglevel=4 tsc=reliable no_timer_check");
 	if (o->extra_append && *o->extra_append) {
 		strbuf_addch(&sb, ' ');
 		strbuf_addstr(&sb, o->extra_append);

@@ -761,11 +761,16 @@ int vm_guest_main(const char *args_file)
 	/* MMBENCH_VM_PORT: a file instead of the port, to test the agent on a host */
 	if (getenv("MMBENCH_VM_PORT"))
 		port = xstrdup(getenv("MMBENCH_VM_PORT"));
-	for (int i = 0; i < 50 && !port && !(port = find_port(QEMU_RESULT_PORT)); i++)
+	/* virtio probing can be slow under TCG: wait up to 60 s */
+	for (int i = 0; i < 600 && !port && !(port = find_port(QEMU_RESULT_PORT)); i++)
 		usleep(100000);
 	if (!port || (fd = open(port, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) < 0) {
+		const char *ls[] = { "ls", "-l", "/sys/class/virtio-ports", "/sys/bus/virtio/devices",
+				     NULL };
+
 		fprintf(stderr, "mmbench-vm: result port %s not found: %s\n", QEMU_RESULT_PORT,
 			port ? strerror(errno) : "no such virtio-serial port");
+		run_argv(ls, NULL, NULL);
 		free(port);
 		strbuf_release(&args);
 		kargv_release(&runner);
