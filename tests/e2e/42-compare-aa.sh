@@ -22,8 +22,10 @@ DB=$W/aa.db
 quiet=0
 for i in $(seq 0 199); do
 	m=$(printf 'm%03d' "$i")
-	if "$MMB" compare --db "$DB" --test welch --metric "$m" aa-one aa-two |
-		grep -qF "verdict: no significant change"; then
+	# a compare that fails is a failure, never a "not quiet" trial
+	"$MMB" compare --db "$DB" --test welch --metric "$m" aa-one aa-two > "$W/out" ||
+		{ echo "FAIL: compare --metric $m exited $?"; exit 1; }
+	if grep -qF "verdict: no significant change" "$W/out"; then
 		quiet=$((quiet + 1))
 	fi
 done
