@@ -1141,7 +1141,8 @@ static int plot_dist_one(const struct plot_group *g, const struct plot_opts *o, 
 		const struct plot_cell *c = plot_group_cell(g, v, k);
 		double *s = xmalloc((c->n ? c->n : 1) * sizeof(*s));
 
-		memcpy(s, c->v, c->n * sizeof(*s));
+		if (c->n)
+			memcpy(s, c->v, c->n * sizeof(*s));
 		qsort(s, c->n, sizeof(*s), cmp_double);
 		strbuf_addf(&dat, "# block %zu: %s\n# value cumulative_fraction\n", k, g->kernels[k]);
 		for (size_t i = 0; i < c->n; i++)
@@ -1241,7 +1242,8 @@ static int plot_dist_panels(const struct plot_group *g, const struct plot_opts *
 			const struct plot_cell *c = plot_group_cell(g, vs[p], k);
 			double *s = xmalloc((c->n ? c->n : 1) * sizeof(*s));
 
-			memcpy(s, c->v, c->n * sizeof(*s));
+			if (c->n)
+				memcpy(s, c->v, c->n * sizeof(*s));
 			qsort(s, c->n, sizeof(*s), cmp_double);
 			strbuf_addf(&dat, "# block %zu: [%s] %s\n# value cumulative_fraction\n", p * K + k,
 				    g->variants[vs[p]], g->kernels[k]);
