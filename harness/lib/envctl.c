@@ -136,10 +136,21 @@ int envctl_set_knob(const char *path, const char *value)
 	fields[0] = path;
 	fields[1] = old;
 	fields[2] = NULL;
+	struct stat st;
+	off_t before = stat(envctl_journal_path(), &st) == 0 ? st.st_size : 0;
+
 	ret = journal_append("K", fields);
 	if (ret)
 		return ret;
-	return write_file_str(path, value);
+	ret = write_file_str(path, value);
+	/*
+	 * Refused (EACCES when not root, EINVAL): nothing changed, so nothing
+	 * to undo -- a restore would only fail the same way.  Only this
+	 * harness appends while it holds the lock, so the entry is the last.
+	 */
+	if (ret && truncate(envctl_journal_path(), before) == 0 && before == 0)
+		unlink(envctl_journal_path());
+	return ret;
 }
 
 int envctl_push_undo_write(const char *path, const char *value)

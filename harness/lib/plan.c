@@ -1,5 +1,10 @@
 #include "plan.h"
 #include "util.h"
+#include "runner.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <unistd.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -269,6 +274,61 @@ static int plan_workload(struct plan_workload *w, const struct unit_ctx *u)
 	return ret;
 }
 
+static bool swap_active(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/swaps", "re");
+	int n = 0;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		n++;
+	fclose(f);
+	return n > 1;	/* a header line, then one per device */
+}
+
+static bool mthp_present(void)
+{
+	DIR *d = opendir("/sys/kernel/mm/transparent_hugepage");
+	struct dirent *de;
+	bool found = false;
+
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d)))
+		found = starts_with(de->d_name, "hugepages-");
+	closedir(d);
+	return found;
+}
+
+/*
+ * The descriptor's static requirements (requires, min_kernel) as a skip
+ * reason naming what is missing, or NULL.  Swap set up by the experiment's
+ * environment only exists once the run starts, so it counts as present.
+ */
+static const char *requirements_unmet(struct plan_workload *pw, const struct experiment *e)
+{
+	const struct mmb_workload *w = &pw->plugin.w;
+	unsigned int have = runner_host_table()->kernel_version;
+
+	if ((w->requires & MMB_REQ_ROOT) && geteuid() != 0)
+		return "needs root (the workload declares MMB_REQ_ROOT); run mmbench as root";
+	if ((w->requires & MMB_REQ_SWAP) && !e->env.zram_bytes && !swap_active())
+		return "needs an active swap device; swapon one or set environment: swap: { zram: 1G }";
+	if ((w->requires & MMB_REQ_THP) &&
+	    access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) != 0)
+		return "needs transparent hugepages (no /sys/kernel/mm/transparent_hugepage)";
+	if ((w->requires & MMB_REQ_MTHP) && !mthp_present())
+		return "needs per-size mTHP (no /sys/kernel/mm/transparent_hugepage/hugepages-*kB)";
+	if (w->min_kernel && have && have < w->min_kernel)
+		return keep_string(pw, xasprintf("needs kernel %u.%u.%u or newer (this is %u.%u.%u)",
+						 w->min_kernel >> 16, (w->min_kernel >> 8) & 0xff,
+						 w->min_kernel & 0xff, have >> 16,
+						 (have >> 8) & 0xff, have & 0xff));
+	return NULL;
+}
+
 int plan_build(struct plan *p, struct experiment *e, const struct unit_ctx *u,
 	       const struct plan_opts *o)
 {
@@ -320,10 +380,14 @@ int plan_build(struct plan *p, struct experiment *e, const struct unit_ctx *u,
 		}
 		if (plan_workload(w, u))
 			return -1;
+		const char *unmet = requirements_unmet(w, e);
+
 		for (size_t v = 0; v < w->nvariants; v++) {
 			struct plan_variant *pv = &w->variants[v];
 
-			if (w->plugin.w.supported)
+			if (unmet)
+				pv->unsupported = unmet;
+			else if (w->plugin.w.supported)
 				pv->unsupported = w->plugin.w.supported(runner_host_table(),
 									pv->values);
 			p->total_iterations += w->iterations + w->warmup;
