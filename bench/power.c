@@ -16,8 +16,8 @@
  * Caveat: resampling treats the pool as i.i.d.  Real samples drift (thermal,
  * other tenants, page cache), which this cannot see; interleaving the two
  * kernels (A B A B ...) is what keeps drift out of a real comparison.
- * --find80 MAX goes on past --nmax (steps of 10, then bisecting) until
- * welch reaches 80% power.
+ * --find80 MAX goes on past --nmax (welch only, growing steps, then
+ * bisecting) until welch reaches 80% power.
  * --disjoint N also splits the pool into disjoint A/A pairs, once shuffled
  * and once in recording order (the latter keeps the drift in).
  */
@@ -159,12 +159,12 @@ out:
 }
 
 /* One pair through every test; flags[t] = the test calls it significant. */
-static void run_tests(const double *a, const double *b, size_t n, int better, bool *sig,
-		      int *dir, double *welch_ci_width)
+static void run_tests(const double *a, const double *b, size_t n, int better, int ntests,
+		      bool *sig, int *dir, double *welch_ci_width)
 {
 	struct stats_test t;
 
-	for (int k = 0; k < NTESTS; k++) {
+	for (int k = 0; k < ntests; k++) {
 		switch (k) {
 		case T_WELCH:
 			stats_welch(a, n, b, n, &t);
@@ -221,7 +221,7 @@ static void disjoint(const struct pool *p, size_t n, bool shuffle)
 			v[j] = t;
 		}
 	for (size_t k = 0; k < pairs; k++) {
-		run_tests(v + 2 * k * n, v + (2 * k + 1) * n, n, p->better, sig, dir, NULL);
+		run_tests(v + 2 * k * n, v + (2 * k + 1) * n, n, p->better, NTESTS, sig, dir, NULL);
 		for (int t = 0; t < NTESTS; t++)
 			fp[t] += sig[t];
 	}
@@ -239,8 +239,12 @@ struct row {
 	double width;				/* median welch CI95 width, % */
 };
 
-/* trials A/A and A/B pairs of size n. */
-static void one_n(const struct pool *p, size_t n, size_t trials, double scale, struct row *r)
+/*
+ * trials A/A and A/B pairs of size n, through the first ntests tests
+ * (1 = welch only: mwu's Hodges-Lehmann CI costs n^2 log n per pair).
+ */
+static void one_n(const struct pool *p, size_t n, size_t trials, double scale, int ntests,
+		  struct row *r)
 {
 	double *a = xmalloc(n * sizeof(*a)), *b = xmalloc(n * sizeof(*b));
 	double *width = xmalloc(trials * sizeof(*width));
@@ -251,20 +255,20 @@ static void one_n(const struct pool *p, size_t n, size_t trials, double scale, s
 	for (size_t k = 0; k < trials; k++) {
 		draw(p, a, n, 1);
 		draw(p, b, n, 1);
-		run_tests(a, b, n, p->better, sig, dir, NULL);
-		for (int t = 0; t < NTESTS; t++)
+		run_tests(a, b, n, p->better, ntests, sig, dir, NULL);
+		for (int t = 0; t < ntests; t++)
 			fp[t] += sig[t];
 		draw(p, a, n, 1);
 		draw(p, b, n, scale);
-		run_tests(a, b, n, p->better, sig, dir, &width[k]);
-		for (int t = 0; t < NTESTS; t++)
+		run_tests(a, b, n, p->better, ntests, sig, dir, &width[k]);
+		for (int t = 0; t < ntests; t++)
 			hit[t] += sig[t] && dir[t] < 0;
 	}
 	qsort(width, trials, sizeof(*width), cmp_dbl);
 	r->n = n;
 	for (int t = 0; t < NTESTS; t++) {
-		r->fp[t] = 100.0 * (double)fp[t] / (double)trials;
-		r->power[t] = 100.0 * (double)hit[t] / (double)trials;
+		r->fp[t] = t < ntests ? 100.0 * (double)fp[t] / (double)trials : NAN;
+		r->power[t] = t < ntests ? 100.0 * (double)hit[t] / (double)trials : NAN;
 	}
 	r->width = stats_quantile_sorted(width, trials, 0.5);
 	free(a);
@@ -272,15 +276,23 @@ static void one_n(const struct pool *p, size_t n, size_t trials, double scale, s
 	free(width);
 }
 
+static void print_pct(double v)
+{
+	if (isnan(v))
+		printf(" %6s", "-");	/* not run at this n */
+	else
+		printf(" %6.1f", v);
+}
+
 static void print_row(const struct row *r, size_t trials)
 {
 	(void)trials;
 	printf("%4zu |", r->n);
 	for (int t = 0; t < NTESTS; t++)
-		printf(" %6.1f", r->fp[t]);
+		print_pct(r->fp[t]);
 	printf(" |");
 	for (int t = 0; t < NTESTS; t++)
-		printf(" %6.1f", r->power[t]);
+		print_pct(r->power[t]);
 	printf(" | %6.2f\n", r->width);
 }
 
@@ -414,40 +426,40 @@ int main(int argc, char **argv)
 	for (size_t n = nmin; n <= nmax; n++) {
 		struct row r;
 
-		one_n(&p, n, trials, scale, &r);
+		one_n(&p, n, trials, scale, NTESTS, &r);
 		print_row(&r, trials);
 		for (int t = 0; t < NTESTS; t++)
 			if (!n80[t] && r.power[t] >= 80)
 				n80[t] = n;
 	}
 	/*
-	 * Beyond the table: coarse steps of 10 for welch and mwu, then bisect
-	 * the last step for welch (power grows with n, up to resampling noise).
+	 * Beyond the table, welch only: steps of 10% of n (at least 10), then
+	 * bisect the last step (power grows with n, up to resampling noise).
 	 */
 	size_t reach = nmax;
 
-	if (find80 > nmax && (!n80[T_WELCH] || !n80[T_MWU])) {
-		size_t lo = nmax, hi = 0;
+	if (find80 > nmax && !n80[T_WELCH]) {
+		size_t lo = nmax, hi = 0, step;
 
-		for (size_t n = nmax + 10; n <= find80 && !n80[T_WELCH]; n += 10) {
+		for (size_t n = nmax; n < find80 && !n80[T_WELCH]; n += step) {
 			struct row r;
 
-			one_n(&p, n, trials, scale, &r);
+			step = n / 10 > 10 ? n / 10 : 10;
+			if (n + step > find80)
+				step = find80 - n;
+			one_n(&p, n + step, trials, scale, 1, &r);
 			print_row(&r, trials);
-			reach = n;
-			for (int t = T_WELCH; t <= T_MWU; t++)
-				if (!n80[t] && r.power[t] >= 80)
-					n80[t] = n;
-			if (n80[T_WELCH])
-				hi = n;
+			reach = n + step;
+			if (r.power[T_WELCH] >= 80)
+				n80[T_WELCH] = hi = n + step;
 			else
-				lo = n;
+				lo = n + step;
 		}
 		while (hi && hi - lo > 1) {
 			size_t mid = lo + (hi - lo) / 2;
 			struct row r;
 
-			one_n(&p, mid, trials, scale, &r);
+			one_n(&p, mid, trials, scale, 1, &r);
 			if (r.power[T_WELCH] >= 80)
 				hi = mid;
 			else
@@ -459,11 +471,11 @@ int main(int argc, char **argv)
 	printf("\n");
 	for (int t = 0; t < NTESTS; t++) {
 		if (n80[t])
-			printf("%-8s reaches 80%% power for a %.0f%% regression at n=%s%zu\n",
-			       tname[t], shift, t == T_MWU && n80[t] > nmax ? "<=" : "", n80[t]);
+			printf("%-8s reaches 80%% power for a %.0f%% regression at n=%zu\n",
+			       tname[t], shift, n80[t]);
 		else
 			printf("%-8s does not reach 80%% power for a %.0f%% regression by n=%zu\n",
-			       tname[t], shift, t <= T_MWU ? reach : nmax);
+			       tname[t], shift, t == T_WELCH ? reach : nmax);
 	}
 	printf("result:");
 	for (int t = 0; t < NTESTS; t++) {
