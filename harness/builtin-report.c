@@ -820,7 +820,7 @@ static void html_tables(struct report *rp, struct strbuf *html)
 		html_escape(html, q->variant);
 		strbuf_addstr(html, "</td><td>");
 		html_escape(html, q->metric);
-		strbuf_addf(html, " <small>(%s", q->unit && *q->unit ? "" : "");
+		strbuf_addstr(html, " <small>(");
 		html_escape(html, q->unit && *q->unit ? q->unit : "no unit");
 		strbuf_addf(html, ", %s)</small></td>", q->better > 0 ? "higher is better" : "lower is better");
 		for (size_t i = 0; i < qs->nlabels; i++) {
@@ -896,7 +896,6 @@ static const char html_style[] =
 static int write_bundle(struct report *rp, const char *title)
 {
 	struct strbuf txt = STRBUF_INIT, md = STRBUF_INIT, html = STRBUF_INIT, tables = STRBUF_INIT;
-	const struct query_set *qs = &rp->qs;
 	char now[64], *path;
 	const char *layout = rp->fmt == CMP_LKP ? "0-day ncompare layout" : "mmtests compare-kernels layout";
 	int ret = -1;
@@ -994,7 +993,6 @@ static int write_bundle(struct report *rp, const char *title)
 		      "document.body.setAttribute('data-plots-loaded',im.length-bad.length);"
 		      "if(bad.length)console.error('plots not decoded: '+bad.join(' '));});</script>\n");
 	strbuf_addstr(&html, "</body></html>\n");
-	(void)qs;
 
 	path = xasprintf("%s/report.txt", rp->outdir);
 	if (write_file_atomic(path, txt.buf, txt.len) < 0) {
