@@ -1,0 +1,41 @@
+#!/bin/bash
+# vm run when pieces are missing: the QEMU binary, the kernel image of a
+# cached label, the label itself.  Each is ONE error naming the missing
+# piece; the first two are recorded as a failed run (console log path
+# printed), an unknown label is a usage error (exit 2) that records nothing.
+# A guest that boots but never writes results (bogus kernel) and a guest
+# panic are covered by 60-kernel-cli.sh and tests/kernel/run.sh.
+. "$(dirname "$0")/../e2e-lib.sh"
+export MMBENCH_CACHE=$TMP/cache
+mkdir -p "$MMBENCH_CACHE/kernels/k0" "$MMBENCH_CACHE/labels"
+printf 'key=k0\nrelease=0.0-missing\nbase_commit=0000000\npatches=[]\n' > "$MMBENCH_CACHE/kernels/k0/meta"
+echo "not a kernel" > "$MMBENCH_CACHE/kernels/k0/bzImage"
+ln -s ../kernels/k0 "$MMBENCH_CACHE/labels/k"
+printf 'experiment: tiny\niterations: 1\nwarmup: 0\nworkloads:\n  - name: skeleton\n' > "$TMP/e.yaml"
+expect() {	# code, message, command...
+	local code=$1 msg=$2
+	shift 2
+	set +e
+	"$@" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	set -e
+	cat "$TMP/err"
+	[ "$rc" = "$code" ] || die "expected exit $code, got $rc"
+	[ "$(grep -c '^error:' "$TMP/err")" = 1 ] || die "expected one error line"
+	grep -qF "$msg" "$TMP/err" || die "the error does not say: $msg"
+}
+expect 1 "cannot run $TMP/no-such-qemu" "$MMB" vm run --kernel k --accel tcg --qemu "$TMP/no-such-qemu" "$TMP/e.yaml"
+grep -q "0 samples received are kept" "$TMP/err" || die "no word on the samples kept"
+[ "$(q "SELECT status FROM runs ORDER BY id DESC LIMIT 1")" = failed ] || die "the run is not recorded as failed"
+if command -v qemu-system-x86_64 > /dev/null; then
+	rm "$MMBENCH_CACHE/kernels/k0/bzImage"
+	expect 1 "$MMBENCH_CACHE/kernels/k0/bzImage" "$MMB" vm run --kernel k --accel tcg "$TMP/e.yaml"
+	[ "$(q "SELECT count(*) FROM runs WHERE status = 'failed'")" = 2 ] || die "the second run is not recorded as failed"
+else
+	echo "qemu not installed: the missing-image case is not exercised"
+fi
+n=$(q "SELECT count(*) FROM runs")
+expect 2 "no kernel labelled 'nosuch'" "$MMB" vm run --kernel nosuch "$TMP/e.yaml"
+[ "$(q "SELECT count(*) FROM runs")" = "$n" ] || die "an unknown label recorded a run"
+[ "$(sqlite3 "$MMBENCH_DB" "PRAGMA integrity_check")" = ok ] || die "integrity_check"
+echo ok
