@@ -28,7 +28,7 @@
 # docs/methodology.md).  Bootstrapping assumes i.i.d. samples; slow drift is
 # what interleaving handles, and the block A/A comparisons include it.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 BUILD=${MMBENCH_BUILD:-build}
 MMB=$BUILD/mmbench
 ROUNDS=${SENS_ROUNDS:-30}
@@ -221,12 +221,14 @@ pool_power "aim9 brk_test ${TESTTIME}s: A and B pooled (one kernel)" \
 	> "$W/aim9.out"
 cat "$W/aim9.out"
 pool_power "pft ${PFT_SIZE} 1 thread faults/sec: A and B pooled" \
-	--label A --label B --workload pft --metric faults/sec --disjoint 5 > "$W/pft.out"
+	--label A --label B --workload pft --metric faults/sec --disjoint 5 --find80 "$FIND80" > "$W/pft.out"
 cat "$W/pft.out"
 pool_power "pft ${PFT_SIZE} 1 thread faults/cpu (CPU time, less sensitive to waiting for a CPU)" \
-	--label A --label B --workload pft --metric faults/cpu --disjoint 5 > "$W/pftcpu.out"
+	--label A --label B --workload pft --metric faults/cpu --disjoint 5 --find80 "$FIND80" > "$W/pftcpu.out"
 cat "$W/pftcpu.out"
-if [ "$RECIPE" = 1 ] && [ "$(runs_r15=$(sqlite3 "$DB" "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.experiment = 'aim9-recipe-brk' AND r.status IN ('complete','interrupted');"); echo "$runs_r15")" -ge 6 ]; then
+n15=$(sqlite3 "$DB" "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id
+	WHERE r.experiment = 'aim9-recipe-brk' AND r.status IN ('complete','interrupted');")
+if [ "${n15:-0}" -ge 6 ]; then
 	pool_power "aim9 brk_test 15 s (the mmtests recipe's own samples, small pool)" \
 		--label R15 --workload aim9 --metric brk_test.ops_per_sec > "$W/r15.out"
 	cat "$W/r15.out"
