@@ -141,6 +141,8 @@ install: all
 	install -m 644 $(PLUGINS) $(DESTDIR)$(PREFIX)/lib/mmbench/
 	cp -r configs/. $(DESTDIR)$(PREFIX)/share/mmbench/configs/
 	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/mmbench/
+	install -d $(DESTDIR)$(PREFIX)/share/doc/mmbench/img
+	install -m 644 docs/img/*.png $(DESTDIR)$(PREFIX)/share/doc/mmbench/img/
 	if ls docs/man/*.1 >/dev/null 2>&1; then install -m 644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/; fi
 
 clean:

@@ -10,7 +10,7 @@ out=$1; shift
 	for f in "$@"; do
 		name=$(basename "$f" .txt)
 		printf '\t{ "%s",\n' "$name"
-		awk '{ gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); gsub(/\t/, "\\t"); printf "\t  \"%s\\n\"\n", $0 }' "$f"
+		awk '{ gsub(/\\/, "&&"); gsub(/"/, "\\\""); gsub(/\t/, "\\t"); printf "\t  \"%s\\n\"\n", $0 }' "$f"
 		printf '\t},\n'
 	done
 	echo '	{ 0, 0 },'
