@@ -387,7 +387,12 @@ int main(int argc, char **argv)
 	if (file)
 		p.better = strcmp(better_s, "higher") ? -1 : 1;
 	if (p.n < 4) {
-		error("%zu samples in the pool: need at least 4 to resample", p.n);
+		if (file)
+			error("%s: %zu numbers: need at least 4 to resample", file, p.n);
+		else
+			error("%s: %zu samples of %s %s%s%s in complete/interrupted runs of"
+			      " the given labels: need at least 4 to resample", dbpath, p.n,
+			      workload, metric, *variant ? " variant " : "", variant);
 		return EXIT_USAGE;
 	}
 
