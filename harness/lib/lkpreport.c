@@ -580,11 +580,19 @@ static void parse_caption(const struct toks *t, size_t lo, size_t hi, struct lkp
 		return;
 	}
 	/* model: NAME [nr_node: N] [nr_cpu: N] [memory: S] [brand: TEXT] */
-	for (i = start; i < end; i++)
-		if (is_key(tk(t, i)) || t->v[i].eol)
+	/*
+	 * The name runs to its line end, or on over a re-wrap (the next line
+	 * is neither a "key:" field nor a new paragraph), at most 8 words.
+	 */
+	for (i = start; i < end && i < start + 8; i++) {
+		if (is_key(tk(t, i)))
 			break;
-	if (i < end && t->v[i].eol && !is_key(tk(t, i)))
-		i++;
+		if (t->v[i].eol && (i + 1 >= end || is_key(tk(t, i + 1)) || new_para(t, i + 1) ||
+				    is_equals(tk(t, i + 1)))) {
+			i++;
+			break;
+		}
+	}
 	{
 		char *name = join(t, start, i);
 

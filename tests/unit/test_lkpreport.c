@@ -330,6 +330,24 @@ static void test_multi_commit(void **state)
 	parse_ok("multi-commit-quoted.txt", &r);	/* "> " + CRLF */
 	check_multi(&r);
 	lkp_report_release(&r);
+	{
+		/* the caption's model name wrapped over two lines */
+		struct strbuf sb, w = STRBUF_INIT;
+		char *at, err[512];
+
+		load("multi-commit.txt", &sb);
+		at = strstr(sb.buf, "for model: Granite Rapids\n");
+		assert_non_null(at);
+		strbuf_add(&w, sb.buf, (size_t)(at - sb.buf));
+		strbuf_addstr(&w, "for model: Granite\nRapids\n");
+		strbuf_addstr(&w, at + strlen("for model: Granite Rapids\n"));
+		if (lkpreport_parse(&r, w.buf, w.len, err, sizeof(err)))
+			fail_msg("%s", err);
+		check_multi(&r);
+		lkp_report_release(&r);
+		strbuf_release(&w);
+		strbuf_release(&sb);
+	}
 }
 
 static void test_wis_report(void **state)
