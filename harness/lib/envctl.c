@@ -165,9 +165,10 @@ int envctl_push_undo(const char *const *argv)
 	return journal_append("U", argv);
 }
 
+static int lock_fd = -1;
+
 int envctl_lock(void)
 {
-	static int lock_fd = -1;
 	char *path, pid[32] = "";
 	ssize_t n;
 
@@ -376,4 +377,17 @@ void envctl_install_signal_handlers(void)
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
 		sigaction(sigs[i], &sa, NULL);
+}
+
+/*
+ * In a forked iteration child: drop the inherited copy of the lock so the
+ * lock dies with the harness.  Otherwise a SIGKILLed harness's child,
+ * still on its way out, makes an immediate `mmbench restore` or the next
+ * run report "another mmbench is running".
+ */
+void envctl_forget_lock(void)
+{
+	if (lock_fd >= 0)
+		close(lock_fd);
+	lock_fd = -1;
 }

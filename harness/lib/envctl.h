@@ -43,4 +43,7 @@ void envctl_recover(void);
 /* SIGINT/SIGTERM/SIGHUP: restore the journal, then die with the signal. */
 void envctl_install_signal_handlers(void);
 
+/* In a forked child: close the inherited lock fd (the lock stays the parent's). */
+void envctl_forget_lock(void);
+
 #endif

@@ -204,6 +204,7 @@ static __attribute__((noreturn)) void child_main(const struct plan_workload *w,
 
 	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);	/* never outlive a killed harness */
+	envctl_forget_lock();
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = child_on_term;
 	sigaction(SIGTERM, &sa, NULL);
