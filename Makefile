@@ -123,7 +123,7 @@ check-kernel:
 	MMBENCH_BUILD=$(BUILD) ./tests/kernel/run.sh
 
 bench: all
-	MMBENCH_BUILD=$(BUILD) ./bench/run.sh
+	MMBENCH_BUILD=$(BUILD) SENS=$(SENS) ./bench/run.sh
 
 deps:
 	@./tools/install-deps.sh run

@@ -10,4 +10,9 @@ for b in bench/overhead.sh bench/compare-bench.sh bench/pft-fidelity.sh bench/fi
 	echo "== $b"
 	bash "$b" || { echo "$b failed"; rc=1; }
 done
+# ~13 minutes of machine time: only when asked (make bench SENS=1)
+if [ -n "${SENS:-}" ]; then
+	echo "== bench/sensitivity.sh"
+	bash bench/sensitivity.sh || { echo "bench/sensitivity.sh failed"; rc=1; }
+fi
 exit $rc
