@@ -299,7 +299,7 @@ static enum boot_end boot_once(struct boot *b)
 	bool bad = false, exited = false;
 	enum boot_end end = BOOT_EXITED;
 	double t0 = now_wall(), last = t0;
-	int boot_s = b->o->boot_s ? b->o->boot_s : b->q.accel == ACCEL_KVM ? 60 : 300;
+	int boot_s = b->o->boot_s ? b->o->boot_s : b->q.accel == ACCEL_KVM ? 60 : 900;
 	int hang_s = b->o->hang_s ? b->o->hang_s : 120;
 	int timeout_s = b->o->timeout_s ? b->o->timeout_s : 6 * 3600;
 	pid_t pid;
@@ -569,7 +569,7 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 	else if (end == BOOT_HANG)
 		strbuf_addf(&why, "the guest hung (nothing from it for %ds)",
 			    m.records ? (o->hang_s ? o->hang_s : 120)
-				      : (o->boot_s ? o->boot_s : accel == ACCEL_KVM ? 60 : 300));
+				      : (o->boot_s ? o->boot_s : accel == ACCEL_KVM ? 60 : 900));
 	else if (end == BOOT_NO_CHANNEL)
 		strbuf_addstr(&why, "the guest booted but the result channel stayed silent "
 				    "(virtio-serial port missing?)");
@@ -606,7 +606,8 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 	}
 	db_run_finish(&db, r->run_id, status);
 	snprintf(r->status, sizeof(r->status), "%s", status);
-	unlink(initrd);
+	if (!getenv("MMBENCH_VM_KEEP"))	/* debugging: keep the initramfs */
+		unlink(initrd);
 	merge_release(&m);
 	goto out;
 fail_run:

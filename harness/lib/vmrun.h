@@ -28,7 +28,7 @@ struct vm_opts {
 	uint64_t mem_bytes;		/* 0: 2 GiB */
 	int timeout_s;			/* whole boot; 0: 6 h */
 	int hang_s;			/* no heartbeat for this long = hung; 0: 120 */
-	int boot_s;			/* first stream record within; 0: 60 kvm, 300 tcg */
+	int boot_s;			/* first stream record within; 0: 60 kvm, 900 tcg (a loaded host) */
 	int kvm_probe_s;		/* first console byte under KVM within; 0: 10 */
 	int iterations;			/* 0: as the experiment says */
 	bool quick;			/* pass --quick to the runner */
