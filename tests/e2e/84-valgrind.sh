@@ -5,6 +5,10 @@
 . "$(dirname "$0")/../e2e-lib.sh"
 command -v valgrind >/dev/null || skip "valgrind is not installed"
 [ -e "$MMBENCH_BUILD/workloads/skeleton.so" ] || skip "no skeleton plugin built"
+# a private copy: a rebuild of the shared tree during this slow test must
+# not swap the binary under it
+cp "$MMB" "$TMP/mmbench" && MMB=$TMP/mmbench
+export MMBENCH_PLUGIN_PATH=$MMBENCH_BUILD/workloads
 VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
 	--show-leak-kinds=definite --track-origins=yes --log-file=$TMP/vg.%p.log"
 vg() {	# name, command...
