@@ -37,7 +37,8 @@ if command -v gnuplot >/dev/null; then
 	"$MMB" plot --out "$TMP/plots" "$evil_label" new > /dev/null 2>&1 || die "plot failed"
 	ls "$TMP"/plots/*.gp > /dev/null || die "plot wrote no scripts"
 	if "$MMB" help report > /dev/null 2>&1; then
-		"$MMB" report --out "$TMP/report" "$evil_label" new > /dev/null 2>&1 || true
+		"$MMB" report --out "$TMP/report" "$evil_label" new > "$TMP/rep.out" 2>&1 ||
+			{ cat "$TMP/rep.out"; die "report failed"; }
 	fi
 else
 	echo "gnuplot not installed: plot not exercised"
