@@ -4,6 +4,8 @@
 # read/write, no use of uninitialised memory, no definite leak.
 . "$(dirname "$0")/../e2e-lib.sh"
 command -v valgrind >/dev/null || skip "valgrind is not installed"
+# make check-asan: valgrind cannot run a sanitizer build (ASan checks it instead)
+! ldd "$MMB" 2>/dev/null | grep -q 'lib[at]san' || skip "$MMB is a sanitizer build"
 [ -e "$MMBENCH_BUILD/workloads/skeleton.so" ] || skip "no skeleton plugin built"
 # a private copy: a rebuild of the shared tree during this slow test must
 # not swap the binary under it
