@@ -5,7 +5,8 @@
 # written from the behaviour reference and sharing no code with the
 # plugins.  Reference and plugin runs are interleaved (the side that goes
 # first alternates) on the same kernel; prints per case the mean and CoV of
-# the throughput of both sides and the plugin/reference ratio.
+# the throughput of both sides, the ratio of the means and the paired
+# per-round ratio with its 95% confidence interval.
 #
 # usage: bench/fidelity-workloads.sh [-i ITERATIONS] [-d SECONDS] [-t THREADS]
 #                                    [-c CASES] [-o RAW.tsv]
@@ -158,25 +159,48 @@ done
 [ -t 2 ] && printf '\r%20s\r' '' >&2
 [ -z "$RAW" ] || cp "$T/raw" "$RAW" || die "cannot write $RAW"
 
+# Per case: mean, CoV (sample standard deviation) and min/max of each side,
+# the ratio of the means, and the paired ratio: geometric mean of the
+# per-round plugin/reference ratios with its 95% confidence interval
+# (Student t), which cancels drift shared by the two runs of a round.
 awk -F'\t' '
-{ k = $2 SUBSEP $1; n[k]++; s[k] += $4; ss[k] += $4 * $4
+function tq(df) {	# two-sided 95% t quantile
+  split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086 2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 2.042", t, " ")
+  return df <= 30 ? t[df] : 1.96
+}
+{ k = $2 SUBSEP $1; n[k]++; s[k] += $4; ss[k] += $4 * $4; val[$2, $1, $3] = $4
   if (!(k in mn) || $4 < mn[k]) mn[k] = $4
   if (!(k in mx) || $4 > mx[k]) mx[k] = $4
+  if ($3 > maxi) maxi = $3
   if (!seen[$2]++) order[++no] = $2 }
 END {
-  printf "%-14s %-9s %3s %14s %7s %14s %14s  %s\n", "case", "side", "n", "mean", "CoV",
-         "min", "max", "plugin/ref"
+  printf "%-14s %-9s %3s %14s %7s %14s %14s  %-10s %s\n", "case", "side", "n", "mean", "CoV",
+         "min", "max", "plugin/ref", "paired ratio [95% CI]"
   for (o = 1; o <= no; o++) {
+    c = order[o]
     for (side = 1; side <= 2; side++) {
-      sd = side == 1 ? "reference" : "mmbench"; k = order[o] SUBSEP sd
+      sd = side == 1 ? "reference" : "mmbench"; k = c SUBSEP sd
       if (!(k in n)) continue
       am = s[k] / n[k]
       var = n[k] > 1 ? (ss[k] - n[k] * am * am) / (n[k] - 1) : 0
       cov = am > 0 && var > 0 ? 100 * sqrt(var) / am : 0
-      m[sd] = am; ratio = ""
-      if (side == 2 && m["reference"] > 0) ratio = sprintf("%.3f", am / m["reference"])
-      printf "%-14s %-9s %3d %14.2f %6.2f%% %14.2f %14.2f  %s\n", order[o], sd, n[k], am,
-             cov, mn[k], mx[k], ratio
+      m[sd] = am; ratio = ""; paired = ""
+      if (side == 2 && m["reference"] > 0) {
+        ratio = sprintf("%.3f", am / m["reference"])
+        np = 0; ls = 0; lss = 0
+        for (i = 1; i <= maxi; i++)
+          if (((c, "reference", i) in val) && ((c, "mmbench", i) in val) &&
+              val[c, "reference", i] > 0 && val[c, "mmbench", i] > 0) {
+            r = log(val[c, "mmbench", i] / val[c, "reference", i]); np++; ls += r; lss += r * r
+          }
+        if (np > 1) {
+          lm = ls / np; lsd = lss - np * lm * lm; lsd = lsd > 0 ? sqrt(lsd / (np - 1)) : 0
+          h = tq(np - 1) * lsd / sqrt(np)
+          paired = sprintf("%.3f [%.3f, %.3f]", exp(lm), exp(lm - h), exp(lm + h))
+        }
+      }
+      printf "%-14s %-9s %3d %14.2f %6.2f%% %14.2f %14.2f  %-10s %s\n", c, sd, n[k], am,
+             cov, mn[k], mx[k], ratio, paired
     }
   }
 }' "$T/raw"
