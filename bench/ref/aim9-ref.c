@@ -64,6 +64,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	period = atol(argv[2]) * 1000;
+	/*
+	 * singleuser talks over stdio before the first test (prompts, the
+	 * table header), so a malloc heap exists below the break, as in the
+	 * plugin's child: print the header first, flushed.
+	 */
+	printf(" Test        Test        Elapsed  Iteration    Iteration          Operation\n"
+	       "Number       Name      Time (sec)   Count   Rate (loops/sec)    Rate (ops/sec)\n");
+	fflush(stdout);
 	t0 = ms_now();
 	do {
 		if (brk_body(n, page)) {
