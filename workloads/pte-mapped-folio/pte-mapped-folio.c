@@ -357,6 +357,8 @@ static int check_kpageflags(struct pmf *s)
 	size_t bad = 0, first_bad = 0;
 	const char *what = NULL;
 
+	if (!n || !npages)
+		return 1;
 	kfd = open("/proc/kpageflags", O_RDONLY);
 	if (kfd < 0)
 		return 1;
