@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MSTREAM_MAGIC "mmbench-stream"
 
@@ -405,6 +406,32 @@ static int merge_line(struct merge_ctx *m, const char *line)
 		free(m->guest_release);
 		m->guest_release = f[4] ? xstrdup(f[4]) : NULL;
 		m->have_machine = true;
+		{
+			/* the machine is the VM as the guest sees it, on this host */
+			char host[200] = "", *name;
+			struct machine_info mi = { 0 };
+			int64_t mid;
+
+			gethostname(host, sizeof(host) - 1);
+			name = xasprintf("vm@%s", host);
+			mi.hostname = name;
+			mi.cpu_model = f[3];
+			mi.ncpus = (int)c;
+			mi.mem_bytes = (uint64_t)mem;
+			mid = db_machine_upsert(m->db, &mi);
+			free(name);
+			if (mid > 0) {
+				sqlite3_stmt *st;
+
+				if (sqlite3_prepare_v2(m->db->sql, "UPDATE runs SET machine_id = ? WHERE id = ?",
+						       -1, &st, NULL) == SQLITE_OK) {
+					sqlite3_bind_int64(st, 1, mid);
+					sqlite3_bind_int64(st, 2, m->run_id);
+					sqlite3_step(st);
+					sqlite3_finalize(st);
+				}
+			}
+		}
 		if (db_run_env(m->db, m->run_id, "vm.guest_ncpus", f[1], NULL) ||
 		    db_run_env(m->db, m->run_id, "vm.guest_mem_bytes", f[2], NULL) ||
 		    db_run_env(m->db, m->run_id, "vm.guest_cpu_model", f[3], NULL))

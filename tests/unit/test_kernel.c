@@ -588,6 +588,8 @@ static void test_stream_roundtrip(void **state)
 				   " AND accel = 'tcg'"), 1);
 	assert_int_equal(count(&h, "SELECT count(*) FROM run_env WHERE key = 'vm.guest_ncpus'"
 				   " AND value = '2'"), 1);
+	assert_int_equal(count(&h, "SELECT count(*) FROM runs r JOIN machines m ON r.machine_id = m.id"
+				   " WHERE m.ncpus = 2 AND m.cpu_model = 'QEMU TCG CPU'"), 1);
 	db_close(&h);
 	db_close(&g);
 	strbuf_release(&s1);
