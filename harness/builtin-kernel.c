@@ -57,7 +57,12 @@ static int kernel_list(int argc, char **argv)
 		info("no kernels built yet in %s (see `mmbench kernel build`)", cache);
 		return EXIT_OK;
 	}
-	printf("%-28s %-28s %-12s %-19s %s\n", "LABEL", "RELEASE", "COMMIT", "BUILT", "PATCHES");
+	int w = 5;
+
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(labels[i]) > w)
+			w = (int)strlen(labels[i]);
+	printf("%-*s %-24s %-12s %-16s %s\n", w, "LABEL", "RELEASE", "COMMIT", "BUILT", "PATCHES");
 	for (size_t i = 0; i < n; i++) {
 		struct kernel_entry e;
 		char when[32] = "?";
@@ -71,12 +76,12 @@ static int kernel_list(int argc, char **argv)
 				strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &tm);
 			for (const char *p = e.patches_json; p && (p = strstr(p, "\"subject\"")); p++)
 				np++;
-			printf("%-28s %-28s %-12.12s %-19s %d\n", e.label,
+			printf("%-*s %-24s %-12.12s %-16s %d\n", w, e.label,
 			       e.release ? e.release : "?", e.base_commit ? e.base_commit : "?",
 			       when, np);
 			kernel_entry_release(&e);
 		} else {
-			printf("%-28s (broken cache entry; `mmbench kernel rm %s`)\n", labels[i],
+			printf("%-*s (broken cache entry; `mmbench kernel rm %s`)\n", w, labels[i],
 			       labels[i]);
 		}
 		free(labels[i]);
