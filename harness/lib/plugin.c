@@ -124,6 +124,13 @@ static int plugin_check(struct plugin *p, const struct mmb_workload *d, const ch
 	if (p->w.params && p->w.param_def_size < MMB_PARAM_DEF_MIN_SIZE)
 		return error("%s: param_def_size %zu is smaller than ABI %u's %zu", path,
 			     p->w.param_def_size, MMB_ABI_MAJOR, (size_t)MMB_PARAM_DEF_MIN_SIZE);
+	/* arrays are walked with the plugin's stride: it must keep elements aligned */
+	if (p->w.params && p->w.param_def_size % _Alignof(struct mmb_param_def))
+		return error("%s: param_def_size %zu is not a multiple of %zu", path,
+			     p->w.param_def_size, (size_t)_Alignof(struct mmb_param_def));
+	if (p->w.metrics && p->w.metric_def_size % _Alignof(struct mmb_metric_def))
+		return error("%s: metric_def_size %zu is not a multiple of %zu", path,
+			     p->w.metric_def_size, (size_t)_Alignof(struct mmb_metric_def));
 	if (!p->w.metrics || p->w.metric_def_size < MMB_METRIC_DEF_MIN_SIZE)
 		return error("%s: no metrics, or metric_def_size %zu smaller than %zu", path,
 			     p->w.metric_def_size, (size_t)MMB_METRIC_DEF_MIN_SIZE);

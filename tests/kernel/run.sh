@@ -157,6 +157,12 @@ cat "$work/err"
 grep -q "CONFIG_NFS_FS=y (.*dropped.config:4): resolved to not set" "$work/err" ||
 	fail "the error does not name CONFIG_NFS_FS and where it was asked for"
 
+# 8. a synthetic 0-day report naming the slow-brk commit: reproduced
+step "reproduce a synthetic 0-day report over the slow-brk fixture"
+rc=0
+MMBENCH_BUILD=$MMBENCH_BUILD "$here/reproduce.sh" "$REPO" || rc=$?
+[ $rc = 0 ] || [ $rc = 77 ] || fail "reproduce over the fixture: exit $rc"
+
 "$MM" kernel list
 step "timings: slow-brk ab ${t_slow}s (incl. builds), noop ab ${t_noop}s"
 grep -h "built .* in\|boot to first sample" "$work"/*.err || true
