@@ -75,12 +75,15 @@ int summary_print_run(FILE *f, struct mmb_db *db, int64_t run_id)
 		double mean, cov;
 
 		stats_summarise(r->v, r->n, r->better, &s);
+		/* a harmonic mean needs positive samples (deltas may be negative) */
+		if (s.min <= 0)
+			higher = false;
 		mean = higher ? s.hmean : s.amean;
 		cov = higher ? s.hcoeffvar : s.coeffvar;
 		fprintf(f, "%-*s  %-*s  %-*s  %-*s  %4zu  %-5s  %16.4f  %6.2f%%  %s\n", ww,
 			r->workload, wv, r->variant, wm, r->metric, wu, r->unit, r->n,
 			higher ? "Hmean" : "Amean", mean, r->n > 1 ? cov : 0.0,
-			higher ? "(higher is better)" : "(lower is better)");
+			r->better > 0 ? "(higher is better)" : "(lower is better)");
 		free(r->workload);
 		free(r->variant);
 		free(r->metric);
