@@ -15,3 +15,16 @@ skip() { echo "skip: $*"; exit 77; }
 die() { echo "FAIL: $*" >&2; exit 1; }
 q() { sqlite3 -batch -noheader "$MMBENCH_DB" "$@"; }
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root: $*"; }
+
+# mmbench run, waiting while another harness owns the settings lock
+# (benchmarks never overlap).  Sets rc, $TMP/out and $TMP/err.
+run() {
+	for _ in $(seq 1 120); do
+		set +e
+		"$MMB" run "$@" -q >"$TMP/out" 2>"$TMP/err"
+		rc=$?
+		set -e
+		[ $rc -ne 0 ] && grep -q "runs must not overlap" "$TMP/err" || return 0
+		sleep 5
+	done
+}

@@ -7,17 +7,6 @@
 command -v sqlite3 >/dev/null || skip "sqlite3 CLI not installed"
 [ -f "$MMBENCH_BUILD/workloads/ebizzy.so" ] || die "ebizzy.so not built"
 
-# mmbench run, waiting while another harness owns the settings lock.
-run() {	# config, then extra args; sets rc, $TMP/out, $TMP/err
-	for _ in $(seq 1 120); do
-		set +e
-		"$MMB" run "$@" -q >"$TMP/out" 2>"$TMP/err"
-		rc=$?
-		set -e
-		[ $rc -ne 0 ] && grep -q "runs must not overlap" "$TMP/err" || return 0
-		sleep 5
-	done
-}
 
 cat > "$TMP/e.yaml" <<EOC
 experiment: ebizzy-e2e

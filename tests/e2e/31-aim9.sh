@@ -8,16 +8,6 @@
 command -v sqlite3 >/dev/null || skip "sqlite3 CLI not installed"
 [ -f "$MMBENCH_BUILD/workloads/aim9.so" ] || die "aim9.so not built"
 
-run() {	# mmbench run, waiting while another harness owns the settings lock
-	for _ in $(seq 1 120); do
-		set +e
-		"$MMB" run "$@" -q >"$TMP/out" 2>"$TMP/err"
-		rc=$?
-		set -e
-		[ $rc -ne 0 ] && grep -q "runs must not overlap" "$TMP/err" || return 0
-		sleep 5
-	done
-}
 
 cat > "$TMP/a.yaml" <<EOC
 experiment: aim9-e2e

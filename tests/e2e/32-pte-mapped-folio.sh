@@ -33,16 +33,6 @@ restored() {
 }
 stat() { cat $THP/hugepages-$1kB/stats/anon_fault_alloc; }
 
-run() {	# mmbench run, waiting while another harness owns the settings lock
-	for _ in $(seq 1 120); do
-		set +e
-		"$MMB" run "$@" -q >"$TMP/out" 2>"$TMP/err"
-		rc=$?
-		set -e
-		[ $rc -ne 0 ] && grep -q "runs must not overlap" "$TMP/err" || return 0
-		sleep 5
-	done
-}
 
 before=$(knobs)
 cat > "$TMP/f.yaml" <<EOC

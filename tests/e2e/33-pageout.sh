@@ -13,16 +13,6 @@ need_root "sets up zram swap"
 	skip "no zram in this kernel"
 command -v mkswap >/dev/null || skip "mkswap not installed"
 
-run() {	# mmbench run, waiting while another harness owns the settings lock
-	for _ in $(seq 1 120); do
-		set +e
-		"$MMB" run "$@" -q >"$TMP/out" 2>"$TMP/err"
-		rc=$?
-		set -e
-		[ $rc -ne 0 ] && grep -q "runs must not overlap" "$TMP/err" || return 0
-		sleep 5
-	done
-}
 swaps() { tail -n +2 /proc/swaps | awk '{ print $1 }' | sort; }
 
 ROUNDS=40
