@@ -43,7 +43,7 @@ run "$TMP/e.yaml"
 cat "$TMP/err"
 [ $rc = 0 ] || { cat "$TMP/out"; die "mmbench run exited $rc"; }
 [ "$(q "SELECT status FROM runs")" = complete ] || die "run not complete"
-[ "$(q "SELECT count(*) FROM iterations WHERE status != 'ok'")" = 0 ] || die "failed iterations: $(q "SELECT reason FROM iterations WHERE status != 'ok'")"
+[ "$(q "SELECT count(*) FROM iterations WHERE status = 'failed'")" = 0 ] || die "failed iterations: $(q "SELECT reason FROM iterations WHERE status = 'failed'")"
 
 # metric|unit|better
 while IFS='|' read -r m unit better; do
