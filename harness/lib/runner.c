@@ -478,7 +478,7 @@ int runner_run(struct plan *plan, struct mmb_db *db, int64_t run_id,
 				};
 
 				progress_clear();
-				info("%s %s: skipped: %s", w->plugin.w.name, v->variant, v->unsupported);
+				info("%s%s%s: skipped: %s", w->plugin.w.name, *v->variant ? " " : "", v->variant, v->unsupported);
 				if (db_iteration_add(db, &it, NULL, 0, NULL, NULL, 0, NULL) < 0)
 					return -1;
 				st->skipped++;
@@ -549,7 +549,7 @@ int runner_run(struct plan *plan, struct mmb_db *db, int64_t run_id,
 						st->ok++;
 				} else if (!strcmp(r.status, "skipped")) {
 					progress_clear();
-					info("%s %s: skipped: %s", w->plugin.w.name, v->variant, r.reason);
+					info("%s%s%s: skipped: %s", w->plugin.w.name, *v->variant ? " " : "", v->variant, r.reason);
 					st->skipped++;
 					skip_rest = true;
 					done += total - i - 1;

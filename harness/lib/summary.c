@@ -2,6 +2,7 @@
 #include "stats.h"
 #include "util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,7 +83,7 @@ int summary_print_run(FILE *f, struct mmb_db *db, int64_t run_id)
 		cov = higher ? s.hcoeffvar : s.coeffvar;
 		fprintf(f, "%-*s  %-*s  %-*s  %-*s  %4zu  %-5s  %16.4f  %6.2f%%  %s\n", ww,
 			r->workload, wv, r->variant, wm, r->metric, wu, r->unit, r->n,
-			higher ? "Hmean" : "Amean", mean, r->n > 1 ? cov : 0.0,
+			higher ? "Hmean" : "Amean", mean, r->n > 1 && isfinite(cov) ? cov : 0.0,
 			r->better > 0 ? "(higher is better)" : "(lower is better)");
 		free(r->workload);
 		free(r->variant);
