@@ -82,16 +82,8 @@ static int list_workloads(bool verbose)
 				if (d->min < d->max) {
 					char lo[32], hi[32];
 
-					if (d->type == MMB_PARAM_SIZE) {
-						units_format_size(d->min, lo, sizeof(lo));
-						units_format_size(d->max, hi, sizeof(hi));
-					} else if (d->type == MMB_PARAM_DURATION) {
-						units_format_duration(d->min, lo, sizeof(lo));
-						units_format_duration(d->max, hi, sizeof(hi));
-					} else {
-						snprintf(lo, sizeof(lo), "%lld", (long long)d->min);
-						snprintf(hi, sizeof(hi), "%lld", (long long)d->max);
-					}
+					plan_format_value(d->type, d->min, lo, sizeof(lo));
+					plan_format_value(d->type, d->max, hi, sizeof(hi));
 					printf(" [%s..%s]", lo, hi);
 				}
 				printf("\n");

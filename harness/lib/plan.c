@@ -42,6 +42,16 @@ static int enum_index(const char *choices, const char *text)
 	return -1;
 }
 
+void plan_format_value(enum mmb_param_type t, int64_t v, char *buf, size_t len)
+{
+	if (t == MMB_PARAM_SIZE)
+		units_format_size(v, buf, len);
+	else if (t == MMB_PARAM_DURATION)
+		units_format_duration(v, buf, len);
+	else
+		snprintf(buf, len, "%lld", (long long)v);
+}
+
 int plan_parse_value(const struct mmb_param_def *d, const char *text,
 		     const struct unit_ctx *u, struct mmb_value *out,
 		     char *err, size_t errlen)
@@ -86,13 +96,15 @@ int plan_parse_value(const struct mmb_param_def *d, const char *text,
 	if ((d->type == MMB_PARAM_INT || d->type == MMB_PARAM_SIZE ||
 	     d->type == MMB_PARAM_DURATION) && d->min < d->max &&
 	    (out->i < d->min || out->i > d->max)) {
-		char num[32];
+		char num[32], lo[32], hi[32], *end;
+		bool plain = strtoll(text, &end, 10) == out->i && !*end;
 
-		snprintf(num, sizeof(num), "%lld", (long long)out->i);
+		plan_format_value(d->type, out->i, num, sizeof(num));
+		plan_format_value(d->type, d->min, lo, sizeof(lo));
+		plan_format_value(d->type, d->max, hi, sizeof(hi));
 		/* show what the units made of the text when it is not a plain number */
-		snprintf(err, errlen, "%s%s%s is out of range [%lld, %lld]", text,
-			 strcmp(num, text) ? " = " : "", strcmp(num, text) ? num : "",
-			 (long long)d->min, (long long)d->max);
+		snprintf(err, errlen, "%s%s%s is out of range [%s, %s]", text,
+			 plain ? "" : " = ", plain ? "" : num, lo, hi);
 		return -1;
 	}
 	return 0;

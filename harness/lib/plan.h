@@ -45,6 +45,9 @@ int plan_build(struct plan *p, struct experiment *e, const struct unit_ctx *u,
 	       const struct plan_opts *o);
 void plan_release(struct plan *p);
 
+/* An int, size or duration value for messages: "42", "1.0G", "300s". */
+void plan_format_value(enum mmb_param_type t, int64_t v, char *buf, size_t len);
+
 /* Parse one value of a parameter; err gets the reason. */
 int plan_parse_value(const struct mmb_param_def *d, const char *text,
 		     const struct unit_ctx *u, struct mmb_value *out,

@@ -137,7 +137,7 @@ static void test_errors(void **s)
 	expect_error("experiment: x\nworkloads:\n  - name: skeleton\n    params:\n      sise: 4K\n",
 		     "t.yaml:5:7: workload 'skeleton': unknown parameter 'sise'; valid parameters: size, passes, access, prefault");
 	expect_error("experiment: x\nworkloads:\n  - name: skeleton\n    params:\n      size: [4K, 1]\n",
-		     "t.yaml:5:18: workload 'skeleton': parameter 'size': 1 is out of range");
+		     "t.yaml:5:18: workload 'skeleton': parameter 'size': 1 is out of range [4.0K, 1.0T]");
 	expect_error("experiment: x\nworkloads:\n  - name: skeleton\n    params:\n      access: both\n",
 		     "t.yaml:5:15: workload 'skeleton': parameter 'access': 'both' is not a valid choice; valid: write|read");
 	expect_error("experiment: x\nworkloads:\n  - name: skeleton\n    params:\n      prefault: maybe\n",
