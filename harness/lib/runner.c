@@ -4,6 +4,7 @@
 #include "progress.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -596,7 +597,8 @@ static int set_env_knob(struct mmb_db *db, int64_t run_id, const char *key,
 	if (ret)
 		return error("environment %s: cannot write '%s' to %s: %s", key, value, path,
 			     strerror(-ret));
-	return db_run_env(db, run_id, key, value, old);
+	/* "original" marks what this run changed: not a value that already was */
+	return db_run_env(db, run_id, key, value, strcmp(old, value) ? old : NULL);
 }
 
 static int find_free_zram(char *dev, size_t len, char *sys, size_t slen)
@@ -682,6 +684,36 @@ int runner_env_apply(const struct experiment *e, struct mmb_db *db, int64_t run_
 		snprintf(key, sizeof(key), "mthp.%ukB.enabled", env->mthp[i].kb);
 		if (set_env_knob(db, run_id, key, path, env->mthp[i].value))
 			return -1;
+	}
+	/*
+	 * "thp: never" means no huge pages of any size: a per-size mTHP knob
+	 * left at always/madvise would still hand out large folios.  Sizes the
+	 * experiment lists itself keep their own value.
+	 */
+	if (env->thp_enabled && !strcmp(env->thp_enabled, "never")) {
+		DIR *d = opendir(THP_DIR);
+		struct dirent *de;
+		unsigned int kb;
+
+		while (d && (de = readdir(d))) {
+			bool listed = false;
+
+			if (sscanf(de->d_name, "hugepages-%ukB", &kb) != 1)
+				continue;
+			for (size_t i = 0; i < env->nmthp; i++)
+				listed |= env->mthp[i].kb == kb;
+			snprintf(path, sizeof(path), THP_DIR "/hugepages-%ukB/enabled", kb);
+			snprintf(key, sizeof(key), "mthp.%ukB.enabled", kb);
+			/* shmem-only sizes (no anon knob to write) are not ours to touch */
+			if (listed || access(path, W_OK) < 0)
+				continue;
+			if (set_env_knob(db, run_id, key, path, "never")) {
+				closedir(d);
+				return -1;
+			}
+		}
+		if (d)
+			closedir(d);
 	}
 	if (env->governor) {
 		int ncpu = online_cpus();
