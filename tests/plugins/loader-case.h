@@ -1,5 +1,5 @@
 /*
- * Shared body of the loader test plugins: trivial hooks and one metric.
+ * Shared body of the loader and requirement test plugins: trivial hooks and one metric.
  * Each case file only says how its descriptor differs from a valid one.
  */
 #ifndef LOADER_CASE_H
