@@ -218,8 +218,11 @@ static char *variant_without(const char *variant, const char *key)
 	return strbuf_detach(&sb);
 }
 
-/* Tic label of a variant: the values only ("fork 64"); keys go in the axis label. */
-static char *variant_label(const char *variant)
+/*
+ * The keys ("test, folio_kb") or the values ("fork 64") of a variant joined
+ * with sep: values label the tics, keys the axis.
+ */
+static char *variant_join(const char *variant, bool keys, const char *sep)
 {
 	struct kv *kv;
 	size_t n = variant_parse(variant, &kv);
@@ -228,29 +231,22 @@ static char *variant_label(const char *variant)
 	strbuf_addstr(&sb, "");
 	for (size_t i = 0; i < n; i++) {
 		if (i)
-			strbuf_addch(&sb, ' ');
-		strbuf_addstr(&sb, kv[i].val);
+			strbuf_addstr(&sb, sep);
+		strbuf_addstr(&sb, keys ? kv[i].key : kv[i].val);
 	}
 	kv_free(kv, n);
-	if (!sb.len)
-		strbuf_addstr(&sb, "(all)");
 	return strbuf_detach(&sb);
 }
 
-static char *variant_keys(const char *variant)
+/* Tic label of a variant: the values only ("fork 64"); keys go in the axis label. */
+static char *variant_label(const char *variant)
 {
-	struct kv *kv;
-	size_t n = variant_parse(variant, &kv);
-	struct strbuf sb = STRBUF_INIT;
+	char *l = variant_join(variant, false, " ");
 
-	strbuf_addstr(&sb, "");
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			strbuf_addstr(&sb, ", ");
-		strbuf_addstr(&sb, kv[i].key);
-	}
-	kv_free(kv, n);
-	return strbuf_detach(&sb);
+	if (*l)
+		return l;
+	free(l);
+	return xstrdup("(all)");
 }
 
 static bool parse_number(const char *s, double *out)
@@ -797,7 +793,7 @@ static void tics_for_variants(struct strbuf *sc, const struct plot_group *g, con
 	if (nvs > 6 || longest * nvs > 60)
 		strbuf_addstr(sc, "set xtics rotate by 40 right\n");
 	if (nvs) {
-		char *keys = variant_keys(g->variants[vs[0]]);
+		char *keys = variant_join(g->variants[vs[0]], true, ", ");
 		if (*keys) {
 			char *q = gnuplot_quote(keys);
 			strbuf_addf(sc, "set xlabel %s\n", q);
