@@ -108,29 +108,15 @@ static int journal_append(const char *type, const char *const *fields)
 	return ret;
 }
 
-/* sysfs selectors print "always [madvise] never": the bracketed word is the value. */
-static void knob_current(const char *raw, char *out, size_t len)
-{
-	const char *l = strchr(raw, '['), *r = l ? strchr(l, ']') : NULL;
-
-	if (l && r && (size_t)(r - l - 1) < len) {
-		memcpy(out, l + 1, r - l - 1);
-		out[r - l - 1] = '\0';
-	} else {
-		snprintf(out, len, "%s", raw);
-	}
-}
-
 int envctl_set_knob(const char *path, const char *value)
 {
-	char raw[4096], old[4096];
+	char old[4096];
 	const char *fields[3];
 	int ret;
 
-	ret = read_line_file(path, raw, sizeof(raw));
+	ret = read_knob_value(path, old, sizeof(old));
 	if (ret < 0)
 		return ret;
-	knob_current(raw, old, sizeof(old));
 	if (!strcmp(old, value))
 		return 0;	/* nothing to change, nothing to undo */
 	fields[0] = path;

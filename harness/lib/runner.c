@@ -578,18 +578,11 @@ int runner_run(struct plan *plan, struct mmb_db *db, int64_t run_id,
 static int set_env_knob(struct mmb_db *db, int64_t run_id, const char *key,
 			const char *path, const char *value)
 {
-	char raw[512], old[512];
-	const char *l, *r;
+	char old[512];
 	int ret;
 
-	if (read_line_file(path, raw, sizeof(raw)) < 0)
+	if (read_knob_value(path, old, sizeof(old)) < 0)
 		return error("environment %s: %s does not exist on this kernel", key, path);
-	l = strchr(raw, '[');
-	r = l ? strchr(l, ']') : NULL;
-	if (l && r)
-		snprintf(old, sizeof(old), "%.*s", (int)(r - l - 1), l + 1);
-	else
-		snprintf(old, sizeof(old), "%s", raw);
 	ret = envctl_set_knob(path, value);
 	if (ret == -EACCES || ret == -EPERM)
 		return error("environment %s: %s needs root to change (%s -> %s)", key, path, old,

@@ -115,19 +115,10 @@ static void add_item(struct env_item **items, size_t *n, size_t *alloc, const ch
 static void add_knob(struct env_item **items, size_t *n, size_t *alloc, const char *key,
 		     const char *path)
 {
-	char buf[512], val[512];
-	const char *l, *r;
+	char val[512];
 
-	if (read_line_file(path, buf, sizeof(buf)) < 0)
-		return;
-	l = strchr(buf, '[');
-	r = l ? strchr(l, ']') : NULL;
-	if (l && r) {
-		snprintf(val, sizeof(val), "%.*s", (int)(r - l - 1), l + 1);
+	if (read_knob_value(path, val, sizeof(val)) >= 0)
 		add_item(items, n, alloc, key, val);
-	} else {
-		add_item(items, n, alloc, key, buf);
-	}
 }
 
 void env_snapshot(struct env_item **items, size_t *n)

@@ -274,6 +274,22 @@ int read_line_file(const char *path, char *buf, size_t len)
 	return (int)strlen(buf);
 }
 
+int read_knob_value(const char *path, char *buf, size_t len)
+{
+	int n = read_line_file(path, buf, len);
+	char *l, *r;
+
+	if (n < 0)
+		return n;
+	l = strchr(buf, '[');
+	r = l ? strchr(l, ']') : NULL;
+	if (l && r) {
+		memmove(buf, l + 1, r - l - 1);
+		buf[r - l - 1] = '\0';
+	}
+	return (int)strlen(buf);
+}
+
 int write_file_str(const char *path, const char *value)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);

@@ -66,6 +66,12 @@ int strbuf_read_fd(struct strbuf *sb, int fd);
 
 /* Read the first line of a small file (sysfs/procfs) without the newline. */
 int read_line_file(const char *path, char *buf, size_t len);
+/*
+ * Read a sysfs/procfs knob's current value: the first line, and of a
+ * selector like "always [madvise] never" only the bracketed word.
+ * Returns the length or -errno.
+ */
+int read_knob_value(const char *path, char *buf, size_t len);
 /* Write a string to a file (sysfs knob); returns 0 or -errno. */
 int write_file_str(const char *path, const char *value);
 /* Write a whole buffer to a path atomically (tmp + rename). */
