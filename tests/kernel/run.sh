@@ -114,7 +114,9 @@ n=$(sqlite3 "$MMBENCH_DB" "SELECT count(*) FROM runs WHERE accel = 'tcg' AND sta
 # 4. noop: no significant change
 step "ab: noop"
 t0=$(date +%s)
-ab --patch "$FIX/noop" >"$work/noop.out" 2>"$work/noop.err" || {
+# its own base label: ab pools every run of a label, and the base runs of the
+# slow-brk A/B were interleaved with another kernel at another time
+ab --patch "$FIX/noop" --base-name v6.12-debian-noop-ab >"$work/noop.out" 2>"$work/noop.err" || {
 	cat "$work/noop.err" "$work/noop.out"; fail "mmbench ab (noop) failed"; }
 t_noop=$(( $(date +%s) - t0 ))
 cat "$work/noop.err" "$work/noop.out"
