@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define SEED "001_da09c7d68e20d95c.txt"
 
@@ -693,6 +694,39 @@ static void test_release_sha(void **state)
 	assert_false(repro_release_has_sha("", "cacded5e42"));
 }
 
+/*
+ * A mail of many small tables parses in linear time: parse_top() asked
+ * "is this token in a table?" by scanning every table for every token, so
+ * 2M of them took many seconds (found profiling fuzz_lkpreport).
+ */
+static void test_many_tables_linear(void **state)
+{
+	static const char one[] = "a/testcase:\nx/y\ncommit:\n1234567 (\"s\")\n"
+				  "2345678 (\"t\")\n1 +1% 2 m\n\n";
+	const size_t n = (2u << 20) / (sizeof(one) - 1);
+	struct strbuf sb = STRBUF_INIT;
+	struct lkp_report r;
+	struct timespec t0, t1;
+	char err[512];
+	double secs;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		strbuf_addstr(&sb, one);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	if (lkpreport_parse(&r, sb.buf, sb.len, err, sizeof(err)))
+		fail_msg("%s", err);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	assert_int_equal(r.ntables, n);
+	assert_string_equal(r.testcase, "y");
+	/* linear: under a second with ASan here; the quadratic scan took 65 s */
+	if (secs > 5.0)
+		fail_msg("%zu tables took %.1f s of CPU", n, secs);
+	lkp_report_release(&r);
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -711,6 +745,7 @@ int main(void)
 		cmocka_unit_test(test_plan_unsupported),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_release_sha),
+		cmocka_unit_test(test_many_tables_linear),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
