@@ -88,8 +88,9 @@ int main(int argc, char **argv)
 			continue;
 		if (wants_help(argc - 1, argv + 1))
 			return help_show(c->name) ? EXIT_USAGE : EXIT_OK;
-		if (c->flags & RESTORE_ENV)
-			envctl_recover();
+		/* a journal others could have written is refused, never replayed */
+		if ((c->flags & RESTORE_ENV) && envctl_recover())
+			return EXIT_RUNTIME;
 		ret = c->fn(argc - 1, argv + 1);
 		/* error() returns -1: a runtime failure */
 		return ret < 0 ? EXIT_RUNTIME : ret;

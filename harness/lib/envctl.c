@@ -1,6 +1,7 @@
 #include "envctl.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -18,7 +19,7 @@
  * iteration child can journal too) and fsync'ed before the change is made.
  */
 
-static char journal_path[4200];
+static char journal_path[4200], state_dir[4096];
 /*
  * The pid recorded with each change is the harness that will restore it,
  * not the iteration child that made it: a child exits long before its
@@ -50,9 +51,134 @@ const char *envctl_journal_path(void)
 			dir = buf;
 		}
 	}
-	mkdir_p(dir, 0755);
-	snprintf(journal_path, sizeof(journal_path), "%s/journal", dir);
+	snprintf(state_dir, sizeof(state_dir), "%s", dir);
+	/* "dir/" would make lstat() follow a symlink: check the name itself */
+	for (size_t n = strlen(state_dir); n > 1 && state_dir[n - 1] == '/'; n--)
+		state_dir[n - 1] = '\0';
+	if (access(state_dir, F_OK) < 0 && errno == ENOENT && !mkdir_p(state_dir, 0755)) {
+		/* ours and new: 0755 whatever the umask, or the checks refuse it */
+		int fd = open(state_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+		if (fd >= 0) {
+			if (fchmod(fd, 0755) < 0)
+				warning("cannot chmod %s: %s", state_dir, strerror(errno));
+			close(fd);
+		}
+	}
+	snprintf(journal_path, sizeof(journal_path), "%s/journal", state_dir);
 	return journal_path;
+}
+
+/*
+ * The journal is replayed at the next start, as root for system knobs: a
+ * state folder or journal anyone else could write is a way to make root
+ * write files.  Only a real folder/file owned by us or root, writable by
+ * nobody else, is trusted.
+ */
+static int check_private(const char *path, bool dir)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;	/* nothing there yet, nothing to trust */
+		return error("cannot check the restore journal %s: %s", path, strerror(errno));
+	}
+	if (S_ISLNK(st.st_mode))
+		return error("refusing the restore journal: %s is a symbolic link%s", path,
+			     dir ? " (give MMBENCH_STATE the real path)" : "");
+	if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
+		return error("refusing the restore journal: %s is not a %s", path,
+			     dir ? "folder" : "regular file");
+	if (st.st_uid != geteuid() && st.st_uid != 0)
+		return error("refusing the restore journal: %s belongs to uid %u, not to you (uid %u) or root; another user could plant settings to restore",
+			     path, (unsigned)st.st_uid, (unsigned)geteuid());
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return error("refusing the restore journal: %s is %s-writable (mode %04o); another user could plant settings to restore (chmod go-w, or a private MMBENCH_STATE)",
+			     path, st.st_mode & S_IWOTH ? "world" : "group",
+			     (unsigned)(st.st_mode & 07777));
+	return 0;
+}
+
+int envctl_check_state(void)
+{
+	const char *journal = envctl_journal_path();
+
+	if (check_private(state_dir, true) || check_private(journal, false))
+		return -1;
+	return 0;
+}
+
+/*
+ * The knobs mmbench writes: THP/mTHP (environment, pte-mapped-folio),
+ * cpufreq governors, zram devices it set up, and vm sysctls.  The journal
+ * replays only these, and host->write_knob() allows only these, so nothing
+ * mmbench journals is refused at replay.
+ */
+static bool name_chars(const char *s, const char *extra, bool slashes)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s == '/' && slashes && s[1] && s[1] != '/')
+			continue;
+		if (!isalnum((unsigned char)*s) && !strchr(extra, *s))
+			return false;
+	}
+	return true;
+}
+
+static bool digits_then(const char *s, const char *rest, const char **tail)
+{
+	if (!isdigit((unsigned char)*s))
+		return false;
+	while (isdigit((unsigned char)*s))
+		s++;
+	if (!starts_with(s, rest))
+		return false;
+	*tail = s + strlen(rest);
+	return true;
+}
+
+bool envctl_knob_allowed(const char *path)
+{
+	const char *tail;
+
+	/* no "..", ".", empty or hidden components: the names below have no dots */
+	if (strstr(path, "/.") || strstr(path, "//"))
+		return false;
+	if (starts_with(path, "/sys/kernel/mm/transparent_hugepage/"))
+		return name_chars(path + strlen("/sys/kernel/mm/transparent_hugepage/"), "_-", true);
+	if (starts_with(path, "/sys/devices/system/cpu/cpu"))
+		return digits_then(path + strlen("/sys/devices/system/cpu/cpu"),
+				   "/cpufreq/scaling_governor", &tail) && !*tail;
+	if (starts_with(path, "/sys/block/zram"))
+		return digits_then(path + strlen("/sys/block/zram"), "/", &tail) &&
+		       name_chars(tail, "_", false);
+	if (starts_with(path, "/proc/sys/vm/"))
+		return name_chars(path + strlen("/proc/sys/vm/"), "_", false);
+	return false;
+}
+
+/* A value to put back: a short printable line (tabs allowed: some sysctls list numbers). */
+bool envctl_value_ok(const char *v)
+{
+	size_t n = 0;
+
+	for (; v[n]; n++)
+		if (v[n] != '\t' && (v[n] < 0x20 || v[n] > 0x7e))
+			return false;
+	return n <= ENVCTL_VALUE_MAX;
+}
+
+/* The only command mmbench journals: swapoff of the zram device it set up. */
+static bool undo_allowed(char *const *argv, int n)
+{
+	const char *tail;
+
+	return n == 2 && !strcmp(argv[0], "swapoff") &&
+	       starts_with(argv[1], "/dev/zram") &&
+	       digits_then(argv[1] + strlen("/dev/zram"), "", &tail) && !*tail;
 }
 
 static void escape_into(struct strbuf *sb, const char *s)
@@ -85,18 +211,38 @@ static char *unescape(const char *s, size_t n)
 	return out;
 }
 
+static int count_fields(const char *const *fields)
+{
+	int n = 0;
+
+	while (fields[n])
+		n++;
+	return n;
+}
+
 static int journal_append(const char *type, const char *const *fields)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int fd, ret = 0;
 
+	/* never journal what a replay would refuse */
+	if (*type == 'K' ? !fields[0] || !fields[1] || fields[2] ||
+			   !envctl_knob_allowed(fields[0]) || !envctl_value_ok(fields[1])
+			 : !undo_allowed((char *const *)fields, count_fields(fields))) {
+		error("not journaling %s: the restore journal only takes the settings mmbench manages",
+		      fields[0] ? fields[0] : "(nothing)");
+		return -EPERM;
+	}
+	if (envctl_check_state())
+		return -EPERM;
 	strbuf_addf(&sb, "%d\t%s", (int)journal_owner(), type);
 	for (; *fields; fields++) {
 		strbuf_addch(&sb, '\t');
 		escape_into(&sb, *fields);
 	}
 	strbuf_addch(&sb, '\n');
-	fd = open(envctl_journal_path(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	fd = open(envctl_journal_path(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
 	if (fd < 0 || write(fd, sb.buf, sb.len) != (ssize_t)sb.len || fsync(fd) < 0)
 		ret = -errno;
 	if (fd >= 0)
@@ -119,6 +265,12 @@ int envctl_set_knob(const char *path, const char *value)
 		return ret;
 	if (!strcmp(old, value))
 		return 0;	/* nothing to change, nothing to undo */
+	if (!envctl_knob_allowed(path) || !envctl_value_ok(old)) {
+		error("not changing %s: %s", path, envctl_knob_allowed(path) ?
+		      "its current value is too long or not printable to journal" :
+		      "not a setting mmbench manages (see docs/security.md)");
+		return -EPERM;
+	}
 	fields[0] = path;
 	fields[1] = old;
 	fields[2] = NULL;
@@ -161,8 +313,10 @@ int envctl_lock(void)
 	if (lock_fd >= 0)
 		return 0;
 	journal_owner();
+	if (envctl_check_state())
+		return -1;
 	path = xasprintf("%s.lock", envctl_journal_path());
-	lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	lock_fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (lock_fd < 0) {
 		error("cannot open %s: %s", path, strerror(errno));
 		free(path);
@@ -196,9 +350,10 @@ off_t envctl_mark(void)
 
 struct entry {
 	pid_t pid;
-	char type;
+	char type;		/* 'K', 'U', or 0 for a line that is no entry */
 	char **fields;
 	int nfields;
+	int line;		/* in the journal file, for messages */
 };
 
 static void entry_free(struct entry *e)
@@ -208,28 +363,32 @@ static void entry_free(struct entry *e)
 	free(e->fields);
 }
 
-static int parse_entries(const char *buf, size_t len, struct entry **out, size_t *nout)
+/* line: the journal line buf starts at */
+static int parse_entries(const char *buf, size_t len, int line, struct entry **out, size_t *nout)
 {
 	size_t alloc = 0, nr = 0;
 	struct entry *ents = NULL;
 	const char *p = buf, *end = buf + len;
 
-	while (p < end) {
+	for (; p < end; line++) {
 		const char *nl = memchr(p, '\n', end - p);
 		const char *f, *tab;
+		char *pend;
 		struct entry e = { 0 };
 		size_t fa = 0;
 
 		if (!nl)
 			break;	/* torn last line: the change was never made */
-		e.pid = (pid_t)strtol(p, NULL, 10);
+		e.line = line;
+		e.pid = (pid_t)strtol(p, &pend, 10);
 		f = memchr(p, '\t', nl - p);
-		if (!f || f + 2 > nl) {
-			p = nl + 1;
-			continue;
+		/* kept with type 0 so the replay can say which line it skipped */
+		if (f && f + 2 <= nl && pend == f && e.pid > 0 && (f + 2 == nl || f[2] == '\t')) {
+			e.type = f[1];
+			f += 2;
+		} else {
+			f = nl;
 		}
-		e.type = f[1];
-		f += 2;
 		while (f < nl && *f == '\t') {
 			f++;
 			tab = memchr(f, '\t', nl - f);
@@ -249,27 +408,64 @@ static int parse_entries(const char *buf, size_t len, struct entry **out, size_t
 	return 0;
 }
 
-static int undo_entry(const struct entry *e)
+/* A journal field for a message: it may be anything, so at most 80 printable bytes. */
+static const char *shown(const char *s, char *buf, size_t len)
 {
-	if (e->type == 'K' && e->nfields >= 2) {
+	size_t i = 0;
+
+	for (; *s && i + 4 < len && i < 80; s++)
+		buf[i++] = *s >= 0x20 && *s < 0x7f ? *s : '?';
+	if (*s)
+		buf[i++] = '.', buf[i++] = '.', buf[i++] = '.';
+	buf[i] = '\0';
+	return buf;
+}
+
+/* Why an entry must not be replayed, or NULL. */
+static const char *entry_refused(const struct entry *e)
+{
+	if (e->type == 'K') {
+		if (e->nfields != 2)
+			return "not a 'path value' entry";
+		if (!envctl_knob_allowed(e->fields[0]))
+			return "not a setting mmbench manages";
+		if (!envctl_value_ok(e->fields[1]))
+			return "the value is too long or not printable";
+		return NULL;
+	}
+	if (e->type == 'U')
+		return e->nfields >= 1 && undo_allowed(e->fields, e->nfields) ? NULL :
+			"not a command mmbench journals (only swapoff /dev/zramN)";
+	return "not a journal entry";
+}
+
+static int undo_entry(const struct entry *e, const char *journal)
+{
+	const char *why = entry_refused(e);
+	char b1[96], b2[96];
+
+	if (why)
+		return error("%s:%d: skipping %s%s%s: %s", journal, e->line,
+			     e->nfields ? "'" : "the line", e->nfields ? shown(e->fields[0], b1, sizeof(b1)) : "",
+			     e->nfields ? "'" : "", why);
+	if (e->type == 'K') {
 		int ret = write_file_str(e->fields[0], e->fields[1]);
 
 		if (ret)
-			return error("cannot restore %s to '%s': %s", e->fields[0], e->fields[1],
-				     strerror(-ret));
+			return error("cannot restore %s to '%s': %s", e->fields[0],
+				     shown(e->fields[1], b2, sizeof(b2)), strerror(-ret));
 		return 0;
 	}
-	if (e->type == 'U' && e->nfields >= 1) {
+	{
 		struct strbuf err = STRBUF_INIT;
 		int rc = run_argv((const char *const *)e->fields, NULL, &err);
 
 		if (rc)
-			error("restore step '%s' failed (%d): %s", e->fields[0], rc,
+			error("restore step '%s %s' failed (%d): %s", e->fields[0], e->fields[1], rc,
 			      err.buf ? strtrim(err.buf) : "");
 		strbuf_release(&err);
 		return rc ? -1 : 0;
 	}
-	return 0;
 }
 
 int envctl_restore_to(off_t mark)
@@ -277,18 +473,23 @@ int envctl_restore_to(off_t mark)
 	struct strbuf sb = STRBUF_INIT;
 	struct entry *ents = NULL;
 	size_t n = 0;
-	int ret = 0, fd;
+	int ret = 0, fd, line = 1;
 	const char *path = envctl_journal_path();
 
+	if (envctl_check_state())
+		return -1;
 	if (strbuf_read_file(&sb, path) < 0) {
 		strbuf_release(&sb);
 		return errno == ENOENT ? 0 : -1;
 	}
 	if ((size_t)mark > sb.len)
 		mark = sb.len;
-	parse_entries(sb.buf + mark, sb.len - mark, &ents, &n);
+	for (off_t i = 0; i < mark; i++)
+		line += sb.buf[i] == '\n';
+	parse_entries(sb.buf + mark, sb.len - mark, line, &ents, &n);
+	/* a bad entry is reported and skipped; the others are still put back */
 	for (size_t i = n; i-- > 0;) {
-		if (undo_entry(&ents[i]))
+		if (undo_entry(&ents[i], path))
 			ret = -1;
 		entry_free(&ents[i]);
 	}
@@ -297,7 +498,7 @@ int envctl_restore_to(off_t mark)
 	if (mark == 0) {
 		unlink(path);
 	} else {
-		fd = open(path, O_WRONLY | O_CLOEXEC);
+		fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0) {
 			if (ftruncate(fd, mark) == 0)
 				fsync(fd);
@@ -312,31 +513,34 @@ int envctl_restore_all(void)
 	return envctl_restore_to(0);
 }
 
-void envctl_recover(void)
+int envctl_recover(void)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct entry *ents = NULL;
 	size_t n = 0;
 	bool live = false;
 
+	if (envctl_check_state())
+		return -1;
 	if (strbuf_read_file(&sb, envctl_journal_path()) < 0 || !sb.len) {
 		strbuf_release(&sb);
-		return;
+		return 0;
 	}
-	parse_entries(sb.buf, sb.len, &ents, &n);
+	parse_entries(sb.buf, sb.len, 1, &ents, &n);
 	for (size_t i = 0; i < n; i++) {
-		if (ents[i].pid != getpid() && kill(ents[i].pid, 0) == 0)
+		if (ents[i].type && ents[i].pid != getpid() && kill(ents[i].pid, 0) == 0)
 			live = true;
 		entry_free(&ents[i]);
 	}
 	free(ents);
 	strbuf_release(&sb);
 	if (live)
-		return;		/* another mmbench is running and owns the journal */
+		return 0;	/* another mmbench is running and owns the journal */
 	warning("a previous mmbench run did not restore the system; restoring it now (%s)",
 		envctl_journal_path());
 	if (envctl_restore_all())
 		warning("some settings could not be restored; see above (root needed?), then run `mmbench restore`");
+	return 0;
 }
 
 static volatile sig_atomic_t in_handler;

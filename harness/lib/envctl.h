@@ -8,6 +8,7 @@
 #ifndef MMB_ENVCTL_H
 #define MMB_ENVCTL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -37,8 +38,28 @@ off_t envctl_mark(void);
 int envctl_restore_to(off_t mark);
 int envctl_restore_all(void);
 
-/* Replay a journal left behind by a dead mmbench; quiet if there is none. */
-void envctl_recover(void);
+/*
+ * Replay a journal left behind by a dead mmbench; quiet if there is none.
+ * -1 (after saying why) when the state folder or journal is not private
+ * (envctl_check_state): nothing is replayed then.
+ */
+int envctl_recover(void);
+
+/*
+ * The state folder and journal must be ours or root's, writable by nobody
+ * else, and no symlinks: the journal is replayed as root.  0, or -1 after
+ * an error naming the path and why.
+ */
+int envctl_check_state(void);
+
+/*
+ * What the journal replays (and host->write_knob() accepts): THP/mTHP
+ * sysfs, cpufreq scaling_governor, /sys/block/zramN/ and /proc/sys/vm/
+ * knobs, with no "..".  Values: printable, at most ENVCTL_VALUE_MAX bytes.
+ */
+#define ENVCTL_VALUE_MAX 256
+bool envctl_knob_allowed(const char *path);
+bool envctl_value_ok(const char *value);
 
 /* SIGINT/SIGTERM/SIGHUP: restore the journal, then die with the signal. */
 void envctl_install_signal_handlers(void);

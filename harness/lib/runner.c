@@ -143,10 +143,12 @@ static uint64_t host_now_ns(void)
 static int host_write_knob(struct mmb_ctx *ctx, const char *path, const char *value)
 {
 	(void)ctx;
-	/* Only sysfs and procfs: a plugin has no business writing elsewhere. */
-	if (!starts_with(path, "/sys/") && !starts_with(path, "/proc/sys/"))
-		return -EPERM;
-	if (strstr(path, "/../"))
+	/*
+	 * Only the mm knobs the journal replays (envctl_knob_allowed): a
+	 * plugin has no business writing elsewhere, and a knob the replay
+	 * refused would stay changed after a crash.
+	 */
+	if (!envctl_knob_allowed(path))
 		return -EPERM;
 	return envctl_set_knob(path, value);
 }
