@@ -188,6 +188,9 @@ int db_open_existing(struct mmb_db *db, const char *path)
 
 void db_close(struct mmb_db *db)
 {
+	sqlite3_finalize(db->series_get);
+	sqlite3_finalize(db->series_add);
+	db->series_get = db->series_add = NULL;
 	if (db->sql)
 		sqlite3_close(db->sql);
 	db->sql = NULL;
@@ -350,13 +353,50 @@ int db_run_finish(struct mmb_db *db, int64_t run_id, const char *status)
 	return rc == SQLITE_DONE ? 0 : error("%s: %s", db->path, db_errmsg(db));
 }
 
+int64_t db_series_id(struct mmb_db *db, const char *workload, const char *variant,
+		     const char *metric, const char *unit, int better)
+{
+	sqlite3_stmt **st[2] = { &db->series_get, &db->series_add };
+	static const char *const sql[2] = {
+		"SELECT id FROM series WHERE workload = ?1 AND variant = ?2 AND metric = ?3"
+		" AND unit = ?4 AND better = ?5",
+		"INSERT INTO series (workload, variant, metric, unit, better)"
+		" VALUES (?1, ?2, ?3, ?4, ?5)",
+	};
+	int64_t id = -1;
+
+	for (size_t i = 0; i < 2 && id < 0; i++) {
+		int rc;
+
+		if (!*st[i] && sqlite3_prepare_v2(db->sql, sql[i], -1, st[i], NULL) != SQLITE_OK)
+			return error("%s: %s", db->path, db_errmsg(db));
+		sqlite3_bind_text(*st[i], 1, workload, -1, SQLITE_STATIC);
+		sqlite3_bind_text(*st[i], 2, variant, -1, SQLITE_STATIC);
+		sqlite3_bind_text(*st[i], 3, metric, -1, SQLITE_STATIC);
+		sqlite3_bind_text(*st[i], 4, unit ? unit : "", -1, SQLITE_STATIC);
+		sqlite3_bind_int(*st[i], 5, better);
+		rc = sqlite3_step(*st[i]);
+		if (i == 0 && rc == SQLITE_ROW)
+			id = sqlite3_column_int64(*st[i], 0);
+		else if (i == 1 && rc == SQLITE_DONE)
+			id = sqlite3_last_insert_rowid(db->sql);
+		else if (rc != SQLITE_DONE)
+			id = error("%s: %s", db->path, db_errmsg(db));
+		sqlite3_reset(*st[i]);
+		sqlite3_clear_bindings(*st[i]);
+		if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+			break;
+	}
+	return id;
+}
+
 int64_t db_iteration_add(struct mmb_db *db, const struct iteration_info *it,
 			 const struct sample_info *samples, int nsamples,
 			 const char *const *mon_keys, const double *mon_deltas, int nmon,
 			 const char *mon_source)
 {
 	sqlite3_stmt *st = NULL;
-	int64_t id;
+	int64_t id, last_sid = -1;
 	int i;
 
 	if (db_begin(db))
@@ -384,21 +424,31 @@ int64_t db_iteration_add(struct mmb_db *db, const struct iteration_info *it,
 
 	if (nsamples && !it->warmup) {
 		if (sqlite3_prepare_v2(db->sql,
-				       "INSERT INTO samples (run_id, iteration_id, workload, variant,"
-				       " metric, unit, better, iteration, seq, value)"
-				       " VALUES (?,?,?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+				       "INSERT INTO sample_values (run_id, iteration_id, series_id,"
+				       " iteration, seq, value) VALUES (?,?,?,?,?,?)",
+				       -1, &st, NULL) != SQLITE_OK)
 			goto fail;
 		for (i = 0; i < nsamples; i++) {
+			int64_t sid = -1;
+
+			/* per-thread samples of one metric share the previous id */
+			if (i && !strcmp(samples[i].metric, samples[i - 1].metric) &&
+			    samples[i].better == samples[i - 1].better &&
+			    !strcmp(samples[i].unit ? samples[i].unit : "",
+				    samples[i - 1].unit ? samples[i - 1].unit : ""))
+				sid = last_sid;
+			else
+				sid = db_series_id(db, it->workload, it->variant, samples[i].metric,
+						   samples[i].unit, samples[i].better);
+			if (sid < 0)
+				goto fail;
+			last_sid = sid;
 			sqlite3_bind_int64(st, 1, it->run_id);
 			sqlite3_bind_int64(st, 2, id);
-			bind_text(st, 3, it->workload);
-			bind_text(st, 4, it->variant);
-			bind_text(st, 5, samples[i].metric);
-			bind_text(st, 6, samples[i].unit);
-			sqlite3_bind_int(st, 7, samples[i].better);
-			sqlite3_bind_int(st, 8, it->iteration);
-			sqlite3_bind_int(st, 9, samples[i].seq);
-			sqlite3_bind_double(st, 10, samples[i].value);
+			sqlite3_bind_int64(st, 3, sid);
+			sqlite3_bind_int(st, 4, it->iteration);
+			sqlite3_bind_int(st, 5, samples[i].seq);
+			sqlite3_bind_double(st, 6, samples[i].value);
 			if (sqlite3_step(st) != SQLITE_DONE)
 				goto fail;
 			sqlite3_reset(st);

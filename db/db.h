@@ -11,6 +11,7 @@
 struct mmb_db {
 	sqlite3 *sql;
 	char *path;
+	sqlite3_stmt *series_get, *series_add;	/* db_series_id(), prepared once */
 };
 
 /* What we know about a kernel; NULL fields are stored as NULL. */
@@ -86,6 +87,9 @@ int64_t db_run_begin(struct mmb_db *db, const struct run_info *r);
 int db_run_env(struct mmb_db *db, int64_t run_id, const char *key,
 	       const char *value, const char *original);
 int db_run_finish(struct mmb_db *db, int64_t run_id, const char *status);
+/* The id of a (workload, variant, metric, unit, better) series, made on first use. */
+int64_t db_series_id(struct mmb_db *db, const char *workload, const char *variant,
+		     const char *metric, const char *unit, int better);
 /* One iteration with its samples and monitor deltas, in one transaction. */
 int64_t db_iteration_add(struct mmb_db *db, const struct iteration_info *it,
 			 const struct sample_info *samples, int nsamples,

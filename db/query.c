@@ -1,6 +1,7 @@
 /*
- * Reading results back: one metadata query per label, then one ordered
- * sample query over the pooled runs, grouped in C with a hash table.
+ * Reading results back: one metadata query per label, the series table,
+ * then the pooled runs' samples in two ordered queries (the runner's rows,
+ * import's packed blocks), grouped in C by series id.
  */
 #include "query.h"
 #include "../harness/lib/util.h"
@@ -197,7 +198,8 @@ int query_kernels(struct mmb_db *db, const char *const *labels, size_t n,
 struct group_key {
 	uint64_t hash;
 	size_t row;		/* index into rows */
-	uint64_t first;		/* (label << 44) | first sample id: row order */
+	size_t label;		/* row order: first label with the row, */
+	int64_t first;		/* then its first sample id there */
 };
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
@@ -300,7 +302,265 @@ static int row_cmp(const void *a, const void *b)
 {
 	const struct group_key *x = a, *y = b;
 
+	if (x->label != y->label)
+		return x->label < y->label ? -1 : 1;
 	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* What one query_load() pass carries between its three queries. */
+struct loader {
+	struct query_set *out;
+	struct run_map *map;
+	size_t nmap;
+	struct group_key *tab;	/* (workload, variant, metric) -> row */
+	size_t tabsize, rows_alloc;
+	struct group_key *first;	/* [row]: where it first appears */
+	struct series_ref *series;	/* [series id]: the row it feeds */
+	int64_t nseries;
+	struct run_map *cur;	/* run of the last sample (they come by run) */
+};
+
+struct series_ref {
+	bool wanted;		/* passes the filter */
+	size_t row;		/* SIZE_MAX until its first sample */
+	char *workload, *variant, *metric, *unit;
+	int better;
+};
+
+/* The series table (small) in memory, filtered; rows appear lazily. */
+static int load_series(struct mmb_db *db, const struct query_filter *f, struct loader *ld)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->sql, "SELECT id, workload, variant, metric, unit, better"
+			       " FROM series WHERE (?1 IS NULL OR workload = ?1)"
+			       " AND (?2 IS NULL OR variant = ?2) AND (?3 IS NULL OR metric = ?3)"
+			       " ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+		return error("%s: %s", db->path, db_errmsg(db));
+	sqlite3_bind_text(st, 1, f->workload, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, f->variant, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, f->metric, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		struct series_ref *r;
+
+		if (id < 1 || id > INT32_MAX)
+			continue;
+		if (id >= ld->nseries) {
+			int64_t nn = id + 1 > 2 * ld->nseries ? id + 1 : 2 * ld->nseries;
+
+			ld->series = xrealloc(ld->series, (size_t)nn * sizeof(*ld->series));
+			memset(ld->series + ld->nseries, 0,
+			       (size_t)(nn - ld->nseries) * sizeof(*ld->series));
+			ld->nseries = nn;
+		}
+		r = &ld->series[id];
+		r->wanted = true;
+		r->row = SIZE_MAX;
+		r->workload = col_str(st, 1);
+		r->variant = col_str(st, 2);
+		r->metric = col_str(st, 3);
+		r->unit = col_str(st, 4);
+		r->better = sqlite3_column_int(st, 5) < 0 ? -1 : 1;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : error("%s: %s", db->path, db_errmsg(db));
+}
+
+static void series_refs_release(struct loader *ld)
+{
+	for (int64_t i = 0; i < ld->nseries; i++) {
+		free(ld->series[i].workload);
+		free(ld->series[i].variant);
+		free(ld->series[i].metric);
+		free(ld->series[i].unit);
+	}
+}
+
+/*
+ * The row a series feeds.  Series that differ only in unit or direction
+ * share the (workload, variant, metric) row; its unit is the first seen.
+ */
+static size_t series_row(struct loader *ld, struct series_ref *r)
+{
+	struct query_set *out = ld->out;
+	uint64_t h;
+	size_t slot;
+
+	if (r->row != SIZE_MAX)
+		return r->row;
+	h = fnv(fnv(fnv(14695981039346656037ULL, r->workload, strlen(r->workload) + 1),
+		    r->variant, strlen(r->variant) + 1), r->metric, strlen(r->metric) + 1);
+	for (slot = h & (ld->tabsize - 1);; slot = (slot + 1) & (ld->tabsize - 1)) {
+		struct group_key *g = &ld->tab[slot];
+		struct query_row *row;
+
+		if (g->row == SIZE_MAX)
+			break;
+		row = &out->rows[g->row];
+		if (g->hash == h && !strcmp(row->workload, r->workload) &&
+		    !strcmp(row->variant, r->variant) && !strcmp(row->metric, r->metric))
+			return r->row = g->row;
+	}
+	ALLOC_GROW(out->rows, out->nr + 1, ld->rows_alloc);
+	ld->first = xrealloc(ld->first, ld->rows_alloc * sizeof(*ld->first));
+	ld->first[out->nr] = (struct group_key){ h, out->nr, SIZE_MAX, INT64_MAX };
+	struct query_row *row = &out->rows[out->nr];
+
+	memset(row, 0, sizeof(*row));
+	row->workload = xstrdup(r->workload);
+	row->variant = xstrdup(r->variant);
+	row->metric = xstrdup(r->metric);
+	row->unit = xstrdup(r->unit);
+	row->better = r->better;
+	row->series = xcalloc(out->nlabels, sizeof(*row->series));
+	ld->tab[slot] = (struct group_key){ h, out->nr, SIZE_MAX, INT64_MAX };
+	r->row = out->nr++;
+	if (out->nr * 2 > ld->tabsize)
+		ld->tab = rehash(ld->tab, &ld->tabsize);
+	return r->row;
+}
+
+/* One sample of run `run`, series `sid`, with its ordering id. */
+static void load_sample(struct loader *ld, int64_t run, int64_t sid, int64_t id,
+			int iteration, double v)
+{
+	struct query_set *out = ld->out;
+	struct series_ref *r;
+	struct query_row *row;
+	struct group_key *first;
+	size_t idx;
+
+	if (sid < 1 || sid >= ld->nseries || !ld->series[sid].wanted)
+		return;
+	if (!ld->cur || ld->cur->run != run)
+		ld->cur = run_map_find(ld->map, ld->nmap, run);
+	if (!ld->cur)
+		return;
+	r = &ld->series[sid];
+	idx = r->row != SIZE_MAX ? r->row : series_row(ld, r);
+	first = &ld->first[idx];
+	if (ld->cur->label < first->label ||
+	    (ld->cur->label == first->label && id < first->first)) {
+		first->label = ld->cur->label;
+		first->first = id;
+	}
+	row = &out->rows[idx];
+	series_push(&row->series[ld->cur->label], v, run, iteration);
+	ld->cur->r->nsamples++;
+	out->nsamples++;
+	/* the same label given twice gets the same pooled values */
+	for (size_t i = ld->cur->label + 1; i < out->nlabels; i++)
+		if (out->kernels[i].id == out->kernels[ld->cur->label].id)
+			series_push(&row->series[i], v, run, iteration);
+}
+
+static void add_run_ids(struct strbuf *sql, const struct loader *ld)
+{
+	for (size_t i = 0; i < ld->nmap; i++)
+		strbuf_addf(sql, i ? ",%lld" : "%lld", (long long)ld->map[i].run);
+}
+
+/* Samples the runner wrote, a row each, in id order along sample_values_by_run. */
+static int load_rows(struct mmb_db *db, struct loader *ld)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st;
+	int rc;
+
+	strbuf_addstr(&sql, "SELECT run_id, id, series_id, iteration, value FROM sample_values"
+		      " WHERE run_id IN (");
+	add_run_ids(&sql, ld);	/* integers from the runs table, not user text */
+	strbuf_addstr(&sql, ") ORDER BY run_id, id");
+	rc = sqlite3_prepare_v2(db->sql, sql.buf, -1, &st, NULL);
+	strbuf_release(&sql);
+	if (rc != SQLITE_OK)
+		return error("%s: %s", db->path, db_errmsg(db));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		load_sample(ld, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 2),
+			    sqlite3_column_int64(st, 1), sqlite3_column_int(st, 3),
+			    sqlite3_column_double(st, 4));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : error("%s: %s", db->path, db_errmsg(db));
+}
+
+/* "[[iteration, seq, value], ...]" as import writes it; whitespace allowed. */
+static int parse_block(struct loader *ld, int64_t run, int64_t sid, int64_t bid,
+		       const char *p)
+{
+	int64_t base = ((int64_t)1 << 62) + bid * ((int64_t)1 << 24), k = 0;
+	char *end;
+
+#define SKIP_WS() while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++
+#define EXPECT(c) do { SKIP_WS(); if (*p++ != (c)) return -1; } while (0)
+	EXPECT('[');
+	SKIP_WS();
+	if (*p == ']')
+		return 0;
+	for (;; k++) {
+		long it;
+		double v;
+
+		EXPECT('[');
+		it = strtol(p, &end, 10);
+		if (end == p)
+			return -1;
+		p = end;
+		EXPECT(',');
+		strtol(p, &end, 10);	/* seq: compare pools every seq */
+		if (end == p)
+			return -1;
+		p = end;
+		EXPECT(',');
+		v = strtod(p, &end);
+		if (end == p)
+			return -1;
+		p = end;
+		EXPECT(']');
+		load_sample(ld, run, sid, base + k, (int)it, v);
+		SKIP_WS();
+		if (*p == ']')
+			return 0;
+		EXPECT(',');
+	}
+#undef EXPECT
+#undef SKIP_WS
+}
+
+/* Samples import packed into blocks (see schema.c), in the order written. */
+static int load_blocks(struct mmb_db *db, struct loader *ld)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st;
+	int rc;
+
+	strbuf_addstr(&sql, "SELECT run_id, id, series_id, data FROM sample_blocks"
+		      " WHERE run_id IN (");
+	add_run_ids(&sql, ld);
+	strbuf_addstr(&sql, ") ORDER BY run_id, id");
+	rc = sqlite3_prepare_v2(db->sql, sql.buf, -1, &st, NULL);
+	strbuf_release(&sql);
+	if (rc != SQLITE_OK)
+		return error("%s: %s", db->path, db_errmsg(db));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t sid = sqlite3_column_int64(st, 2);
+		const char *data = (const char *)sqlite3_column_text(st, 3);
+
+		if (sid < 1 || sid >= ld->nseries || !ld->series[sid].wanted)
+			continue;
+		if (!data || parse_block(ld, sqlite3_column_int64(st, 0), sid,
+					 sqlite3_column_int64(st, 1), data)) {
+			rc = SQLITE_CORRUPT;
+			error("%s: sample block %lld is not [[iteration, seq, value], ...]",
+			      db->path, (long long)sqlite3_column_int64(st, 1));
+			break;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_CORRUPT)
+		return -1;
+	return rc == SQLITE_DONE ? 0 : error("%s: %s", db->path, db_errmsg(db));
 }
 
 int query_load(struct mmb_db *db, const char *const *labels, size_t n,
@@ -310,10 +570,8 @@ int query_load(struct mmb_db *db, const char *const *labels, size_t n,
 	struct run_map *map = NULL;
 	size_t nmap = 0, mapalloc = 0;
 	struct group_key *tab = NULL, *order = NULL;
-	size_t tabsize = 1024, rows_alloc = 0;
-	struct strbuf sql = STRBUF_INIT;
-	sqlite3_stmt *st = NULL;
-	int ret, rc, bind = 1;
+	struct loader ld = { 0 };
+	int ret;
 
 	memset(out, 0, sizeof(*out));
 	if (!f)
@@ -342,116 +600,30 @@ int query_load(struct mmb_db *db, const char *const *labels, size_t n,
 	if (!nmap)
 		goto done;
 
-	/* One query, ordered along the samples_by_run index: no sort step. */
-	strbuf_addstr(&sql, "SELECT run_id, id, workload, variant, metric, unit, better,"
-		      " iteration, value FROM samples WHERE run_id IN (");
-	for (size_t i = 0; i < nmap; i++)
-		strbuf_addstr(&sql, i ? ",?" : "?");
-	strbuf_addch(&sql, ')');
-	if (f->workload)
-		strbuf_addstr(&sql, " AND workload = ?");
-	if (f->variant)
-		strbuf_addstr(&sql, " AND variant = ?");
-	if (f->metric)
-		strbuf_addstr(&sql, " AND metric = ?");
-	strbuf_addstr(&sql, " ORDER BY run_id, id");
-	if (sqlite3_prepare_v2(db->sql, sql.buf, -1, &st, NULL) != SQLITE_OK) {
-		ret = error("%s: %s", db->path, db_errmsg(db));
+	ld.out = out;
+	ld.map = map;
+	ld.nmap = nmap;
+	ld.tabsize = 1024;
+	ld.tab = xcalloc(ld.tabsize, sizeof(*ld.tab));
+	for (size_t i = 0; i < ld.tabsize; i++)
+		ld.tab[i].row = SIZE_MAX;
+	ret = load_series(db, f, &ld);
+	if (!ret)
+		ret = load_rows(db, &ld);
+	if (!ret)
+		ret = load_blocks(db, &ld);
+	tab = ld.tab;
+	if (ret)
 		goto fail;
-	}
-	for (size_t i = 0; i < nmap; i++)
-		sqlite3_bind_int64(st, bind++, map[i].run);
-	if (f->workload)
-		sqlite3_bind_text(st, bind++, f->workload, -1, SQLITE_STATIC);
-	if (f->variant)
-		sqlite3_bind_text(st, bind++, f->variant, -1, SQLITE_STATIC);
-	if (f->metric)
-		sqlite3_bind_text(st, bind++, f->metric, -1, SQLITE_STATIC);
-
-	tab = xcalloc(tabsize, sizeof(*tab));
-	for (size_t i = 0; i < tabsize; i++)
-		tab[i].row = SIZE_MAX;
-
-	struct run_map *cur = NULL;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t run = sqlite3_column_int64(st, 0);
-		int64_t sid = sqlite3_column_int64(st, 1);
-		const char *w = (const char *)sqlite3_column_text(st, 2);
-		int wl = sqlite3_column_bytes(st, 2);
-		const char *v = (const char *)sqlite3_column_text(st, 3);
-		int vl = sqlite3_column_bytes(st, 3);
-		const char *m = (const char *)sqlite3_column_text(st, 4);
-		int ml = sqlite3_column_bytes(st, 4);
-		uint64_t h, first;
-		size_t slot, rowidx;
-		struct query_row *row;
-
-		if (!w || !v || !m)
-			continue;
-		if (!cur || cur->run != run)
-			cur = run_map_find(map, nmap, run);
-		if (!cur)
-			continue;
-		h = fnv(fnv(fnv(14695981039346656037ULL, w, wl), v, vl), m, ml);
-		slot = h & (tabsize - 1);
-		for (;; slot = (slot + 1) & (tabsize - 1)) {
-			struct group_key *g = &tab[slot];
-
-			if (g->row == SIZE_MAX)
-				break;
-			if (g->hash != h)
-				continue;
-			row = &out->rows[g->row];
-			if (!strcmp(row->workload, w) && !strcmp(row->variant, v) &&
-			    !strcmp(row->metric, m))
-				break;
-		}
-		first = ((uint64_t)cur->label << 44) | ((uint64_t)sid & ((1ULL << 44) - 1));
-		if (tab[slot].row != SIZE_MAX) {
-			rowidx = tab[slot].row;
-			if (first < tab[slot].first)
-				tab[slot].first = first;
-		} else {
-			rowidx = out->nr;
-			ALLOC_GROW(out->rows, out->nr + 1, rows_alloc);
-			row = &out->rows[out->nr];
-			memset(row, 0, sizeof(*row));
-			row->workload = xstrndup(w, wl);
-			row->variant = xstrndup(v, vl);
-			row->metric = xstrndup(m, ml);
-			row->unit = col_str(st, 5);
-			row->better = sqlite3_column_int(st, 6) < 0 ? -1 : 1;
-			row->series = xcalloc(n, sizeof(*row->series));
-			tab[slot] = (struct group_key){ h, out->nr, first };
-			out->nr++;
-			if (out->nr * 2 > tabsize)
-				tab = rehash(tab, &tabsize);
-		}
-		row = &out->rows[rowidx];
-		series_push(&row->series[cur->label], sqlite3_column_double(st, 8), run,
-			    sqlite3_column_int(st, 7));
-		cur->r->nsamples++;
-		out->nsamples++;
-		/* the same label given twice gets the same pooled values */
-		for (size_t i = cur->label + 1; i < n; i++)
-			if (out->kernels[i].id == out->kernels[cur->label].id)
-				series_push(&row->series[i], sqlite3_column_double(st, 8), run,
-					    sqlite3_column_int(st, 7));
-	}
-	if (rc != SQLITE_DONE) {
-		ret = error("%s: %s", db->path, db_errmsg(db));
-		goto fail;
-	}
 
 	/* Put rows in first-appearance order (baseline label first). */
 	if (out->nr > 1) {
 		struct query_row *sorted = xmalloc(out->nr * sizeof(*sorted));
 		size_t k = 0;
 
-		order = xmalloc(out->nr * sizeof(*order));
-		for (size_t i = 0; i < tabsize; i++)
-			if (tab[i].row != SIZE_MAX)
-				order[k++] = tab[i];
+		order = ld.first;
+		ld.first = NULL;
+		k = out->nr;
 		qsort(order, k, sizeof(*order), row_cmp);
 		for (size_t i = 0; i < k; i++)
 			sorted[i] = out->rows[order[i].row];
@@ -464,12 +636,12 @@ done:
 fail:
 	query_set_release(out);
 out:
-	if (st)
-		sqlite3_finalize(st);
 	free(order);
 	free(tab);
 	free(map);
-	strbuf_release(&sql);
+	free(ld.first);
+	series_refs_release(&ld);
+	free(ld.series);
 	return ret;
 }
 

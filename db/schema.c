@@ -52,6 +52,59 @@ const char *const db_migrations[] = {
 	"  iteration_id INTEGER NOT NULL REFERENCES iterations(id),"
 	"  source TEXT NOT NULL, key TEXT NOT NULL, delta REAL NOT NULL);"
 	"CREATE INDEX monitors_by_iteration ON monitors(iteration_id);",
+
+	/*
+	 * 1 -> 2: samples name their (workload, variant, metric, unit, better)
+	 * by a series id instead of repeating the text.  The runner writes a
+	 * sample_values row per sample; import writes one sample_blocks row
+	 * per series and file, data = JSON [[iteration, seq, value], ...]
+	 * (a row per sample caps SQLite near 600k samples/s on a small VM).
+	 * "samples" stays, as a view over both, so every reader (and user SQL)
+	 * sees the old columns; block samples get ids from 2^62 up, block id
+	 * times 2^24 plus the index in the block, in the order written.
+	 */
+	"CREATE TABLE series ("
+	"  id INTEGER PRIMARY KEY,"
+	"  workload TEXT NOT NULL, variant TEXT NOT NULL, metric TEXT NOT NULL,"
+	"  unit TEXT NOT NULL DEFAULT '', better INTEGER NOT NULL,"
+	"  UNIQUE (workload, variant, metric, unit, better));"
+	"CREATE TABLE sample_values ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id),"
+	"  iteration_id INTEGER REFERENCES iterations(id),"
+	"  series_id INTEGER NOT NULL REFERENCES series(id),"
+	"  iteration INTEGER NOT NULL, seq INTEGER NOT NULL DEFAULT 0,"
+	"  value REAL NOT NULL);"
+	"INSERT INTO series (workload, variant, metric, unit, better)"
+	"  SELECT DISTINCT workload, variant, metric, ifnull(unit, ''), better FROM samples"
+	"  ORDER BY workload, variant, metric;"
+	"INSERT INTO sample_values (id, run_id, iteration_id, series_id, iteration, seq, value)"
+	"  SELECT x.id, x.run_id, x.iteration_id, s.id, x.iteration, x.seq, x.value"
+	"  FROM samples x JOIN series s ON s.workload = x.workload AND s.variant = x.variant"
+	"   AND s.metric = x.metric AND s.unit = ifnull(x.unit, '') AND s.better = x.better"
+	"  ORDER BY x.id;"
+	"DROP TABLE samples;"
+	"CREATE INDEX sample_values_by_run ON sample_values(run_id);"
+	"CREATE INDEX sample_values_by_series ON sample_values(series_id, run_id);"
+	"CREATE TABLE sample_blocks ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id),"
+	"  series_id INTEGER NOT NULL REFERENCES series(id),"
+	"  n INTEGER NOT NULL CHECK (n BETWEEN 1 AND 16777215),"
+	"  data TEXT NOT NULL);"
+	"CREATE INDEX sample_blocks_by_run ON sample_blocks(run_id);"
+	"CREATE VIEW samples AS SELECT"
+	"  v.id AS id, v.run_id AS run_id, v.iteration_id AS iteration_id,"
+	"  s.workload AS workload, s.variant AS variant, s.metric AS metric,"
+	"  nullif(s.unit, '') AS unit, s.better AS better,"
+	"  v.iteration AS iteration, v.seq AS seq, v.value AS value, v.series_id AS series_id"
+	"  FROM sample_values v JOIN series s ON s.id = v.series_id"
+	" UNION ALL SELECT"
+	"  4611686018427387904 + b.id * 16777216 + j.key, b.run_id, NULL,"
+	"  s.workload, s.variant, s.metric, nullif(s.unit, ''), s.better,"
+	"  json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'),"
+	"  CAST(json_extract(j.value, '$[2]') AS REAL), b.series_id"
+	"  FROM sample_blocks b JOIN series s ON s.id = b.series_id, json_each(b.data) j;",
 };
 
 const int db_nr_migrations = sizeof(db_migrations) / sizeof(db_migrations[0]);

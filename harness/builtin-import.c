@@ -9,6 +9,12 @@
  *  - lkp matrix.json: { "aim9.brk_test.ops_per_sec": [v_run0, v_run1, ...] }.
  * Every row is validated; the first bad one is reported as FILE:LINE: why
  * and nothing is imported (everything happens in one transaction).
+ *
+ * Samples are stored packed: one sample_blocks row per series holding the
+ * JSON array [[iteration, seq, value], ...] (the "samples" view unpacks it).
+ * A row per sample caps SQLite at ~600k samples/s on a small VM; packed,
+ * the import is bound by parsing.  Imported runs have no iterations rows:
+ * there is nothing to say per iteration (no status, no elapsed time).
  */
 #include "builtin.h"
 #include "db.h"
@@ -70,15 +76,20 @@ struct smap_ent {
 	char *key;
 	size_t klen;
 	uint64_t hash;
-	int64_t id;		/* iteration id, or unused */
+	int64_t id;		/* series id */
 	int better;
 	char *unit;
 	int line;		/* where first seen */
+	struct strbuf data;	/* "[[it,seq,value],..." not written yet */
+	size_t n;		/* samples in data */
+	long last_iteration;	/* seq counts repeats of one iteration in a row */
+	int seq;
 };
 
 struct smap {
 	struct smap_ent **e;	/* entries stay put: callers may keep pointers */
-	size_t size, nr;
+	struct smap_ent **order;	/* in creation order */
+	size_t size, nr, order_alloc;
 	struct strbuf last;	/* key of the last lookup: consecutive rows repeat */
 	struct smap_ent *last_ent;
 };
@@ -141,7 +152,8 @@ static struct smap_ent *smap_get(struct smap *m, const char *key, size_t klen, b
 	e->klen = klen;
 	e->hash = h;
 	m->e[i] = e;
-	m->nr++;
+	ALLOC_GROW(m->order, m->nr + 1, m->order_alloc);
+	m->order[m->nr++] = e;
 	*created = true;
 found:
 	strbuf_reset(&m->last);
@@ -157,9 +169,11 @@ static void smap_release(struct smap *m)
 			continue;
 		free(m->e[i]->key);
 		free(m->e[i]->unit);
+		strbuf_release(&m->e[i]->data);
 		free(m->e[i]);
 	}
 	free(m->e);
+	free(m->order);
 	strbuf_release(&m->last);
 	memset(m, 0, sizeof(*m));
 }
@@ -170,16 +184,18 @@ struct importer {
 	struct mmb_db *db;
 	const char *file;
 	int64_t run_id;
-	sqlite3_stmt *ins_iter, *ins_sample;
-	struct smap metrics;	/* workload \0 variant \0 metric -> better, unit */
-	struct smap iters;	/* workload \0 variant \0 iteration -> id, seq counter */
+	sqlite3_stmt *ins_block;
+	struct smap metrics;	/* workload \0 variant \0 metric -> series, pending samples */
 	struct strbuf key;
 	size_t nsamples;
+	size_t pending;		/* bytes of block text not written yet */
 };
 
 struct sample_row {
 	const char *workload, *variant, *metric, *unit;
 	size_t wl, vl, ml, ul;
+	const char *vtext;	/* the value as written, when it is a JSON number */
+	size_t vtl;
 	int better;		/* 0: not given */
 	long iteration;
 	double value;
@@ -254,11 +270,57 @@ static int check_variant(const char *v, size_t n)
 	return 0;
 }
 
+/* ~64 MB of pending text at most; 2^24 samples per block (see schema.c) */
+#define BLOCK_PENDING_MAX ((size_t)64 << 20)
+#define BLOCK_SAMPLES_MAX (((size_t)1 << 24) - 1)
+
+static void append_long(struct strbuf *sb, long v)
+{
+	char tmp[24], *p = tmp + sizeof(tmp);
+	unsigned long u = v < 0 ? -(unsigned long)v : (unsigned long)v;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	strbuf_add(sb, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
+/*
+ * Write every pending block, series in order of first appearance: block ids
+ * then keep the file's order, which is the order compare prints rows in.
+ */
+static int importer_flush(struct importer *im)
+{
+	sqlite3_stmt *st = im->ins_block;
+
+	for (size_t i = 0; i < im->metrics.nr; i++) {
+		struct smap_ent *m = im->metrics.order[i];
+
+		if (!m->n)
+			continue;
+		strbuf_addch(&m->data, ']');
+		sqlite3_bind_int64(st, 1, im->run_id);
+		sqlite3_bind_int64(st, 2, m->id);
+		sqlite3_bind_int64(st, 3, (sqlite3_int64)m->n);
+		sqlite3_bind_text(st, 4, m->data.buf, (int)m->data.len, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			return db_fail(im);
+		sqlite3_reset(st);
+		strbuf_reset(&m->data);
+		m->n = 0;
+	}
+	im->pending = 0;
+	return 0;
+}
+
 static int add_sample(struct importer *im, const struct sample_row *r)
 {
-	struct smap_ent *m, *it;
+	struct smap_ent *m;
 	bool created;
 	int better = r->better;
+	size_t before;
 
 	if (!r->wl)
 		return bad(im, r->line, "empty workload");
@@ -291,6 +353,11 @@ static int add_sample(struct importer *im, const struct sample_row *r)
 		m->better = better ? better : 1;
 		m->unit = xstrndup(r->unit ? r->unit : "", r->ul);
 		m->line = r->line;
+		/* the key is "workload\0variant\0metric": the series' own names */
+		m->id = db_series_id(im->db, m->key, m->key + r->wl + 1,
+				     m->key + r->wl + 1 + r->vl + 1, m->unit, m->better);
+		if (m->id < 0)
+			return db_fail(im);
 	} else {
 		if (better && better != m->better)
 			return bad(im, r->line,
@@ -302,43 +369,47 @@ static int add_sample(struct importer *im, const struct sample_row *r)
 				   (int)r->ml, r->metric, (int)r->ul, r->unit, m->unit, m->line);
 	}
 
-	/* one iterations row per (workload, variant, iteration) */
-	im->key.len = r->wl + 1 + r->vl;
-	im->key.buf[im->key.len] = '\0';
-	strbuf_addch(&im->key, '\0');
-	strbuf_add(&im->key, &r->iteration, sizeof(r->iteration));
-	it = smap_get(&im->iters, im->key.buf, im->key.len, &created);
-	if (created) {
-		sqlite3_stmt *st = im->ins_iter;
-
-		sqlite3_bind_int64(st, 1, im->run_id);
-		sqlite3_bind_text(st, 2, r->workload, (int)r->wl, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, r->variant, (int)r->vl, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 4, r->iteration);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			return db_fail(im);
-		sqlite3_reset(st);
-		it->id = sqlite3_last_insert_rowid(im->db->sql);
-		it->better = 0;		/* used as the seq counter */
-	}
-
-	sqlite3_stmt *st = im->ins_sample;
-
-	sqlite3_bind_int64(st, 1, im->run_id);
-	sqlite3_bind_int64(st, 2, it->id);
-	sqlite3_bind_text(st, 3, r->workload, (int)r->wl, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, r->variant, (int)r->vl, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, r->metric, (int)r->ml, SQLITE_STATIC);
-	sqlite3_bind_text(st, 6, m->unit, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 7, m->better);
-	sqlite3_bind_int64(st, 8, r->iteration);
-	sqlite3_bind_int(st, 9, it->better++);
-	sqlite3_bind_double(st, 10, r->value);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return db_fail(im);
-	sqlite3_reset(st);
+	if (m->n && r->iteration == m->last_iteration)
+		m->seq++;
+	else
+		m->seq = 0;
+	m->last_iteration = r->iteration;
+	before = m->data.len;
+	strbuf_addstr(&m->data, m->n ? ",[" : "[[");
+	append_long(&m->data, r->iteration);
+	strbuf_addch(&m->data, ',');
+	append_long(&m->data, m->seq);
+	strbuf_addch(&m->data, ',');
+	if (r->vtext)
+		strbuf_add(&m->data, r->vtext, r->vtl);
+	else
+		strbuf_addf(&m->data, "%.17g", r->value);
+	strbuf_addch(&m->data, ']');
+	m->n++;
 	im->nsamples++;
+	im->pending += m->data.len - before;
+	/* bounded memory, and block keys fit the view's id arithmetic */
+	if (im->pending >= BLOCK_PENDING_MAX || m->n >= BLOCK_SAMPLES_MAX)
+		return importer_flush(im);
 	return 0;
+}
+
+static int importer_prepare(struct importer *im)
+{
+	if (sqlite3_prepare_v2(im->db->sql,
+			       "INSERT INTO sample_blocks (run_id, series_id, n, data)"
+			       " VALUES (?, ?, ?, ?)", -1, &im->ins_block, NULL) != SQLITE_OK)
+		return -1;
+	return 0;
+}
+
+static void importer_release(struct importer *im)
+{
+	if (im->ins_block)
+		sqlite3_finalize(im->ins_block);
+	im->ins_block = NULL;
+	smap_release(&im->metrics);
+	strbuf_release(&im->key);
 }
 
 /* ---- CSV (RFC 4180) ---- */
@@ -448,7 +519,39 @@ static int parse_long(const char *s, size_t n, long *out)
 	return (*end || errno) ? -1 : 0;
 }
 
-static int parse_value(const char *s, size_t n, double *out)
+/* RFC 8259 number syntax: such text can go into a block as written. */
+static bool json_number(const char *s, size_t n)
+{
+	size_t i = 0, d;
+
+	if (i < n && s[i] == '-')
+		i++;
+	if (i < n && s[i] == '0')
+		i++;
+	else if (i < n && s[i] >= '1' && s[i] <= '9')
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+	else
+		return false;
+	if (i < n && s[i] == '.') {
+		for (d = ++i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			;
+		if (i == d)
+			return false;
+	}
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		for (d = i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			;
+		if (i == d)
+			return false;
+	}
+	return i == n;
+}
+
+static int parse_value(const char *s, size_t n, struct sample_row *r)
 {
 	char buf[64], *end;
 
@@ -463,8 +566,13 @@ static int parse_value(const char *s, size_t n, double *out)
 	memcpy(buf, s, n);
 	buf[n] = '\0';
 	errno = 0;
-	*out = strtod(buf, &end);
-	return (*end || errno == ERANGE || !isfinite(*out)) ? -1 : 0;
+	r->value = strtod(buf, &end);
+	if (*end || errno == ERANGE || !isfinite(r->value))
+		return -1;
+	/* "0x1p3", "+5", ".5", "007": stored re-printed instead */
+	r->vtext = json_number(s, n) ? s : NULL;
+	r->vtl = n;
+	return 0;
 }
 
 static bool blank_record(const struct field *f, int nf)
@@ -566,7 +674,7 @@ static int import_csv(struct importer *im, char *buf, size_t len)
 				  (int)f[col[C_ITERATION]].n, f[col[C_ITERATION]].s);
 			goto out;
 		}
-		if (parse_value(f[col[C_VALUE]].s, f[col[C_VALUE]].n, &r.value)) {
+		if (parse_value(f[col[C_VALUE]].s, f[col[C_VALUE]].n, &r)) {
 			ret = bad(im, line, "value '%.*s' is not a finite number",
 				  (int)f[col[C_VALUE]].n, f[col[C_VALUE]].s);
 			goto out;
@@ -647,82 +755,6 @@ static bool looks_like_json(const char *buf, size_t len)
 	return i < len && buf[i] == '{';
 }
 
-/*
- * A bulk load into a small table is cheaper with the indexes built once at
- * the end (sorted) than maintained row by row.  The definitions are read
- * back from sqlite_master so they stay whatever the schema says; all of it
- * happens inside the import's transaction.
- */
-struct saved_index {
-	char **sql;
-	size_t n;
-};
-
-static int64_t count_newlines(const char *buf, size_t len)
-{
-	int64_t n = 0;
-	const char *p = buf, *end = buf + len;
-
-	while (p < end && (p = memchr(p, '\n', (size_t)(end - p)))) {
-		n++;
-		p++;
-	}
-	return n;
-}
-
-static int drop_sample_indexes(struct mmb_db *db, int64_t incoming, struct saved_index *si)
-{
-	sqlite3_stmt *st;
-	int64_t have = 0;
-	size_t alloc = 0;
-	char **names = NULL;
-	size_t nn = 0;
-	int ret = 0;
-
-	memset(si, 0, sizeof(*si));
-	if (sqlite3_prepare_v2(db->sql, "SELECT max(id) FROM samples", -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		have = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	if (incoming < 100000 || incoming < have)
-		return 0;
-	if (sqlite3_prepare_v2(db->sql,
-			       "SELECT name, sql FROM sqlite_master WHERE type = 'index'"
-			       " AND tbl_name = 'samples' AND sql IS NOT NULL", -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		ALLOC_GROW(si->sql, si->n + 1, alloc);
-		si->sql[si->n++] = xstrdup((const char *)sqlite3_column_text(st, 1));
-		names = xrealloc(names, (nn + 1) * sizeof(*names));
-		names[nn++] = xstrdup((const char *)sqlite3_column_text(st, 0));
-	}
-	sqlite3_finalize(st);
-	for (size_t i = 0; i < nn && !ret; i++) {
-		char *q = sqlite3_mprintf("DROP INDEX \"%w\"", names[i]);
-
-		ret = db_exec(db, q);
-		sqlite3_free(q);
-	}
-	for (size_t i = 0; i < nn; i++)
-		free(names[i]);
-	free(names);
-	return ret;
-}
-
-static int restore_sample_indexes(struct mmb_db *db, struct saved_index *si)
-{
-	int ret = 0;
-
-	for (size_t i = 0; i < si->n; i++) {
-		if (!ret)
-			ret = db_exec(db, si->sql[i]);
-		free(si->sql[i]);
-	}
-	free(si->sql);
-	memset(si, 0, sizeof(*si));
-	return ret;
-}
-
 static int usage_error(const char *msg)
 {
 	error("%s", msg);
@@ -738,7 +770,6 @@ int cmd_import(int argc, char **argv)
 	struct mmb_db db;
 	struct kernel_info k = { 0 };
 	struct run_info ri = { 0 };
-	struct saved_index si = { 0 };
 	char *abs = NULL;
 	int ret = -1;
 
@@ -792,9 +823,11 @@ int cmd_import(int argc, char **argv)
 		strbuf_release(&buf);
 		return EXIT_RUNTIME;
 	}
-	/* a bulk load: big page cache, index rebuilds sorted in memory */
+	/* a bulk load: a big page cache */
 	db_exec(&db, "PRAGMA cache_size = -262144");
 	db_exec(&db, "PRAGMA temp_store = MEMORY");
+	/* every id below is one this import just made: checking them costs ~1/4 */
+	db_exec(&db, "PRAGMA foreign_keys = OFF");
 	im.db = &db;
 	im.file = file;
 	if (db_begin(&db)) {
@@ -811,28 +844,14 @@ int cmd_import(int argc, char **argv)
 	ri.git_sha = MMB_GIT_SHA;
 	if (ri.kernel_id < 0 || (im.run_id = db_run_begin(&db, &ri)) < 0)
 		goto fail;
-	if (sqlite3_prepare_v2(db.sql,
-			       "INSERT INTO iterations (run_id, workload, variant, params, iteration,"
-			       " warmup, status) VALUES (?1, ?2, ?3, ?3, ?4, 0, 'ok')",
-			       -1, &im.ins_iter, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db.sql,
-			       "INSERT INTO samples (run_id, iteration_id, workload, variant,"
-			       " metric, unit, better, iteration, seq, value)"
-			       " VALUES (?,?,?,?,?,?,?,?,?,?)", -1, &im.ins_sample, NULL) != SQLITE_OK) {
+	if (importer_prepare(&im)) {
 		db_fail(&im);
 		goto fail;
 	}
-	if (drop_sample_indexes(&db, count_newlines(buf.buf, buf.len), &si))
-		goto fail;
 	ret = looks_like_json(buf.buf, buf.len) ? import_matrix(&im, buf.buf, buf.len)
 						 : import_csv(&im, buf.buf, buf.len);
-	if (ret)
+	if (ret || (ret = importer_flush(&im)))
 		goto fail;
-	if (restore_sample_indexes(&db, &si))
-		goto fail;
-	sqlite3_finalize(im.ins_iter);
-	sqlite3_finalize(im.ins_sample);
-	im.ins_iter = im.ins_sample = NULL;
 	if (db_run_finish(&db, im.run_id, "complete") || db_commit(&db))
 		goto fail;
 	info("imported %zu samples of %zu metrics as run %lld of '%s'", im.nsamples,
@@ -840,21 +859,13 @@ int cmd_import(int argc, char **argv)
 	ret = EXIT_OK;
 	goto close;
 fail:
-	if (im.ins_iter)
-		sqlite3_finalize(im.ins_iter);
-	if (im.ins_sample)
-		sqlite3_finalize(im.ins_sample);
-	db_rollback(&db);	/* also brings back any dropped index */
-	for (size_t i = 0; i < si.n; i++)
-		free(si.sql[i]);
-	free(si.sql);
+	importer_release(&im);
+	db_rollback(&db);
 	error("nothing imported");
 	ret = ret == -2 ? EXIT_USAGE : EXIT_RUNTIME;
 close:
+	importer_release(&im);
 	db_close(&db);
-	smap_release(&im.metrics);
-	smap_release(&im.iters);
-	strbuf_release(&im.key);
 	strbuf_release(&buf);
 	lkp_direction_free();
 	free(abs);

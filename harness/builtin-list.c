@@ -122,9 +122,14 @@ static int list_runs(struct mmb_db *db)
 	if (sqlite3_prepare_v2(db->sql,
 			       "SELECT r.id, k.label, coalesce(r.experiment, ''), r.status,"
 			       " coalesce(r.accel, ''), r.started,"
-			       " (SELECT count(*) FROM iterations i WHERE i.run_id = r.id AND i.status = 'ok' AND i.warmup = 0),"
+			       /* imported runs have no iterations rows: a block holds one
+				  sample per iteration, so its size is the count */
+			       " coalesce(nullif((SELECT count(*) FROM iterations i WHERE i.run_id = r.id"
+			       "   AND i.status = 'ok' AND i.warmup = 0), 0),"
+			       "  (SELECT max(n) FROM sample_blocks b WHERE b.run_id = r.id), 0),"
 			       " (SELECT count(*) FROM iterations i WHERE i.run_id = r.id AND i.status = 'failed'),"
-			       " (SELECT count(*) FROM samples s WHERE s.run_id = r.id)"
+			       " (SELECT count(*) FROM sample_values s WHERE s.run_id = r.id) +"
+			       " (SELECT coalesce(sum(n), 0) FROM sample_blocks b WHERE b.run_id = r.id)"
 			       " FROM runs r JOIN kernels k ON k.id = r.kernel_id ORDER BY r.id",
 			       -1, &st, NULL) != SQLITE_OK)
 		return error("%s: %s", db->path, db_errmsg(db));
@@ -151,7 +156,10 @@ static int list_kernels(struct mmb_db *db)
 	if (sqlite3_prepare_v2(db->sql,
 			       "SELECT k.label, coalesce(k.release, ''), coalesce(k.base_commit, ''),"
 			       " (SELECT count(*) FROM runs r WHERE r.kernel_id = k.id),"
-			       " (SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.kernel_id = k.id)"
+			       " (SELECT count(*) FROM sample_values s JOIN runs r ON r.id = s.run_id"
+			       "   WHERE r.kernel_id = k.id) +"
+			       " (SELECT coalesce(sum(n), 0) FROM sample_blocks b JOIN runs r ON r.id = b.run_id"
+			       "   WHERE r.kernel_id = k.id)"
 			       " FROM kernels k ORDER BY k.id", -1, &st, NULL) != SQLITE_OK)
 		return error("%s: %s", db->path, db_errmsg(db));
 	printf("%-32s  %-28s  %4s  %8s  %s\n", "label", "release", "runs", "samples", "base commit");

@@ -195,6 +195,88 @@ static void test_iteration_with_samples(void **s)
 	rm_db(path);
 }
 
+/* A version-1 database (a row per sample, text repeated) keeps every sample. */
+static void test_migration_keeps_samples(void **s)
+{
+	char *path = tmp_db();
+	struct mmb_db db;
+	sqlite3 *raw;
+	sqlite3_stmt *st;
+	const char *old_rows =
+		"INSERT INTO kernels (id, label) VALUES (1, 'k');"
+		"INSERT INTO runs (id, kernel_id, status) VALUES (1, 1, 'complete');"
+		"INSERT INTO iterations (id, run_id, workload, variant, iteration, status)"
+		" VALUES (7, 1, 'pft', 'clients=1', 1, 'ok');"
+		"INSERT INTO samples VALUES (10, 1, 7, 'pft', 'clients=1', 'faults/s', 'f/s', 1, 1, 0, 1.5);"
+		"INSERT INTO samples VALUES (11, 1, 7, 'pft', 'clients=1', 'faults/s', 'f/s', 1, 1, 1, 2.5);"
+		"INSERT INTO samples VALUES (12, 1, 7, 'pft', 'clients=1', 'sys', NULL, -1, 1, 0, 0.25);";
+
+	(void)s;
+	assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw, db_migrations[0], NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw, old_rows, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(raw);
+
+	assert_int_equal(db_open(&db, path), 0);
+	assert_int_equal(db_schema_version(&db), db_nr_migrations);
+	assert_int_equal(scalar_int(&db, "SELECT count(*) FROM series"), 2);
+	assert_int_equal(sqlite3_prepare_v2(db.sql, "SELECT group_concat(id || ':' || iteration_id"
+					    " || ':' || workload || ':' || variant || ':' || metric || ':'"
+					    " || coalesce(unit, 'NULL') || ':' || better || ':' || seq || ':'"
+					    " || value, ' ') FROM (SELECT * FROM samples ORDER BY id)",
+					    -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0),
+			    "10:7:pft:clients=1:faults/s:f/s:1:0:1.5 11:7:pft:clients=1:faults/s:f/s:1:1:2.5"
+			    " 12:7:pft:clients=1:sys:NULL:-1:0:0.25");
+	sqlite3_finalize(st);
+	/* new samples of an old series reuse its id */
+	{
+		struct sample_info smp = { .metric = "sys", .unit = NULL, .better = -1, .value = 1 };
+		struct iteration_info it = { .run_id = 1, .workload = "pft", .variant = "clients=1",
+					     .iteration = 2, .status = "ok" };
+
+		assert_true(db_iteration_add(&db, &it, &smp, 1, NULL, NULL, 0, NULL) > 0);
+	}
+	assert_int_equal(scalar_int(&db, "SELECT count(*) FROM series"), 2);
+	assert_int_equal(scalar_int(&db, "SELECT count(*) FROM samples WHERE metric = 'sys'"), 2);
+	db_close(&db);
+	rm_db(path);
+}
+
+/* Packed blocks (import) and rows (runner) read back alike through the view. */
+static void test_blocks_through_view(void **s)
+{
+	char *path = tmp_db();
+	struct mmb_db db;
+	struct kernel_info k = { .label = "k" };
+	struct run_info r = { 0 };
+	int64_t run, sid;
+	char sql[256];
+
+	(void)s;
+	assert_int_equal(db_open(&db, path), 0);
+	r.kernel_id = db_kernel_upsert(&db, &k);
+	run = db_run_begin(&db, &r);
+	sid = db_series_id(&db, "aim9", "", "ops", "ops/s", 1);
+	assert_true(sid > 0);
+	assert_int_equal(db_series_id(&db, "aim9", "", "ops", "ops/s", 1), sid);
+	assert_true(db_series_id(&db, "aim9", "", "ops", "ops/s", -1) != sid);
+	snprintf(sql, sizeof(sql), "INSERT INTO sample_blocks (run_id, series_id, n, data)"
+		 " VALUES (%lld, %lld, 3, '[[1,0,10],[2,0,1.25e2],[2,1,-0.5]]')",
+		 (long long)run, (long long)sid);
+	assert_int_equal(db_exec(&db, sql), 0);
+	assert_int_equal(scalar_int(&db, "SELECT count(*) FROM samples WHERE workload = 'aim9'"
+				    " AND unit = 'ops/s' AND iteration_id IS NULL"), 3);
+	assert_int_equal(scalar_int(&db, "SELECT sum(value) * 10 FROM samples"), 1345);
+	assert_int_equal(scalar_int(&db, "SELECT group_concat(iteration || '.' || seq) = '1.0,2.0,2.1'"
+				    " FROM (SELECT * FROM samples ORDER BY id)"), 1);
+	assert_int_equal(scalar_int(&db, "SELECT count(*) FROM samples WHERE typeof(value) = 'real'"), 3);
+	db_close(&db);
+	rm_db(path);
+}
+
 static void test_dead_run_marked_interrupted(void **s)
 {
 	char *path = tmp_db();
@@ -227,6 +309,8 @@ int main(void)
 		cmocka_unit_test(test_failed_migration_rolls_back),
 		cmocka_unit_test(test_labels_round_trip),
 		cmocka_unit_test(test_iteration_with_samples),
+		cmocka_unit_test(test_migration_keeps_samples),
+		cmocka_unit_test(test_blocks_through_view),
 		cmocka_unit_test(test_dead_run_marked_interrupted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
