@@ -62,24 +62,46 @@ static char *name_from_path(const char *path)
 	return xstrndup(base, len);
 }
 
-/* Anyone who can write the plugin or its folder can run code as us. */
-static int check_not_world_writable(const char *path)
+/* Only we and root are trusted with code we run: root owns the system anyway. */
+static bool trusted_owner(const struct stat *st)
+{
+	return st->st_uid == geteuid() || st->st_uid == 0;
+}
+
+/*
+ * Anyone who can write the plugin or its folder can run code as us: a
+ * world-writable file or (non-sticky) folder, and a file or folder another
+ * user owns (in a sticky /tmp they can still plant their own file).  The
+ * symlink-resolved path is checked, which is the file dlopen() maps.
+ */
+static int check_plugin_file(const char *path)
 {
 	struct stat st;
-	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	char *real = realpath(path, NULL), *slash;
+	const char *dir;
 	int ret = 0;
 
-	if (stat(path, &st) < 0) {
+	if (!real || stat(real, &st) < 0) {
 		ret = error("%s: %s", path, strerror(errno));
-	} else if (st.st_mode & S_IWOTH) {
-		ret = error("%s: refusing a world-writable plugin", path);
-	} else if (slash) {
-		*slash = '\0';
-		if (stat(*dir ? dir : "/", &st) == 0 && (st.st_mode & S_IWOTH) &&
-		    !(st.st_mode & S_ISVTX))
-			ret = error("%s: refusing a plugin in world-writable folder %s", path, dir);
+		free(real);
+		return ret;
 	}
-	free(dir);
+	slash = strrchr(real, '/');
+	*slash = '\0';
+	dir = *real ? real : "/";
+	if (st.st_mode & S_IWOTH)
+		ret = error("%s: refusing a world-writable plugin", path);
+	else if (!trusted_owner(&st))
+		ret = error("%s: refusing a plugin owned by uid %u (only yours, uid %u, or root's are loaded)",
+			    path, (unsigned)st.st_uid, (unsigned)geteuid());
+	else if (stat(dir, &st) < 0)
+		ret = error("%s: %s: %s", path, dir, strerror(errno));
+	else if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+		ret = error("%s: refusing a plugin in world-writable folder %s", path, dir);
+	else if (!trusted_owner(&st))
+		ret = error("%s: refusing a plugin in folder %s owned by uid %u (only yours, uid %u, or root's are trusted)",
+			    path, dir, (unsigned)st.st_uid, (unsigned)geteuid());
+	free(real);
 	return ret;
 }
 
@@ -186,7 +208,7 @@ int plugin_load_file(struct plugin *p, const char *path)
 
 	plugin_init(p);
 	p->path = xstrdup(path);
-	if (check_not_world_writable(path))
+	if (check_plugin_file(path))
 		return -1;
 	/* RTLD_LOCAL: plugins cannot see each other or resolve against us. */
 	p->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);

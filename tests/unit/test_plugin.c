@@ -122,6 +122,63 @@ static void test_rejects_world_writable(void **s)
 	assert_int_equal(load_capture(&p, dst), -1);
 	assert_non_null(strstr(errbuf, "world-writable folder"));
 	plugin_release(&p);
+	/* sticky (like /tmp): others cannot replace our file, so it loads */
+	chmod(dir, 01777);
+	assert_int_equal(load_capture(&p, dst), 0);
+	plugin_release(&p);
+	unlink(dst);
+	rmdir(dir);
+	free(dst);
+	free(src);
+}
+
+/*
+ * In a sticky world-writable folder anyone can plant a plugin of their
+ * own, and a folder another user owns is theirs to change: both refused.
+ * Needs root to hand files to another user.
+ */
+static void test_rejects_other_owner(void **s)
+{
+	char *src = test_plugin("good_minimal");
+	char dir[] = "/tmp/mmb-owner-XXXXXX";
+	char *dst, *link;
+	struct plugin p;
+	const char *cp[4];
+
+	(void)s;
+	if (geteuid() != 0) {
+		free(src);
+		skip();
+	}
+	assert_non_null(mkdtemp(dir));
+	dst = xasprintf("%s/good_minimal.so", dir);
+	cp[0] = "cp"; cp[1] = src; cp[2] = dst; cp[3] = NULL;
+	assert_int_equal(run_argv(cp, NULL, NULL), 0);
+	chmod(dir, 01777);
+	chmod(dst, 0644);
+	assert_int_equal(chown(dst, 65534, (gid_t)-1), 0);
+	assert_int_equal(load_capture(&p, dst), -1);
+	assert_non_null(strstr(errbuf, "refusing a plugin owned by uid 65534"));
+	plugin_release(&p);
+	/* the same file reached through a symlink we own: still refused */
+	link = xasprintf("%s.link.so", dir);
+	assert_int_equal(symlink(dst, link), 0);
+	assert_int_equal(load_capture(&p, link), -1);
+	assert_non_null(strstr(errbuf, "owned by uid 65534"));
+	plugin_release(&p);
+	unlink(link);
+	free(link);
+	/* our file, in a folder (not writable by us even) another user owns */
+	assert_int_equal(chown(dst, 0, (gid_t)-1), 0);
+	chmod(dir, 0755);
+	assert_int_equal(chown(dir, 65534, (gid_t)-1), 0);
+	assert_int_equal(load_capture(&p, dst), -1);
+	assert_non_null(strstr(errbuf, "owned by uid 65534 (only yours"));
+	assert_non_null(strstr(errbuf, "in folder"));
+	plugin_release(&p);
+	assert_int_equal(chown(dir, 0, (gid_t)-1), 0);
+	assert_int_equal(load_capture(&p, dst), 0);
+	plugin_release(&p);
 	unlink(dst);
 	rmdir(dir);
 	free(dst);
@@ -215,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_rejects_no_entry),
 		cmocka_unit_test(test_rejects_not_elf),
 		cmocka_unit_test(test_rejects_world_writable),
+		cmocka_unit_test(test_rejects_other_owner),
 		cmocka_unit_test(test_accepts_minimal),
 		cmocka_unit_test(test_accepts_newer_minor),
 		cmocka_unit_test(test_loads_skeleton),
