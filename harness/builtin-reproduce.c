@@ -484,7 +484,8 @@ out:
 /* `git merge-base --is-ancestor a b` in tree: 1 yes, 0 no, -1 git failed. */
 static int is_ancestor(const char *tree, const char *a, const char *b)
 {
-	const char *argv[] = { "git", "-C", tree, "merge-base", "--is-ancestor", a, b, NULL };
+	const char *argv[] = { "git", "-C", tree, "merge-base", "--is-ancestor", "--end-of-options",
+			       a, b, NULL };
 	struct strbuf err = STRBUF_INIT;
 	int rc = run_argv(argv, NULL, &err);
 
@@ -496,7 +497,8 @@ static int is_ancestor(const char *tree, const char *a, const char *b)
 static char *resolve_commit(const char *tree, const char *sha)
 {
 	char *rev = xasprintf("%s^{commit}", sha);
-	const char *argv[] = { "git", "-C", tree, "rev-parse", "--verify", "--quiet", rev, NULL };
+	const char *argv[] = { "git", "-C", tree, "rev-parse", "--verify", "--quiet",
+			       "--end-of-options", rev, NULL };
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	char *res = NULL;
 

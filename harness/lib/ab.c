@@ -100,6 +100,13 @@ int ab_opts_parse(struct ab_opts *o, int argc, char **argv)
 		return error("ab: no --patch given: the new kernel would be the base kernel");
 	if (o->base_label && o->new_label && !strcmp(o->base_label, o->new_label))
 		return error("ab: --base-name and --new-name are both '%s'", o->base_label);
+	if (o->tree && kbuild_ref_check("ab: --base", o->base_ref))
+		return -1;
+	for (size_t i = 0; i < o->npatches; i++)
+		/* not a file, so a range: refused before anything runs */
+		if (o->patches[i][0] == '-' && access(o->patches[i], F_OK) < 0 &&
+		    kbuild_ref_check("ab: --patch", o->patches[i]))
+			return -1;
 	return 0;
 }
 

@@ -286,6 +286,19 @@ int kbuild_opts_parse(struct kbuild_opts *o, int argc, char **argv, char *err, s
 		snprintf(err, errlen, "--ref: empty");
 		return -1;
 	}
+	if (o->ref[0] == '-') {
+		snprintf(err, errlen, "--ref %s: a git ref cannot start with '-' (git would read it as an option)",
+			 o->ref);
+		return -1;
+	}
+	for (size_t i = 0; i < o->npatches; i++) {
+		/* not a file, so a range: refused here, before anything runs */
+		if (o->patches[i][0] == '-' && access(o->patches[i], F_OK) < 0) {
+			snprintf(err, errlen, "--patch %s: a git ref cannot start with '-' (git would read it as an option)",
+				 o->patches[i]);
+			return -1;
+		}
+	}
 	if (strcmp(o->base_config, "defconfig") && strcmp(o->base_config, "tinyconfig") &&
 	    access(o->base_config, R_OK) < 0) {
 		snprintf(err, errlen,
@@ -534,6 +547,16 @@ static int git(const char *dir, struct strbuf *out, struct strbuf *err, ...)
 	return rc;
 }
 
+int kbuild_ref_check(const char *what, const char *ref)
+{
+	if (!ref || !*ref)
+		return error("%s: an empty git ref", what);
+	if (ref[0] == '-')
+		return error("%s %s: a git ref cannot start with '-' (git would read it as an option)",
+			     what, ref);
+	return 0;
+}
+
 /* First line of a buffer (static, for messages). */
 static const char *first_line(const char *s)
 {
@@ -754,8 +777,13 @@ static int resolve_patches(const struct kbuild_opts *o, const char *tree, const 
 		} else if (strstr(p, "..")) {
 			struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 			char hex[65], *path, *dir;
-			int rc = git(tree, &out, &err, "format-patch", "--stdout", "--no-signature",
-				     p, "--", NULL);
+			int rc;
+
+			/* "--output=FILE..x" would make format-patch write FILE */
+			if (kbuild_ref_check("--patch", p))
+				return -2;
+			rc = git(tree, &out, &err, "format-patch", "--stdout", "--no-signature",
+				 "--end-of-options", p, "--", NULL);
 
 			if (rc || !out.len) {
 				error("--patch %s: %s", p,
@@ -806,7 +834,8 @@ static char *series_json(const char *src, const char *base)
 	char *range = xasprintf("%s..HEAD", base);
 
 	strbuf_addch(&js, '[');
-	if (git(src, &out, NULL, "log", "--reverse", "--format=%H%x09%s", range, NULL) == 0) {
+	if (git(src, &out, NULL, "log", "--reverse", "--format=%H%x09%s", "--end-of-options",
+		range, NULL) == 0) {
 		int n = 0;
 
 		for (char *line = strtok(out.buf, "\n"); line; line = strtok(NULL, "\n")) {
@@ -817,7 +846,8 @@ static char *series_json(const char *src, const char *base)
 			if (!tab)
 				continue;
 			*tab = '\0';
-			git(src, &diff, NULL, "diff-tree", "-p", "--no-commit-id", line, NULL);
+			git(src, &diff, NULL, "diff-tree", "-p", "--no-commit-id", "--end-of-options",
+			    line, NULL);
 			sha256_hex(diff.buf ? diff.buf : "", diff.len, hex);
 			strbuf_release(&diff);
 			if (n++)
@@ -1006,6 +1036,8 @@ int kbuild_build(const struct kbuild_opts *o, struct kbuild_result *r)
 	memset(r, 0, sizeof(*r));
 	if (kbuild_label_valid(o->label, errbuf, sizeof(errbuf)))
 		return error("%s", errbuf), -2;
+	if (kbuild_ref_check("--ref", o->ref))
+		return -2;
 
 	/* inputs: tree commit, patches, config recipe, compiler */
 	tree = realpath(o->tree, NULL);
@@ -1015,7 +1047,8 @@ int kbuild_build(const struct kbuild_opts *o, struct kbuild_result *r)
 		goto out;
 	}
 	rev = xasprintf("%s^{commit}", o->ref);
-	if (git(tree, &out, &err, "rev-parse", "--verify", "--quiet", rev, NULL) != 0) {
+	if (git(tree, &out, &err, "rev-parse", "--verify", "--quiet", "--end-of-options", rev,
+		NULL) != 0) {
 		error("--ref %s: not a commit in %s%s%s", o->ref, tree, err.len ? ": " : "",
 		      err.len ? first_line(err.buf) : "");
 		ret = -2;
@@ -1117,8 +1150,8 @@ int kbuild_build(const struct kbuild_opts *o, struct kbuild_result *r)
 	if (access(path, F_OK) < 0) {
 		info("kernel: cloning %s (shared, no checkout) into %s", tree, src);
 		strbuf_reset(&err);
-		if (git(cache, NULL, &err, "clone", "-q", "--shared", "--no-checkout", tree, src,
-			NULL)) {
+		if (git(cache, NULL, &err, "clone", "-q", "--shared", "--no-checkout", "--", tree,
+			src, NULL)) {
 			error("git clone --shared %s: %s", tree, first_line(err.buf));
 			goto out;
 		}
@@ -1354,9 +1387,13 @@ out:
 char *kbuild_resolve_ref(const char *tree, const char *ref)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	char *rev = xasprintf("%s^{commit}", ref), *sha = NULL;
+	char *rev, *sha = NULL;
 
-	if (git(tree, &out, &err, "rev-parse", "--verify", "--quiet", rev, NULL) == 0)
+	if (kbuild_ref_check("--ref", ref))
+		return NULL;
+	rev = xasprintf("%s^{commit}", ref);
+	if (git(tree, &out, &err, "rev-parse", "--verify", "--quiet", "--end-of-options", rev,
+		NULL) == 0)
 		sha = xstrdup(strtrim(out.buf));
 	else
 		error("--ref %s: not a commit in %s", ref, tree);

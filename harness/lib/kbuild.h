@@ -127,6 +127,13 @@ int kbuild_remove(const char *cache_dir, const char *label);
 /* Check a label is usable as a file name and a DB label. */
 int kbuild_label_valid(const char *label, char *err, size_t errlen);
 
+/*
+ * Refs and ranges reach git as arguments: refuse an empty one or one
+ * starting with '-', which git would parse as an option.  0 or -1 after an
+ * error "WHAT REF: ...".
+ */
+int kbuild_ref_check(const char *what, const char *ref);
+
 /* Full commit id of REF in TREE (malloc'ed), or NULL with a message. */
 char *kbuild_resolve_ref(const char *tree, const char *ref);
 /*
