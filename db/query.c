@@ -6,6 +6,8 @@
 #include "query.h"
 #include "../harness/lib/util.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,6 +241,19 @@ static void row_release(struct query_row *r, size_t nlabels)
 		free(r->series[i].iteration);
 	}
 	free(r->series);
+}
+
+int query_filter_set_last(struct query_filter *f, const char *v)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (!*v || *end || errno || n < 1 || n > INT_MAX)
+		return -1;
+	f->last_runs = (int)n;
+	return 0;
 }
 
 void query_set_release(struct query_set *qs)
@@ -583,12 +598,23 @@ int query_load(struct mmb_db *db, const char *const *labels, size_t n,
 
 	for (size_t i = 0; i < n; i++) {
 		struct query_kernel *k = &out->kernels[i];
+		size_t usable = 0, skip = 0;
 
+		for (size_t j = 0; j < k->nruns; j++)
+			usable += !strcmp(k->runs[j].status, "complete") ||
+				  !strcmp(k->runs[j].status, "interrupted");
+		/* runs come in id order: the last N are the newest */
+		if (f->last_runs > 0 && usable > (size_t)f->last_runs)
+			skip = usable - (size_t)f->last_runs;
 		for (size_t j = 0; j < k->nruns; j++) {
 			struct query_run *r = &k->runs[j];
 
 			if (strcmp(r->status, "complete") && strcmp(r->status, "interrupted"))
 				continue;
+			if (skip) {
+				skip--;
+				continue;
+			}
 			/* the same label twice (A/A) pools into both columns; map first */
 			if (run_map_find(map, nmap, r->id))
 				continue;

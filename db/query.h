@@ -80,6 +80,7 @@ struct query_filter {
 	const char *workload;	/* NULL = all */
 	const char *metric;	/* NULL = all */
 	const char *variant;	/* NULL = all */
+	int last_runs;		/* > 0: only each label's last N usable runs */
 };
 
 struct query_set {
@@ -99,6 +100,8 @@ struct query_set {
 int query_load(struct mmb_db *db, const char *const *labels, size_t n,
 	       const struct query_filter *f, struct query_set *out);
 void query_set_release(struct query_set *qs);
+/* --last N: parse N (>= 1) into f->last_runs; -1 (and no message) when bad. */
+int query_filter_set_last(struct query_filter *f, const char *v);
 
 /* Only the metadata (kernels and their runs), no samples. */
 int query_kernels(struct mmb_db *db, const char *const *labels, size_t n,

@@ -67,7 +67,7 @@ int cmd_compare(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		static const char *const opts[] = { "--db", "--format", "--test", "--workload",
-						    "--metric" };
+						    "--metric", "--last" };
 		const char *a = argv[i], *v = NULL;
 		size_t k;
 		bool missing = false;
@@ -95,6 +95,12 @@ int cmd_compare(int argc, char **argv)
 		case 2: test = v; break;
 		case 3: filter.workload = v; break;
 		case 4: filter.metric = v; break;
+		case 5:
+			if (query_filter_set_last(&filter, v)) {
+				free(labels);
+				return usage_error("--last '%s': expected a number of runs >= 1", v);
+			}
+			break;
 		default:
 			free(labels);
 			return usage_error("unknown option '%s'", a);

@@ -47,6 +47,7 @@ int cmd_plot(int argc, char **argv)
 		{ "metric", required_argument, NULL, 'm' },
 		{ "test", required_argument, NULL, 't' },
 		{ "size", required_argument, NULL, 's' },
+		{ "last", required_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dbpath = NULL, *outdir = ".";
@@ -64,7 +65,7 @@ int cmd_plot(int argc, char **argv)
 	plot_opts_init(&o);
 	optind = 1;
 	opterr = 0;	/* one error of our own, naming the argument */
-	while ((opt = getopt_long(argc, argv, ":d:o:f:w:m:t:s:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:o:f:w:m:t:s:l:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			dbpath = optarg;
@@ -84,6 +85,12 @@ int cmd_plot(int argc, char **argv)
 		case 'm':
 			filter.metric = optarg;
 			break;
+		case 'l':
+			if (query_filter_set_last(&filter, optarg)) {
+				error("--last '%s': expected a number of runs >= 1", optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case 't':
 			if (stats_test_parse(optarg, &o.test) < 0) {
 				error("--test '%s': expected welch, mwu, mmtests or lkp", optarg);
@@ -101,7 +108,7 @@ int cmd_plot(int argc, char **argv)
 			return EXIT_USAGE;
 		default:
 			error("unknown option '%s'; usage: mmbench plot [--db FILE] [--out DIR] "
-			      "[--format png|svg|pdf] [--workload W] [--metric M] BASE NEW...", argv[optind - 1]);
+			      "[--format png|svg|pdf] [--workload W] [--metric M] [--last N] BASE NEW...", argv[optind - 1]);
 			return EXIT_USAGE;
 		}
 	}

@@ -338,6 +338,9 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 		struct kargv a = KARGV_INIT;
 
 		kargv_pushv(&a, (const char *const[]){ "mmbench", "compare", "--db", dbpath, NULL });
+		/* only this series' rounds: a label may hold older runs (drift) */
+		kargv_push(&a, "--last");
+		kargv_pushf(&a, "%d", rounds);
 		if (o->compare_format) {
 			kargv_push(&a, "--format");
 			kargv_push(&a, o->compare_format);
@@ -361,7 +364,11 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 			free(copy);
 		}
 		kargv_pushv(&a, (const char *const[]){ "mmbench", "-q", "plot", "--db", dbpath, "--out",
-						       dir, r->base_label, r->new_label, NULL });
+						       dir, NULL });
+		kargv_push(&a, "--last");
+		kargv_pushf(&a, "%d", rounds);
+		kargv_push(&a, r->base_label);
+		kargv_push(&a, r->new_label);
 		if (self_exec(&a) == 0)
 			info("ab: plots in %s", dir);
 		else

@@ -118,6 +118,26 @@ out=$("$MMB" compare --db "$DB" base nosuch 2>&1); rc=$?
 "$MMB" compare --db "$W/none.db" a b 2>/dev/null; [ $? -eq 2 ] || die "missing db"
 out=$("$MMB" compare --db "$DB" --metric nosuch base mx 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$out" | grep -qF "no samples to compare" || die "empty filter: $rc $out"
+# --last N pools only each label's newest N runs (what ab passes)
+gen_runs() {	# mean seed -> 10 samples
+	awk -v m="$1" -v s="$2" 'BEGIN { srand(s); print "workload,metric,variant,iteration,value";
+		for (i = 1; i <= 10; i++) printf "w,last,,%d,%.3f\n", i, m + 10 * (rand() - 0.5) }'
+}
+LDB=$W/last.db
+gen_runs 1200 1 > "$W/old.csv"; gen_runs 1000 2 > "$W/b.csv"; gen_runs 1000 3 > "$W/n.csv"
+"$MMB" -q import --db "$LDB" --name lbase "$W/old.csv" &&
+"$MMB" -q import --db "$LDB" --name lbase "$W/b.csv" &&
+"$MMB" -q import --db "$LDB" --name lnew "$W/n.csv" || die "import for --last"
+"$MMB" compare --db "$LDB" lbase lnew | grep -qF "verdict: no significant change" &&
+	die "pooling an older run of lbase should have shown a change"
+"$MMB" compare --db "$LDB" --last 1 lbase lnew | grep -qF "verdict: no significant change" ||
+	die "--last 1: only the newest runs, no change expected"
+[ "$("$MMB" compare --db "$LDB" --last 1 --format csv lbase lnew | awk -F, 'NR > 1 { printf "%s=%s ", $6, $8 }')" = "lbase=10 lnew=10 " ] ||
+	die "--last 1: n = 10 per label expected"
+[ "$("$MMB" compare --db "$LDB" --format csv lbase lnew | awk -F, 'NR == 2 { print $8 }')" = 20 ] ||
+	die "without --last both runs of lbase pool: n = 20"
+"$MMB" compare --db "$LDB" --last 0 lbase lnew 2>/dev/null; [ $? -eq 2 ] || die "--last 0 not refused"
+
 # same label twice is an A/A comparison: no significant change
 "$MMB" compare --db "$DB" base base | grep -qF "verdict: no significant change" || die "base vs base"
 exit $fail
