@@ -789,13 +789,14 @@ void compare_markdown(struct strbuf *out, const struct compare *c)
 			cells[i][0] = xstrdup(label_of(c, i));
 			if (!s->n || !b->n) {
 				cells[i][1] = xstrdup("n/a");
-				cells[i][2] = s->n > 1 ? xasprintf("%.1f%%", 100 * s->stddev / s->amean)
+				cells[i][2] = s->n > 1 ? xasprintf("%.1f%%", 100 * s->stddev / fabs(s->amean))
 						       : xstrdup("n/a");
 				cells[i][3] = xstrdup(!i ? "" : !s->n ? "no samples"
 								 : "no baseline samples");
 			} else {
-				cells[i][1] = xasprintf("%.1f%%", 100 * (s->amean - b->amean) / b->amean);
-				cells[i][2] = s->n > 1 ? xasprintf("%.1f%%", 100 * s->stddev / s->amean)
+				cells[i][1] = xasprintf("%.1f%%", 100 * (s->amean - b->amean) /
+							fabs(b->amean));
+				cells[i][2] = s->n > 1 ? xasprintf("%.1f%%", 100 * s->stddev / fabs(s->amean))
 						       : xstrdup("n/a");
 				if (!i) {
 					cells[i][3] = xstrdup("");

@@ -323,11 +323,14 @@ static void test_init(struct stats_test *t, enum stats_test_kind kind)
 	t->rel = t->rel_lo = t->rel_hi = NAN;
 }
 
+/* Relative to |base|: a rise from -100 to -50 is +50%, as the difference says. */
 static void set_rel(struct stats_test *t, double base_mean)
 {
-	t->rel = 100.0 * t->diff / base_mean;
-	t->rel_lo = 100.0 * t->diff_lo / base_mean;
-	t->rel_hi = 100.0 * t->diff_hi / base_mean;
+	double b = fabs(base_mean);
+
+	t->rel = 100.0 * t->diff / b;
+	t->rel_lo = 100.0 * t->diff_lo / b;
+	t->rel_hi = 100.0 * t->diff_hi / b;
 }
 
 /* Welch's p, df and CI of the difference of arithmetic means. */

@@ -382,6 +382,22 @@ static void test_parse_and_edges(void **state)
 	check_abs("mwu_p", "tied", t.p, 1, 1e-12);
 }
 
+/* A negative baseline (a meminfo delta, say): the change keeps the diff's sign. */
+static void test_negative_baseline(void **state)
+{
+	const double b[] = { -100, -102, -98, -101, -99 };
+	const double x[] = { -50, -51, -49, -50.5, -49.5 };
+	struct stats_test t;
+
+	(void)state;
+	assert_int_equal(stats_welch(b, 5, x, 5, &t), 0);
+	assert_true(t.diff > 0);
+	check_abs("rel", "negative base", t.rel, 50, 1e-9);
+	assert_true(t.rel_lo > 0 && t.rel_lo < t.rel && t.rel < t.rel_hi);
+	assert_int_equal(stats_mwu(b, 5, x, 5, &t), 0);
+	assert_true(t.rel > 0);
+}
+
 /* xorshift + Box-Muller: a seeded normal generator for the A/A check. */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 static double urand(void)
@@ -428,6 +444,7 @@ int main(void)
 		cmocka_unit_test(test_mmtests_rule),
 		cmocka_unit_test(test_lkp_rule),
 		cmocka_unit_test(test_parse_and_edges),
+		cmocka_unit_test(test_negative_baseline),
 		cmocka_unit_test(test_aa_welch),
 	};
 
