@@ -156,6 +156,7 @@ static int build_axis(struct plan_workload *w, const struct mmb_param_def *d,
 {
 	char err[256];
 	const char *wl = w->plugin.w.name;
+	size_t alloc = 0;
 
 	memset(ax, 0, sizeof(*ax));
 	ax->def = d;
@@ -171,38 +172,43 @@ static int build_axis(struct plan_workload *w, const struct mmb_param_def *d,
 		return 0;
 	}
 	ax->matrix = cp->is_list;
-	if (!cp->is_list && cp->nvalues == 1 && d->type == MMB_PARAM_INT) {
+	for (size_t i = 0; i < cp->nvalues; i++) {
+		const struct cfg_scalar *cv = &cp->values[i];
 		int64_t *gen = NULL;
 		size_t ngen = 0;
-		int r = units_int_list(cp->values[0].text, u, &gen, &ngen, err, sizeof(err));
+		int r = 1;
 
+		/* an integer value may be a generator, alone or inside a list */
+		if (d->type == MMB_PARAM_INT)
+			r = units_int_list(cv->text, u, &gen, &ngen, err, sizeof(err));
 		if (r < 0)
-			return pos_error(&cp->values[0].pos, wl, "parameter '%s': %s", d->name, err);
-		if (r == 0) {
-			ax->vals = xcalloc(ngen, sizeof(*ax->vals));
-			for (size_t i = 0; i < ngen; i++) {
-				char *txt = xasprintf("%lld", (long long)gen[i]);
-
-				if (plan_parse_value(d, keep_string(w, txt), u, &ax->vals[i], err,
-						     sizeof(err))) {
-					free(gen);
-					return pos_error(&cp->values[0].pos, wl,
-							 "parameter '%s': %s", d->name, err);
-				}
-			}
-			ax->n = ngen;
-			ax->matrix = true;
-			free(gen);
-			return 0;
+			return pos_error(&cv->pos, wl, "parameter '%s': %s", d->name, err);
+		if (r > 0) {
+			ALLOC_GROW(ax->vals, ax->n + 1, alloc);
+			if (plan_parse_value(d, cv->text, u, &ax->vals[ax->n], err, sizeof(err)))
+				return pos_error(&cv->pos, wl, "parameter '%s': %s", d->name, err);
+			ax->n++;
+			continue;
 		}
+		ax->matrix = true;
+		for (size_t g = 0; g < ngen; g++) {
+			bool seen = false;
+
+			/* [1, stride:8]: the 1 the generator repeats runs once */
+			for (size_t k = 0; k < ax->n && !seen; k++)
+				seen = ax->vals[k].i == gen[g];
+			if (seen)
+				continue;
+			ALLOC_GROW(ax->vals, ax->n + 1, alloc);
+			if (plan_parse_value(d, keep_string(w, xasprintf("%lld", (long long)gen[g])), u,
+					     &ax->vals[ax->n], err, sizeof(err))) {
+				free(gen);
+				return pos_error(&cv->pos, wl, "parameter '%s': %s", d->name, err);
+			}
+			ax->n++;
+		}
+		free(gen);
 	}
-	ax->vals = xcalloc(cp->nvalues, sizeof(*ax->vals));
-	for (size_t i = 0; i < cp->nvalues; i++) {
-		if (plan_parse_value(d, cp->values[i].text, u, &ax->vals[i], err, sizeof(err)))
-			return pos_error(&cp->values[i].pos, wl, "parameter '%s': %s", d->name,
-					 err);
-	}
-	ax->n = cp->nvalues;
 	return 0;
 }
 

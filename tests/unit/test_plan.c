@@ -101,6 +101,21 @@ static void test_generator_expands(void **s)
 	assert_string_equal(p.wls[0].variants[4].variant, "passes=12");
 	assert_string_equal(p.wls[0].variants[5].variant, "passes=16");
 	done(&e, &p);
+	/* inside a written list: expanded in place, a repeated value runs once */
+	assert_int_equal(build(&e, &p,
+			       "experiment: g\nworkloads:\n  - name: skeleton\n    params:\n"
+			       "      passes: [2, pow2:1..8, 20]\n", NULL), 0);
+	assert_int_equal(p.wls[0].nvariants, 5);	/* 2 1 4 8 20 */
+	assert_string_equal(p.wls[0].variants[0].variant, "passes=2");
+	assert_string_equal(p.wls[0].variants[1].variant, "passes=1");
+	assert_string_equal(p.wls[0].variants[3].variant, "passes=8");
+	assert_string_equal(p.wls[0].variants[4].variant, "passes=20");
+	done(&e, &p);
+	/* a bad generator in a list names its own position */
+	assert_int_not_equal(build(&e, &p,
+			       "experiment: g\nworkloads:\n  - name: skeleton\n    params:\n"
+			       "      passes: [1, pow2:0..8]\n", NULL), 0);
+	done(&e, &p);
 }
 
 static void test_overrides(void **s)
