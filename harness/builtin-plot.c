@@ -43,11 +43,8 @@ int cmd_plot(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'f' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "test", required_argument, NULL, 't' },
 		{ "size", required_argument, NULL, 's' },
-		{ "last", required_argument, NULL, 'l' },
+		COMPARE_SELECT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dbpath = NULL, *outdir = ".";
@@ -65,7 +62,12 @@ int cmd_plot(int argc, char **argv)
 	plot_opts_init(&o);
 	optind = 1;
 	opterr = 0;	/* one error of our own, naming the argument */
-	while ((opt = getopt_long(argc, argv, ":d:o:f:w:m:t:s:l:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:o:f:s:" COMPARE_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
+		rc = compare_select_option(opt, optarg, &filter, &o.test);
+		if (rc < 0)
+			return EXIT_USAGE;
+		if (rc)
+			continue;
 		switch (opt) {
 		case 'd':
 			dbpath = optarg;
@@ -76,24 +78,6 @@ int cmd_plot(int argc, char **argv)
 		case 'f':
 			if (plot_format_parse(optarg, &o.format) < 0) {
 				error("--format '%s': expected png, svg or pdf", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'w':
-			filter.workload = optarg;
-			break;
-		case 'm':
-			filter.metric = optarg;
-			break;
-		case 'l':
-			if (query_filter_set_last(&filter, optarg)) {
-				error("--last '%s': expected a number of runs >= 1", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 't':
-			if (stats_test_parse(optarg, &o.test) < 0) {
-				error("--test '%s': expected welch, mwu, mmtests or lkp", optarg);
 				return EXIT_USAGE;
 			}
 			break;

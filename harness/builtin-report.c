@@ -1061,10 +1061,8 @@ int cmd_report(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'f' },
-		{ "test", required_argument, NULL, 't' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "metric", required_argument, NULL, 'm' },
 		{ "no-plots", no_argument, NULL, 'P' },
+		COMPARE_SELECT_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report rp;
@@ -1080,7 +1078,13 @@ int cmd_report(int argc, char **argv)
 	plot_list_init(&rp.plots);
 	optind = 1;
 	opterr = 0;	/* one error of our own, naming the argument */
-	while ((opt = getopt_long(argc, argv, ":d:o:f:t:w:m:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:o:f:" COMPARE_SELECT_SHORTOPTS, longopts,
+				  NULL)) != -1) {
+		rc = compare_select_option(opt, optarg, &filter, &rp.test);
+		if (rc < 0)
+			return EXIT_USAGE;
+		if (rc)
+			continue;
 		switch (opt) {
 		case 'd':
 			dbpath = optarg;
@@ -1098,18 +1102,6 @@ int cmd_report(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
-		case 't':
-			if (stats_test_parse(optarg, &rp.test) < 0) {
-				error("--test '%s': expected welch, mwu, mmtests or lkp", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'w':
-			filter.workload = optarg;
-			break;
-		case 'm':
-			filter.metric = optarg;
-			break;
 		case 'P':
 			rp.plots_on = false;
 			break;
@@ -1118,7 +1110,7 @@ int cmd_report(int argc, char **argv)
 			return EXIT_USAGE;
 		default:
 			error("unknown option '%s'; usage: mmbench report [--db FILE] --out DIR "
-			      "[--format mmtests|lkp] BASE NEW...", argv[optind - 1]);
+			      "[--format mmtests|lkp] [--last N] BASE NEW...", argv[optind - 1]);
 			return EXIT_USAGE;
 		}
 	}

@@ -268,6 +268,28 @@ static void describe_test(struct strbuf *out, const struct compare *c, const cha
 	}
 }
 
+int compare_select_option(int opt, const char *arg, struct query_filter *f,
+			  enum stats_test_kind *test)
+{
+	switch (opt) {
+	case 'w':
+		f->workload = arg;
+		return 1;
+	case 'm':
+		f->metric = arg;
+		return 1;
+	case 't':
+		if (stats_test_parse(arg, test) < 0)
+			return error("--test '%s': expected welch, mwu, mmtests or lkp", arg);
+		return 1;
+	case 'l':
+		if (query_filter_set_last(f, arg))
+			return error("--last '%s': expected a number of runs >= 1", arg);
+		return 1;
+	}
+	return 0;
+}
+
 /* ---- mmtests (§1) ---- */
 
 double compare_pdiff(double new_, double base)

@@ -65,6 +65,22 @@ int compare_load_meta(struct compare *c, struct mmb_db *db);
 bool compare_significant(const struct compare *c, size_t r, size_t i);
 
 int compare_format_parse(const char *name, enum compare_format *f);
+
+/*
+ * The selection options plot and report share with compare, for
+ * getopt_long(): put COMPARE_SELECT_LONGOPTS in the option table and
+ * COMPARE_SELECT_SHORTOPTS in the short string, then offer each option to
+ * compare_select_option(): 1 = taken, 0 = not one of these, -1 = bad value
+ * (message printed).
+ */
+#define COMPARE_SELECT_SHORTOPTS "w:m:t:l:"
+#define COMPARE_SELECT_LONGOPTS \
+	{ "workload", required_argument, NULL, 'w' }, \
+	{ "metric", required_argument, NULL, 'm' }, \
+	{ "test", required_argument, NULL, 't' }, \
+	{ "last", required_argument, NULL, 'l' }
+int compare_select_option(int opt, const char *arg, struct query_filter *f,
+			  enum stats_test_kind *test);
 void compare_print(struct strbuf *out, const struct compare *c, enum compare_format f);
 
 /* The individual formatters (compare_print dispatches). */
