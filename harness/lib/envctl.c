@@ -109,12 +109,7 @@ int envctl_check_state(void)
 	return 0;
 }
 
-/*
- * The knobs mmbench writes: THP/mTHP (environment, pte-mapped-folio),
- * cpufreq governors, zram devices it set up, and vm sysctls.  The journal
- * replays only these, and host->write_knob() allows only these, so nothing
- * mmbench journals is refused at replay.
- */
+/* s is one name (or several with slashes) of letters, digits and extra */
 static bool name_chars(const char *s, const char *extra, bool slashes)
 {
 	if (!*s)
@@ -140,6 +135,12 @@ static bool digits_then(const char *s, const char *rest, const char **tail)
 	return true;
 }
 
+/*
+ * The knobs mmbench writes: THP/mTHP (environment, pte-mapped-folio),
+ * cpufreq governors, zram devices it set up, and vm sysctls.  The journal
+ * replays only these, and host->write_knob() allows only these, so nothing
+ * mmbench journals is refused at replay.
+ */
 bool envctl_knob_allowed(const char *path)
 {
 	const char *tail;
@@ -165,9 +166,12 @@ bool envctl_value_ok(const char *v)
 {
 	size_t n = 0;
 
-	for (; v[n]; n++)
-		if (v[n] != '\t' && (v[n] < 0x20 || v[n] > 0x7e))
+	for (; v[n]; n++) {
+		unsigned char c = (unsigned char)v[n];
+
+		if (c != '\t' && (c < 0x20 || c > 0x7e))
 			return false;
+	}
 	return n <= ENVCTL_VALUE_MAX;
 }
 
