@@ -1,5 +1,5 @@
 #!/bin/bash
-# aim9 plugin: brk_test and page_test through `mmbench run` store one
+# aim9 plugin: brk_test, page_test and fork_test through `mmbench run` store one
 # positive ops/s sample per iteration under the metric of the chosen test
 # (lkp layout: aim9.brk_test.ops_per_sec), higher is better; page_test
 # (faults on every grow) is slower per op than brk_test; a test time below
@@ -16,7 +16,7 @@ warmup: 0
 workloads:
   - name: aim9
     params:
-      test: [brk_test, page_test]
+      test: [brk_test, page_test, fork_test]
       testtime: 1s
 EOC
 run "$TMP/a.yaml"
@@ -24,7 +24,7 @@ cat "$TMP/err"
 [ $rc = 0 ] || { cat "$TMP/out"; die "mmbench run exited $rc"; }
 [ "$(q "SELECT status FROM runs")" = complete ] || die "run not complete"
 [ "$(q "SELECT count(*) FROM iterations WHERE status != 'ok'")" = 0 ] || die "failed iterations: $(q "SELECT reason FROM iterations WHERE status != 'ok'")"
-for t in brk_test page_test; do
+for t in brk_test page_test fork_test; do
 	row=$(q "SELECT count(*), min(value), group_concat(DISTINCT unit), group_concat(DISTINCT better),
 		 group_concat(DISTINCT metric) FROM samples WHERE workload = 'aim9' AND variant = 'test=$t'")
 	[ "$row" = "2|$(q "SELECT min(value) FROM samples WHERE variant = 'test=$t'")|ops/s|1|$t.ops_per_sec" ] ||
@@ -36,6 +36,9 @@ done
 brk=$(q "SELECT avg(value) FROM samples WHERE metric = 'brk_test.ops_per_sec'")
 page=$(q "SELECT avg(value) FROM samples WHERE metric = 'page_test.ops_per_sec'")
 awk -v b="$brk" -v p="$page" 'BEGIN { exit !(b > p) }' || die "brk_test $brk ops/s not above page_test $page"
+# a fork + exit + wait costs far more than one brk() call
+fork=$(q "SELECT avg(value) FROM samples WHERE metric = 'fork_test.ops_per_sec'")
+awk -v b="$brk" -v f="$fork" 'BEGIN { exit !(b > f) }' || die "brk_test $brk ops/s not above fork_test $fork"
 
 cat > "$TMP/bad.yaml" <<EOC
 experiment: bad

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * aim9: AIM Suite IX's brk_test and page_test with the singleuser driver
- * loop, re-implemented from shared/reference/workloads.md §3 (no AIM code).
+ * aim9: AIM Suite IX's brk_test, page_test and fork_test with the
+ * singleuser driver loop, re-implemented from shared/reference/workloads.md
+ * §3 (no AIM code).
  *
  * brk_test, one call: save the break, grow it by 1 MiB, then 1000 times
  * shrink it by 16 pages and grow it back one page at a time, then restore
@@ -9,6 +10,12 @@
  * 17000 brk() system calls, the ops factor.  page_test: the same with 100
  * rounds, and after each one-page grow a store every 128 bytes of the new
  * page, so every grow faults and every shrink frees: 1700 ops per call.
+ * fork_test, one call: 100 times fork(), the child _exit()s at once, the
+ * parent waits for it: 100 ops ("Task Creations") per call.  The body is
+ * inferred from the registration table (argument "100", factor 100); it
+ * is the mm half of the work mmtests' aim9-pagealloc watches (copying
+ * and zapping the page tables of this small process).  exec_test is not
+ * done: what AIM9 loads is not in the reference.
  *
  * Page size: AIM9 hard-wires 4096.  We use the real page size
  * (sysconf(_SC_PAGESIZE)), so on a 16K/64K-page kernel the steps are whole
@@ -27,13 +34,14 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 enum { P_TEST, P_TESTTIME };
-enum { T_BRK, T_PAGE };
+enum { T_BRK, T_PAGE, T_FORK };
 
 static const struct mmb_param_def aim9_params[] = {
-	[P_TEST] = { "test", MMB_PARAM_ENUM, "brk_test", 0, 0, "brk_test|page_test",
+	[P_TEST] = { "test", MMB_PARAM_ENUM, "brk_test", 0, 0, "brk_test|page_test|fork_test",
 		     "which AIM9 test to run" },
 	[P_TESTTIME] = { "testtime", MMB_PARAM_DURATION, "15s", 100000000LL,
 			 3600000000000LL, NULL,
@@ -47,6 +55,8 @@ static const struct mmb_metric_def aim9_metrics[] = {
 		    "brk() calls per second (17000 per test call)" },
 	[T_PAGE] = { "page_test.ops_per_sec", "ops/s", MMB_HIGHER_IS_BETTER,
 		     "brk() calls per second with page faults (1700 per test call)" },
+	[T_FORK] = { "fork_test.ops_per_sec", "ops/s", MMB_HIGHER_IS_BETTER,
+		     "fork() + child exit + wait per second (100 per test call)" },
 	{ 0 },
 };
 
@@ -56,16 +66,40 @@ static const struct {
 } aim9_tests[] = {
 	[T_BRK] = { 1000, 17000 },
 	[T_PAGE] = { 100, 1700 },
+	[T_FORK] = { 100, 100 },
 };
 
 #define GROW (1L << 20)		/* 1 MiB */
 #define STEPS 16		/* pages per shrink, and one-page grows after it */
 #define STORE_STRIDE 128	/* page_test: one store every 128 bytes */
 
-/* One test call.  Returns 0, or the errno of the failed brk(). */
+/* fork_test's call: nothing allocates, so the break stays put here too. */
+static int aim9_fork_call(long rounds)
+{
+	for (long i = 0; i < rounds; i++) {
+		pid_t pid = fork();
+		int status;
+
+		if (pid < 0)
+			return errno;
+		if (pid == 0)
+			_exit(0);
+		while (waitpid(pid, &status, 0) < 0)
+			if (errno != EINTR)
+				return errno;
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			return ECHILD;
+	}
+	return 0;
+}
+
+/* One test call.  Returns 0, or the errno of the failed brk() / fork(). */
 static int aim9_call(int test, long rounds, long pg)
 {
 	char *start = sbrk(0), *p;
+
+	if (test == T_FORK)
+		return aim9_fork_call(rounds);
 
 	if (sbrk(GROW) == (void *)-1)
 		return errno;
@@ -128,8 +162,8 @@ static int aim9_run(const struct mmb_host *host, struct mmb_ctx *ctx,
 	} while (t1 - t0 < testtime);
 	/* --- the break is back where it was --- */
 	if (err) {
-		host->fail(ctx, "%s: brk failed after %lu calls: %s",
-			   aim9_metrics[test].name, calls, strerror(err));
+		host->fail(ctx, "%s: %s failed after %lu calls: %s", aim9_metrics[test].name,
+			   test == T_FORK ? "fork" : "brk", calls, strerror(err));
 		return MMB_FAIL;
 	}
 	if (sbrk(0) != st->brk0) {
@@ -150,7 +184,7 @@ static void aim9_teardown(const struct mmb_host *host, struct mmb_ctx *ctx,
 static const struct mmb_workload aim9_workload = {
 	MMB_WORKLOAD_INIT,
 	.name = "aim9",
-	.summary = "AIM Suite IX brk_test / page_test: brk() grow/shrink rate (ops/s)",
+	.summary = "AIM Suite IX brk_test / page_test / fork_test: brk() and fork() rates (ops/s)",
 	.params = aim9_params,
 	.metrics = aim9_metrics,
 	.setup = aim9_setup,
