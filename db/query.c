@@ -342,6 +342,8 @@ struct series_ref {
 	int better;
 };
 
+#define SERIES_ID_MAX (1 << 26)
+
 /* The series table (small) in memory, filtered; rows appear lazily. */
 static int load_series(struct mmb_db *db, const struct query_filter *f, struct loader *ld)
 {
@@ -360,8 +362,12 @@ static int load_series(struct mmb_db *db, const struct query_filter *f, struct l
 		int64_t id = sqlite3_column_int64(st, 0);
 		struct series_ref *r;
 
-		if (id < 1 || id > INT32_MAX)
-			continue;
+		/* ids are dense (1, 2, ...): an array indexed by id, within reason */
+		if (id < 1 || id > SERIES_ID_MAX) {
+			sqlite3_finalize(st);
+			return error("%s: series id %lld is out of range (1..%d): not a database"
+				     " mmbench wrote?", db->path, (long long)id, SERIES_ID_MAX);
+		}
 		if (id >= ld->nseries) {
 			int64_t nn = id + 1 > 2 * ld->nseries ? id + 1 : 2 * ld->nseries;
 
@@ -645,11 +651,10 @@ int query_load(struct mmb_db *db, const char *const *labels, size_t n,
 	/* Put rows in first-appearance order (baseline label first). */
 	if (out->nr > 1) {
 		struct query_row *sorted = xmalloc(out->nr * sizeof(*sorted));
-		size_t k = 0;
+		size_t k = out->nr;
 
 		order = ld.first;
 		ld.first = NULL;
-		k = out->nr;
 		qsort(order, k, sizeof(*order), row_cmp);
 		for (size_t i = 0; i < k; i++)
 			sorted[i] = out->rows[order[i].row];
