@@ -353,6 +353,7 @@ static int add_sample(struct importer *im, const struct sample_row *r)
 		m->better = better ? better : 1;
 		m->unit = xstrndup(r->unit ? r->unit : "", r->ul);
 		m->line = r->line;
+		m->last_iteration = -1;		/* iterations are >= 0 */
 		/* the key is "workload\0variant\0metric": the series' own names */
 		m->id = db_series_id(im->db, m->key, m->key + r->wl + 1,
 				     m->key + r->wl + 1 + r->vl + 1, m->unit, m->better);
@@ -369,7 +370,7 @@ static int add_sample(struct importer *im, const struct sample_row *r)
 				   (int)r->ml, r->metric, (int)r->ul, r->unit, m->unit, m->line);
 	}
 
-	if (m->n && r->iteration == m->last_iteration)
+	if (r->iteration == m->last_iteration)
 		m->seq++;
 	else
 		m->seq = 0;
