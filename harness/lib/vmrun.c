@@ -279,7 +279,10 @@ static int update_accel(struct mmb_db *db, int64_t run_id, enum accel a)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-enum boot_end { BOOT_EXITED, BOOT_NO_CONSOLE, BOOT_TIMEOUT, BOOT_HANG, BOOT_NO_CHANNEL };
+enum boot_end {
+	BOOT_EXITED, BOOT_NO_CONSOLE, BOOT_TIMEOUT, BOOT_HANG, BOOT_NO_CHANNEL,
+	BOOT_PROBE_DIED,	/* QEMU died under a KVM probe before the guest printed */
+};
 
 struct boot {
 	const struct vm_opts *o;
@@ -381,6 +384,13 @@ static enum boot_end boot_once(struct boot *b)
 		progress_clear();
 	b->qemu_status = status;
 	kargv_release(&a);
+	/*
+	 * /dev/kvm opens but QEMU aborts (seen: "failed to set MSR 0x10a" on
+	 * a VM without nested virtualisation): as good as a hang for the probe.
+	 */
+	if (exited && b->probe_s && !b->m->records && file_size(b->q.console_log) == 0 &&
+	    !(WIFEXITED(status) && WEXITSTATUS(status) == 127))
+		end = BOOT_PROBE_DIED;
 	return end;
 }
 
@@ -543,10 +553,14 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 	if (accel == ACCEL_KVM && o->accel == ACCEL_AUTO)
 		b.probe_s = o->kvm_probe_s ? o->kvm_probe_s : 10;
 	end = boot_once(&b);
-	if (end == BOOT_NO_CONSOLE) {
+	if (end == BOOT_NO_CONSOLE || end == BOOT_PROBE_DIED) {
 		/* /dev/kvm opened but the guest never printed: fall back */
-		warning("vm: no console output under KVM after %ds; falling back to TCG",
-			b.probe_s);
+		if (end == BOOT_NO_CONSOLE)
+			warning("vm: no console output under KVM after %ds; falling back to TCG",
+				b.probe_s);
+		else
+			warning("vm: QEMU died under KVM before the guest printed (%s); falling "
+				"back to TCG", last_line(qlog));
 		kvm_mark_hanging(cache);
 		accel = ACCEL_TCG;
 		b.q.accel = ACCEL_TCG;

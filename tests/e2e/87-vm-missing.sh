@@ -3,6 +3,7 @@
 # cached label, the label itself.  Each is ONE error naming the missing
 # piece; the first two are recorded as a failed run (console log path
 # printed), an unknown label is a usage error (exit 2) that records nothing.
+# --accel auto with a QEMU that dies under KVM falls back to TCG.
 # A guest that boots but never writes results (bogus kernel) and a guest
 # panic are covered by 60-kernel-cli.sh and tests/kernel/run.sh.
 . "$(dirname "$0")/../e2e-lib.sh"
@@ -34,6 +35,36 @@ if command -v qemu-system-x86_64 > /dev/null; then
 else
 	echo "qemu not installed: the missing-image case is not exercised"
 fi
+# --accel auto where /dev/kvm opens but QEMU dies under KVM (as on a VM
+# without nested virtualisation: "failed to set MSR", abort): the probe
+# falls back to TCG by itself and remembers it for this host boot.
+cat > "$TMP/fake-qemu" <<'EOQ'
+#!/bin/sh
+case "$*" in
+*accel=kvm*) echo "qemu: error: failed to set MSR 0x10a (fake)" >&2; kill -ABRT $$ ;;
+esac
+echo "fake qemu under TCG: no guest here" >&2
+exit 1
+EOQ
+chmod +x "$TMP/fake-qemu"
+echo "fake" > "$MMBENCH_CACHE/kernels/k0/bzImage"
+if "$MMB" vm run --kernel k --accel auto --qemu "$TMP/fake-qemu" "$TMP/e.yaml" > "$TMP/out" 2> "$TMP/err"; then
+	die "a fake QEMU cannot succeed"
+fi
+cat "$TMP/err"
+if grep -q "using TCG (no KVM" "$TMP/err"; then
+	echo "KVM is not usable here: the probe fallback is not exercised"
+else
+	grep -q "QEMU died under KVM before the guest printed (qemu: error: failed to set MSR" "$TMP/err" ||
+		die "no fallback warning naming QEMU's last words"
+	grep -q "fake qemu under TCG" "$TMP/err" || die "TCG was not tried after the KVM probe died"
+	[ "$(q "SELECT accel FROM runs ORDER BY id DESC LIMIT 1")" = tcg ] || die "the run does not record tcg"
+	grep -q " hang$" "$MMBENCH_CACHE/kvm-probe" || die "the failed probe is not remembered"
+	"$MMB" vm run --kernel k --accel auto --qemu "$TMP/fake-qemu" "$TMP/e.yaml" > "$TMP/out" 2> "$TMP/err" || true
+	grep -q "using TCG (no KVM: a KVM guest did not come up earlier" "$TMP/err" ||
+		die "the second run probed KVM again"
+fi
+
 n=$(q "SELECT count(*) FROM runs")
 expect 2 "no kernel labelled 'nosuch'" "$MMB" vm run --kernel nosuch "$TMP/e.yaml"
 [ "$(q "SELECT count(*) FROM runs")" = "$n" ] || die "an unknown label recorded a run"

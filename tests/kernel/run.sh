@@ -148,6 +148,28 @@ if command -v sqlite3 >/dev/null; then
 	[ "$ns" -ge 1 ] || fail "the samples streamed before the panic were lost"
 fi
 
+# 6b. --accel auto: KVM when it works, else TCG by itself.  /dev/kvm may
+#     open and QEMU still die or hang under it (no nested virtualisation):
+#     the probe must fall back, and the run records the accelerator used.
+step "vm run --accel auto (KVM probe, TCG fallback)"
+rm -f "$MMBENCH_CACHE/kvm-probe"
+rc=0
+"$MM" vm run --kernel "$base" --accel auto --cpus 2 --mem 1G "$EXP" \
+	>"$work/auto.out" 2>"$work/auto.err" || rc=$?
+cat "$work/auto.err"
+[ $rc = 0 ] || fail "vm run --accel auto: exit $rc"
+if command -v sqlite3 >/dev/null; then
+	acc=$(sqlite3 "$MMBENCH_DB" "SELECT accel FROM runs WHERE status = 'complete' ORDER BY id DESC LIMIT 1")
+	case $acc in
+	kvm) ;;
+	tcg)	[ -e /dev/kvm ] && ! grep -qE "falling back to TCG|using TCG \(no KVM" "$work/auto.err" &&
+			fail "/dev/kvm is there, the run used TCG, and no fallback was reported"
+		;;
+	*) fail "vm run --accel auto recorded accelerator '$acc'" ;;
+	esac
+	echo "auto picked: $acc"
+fi
+
 # 7. a fragment option Kconfig drops (last: it reconfigures the shared
 #    build dir, which the next A/B then configures back once)
 step "a fragment option Kconfig drops"
