@@ -19,7 +19,7 @@ int cmd_restore(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (envctl_restore_all())
-		return error("some settings could not be restored (need root?)");
+		return error("some settings could not be restored or were skipped; see above (need root?)");
 	info("restored the settings recorded in %s", envctl_journal_path());
 	return EXIT_OK;
 }
