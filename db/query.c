@@ -612,6 +612,7 @@ int query_load(struct mmb_db *db, const char *const *labels, size_t n,
 		/* runs come in id order: the last N are the newest */
 		if (f->last_runs > 0 && usable > (size_t)f->last_runs)
 			skip = usable - (size_t)f->last_runs;
+		k->nruns_pooled = usable - skip;
 		for (size_t j = 0; j < k->nruns; j++) {
 			struct query_run *r = &k->runs[j];
 
@@ -621,6 +622,7 @@ int query_load(struct mmb_db *db, const char *const *labels, size_t n,
 				skip--;
 				continue;
 			}
+			r->pooled = true;
 			/* the same label twice (A/A) pools into both columns; map first */
 			if (run_map_find(map, nmap, r->id))
 				continue;

@@ -32,6 +32,7 @@
 
 #include "db.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,6 +65,7 @@ struct query_run {
 	double started, finished;	/* wall clock seconds, 0 if unknown */
 	int64_t machine_id;		/* 0 if unknown */
 	size_t nsamples;		/* samples this run contributed (0 unless pooled) */
+	bool pooled;			/* query_load() used it (usable, within --last) */
 };
 
 struct query_kernel {
@@ -73,7 +75,8 @@ struct query_kernel {
 	char *base_commit, *patches, *compiler;	/* "" when unknown */
 	struct query_run *runs;		/* every run of the label, by id */
 	size_t nruns;
-	size_t nruns_pooled;		/* complete + interrupted */
+	size_t nruns_pooled;		/* complete + interrupted; after query_load(),
+					   those it used (--last keeps the newest) */
 };
 
 struct query_filter {

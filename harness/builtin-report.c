@@ -251,6 +251,11 @@ static const char *or_unknown(const char *s)
 
 static bool pooled(const struct query_run *r)
 {
+	return r->pooled;	/* complete or interrupted, and within --last */
+}
+
+static bool pooled_status(const struct query_run *r)
+{
 	return !strcmp(r->status, "complete") || !strcmp(r->status, "interrupted");
 }
 
@@ -279,7 +284,9 @@ static char *runs_summary(const struct query_kernel *k)
 
 	strbuf_addstr(&sb, "");
 	for (size_t r = 0; r < k->nruns; r++)
-		strbuf_addf(&sb, "%srun %lld %s", r ? ", " : "", (long long)k->runs[r].id, k->runs[r].status);
+		strbuf_addf(&sb, "%srun %lld %s%s", r ? ", " : "", (long long)k->runs[r].id,
+			    k->runs[r].status,
+			    !k->runs[r].pooled && pooled_status(&k->runs[r]) ? " (older: --last)" : "");
 	if (!k->nruns)
 		strbuf_addstr(&sb, "none");
 	return strbuf_detach(&sb);

@@ -137,6 +137,10 @@ gen_runs 1200 1 > "$W/old.csv"; gen_runs 1000 2 > "$W/b.csv"; gen_runs 1000 3 > 
 [ "$("$MMB" compare --db "$LDB" --format csv lbase lnew | awk -F, 'NR == 2 { print $8 }')" = 20 ] ||
 	die "without --last both runs of lbase pool: n = 20"
 "$MMB" compare --db "$LDB" --last 0 lbase lnew 2>/dev/null; [ $? -eq 2 ] || die "--last 0 not refused"
+"$MMB" -q report --db "$LDB" --out "$W/lrep" --no-plots --last 1 lbase lnew > /dev/null ||
+	die "report --last 1 failed"
+grep -qE "runs +run 1 complete \(older: --last\), run 2 complete" "$W/lrep/report.txt" ||
+	die "report --last does not mark the run it left out: $(grep runs "$W/lrep/report.txt")"
 
 # same label twice is an A/A comparison: no significant change
 "$MMB" compare --db "$DB" base base | grep -qF "verdict: no significant change" || die "base vs base"
