@@ -115,24 +115,110 @@ static long normalise(const char *s, size_t len, struct strbuf *out)
  * ("=B1" for the stddev sign, "=" + newline where long table lines were
  * split): decode it when the mail says so.
  */
-static bool has_qp_header(const char *d, size_t len)
+/* Where "Content-Transfer-Encoding: <enc>" ends, at or after `from`; NULL if nowhere. */
+static const char *find_cte(const char *d, size_t len, const char *from, const char *enc)
 {
-	static const char h[] = "content-transfer-encoding: quoted-printable";
-	const size_t n = sizeof(h) - 1, colon = sizeof("content-transfer-encoding") - 1;
-	const char *c = d, *end = d + len;
+	static const char name[] = "content-transfer-encoding:";
+	const size_t colon = sizeof(name) - 2, elen = strlen(enc);
+	const char *c = from, *end = d + len;
 
 	/*
 	 * Compare only where a ':' is: strncasecmp() at every offset was a
 	 * quarter of the parse time (fuzz_lkpreport profile).
 	 */
-	while ((c = memchr(c, ':', (size_t)(end - c)))) {
+	while (c < end && (c = memchr(c, ':', (size_t)(end - c)))) {
 		size_t i = (size_t)(c - d);
+		const char *v = c + 1;
 
-		if (i >= colon && i - colon + n <= len && !strncasecmp(c - colon, h, n))
-			return true;
 		c++;
+		if (i < colon || strncasecmp(d + i - colon, name, colon + 1))
+			continue;
+		while (v < end && (*v == ' ' || *v == '\t'))
+			v++;
+		if ((size_t)(end - v) >= elen && !strncasecmp(v, enc, elen))
+			return v + elen;
 	}
-	return false;
+	return NULL;
+}
+
+static bool has_qp_header(const char *d, size_t len)
+{
+	return find_cte(d, len, d, "quoted-printable") != NULL;
+}
+
+static int b64val(int c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/*
+ * A mail whose text part is base64 (many mailers send UTF-8 that way):
+ * every base64 part is decoded in place, from the blank line ending its
+ * headers to the first line that is not base64 (a MIME boundary); the
+ * rest of the mail is copied as it is.
+ */
+static bool b64_decode_parts(const char *d, size_t len, struct strbuf *out)
+{
+	const char *end = d + len, *p = d, *h;
+	bool any = false;
+
+	while ((h = find_cte(d, len, p, "base64"))) {
+		const char *body = h, *q;
+		unsigned int acc = 0;
+		int bits = 0;
+
+		/* the part's headers end at the first empty line */
+		while (body < end) {
+			const char *nl = memchr(body, '\n', (size_t)(end - body));
+
+			if (!nl)
+				break;
+			body = nl + 1;
+			if (body < end && (*body == '\n' || (*body == '\r' && body + 1 < end &&
+							      body[1] == '\n'))) {
+				body += *body == '\r' ? 2 : 1;
+				break;
+			}
+		}
+		if (body >= end)
+			break;
+		strbuf_add(out, p, (size_t)(body - p));
+		for (q = body; q < end;) {
+			const char *nl = memchr(q, '\n', (size_t)(end - q));
+			const char *le = nl ? nl : end, *c;
+			bool line_ok = le > q;
+
+			for (c = q; c < le && line_ok; c++)
+				line_ok = b64val((unsigned char)*c) >= 0 || *c == '=' || *c == '\r';
+			if (!line_ok)
+				break;		/* boundary, blank line or text: the part ends */
+			for (c = q; c < le; c++) {
+				int v = b64val((unsigned char)*c);
+
+				if (v < 0)
+					continue;
+				acc = (acc << 6) | (unsigned int)v;
+				bits += 6;
+				if (bits >= 8) {
+					bits -= 8;
+					strbuf_addch(out, (char)((acc >> bits) & 0xff));
+				}
+			}
+			q = nl ? nl + 1 : end;
+		}
+		strbuf_addch(out, '\n');
+		any = true;
+		p = q;
+	}
+	if (any)
+		strbuf_add(out, p, (size_t)(end - p));
+	return any;
 }
 
 static int hexval(int c)
@@ -1030,7 +1116,7 @@ int lkpreport_parse(struct lkp_report *r, const char *data, size_t len,
 	/* decoded or copied: normalise() wants the text NUL-terminated */
 	if (has_qp_header(data, len))
 		qp_decode(data, len, &text);
-	else
+	else if (!b64_decode_parts(data, len, &text))
 		strbuf_add(&text, data, len);
 	nul = normalise(text.buf ? text.buf : "", text.len, &norm);
 	if (nul >= 0) {

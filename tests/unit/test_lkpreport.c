@@ -241,7 +241,7 @@ static void test_aim9_report_and_variants(void **state)
 {
 	static const char *const files[] = {
 		"aim9-report.txt", "quoted.txt", "rewrapped.txt", "collapsed.txt", "latin1.txt",
-		"mangled-aogonek.txt", "mangled-acirc.txt", "crlf.txt", "raw-qp.eml",
+		"mangled-aogonek.txt", "mangled-acirc.txt", "crlf.txt", "raw-qp.eml", "raw-base64.eml",
 	};
 
 	(void)state;
