@@ -130,6 +130,24 @@ static int count_rounds(struct mmb_db *db, const char *label, const char *text, 
 	return n;
 }
 
+/* Runs of label compare would pool without --last. */
+static int count_usable(struct mmb_db *db, const char *label)
+{
+	sqlite3_stmt *st;
+	int n = 0;
+
+	if (sqlite3_prepare_v2(db->sql,
+			       "SELECT count(*) FROM runs r JOIN kernels k ON r.kernel_id = k.id"
+			       " WHERE k.label = ? AND r.status IN ('complete', 'interrupted')",
+			       -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
 /* The accelerators the pooled runs of both labels were made under. */
 static int accels_used(struct mmb_db *db, const char *a, const char *b, struct strbuf *out)
 {
@@ -326,6 +344,14 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 	if (db_open(&db, dbpath))
 		goto out;
 	rc = accels_used(&db, r->base_label, r->new_label, &accels);
+	for (int side = 0; side < 2; side++) {
+		const char *l = side ? r->new_label : r->base_label;
+		int n = count_usable(&db, l);
+
+		if (n > rounds)
+			info("ab: %s holds %d runs in %s; comparing only the newest %d, this "
+			     "series' rounds (compare --last %d)", l, n, dbpath, rounds, rounds);
+	}
 	db_close(&db);
 	if (rc > 1) {
 		error("ab: the runs of %s and %s were made under different accelerators (%s); "

@@ -114,8 +114,8 @@ n=$(sqlite3 "$MMBENCH_DB" "SELECT count(*) FROM runs WHERE accel = 'tcg' AND sta
 # 4. noop: no significant change
 step "ab: noop"
 t0=$(date +%s)
-# its own base label: ab pools every run of a label, and the base runs of the
-# slow-brk A/B were interleaved with another kernel at another time
+# its own base label: ab compares each label's newest --rounds runs, and the
+# resume of the slow-brk A/B (step 5) must still find its own base runs last
 ab --patch "$FIX/noop" --base-name v6.12-debian-noop-ab >"$work/noop.out" 2>"$work/noop.err" || {
 	cat "$work/noop.err" "$work/noop.out"; fail "mmbench ab (noop) failed"; }
 t_noop=$(( $(date +%s) - t0 ))
