@@ -192,7 +192,7 @@ static bool b64_decode_parts(const char *d, size_t len, struct strbuf *out)
 		for (q = body; q < end;) {
 			const char *nl = memchr(q, '\n', (size_t)(end - q));
 			const char *le = nl ? nl : end, *c;
-			bool line_ok = le > q;
+			bool line_ok = le > q && *q != '\r';	/* a blank line (LF or CRLF) ends it */
 
 			for (c = q; c < le && line_ok; c++)
 				line_ok = b64val((unsigned char)*c) >= 0 || *c == '=' || *c == '\r';

@@ -255,6 +255,29 @@ static void test_aim9_report_and_variants(void **state)
 	}
 }
 
+/* The base64 multipart mail with CRLF line ends, as saved from some clients. */
+static void test_base64_crlf(void **state)
+{
+	struct strbuf src, out;
+	struct lkp_report r;
+	char err[512];
+
+	(void)state;
+	load("raw-base64.eml", &src);
+	strbuf_init(&out);
+	for (size_t i = 0; i < src.len; i++) {
+		if (src.buf[i] == '\n')
+			strbuf_addch(&out, '\r');
+		strbuf_addch(&out, src.buf[i]);
+	}
+	if (lkpreport_parse(&r, out.buf, out.len, err, sizeof(err)))
+		fail_msg("CRLF base64 mail: %s", err);
+	check_aim9_report(&r);
+	lkp_report_release(&r);
+	strbuf_release(&out);
+	strbuf_release(&src);
+}
+
 /* In-memory manglings on top of the files: 3 quote levels, tabs, ">>>". */
 static void test_aim9_in_memory_variants(void **state)
 {
@@ -733,6 +756,7 @@ int main(void)
 		cmocka_unit_test(test_seed),
 		cmocka_unit_test(test_aim9_report_and_variants),
 		cmocka_unit_test(test_aim9_in_memory_variants),
+		cmocka_unit_test(test_base64_crlf),
 		cmocka_unit_test(test_multi_commit),
 		cmocka_unit_test(test_wis_report),
 		cmocka_unit_test(test_missing_sections),
