@@ -477,27 +477,38 @@ static void load_sample(struct loader *ld, int64_t run, int64_t sid, int64_t id,
 			series_push(&row->series[i], v, run, iteration);
 }
 
-static void add_run_ids(struct strbuf *sql, const struct loader *ld)
+/*
+ * "<select> WHERE run_id IN (the pooled runs) ORDER BY run_id, id", the
+ * run ids bound: one ordered pass along the table's by-run index.
+ */
+static int prepare_by_runs(struct mmb_db *db, const struct loader *ld, const char *select,
+			   sqlite3_stmt **st)
 {
+	struct strbuf sql = STRBUF_INIT;
+	int rc;
+
+	strbuf_addf(&sql, "%s WHERE run_id IN (", select);
 	for (size_t i = 0; i < ld->nmap; i++)
-		strbuf_addf(sql, i ? ",%lld" : "%lld", (long long)ld->map[i].run);
+		strbuf_addstr(&sql, i ? ",?" : "?");
+	strbuf_addstr(&sql, ") ORDER BY run_id, id");
+	rc = sqlite3_prepare_v2(db->sql, sql.buf, -1, st, NULL);
+	strbuf_release(&sql);
+	if (rc != SQLITE_OK)
+		return error("%s: %s", db->path, db_errmsg(db));
+	for (size_t i = 0; i < ld->nmap; i++)
+		sqlite3_bind_int64(*st, (int)i + 1, ld->map[i].run);
+	return 0;
 }
 
 /* Samples the runner wrote, a row each, in id order along sample_values_by_run. */
 static int load_rows(struct mmb_db *db, struct loader *ld)
 {
-	struct strbuf sql = STRBUF_INIT;
 	sqlite3_stmt *st;
 	int rc;
 
-	strbuf_addstr(&sql, "SELECT run_id, id, series_id, iteration, value FROM sample_values"
-		      " WHERE run_id IN (");
-	add_run_ids(&sql, ld);	/* integers from the runs table, not user text */
-	strbuf_addstr(&sql, ") ORDER BY run_id, id");
-	rc = sqlite3_prepare_v2(db->sql, sql.buf, -1, &st, NULL);
-	strbuf_release(&sql);
-	if (rc != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
+	if (prepare_by_runs(db, ld, "SELECT run_id, id, series_id, iteration, value"
+			    " FROM sample_values", &st))
+		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		load_sample(ld, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 2),
 			    sqlite3_column_int64(st, 1), sqlite3_column_int(st, 3),
@@ -552,18 +563,11 @@ static int parse_block(struct loader *ld, int64_t run, int64_t sid, int64_t bid,
 /* Samples import packed into blocks (see schema.c), in the order written. */
 static int load_blocks(struct mmb_db *db, struct loader *ld)
 {
-	struct strbuf sql = STRBUF_INIT;
 	sqlite3_stmt *st;
 	int rc;
 
-	strbuf_addstr(&sql, "SELECT run_id, id, series_id, data FROM sample_blocks"
-		      " WHERE run_id IN (");
-	add_run_ids(&sql, ld);
-	strbuf_addstr(&sql, ") ORDER BY run_id, id");
-	rc = sqlite3_prepare_v2(db->sql, sql.buf, -1, &st, NULL);
-	strbuf_release(&sql);
-	if (rc != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
+	if (prepare_by_runs(db, ld, "SELECT run_id, id, series_id, data FROM sample_blocks", &st))
+		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t sid = sqlite3_column_int64(st, 2);
 		const char *data = (const char *)sqlite3_column_text(st, 3);
