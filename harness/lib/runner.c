@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -252,6 +253,7 @@ struct iter_result {
 	bool done_seen;
 	uint32_t done;
 	const char *status;
+	struct rusage ru;	/* the iteration child's, from wait4() */
 };
 
 static void iter_result_release(struct iter_result *r)
@@ -386,7 +388,7 @@ static int run_child(const struct plan_workload *w, const struct plan_variant *v
 			}
 		}
 		if (!exited) {
-			pid_t got = waitpid(pid, &status, WNOHANG);
+			pid_t got = wait4(pid, &status, WNOHANG, &r->ru);
 
 			if (got == pid) {
 				exited = true;
