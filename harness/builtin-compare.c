@@ -34,20 +34,10 @@ static int usage_error(const char *fmt, const char *arg)
 /* "--opt VALUE" or "--opt=VALUE"; returns the value or NULL. */
 static const char *opt_value(int argc, char **argv, int *i, const char *name, bool *missing)
 {
-	size_t n = strlen(name);
-	const char *a = argv[*i];
+	const char *v = NULL;
 
-	*missing = false;
-	if (!strcmp(a, name)) {
-		if (*i + 1 >= argc) {
-			*missing = true;
-			return NULL;
-		}
-		return argv[++*i];
-	}
-	if (!strncmp(a, name, n) && a[n] == '=')
-		return a + n + 1;
-	return NULL;
+	*missing = option_value(argc, argv, i, name, &v) < 0;
+	return v;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -87,7 +77,8 @@ int cmd_compare(int argc, char **argv)
 		}
 		if (missing) {
 			free(labels);
-			return usage_error("%s needs a value", opts[k]);
+			fputs(COMPARE_USAGE, stderr);	/* option_value() said why */
+			return EXIT_USAGE;
 		}
 		switch (k) {
 		case 0: dbpath = v; break;

@@ -776,19 +776,13 @@ int cmd_import(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		char msg[512];
+		int r;
 
-		if (!strcmp(a, "--db") || !strcmp(a, "--name")) {
-			if (i + 1 >= argc)
-				return usage_error(!strcmp(a, "--db") ? "--db needs a FILE"
-								       : "--name needs a LABEL");
-			if (!strcmp(a, "--db"))
-				dbpath = argv[++i];
-			else
-				label = argv[++i];
-		} else if (starts_with(a, "--db=")) {
-			dbpath = a + 5;
-		} else if (starts_with(a, "--name=")) {
-			label = a + 7;
+		if ((r = option_value_msg(argc, argv, &i, "--db", &dbpath, msg, sizeof(msg))) ||
+		    (r = option_value_msg(argc, argv, &i, "--name", &label, msg, sizeof(msg)))) {
+			if (r < 0)
+				return usage_error(msg);
 		} else if (!strcmp(a, "--")) {
 			if (i + 1 < argc)
 				file = argv[++i];

@@ -45,11 +45,11 @@ static int kernel_list(int argc, char **argv)
 	char **labels;
 
 	for (int i = 1; i < argc; i++) {
-		if (!strncmp(argv[i], "--cache=", 8))
-			cache = argv[i] + 8;
-		else if (!strcmp(argv[i], "--cache") && i + 1 < argc)
-			cache = argv[++i];
-		else
+		int r = option_value(argc, argv, &i, "--cache", &cache);
+
+		if (r < 0)
+			return EXIT_USAGE;
+		if (!r)
 			return error("kernel list: unknown argument '%s'", argv[i]), EXIT_USAGE;
 	}
 	labels = kbuild_labels(cache, &n);
@@ -96,13 +96,14 @@ static int kernel_rm(int argc, char **argv)
 	int ret = EXIT_OK, nlabels = 0;
 
 	for (int i = 1; i < argc; i++) {
-		if (!strncmp(argv[i], "--cache=", 8)) {
-			cache = argv[i] + 8;
-			argv[i] = NULL;
-		} else if (!strcmp(argv[i], "--cache") && i + 1 < argc) {
-			cache = argv[i + 1];
-			argv[i] = argv[i + 1] = NULL;
-			i++;
+		int first = i, r = option_value(argc, argv, &i, "--cache", &cache);
+
+		if (r < 0)
+			return EXIT_USAGE;
+		if (r) {
+			/* cache points into argv[i], which stays; only the slots are cleared */
+			for (int k = first; k <= i; k++)
+				argv[k] = NULL;
 		} else if (argv[i][0] == '-') {
 			return error("kernel rm: unknown option '%s'", argv[i]), EXIT_USAGE;
 		} else {

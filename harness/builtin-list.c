@@ -179,8 +179,12 @@ int cmd_list(int argc, char **argv)
 	int ret;
 
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--db") && i + 1 < argc)
-			dbpath = argv[++i];
+		int r = option_value(argc, argv, &i, "--db", &dbpath);
+
+		if (r < 0)
+			return EXIT_USAGE;
+		else if (r)
+			continue;
 		else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose"))
 			verbose = true;
 		else if (argv[i][0] == '-')

@@ -63,6 +63,8 @@ int cmd_plot(int argc, char **argv)
 	optind = 1;
 	opterr = 0;	/* one error of our own, naming the argument */
 	while ((opt = getopt_long(argc, argv, ":d:o:f:s:" COMPARE_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
+		if (getopt_value_check(argv, optind, optarg))
+			return EXIT_USAGE;
 		rc = compare_select_option(opt, optarg, &filter, &o.test);
 		if (rc < 0)
 			return EXIT_USAGE;
@@ -88,7 +90,7 @@ int cmd_plot(int argc, char **argv)
 			}
 			break;
 		case ':':
-			error("option '%s' needs a value; see mmbench help plot", argv[optind - 1]);
+			error("option %s needs a value; see mmbench help plot", argv[optind - 1]);
 			return EXIT_USAGE;
 		default:
 			error("unknown option '%s'; usage: mmbench plot [--db FILE] [--out DIR] "

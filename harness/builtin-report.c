@@ -1087,6 +1087,8 @@ int cmd_report(int argc, char **argv)
 	opterr = 0;	/* one error of our own, naming the argument */
 	while ((opt = getopt_long(argc, argv, ":d:o:f:" COMPARE_SELECT_SHORTOPTS, longopts,
 				  NULL)) != -1) {
+		if (getopt_value_check(argv, optind, optarg))
+			return EXIT_USAGE;
 		rc = compare_select_option(opt, optarg, &filter, &rp.test);
 		if (rc < 0)
 			return EXIT_USAGE;
@@ -1113,7 +1115,7 @@ int cmd_report(int argc, char **argv)
 			rp.plots_on = false;
 			break;
 		case ':':
-			error("option '%s' needs a value; see mmbench help report", argv[optind - 1]);
+			error("option %s needs a value; see mmbench help report", argv[optind - 1]);
 			return EXIT_USAGE;
 		default:
 			error("unknown option '%s'; usage: mmbench report [--db FILE] --out DIR "

@@ -53,16 +53,17 @@ static int parse_args(int argc, char **argv, struct repro_args *a)
 	vm_opts_init(&a->vm);
 	a->runs = 6;
 	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-		int rc;
+		static const char *const valued[] = { "--tree", "--fix", "--runs", "--name", "--db",
+						      "--rounds", "--base-config", "--config" };
+		const char *arg = argv[i], *val = NULL;
+		int rc = 0;
 
-		if (!strcmp(arg, "--tree") || !strcmp(arg, "--fix") || !strcmp(arg, "--runs") ||
-		    !strcmp(arg, "--name") || !strcmp(arg, "--db") || !strcmp(arg, "--rounds") ||
-		    !strcmp(arg, "--base-config") || !strcmp(arg, "--config")) {
-			if (!val)
-				return error("%s needs a value", arg);
-			i++;
+		for (size_t k = 0; !rc && k < ARRAY_SIZE(valued); k++)
+			if ((rc = option_value(argc, argv, &i, valued[k], &val)))
+				arg = valued[k];
+		if (rc < 0)
+			return -1;
+		if (rc) {
 			if (!strcmp(arg, "--tree")) {
 				a->tree = val;
 			} else if (!strcmp(arg, "--fix")) {

@@ -31,14 +31,17 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	memset(a, 0, sizeof(*a));
 	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		static const char *const valued[] = { "--name", "--db", "--iterations",
+						      "--workload", "--accel", "--compare" };
+		const char *arg = argv[i], *val = NULL;
+		int r = 0;
 
-		if (!strcmp(arg, "--name") || !strcmp(arg, "--db") || !strcmp(arg, "--iterations") ||
-		    !strcmp(arg, "--workload") || !strcmp(arg, "--accel") || !strcmp(arg, "--compare")) {
-			if (!val)
-				return error("%s needs a value", arg);
-			i++;
+		for (size_t k = 0; !r && k < ARRAY_SIZE(valued); k++)
+			if ((r = option_value(argc, argv, &i, valued[k], &val)))
+				arg = valued[k];
+		if (r < 0)
+			return -1;
+		if (r) {
 			if (!strcmp(arg, "--name"))
 				a->label = val;
 			else if (!strcmp(arg, "--db"))

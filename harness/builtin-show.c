@@ -70,8 +70,12 @@ int cmd_show(int argc, char **argv)
 	int ret = EXIT_OK;
 
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--db") && i + 1 < argc)
-			dbpath = argv[++i];
+		int r = option_value(argc, argv, &i, "--db", &dbpath);
+
+		if (r < 0)
+			return EXIT_USAGE;
+		else if (r)
+			continue;
 		else if (!strcmp(argv[i], "--config"))
 			config = true;
 		else if (argv[i][0] == '-')

@@ -26,11 +26,13 @@ static int vm_run_cmd(int argc, char **argv)
 		if (rc)
 			continue;
 		if ((rc = vm_arg_value(argc, argv, &i, "--test-crash-after", &v))) {
-			if (rc < 0 || (o.crash_after = atoi(v)) < 1)
+			if (rc < 0)
+				return EXIT_USAGE;
+			if ((o.crash_after = atoi(v)) < 1)
 				return error("--test-crash-after: expected a number >= 1"), EXIT_USAGE;
 		} else if ((rc = vm_arg_value(argc, argv, &i, "--kernel", &v))) {
 			if (rc < 0)
-				return error("--kernel: missing value"), EXIT_USAGE;
+				return EXIT_USAGE;
 			o.label = v;
 		} else if (argv[i][0] == '-') {
 			return error("vm run: unknown option '%s'", argv[i]), EXIT_USAGE;

@@ -52,7 +52,7 @@ int ab_opts_parse(struct ab_opts *o, int argc, char **argv)
 #define OPT(name, dst)								\
 		if ((rc = vm_arg_value(argc, argv, &i, name, &v))) {		\
 			if (rc < 0)						\
-				return error("%s: missing value", name);	\
+				return -1;					\
 			dst;							\
 			continue;						\
 		}

@@ -218,23 +218,7 @@ static const char **push_str(const char **v, size_t *n, const char *s)
 static int opt_value(int argc, char **argv, int *i, const char *name, const char **out,
 		     char *err, size_t errlen)
 {
-	const char *a = argv[*i];
-	size_t nl = strlen(name);
-
-	if (strncmp(a, name, nl))
-		return 0;
-	if (a[nl] == '=') {
-		*out = a + nl + 1;
-		return 1;
-	}
-	if (a[nl])
-		return 0;
-	if (*i + 1 >= argc) {
-		snprintf(err, errlen, "%s: missing value", name);
-		return -1;
-	}
-	*out = argv[++*i];
-	return 1;
+	return option_value_msg(argc, argv, i, name, out, err, errlen);
 }
 
 int kbuild_opts_parse(struct kbuild_opts *o, int argc, char **argv, char *err, size_t errlen)

@@ -37,20 +37,7 @@ void vm_result_release(struct vm_result *r)
 
 int vm_arg_value(int argc, char **argv, int *i, const char *name, const char **out)
 {
-	size_t nl = strlen(name);
-
-	if (strncmp(argv[*i], name, nl))
-		return 0;
-	if (argv[*i][nl] == '=') {
-		*out = argv[*i] + nl + 1;
-		return 1;
-	}
-	if (argv[*i][nl])
-		return 0;
-	if (*i + 1 >= argc)
-		return -1;
-	*out = argv[++*i];
-	return 1;
+	return option_value(argc, argv, i, name, out);
 }
 
 static int parse_int_arg(const char *name, const char *v, int lo, int hi, int *out)
@@ -94,30 +81,30 @@ int vm_parse_opt(struct vm_opts *o, int argc, char **argv, int *i)
 	int r;
 
 	if ((r = vm_arg_value(argc, argv, i, "--cpus", &v)))
-		return r < 0 ? error("--cpus: missing value") : parse_int_arg("--cpus", v, 1, 256, &o->cpus) ? -1 : 1;
+		return r < 0 ? -1 : parse_int_arg("--cpus", v, 1, 256, &o->cpus) ? -1 : 1;
 	if ((r = vm_arg_value(argc, argv, i, "--mem", &v)))
-		return r < 0 ? error("--mem: missing value") : parse_size_arg("--mem", v, &o->mem_bytes) ? -1 : 1;
+		return r < 0 ? -1 : parse_size_arg("--mem", v, &o->mem_bytes) ? -1 : 1;
 	if ((r = vm_arg_value(argc, argv, i, "--accel", &v))) {
 		if (r < 0)
-			return error("--accel: missing value");
+			return -1;
 		if (accel_parse(v, &o->accel))
 			return error("--accel '%s': expected auto, kvm or tcg", v);
 		return 1;
 	}
 	if ((r = vm_arg_value(argc, argv, i, "--timeout", &v)))
-		return r < 0 ? error("--timeout: missing value") : parse_secs("--timeout", v, &o->timeout_s) ? -1 : 1;
+		return r < 0 ? -1 : parse_secs("--timeout", v, &o->timeout_s) ? -1 : 1;
 	if ((r = vm_arg_value(argc, argv, i, "--hang-timeout", &v)))
-		return r < 0 ? error("--hang-timeout: missing value") : parse_secs("--hang-timeout", v, &o->hang_s) ? -1 : 1;
+		return r < 0 ? -1 : parse_secs("--hang-timeout", v, &o->hang_s) ? -1 : 1;
 	if ((r = vm_arg_value(argc, argv, i, "--boot-timeout", &v)))
-		return r < 0 ? error("--boot-timeout: missing value") : parse_secs("--boot-timeout", v, &o->boot_s) ? -1 : 1;
+		return r < 0 ? -1 : parse_secs("--boot-timeout", v, &o->boot_s) ? -1 : 1;
 	if ((r = vm_arg_value(argc, argv, i, "--iterations", &v)))
-		return r < 0 ? error("--iterations: missing value") : parse_int_arg("--iterations", v, 1, 100000, &o->iterations) ? -1 : 1;
+		return r < 0 ? -1 : parse_int_arg("--iterations", v, 1, 100000, &o->iterations) ? -1 : 1;
 	if ((r = vm_arg_value(argc, argv, i, "--zram", &v)))
-		return r < 0 ? error("--zram: missing value") : parse_size_arg("--zram", v, &o->zram_bytes) ? -1 : 1;
+		return r < 0 ? -1 : parse_size_arg("--zram", v, &o->zram_bytes) ? -1 : 1;
 	if ((r = vm_arg_value(argc, argv, i, "--db", &v)))
-		return r < 0 ? error("--db: missing value") : (o->db_path = v, 1);
+		return r < 0 ? -1 : (o->db_path = v, 1);
 	if ((r = vm_arg_value(argc, argv, i, "--qemu", &v)))
-		return r < 0 ? error("--qemu: missing value") : (o->qemu = v, 1);
+		return r < 0 ? -1 : (o->qemu = v, 1);
 	if (!strcmp(argv[*i], "--quick")) {
 		o->quick = true;
 		return 1;

@@ -54,7 +54,7 @@ void vm_opts_init(struct vm_opts *o);
  * option, -1 bad value (message printed).
  */
 int vm_parse_opt(struct vm_opts *o, int argc, char **argv, int *i);
-/* "--name V" or "--name=V": 1 found (*out set), 0 not this option, -1 value missing. */
+/* option_value(): 1 found (*out set), 0 not this option, -1 value missing (said). */
 int vm_arg_value(int argc, char **argv, int *i, const char *name, const char **out);
 /*
  * Returns 0 when the run completed, -1 on a runtime failure (the run is

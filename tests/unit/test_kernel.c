@@ -183,7 +183,16 @@ static void test_build_args(void **state)
 	kbuild_opts_release(&o);
 	assert_int_equal(parse((const char *[]){ "build", "--tree", NULL }, &o, err,
 			       sizeof(err)), -1);
-	assert_non_null(strstr(err, "--tree: missing value"));
+	assert_non_null(strstr(err, "option --tree needs a value"));
+	kbuild_opts_release(&o);
+	/* the next option is not taken as the value; --opt=VALUE still can start with '-' */
+	assert_int_equal(parse((const char *[]){ "build", "--tree", "--name", "x", NULL }, &o, err,
+			       sizeof(err)), -1);
+	assert_non_null(strstr(err, "option --tree needs a value ('--name' is an option"));
+	kbuild_opts_release(&o);
+	assert_int_equal(parse((const char *[]){ "build", "--tree=-t", "--name", "x", NULL }, &o,
+			       err, sizeof(err)), 0);
+	assert_string_equal(o.tree, "-t");
 	kbuild_opts_release(&o);
 	assert_int_equal(parse((const char *[]){ "build", "--bogus", NULL }, &o, err,
 			       sizeof(err)), -1);
