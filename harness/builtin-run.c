@@ -200,13 +200,17 @@ int cmd_run(int argc, char **argv)
 	info("run %lld: experiment '%s' on kernel '%s' (%s), %zu iterations",
 	     (long long)run_id, exp.name, ki.label, si.release, plan.total_iterations);
 
-	/* Ctrl-C / SIGTERM: stop after killing the current child, restore, record. */
+	/*
+	 * Ctrl-C / SIGTERM / SIGHUP (the terminal closed): stop after killing
+	 * the current child, restore, record the run as interrupted.
+	 */
+	envctl_install_signal_handlers();
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	envctl_install_signal_handlers();
+	sigaction(SIGHUP, &sa, NULL);
 
 	mark = envctl_mark();
 	if (runner_env_apply(&exp, &db, run_id) || runner_env_record(&db, run_id)) {

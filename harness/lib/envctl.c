@@ -563,7 +563,8 @@ static void on_fatal_signal(int sig)
 
 void envctl_install_signal_handlers(void)
 {
-	int sigs[] = { SIGHUP, SIGSEGV, SIGBUS, SIGABRT, SIGFPE };
+	/* SIGINT/SIGTERM/SIGHUP are the caller's: a polite stop, not a crash */
+	int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));

@@ -61,7 +61,7 @@ int envctl_check_state(void);
 bool envctl_knob_allowed(const char *path);
 bool envctl_value_ok(const char *value);
 
-/* SIGINT/SIGTERM/SIGHUP: restore the journal, then die with the signal. */
+/* SIGSEGV/SIGBUS/SIGABRT/SIGFPE: restore the journal, then die with the signal. */
 void envctl_install_signal_handlers(void);
 
 /* In a forked child: close the inherited lock fd (the lock stays the parent's). */
