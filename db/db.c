@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -403,7 +404,8 @@ int64_t db_iteration_add(struct mmb_db *db, const struct iteration_info *it,
 		return -1;
 	if (sqlite3_prepare_v2(db->sql,
 			       "INSERT INTO iterations (run_id, workload, variant, params, iteration,"
-			       " warmup, status, reason, started, elapsed) VALUES (?,?,?,?,?,?,?,?,?,?)",
+			       " warmup, status, reason, started, elapsed, disturbed, interference)"
+			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
 			       -1, &st, NULL) != SQLITE_OK)
 		goto fail;
 	sqlite3_bind_int64(st, 1, it->run_id);
@@ -416,6 +418,11 @@ int64_t db_iteration_add(struct mmb_db *db, const struct iteration_info *it,
 	bind_text(st, 8, it->reason);
 	sqlite3_bind_double(st, 9, it->started);
 	sqlite3_bind_double(st, 10, it->elapsed);
+	bind_text(st, 11, it->disturbed);
+	if (!it->measured || isnan(it->interference))
+		sqlite3_bind_null(st, 12);
+	else
+		sqlite3_bind_double(st, 12, it->interference);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		goto fail;
 	sqlite3_finalize(st);

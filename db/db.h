@@ -55,6 +55,9 @@ struct iteration_info {
 	const char *reason;
 	double started;			/* wall clock seconds */
 	double elapsed;			/* seconds */
+	const char *disturbed;		/* NULL: clean; else why (interference.h) */
+	bool measured;			/* interference below was measured */
+	double interference;		/* pooled level (interference_level()) */
 };
 
 struct sample_info {

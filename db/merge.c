@@ -139,11 +139,12 @@ static int stream_iteration(sqlite3 *g, sqlite3_stmt *it, struct strbuf *out)
 		num[3] = col_num(it, 9);	/* elapsed */
 		num[4] = xasprintf("%d", ns);
 		num[5] = xasprintf("%d", no);
+		num[6] = col_num(it, 11);	/* interference */
 		const char *f[] = { col_text(it, 1), col_text(it, 2), col_text(it, 3), num[0],
 				    num[1], col_text(it, 6), col_text(it, 7), num[2], num[3],
-				    num[4], num[5] };
+				    num[4], num[5], col_text(it, 10), num[6] };
 
-		mstream_record(out, 'I', f, 11);
+		mstream_record(out, 'I', f, 13);
 		strbuf_add(out, body.buf, body.len);
 	}
 	ret = 0;
@@ -204,7 +205,7 @@ int mstream_poll(sqlite3 *g, struct mstream_pos *pos, struct strbuf *out)
 		pos->nenv = n;
 	}
 	if (sqlite3_prepare_v2(g, "SELECT id, workload, variant, params, iteration, warmup, status,"
-			       " reason, started, elapsed FROM iterations"
+			       " reason, started, elapsed, disturbed, interference FROM iterations"
 			       " WHERE run_id = ? AND id > ? ORDER BY id", -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(st, 1, pos->run_id);
@@ -247,7 +248,7 @@ void merge_init(struct merge_ctx *m, struct mmb_db *db, int64_t run_id)
 static void merge_iter_reset(struct merge_ctx *m)
 {
 	if (m->iter)
-		mstream_fields_free(m->iter, 11);
+		mstream_fields_free(m->iter, 13);
 	m->iter = NULL;
 	for (int i = 0; i < 2 * m->nsamples; i++)
 		free(m->sample_strs[i]);
@@ -321,6 +322,10 @@ static int merge_iteration_commit(struct merge_ctx *m)
 	it.reason = m->iter[7];
 	it.started = started;
 	it.elapsed = elapsed;
+	/* fields 11, 12 (disturbed, interference) came with stream format 3 */
+	it.disturbed = m->iter[11];
+	if (m->iter[12] && !parse_dbl(m->iter[12], &it.interference))
+		it.measured = true;
 	if (!it.workload || !it.status)
 		return error("result stream: iteration without workload or status");
 	id = db_iteration_add(m->db, &it, m->samples, m->nsamples,
@@ -450,13 +455,13 @@ static int merge_line(struct merge_ctx *m, const char *line)
 	case 'I': {
 		long long ns, no;
 
-		if (n != 12 || parse_int(f[10], &ns) || parse_int(f[11], &no) || ns < 0 || no < 0 ||
+		if ((n != 12 && n != 14) || parse_int(f[10], &ns) || parse_int(f[11], &no) || ns < 0 || no < 0 ||
 		    ns > 1000000 || no > 1000000) {
 			ret = error("result stream: bad iteration record");
 			break;
 		}
-		m->iter = xcalloc(11, sizeof(char *));
-		for (int i = 0; i < 11; i++) {
+		m->iter = xcalloc(13, sizeof(char *));
+		for (int i = 0; i < n - 1; i++) {
 			m->iter[i] = f[i];
 			f[i] = NULL;
 		}

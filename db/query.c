@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -215,17 +216,31 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 	return h ^ 0xff;	/* separator so ("ab","c") != ("a","bc") */
 }
 
-static void series_push(struct query_series *s, double v, int64_t run, int iter)
+/* What the runner recorded about one iteration (migration 3). */
+struct iter_note {
+	int64_t id;
+	double level;		/* NAN: not measured */
+	bool disturbed;
+};
+
+static void series_push(struct query_series *s, double v, int64_t run, int iter,
+			const struct iter_note *note)
 {
 	if (s->n == s->alloc) {
 		s->alloc = s->alloc ? s->alloc * 2 : 16;
 		s->v = xrealloc(s->v, s->alloc * sizeof(*s->v));
 		s->run_id = xrealloc(s->run_id, s->alloc * sizeof(*s->run_id));
 		s->iteration = xrealloc(s->iteration, s->alloc * sizeof(*s->iteration));
+		s->level = xrealloc(s->level, s->alloc * sizeof(*s->level));
+		s->disturbed = xrealloc(s->disturbed, s->alloc * sizeof(*s->disturbed));
 	}
 	s->v[s->n] = v;
 	s->run_id[s->n] = run;
 	s->iteration[s->n] = iter;
+	s->level[s->n] = note ? note->level : NAN;
+	s->disturbed[s->n] = note && note->disturbed;
+	s->nmeasured += note && !isnan(note->level);
+	s->ndisturbed += note && note->disturbed;
 	s->n++;
 }
 
@@ -239,6 +254,8 @@ static void row_release(struct query_row *r, size_t nlabels)
 		free(r->series[i].v);
 		free(r->series[i].run_id);
 		free(r->series[i].iteration);
+		free(r->series[i].level);
+		free(r->series[i].disturbed);
 	}
 	free(r->series);
 }
@@ -333,7 +350,26 @@ struct loader {
 	struct series_ref *series;	/* [series id]: the row it feeds */
 	int64_t nseries;
 	struct run_map *cur;	/* run of the last sample (they come by run) */
+	struct iter_note *notes;	/* iterations with a note, by id */
+	size_t nnotes;
+	bool keep_disturbed;
 };
+
+static int note_cmp(const void *a, const void *b)
+{
+	const struct iter_note *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static const struct iter_note *note_find(const struct loader *ld, int64_t iteration_id)
+{
+	struct iter_note key = { .id = iteration_id };
+
+	if (!ld->nnotes || iteration_id <= 0)
+		return NULL;
+	return bsearch(&key, ld->notes, ld->nnotes, sizeof(key), note_cmp);
+}
 
 struct series_ref {
 	bool wanted;		/* passes the filter */
@@ -445,8 +481,9 @@ static size_t series_row(struct loader *ld, struct series_ref *r)
 
 /* One sample of run `run`, series `sid`, with its ordering id. */
 static void load_sample(struct loader *ld, int64_t run, int64_t sid, int64_t id,
-			int iteration, double v)
+			int iteration, double v, int64_t iteration_id)
 {
+	const struct iter_note *note = note_find(ld, iteration_id);
 	struct query_set *out = ld->out;
 	struct series_ref *r;
 	struct query_row *row;
@@ -468,13 +505,21 @@ static void load_sample(struct loader *ld, int64_t run, int64_t sid, int64_t id,
 		first->first = id;
 	}
 	row = &out->rows[idx];
-	series_push(&row->series[ld->cur->label], v, run, iteration);
+	if (note && note->disturbed && !ld->keep_disturbed) {
+		/* counted, not pooled (compare says how many it left out) */
+		for (size_t i = ld->cur->label; i < out->nlabels; i++)
+			if (i == ld->cur->label ||
+			    out->kernels[i].id == out->kernels[ld->cur->label].id)
+				row->series[i].ndisturbed++;
+		return;
+	}
+	series_push(&row->series[ld->cur->label], v, run, iteration, note);
 	ld->cur->r->nsamples++;
 	out->nsamples++;
 	/* the same label given twice gets the same pooled values */
 	for (size_t i = ld->cur->label + 1; i < out->nlabels; i++)
 		if (out->kernels[i].id == out->kernels[ld->cur->label].id)
-			series_push(&row->series[i], v, run, iteration);
+			series_push(&row->series[i], v, run, iteration, note);
 }
 
 /*
@@ -506,15 +551,46 @@ static int load_rows(struct mmb_db *db, struct loader *ld)
 	sqlite3_stmt *st;
 	int rc;
 
-	if (prepare_by_runs(db, ld, "SELECT run_id, id, series_id, iteration, value"
+	if (prepare_by_runs(db, ld, "SELECT run_id, id, series_id, iteration, value, iteration_id"
 			    " FROM sample_values", &st))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		load_sample(ld, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 2),
 			    sqlite3_column_int64(st, 1), sqlite3_column_int(st, 3),
-			    sqlite3_column_double(st, 4));
+			    sqlite3_column_double(st, 4), sqlite3_column_int64(st, 5));
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : error("%s: %s", db->path, db_errmsg(db));
+}
+
+/*
+ * The interference notes of the pooled runs' iterations: only those with
+ * something to say (measured or disturbed), so runs from before migration
+ * 3 and imports cost nothing.
+ */
+static int load_notes(struct mmb_db *db, struct loader *ld)
+{
+	sqlite3_stmt *st;
+	size_t alloc = 0;
+	int rc;
+
+	if (prepare_by_runs(db, ld, "SELECT id, d, lvl FROM (SELECT id, run_id,"
+			    " disturbed IS NOT NULL AS d, interference AS lvl FROM iterations"
+			    " WHERE disturbed IS NOT NULL OR interference IS NOT NULL)", &st))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ALLOC_GROW(ld->notes, ld->nnotes + 1, alloc);
+		ld->notes[ld->nnotes++] = (struct iter_note){
+			.id = sqlite3_column_int64(st, 0),
+			.disturbed = sqlite3_column_int(st, 1) != 0,
+			.level = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN
+									 : sqlite3_column_double(st, 2),
+		};
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error("%s: %s", db->path, db_errmsg(db));
+	qsort(ld->notes, ld->nnotes, sizeof(*ld->notes), note_cmp);
+	return 0;
 }
 
 /* "[[iteration, seq, value], ...]" as import writes it; whitespace allowed. */
@@ -550,7 +626,7 @@ static int parse_block(struct loader *ld, int64_t run, int64_t sid, int64_t bid,
 			return -1;
 		p = end;
 		EXPECT(']');
-		load_sample(ld, run, sid, base + k, (int)it, v);
+		load_sample(ld, run, sid, base + k, (int)it, v, 0);
 		SKIP_WS();
 		if (*p == ']')
 			return 0;
@@ -645,7 +721,11 @@ int query_load(struct mmb_db *db, const char *const *labels, size_t n,
 	ld.tab = xcalloc(ld.tabsize, sizeof(*ld.tab));
 	for (size_t i = 0; i < ld.tabsize; i++)
 		ld.tab[i].row = SIZE_MAX;
+	ld.keep_disturbed = f->keep_disturbed;
+	out->kept_disturbed = f->keep_disturbed;
 	ret = load_series(db, f, &ld);
+	if (!ret)
+		ret = load_notes(db, &ld);
 	if (!ret)
 		ret = load_rows(db, &ld);
 	if (!ret)
@@ -677,6 +757,7 @@ out:
 	free(tab);
 	free(map);
 	free(ld.first);
+	free(ld.notes);
 	series_refs_release(&ld);
 	free(ld.series);
 	return ret;

@@ -44,6 +44,11 @@ struct query_series {
 	double *v;		/* values in recording order (run id, sample id) */
 	int64_t *run_id;	/* [n] run of each value */
 	int *iteration;		/* [n] measured iteration number (1..N) */
+	double *level;		/* [n] interference level of the value's iteration
+				   (interference.h), NAN when not measured */
+	bool *disturbed;	/* [n] its iteration was disturbed (kept values only) */
+	size_t ndisturbed;	/* disturbed values: left out, or kept and marked */
+	size_t nmeasured;	/* values whose iteration has an interference record */
 };
 
 struct query_row {
@@ -84,6 +89,7 @@ struct query_filter {
 	const char *metric;	/* NULL = all */
 	const char *variant;	/* NULL = all */
 	int last_runs;		/* > 0: only each label's last N usable runs */
+	bool keep_disturbed;	/* pool values of disturbed iterations too */
 };
 
 struct query_set {
@@ -92,6 +98,7 @@ struct query_set {
 	struct query_row *rows;
 	size_t nr;
 	size_t nsamples;		/* total values loaded */
+	bool kept_disturbed;		/* filter's keep_disturbed */
 };
 
 /*

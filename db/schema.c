@@ -105,6 +105,17 @@ const char *const db_migrations[] = {
 	"  json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'),"
 	"  CAST(json_extract(j.value, '$[2]') AS REAL), b.series_id"
 	"  FROM sample_blocks b JOIN series s ON s.id = b.series_id, json_each(b.data) j;",
+
+	/*
+	 * 2 -> 3: what disturbed an iteration.  disturbed: NULL when clean,
+	 * else the reasons ("foreign CPU 48% of 2 CPUs (limit 10%); knob
+	 * thp.enabled changed to always").  interference: the level compare
+	 * pools (others' CPU share + steal share of the iteration's CPUs),
+	 * NULL when not measured (imports, older runs).  The whole record is
+	 * in monitors with source 'interference'.
+	 */
+	"ALTER TABLE iterations ADD COLUMN disturbed TEXT;"
+	"ALTER TABLE iterations ADD COLUMN interference REAL;",
 };
 
 const int db_nr_migrations = sizeof(db_migrations) / sizeof(db_migrations[0]);

@@ -70,6 +70,10 @@ int cmd_compare(int argc, char **argv)
 			dashdash = true;
 			continue;
 		}
+		if (!strcmp(a, "--keep-disturbed")) {
+			filter.keep_disturbed = true;
+			continue;
+		}
 		for (k = 0; k < ARRAY_SIZE(opts); k++) {
 			v = opt_value(argc, argv, &i, opts[k], &missing);
 			if (v || missing)

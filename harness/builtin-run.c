@@ -227,8 +227,12 @@ int cmd_run(int argc, char **argv)
 	db_run_finish(&db, run_id, status);
 
 	if (!mmb_quiet || !st.interrupted) {
-		printf("\nrun %lld (%s): %d ok, %d failed, %d skipped\n", (long long)run_id, status,
+		printf("\nrun %lld (%s): %d ok, %d failed, %d skipped", (long long)run_id, status,
 		       st.ok, st.failed, st.skipped);
+		/* said only when it happened: clean runs keep the old line */
+		if (st.disturbed)
+			printf(", %d disturbed (compare leaves them out)", st.disturbed);
+		printf("\n");
 		summary_print_run(stdout, &db, run_id);
 	}
 	if (a.compare && !st.interrupted)

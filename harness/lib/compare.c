@@ -107,6 +107,7 @@ count:
 	free(p);
 	free(q);
 	free(where);
+	compare_guard(c);
 }
 
 static void strv_free(char **v, size_t n)
@@ -209,7 +210,12 @@ void compare_release(struct compare *c)
 		free(c->rows[r].sum);
 		free(c->rows[r].test);
 		free(c->rows[r].verdict);
+		free(c->rows[r].tested);
+		for (size_t i = 0; c->rows[r].why && i < nl; i++)
+			free(c->rows[r].why[i]);
+		free(c->rows[r].why);
 	}
+	free(c->ndisturbed);
 	free(c->rows);
 	memset(c, 0, sizeof(*c));
 }
@@ -230,6 +236,7 @@ static const char *verdict_name(enum compare_verdict v)
 	case VERDICT_NONE: return "no significant change";
 	case VERDICT_BETTER: return "improvement";
 	case VERDICT_WORSE: return "regression";
+	case VERDICT_INCONCLUSIVE: return "inconclusive";
 	}
 	return "?";
 }
@@ -285,6 +292,9 @@ int compare_select_option(int opt, const char *arg, struct query_filter *f,
 	case 'l':
 		if (query_filter_set_last(f, arg))
 			return error("--last '%s': expected a number of runs >= 1", arg);
+		return 1;
+	case 'K':
+		f->keep_disturbed = true;
 		return 1;
 	}
 	return 0;
@@ -547,6 +557,7 @@ void compare_mmtests(struct strbuf *out, const struct compare *c)
 	if (c->nr) {
 		strbuf_addch(out, '\n');
 		describe_test(out, c, "* = ");
+		compare_guard_notes(out, c);
 	}
 	free(done);
 	free(rows);
@@ -761,6 +772,14 @@ void compare_lkp(struct strbuf *out, const struct compare *c)
 		first = false;
 		lkp_block(out, c, rows, n);
 	}
+	if (c->ninconclusive || c->nr) {
+		struct strbuf notes = STRBUF_INIT;
+
+		compare_guard_notes(&notes, c);
+		if (notes.len)
+			strbuf_addf(out, "\n%s", notes.buf);
+		strbuf_release(&notes);
+	}
 	free(done);
 	free(rows);
 }
@@ -870,6 +889,7 @@ void compare_markdown(struct strbuf *out, const struct compare *c)
 		else
 			strbuf_addstr(out, "p: n/a for this rule; * significant.\n");
 		describe_test(out, c, "Test: ");
+		compare_guard_notes(out, c);
 	}
 }
 
@@ -953,7 +973,14 @@ void compare_csv(struct strbuf *out, const struct compare *c)
 				strbuf_addf(out, ",%d", compare_significant(c, r, i));
 			}
 			strbuf_addch(out, ',');
-			csv_field(out, verdict_name(row->verdict[i]));
+			if (row->why[i]) {
+				char *v = xasprintf("inconclusive: %s", row->why[i]);
+
+				csv_field(out, v);
+				free(v);
+			} else {
+				csv_field(out, verdict_name(row->verdict[i]));
+			}
 			strbuf_addch(out, '\n');
 		}
 	}
@@ -1037,6 +1064,13 @@ void compare_json(struct strbuf *out, const struct compare *c)
 			jnum(out, "best95", s->best95, true);
 			jkey(out, "verdict");
 			json_add_string(out, verdict_name(row->verdict[i]));
+			if (row->why[i]) {
+				strbuf_addch(out, ',');
+				jkey(out, "why");
+				json_add_string(out, row->why[i]);
+			}
+			if (row->q->series[i].ndisturbed)
+				strbuf_addf(out, ",\"disturbed\":%zu", row->q->series[i].ndisturbed);
 			if (i > 0 && row->verdict[i] != VERDICT_MISSING) {
 				strbuf_addstr(out, ",\"test\":{");
 				jnum(out, "statistic", t->statistic, true);
@@ -1125,14 +1159,18 @@ void compare_text(struct strbuf *out, const struct compare *c)
 			const struct stats_test *t = &row->test[i];
 			char mean[64], chg[32], ci[64], p[32], q2[32];
 
+			char ncell[48];
+
+			compare_n_cell(ncell, sizeof(ncell), c, r, i);
 			fmt_num(mean, sizeof(mean), s->n ? s->amean : NAN);
-			if (i == 0 || row->verdict[i] == VERDICT_MISSING) {
+			if (i == 0 || row->verdict[i] == VERDICT_MISSING || !s->n || !row->sum[0].n) {
 				const char *v = verdict_name(row->verdict[i]);
 
-				if (i && s->n && !row->sum[0].n)
+				if (i && s->n && !row->sum[0].n && !row->why[i])
 					v = "no baseline samples";
-				strbuf_addf(out, "  %-*s %4zu %14s %8s %20s %8s %8s  %s\n", (int)lw,
-					    label_of(c, i), s->n, mean, "", "", "", "", v);
+				strbuf_addf(out, "  %-*s %4s %14s %8s %20s %8s %8s  %s%s%s\n", (int)lw,
+					    label_of(c, i), ncell, mean, "", "", "", "", v,
+					    row->why[i] ? ": " : "", row->why[i] ? row->why[i] : "");
 				continue;
 			}
 			snprintf(chg, sizeof(chg), "%+.2f%%", 100 * (s->amean - row->sum[0].amean) /
@@ -1157,13 +1195,18 @@ void compare_text(struct strbuf *out, const struct compare *c)
 			} else {
 				snprintf(q2, sizeof(q2), "%.3f", t->statistic);
 			}
-			strbuf_addf(out, "  %-*s %4zu %14s %8s %20s %8s %8s  %s\n", (int)lw,
-				    label_of(c, i), s->n, mean, chg, ci, p, q2,
-				    verdict_name(row->verdict[i]));
+			strbuf_addf(out, "  %-*s %4s %14s %8s %20s %8s %8s  %s%s%s\n", (int)lw,
+				    label_of(c, i), ncell, mean, chg, ci, p, q2,
+				    verdict_name(row->verdict[i]), row->why[i] ? ": " : "",
+				    row->why[i] ? row->why[i] : "");
 		}
 	}
 	strbuf_addch(out, '\n');
-	if (!c->nbetter && !c->nworse)
+	compare_guard_notes(out, c);
+	if (!c->nbetter && !c->nworse && c->ninconclusive && !c->nnone)
+		strbuf_addf(out, "verdict: inconclusive (%zu comparison%s: the machine's state cannot"
+			    " back a verdict", c->ninconclusive, c->ninconclusive == 1 ? "" : "s");
+	else if (!c->nbetter && !c->nworse)
 		strbuf_addf(out, "verdict: no significant change (%zu comparison%s tested",
 			    c->nnone, c->nnone == 1 ? "" : "s");
 	else
@@ -1174,6 +1217,9 @@ void compare_text(struct strbuf *out, const struct compare *c)
 		strbuf_addf(out, "; %zu with too few samples to test", c->nuntested);
 	if (!c->nbetter && !c->nworse)
 		strbuf_addch(out, ')');
+	if (c->ninconclusive && (c->nbetter || c->nworse || c->nnone))
+		strbuf_addf(out, "; %zu inconclusive (the machine's state cannot back a verdict)",
+			    c->ninconclusive);
 	strbuf_addch(out, '\n');
 }
 

@@ -26,6 +26,7 @@ enum compare_verdict {
 	VERDICT_NONE,		/* no significant change */
 	VERDICT_BETTER,		/* significant improvement */
 	VERDICT_WORSE,		/* significant regression */
+	VERDICT_INCONCLUSIVE,	/* the machine's state cannot back a verdict: why[] */
 };
 
 struct compare_row {
@@ -33,6 +34,8 @@ struct compare_row {
 	struct stats_summary *sum;	/* [nlabels] */
 	struct stats_test *test;	/* [nlabels]; [0] unused */
 	enum compare_verdict *verdict;	/* [nlabels] */
+	char **why;			/* [nlabels] why inconclusive, else NULL */
+	enum compare_verdict *tested;	/* [nlabels] the verdict before the guard */
 };
 
 /* Optional per-label metadata for the lkp header; arrays [nlabels] or NULL. */
@@ -53,7 +56,27 @@ struct compare {
 	size_t nr;
 	size_t ntests;		/* comparisons that produced a p-value (BH's m) */
 	size_t nbetter, nworse, nnone, nuntested;
+	size_t ninconclusive;	/* turned inconclusive by compare_guard() */
+	size_t *ndisturbed;	/* [nlabels] disturbed iterations' values left out
+				   (or kept, with --keep-disturbed), over all rows */
+	bool kept_disturbed;	/* --keep-disturbed */
 };
+
+/*
+ * Honest verdicts (verdict.c): what the machine's state allows.  Called by
+ * compare_build(); turns a verdict inconclusive, with the numbers in why[],
+ * when a side has too few clean values, when many of a side's iterations
+ * were disturbed, or when the two sides' interference differs enough to
+ * explain a change.  The rules and limits: docs/statistics.md.
+ */
+#define GUARD_MIN_CLEAN 3		/* clean values per side for any verdict */
+#define GUARD_BUSY_SHARE (1.0 / 3)	/* disturbed share of a side's values */
+#define GUARD_LEVEL_DIFF 0.05		/* interference level difference */
+void compare_guard(struct compare *c);
+/* "6" or "6 (2 disturbed)" for label i of row r. */
+void compare_n_cell(char *buf, size_t len, const struct compare *c, size_t r, size_t i);
+/* Lines after a table: disturbed counts and each inconclusive reason. */
+void compare_guard_notes(struct strbuf *out, const struct compare *c);
 
 /* Summaries, tests, BH and verdicts for every row of qs. */
 void compare_build(struct compare *c, const struct query_set *qs, enum stats_test_kind test);
@@ -78,7 +101,8 @@ int compare_format_parse(const char *name, enum compare_format *f);
 	{ "workload", required_argument, NULL, 'w' }, \
 	{ "metric", required_argument, NULL, 'm' }, \
 	{ "test", required_argument, NULL, 't' }, \
-	{ "last", required_argument, NULL, 'l' }
+	{ "last", required_argument, NULL, 'l' }, \
+	{ "keep-disturbed", no_argument, NULL, 'K' }
 int compare_select_option(int opt, const char *arg, struct query_filter *f,
 			  enum stats_test_kind *test);
 void compare_print(struct strbuf *out, const struct compare *c, enum compare_format f);

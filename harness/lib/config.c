@@ -23,7 +23,10 @@
 
 static const char *const top_keys[] = {
 	"experiment", "description", "iterations", "warmup", "timeout",
-	"environment", "monitors", "workloads", NULL
+	"environment", "monitors", "interference", "workloads", NULL
+};
+static const char *const interference_cfg_keys[] = {
+	"foreign_cpu", "steal", "freq_drop", "throttle", "knobs", NULL
 };
 static const char *const env_keys[] = {
 	"thp", "thp_defrag", "mthp", "governor", "pin_cpu", "drop_caches", "swap", NULL
@@ -54,6 +57,7 @@ void experiment_init(struct experiment *e)
 	e->env.pin_cpu = -1;
 	e->mon_vmstat = true;
 	e->mon_meminfo = true;
+	e->limits = (struct interference_limits)INTERFERENCE_LIMITS_DEFAULT;
 }
 
 static void workload_release(struct cfg_workload *w)
@@ -613,6 +617,61 @@ static int parse_workloads(struct parse *ps, yaml_node_t *v)
 	return 0;
 }
 
+/* ---- interference ----------------------------------------------------- */
+
+/* "10%", "0.1" or "off" (the check switched off: -1). */
+static int get_share(struct parse *ps, yaml_node_t *v, const char *key, double *out)
+{
+	const char *s;
+	char *end;
+	double d;
+
+	if (want_scalar(ps, v, key, "a share like 10% or off"))
+		return -1;
+	s = scalar(v);
+	if (!strcmp(s, "off")) {
+		*out = -1;
+		return 0;
+	}
+	errno = 0;
+	d = strtod(s, &end);
+	if (end == s || errno)
+		return perr(ps, v, "'%s' expects a share like 10%% (or 0.1, or off), got '%s'", key, s);
+	if (*end == '%') {
+		d /= 100;
+		end++;
+	}
+	if (*end || !(d >= 0 && d <= 1))
+		return perr(ps, v, "'%s' must be a share between 0%% and 100%% (or off), got '%s'",
+			    key, s);
+	*out = d;
+	return 0;
+}
+
+static int interference_pair(struct parse *ps, const char *key, yaml_node_t *k, yaml_node_t *v,
+			     void *data)
+{
+	struct interference_limits *l = &ps->e->limits;
+	char err[256];
+	int64_t b;
+
+	if (!strcmp(key, "foreign_cpu"))
+		return get_share(ps, v, key, &l->foreign_cpu);
+	if (!strcmp(key, "steal"))
+		return get_share(ps, v, key, &l->steal);
+	if (!strcmp(key, "freq_drop"))
+		return get_share(ps, v, key, &l->freq_drop);
+	if (want_scalar(ps, v, key, "true or false"))
+		return -1;
+	if (units_parse_bool(scalar(v), &b, err, sizeof(err)))
+		return perr(ps, v, "'%s': %s", key, err);
+	if (!strcmp(key, "throttle"))
+		l->throttle = b;
+	else
+		l->knobs = b;
+	return 0;
+}
+
 /* ---- top level -------------------------------------------------------- */
 
 static int top_pair(struct parse *ps, const char *key, yaml_node_t *k, yaml_node_t *v,
@@ -647,6 +706,14 @@ static int top_pair(struct parse *ps, const char *key, yaml_node_t *k, yaml_node
 	}
 	if (!strcmp(key, "monitors"))
 		return parse_monitors(ps, v);
+	if (!strcmp(key, "interference")) {
+		if (is_null(v))
+			return 0;
+		if (want_mapping(ps, v, key, interference_cfg_keys))
+			return -1;
+		return for_each_pair(ps, v, interference_cfg_keys, "interference", interference_pair,
+				     NULL);
+	}
 	return parse_workloads(ps, v);
 }
 

@@ -17,6 +17,12 @@
  *     drop_caches: true              # echo 3 > drop_caches between iterations
  *     swap: { zram: 1G, comp: lz4 }  # set up zram swap for the run
  *   monitors: [vmstat, meminfo]      # default both
+ *   interference:                    # when an iteration counts as disturbed
+ *     foreign_cpu: 10%               # others' CPU share of the iteration's CPUs
+ *     steal: 5%                      # hypervisor steal share; "off" disables a check
+ *     freq_drop: 10%                 # frequency below the run's first reading
+ *     throttle: true                 # thermal throttling events
+ *     knobs: true                    # a setting the experiment made changed
  *   workloads:
  *     - name: pft
  *       iterations: 10               # optional overrides: iterations, warmup, timeout
@@ -31,6 +37,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "interference.h"
 
 struct cfg_pos {
 	const char *file;	/* points into experiment.path */
@@ -88,6 +96,7 @@ struct experiment {
 	int64_t timeout_ns;
 	struct cfg_env env;
 	bool mon_vmstat, mon_meminfo;
+	struct interference_limits limits;	/* interference: section */
 	struct cfg_workload *workloads;
 	size_t nworkloads;
 };

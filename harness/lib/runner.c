@@ -1,5 +1,6 @@
 #include "runner.h"
 #include "envctl.h"
+#include "interference.h"
 #include "monitor.h"
 #include "progress.h"
 #include "util.h"
@@ -453,17 +454,55 @@ static void drop_caches(void)
 	}
 }
 
+static uint64_t ref_freq_khz;	/* the run's first frequency reading */
+
+/*
+ * The interference record of one iteration (appended to its monitor rows)
+ * and its verdict: it->disturbed names every reason, or stays NULL.  The
+ * knobs the experiment set are re-read and put back here, before the next
+ * iteration starts.
+ */
+static void judge_iteration(const struct experiment *e, const struct interference_snap *a,
+			    const struct interference_snap *b, struct iteration_info *it,
+			    struct strbuf *why, const char ***keys, double **deltas, size_t *nmon)
+{
+	const char *ikeys[INTERFERENCE_NKEYS];
+	double ivals[INTERFERENCE_NKEYS];
+	struct interference x;
+	int n;
+
+	interference_diff(a, b, &x);
+	strbuf_reset(why);
+	interference_judge(&x, &e->limits, &ref_freq_khz, why);
+	if (e->limits.knobs)
+		knob_watch_check(why);
+	it->disturbed = why->len ? why->buf : NULL;
+	it->interference = interference_level(&x);
+	it->measured = !isnan(it->interference);
+	n = interference_keys(&x, ikeys, ivals);
+	*keys = xrealloc(*keys, (*nmon + n + 1) * sizeof(**keys));
+	*deltas = xrealloc(*deltas, (*nmon + n + 1) * sizeof(**deltas));
+	for (int i = 0; i < n; i++) {
+		(*keys)[*nmon] = ikeys[i];
+		(*deltas)[(*nmon)++] = ivals[i];
+	}
+}
+
 int runner_run(struct plan *plan, struct mmb_db *db, int64_t run_id,
 	       struct runner_stats *st)
 {
 	const struct experiment *e = plan->exp;
 	struct monitor_snap before, after;
+	struct interference_snap isa, isb;
+	struct strbuf why = STRBUF_INIT;
 	size_t done = 0;
 	uint64_t t0 = now_ns();
 	bool monitors = e->mon_vmstat || e->mon_meminfo;
 
 	memset(st, 0, sizeof(*st));
 	runner_host_table();
+	interference_set_cpus(e->env.pin_cpu);
+	ref_freq_khz = 0;
 	monitor_snap_init(&before);
 	monitor_snap_init(&after);
 	for (size_t wi = 0; wi < plan->nwls && !stop_signal; wi++) {
@@ -516,17 +555,20 @@ int runner_run(struct plan *plan, struct mmb_db *db, int64_t run_id,
 				mark = envctl_mark();
 				if (monitors)
 					monitor_take(&before, e->mon_vmstat, e->mon_meminfo);
+				interference_take(&isa);
 				it0 = now_ns();
 				memset(&it, 0, sizeof(it));
 				it.started = now_wall();
 				rc = run_child(w, v, e->env.pin_cpu, &r);
 				it.elapsed = (now_ns() - it0) / 1e9;
+				interference_take(&isb);
 				if (monitors) {
 					monitor_take(&after, e->mon_vmstat, e->mon_meminfo);
 					monitor_delta(&before, &after, &keys, &deltas, &nmon);
 				}
 				/* knobs the plugin changed go back after every iteration */
 				envctl_restore_to(mark);
+				judge_iteration(e, &isa, &isb, &it, &why, &keys, &deltas, &nmon);
 				done++;
 				if (rc < 0) {
 					free(keys);
@@ -548,6 +590,13 @@ int runner_run(struct plan *plan, struct mmb_db *db, int64_t run_id,
 					free(deltas);
 					iter_result_release(&r);
 					return -1;
+				}
+				if (it.disturbed && !warm) {
+					progress_clear();
+					warning("%s%s%s iteration %d disturbed: %s", w->plugin.w.name,
+						*v->variant ? " " : "", v->variant, it.iteration,
+						it.disturbed);
+					st->disturbed++;
 				}
 				if (!strcmp(r.status, "ok")) {
 					if (!warm)
@@ -573,6 +622,8 @@ int runner_run(struct plan *plan, struct mmb_db *db, int64_t run_id,
 	progress_clear();
 	monitor_snap_release(&before);
 	monitor_snap_release(&after);
+	strbuf_release(&why);
+	knob_watch_reset();
 	st->interrupted = stop_signal != 0;
 	return 0;
 }
@@ -594,6 +645,8 @@ static int set_env_knob(struct mmb_db *db, int64_t run_id, const char *key,
 	if (ret)
 		return error("environment %s: cannot write '%s' to %s: %s", key, value, path,
 			     strerror(-ret));
+	/* re-checked after every iteration (a drift marks it disturbed) */
+	knob_watch_add(key, path, value);
 	/* "original" marks what this run changed: not a value that already was */
 	return db_run_env(db, run_id, key, value, strcmp(old, value) ? old : NULL);
 }

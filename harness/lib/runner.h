@@ -13,6 +13,7 @@
 
 struct runner_stats {
 	int ok, failed, skipped;
+	int disturbed;		/* measured iterations marked disturbed */
 	bool interrupted;
 };
 

@@ -1,0 +1,103 @@
+/*
+ * What else happened on the machine while an iteration ran.
+ *
+ * The runner takes a snapshot before it forks an iteration and another
+ * after it reaped it (both outside the plugin's timed region), and turns
+ * the pair into an interference record: CPU time taken on the iteration's
+ * CPUs by everything that was not the iteration, steal and iowait, the run
+ * queue, the iteration's own context switches, CPU frequency and thermal
+ * throttling where the machine exposes them, free memory and swap traffic.
+ * The record is stored with the iteration (monitors, source
+ * "interference"); interference_judge() turns it, with the knob re-check,
+ * into the iteration's "disturbed" reasons.  Thresholds and their defaults
+ * are in docs/statistics.md ("Disturbed iterations").
+ */
+#ifndef MMB_INTERFERENCE_H
+#define MMB_INTERFERENCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+
+struct strbuf;
+
+/* Thresholds; a negative value switches that check off. */
+struct interference_limits {
+	double foreign_cpu;	/* share of the iteration's CPUs used by others (0.10) */
+	double steal;		/* share of those CPUs stolen by the hypervisor (0.05) */
+	double freq_drop;	/* lowest frequency seen below the run's first (0.10) */
+	bool throttle;		/* any thermal throttling event */
+	bool knobs;		/* a setting the experiment made changed */
+};
+#define INTERFERENCE_LIMITS_DEFAULT { 0.10, 0.05, 0.10, true, true }
+
+#define INTERFERENCE_MAX_CPUS 1024
+
+struct interference_snap {
+	uint64_t t_ns;				/* CLOCK_MONOTONIC */
+	uint64_t busy, idle, iowait, steal;	/* USER_HZ ticks over the CPU set */
+	struct rusage self, children;		/* getrusage(SELF / CHILDREN) */
+	uint64_t freq_khz_min;			/* lowest scaling_cur_freq; 0: none */
+	uint64_t throttle;			/* sum of thermal_throttle counts */
+	uint64_t pswpin, pswpout;
+	bool have_stat;
+};
+
+/* The record: every field NAN (or 0 for counts) when the machine hides it. */
+struct interference {
+	double wall_s;			/* the window the shares are of */
+	double cpus;			/* CPUs in the set */
+	double foreign_cpu_s;		/* busy time on the set not the iteration's */
+	double foreign_share;		/* foreign_cpu_s / (cpus * wall_s) */
+	double steal_s, steal_share;
+	double iowait_s;
+	double procs_running;		/* runnable tasks at the end, without us */
+	double load1;			/* 1-minute load average */
+	double nvcsw, nivcsw;		/* the iteration's context switches */
+	double freq_khz;		/* lowest frequency seen at the ends (NAN: none) */
+	double throttle_events;
+	double mem_available_bytes;
+	double pswpin, pswpout;		/* pages swapped in / out */
+};
+
+/* The CPUs to watch: pin_cpu >= 0 for that one, else our affinity. */
+void interference_set_cpus(int pin_cpu);
+void interference_take(struct interference_snap *s);
+void interference_diff(const struct interference_snap *a, const struct interference_snap *b,
+		       struct interference *out);
+/*
+ * Store form: keys ("interference:foreign_share", ...: monitor keys with
+ * their source) and values, skipping what the
+ * machine does not expose.  Returns how many (at most INTERFERENCE_NKEYS);
+ * keys are static strings.
+ */
+#define INTERFERENCE_NKEYS 16
+int interference_keys(const struct interference *x, const char **keys, double *values);
+
+/*
+ * The single level compare pools per iteration: foreign share + steal
+ * share (both fractions of the iteration's CPUs).
+ */
+double interference_level(const struct interference *x);
+
+/*
+ * Append "; "-separated reasons to why (empty when clean).  ref_freq_khz:
+ * the run's first frequency reading (0: none yet; taken from x then).
+ */
+void interference_judge(const struct interference *x, const struct interference_limits *l,
+			uint64_t *ref_freq_khz, struct strbuf *why);
+
+/* ---- settings the experiment made, re-checked after every iteration ---- */
+
+/* Remember that the run set key (path) to value. */
+void knob_watch_add(const char *key, const char *path, const char *value);
+/*
+ * Re-read every watched knob; for each that drifted append
+ * "thp.enabled changed to always" to why and put the value back (journaled).
+ * Returns how many drifted.
+ */
+int knob_watch_check(struct strbuf *why);
+void knob_watch_reset(void);
+
+#endif
