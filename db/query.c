@@ -589,7 +589,8 @@ static int load_notes(struct mmb_db *db, struct loader *ld)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return error("%s: %s", db->path, db_errmsg(db));
-	qsort(ld->notes, ld->nnotes, sizeof(*ld->notes), note_cmp);
+	if (ld->nnotes)
+		qsort(ld->notes, ld->nnotes, sizeof(*ld->notes), note_cmp);
 	return 0;
 }
 
