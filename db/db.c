@@ -88,24 +88,29 @@ static int db_migrate(struct mmb_db *db)
 	return 0;
 }
 
-/* A run still "running" whose process is gone was killed: say so. */
-static void db_mark_dead_runs(struct mmb_db *db)
+/*
+ * A run still "running" whose process is gone was killed: say so.  This
+ * reads every run, so a damaged runs table is found here, at open: -1.
+ * (The UPDATE may fail on a read-only DB; readers still work.)
+ */
+static int db_mark_dead_runs(struct mmb_db *db)
 {
 	sqlite3_stmt *st, *up;
 	char host[256] = "";
+	int rc;
 
 	gethostname(host, sizeof(host) - 1);
 	if (sqlite3_prepare_v2(db->sql,
 			       "SELECT id, pid, host FROM runs WHERE status = 'running'",
 			       -1, &st, NULL) != SQLITE_OK)
-		return;
+		return error("%s: %s", db->path, db_errmsg(db));
 	if (sqlite3_prepare_v2(db->sql,
 			       "UPDATE runs SET status = 'interrupted' WHERE id = ?",
 			       -1, &up, NULL) != SQLITE_OK) {
 		sqlite3_finalize(st);
-		return;
+		return error("%s: %s", db->path, db_errmsg(db));
 	}
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		pid_t pid = sqlite3_column_int(st, 1);
 		const char *h = (const char *)sqlite3_column_text(st, 2);
 
@@ -117,8 +122,11 @@ static void db_mark_dead_runs(struct mmb_db *db)
 		sqlite3_step(up);
 		sqlite3_reset(up);
 	}
+	if (rc != SQLITE_DONE)
+		error("%s: %s", db->path, db_errmsg(db));
 	sqlite3_finalize(up);
 	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 static int db_open_flags(struct mmb_db *db, const char *path, int flags)
@@ -136,11 +144,11 @@ static int db_open_flags(struct mmb_db *db, const char *path, int flags)
 	/* WAL + synchronous=NORMAL: a committed iteration survives kill -9. */
 	if (db_exec(db, "PRAGMA journal_mode = WAL") ||
 	    db_exec(db, "PRAGMA synchronous = NORMAL") ||
-	    db_exec(db, "PRAGMA foreign_keys = ON") || db_migrate(db)) {
+	    db_exec(db, "PRAGMA foreign_keys = ON") || db_migrate(db) ||
+	    db_mark_dead_runs(db)) {
 		db_close(db);
 		return -1;
 	}
-	db_mark_dead_runs(db);
 	return 0;
 }
 
@@ -181,9 +189,11 @@ int db_open(struct mmb_db *db, const char *path)
 
 int db_open_existing(struct mmb_db *db, const char *path)
 {
-	if (access(path, F_OK) < 0)
-		return error("database %s does not exist (run `mmbench run` or `mmbench import` first)",
-			     path);
+	if (access(path, F_OK) < 0) {
+		error("database %s does not exist (run `mmbench run` or `mmbench import` first)",
+		      path);
+		return DB_ENOENT;
+	}
 	return db_open_flags(db, path, SQLITE_OPEN_READWRITE);
 }
 
@@ -225,14 +235,18 @@ static int64_t step_id(struct mmb_db *db, sqlite3_stmt *st, const char *what)
 int64_t db_kernel_find(struct mmb_db *db, const char *label)
 {
 	sqlite3_stmt *st;
-	int64_t id = -1;
+	int64_t id = 0;
+	int rc;
 
 	if (sqlite3_prepare_v2(db->sql, "SELECT id FROM kernels WHERE label = ?", -1, &st,
 			       NULL) != SQLITE_OK)
-		return -1;
+		return error("%s: %s", db->path, db_errmsg(db));
 	bind_text(st, 1, label);
-	if (sqlite3_step(st) == SQLITE_ROW)
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
 		id = sqlite3_column_int64(st, 0);
+	else if (rc != SQLITE_DONE)
+		id = error("%s: %s", db->path, db_errmsg(db));
 	sqlite3_finalize(st);
 	return id;
 }
@@ -250,6 +264,8 @@ int64_t db_kernel_upsert(struct mmb_db *db, const struct kernel_info *k)
 		"INSERT INTO kernels (label, release, version, cmdline, config_hash,"
 		" base_commit, patches, compiler) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
 
+	if (id < 0)
+		return -1;
 	if (sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) != SQLITE_OK)
 		return error("%s: %s", db->path, db_errmsg(db));
 	bind_text(st, 1, k->label);

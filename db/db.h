@@ -70,7 +70,9 @@ struct sample_info {
 
 /* Open (creating and migrating) the database; WAL; marks dead runs interrupted. */
 int db_open(struct mmb_db *db, const char *path);
-/* Open an existing database read-only-ish for reporting; fails if missing. */
+#define DB_ENOENT (-2)	/* db_open_existing(): no such file (a usage error, exit 2) */
+
+/* Open an existing database read-only-ish for reporting: 0, DB_ENOENT or -1. */
 int db_open_existing(struct mmb_db *db, const char *path);
 void db_close(struct mmb_db *db);
 /* --db FILE, else $MMBENCH_DB, else ./mmbench.db */
@@ -82,7 +84,7 @@ int db_begin(struct mmb_db *db);
 int db_commit(struct mmb_db *db);
 int db_rollback(struct mmb_db *db);
 
-/* Returns the row id (>0) or -1. */
+/* Returns the row id (>0) or -1; db_kernel_find() 0 when there is no such label. */
 int64_t db_kernel_upsert(struct mmb_db *db, const struct kernel_info *k);
 int64_t db_kernel_find(struct mmb_db *db, const char *label);
 int64_t db_machine_upsert(struct mmb_db *db, const struct machine_info *m);

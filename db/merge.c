@@ -104,7 +104,7 @@ static int stream_iteration(sqlite3 *g, sqlite3_stmt *it, struct strbuf *out)
 	int64_t id = sqlite3_column_int64(it, 0);
 	sqlite3_stmt *s = NULL, *o = NULL;
 	struct strbuf body = STRBUF_INIT;
-	int ns = 0, no = 0, ret = -1;
+	int ns = 0, no = 0, ret = -1, rc;
 	char *num[8] = { 0 };
 
 	if (sqlite3_prepare_v2(g, "SELECT metric, unit, better, seq, value FROM samples"
@@ -113,7 +113,7 @@ static int stream_iteration(sqlite3 *g, sqlite3_stmt *it, struct strbuf *out)
 			       " WHERE iteration_id = ?", -1, &o, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_int64(s, 1, id);
-	while (sqlite3_step(s) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		char *b = col_num(s, 2), *q = col_num(s, 3), *v = col_num(s, 4);
 		const char *f[] = { col_text(s, 0), col_text(s, 1), b, q, v };
 
@@ -123,8 +123,10 @@ static int stream_iteration(sqlite3 *g, sqlite3_stmt *it, struct strbuf *out)
 		free(v);
 		ns++;
 	}
+	if (rc != SQLITE_DONE)
+		goto out;	/* no I record with part of its samples: sent next poll */
 	sqlite3_bind_int64(o, 1, id);
-	while (sqlite3_step(o) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(o)) == SQLITE_ROW) {
 		char *d = col_num(o, 2);
 		const char *f[] = { col_text(o, 0), col_text(o, 1), d };
 
@@ -132,6 +134,8 @@ static int stream_iteration(sqlite3 *g, sqlite3_stmt *it, struct strbuf *out)
 		free(d);
 		no++;
 	}
+	if (rc != SQLITE_DONE)
+		goto out;
 	{
 		num[0] = col_num(it, 4);	/* iteration */
 		num[1] = col_num(it, 5);	/* warmup */
@@ -160,7 +164,7 @@ out:
 int mstream_poll(sqlite3 *g, struct mstream_pos *pos, struct strbuf *out)
 {
 	sqlite3_stmt *st = NULL;
-	int ret = -1, n = 0;
+	int ret = -1, n = -1, rc;
 
 	if (!pos->run_id) {
 		if (sqlite3_prepare_v2(g, "SELECT id, experiment, config_path, config_text, release,"
@@ -168,7 +172,8 @@ int mstream_poll(sqlite3 *g, struct mstream_pos *pos, struct strbuf *out)
 				       " compiler FROM runs ORDER BY id LIMIT 1", -1, &st,
 				       NULL) != SQLITE_OK)
 			return -1;	/* schema not there yet */
-		if (sqlite3_step(st) == SQLITE_ROW) {
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
 			const char *f[10];
 
 			for (int i = 0; i < 10; i++)
@@ -178,6 +183,8 @@ int mstream_poll(sqlite3 *g, struct mstream_pos *pos, struct strbuf *out)
 		}
 		sqlite3_finalize(st);
 		st = NULL;
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			return -1;	/* tried again next poll */
 		if (!pos->run_id)
 			return 0;
 	}
@@ -190,16 +197,20 @@ int mstream_poll(sqlite3 *g, struct mstream_pos *pos, struct strbuf *out)
 		n = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	st = NULL;
+	if (n < 0)
+		goto out;
 	if (n != pos->nenv) {
 		if (sqlite3_prepare_v2(g, "SELECT key, value, original FROM run_env WHERE run_id = ?"
 				       " ORDER BY key", -1, &st, NULL) != SQLITE_OK)
 			goto out;
 		sqlite3_bind_int64(st, 1, pos->run_id);
-		while (sqlite3_step(st) == SQLITE_ROW) {
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 			const char *f[] = { col_text(st, 0), col_text(st, 1), col_text(st, 2) };
 
 			mstream_record(out, 'E', f, 3);
 		}
+		if (rc != SQLITE_DONE)
+			goto out;	/* all resent next poll (the host upserts) */
 		sqlite3_finalize(st);
 		st = NULL;
 		pos->nenv = n;
@@ -210,11 +221,13 @@ int mstream_poll(sqlite3 *g, struct mstream_pos *pos, struct strbuf *out)
 		goto out;
 	sqlite3_bind_int64(st, 1, pos->run_id);
 	sqlite3_bind_int64(st, 2, pos->last_iter);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (stream_iteration(g, st, out))
 			goto out;
 		pos->last_iter = sqlite3_column_int64(st, 0);
 	}
+	if (rc != SQLITE_DONE)
+		goto out;
 	sqlite3_finalize(st);
 	st = NULL;
 	if (sqlite3_prepare_v2(g, "SELECT status FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK)

@@ -123,9 +123,10 @@ int cmd_compare(int argc, char **argv)
 	 */
 	sqlite3_config(SQLITE_CONFIG_MULTITHREAD);
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-	if (db_open_existing(&db, db_default_path(dbpath))) {
+	ret = db_open_existing(&db, db_default_path(dbpath));
+	if (ret) {
 		free(labels);
-		return EXIT_USAGE;
+		return ret == DB_ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	ret = query_load(&db, labels, nlabels, &filter, &qs);
 	if (ret) {

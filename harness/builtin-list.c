@@ -115,9 +115,24 @@ static void fmt_time(double t, char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
 }
 
+/* Rows are printed only once all were read: a damaged DB prints no half table. */
+static int print_rows(struct mmb_db *db, sqlite3_stmt *st, int rc, struct strbuf *out)
+{
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		strbuf_release(out);
+		return error("%s: %s", db->path, db_errmsg(db));
+	}
+	fwrite(out->buf, 1, out->len, stdout);
+	strbuf_release(out);
+	return 0;
+}
+
 static int list_runs(struct mmb_db *db)
 {
+	struct strbuf out = STRBUF_INIT;
 	sqlite3_stmt *st;
+	int rc;
 
 	if (sqlite3_prepare_v2(db->sql,
 			       "SELECT r.id, k.label, coalesce(r.experiment, ''), r.status,"
@@ -133,25 +148,28 @@ static int list_runs(struct mmb_db *db)
 			       " FROM runs r JOIN kernels k ON k.id = r.kernel_id ORDER BY r.id",
 			       -1, &st, NULL) != SQLITE_OK)
 		return error("%s: %s", db->path, db_errmsg(db));
-	printf("%5s  %-19s  %-11s  %-6s  %5s  %6s  %8s  %-20s  %s\n", "run", "started", "status",
-	       "accel", "iters", "failed", "samples", "experiment", "kernel");
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	strbuf_addf(&out, "%5s  %-19s  %-11s  %-6s  %5s  %6s  %8s  %-20s  %s\n", "run", "started",
+		    "status", "accel", "iters", "failed", "samples", "experiment", "kernel");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		char when[32];
 
 		fmt_time(sqlite3_column_double(st, 5), when, sizeof(when));
-		printf("%5lld  %-19s  %-11s  %-6s  %5d  %6d  %8d  %-20s  %s\n",
-		       (long long)sqlite3_column_int64(st, 0), when, sqlite3_column_text(st, 3),
-		       sqlite3_column_text(st, 4), sqlite3_column_int(st, 6),
-		       sqlite3_column_int(st, 7), sqlite3_column_int(st, 8),
-		       sqlite3_column_text(st, 2), sqlite3_column_text(st, 1));
+		strbuf_addf(&out, "%5lld  %-19s  %-11s  %-6s  %5d  %6d  %8d  %-20s  %s\n",
+			    (long long)sqlite3_column_int64(st, 0), when,
+			    (const char *)sqlite3_column_text(st, 3),
+			    (const char *)sqlite3_column_text(st, 4), sqlite3_column_int(st, 6),
+			    sqlite3_column_int(st, 7), sqlite3_column_int(st, 8),
+			    (const char *)sqlite3_column_text(st, 2),
+			    (const char *)sqlite3_column_text(st, 1));
 	}
-	sqlite3_finalize(st);
-	return 0;
+	return print_rows(db, st, rc, &out);
 }
 
 static int list_kernels(struct mmb_db *db)
 {
+	struct strbuf out = STRBUF_INIT;
 	sqlite3_stmt *st;
+	int rc;
 
 	if (sqlite3_prepare_v2(db->sql,
 			       "SELECT k.label, coalesce(k.release, ''), coalesce(k.base_commit, ''),"
@@ -162,13 +180,14 @@ static int list_kernels(struct mmb_db *db)
 			       "   WHERE r.kernel_id = k.id)"
 			       " FROM kernels k ORDER BY k.id", -1, &st, NULL) != SQLITE_OK)
 		return error("%s: %s", db->path, db_errmsg(db));
-	printf("%-32s  %-28s  %4s  %8s  %s\n", "label", "release", "runs", "samples", "base commit");
-	while (sqlite3_step(st) == SQLITE_ROW)
-		printf("%-32s  %-28s  %4d  %8d  %s\n", sqlite3_column_text(st, 0),
-		       sqlite3_column_text(st, 1), sqlite3_column_int(st, 3),
-		       sqlite3_column_int(st, 4), sqlite3_column_text(st, 2));
-	sqlite3_finalize(st);
-	return 0;
+	strbuf_addf(&out, "%-32s  %-28s  %4s  %8s  %s\n", "label", "release", "runs", "samples",
+		    "base commit");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		strbuf_addf(&out, "%-32s  %-28s  %4d  %8d  %s\n",
+			    (const char *)sqlite3_column_text(st, 0),
+			    (const char *)sqlite3_column_text(st, 1), sqlite3_column_int(st, 3),
+			    sqlite3_column_int(st, 4), (const char *)sqlite3_column_text(st, 2));
+	return print_rows(db, st, rc, &out);
 }
 
 int cmd_list(int argc, char **argv)

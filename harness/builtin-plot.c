@@ -102,8 +102,9 @@ int cmd_plot(int argc, char **argv)
 		error("plot needs a baseline and at least one kernel label to compare: BASE NEW...");
 		return EXIT_USAGE;
 	}
-	if (db_open_existing(&db, db_default_path(dbpath)) < 0)
-		return EXIT_USAGE;
+	rc = db_open_existing(&db, db_default_path(dbpath));
+	if (rc)
+		return rc == DB_ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 	rc = query_load(&db, (const char *const *)argv + optind, argc - optind, &filter, &qs);
 	if (rc == QUERY_EUNKNOWN) {
 		db_close(&db);

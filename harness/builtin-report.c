@@ -1131,8 +1131,9 @@ int cmd_report(int argc, char **argv)
 		error("report needs a baseline and at least one kernel label to compare: BASE NEW...");
 		return EXIT_USAGE;
 	}
-	if (db_open_existing(&rp.db, db_default_path(dbpath)) < 0)
-		return EXIT_USAGE;
+	rc = db_open_existing(&rp.db, db_default_path(dbpath));
+	if (rc)
+		return rc == DB_ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 	rc = query_load(&rp.db, (const char *const *)argv + optind, argc - optind, &filter, &rp.qs);
 	if (rc == QUERY_EUNKNOWN || rc < 0) {
 		db_close(&rp.db);

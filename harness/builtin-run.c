@@ -79,30 +79,38 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
-/* The label of the most recent other kernel with usable runs, or NULL. */
-static char *previous_label(struct mmb_db *db, const char *label)
+/* The label of the most recent other kernel with usable runs (NULL: none); -1 on error. */
+static int previous_label(struct mmb_db *db, const char *label, char **prev)
 {
 	sqlite3_stmt *st;
-	char *prev = NULL;
+	int rc;
 
+	*prev = NULL;
 	if (sqlite3_prepare_v2(db->sql,
 			       "SELECT k.label FROM runs r JOIN kernels k ON k.id = r.kernel_id"
 			       " WHERE k.label != ? AND r.status IN ('complete', 'interrupted')"
 			       " ORDER BY r.id DESC LIMIT 1", -1, &st, NULL) != SQLITE_OK)
-		return NULL;
+		return error("%s: %s", db->path, db_errmsg(db));
 	sqlite3_bind_text(st, 1, label, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		prev = xstrdup((const char *)sqlite3_column_text(st, 0));
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*prev = xstrdup((const char *)sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
-	return prev;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return error("%s: %s", db->path, db_errmsg(db));
+	return 0;
 }
 
 /* Print `mmbench compare BASE LABEL` for the same database. */
 static void compare_after_run(struct mmb_db *db, const char *want, const char *label)
 {
-	char *base = strcmp(want, "previous") ? xstrdup(want) : previous_label(db, label);
 	const char *argv[] = { "/proc/self/exe", "compare", "--db", db->path, "", label, NULL };
+	char *base = NULL;
 
+	if (strcmp(want, "previous"))
+		base = xstrdup(want);
+	else if (previous_label(db, label, &base))
+		return;
 	if (!base) {
 		printf("\nno other kernel in %s yet: boot another kernel and run again to compare\n",
 		       db->path);

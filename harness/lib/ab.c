@@ -120,12 +120,14 @@ static int count_rounds(struct mmb_db *db, const char *label, const char *text, 
 			       "SELECT count(*) FROM runs r JOIN kernels k ON r.kernel_id = k.id"
 			       " WHERE k.label = ? AND r.config_text = ? AND r.accel = ?"
 			       " AND r.status = 'complete'", -1, &st, NULL) != SQLITE_OK)
-		return 0;
+		return error("%s: %s", db->path, db_errmsg(db));
 	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, text, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, accel, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int(st, 0);
+	else
+		n = error("%s: %s", db->path, db_errmsg(db));
 	sqlite3_finalize(st);
 	return n;
 }
@@ -140,10 +142,12 @@ static int count_usable(struct mmb_db *db, const char *label)
 			       "SELECT count(*) FROM runs r JOIN kernels k ON r.kernel_id = k.id"
 			       " WHERE k.label = ? AND r.status IN ('complete', 'interrupted')",
 			       -1, &st, NULL) != SQLITE_OK)
-		return 0;
+		return error("%s: %s", db->path, db_errmsg(db));
 	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int(st, 0);
+	else
+		n = error("%s: %s", db->path, db_errmsg(db));
 	sqlite3_finalize(st);
 	return n;
 }
@@ -152,22 +156,24 @@ static int count_usable(struct mmb_db *db, const char *label)
 static int accels_used(struct mmb_db *db, const char *a, const char *b, struct strbuf *out)
 {
 	sqlite3_stmt *st;
-	int n = 0;
+	int n = 0, rc;
 
 	if (sqlite3_prepare_v2(db->sql,
 			       "SELECT DISTINCT coalesce(r.accel, 'host') FROM runs r"
 			       " JOIN kernels k ON r.kernel_id = k.id"
 			       " WHERE k.label IN (?, ?) AND r.status IN ('complete', 'interrupted')"
 			       " ORDER BY 1", -1, &st, NULL) != SQLITE_OK)
-		return -1;
+		return error("%s: %s", db->path, db_errmsg(db));
 	sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (n++)
 			strbuf_addstr(out, ", ");
 		strbuf_addstr(out, (const char *)sqlite3_column_text(st, 0));
 	}
 	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error("%s: %s", db->path, db_errmsg(db));
 	return n;
 }
 
@@ -307,10 +313,12 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 	if (db_open(&db, dbpath))
 		goto out;
 	done = count_rounds(&db, r->base_label, text.buf, accel_name(vm.accel));
-	rc = count_rounds(&db, r->new_label, text.buf, accel_name(vm.accel));
+	rc = done < 0 ? -1 : count_rounds(&db, r->new_label, text.buf, accel_name(vm.accel));
 	if (rc < done)
 		done = rc;
 	db_close(&db);
+	if (done < 0)
+		goto out;
 	if (done)
 		info("ab: %d of %d rounds already recorded in %s; resuming", done < rounds ? done : rounds,
 		     rounds, dbpath);
@@ -344,15 +352,20 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 	if (db_open(&db, dbpath))
 		goto out;
 	rc = accels_used(&db, r->base_label, r->new_label, &accels);
-	for (int side = 0; side < 2; side++) {
+	for (int side = 0; side < 2 && rc >= 0; side++) {
 		const char *l = side ? r->new_label : r->base_label;
 		int n = count_usable(&db, l);
+
+		if (n < 0)
+			rc = -1;
 
 		if (n > rounds)
 			info("ab: %s holds %d runs in %s; comparing only the newest %d, this "
 			     "series' rounds (compare --last %d)", l, n, dbpath, rounds, rounds);
 	}
 	db_close(&db);
+	if (rc < 0)
+		goto out;
 	if (rc > 1) {
 		error("ab: the runs of %s and %s were made under different accelerators (%s); "
 		      "comparing them would mix emulation speed into the result. Use a fresh --db "

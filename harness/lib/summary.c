@@ -20,19 +20,31 @@ static int width(int cur, const char *s)
 	return l > cur ? l : cur;
 }
 
+static void rows_free(struct sum_row *rows, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		free(rows[i].workload);
+		free(rows[i].variant);
+		free(rows[i].metric);
+		free(rows[i].unit);
+		free(rows[i].v);
+	}
+	free(rows);
+}
+
 int summary_print_run(FILE *f, struct mmb_db *db, int64_t run_id)
 {
 	sqlite3_stmt *st;
 	struct sum_row *rows = NULL;
 	size_t nr = 0, alloc = 0;
-	int ww = 8, wv = 7, wm = 6, wu = 4;
+	int ww = 8, wv = 7, wm = 6, wu = 4, rc;
 
 	if (sqlite3_prepare_v2(db->sql,
 			       "SELECT workload, variant, metric, coalesce(unit, ''), better, value"
 			       " FROM samples WHERE run_id = ? ORDER BY id", -1, &st, NULL) != SQLITE_OK)
 		return error("%s: %s", db->path, db_errmsg(db));
 	sqlite3_bind_int64(st, 1, run_id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *w = (const char *)sqlite3_column_text(st, 0);
 		const char *v = (const char *)sqlite3_column_text(st, 1);
 		const char *m = (const char *)sqlite3_column_text(st, 2);
@@ -63,6 +75,10 @@ int summary_print_run(FILE *f, struct mmb_db *db, int64_t run_id)
 		r->v[r->n++] = sqlite3_column_double(st, 5);
 	}
 	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		rows_free(rows, nr);
+		return error("%s: %s", db->path, db_errmsg(db));
+	}
 	if (!nr) {
 		fprintf(f, "no samples recorded\n");
 		return 0;
@@ -85,12 +101,7 @@ int summary_print_run(FILE *f, struct mmb_db *db, int64_t run_id)
 			r->workload, wv, r->variant, wm, r->metric, wu, r->unit, r->n,
 			higher ? "Hmean" : "Amean", mean, r->n > 1 && isfinite(cov) ? cov : 0.0,
 			r->better > 0 ? "(higher is better)" : "(lower is better)");
-		free(r->workload);
-		free(r->variant);
-		free(r->metric);
-		free(r->unit);
-		free(r->v);
 	}
-	free(rows);
+	rows_free(rows, nr);
 	return 0;
 }
