@@ -154,6 +154,7 @@ int cmd_plot(int argc, char **argv)
 		}
 		if (progress_enabled())
 			progress_clear();
+		plot_list_drop_skipped(&list, o.batch);
 	}
 	gnuplot_batch_free(o.batch);
 	for (size_t i = 0; ret == EXIT_OK && i < list.nr; i++)

@@ -677,7 +677,7 @@ static void report_verdicts(struct report *rp, struct strbuf *txt, struct strbuf
 
 		for (size_t r = 0; r < c->nr; r++)
 			for (size_t i = 1; i < rp->qs.nlabels; i++) {
-				char *name, *chg, *line;
+				char *name, *chg, *line, *rel;
 				const char *word = pass ? "improvement" : "regression";
 
 				if (c->rows[r].verdict[i] != want)
@@ -685,8 +685,10 @@ static void report_verdicts(struct report *rp, struct strbuf *txt, struct strbuf
 				nsig++;
 				name = row_name(c->rows[r].q);
 				chg = change_text(&c->rows[r].test[i]);
-				line = xasprintf("%s: %s, %s %+.2f%%", word, name, rp->qs.kernels[i].label,
-						 c->rows[r].test[i].rel);
+				rel = isfinite(c->rows[r].test[i].rel) ?
+				      xasprintf("%+.2f%%", c->rows[r].test[i].rel) :
+				      xstrdup("n/a (the baseline is 0)");
+				line = xasprintf("%s: %s, %s %s", word, name, rp->qs.kernels[i].label, rel);
 				add_wrapped(txt, "- ", "    ", line);
 				add_wrapped(txt, "    ", "    ", chg);
 				strbuf_addstr(md, "- **");
@@ -695,19 +697,20 @@ static void report_verdicts(struct report *rp, struct strbuf *txt, struct strbuf
 				md_escape(md, name);
 				strbuf_addstr(md, ", ");
 				md_escape(md, rp->qs.kernels[i].label);
-				strbuf_addf(md, " %+.2f%%, ", c->rows[r].test[i].rel);
+				strbuf_addf(md, " %s, ", rel);
 				md_escape(md, chg);
 				strbuf_addstr(md, "\n");
 				strbuf_addf(html, "<li class=\"%s\"><b>%s</b>: ", pass ? "better" : "worse", word);
 				html_escape(html, name);
 				strbuf_addstr(html, ", ");
 				html_escape(html, rp->qs.kernels[i].label);
-				strbuf_addf(html, " %+.2f%%, ", c->rows[r].test[i].rel);
+				strbuf_addf(html, " %s, ", rel);
 				html_escape(html, chg);
 				strbuf_addstr(html, "</li>\n");
 				free(name);
 				free(chg);
 				free(line);
+				free(rel);
 			}
 	}
 	{
@@ -846,6 +849,9 @@ static void html_tables(struct report *rp, struct strbuf *html)
 			if (isfinite(t->rel))
 				strbuf_addf(html, "<td class=\"num\">%+.2f%% <small>[%+.2f%%, %+.2f%%]</small></td>",
 					    t->rel, t->rel_lo, t->rel_hi);
+			else if (s->n && c->rows[r].sum[0].n && c->rows[r].sum[0].amean == 0)
+				strbuf_addstr(html, "<td title=\"the baseline is 0, so there is no relative"
+					      " change\">n/a</td>");
 			else
 				strbuf_addstr(html, "<td></td>");
 			strbuf_addf(html, "<td class=\"%s\">%s", verdict_class(v), verdict_word(v));
@@ -1054,6 +1060,7 @@ static int draw_plots(struct report *rp)
 		ret = gnuplot_batch_run(o.batch);
 		if (progress_enabled())
 			progress_clear();
+		plot_list_drop_skipped(&rp->plots, o.batch);
 	}
 	gnuplot_batch_free(o.batch);
 	plot_groups_free(groups, ngroups);

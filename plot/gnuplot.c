@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -260,6 +261,8 @@ struct gnuplot_batch {
 	char *dir;
 	struct gnuplot_job *jobs;
 	size_t nr, alloc;
+	char **skipped;			/* NAME.ext of the pictures gnuplot could not draw */
+	size_t nskipped, askipped;
 };
 
 struct gnuplot_batch *gnuplot_batch_new(const char *dir)
@@ -283,9 +286,20 @@ void gnuplot_batch_free(struct gnuplot_batch *b)
 		return;
 	for (size_t i = 0; i < b->nr; i++)
 		job_release(&b->jobs[i]);
+	for (size_t i = 0; i < b->nskipped; i++)
+		free(b->skipped[i]);
+	free(b->skipped);
 	free(b->jobs);
 	free(b->dir);
 	free(b);
+}
+
+bool gnuplot_batch_skipped(const struct gnuplot_batch *b, const char *file)
+{
+	for (size_t i = 0; b && i < b->nskipped; i++)
+		if (!strcmp(b->skipped[i], file))
+			return true;
+	return false;
 }
 
 size_t gnuplot_batch_size(const struct gnuplot_batch *b)
@@ -332,53 +346,61 @@ static void job_cleanup_tmp(const struct gnuplot_job *j)
 
 /*
  * gnuplot goes on after an error when reading a pipe and exits 1 at the
- * end: find the first message that is not a warning and the plot it
- * belongs to (the marker printed before each script).
+ * end: split its stderr at the marker printed before each script and keep,
+ * per picture, the first message that is not a warning and what follows
+ * it.  msg[nr] collects what came before the first marker.
  */
-static char *batch_failure(const char *err, char **which)
+static char **batch_messages(const struct gnuplot_batch *b, const char *err)
 {
-	char *copy = xstrdup(err), *save = NULL, *cur = NULL;
-	struct strbuf msg = STRBUF_INIT;
-	bool found = false;
+	char **msg = xcalloc(b->nr + 1, sizeof(*msg));
+	struct strbuf *sb = xcalloc(b->nr + 1, sizeof(*sb));
+	char *copy = xstrdup(err), *save = NULL;
+	size_t cur = b->nr, next = 0;
 
-	*which = NULL;
+	for (size_t i = 0; i <= b->nr; i++)
+		sb[i] = (struct strbuf)STRBUF_INIT;
 	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *t = strtrim(line);
 
 		if (starts_with(t, JOB_MARK)) {
-			if (found)
-				break;
-			cur = t + strlen(JOB_MARK);
+			/* markers come in job order */
+			for (size_t i = next; i < b->nr; i++)
+				if (!strcmp(t + strlen(JOB_MARK), b->jobs[i].shown)) {
+					cur = i;
+					next = i + 1;
+					break;
+				}
 			continue;
 		}
-		if (!*t)
+		if (!*t || (!sb[cur].len && strcasestr(t, "warning:")))
 			continue;
-		if (!found && (starts_with(t, "warning:") || strstr(t, "warning:")))
-			continue;
-		if (!found) {
-			found = true;
-			*which = cur ? xstrdup(cur) : NULL;
-		}
-		if (msg.len)
-			strbuf_addch(&msg, '\n');
-		strbuf_addstr(&msg, t);
+		if (sb[cur].len)
+			strbuf_addch(&sb[cur], '\n');
+		strbuf_addstr(&sb[cur], t);
 	}
 	free(copy);
-	if (!found) {
-		strbuf_release(&msg);
-		return gnuplot_message(err);
+	for (size_t i = 0; i <= b->nr; i++) {
+		if (sb[i].len)
+			msg[i] = gnuplot_message(sb[i].buf);
+		strbuf_release(&sb[i]);
 	}
-	{
-		char *one = gnuplot_message(msg.buf);
-		strbuf_release(&msg);
-		return one;
-	}
+	free(sb);
+	return msg;
+}
+
+static bool nonempty_file(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && st.st_size > 0;
 }
 
 int gnuplot_batch_run(struct gnuplot_batch *b)
 {
 	struct strbuf script = STRBUF_INIT, err = STRBUF_INIT;
-	size_t i;
+	char **msg = NULL;
+	bool *failed = NULL;
+	size_t i, ndrawn = 0;
 	int ret = -1, st;
 
 	if (!b || !b->nr)
@@ -403,21 +425,41 @@ int gnuplot_batch_run(struct gnuplot_batch *b)
 		free(msg);
 		goto cleanup;
 	}
-	for (i = 0; i < b->nr && st == 0; i++)
-		if (access(b->jobs[i].tmp_out, F_OK) < 0)
-			break;
-	if (st != 0 || i < b->nr) {
-		char *which = NULL, *msg = batch_failure(err.buf, &which);
-
-		error("gnuplot failed drawing %s (exit %d): %s",
-		      which ? which : (i < b->nr ? b->jobs[i].shown : b->dir), st, msg);
-		free(which);
-		free(msg);
+	/*
+	 * A picture gnuplot could not draw (an error of its own, or no file)
+	 * is skipped with one warning and the others are kept; only when none
+	 * was drawn is it gnuplot's failure.
+	 */
+	msg = batch_messages(b, err.buf);
+	failed = xcalloc(b->nr, sizeof(*failed));
+	for (i = 0; i < b->nr; i++) {
+		failed[i] = msg[i] || !nonempty_file(b->jobs[i].tmp_out);
+		ndrawn += !failed[i];
+	}
+	if (!ndrawn) {
+		for (i = 0; i < b->nr && !msg[i]; i++)
+			;
+		error("gnuplot failed drawing %s (exit %d): %s", i < b->nr ? b->jobs[i].shown :
+		      b->jobs[0].shown, st, i < b->nr ? msg[i] : msg[b->nr] ? msg[b->nr] :
+		      "no picture written");
 		goto cleanup;
 	}
 	for (i = 0; i < b->nr; i++) {
 		struct gnuplot_job *j = &b->jobs[i];
 
+		if (failed[i]) {
+			const char *file = strrchr(j->out, '/') ? strrchr(j->out, '/') + 1 : j->out;
+
+			warning("skipped plot %s: gnuplot could not draw it: %s", j->shown,
+				msg[i] ? msg[i] : "no picture written");
+			ALLOC_GROW(b->skipped, b->nskipped + 1, b->askipped);
+			b->skipped[b->nskipped++] = xstrdup(file);
+			/* no stale picture of an earlier run under this name */
+			unlink(j->out);
+			unlink(j->gp);
+			unlink(j->dat);
+			continue;
+		}
 		if ((j->data && rename(j->tmp_dat, j->dat) < 0) || rename(j->tmp_gp, j->gp) < 0 ||
 		    rename(j->tmp_out, j->out) < 0) {
 			error("cannot rename into %s: %s", j->out, strerror(errno));
@@ -432,6 +474,10 @@ int gnuplot_batch_run(struct gnuplot_batch *b)
 	}
 	ret = 0;
 cleanup:
+	for (i = 0; msg && i <= b->nr; i++)
+		free(msg[i]);
+	free(msg);
+	free(failed);
 	for (i = 0; i < b->nr; i++) {
 		job_cleanup_tmp(&b->jobs[i]);
 		job_release(&b->jobs[i]);
@@ -451,10 +497,24 @@ int gnuplot_render(const struct plot_opts *o, const char *name, const char *scri
 
 	if (!b)
 		b = gnuplot_batch_new(dir);
+	for (size_t i = 0; i < b->nr; i++) {
+		char *out = xasprintf("%s/%s.%s", b->dir, name, plot_format_ext(o->format));
+		bool dup = !strcmp(out, b->jobs[i].out);
+
+		free(out);
+		if (dup) {
+			/* two pictures of one name would overwrite each other */
+			warning("skipped plot %s: another plot of this batch has the same name",
+				b->jobs[i].shown);
+			return 1;
+		}
+	}
 	ALLOC_GROW(b->jobs, b->nr + 1, b->alloc);
 	job_init(&b->jobs[b->nr++], b->dir, name, plot_format_ext(o->format), script, data);
 	if (!o->batch) {
 		ret = gnuplot_batch_run(b);
+		if (!ret && b->nskipped)
+			ret = 1;
 		gnuplot_batch_free(b);
 	}
 	return ret;

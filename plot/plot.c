@@ -124,6 +124,22 @@ void plot_list_release(struct plot_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+void plot_list_drop_skipped(struct plot_list *l, const struct gnuplot_batch *b)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < l->nr; i++) {
+		if (gnuplot_batch_skipped(b, l->items[i].name)) {
+			free(l->items[i].name);
+			free(l->items[i].kind);
+			free(l->items[i].title);
+			continue;
+		}
+		l->items[w++] = l->items[i];
+	}
+	l->nr = w;
+}
+
 static void plot_list_add(struct plot_list *l, const char *name, const char *kind,
 			  const char *title)
 {
@@ -495,6 +511,8 @@ static int finish(const struct plot_opts *o, struct plot_list *out, const char *
 	ret = gnuplot_render(o, name, text, data->buf);
 	if (!ret)
 		plot_list_add(out, ext_name, kind, title);
+	else if (ret > 0)
+		ret = 0;	/* skipped, said why */
 	free(text);
 	free(gp_self);
 	free(ext_name);
@@ -1045,12 +1063,26 @@ static int plot_change_one(const struct plot_group *g, const struct plot_opts *o
 		strbuf_addstr(&dat, "\n\n");
 	}
 
+	name = plot_name(g, "change", part);
 	if (!any_rel) {
-		/* no variant has 2+ samples on both sides: no chart rather than an empty one */
+		/* nothing to draw: no chart rather than an empty one, and say why */
+		bool zero = false;
+
+		for (size_t i = 0; i < nvs && !zero; i++) {
+			const struct plot_cell *b = plot_group_cell(g, vs[i], 0);
+			double sum = 0;
+
+			for (size_t j = 0; j < b->n; j++)
+				sum += b->v[j];
+			zero = b->n >= 2 && sum == 0;
+		}
+		warning("skipped plot %s/%s.%s: %s", o->outdir ? o->outdir : ".", name,
+			plot_format_ext(o->format), zero ? "no relative change, the baseline mean is 0"
+			: "no change to draw, fewer than 2 samples on a side");
+		free(name);
 		strbuf_release(&dat);
 		return 0;
 	}
-	name = plot_name(g, "change", part);
 	title = part && *part ? xasprintf("%s %s: change vs %s (%s)", g->workload, g->metric, g->kernels[0], part)
 			      : xasprintf("%s %s: change vs %s", g->workload, g->metric, g->kernels[0]);
 	cap = caption(g, o, vs, nvs);

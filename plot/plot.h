@@ -92,6 +92,9 @@ struct plot_list {
 };
 void plot_list_init(struct plot_list *l);
 void plot_list_release(struct plot_list *l);
+/* Drop the pictures the batch's run skipped (gnuplot could not draw them). */
+struct gnuplot_batch;
+void plot_list_drop_skipped(struct plot_list *l, const struct gnuplot_batch *b);
 
 /*
  * Every plot that fits the group: scaling (metric vs clients/threads) or
@@ -112,7 +115,8 @@ const char *plot_scaling_key(const struct plot_group *g);
  * gnuplot driver.  script is the text of NAME.gp; the output file must be
  * set with the placeholder line "set output @OUTPUT@" which is replaced by
  * the final name in NAME.gp and by a temporary name for the run.  data
- * (may be NULL) is written as NAME.dat.
+ * (may be NULL) is written as NAME.dat.  Returns 1 (after a warning) when
+ * the batch already has a picture of that name.
  */
 int gnuplot_render(const struct plot_opts *o, const char *name, const char *script,
 		   const char *data);
@@ -124,6 +128,8 @@ int gnuplot_render(const struct plot_opts *o, const char *name, const char *scri
 struct gnuplot_batch;
 struct gnuplot_batch *gnuplot_batch_new(const char *dir);
 int gnuplot_batch_run(struct gnuplot_batch *b);
+/* Was NAME.ext (a file name in the batch's directory) skipped by the last run? */
+bool gnuplot_batch_skipped(const struct gnuplot_batch *b, const char *file);
 size_t gnuplot_batch_size(const struct gnuplot_batch *b);
 void gnuplot_batch_free(struct gnuplot_batch *b);
 

@@ -52,6 +52,27 @@ static size_t common_suffix(struct plot_group *gs, const size_t *idx, size_t n)
 }
 
 /*
+ * The merged group's metric: the common suffix, else "all metrics in UNIT"
+ * (ebizzy has a records/s group and an s group); the direction is added
+ * when that still clashes, so that no two pictures share a file name.
+ */
+static char *merged_name(const struct plot_group *gs, size_t ng, const struct plot_group *g,
+			 size_t suf)
+{
+	char *name = suf ? xstrdup(g->metric + strlen(g->metric) - suf + 1) :
+		     *g->unit ? xasprintf("all metrics in %s", g->unit) : xstrdup("all metrics");
+
+	for (size_t i = 0; i < ng; i++)
+		if (!strcmp(gs[i].workload, g->workload) && !strcmp(gs[i].metric, name)) {
+			char *n2 = xasprintf("%s, %s is better", name, g->better > 0 ? "higher" : "lower");
+
+			free(name);
+			return n2;
+		}
+	return name;
+}
+
+/*
  * aim9 reports one metric per test (brk_test.ops_per_sec for test=brk_test):
  * each metric group then has a single variant.  Such groups of a workload
  * with the same unit and direction are also drawn together, one operation
@@ -80,7 +101,7 @@ static void merge_single_ops(struct plot_group **gsp, size_t *ngp)
 		if (n < 2)
 			continue;
 		suf = common_suffix(gs, idx, n);
-		metric = suf ? xstrdup(gs[a].metric + strlen(gs[a].metric) - suf + 1) : xstrdup("all metrics");
+		metric = merged_name(gs, ng, &gs[a], suf);
 		labels = xcalloc(gs[a].nkernels, sizeof(*labels));
 		for (size_t k = 0; k < gs[a].nkernels; k++)
 			labels[k] = gs[a].kernels[k];

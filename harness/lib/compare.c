@@ -251,6 +251,14 @@ static size_t nlabels(const struct compare *c)
 	return c->qs->nlabels;
 }
 
+/* A change relative to a zero baseline is undefined: printed as n/a. */
+#define ZERO_BASE_NOTE "n/a: the baseline is 0, so there is no relative change\n"
+
+static bool zero_base(const struct compare_row *row)
+{
+	return row->sum[0].n && row->sum[0].amean == 0;
+}
+
 /* The test as printed in the explanation lines (<= 80 columns). */
 static void describe_test(struct strbuf *out, const struct compare *c, const char *prefix)
 {
@@ -434,24 +442,28 @@ static int mm_precision(const struct compare *c, const size_t *rows, size_t nrow
 #define MM_L 9
 #define MM_W 18
 
-static void mm_cell(struct strbuf *out, double v, double pct, int prec, bool star)
+static void mm_cell(struct strbuf *out, double v, double pct, int prec, bool star, bool na)
 {
 	if (isnan(v) || v == -1) {
 		v = 0;
 		pct = 0;
+		na = false;
 	}
 	if (isnan(pct))
 		pct = 0;
 	strbuf_addf(out, "%*.*f", MM_W, prec, v);
-	if (star)
+	if (na)
+		strbuf_addf(out, star ? " *%8s*" : " (%8s)", "n/a");
+	else if (star)
 		strbuf_addf(out, " *%7.2f%%*", pct);
 	else
 		strbuf_addf(out, " (%7.2f%%)", pct);
 }
 
-static void mmtests_table(struct strbuf *out, const struct compare *c, const size_t *rows,
+static bool mmtests_table(struct strbuf *out, const struct compare *c, const size_t *rows,
 			  size_t nrows)
 {
+	bool any_na = false;
 	char **ops = xcalloc(nrows, sizeof(*ops));
 	size_t M = 0;
 	int prec = mm_precision(c, rows, nrows);
@@ -482,7 +494,7 @@ static void mmtests_table(struct strbuf *out, const struct compare *c, const siz
 			for (size_t i = 0; i < nlabels(c); i++) {
 				double v = mm_value(&row->sum[i], (enum mm_stat)k, better);
 				double pct;
-				bool star;
+				bool star, na;
 
 				if (i == 0)
 					pct = 0;
@@ -493,7 +505,10 @@ static void mmtests_table(struct strbuf *out, const struct compare *c, const siz
 				if (isnan(base) || base == -1)
 					pct = 0;
 				star = i > 0 && k == MM_MEAN && compare_significant(c, rows[j], i);
-				mm_cell(out, v, pct, prec, star);
+				/* not mmtests' 100 / -99 stand-ins for a zero baseline */
+				na = i > 0 && base == 0 && v != base;
+				any_na |= na && !isnan(v) && v != -1;
+				mm_cell(out, v, pct, prec, star, na);
 			}
 			strbuf_addch(out, '\n');
 		}
@@ -501,6 +516,7 @@ static void mmtests_table(struct strbuf *out, const struct compare *c, const siz
 	for (size_t k = 0; k < nrows; k++)
 		free(ops[k]);
 	free(ops);
+	return any_na;
 }
 
 /* Rows grouped by a key, groups in first-appearance order. */
@@ -540,7 +556,7 @@ void compare_mmtests(struct strbuf *out, const struct compare *c)
 	size_t *rows = xmalloc((c->nr + 1) * sizeof(*rows)), n;
 	bool first = true;
 
-	bool several = false;
+	bool several = false, na = false;
 
 	for (size_t r = 1; r < c->nr; r++)
 		if (strcmp(c->rows[r].q->workload, c->rows[0].q->workload))
@@ -552,13 +568,15 @@ void compare_mmtests(struct strbuf *out, const struct compare *c)
 		first = false;
 		if (several)
 			strbuf_addf(out, "%s\n", c->rows[rows[0]].q->workload);
-		mmtests_table(out, c, rows, n);
+		na |= mmtests_table(out, c, rows, n);
 	}
 	if (c->nr) {
 		strbuf_addch(out, '\n');
 		describe_test(out, c, "* = ");
 		compare_guard_notes(out, c);
 	}
+	if (na)
+		strbuf_addstr(out, ZERO_BASE_NOTE);
 	free(done);
 	free(rows);
 }
@@ -649,9 +667,10 @@ static void lkp_commit_id(const struct compare *c, size_t i, char **id, char **l
 	}
 }
 
-static void lkp_block(struct strbuf *out, const struct compare *c, const size_t *rows,
+static bool lkp_block(struct strbuf *out, const struct compare *c, const size_t *rows,
 		      size_t nrows)
 {
+	bool any_na = false;
 	const struct query_row *q0 = c->rows[rows[0]].q;
 	struct axis *ax = NULL;
 	size_t nax = 0, axalloc = 0;
@@ -738,9 +757,12 @@ static void lkp_block(struct strbuf *out, const struct compare *c, const size_t 
 				strbuf_addf(out, "%12s", "");
 			} else if (lkp_absolute(name)) {
 				strbuf_addf(out, "%+10.1f  ", s->amean - base);
+			} else if (base == 0) {
+				/* 0-day divides by 1e-100 instead and prints +6.1e+99% */
+				strbuf_addf(out, "%11s ", "n/a");
+				any_na = true;
 			} else {
-				double b = base == 0 ? 1e-100 : base;
-				double pct = 100 * (s->amean - base) / b;
+				double pct = 100 * (s->amean - base) / base;
 
 				if (fabs(pct) >= 100000)
 					strbuf_addf(out, "%+10.2g%% ", pct);
@@ -758,19 +780,20 @@ static void lkp_block(struct strbuf *out, const struct compare *c, const size_t 
 		free(ax[i].value);
 	}
 	free(ax);
+	return any_na;
 }
 
 void compare_lkp(struct strbuf *out, const struct compare *c)
 {
 	bool *done = xcalloc(c->nr + 1, sizeof(*done));
 	size_t *rows = xmalloc((c->nr + 1) * sizeof(*rows)), n;
-	bool first = true;
+	bool first = true, na = false;
 
 	while ((n = next_group(c, done, same_variant, rows))) {
 		if (!first)
 			strbuf_addch(out, '\n');
 		first = false;
-		lkp_block(out, c, rows, n);
+		na |= lkp_block(out, c, rows, n);
 	}
 	if (c->ninconclusive || c->nr) {
 		struct strbuf notes = STRBUF_INIT;
@@ -780,6 +803,8 @@ void compare_lkp(struct strbuf *out, const struct compare *c)
 			strbuf_addf(out, "\n%s", notes.buf);
 		strbuf_release(&notes);
 	}
+	if (na)
+		strbuf_addf(out, "\n%s", ZERO_BASE_NOTE);
 	free(done);
 	free(rows);
 }
@@ -808,6 +833,7 @@ void compare_markdown(struct strbuf *out, const struct compare *c)
 	static const char *const head[] = { "kernel", "mean_rel", "std_rel", "p / 95% CI" };
 	static const bool right[] = { false, true, true, true };
 	size_t nl = nlabels(c);
+	bool na = false;
 
 	for (size_t r = 0; r < c->nr; r++) {
 		const struct compare_row *row = &c->rows[r];
@@ -830,15 +856,22 @@ void compare_markdown(struct strbuf *out, const struct compare *c)
 			cells[i][0] = xstrdup(label_of(c, i));
 			if (!s->n || !b->n) {
 				cells[i][1] = xstrdup("n/a");
-				cells[i][2] = s->n > 1 ? xasprintf("%.1f%%", 100 * s->stddev / fabs(s->amean))
-						       : xstrdup("n/a");
+				cells[i][2] = s->n > 1 && s->amean ?
+					      xasprintf("%.1f%%", 100 * s->stddev / fabs(s->amean)) :
+					      xstrdup("n/a");
 				cells[i][3] = xstrdup(!i ? "" : !s->n ? "no samples"
 								 : "no baseline samples");
 			} else {
-				cells[i][1] = xasprintf("%.1f%%", 100 * (s->amean - b->amean) /
-							fabs(b->amean));
-				cells[i][2] = s->n > 1 ? xasprintf("%.1f%%", 100 * s->stddev / fabs(s->amean))
-						       : xstrdup("n/a");
+				if (zero_base(row)) {
+					cells[i][1] = xstrdup("n/a");
+					na = true;
+				} else {
+					cells[i][1] = xasprintf("%.1f%%", 100 * (s->amean - b->amean) /
+								fabs(b->amean));
+				}
+				cells[i][2] = s->n > 1 && s->amean ?
+					      xasprintf("%.1f%%", 100 * s->stddev / fabs(s->amean)) :
+					      xstrdup("n/a");
 				if (!i) {
 					cells[i][3] = xstrdup("");
 				} else if (row->verdict[i] == VERDICT_UNTESTED) {
@@ -847,9 +880,15 @@ void compare_markdown(struct strbuf *out, const struct compare *c)
 					char *p = fmt_p(c->test == STATS_WELCH || c->test == STATS_MWU ?
 							t->q : t->p);
 
-					cells[i][3] = xasprintf("%s [%+.1f%%, %+.1f%%]%s", p, t->rel_lo,
-								t->rel_hi,
-								compare_significant(c, r, i) ? " *" : "");
+					if (isnan(t->rel_lo))
+						cells[i][3] = xasprintf("%s [n/a]%s", p,
+									compare_significant(c, r, i) ?
+									" *" : "");
+					else
+						cells[i][3] = xasprintf("%s [%+.1f%%, %+.1f%%]%s", p,
+									t->rel_lo, t->rel_hi,
+									compare_significant(c, r, i) ?
+									" *" : "");
 					free(p);
 				}
 			}
@@ -891,6 +930,8 @@ void compare_markdown(struct strbuf *out, const struct compare *c)
 		describe_test(out, c, "Test: ");
 		compare_guard_notes(out, c);
 	}
+	if (na)
+		strbuf_addstr(out, ZERO_BASE_NOTE);
 }
 
 /* ---- CSV / JSON ---- */
@@ -1130,6 +1171,7 @@ static void fmt_num(char *buf, size_t len, double v)
 void compare_text(struct strbuf *out, const struct compare *c)
 {
 	size_t nl = nlabels(c), lw = 6;
+	bool na = false;
 
 	for (size_t i = 0; i < nl; i++)
 		if (strlen(label_of(c, i)) > lw)
@@ -1173,9 +1215,16 @@ void compare_text(struct strbuf *out, const struct compare *c)
 					    row->why[i] ? ": " : "", row->why[i] ? row->why[i] : "");
 				continue;
 			}
-			snprintf(chg, sizeof(chg), "%+.2f%%", 100 * (s->amean - row->sum[0].amean) /
-				 row->sum[0].amean);
-			if (isnan(t->rel_lo))
+			if (zero_base(row)) {
+				snprintf(chg, sizeof(chg), "n/a");
+				na = true;
+			} else {
+				snprintf(chg, sizeof(chg), "%+.2f%%", 100 * (s->amean - row->sum[0].amean)
+					 / row->sum[0].amean);
+			}
+			if (zero_base(row))
+				snprintf(ci, sizeof(ci), "n/a");
+			else if (isnan(t->rel_lo))
 				snprintf(ci, sizeof(ci), "-");
 			else
 				snprintf(ci, sizeof(ci), "[%+.2f%%, %+.2f%%]", t->rel_lo, t->rel_hi);
@@ -1202,6 +1251,8 @@ void compare_text(struct strbuf *out, const struct compare *c)
 		}
 	}
 	strbuf_addch(out, '\n');
+	if (na)
+		strbuf_addf(out, "%s\n", ZERO_BASE_NOTE);
 	compare_guard_notes(out, c);
 	if (!c->nbetter && !c->nworse && c->ninconclusive && !c->nnone)
 		strbuf_addf(out, "verdict: inconclusive (%zu comparison%s: the machine's state cannot"

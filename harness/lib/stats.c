@@ -328,6 +328,8 @@ static void set_rel(struct stats_test *t, double base_mean)
 {
 	double b = fabs(base_mean);
 
+	if (b == 0 || isnan(b))
+		return;		/* no relative change from 0: rel* stay NaN */
 	t->rel = 100.0 * t->diff / b;
 	t->rel_lo = 100.0 * t->diff_lo / b;
 	t->rel_hi = 100.0 * t->diff_hi / b;

@@ -240,6 +240,80 @@ static void test_bh_across_rows(void **state)
 	query_set_release(&qs);
 }
 
+static size_t count_str(const char *text, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = text; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* ebizzy's time.sys can be 0 in every baseline run: no inf/nan, one n/a note. */
+static void test_zero_baseline(void **state)
+{
+	static const char *const labels[] = { "base", "new" };
+	double z[] = { 0, 0, 0, 0 }, y[] = { 0.004, 0, 0.008, 0.004 };
+	double t0[] = { 12001.5, 12110.2, 11987.9, 12050.0 }, t1[] = { 11890.1, 11950.7, 11901.3, 11930.4 };
+	const double *sys[] = { z, y }, *user[] = { z, z }, *tp[] = { t0, t1 };
+	size_t n[] = { 4, 4 };
+	struct query_set qs;
+	struct compare c;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	set_init(&qs, labels, 2);
+	set_add(&qs, "ebizzy", "threads=2", "throughput", 1, tp, n);
+	set_add(&qs, "ebizzy", "threads=2", "time.sys", -1, sys, n);
+	set_add(&qs, "ebizzy", "threads=2", "time.user", -1, user, n);
+	compare_build(&c, &qs, STATS_WELCH);
+	assert_true(isnan(c.rows[1].test[1].rel) && isnan(c.rows[1].test[1].rel_lo));
+	for (int f = CMP_TEXT; f <= CMP_JSON; f++) {
+		strbuf_reset(&sb);
+		compare_print(&sb, &c, (enum compare_format)f);
+		if (strstr(sb.buf, "inf") || strstr(sb.buf, "nan") || strstr(sb.buf, "e+99"))
+			fail_msg("format %d:\n%s", f, sb.buf);
+		if (f == CMP_CSV || f == CMP_JSON)
+			continue;
+		/* said once, whatever the number of n/a cells */
+		if (count_str(sb.buf, "n/a: the baseline is 0") != 1)
+			fail_msg("format %d, no single note:\n%s", f, sb.buf);
+		switch (f) {
+		case CMP_TEXT:
+			assert_true(has_line(sb.buf, "  new       4     0.00400000      n/a                  n/a"
+						     "   0.0917   0.1376  no significant change"));
+			assert_true(has_line(sb.buf, "  new       4              0      n/a                  n/a"
+						     "   1.0000   1.0000  no significant change"));
+			assert_true(strstr(sb.buf, "  new       4       11918.13   -0.99%") != NULL);
+			break;
+		case CMP_LKP:
+			assert_true(has_line(sb.buf, "      0.00              n/a       0.00 \xc2\xb1 70%  ebizzy.time.sys"));
+			assert_true(has_line(sb.buf, "      0.00              n/a       0.00        ebizzy.time.user"));
+			break;
+		case CMP_MMTESTS:
+			assert_true(strstr(sb.buf, "0.0040000 (     n/a)") != NULL);
+			/* equal values keep mmtests' 0.00% */
+			assert_true(strstr(sb.buf, "Amean     time.user-2          0.0000000 (   0.00%)"
+						   "         0.0000000 (   0.00%)") != NULL);
+			break;
+		case CMP_MARKDOWN:
+			assert_true(has_line(sb.buf, "| new      |        n/a |     81.6% | 0.1376 [n/a] |"));
+			break;
+		}
+	}
+	strbuf_reset(&sb);
+	compare_csv(&sb, &c);
+	/* rel_pct, rel_lo_pct, rel_hi_pct empty; p etc. present */
+	assert_true(strstr(sb.buf, ",0.0040000000000000001,-0.0011969130545004415,"
+				   "0.0091969130545004416,,,,0,no significant change\n") != NULL);
+	strbuf_reset(&sb);
+	compare_json(&sb, &c);
+	assert_true(strstr(sb.buf, "\"rel_pct\":null,\"rel_ci95_pct\":[null,null]") != NULL);
+	strbuf_release(&sb);
+	compare_release(&c);
+	query_set_release(&qs);
+}
+
 /* ---- db/query.c on a real database ---- */
 
 static void remove_db(const char *path)
@@ -435,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_aim9_tables),
 		cmocka_unit_test(test_markdown_widths),
 		cmocka_unit_test(test_bh_across_rows),
+		cmocka_unit_test(test_zero_baseline),
 		cmocka_unit_test(test_query),
 		cmocka_unit_test(test_lkp_meta),
 	};
