@@ -115,7 +115,7 @@ grep -q "no-such-kernel" "$TMP/err" || die "unknown label not named"
 [ $rc = 2 ] && [ "$(wc -l < "$TMP/err")" = 1 ] && grep -q -- "--bogus" "$TMP/err" ||
 	die "unknown option: exit $rc, want one error naming it: $(cat "$TMP/err")"
 "$MMB" plot v6.8-rc1 fork-batching --out 2> "$TMP/err"; rc=$?
-[ $rc = 2 ] && grep -q -- "'--out' needs a value" "$TMP/err" || die "--out without a value: exit $rc"
+[ $rc = 2 ] && grep -q -- "option --out needs a value" "$TMP/err" || die "--out without a value: exit $rc"
 "$MMB" plot --out "$TMP/x" v6.8-rc1 2> "$TMP/err"; rc=$?
 [ $rc = 2 ] || die "one label: exit $rc, expected 2"
 "$MMB" plot --out "$TMP/x" --workload nope v6.8-rc1 fork-batching 2> "$TMP/err"; rc=$?
