@@ -66,6 +66,8 @@ expect 1 "log: " -- "$MM" kernel build --tree "$t" --patch main..topic --name no
 
 # a "kernel" that never boots: a cache entry with a bogus bzImage
 command -v qemu-system-x86_64 >/dev/null || { echo "qemu not installed"; exit 77; }
+[ -x /bin/busybox ] || [ -x /usr/bin/busybox ] || command -v busybox >/dev/null ||
+	{ echo "busybox not installed (apt-get install busybox-static): no initramfs for vm run"; exit 77; }
 mkdir -p "$MMBENCH_CACHE/kernels/k0" "$MMBENCH_CACHE/labels"
 echo "not a kernel" >"$MMBENCH_CACHE/kernels/k0/bzImage"
 printf 'key=k0\nrelease=0.0-bogus\nbase_commit=%s\npatches=[]\n' "$head" >"$MMBENCH_CACHE/kernels/k0/meta"

@@ -6,7 +6,12 @@
 # --accel auto with a QEMU that dies under KVM falls back to TCG.
 # A guest that boots but never writes results (bogus kernel) and a guest
 # panic are covered by 60-kernel-cli.sh and tests/kernel/run.sh.
+# Skipped (77) without busybox.
 . "$(dirname "$0")/../e2e-lib.sh"
+# vm run builds its initramfs from busybox before QEMU is started (the same
+# places harness/lib/initramfs.c looks); `install-deps.sh test` installs it
+[ -x /bin/busybox ] || [ -x /usr/bin/busybox ] || command -v busybox >/dev/null ||
+	skip "busybox not installed (apt-get install busybox-static): vm run cannot build an initramfs"
 export MMBENCH_CACHE=$TMP/cache
 mkdir -p "$MMBENCH_CACHE/kernels/k0" "$MMBENCH_CACHE/labels"
 printf 'key=k0\nrelease=0.0-missing\nbase_commit=0000000\npatches=[]\n' > "$MMBENCH_CACHE/kernels/k0/meta"
