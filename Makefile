@@ -40,7 +40,7 @@ UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
 E2E       := $(sort $(wildcard tests/e2e/*.sh))
 
-.PHONY: all run check check-unit check-e2e check-asan check-kernel bench install clean deps lint fuzz
+.PHONY: all run check check-unit check-e2e check-asan check-kernel bench install clean deps lint fuzz stats-vectors
 .DELETE_ON_ERROR:
 # Keep the sanitizer objects of the unit tests between runs.
 .SECONDARY:
@@ -109,7 +109,15 @@ check:
 check-unit: all $(TEST_PLUGINS) $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do \
 		echo "== $$t"; MMBENCH_TEST_PLUGINS=$(BUILD)/tests/plugins MMBENCH_BUILD=$(BUILD) \
-		MMBENCH_SHARED=$(CURDIR)/../shared $$t; done
+		MMBENCH_SRC=$(CURDIR) $$t; done
+
+# tests/fixtures/stats-vectors.json is written by numpy/scipy (python3-scipy):
+# regenerate it and fail if it differs from the committed file.
+PYTHON3 ?= /usr/bin/python3
+stats-vectors:
+	@tmp=$$(mktemp) && $(PYTHON3) tools/gen-stats-vectors.py $$tmp && \
+		{ diff -u tests/fixtures/stats-vectors.json $$tmp; rc=$$?; rm -f $$tmp; \
+		  [ $$rc = 0 ] && echo "stats-vectors: tests/fixtures/stats-vectors.json is up to date"; exit $$rc; }
 
 check-e2e: all $(TEST_PLUGINS)
 	@MMBENCH_BUILD=$(BUILD) ./tests/run-e2e.sh $(E2E)

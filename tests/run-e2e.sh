@@ -1,10 +1,9 @@
 #!/bin/bash
 # Run end-to-end scripts: exit 0 = pass, 77 = skip (reason printed), else fail.
-# Each script gets MMBENCH_BUILD, MMBENCH_SHARED and a private MMBENCH_STATE.
+# Each script gets MMBENCH_BUILD and a private MMBENCH_STATE.
 set -u
 export MMBENCH_BUILD=${MMBENCH_BUILD:-build}
 case $MMBENCH_BUILD in /*) ;; *) MMBENCH_BUILD=$PWD/$MMBENCH_BUILD ;; esac
-export MMBENCH_SHARED=${MMBENCH_SHARED:-$(cd "$(dirname "$0")/../.." && pwd)/shared}
 pass=0 fail=0 skip=0 failed=()
 for t in "$@"; do
 	name=$(basename "$t")

@@ -2,7 +2,7 @@
 /*
  * aim9-ref: an independent reference of AIM Suite IX brk_test / page_test
  * with the singleuser driver loop, written from the behaviour in
- * shared/reference/workloads.md §3 (no AIM code), to run side by side with
+ * docs/workloads.md, aim9 (no AIM code), to run side by side with
  * the mmbench plugin (bench/fidelity-workloads.sh).  Not part of the harness.
  *
  * As AIM9: page size hard-wired to 4096; the test function is called back

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ebizzy-ref: an independent reference of ebizzy 0.3, written from the
- * behaviour in shared/reference/workloads.md §2 (no upstream code), quirks
+ * behaviour in docs/workloads.md, ebizzy (no upstream code), quirks
  * included, to run side by side with the mmbench plugin
  * (bench/fidelity-workloads.sh).  Not part of the harness.
  *

@@ -1,5 +1,5 @@
 /*
- * Comparison tables.  Layout rules follow ../shared/reference/report-formats.md:
+ * Comparison tables.  Layout rules follow docs/report-formats.md:
  * §1 mmtests compare-kernels, §2 0-day ncompare, §3 mailing-list mean_rel.
  */
 #include "compare.h"

@@ -1,8 +1,8 @@
 /*
  * Parser for 0-day / LKP performance report mails ("kernel test robot
  * noticed a -5.0% regression of aim9.brk_test.ops_per_sec on: ...") and the
- * follow-ups that quote them.  Layout: ../shared/reference/report-formats.md
- * section 2 (ncompare tables).
+ * follow-ups that quote them.  Layout: docs/report-formats.md section 2
+ * (ncompare tables).
  *
  * The text is taken as it arrives: quoted with "> " (any depth), re-wrapped
  * (even collapsed onto one line, as some archives do), CRLF, and with the

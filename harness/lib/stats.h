@@ -1,7 +1,8 @@
 /*
  * Statistics library: summaries (mmtests' formulas) and tests of a
- * difference.  Definitions follow ../shared/reference/report-formats.md and
- * the notes of ../shared/reference/stats-vectors.json.
+ * difference.  Definitions: docs/statistics.md and docs/report-formats.md;
+ * tests/unit/test_stats.c checks them against tests/fixtures/stats-vectors.json
+ * (numpy/scipy, tools/gen-stats-vectors.py).
  * (Contract header: implemented in stats.c.)
  */
 #ifndef MMB_STATS_H

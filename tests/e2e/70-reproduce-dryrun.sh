@@ -1,15 +1,15 @@
 #!/bin/bash
-# e2e: `mmbench reproduce --dry-run` on the seed thread (aim9 brk_test, 300 s,
-# performance governor, fc21959f74 / cacded5e42 and the fix 9cecc5dc89 as the
-# third column), on a report from stdin, --fix on the command line; garbage,
-# unsupported and broken reports give one clear error and exit 2.
+# e2e: `mmbench reproduce --dry-run` on a follow-up of the aim9 brk_test
+# thread (300 s, performance governor, fc21959f74 / cacded5e42 and the fix
+# 9cecc5dc89 as the third column), on a report from stdin, --fix on the
+# command line; garbage, unsupported and broken reports give one clear error
+# and exit 2.
 . "$(dirname "$0")/../e2e-lib.sh"
-SEED=$MMBENCH_SHARED/seeds/001_da09c7d68e20d95c.txt
 FIX=$(cd "$(dirname "$0")/../fixtures/reports" && pwd)
+SEED=$FIX/aim9-followup.txt
 [ -x "$MMB" ] || die "$MMB not built"
-[ -f "$SEED" ] || skip "seed $SEED not found"
 
-# the seed: parsed, mapped, commits listed, nothing run
+# the follow-up: parsed, mapped, commits listed, nothing run
 "$MMB" reproduce --dry-run "$SEED" >"$TMP/out" 2>"$TMP/err" || die "dry-run failed: $(cat "$TMP/err")"
 grep -q '^testcase: *aim9$' "$TMP/out" || die "testcase not aim9"
 grep -q '^  - name: aim9$' "$TMP/out" || die "workload is not aim9"
@@ -29,11 +29,18 @@ grep -q '^  base     fc21959f74 ("mm: abstract vma_expand() to use vma_merge_str
 grep -q '^  suspect  cacded5e42 ("mm: avoid using vma_merge() for new VMAs")$' "$TMP/out" ||
 	die "suspect commit"
 grep -q '^  fix      9cecc5dc89 (.*)  \[the report.s third column\]$' "$TMP/out" || die "fix column"
-# all five tables of the seed, the original machine's row
+# all five tables of the follow-up, the original machine's row
 [ "$(grep -c '^table [0-9]' "$TMP/out")" = 5 ] || die "expected 5 tables"
 grep -q '1322908 *-5.0% *1256536 *-1.6% *1301387 *aim9.brk_test.ops_per_sec' "$TMP/out" ||
 	die "original machine's row"
 [ -s "$TMP/err" ] && die "unexpected stderr: $(cat "$TMP/err")"
+# the same mail collapsed onto one line, as some archives keep it
+tr -s '[:space:]' ' ' <"$SEED" >"$TMP/collapsed"
+"$MMB" reproduce --dry-run "$TMP/collapsed" >"$TMP/outc" 2>"$TMP/err" ||
+	die "dry-run of the collapsed mail failed: $(cat "$TMP/err")"
+[ "$(grep -c '^table [0-9]' "$TMP/outc")" = 5 ] || die "collapsed: expected 5 tables"
+grep -q '1322908 *-5.0% *1256536 *-1.6% *1301387 *aim9.brk_test.ops_per_sec' "$TMP/outc" ||
+	die "collapsed: original machine's row"
 
 # the report on stdin, a fix patch named on the command line, --runs
 "$MMB" reproduce --dry-run --runs 8 --fix /tmp/fix.patch - <"$FIX/latin1.txt" >"$TMP/out2" ||

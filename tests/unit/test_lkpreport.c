@@ -1,7 +1,8 @@
 /*
  * Golden tests of the 0-day report parser (every table, every row) and of
- * the report -> experiment mapping.  Fixtures: tests/fixtures/reports/ and
- * the seed thread in $MMBENCH_SHARED/seeds.
+ * the report -> experiment mapping.  Fixtures: tests/fixtures/reports/,
+ * found under $MMBENCH_SRC (the Makefile sets it to the source tree), else
+ * in the current directory.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,22 +14,21 @@
 #include "reproduce.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#define SEED "001_da09c7d68e20d95c.txt"
+/* A follow-up in the aim9 brk_test thread: five machines, three commits. */
+#define SEED "aim9-followup.txt"
 
 static char *fixture_path(const char *name)
 {
-	if (!strcmp(name, SEED)) {
-		const char *sh = getenv("MMBENCH_SHARED");
+	const char *src = getenv("MMBENCH_SRC");
 
-		return xasprintf("%s/seeds/%s", sh ? sh : "../shared", name);
-	}
-	return xasprintf("tests/fixtures/reports/%s", name);
+	return xasprintf("%s/tests/fixtures/reports/%s", src ? src : ".", name);
 }
 
 static void load(const char *name, struct strbuf *sb)
@@ -115,8 +115,8 @@ static void check_seed_commits(const struct lkp_table *t)
 			    "mm: add expand-only VMA merge mode and optimise do_brk_flags()");
 }
 
-/* The seed: five tables, one row each, three commit columns. */
-static void test_seed(void **state)
+/* The follow-up: five tables, one row each, three commit columns. */
+static void check_seed(const struct lkp_report *rp)
 {
 	static const struct {
 		const char *model, *tbox;
@@ -134,10 +134,8 @@ static void test_seed(void **state)
 		{ "test machine: 48 threads 2 sockets Intel(R) Xeon(R) CPU E5-2697 v2 @ 2.70GHz (Ivy Bridge-EP) with 64G memory",
 		  "lkp-ivb-2ep2", 48, 1322908, -5.0, 1256536, -1.6, 1301387 },
 	};
-	struct lkp_report r;
+	const struct lkp_report r = *rp;
 
-	(void)state;
-	parse_ok(SEED, &r);
 	assert_string_equal(r.testcase, "aim9");
 	assert_int_equal(r.ntables, 5);
 	for (size_t i = 0; i < 5; i++) {
@@ -176,7 +174,34 @@ static void test_seed(void **state)
 	assert_string_equal(lkp_report_param(&r, "test"), "brk_test");
 	assert_string_equal(lkp_report_param(&r, "testtime"), "300s");
 	assert_null(r.materials_url);
+}
+
+/* As written, and collapsed onto one line the way some mail archives keep it. */
+static void test_seed(void **state)
+{
+	struct lkp_report r;
+	struct strbuf sb, one = STRBUF_INIT;
+	char err[512];
+
+	(void)state;
+	parse_ok(SEED, &r);
+	check_seed(&r);
 	lkp_report_release(&r);
+
+	load(SEED, &sb);
+	for (size_t i = 0; i < sb.len; i++) {
+		if (!isspace((unsigned char)sb.buf[i]))
+			strbuf_addch(&one, sb.buf[i]);
+		else if (one.len && one.buf[one.len - 1] != ' ')
+			strbuf_addch(&one, ' ');
+	}
+	assert_null(memchr(one.buf, '\n', one.len));
+	if (lkpreport_parse(&r, one.buf, one.len, err, sizeof(err)))
+		fail_msg("collapsed %s: %s", SEED, err);
+	check_seed(&r);
+	lkp_report_release(&r);
+	strbuf_release(&one);
+	strbuf_release(&sb);
 }
 
 static void check_aim9_report(const struct lkp_report *r)

@@ -1,9 +1,11 @@
 /*
- * Statistics library against ../shared/reference/stats-vectors.json
- * (values computed independently): 1e-9 relative on summaries, CIs and
- * statistics, 1e-6 absolute on p-values.  Plus the rules (mmtests band,
- * lkp separation) on the reference doc's hand checks, BH, and an A/A
- * false-positive check.
+ * Statistics library against tests/fixtures/stats-vectors.json, written by
+ * tools/gen-stats-vectors.py from numpy/scipy (an implementation
+ * independent of stats.c): 1e-9 relative on summaries, CIs and statistics,
+ * 1e-6 absolute on p-values.  Plus the rules (mmtests band, lkp
+ * separation) as docs/statistics.md states them, BH, and an A/A
+ * false-positive check.  The file is found under $MMBENCH_SRC (the
+ * Makefile sets it to the source tree), else in the current directory.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -59,12 +61,12 @@ static double *num_array(const struct json *a, size_t *n)
 
 static int load_vectors(void **state)
 {
-	const char *shared = getenv("MMBENCH_SHARED");
+	const char *src = getenv("MMBENCH_SRC");
 	struct strbuf sb = STRBUF_INIT;
 	char *path, err[256];
 
 	(void)state;
-	path = xasprintf("%s/reference/stats-vectors.json", shared ? shared : "../shared");
+	path = xasprintf("%s/tests/fixtures/stats-vectors.json", src ? src : ".");
 	if (strbuf_read_file(&sb, path)) {
 		fprintf(stderr, "cannot read %s\n", path);
 		free(path);
@@ -243,7 +245,7 @@ static void test_distributions(void **state)
 	check_abs("ibeta", "sym", stats_ibeta(0.5, 3, 3), 0.5, 1e-15);
 }
 
-/* §1.7: aim9 page_test vs brk_test hand check, from the summary numbers. */
+/* The mmtests band rule (docs/statistics.md, mmtests) on the aim9 vectors. */
 static void test_mmtests_rule(void **state)
 {
 	struct stats_test t;
@@ -286,7 +288,7 @@ static void test_mmtests_rule(void **state)
 	assert_false(t.significant);
 }
 
-/* §2.9: the aim9 0-day decision, and the < 3 runs / 1.01 ratio rules. */
+/* The 0-day rule (docs/statistics.md, lkp): the aim9 decision, < 3 runs, 1.01 ratio. */
 static void test_lkp_rule(void **state)
 {
 	const struct json *k = &cases()->items[0];

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * aim9: AIM Suite IX's brk_test, page_test and fork_test with the
- * singleuser driver loop, re-implemented from shared/reference/workloads.md
- * §3 (no AIM code).
+ * singleuser driver loop, re-implemented from the behaviour described in
+ * docs/workloads.md, aim9 (no AIM code).
  *
  * brk_test, one call: save the break, grow it by 1 MiB, then 1000 times
  * shrink it by 16 pages and grow it back one page at a time, then restore

@@ -2,7 +2,7 @@
 /*
  * ebizzy: a clean-room re-implementation of ebizzy 0.3 (Valerie Henson) as
  * an mmbench plugin, from the behaviour described in
- * shared/reference/workloads.md §2.  No upstream code.
+ * docs/workloads.md, ebizzy.  No upstream code.
  *
  * Setup (untimed): allocate `chunks` chunks of `chunk_size` bytes, fill each
  * with the sorted records 0..n-1, optionally leave one-page holes between

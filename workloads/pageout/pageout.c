@@ -2,7 +2,7 @@
 /*
  * pageout: Barry Song's reclaim micro-benchmark from the commit message of
  * "arm64: support batched/deferred tlb shootdown during page reclamation"
- * (shared/reference/workloads.md §5), re-implemented.
+ * (docs/workloads.md, pageout), re-implemented.
  *
  * A 1 MiB shared anonymous (shmem-backed) region is memset once, then
  * `iterations` times: read one byte every `stride` bytes (swapping the

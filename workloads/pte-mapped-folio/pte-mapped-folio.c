@@ -2,7 +2,7 @@
 /*
  * pte-mapped-folio: the benchmark of the fork/zap batching series (David
  * Hildenbrand's pte-mapped-folio-benchmarks, re-implemented from the mails
- * summarised in shared/reference/workloads.md §4; the original program was
+ * summarised in docs/workloads.md, pte-mapped-folio; the original program was
  * not available).  A region (1 GiB) is backed entirely by PTE-mapped folios
  * of one size, then one action is timed: fork(), munmap(), one
  * MADV_DONTNEED, MADV_DONTNEED page by page, or writing the region after a

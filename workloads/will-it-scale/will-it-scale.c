@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * will-it-scale: the mm testcases 0-day reports come from, written anew
- * after the behaviour in ../shared/reference/workloads.md section 6.
+ * after the behaviour described in docs/workloads.md, will-it-scale.
  *
  * nr_task tasks (processes, or threads sharing one mm) each run one
  * testcase loop and bump their own counter, alone in a 128-byte block so no
