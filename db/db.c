@@ -2,6 +2,7 @@
 #include "../harness/lib/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <math.h>
@@ -197,8 +198,53 @@ int db_open_existing(struct mmb_db *db, const char *path)
 	return db_open_flags(db, path, SQLITE_OPEN_READWRITE);
 }
 
+/*
+ * Ballast beside the database, held while a run records: on disk full
+ * the run's last write -- marking it failed -- still needs a few WAL
+ * frames, so the ballast is given back first (see db_run_finish).
+ */
+#define DB_RESERVE_BYTES (64 * 1024)
+
+static void reserve_take(struct mmb_db *db)
+{
+	char *path;
+	int fd;
+
+	if (db->reserve)
+		return;
+	path = xasprintf("%s-reserve", db->path);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		free(path);
+		return;		/* no ballast: only the disk-full corner case is worse */
+	}
+	/* as much as there is, down to two frames */
+	for (off_t len = DB_RESERVE_BYTES; len >= 8192; len /= 2) {
+		if (!posix_fallocate(fd, 0, len)) {
+			db->reserve = path;
+			db->reserve_fd = fd;
+			return;
+		}
+	}
+	close(fd);
+	unlink(path);
+	free(path);
+}
+
+static bool reserve_release(struct mmb_db *db)
+{
+	if (!db->reserve)
+		return false;
+	unlink(db->reserve);
+	close(db->reserve_fd);
+	free(db->reserve);
+	db->reserve = NULL;
+	return true;
+}
+
 void db_close(struct mmb_db *db)
 {
+	reserve_release(db);
 	sqlite3_finalize(db->series_get);
 	sqlite3_finalize(db->series_add);
 	db->series_get = db->series_add = NULL;
@@ -299,6 +345,7 @@ int64_t db_run_begin(struct mmb_db *db, const struct run_info *r)
 {
 	sqlite3_stmt *st;
 	char host[256] = "";
+	int64_t id;
 
 	gethostname(host, sizeof(host) - 1);
 	if (sqlite3_prepare_v2(db->sql,
@@ -327,7 +374,11 @@ int64_t db_run_begin(struct mmb_db *db, const struct run_info *r)
 	sqlite3_bind_int(st, 14, (int)getpid());
 	bind_text(st, 15, host);
 	sqlite3_bind_double(st, 16, now_wall());
-	return step_id(db, st, "run");
+	id = step_id(db, st, "run");
+	/* after the row: the ballast must not be what keeps the run from starting */
+	if (id > 0)
+		reserve_take(db);
+	return id;
 }
 
 int db_run_env(struct mmb_db *db, int64_t run_id, const char *key,
@@ -353,21 +404,40 @@ int db_run_env(struct mmb_db *db, int64_t run_id, const char *key,
 	return 0;
 }
 
-int db_run_finish(struct mmb_db *db, int64_t run_id, const char *status)
+static int run_finish_once(struct mmb_db *db, int64_t run_id, const char *status)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(db->sql,
-			       "UPDATE runs SET status = ?, finished = ? WHERE id = ?",
-			       -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
+	rc = sqlite3_prepare_v2(db->sql, "UPDATE runs SET status = ?, finished = ? WHERE id = ?",
+				-1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
 	bind_text(st, 1, status);
 	sqlite3_bind_double(st, 2, now_wall());
 	sqlite3_bind_int64(st, 3, run_id);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : error("%s: %s", db->path, db_errmsg(db));
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int db_run_finish(struct mmb_db *db, int64_t run_id, const char *status)
+{
+	int rc = run_finish_once(db, run_id, status);
+
+	/*
+	 * Disk full (the error that stopped the run, already reported): the
+	 * row must still say how the run ended, or it stays 'running'.
+	 */
+	if ((rc & 0xff) == SQLITE_FULL && reserve_release(db))
+		rc = run_finish_once(db, run_id, status);
+	if ((rc & 0xff) == SQLITE_FULL &&
+	    sqlite3_wal_checkpoint_v2(db->sql, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL) ==
+	    SQLITE_OK)
+		rc = run_finish_once(db, run_id, status);
+	return rc == SQLITE_OK ? 0 :
+		error("%s: cannot mark run %lld %s: %s", db->path, (long long)run_id, status,
+		      db_errmsg(db));
 }
 
 int64_t db_series_id(struct mmb_db *db, const char *workload, const char *variant,

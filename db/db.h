@@ -12,6 +12,8 @@ struct mmb_db {
 	sqlite3 *sql;
 	char *path;
 	sqlite3_stmt *series_get, *series_add;	/* db_series_id(), prepared once */
+	char *reserve;		/* db_run_begin's ballast file beside the DB, or NULL */
+	int reserve_fd;
 };
 
 /* What we know about a kernel; NULL fields are stored as NULL. */
