@@ -1,9 +1,11 @@
 /* mmbench show RUN: everything recorded about one run. */
 #include "builtin.h"
 #include "db.h"
+#include "notes.h"
 #include "summary.h"
 #include "util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -170,6 +172,54 @@ static int last_run(struct mmb_db *db, int64_t *run_id)
 	return finish(db, st, rc);
 }
 
+static void print_share(FILE *out, double v)
+{
+	if (isnan(v))
+		fprintf(out, " %7s", "-");
+	else
+		fprintf(out, " %6.1f%%", 100 * v);
+}
+
+/* Per measured iteration: what else ran, and why it counts as disturbed. */
+static int show_interference(FILE *out, struct mmb_db *db, int64_t run_id)
+{
+	struct iteration_note *v;
+	size_t n, nd = 0;
+
+	if (db_iteration_notes(db, run_id, &v, &n))
+		return -1;
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		nd += v[i].disturbed != NULL;
+	fprintf(out, "\ninterference per measured iteration (%zu disturbed; limits: docs/statistics.md)\n",
+	       nd);
+	fprintf(out, "  %-18s %-16s %4s %8s %8s %6s %8s %9s  %s\n", "workload", "variant", "iter",
+	       "foreign", "steal", "load1", "invol.cs", "MemAvail", "disturbed");
+	for (size_t i = 0; i < n; i++) {
+		const struct iteration_note *x = &v[i];
+
+		fprintf(out, "  %-18s %-16s %4d", x->workload, x->variant, x->iteration);
+		print_share(out, x->foreign_share);
+		print_share(out, x->steal_share);
+		if (isnan(x->load1))
+			fprintf(out, " %6s", "-");
+		else
+			fprintf(out, " %6.2f", x->load1);
+		if (isnan(x->nivcsw))
+			fprintf(out, " %8s", "-");
+		else
+			fprintf(out, " %8.0f", x->nivcsw);
+		if (isnan(x->mem_available_bytes))
+			fprintf(out, " %9s", "-");
+		else
+			fprintf(out, " %8.0fM", x->mem_available_bytes / (1 << 20));
+		fprintf(out, "  %s\n", x->disturbed ? x->disturbed : "");
+	}
+	db_iteration_notes_free(v, n);
+	return 0;
+}
+
 int cmd_show(int argc, char **argv)
 {
 	const char *dbpath = NULL, *which = NULL;
@@ -224,6 +274,8 @@ int cmd_show(int argc, char **argv)
 			ret = show_failed(out, &db, run_id);
 		if (!ret)
 			ret = show_monitors(out, &db, run_id);
+		if (!ret)
+			ret = show_interference(out, &db, run_id);
 		if (!ret) {
 			fprintf(out, "\n");
 			ret = summary_print_run(out, &db, run_id);

@@ -592,10 +592,14 @@ int runner_run(struct plan *plan, struct mmb_db *db, int64_t run_id,
 					return -1;
 				}
 				if (it.disturbed && !warm) {
-					progress_clear();
-					warning("%s%s%s iteration %d disturbed: %s", w->plugin.w.name,
-						*v->variant ? " " : "", v->variant, it.iteration,
-						it.disturbed);
+					/* the first says why; the summary counts the rest */
+					if (!st->disturbed) {
+						progress_clear();
+						warning("%s%s%s iteration %d disturbed: %s (`mmbench show"
+							" %lld` lists every iteration)", w->plugin.w.name,
+							*v->variant ? " " : "", v->variant, it.iteration,
+							it.disturbed, (long long)run_id);
+					}
 					st->disturbed++;
 				}
 				if (!strcmp(r.status, "ok")) {

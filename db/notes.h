@@ -1,0 +1,27 @@
+/*
+ * Reading back what the runner noted about each iteration besides its
+ * samples: the interference record (monitors, source 'interference') and
+ * why it was disturbed.  `show` prints it; see harness/lib/interference.h.
+ */
+#ifndef MMB_NOTES_H
+#define MMB_NOTES_H
+
+#include "db.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct iteration_note {
+	char *workload, *variant;
+	int iteration;			/* measured: 1..N; warm-up: -N..-1 */
+	char *disturbed;		/* NULL when clean */
+	double foreign_share, steal_share, iowait_s, load1, nivcsw, freq_khz;
+	double mem_available_bytes, pswpin, pswpout;	/* NAN when not recorded */
+};
+
+/* Every measured iteration of a run with an interference record, in order. */
+int db_iteration_notes(struct mmb_db *db, int64_t run_id, struct iteration_note **out,
+		       size_t *n);
+void db_iteration_notes_free(struct iteration_note *v, size_t n);
+
+#endif

@@ -1,0 +1,135 @@
+#!/bin/bash
+# Interference (docs/statistics.md, "Disturbed iterations"):
+# 1. a CPU hog beside some of one label's iterations marks exactly those
+#    iterations disturbed; compare leaves them out, so an A/A pair is not
+#    called a regression, while --keep-disturbed shows what the hog did;
+# 2. a THP knob flipped mid-run marks that iteration disturbed, names the
+#    knob and its new value, and is put back before the next iteration.
+. "$(dirname "$0")/../e2e-lib.sh"
+export MMBENCH_PLUGIN_PATH=$MMBENCH_BUILD/tests/plugins
+
+# busy share of all CPUs over a second: this test needs a quiet machine
+busy_share() {
+	read -r _ u1 n1 s1 i1 w1 q1 sq1 st1 _ < /proc/stat
+	sleep 1
+	read -r _ u2 n2 s2 i2 w2 q2 sq2 st2 _ < /proc/stat
+	local busy=$(( (u2+n2+s2+q2+sq2) - (u1+n1+s1+q1+sq1) )) all=$(( (u2+n2+s2+i2+w2+q2+sq2+st2) - (u1+n1+s1+i1+w1+q1+sq1+st1) ))
+	echo $(( all ? 100 * busy / all : 0 ))
+}
+# float tests without bc: true when the awk expression holds
+holds() { awk "BEGIN { exit !($1) }"; }
+b=$(busy_share)
+[ "$b" -le 5 ] || skip "machine busy (${b}% of the CPUs in use by others): interference detection cannot be checked here"
+
+cat > "$TMP/spin.yaml" <<EOC
+experiment: spin
+iterations: 10
+warmup: 0
+workloads:
+  - name: spin
+    params: { threads: 2, ms: 200 }
+EOC
+
+run --name a "$TMP/spin.yaml"
+[ $rc -eq 0 ] || die "clean run failed: $(cat "$TMP/err")"
+nd=$(q "select count(*) from iterations i join runs r on r.id = i.run_id where r.id = 1 and i.disturbed is not null")
+[ "$nd" = 0 ] || die "quiet run has $nd disturbed iterations: $(q 'select iteration, disturbed from iterations where disturbed is not null')"
+
+# label c: the hog runs from the end of iteration 3 until the end of iteration 7
+"$MMB" run --name c "$TMP/spin.yaml" -q >"$TMP/out-c" 2>"$TMP/err-c" &
+mpid=$!
+BG_PIDS="$BG_PIDS $mpid"
+count() { q "select count(*) from iterations where run_id = 2" 2>/dev/null || echo 0; }
+hog=
+while kill -0 $mpid 2>/dev/null; do
+	n=$(count)
+	if [ -z "$hog" ] && [ "$n" -ge 3 ]; then
+		( while :; do :; done ) &
+		hog=$!
+		t_on=$(date +%s.%N)
+	elif [ -n "$hog" ] && [ "$n" -ge 7 ] && [ -z "${t_off:-}" ]; then
+		kill $hog
+		wait $hog 2>/dev/null || true
+		t_off=$(date +%s.%N)
+	fi
+	sleep 0.1
+done
+wait $mpid || die "hog run failed: $(cat "$TMP/err-c")"
+[ -n "${t_off:-}" ] || { kill "$hog" 2>/dev/null; die "the run ended before the hog could be stopped"; }
+
+# every iteration wholly inside the hog's window is disturbed, every one
+# wholly outside it is clean (the two it straddles may go either way)
+inside=0
+while IFS='|' read -r it started elapsed disturbed; do
+	end=$(awk "BEGIN { printf \"%.6f\", $started + $elapsed }")
+	if holds "$started > $t_on + 0.05 && $end < $t_off - 0.05"; then
+		[ -n "$disturbed" ] || die "iteration $it ran beside the hog but is not disturbed"
+		case $disturbed in *"foreign CPU"*) ;; *) die "iteration $it: unexpected reason '$disturbed'" ;; esac
+		inside=$((inside + 1))
+	elif holds "$end < $t_on - 0.05 || $started > $t_off + 0.05"; then
+		[ -z "$disturbed" ] || die "iteration $it did not overlap the hog but is disturbed: $disturbed"
+	fi
+done < <(q "select iteration, started, elapsed, ifnull(disturbed, '') from iterations where run_id = 2 order by iteration")
+[ $inside -ge 2 ] || die "only $inside iterations ran wholly beside the hog"
+grep -q "disturbed (compare leaves them out)" "$TMP/out-c" || die "run summary does not count the disturbed iterations: $(cat "$TMP/out-c")"
+
+# the record is shown per iteration
+"$MMB" show 2 > "$TMP/show" || die "show failed"
+grep -q "foreign CPU" "$TMP/show" || die "show lists no interference: $(cat "$TMP/show")"
+
+# default: the hog's values are left out and said so; no regression
+"$MMB" compare a c > "$TMP/cmp" || true
+grep -q "disturbed)" "$TMP/cmp" || die "compare does not say n (k disturbed): $(cat "$TMP/cmp")"
+grep -q "left out" "$TMP/cmp" || die "compare does not say it left values out"
+"$MMB" compare --keep-disturbed a c > "$TMP/keep" || true
+chg() { sed -n 's/^  c .* \([-+][0-9.]*\)%  .*/\1/p' "$1" | head -n 1; }
+kept=$(chg "$TMP/keep")
+clean=$(chg "$TMP/cmp")
+[ -n "$kept" ] || die "no change printed with --keep-disturbed: $(cat "$TMP/keep")"
+# the hog took a third of the CPUs from a 2-thread spinner: it shows when kept
+holds "$kept < -10" || die "--keep-disturbed should show the hog's slowdown, got $kept%"
+if [ -n "$clean" ]; then
+	holds "($clean < 0 ? -($clean) : $clean) * 2 < -($kept)" ||
+		die "leaving the disturbed values out should remove most of the change: clean $clean%, kept $kept%"
+fi
+
+# 2. a knob flipped mid-run
+THP=/sys/kernel/mm/transparent_hugepage
+if [ "$(id -u)" != 0 ] || [ ! -w $THP/enabled ]; then
+	echo "knob part skipped: needs root and THP sysfs"
+	exit 0
+fi
+cur() { sed 's/.*\[\(.*\)\].*/\1/' "$1"; }
+orig=$(cur $THP/enabled)
+cat > "$TMP/knob.yaml" <<EOC
+experiment: knob
+iterations: 8
+warmup: 0
+environment:
+  thp: never
+workloads:
+  - name: spin
+    params: { threads: 1, ms: 250 }
+EOC
+"$MMB" run --name k "$TMP/knob.yaml" -q >"$TMP/out-k" 2>"$TMP/err-k" &
+mpid=$!
+BG_PIDS="$BG_PIDS $mpid"
+flipped=
+while kill -0 $mpid 2>/dev/null; do
+	if [ -z "$flipped" ] && [ "$(q "select count(*) from iterations where run_id = 3" 2>/dev/null || echo 0)" -ge 2 ]; then
+		echo always > $THP/enabled
+		flipped=1
+	fi
+	sleep 0.05
+done
+wait $mpid || die "knob run failed: $(cat "$TMP/err-k")"
+[ -n "$flipped" ] || die "the run ended before the knob could be flipped"
+[ "$(cur $THP/enabled)" = "$orig" ] || die "THP left at $(cur $THP/enabled), was $orig"
+nd=$(q "select count(*) from iterations where run_id = 3 and disturbed is not null")
+[ "$nd" = 1 ] || die "expected exactly one disturbed iteration, got $nd: $(q 'select iteration, disturbed from iterations where run_id = 3')"
+why=$(q "select disturbed from iterations where run_id = 3 and disturbed is not null")
+case $why in *"knob thp.enabled changed to always"*) ;; *) die "reason does not name the knob: $why" ;; esac
+last=$(q "select max(iteration) from iterations where run_id = 3")
+it=$(q "select iteration from iterations where run_id = 3 and disturbed is not null")
+[ "$it" -lt "$last" ] || die "the flip landed on the last iteration; nothing to check after it"
+echo ok
