@@ -261,7 +261,7 @@ void merge_init(struct merge_ctx *m, struct mmb_db *db, int64_t run_id)
 static void merge_iter_reset(struct merge_ctx *m)
 {
 	if (m->iter)
-		mstream_fields_free(m->iter, 13);
+		mstream_fields_free(m->iter, 14);
 	m->iter = NULL;
 	for (int i = 0; i < 2 * m->nsamples; i++)
 		free(m->sample_strs[i]);
@@ -335,9 +335,9 @@ static int merge_iteration_commit(struct merge_ctx *m)
 	it.reason = m->iter[7];
 	it.started = started;
 	it.elapsed = elapsed;
-	/* fields 11, 12 (disturbed, interference) came with stream format 3 */
-	it.disturbed = m->iter[11];
-	if (m->iter[12] && !parse_dbl(m->iter[12], &it.interference))
+	/* fields 12, 13 (disturbed, interference) came with schema 3; older guests stop at 11 */
+	it.disturbed = m->iter[12];
+	if (m->iter[13] && !parse_dbl(m->iter[13], &it.interference))
 		it.measured = true;
 	if (!it.workload || !it.status)
 		return error("result stream: iteration without workload or status");
@@ -473,8 +473,8 @@ static int merge_line(struct merge_ctx *m, const char *line)
 			ret = error("result stream: bad iteration record");
 			break;
 		}
-		m->iter = xcalloc(13, sizeof(char *));
-		for (int i = 0; i < n - 1; i++) {
+		m->iter = xcalloc(14, sizeof(char *));
+		for (int i = 0; i < n; i++) {
 			m->iter[i] = f[i];
 			f[i] = NULL;
 		}
