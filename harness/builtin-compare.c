@@ -134,11 +134,16 @@ int cmd_compare(int argc, char **argv)
 		free(labels);
 		return ret == QUERY_EUNKNOWN ? EXIT_USAGE : EXIT_RUNTIME;
 	}
-	if (!qs.nr) {
-		error("no samples to compare for %s%s%s%s%s (only complete and interrupted runs"
-		      " count)", labels[0], filter.workload ? " with workload " : "",
-		      filter.workload ? filter.workload : "", filter.metric ? " and metric " : "",
-		      filter.metric ? filter.metric : "");
+	if (!compare_has_common(&qs)) {
+		/* nothing compared is an error: say what each label has */
+		struct query_filter wide = filter;
+		struct query_set all;
+
+		wide.workload = wide.metric = NULL;
+		if (!query_load(&db, labels, nlabels, &wide, &all)) {
+			compare_explain_nothing(&all, &filter);
+			query_set_release(&all);
+		}
 		query_set_release(&qs);
 		db_close(&db);
 		free(labels);

@@ -101,26 +101,28 @@ static int previous_label(struct mmb_db *db, const char *label, char **prev)
 	return 0;
 }
 
-/* Print `mmbench compare BASE LABEL` for the same database. */
-static void compare_after_run(struct mmb_db *db, const char *want, const char *label)
+/* Print `mmbench compare BASE LABEL` for the same database; compare's exit code. */
+static int compare_after_run(struct mmb_db *db, const char *want, const char *label)
 {
 	const char *argv[] = { "/proc/self/exe", "compare", "--db", db->path, "", label, NULL };
 	char *base = NULL;
+	int rc;
 
 	if (strcmp(want, "previous"))
 		base = xstrdup(want);
 	else if (previous_label(db, label, &base))
-		return;
+		return EXIT_RUNTIME;
 	if (!base) {
 		printf("\nno other kernel in %s yet: boot another kernel and run again to compare\n",
 		       db->path);
-		return;
+		return 0;
 	}
 	printf("\ncomparison: %s (base) vs %s\n", base, label);
 	fflush(stdout);
 	argv[4] = base;
-	run_argv(argv, NULL, NULL);
+	rc = run_argv(argv, NULL, NULL);
 	free(base);
+	return rc < 0 ? EXIT_RUNTIME : rc;
 }
 
 static void on_stop(int sig)
@@ -243,8 +245,13 @@ int cmd_run(int argc, char **argv)
 		printf("\n");
 		summary_print_run(stdout, &db, run_id);
 	}
-	if (a.compare && !st.interrupted)
-		compare_after_run(&db, a.compare, ki.label);
+	if (a.compare && !st.interrupted) {
+		/* a comparison that could not be made fails the command too */
+		int crc = compare_after_run(&db, a.compare, ki.label);
+
+		if (crc && !ret)
+			ret = crc;
+	}
 	if (st.interrupted) {
 		error("interrupted by signal %d; finished iterations are kept in %s (run %lld)",
 		      runner_stop_signal(), db.path, (long long)run_id);

@@ -1274,6 +1274,79 @@ void compare_text(struct strbuf *out, const struct compare *c)
 	strbuf_addch(out, '\n');
 }
 
+bool compare_has_common(const struct query_set *qs)
+{
+	for (size_t r = 0; r < qs->nr; r++)
+		for (size_t i = 1; qs->rows[r].series[0].n && i < qs->nlabels; i++)
+			if (qs->rows[r].series[i].n)
+				return true;
+	return false;
+}
+
+static bool row_selected(const struct query_row *q, const struct query_filter *f, bool metric)
+{
+	return (!f->workload || !strcmp(q->workload, f->workload)) &&
+	       (!metric || !f->metric || !strcmp(q->metric, f->metric));
+}
+
+/* "t: pft, ebizzy; e: aim9": per label, the workloads (or metrics) it has. */
+static void list_per_label(struct strbuf *sb, const struct query_set *all,
+			   const struct query_filter *f, bool metrics)
+{
+	const char **seen = xcalloc(all->nr + 1, sizeof(*seen));
+
+	for (size_t i = 0; i < all->nlabels; i++) {
+		size_t ns = 0;
+
+		strbuf_addf(sb, "%s%s: ", i ? "; " : "", all->kernels[i].label);
+		for (size_t r = 0; r < all->nr; r++) {
+			const struct query_row *q = &all->rows[r];
+			const char *name = metrics ? q->metric : q->workload;
+			size_t k;
+
+			if (!q->series[i].n || (metrics && !row_selected(q, f, false)))
+				continue;
+			for (k = 0; k < ns && strcmp(seen[k], name); k++)
+				;
+			if (k < ns)
+				continue;
+			seen[ns++] = name;
+			strbuf_addf(sb, "%s%s", ns > 1 ? ", " : "", name);
+		}
+		if (!ns)
+			strbuf_addstr(sb, "no samples");
+	}
+	free(seen);
+}
+
+int compare_explain_nothing(const struct query_set *all, const struct query_filter *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool has_w = !f->workload, has_m = !f->metric;
+
+	for (size_t r = 0; r < all->nr; r++) {
+		has_w |= row_selected(&all->rows[r], f, false);
+		has_m |= row_selected(&all->rows[r], f, true);
+	}
+	if (!has_w) {
+		strbuf_addf(&sb, "no workload '%s' in these kernels' runs; workloads: ", f->workload);
+		list_per_label(&sb, all, f, false);
+	} else if (!has_m) {
+		strbuf_addf(&sb, "no metric '%s'%s%s%s in these kernels' runs; metrics: ", f->metric,
+			    f->workload ? " of workload '" : "", f->workload ? f->workload : "",
+			    f->workload ? "'" : "");
+		list_per_label(&sb, all, f, true);
+	} else {
+		strbuf_addf(&sb, "nothing to compare: %s and the other kernels have no workload, variant"
+			    " and metric in common (only complete and interrupted runs count); "
+			    "workloads: ", all->kernels[0].label);
+		list_per_label(&sb, all, f, false);
+	}
+	error("%s", sb.buf);
+	strbuf_release(&sb);
+	return -1;
+}
+
 int compare_format_parse(const char *name, enum compare_format *f)
 {
 	static const char *const names[] = {

@@ -89,6 +89,15 @@ bool compare_significant(const struct compare *c, size_t r, size_t i);
 
 int compare_format_parse(const char *name, enum compare_format *f);
 
+/* Does any row have samples of the baseline and of at least one NEW label? */
+bool compare_has_common(const struct query_set *qs);
+/*
+ * One error saying why the selection f compares nothing, naming what each
+ * label has; all is the same labels loaded without f's workload and metric.
+ * Returns -1.
+ */
+int compare_explain_nothing(const struct query_set *all, const struct query_filter *f);
+
 /*
  * The selection options plot and report share with compare, for
  * getopt_long(): put COMPARE_SELECT_LONGOPTS in the option table and

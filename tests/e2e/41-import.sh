@@ -117,7 +117,7 @@ out=$("$MMB" compare --db "$DB" base nosuch 2>&1); rc=$?
 "$MMB" compare --db "$DB" base 2>/dev/null; [ $? -eq 2 ] || die "one label"
 "$MMB" compare --db "$W/none.db" a b 2>/dev/null; [ $? -eq 2 ] || die "missing db"
 out=$("$MMB" compare --db "$DB" --metric nosuch base mx 2>&1); rc=$?
-[ $rc -eq 2 ] && echo "$out" | grep -qF "no samples to compare" || die "empty filter: $rc $out"
+[ $rc -eq 2 ] && echo "$out" | grep -qF "no metric 'nosuch' in these kernels' runs; metrics: base: brk_test.ops_per_sec" || die "empty filter: $rc $out"
 # --last N pools only each label's newest N runs (what ab passes)
 gen_runs() {	# mean seed -> 10 samples
 	awk -v m="$1" -v s="$2" 'BEGIN { srand(s); print "workload,metric,variant,iteration,value";

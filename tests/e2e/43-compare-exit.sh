@@ -1,0 +1,55 @@
+#!/bin/bash
+# compare's exit codes: nothing compared (no series in common, or a
+# --workload/--metric that selects nothing) is exit 2 with one error naming
+# what each label has; run --compare with an unknown label fails the run
+# command, a good one does not.
+. "$(dirname "$0")/../e2e-lib.sh"
+FIX=$(cd "$(dirname "$0")/../fixtures/compare" && pwd)
+export MMBENCH_PLUGIN_PATH=$MMBENCH_BUILD/tests/plugins
+
+"$MMB" -q import --name t "$FIX/aim9-base.csv"
+"$MMB" -q import --name e "$FIX/multi-patched.csv"
+"$MMB" -q import --name e2 "$FIX/multi-6.8.0-rc4-mm-unstable.csv"
+
+set +e
+"$MMB" compare t e > "$TMP/out" 2> "$TMP/err"; rc=$?
+[ $rc = 2 ] || die "no series in common: exit $rc, expected 2"
+[ ! -s "$TMP/out" ] || die "no series in common printed tables: $(head -3 "$TMP/out")"
+[ "$(wc -l < "$TMP/err")" = 1 ] || { cat "$TMP/err"; die "one error line expected"; }
+grep -qF 'workloads: t: aim9; e: pte-mapped-folio, ebizzy' "$TMP/err" ||
+	{ cat "$TMP/err"; die "the error should name each label's workloads"; }
+
+"$MMB" compare --workload pfft e e2 > "$TMP/out" 2> "$TMP/err"; rc=$?
+[ $rc = 2 ] || die "--workload pfft: exit $rc"
+grep -qF "no workload 'pfft' in these kernels' runs; workloads: e: pte-mapped-folio, ebizzy; e2: pte-mapped-folio, ebizzy" \
+	"$TMP/err" || { cat "$TMP/err"; die "--workload pfft should list the valid workloads"; }
+"$MMB" compare --workload ebizzy --metric thruput e e2 > "$TMP/out" 2> "$TMP/err"; rc=$?
+[ $rc = 2 ] || die "--metric thruput: exit $rc"
+grep -qF "no metric 'thruput' of workload 'ebizzy' in these kernels' runs; metrics: e: throughput, time.sys" \
+	"$TMP/err" || { cat "$TMP/err"; die "--metric should list the valid metrics"; }
+"$MMB" compare --workload ebizzy e e2 > "$TMP/out" 2> "$TMP/err"; rc=$?
+[ $rc = 0 ] || { cat "$TMP/err"; die "a good selection: exit $rc"; }
+
+# run --compare: the run's own exit code says whether the comparison was made
+cat > "$TMP/c.yaml" <<EOC
+experiment: cmpexit
+iterations: 2
+warmup: 0
+# a busy test machine must not leave the comparison without samples
+interference:
+  foreign_cpu: off
+  steal: off
+  freq_drop: off
+workloads:
+  - name: faulty
+EOC
+"$MMB" run "$TMP/c.yaml" --name first -q > /dev/null 2> "$TMP/err"; rc=$?
+[ $rc = 0 ] || { cat "$TMP/err"; die "run: exit $rc"; }
+"$MMB" run "$TMP/c.yaml" --name second --compare nosuchlabel > "$TMP/out" 2> "$TMP/err"; rc=$?
+[ $rc != 0 ] || die "run --compare nosuchlabel exited 0"
+grep -q "nosuchlabel" "$TMP/err" || { cat "$TMP/err"; die "the unknown label is not named"; }
+"$MMB" run "$TMP/c.yaml" --name third --compare first > "$TMP/out" 2> "$TMP/err"; rc=$?
+[ $rc = 0 ] || { cat "$TMP/err"; die "run --compare first: exit $rc"; }
+grep -q '^comparison: first (base) vs third' "$TMP/out" || die "no comparison printed"
+set -e
+echo ok
