@@ -4,6 +4,7 @@
 #include "monitor.h"
 #include "progress.h"
 #include "util.h"
+#include "warnonce.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -306,9 +307,14 @@ static size_t parse_msgs(const char *buf, size_t len, const struct plan_workload
 			int level = p[0];
 
 			progress_clear();
-			if (level == MMB_LOG_ERROR || level == MMB_LOG_WARN)
-				warning("%s: %.*s", w->plugin.w.name, (int)h.len - 1, p + 1);
-			else if (level == MMB_LOG_INFO)
+			if (level == MMB_LOG_ERROR || level == MMB_LOG_WARN) {
+				/* once per kind; the count comes at the end of the run */
+				char *m = xasprintf("%s: %.*s", w->plugin.w.name, (int)h.len - 1, p + 1);
+
+				if (warnonce_first(m))
+					warning("%s", m);
+				free(m);
+			} else if (level == MMB_LOG_INFO)
 				info("%s: %.*s", w->plugin.w.name, (int)h.len - 1, p + 1);
 		} else if (h.type == MSG_DONE && h.len == sizeof(uint32_t)) {
 			memcpy(&r->done, p, sizeof(uint32_t));
@@ -624,6 +630,7 @@ int runner_run(struct plan *plan, struct mmb_db *db, int64_t run_id,
 		}
 	}
 	progress_clear();
+	warnonce_flush();
 	monitor_snap_release(&before);
 	monitor_snap_release(&after);
 	strbuf_release(&why);
@@ -688,7 +695,7 @@ static int setup_zram_swap(const struct cfg_env *env, struct mmb_db *db, int64_t
 	const char *mkswap[] = { "mkswap", dev, NULL };
 	const char *swapon[] = { "swapon", "-p", "32767", dev, NULL };
 	const char *swapoff[] = { "swapoff", dev, NULL };
-	struct strbuf err = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	int ret;
 
 	if (geteuid() != 0)
@@ -709,12 +716,15 @@ static int setup_zram_swap(const struct cfg_env *env, struct mmb_db *db, int64_t
 	snprintf(size, sizeof(size), "%lld", (long long)env->zram_bytes);
 	if ((ret = write_file_str(path, size)))
 		return error("environment swap: cannot size %s: %s", dev, strerror(-ret));
-	if (run_argv(mkswap, NULL, &err))
-		ret = error("environment swap: mkswap %s failed: %s", dev, strtrim(err.buf));
+	/* mkswap's report goes to out: shown only if it fails */
+	if (run_argv(mkswap, &out, &err))
+		ret = error("environment swap: mkswap %s failed: %s", dev,
+			    strtrim(err.len ? err.buf : out.buf ? out.buf : ""));
 	else if (envctl_push_undo(swapoff))
 		ret = -1;
-	else if (strbuf_reset(&err), run_argv(swapon, NULL, &err))
+	else if (strbuf_reset(&err), run_argv(swapon, &out, &err))
 		ret = error("environment swap: swapon %s failed: %s", dev, strtrim(err.buf));
+	strbuf_release(&out);
 	strbuf_release(&err);
 	if (ret)
 		return -1;
