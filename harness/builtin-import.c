@@ -802,8 +802,8 @@ int cmd_import(int argc, char **argv)
 		return usage_error("--name LABEL is required (the kernel label to import under)");
 	if (!file)
 		return usage_error("missing FILE (CSV or lkp matrix.json)");
-	if (strbuf_read_file(&buf, file)) {
-		error("cannot read %s: %s", file, strerror(errno));
+	if (read_input(&buf, file, MMB_CAP_IMPORT, "an import file")) {
+		strbuf_release(&buf);
 		return EXIT_USAGE;
 	}
 

@@ -123,13 +123,16 @@ static int parse_args(int argc, char **argv, struct repro_args *a)
 static int read_report(const char *path, struct strbuf *sb)
 {
 	if (!strcmp(path, "-")) {
-		if (strbuf_read_fd(sb, 0) < 0)
-			return error("cannot read the report from stdin: %s", strerror(errno));
+		char c[32];
+
+		if (strbuf_read_fd_capped(sb, 0, MMB_CAP_REPORT) < 0)
+			return errno == EFBIG
+			       ? error("<stdin>: larger than %s, the limit for a 0-day report",
+				       cap_str(MMB_CAP_REPORT, c))
+			       : error("cannot read the report from stdin: %s", strerror(errno));
 		return 0;
 	}
-	if (strbuf_read_file(sb, path) < 0)
-		return error("cannot read report '%s': %s", path, strerror(errno));
-	return 0;
+	return read_input(sb, path, MMB_CAP_REPORT, "a 0-day report");
 }
 
 static const char *report_name(const char *path)

@@ -236,9 +236,9 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 
 	memset(r, 0, sizeof(*r));
 	r->compare_rc = -1;
-	if (strbuf_read_file(&text, o->experiment) < 0) {
+	if (read_input(&text, o->experiment, MMB_CAP_EXPERIMENT, "an experiment config") < 0) {
 		strbuf_release(&text);
-		return error("%s: %s", o->experiment, strerror(errno)), -2;
+		return -2;
 	}
 
 	/* labels */

@@ -832,8 +832,8 @@ int experiment_load(struct experiment *e, const char *path)
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
 
-	if (strbuf_read_file(&sb, path) < 0) {
-		ret = error("%s: cannot read experiment file: %s", path, strerror(errno));
+	if (read_input(&sb, path, MMB_CAP_EXPERIMENT, "an experiment config") < 0) {
+		ret = -1;
 		strbuf_release(&sb);
 		experiment_release(e);
 		return ret;

@@ -643,20 +643,12 @@ static char *first_build_error(const char *logpath)
 	return res;
 }
 
+/* The build's own outputs into the cache: streamed (no cap), the source's mode kept. */
 static int copy_file(const char *from, const char *to)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int ret;
-
-	if (strbuf_read_file(&sb, from) < 0) {
-		strbuf_release(&sb);
-		return error("cannot read %s: %s", from, strerror(errno));
-	}
-	ret = write_file_atomic(to, sb.buf, sb.len);
-	if (ret)
-		error("cannot write %s: %s", to, strerror(errno));
-	strbuf_release(&sb);
-	return ret;
+	if (copy_file_capped(from, to, SIZE_MAX) == 0)
+		return 0;
+	return error("cannot copy %s to %s: %s", from, to, strerror(errno));
 }
 
 static char *file_hash(const char *path)
@@ -664,7 +656,7 @@ static char *file_hash(const char *path)
 	struct strbuf sb = STRBUF_INIT;
 	char hex[65];
 
-	if (strbuf_read_file(&sb, path) < 0) {
+	if (read_file_capped(&sb, path, MMB_CAP_PATCH) < 0) {
 		strbuf_release(&sb);
 		return NULL;
 	}
@@ -1005,7 +997,9 @@ int kbuild_build(const struct kbuild_opts *o, struct kbuild_result *r)
 {
 	const char *cache = o->cache_dir ? o->cache_dir : kbuild_cache_dir();
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT, recipe = STRBUF_INIT,
-		      report = STRBUF_INIT, cfg = STRBUF_INIT, meta = STRBUF_INIT;
+		      report = STRBUF_INIT, cfg = STRBUF_INIT, meta = STRBUF_INIT,
+		      basecfg = STRBUF_INIT;
+	mode_t basemode = 0600;
 	struct kargv files = KARGV_INIT, frags = KARGV_INIT, mk = KARGV_INIT;
 	struct kconf_reqs reqs = { 0 };
 	char *tree = NULL, *commit = NULL, *mmfrag = NULL, *compiler = NULL, *treeid_src = NULL;
@@ -1046,7 +1040,13 @@ int kbuild_build(const struct kbuild_opts *o, struct kbuild_result *r)
 	for (size_t i = 0; i < files.nr; i++) {
 		phash[i] = file_hash(files.v[i]);
 		if (!phash[i]) {
-			error("--patch %s: %s", files.v[i], strerror(errno));
+			char c[32];
+
+			if (errno == EFBIG)
+				error("--patch %s: larger than %s, the limit for a patch file", files.v[i],
+				      cap_str(MMB_CAP_PATCH, c));
+			else
+				error("--patch %s: %s", files.v[i], strerror(errno));
 			ret = -2;
 			goto out;
 		}
@@ -1063,22 +1063,19 @@ int kbuild_build(const struct kbuild_opts *o, struct kbuild_result *r)
 		kargv_push(&frags, o->fragments[i]);
 	strbuf_addf(&recipe, "base %s\n", o->base_config);
 	if (strcmp(o->base_config, "defconfig") && strcmp(o->base_config, "tinyconfig")) {
-		struct strbuf b = STRBUF_INIT;
-
-		if (strbuf_read_file(&b, o->base_config) < 0) {
-			error("--base-config %s: %s", o->base_config, strerror(errno));
-			strbuf_release(&b);
+		/* read once: a pipe (<(...)) cannot be read again for the copy */
+		if (read_input_mode(&basecfg, o->base_config, MMB_CAP_BASE_CONFIG,
+				    "a base config (--base-config)", &basemode) < 0) {
 			ret = -2;
 			goto out;
 		}
-		strbuf_add(&recipe, b.buf, b.len);
-		strbuf_release(&b);
+		strbuf_add(&recipe, basecfg.buf, basecfg.len);
 	}
 	for (size_t i = 0; i < frags.nr; i++) {
 		size_t before = cfg.len;
 
-		if (strbuf_read_file(&cfg, frags.v[i]) < 0) {
-			error("--config %s: %s", frags.v[i], strerror(errno));
+		if (read_input(&cfg, frags.v[i], MMB_CAP_FRAGMENT,
+			       "a kernel config fragment (--config)") < 0) {
 			ret = -2;
 			goto out;
 		}
@@ -1199,7 +1196,10 @@ int kbuild_build(const struct kbuild_opts *o, struct kbuild_result *r)
 			kargv_push(&mk, o->base_config);
 			rc = run_logged(&mk, log, "kernel: configuring");
 		} else {
-			rc = copy_file(o->base_config, dotconfig) ? -1 : 0;
+			/* the source's mode: a 0640 secret is not made readable to all */
+			rc = write_file_atomic_mode(dotconfig, basecfg.buf, basecfg.len, basemode);
+			if (rc)
+				error("cannot write %s: %s", dotconfig, strerror(errno));
 		}
 		kargv_truncate(&mk, base_nr);
 		if (rc) {
@@ -1337,6 +1337,7 @@ out:
 	strbuf_release(&out);
 	strbuf_release(&err);
 	strbuf_release(&recipe);
+	strbuf_release(&basecfg);
 	strbuf_release(&report);
 	strbuf_release(&cfg);
 	strbuf_release(&meta);
@@ -1396,7 +1397,7 @@ char *kbuild_series_subject(const struct kbuild_opts *o)
 
 	if (!tree || resolve_patches(o, tree, cache, &files) < 0 || !files.nr)
 		goto out;
-	if (strbuf_read_file(&sb, files.v[files.nr - 1]) < 0)
+	if (read_file_capped(&sb, files.v[files.nr - 1], MMB_CAP_PATCH) < 0)
 		goto out;
 	for (const char *p = sb.buf; p && *p;) {
 		const char *eol = strchr(p, '\n');

@@ -310,6 +310,154 @@ int strbuf_read_file(struct strbuf *sb, const char *path)
 	return ret;
 }
 
+int strbuf_read_fd_capped(struct strbuf *sb, int fd, size_t cap)
+{
+	char buf[8192];
+	size_t got = 0;
+	struct stat st;
+	ssize_t n;
+
+	if (!sb->buf)
+		strbuf_init(sb);
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > cap) {
+		errno = EFBIG;
+		return -1;
+	}
+	for (;;) {
+		/* one byte past the cap tells "exactly cap" from "more" */
+		size_t want = cap - got + 1 < sizeof(buf) ? cap - got + 1 : sizeof(buf);
+
+		n = read(fd, buf, want);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return 0;
+		if ((size_t)n > cap - got) {
+			errno = EFBIG;
+			return -1;
+		}
+		strbuf_add(sb, buf, n);
+		got += n;
+	}
+}
+
+int read_file_capped(struct strbuf *sb, const char *path, size_t cap)
+{
+	return read_file_capped_mode(sb, path, cap, NULL);
+}
+
+int read_file_capped_mode(struct strbuf *sb, const char *path, size_t cap, mode_t *mode)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	int ret, saved;
+
+	if (fd < 0)
+		return -1;
+	if (mode)
+		*mode = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? st.st_mode & 0777 : 0600;
+	ret = strbuf_read_fd_capped(sb, fd, cap);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return ret;
+}
+
+const char *cap_str(size_t cap, char buf[32])
+{
+	if (cap >= (1u << 20) && !(cap % (1u << 20)))
+		snprintf(buf, 32, "%zu MiB", cap >> 20);
+	else if (cap >= 1024 && !(cap % 1024))
+		snprintf(buf, 32, "%zu KiB", cap >> 10);
+	else
+		snprintf(buf, 32, "%zu bytes", cap);
+	return buf;
+}
+
+int read_input(struct strbuf *sb, const char *path, size_t cap, const char *what)
+{
+	return read_input_mode(sb, path, cap, what, NULL);
+}
+
+int read_input_mode(struct strbuf *sb, const char *path, size_t cap, const char *what,
+		    mode_t *mode)
+{
+	char c[32];
+
+	if (read_file_capped_mode(sb, path, cap, mode) == 0)
+		return 0;
+	if (errno == EFBIG)
+		return error("%s: larger than %s, the limit for %s", path, cap_str(cap, c), what);
+	return error("%s: cannot read %s: %s", path, what, strerror(errno));
+}
+
+int copy_file_capped(const char *from, const char *to, size_t cap)
+{
+	int in = open(from, O_RDONLY | O_CLOEXEC), out = -1, saved, ret = -1;
+	mode_t mode = 0600;
+	char *tmp = NULL, buf[65536];
+	size_t got = 0;
+	struct stat st;
+	ssize_t n;
+
+	if (in < 0)
+		return -1;
+	if (fstat(in, &st) < 0)
+		goto out;
+	if (S_ISREG(st.st_mode)) {
+		if ((uint64_t)st.st_size > cap) {
+			errno = EFBIG;
+			goto out;
+		}
+		mode = st.st_mode & 0777;
+	}
+	tmp = xasprintf("%s.tmp.%d", to, (int)getpid());
+	/* created without group/other bits, then given the source's exactly (no umask) */
+	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (out < 0 || fchmod(out, mode) < 0)
+		goto out;
+	for (;;) {
+		n = read(in, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto out;
+		if (n == 0)
+			break;
+		if ((size_t)n > cap - got) {
+			errno = EFBIG;
+			goto out;
+		}
+		got += n;
+		for (ssize_t off = 0, w; off < n; off += w) {
+			w = write(out, buf + off, n - off);
+			if (w < 0 && errno == EINTR)
+				w = 0;
+			else if (w < 0)
+				goto out;
+		}
+	}
+	if (fsync(out) < 0)
+		goto out;
+	n = close(out);
+	out = -1;
+	if (n < 0 || rename(tmp, to) < 0)
+		goto out;
+	ret = 0;
+out:
+	saved = errno;
+	if (out >= 0)
+		close(out);
+	if (ret && tmp)
+		unlink(tmp);
+	close(in);
+	free(tmp);
+	errno = saved;
+	return ret;
+}
+
 int read_line_file(const char *path, char *buf, size_t len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -367,15 +515,21 @@ int write_file_str(const char *path, const char *value)
 	return (size_t)n == len ? 0 : -EIO;
 }
 
-int write_file_atomic(const char *path, const void *data, size_t len)
+/* exact: the file gets mode whatever the umask (created 0600 first, so never more open) */
+static int write_atomic(const char *path, const void *data, size_t len, mode_t mode, bool exact)
 {
 	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, exact ? 0600 : mode);
 	const char *p = data;
 	int ret = -1;
 
 	if (fd < 0)
 		goto out;
+	if (exact && fchmod(fd, mode) < 0) {
+		close(fd);
+		unlink(tmp);
+		goto out;
+	}
 	while (len) {
 		ssize_t n = write(fd, p, len);
 		if (n < 0 && errno == EINTR)
@@ -396,6 +550,16 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 out:
 	free(tmp);
 	return ret;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	return write_atomic(path, data, len, 0644, false);
+}
+
+int write_file_atomic_mode(const char *path, const void *data, size_t len, mode_t mode)
+{
+	return write_atomic(path, data, len, mode, true);
 }
 
 int mkdir_p(const char *path, mode_t mode)

@@ -64,6 +64,38 @@ int strbuf_read_file(struct strbuf *sb, const char *path);
 /* Read the whole of an fd. */
 int strbuf_read_fd(struct strbuf *sb, int fd);
 
+/*
+ * Caps on the files mmbench reads from the user (docs/reliability.md, input
+ * limits; each command's help): past its cap a file is refused, never read
+ * whole, whatever it is (a huge file, a pipe, /dev/zero).
+ */
+#define MMB_CAP_EXPERIMENT	((size_t)1 << 20)	/* experiment YAML */
+#define MMB_CAP_REPORT		((size_t)16 << 20)	/* 0-day report mail */
+#define MMB_CAP_IMPORT		((size_t)256 << 20)	/* CSV / matrix.json */
+#define MMB_CAP_FRAGMENT	((size_t)1 << 20)	/* kernel config fragment */
+#define MMB_CAP_BASE_CONFIG	((size_t)4 << 20)	/* --base-config FILE */
+#define MMB_CAP_PATCH		((size_t)64 << 20)	/* one --patch file */
+/*
+ * Append all of fd / path to sb, at most cap bytes: 0, or -1 with errno
+ * (EFBIG: more than cap).  A regular file's size is checked before reading.
+ */
+int strbuf_read_fd_capped(struct strbuf *sb, int fd, size_t cap);
+int read_file_capped(struct strbuf *sb, const char *path, size_t cap);
+/* ... and the file's permission bits into *mode (0600 when it is not a regular file) */
+int read_file_capped_mode(struct strbuf *sb, const char *path, size_t cap, mode_t *mode);
+/* read_file_capped(), the error said: "PATH: larger than 1 MiB, the limit for WHAT" */
+int read_input(struct strbuf *sb, const char *path, size_t cap, const char *what);
+int read_input_mode(struct strbuf *sb, const char *path, size_t cap, const char *what,
+		    mode_t *mode);
+/* "1 MiB", "256 MiB", "4096 bytes" */
+const char *cap_str(size_t cap, char buf[32]);
+/*
+ * Copy a file through tmp + rename, at most cap bytes (streamed), the copy
+ * with the source's permission bits (0600 for a non-regular source): a
+ * secret stays one.  0 or -1 with errno (EFBIG: more than cap).
+ */
+int copy_file_capped(const char *from, const char *to, size_t cap);
+
 /* Read the first line of a small file (sysfs/procfs) without the newline. */
 int read_line_file(const char *path, char *buf, size_t len);
 /*
@@ -76,6 +108,8 @@ int read_knob_value(const char *path, char *buf, size_t len);
 int write_file_str(const char *path, const char *value);
 /* Write a whole buffer to a path atomically (tmp + rename). */
 int write_file_atomic(const char *path, const void *data, size_t len);
+/* ... with exactly this mode, whatever the umask (a copy of a secret stays one) */
+int write_file_atomic_mode(const char *path, const void *data, size_t len, mode_t mode);
 /* mkdir -p */
 int mkdir_p(const char *path, mode_t mode);
 

@@ -436,8 +436,7 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 		experiment_release(&e);
 		return -2;
 	}
-	if (strbuf_read_file(&text, o->experiment) < 0) {
-		error("%s: %s", o->experiment, strerror(errno));
+	if (read_input(&text, o->experiment, MMB_CAP_EXPERIMENT, "an experiment config") < 0) {
 		ret = -2;
 		goto out;
 	}

@@ -80,7 +80,7 @@ expect_err "$FIX/normal-mail.txt" "not an LKP/0-day report"
 expect_err "$FIX/unsupported.txt" "not supported: unixbench/fsdisk" "aim9/brk_test"
 expect_err "$FIX/missing-commit-list.txt" "missing the 'commit:' list"
 expect_err "$FIX/missing-table.txt" "missing comparison table"
-expect_err "$TMP/nonexistent" "cannot read report"
+expect_err "$TMP/nonexistent" "cannot read a 0-day report: No such file"
 set +e
 "$MMB" reproduce --dry-run >/dev/null 2>&1; rc=$?
 set -e

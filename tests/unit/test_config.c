@@ -338,7 +338,7 @@ static void test_load_file(void **state)
 	assert_int_equal(ret, -1);
 	assert_true(starts_with(msg, "error: "));
 	assert_non_null(strstr(msg, path));
-	assert_non_null(strstr(msg, "cannot read experiment file: No such file"));
+	assert_non_null(strstr(msg, "cannot read an experiment config: No such file"));
 	free(msg);
 	assert_null(e.text);
 	experiment_release(&e);

@@ -1,0 +1,153 @@
+/* util: capped reads, mode-keeping copies, options with values. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static char dir[] = "/tmp/mmb-util-XXXXXX";
+
+static char *path(const char *name)
+{
+	return xasprintf("%s/%s", dir, name);
+}
+
+static void put(const char *p, size_t n, mode_t mode)
+{
+	char *buf = xcalloc(n + 1, 1);
+
+	memset(buf, 'x', n);
+	assert_int_equal(write_file_atomic(p, buf, n), 0);
+	assert_int_equal(chmod(p, mode), 0);
+	free(buf);
+}
+
+static void test_read_capped(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *p = path("f");
+	int fds[2];
+
+	(void)state;
+	put(p, 4096, 0644);
+	/* exactly the cap is fine, one byte over is EFBIG */
+	assert_int_equal(read_file_capped(&sb, p, 4096), 0);
+	assert_int_equal(sb.len, 4096);
+	strbuf_reset(&sb);
+	errno = 0;
+	assert_int_equal(read_file_capped(&sb, p, 4095), -1);
+	assert_int_equal(errno, EFBIG);
+	strbuf_reset(&sb);
+	/* without a size to check first: /dev/zero stops one byte past the cap */
+	assert_int_equal(read_file_capped(&sb, "/dev/zero", 100000), -1);
+	assert_int_equal(errno, EFBIG);
+	assert_true(sb.len <= 100000);
+	strbuf_reset(&sb);
+	/* a pipe within the cap */
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(write(fds[1], "abc", 3), 3);
+	close(fds[1]);
+	assert_int_equal(strbuf_read_fd_capped(&sb, fds[0], 3), 0);
+	assert_string_equal(sb.buf, "abc");
+	close(fds[0]);
+	strbuf_reset(&sb);
+	/* the message names the file, the limit and what it is */
+	assert_int_equal(read_input(&sb, p, 1024, "a thing"), -1);
+	strbuf_release(&sb);
+	unlink(p);
+	free(p);
+}
+
+static void test_copy_keeps_mode(void **state)
+{
+	char *src = path("secret"), *dst = path("copy"), *big = path("big");
+	struct stat st;
+	mode_t old = umask(0);
+
+	(void)state;
+	put(src, 100, 0640);
+	assert_int_equal(copy_file_capped(src, dst, 1 << 20), 0);
+	assert_int_equal(stat(dst, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0640);
+	assert_int_equal(st.st_size, 100);
+	unlink(dst);
+	/* a non-regular source: 0600 */
+	assert_int_equal(copy_file_capped("/dev/null", dst, 1 << 20), 0);
+	assert_int_equal(stat(dst, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	unlink(dst);
+	/* over the cap: EFBIG, nothing left behind */
+	put(big, 5000, 0644);
+	assert_int_equal(copy_file_capped(big, dst, 4096), -1);
+	assert_int_equal(errno, EFBIG);
+	assert_int_equal(copy_file_capped("/dev/zero", dst, 4096), -1);
+	assert_int_equal(errno, EFBIG);
+	assert_int_equal(access(dst, F_OK), -1);
+	umask(old);
+	unlink(src);
+	unlink(big);
+	free(src);
+	free(dst);
+	free(big);
+}
+
+static void test_option_values(void **state)
+{
+	char *argv[] = { "cmd", "--db", "-q", "--db=-q", "--db", "-1", "--db", "-", "--dbx", "--db",
+			 NULL };
+	const char *v = NULL;
+	char err[256];
+	int i;
+
+	(void)state;
+	assert_true(looks_like_option("-q"));
+	assert_true(looks_like_option("--db"));
+	assert_false(looks_like_option("-"));
+	assert_false(looks_like_option("-1"));
+	assert_false(looks_like_option("-0.5e3"));
+	assert_false(looks_like_option("x-y"));
+	i = 1;
+	assert_int_equal(option_value_msg(10, argv, &i, "--db", &v, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "option --db needs a value ('-q' is an option; write --db=-q"));
+	assert_int_equal(i, 1);
+	i = 3;
+	assert_int_equal(option_value(10, argv, &i, "--db", &v), 1);
+	assert_string_equal(v, "-q");
+	i = 4;
+	assert_int_equal(option_value(10, argv, &i, "--db", &v), 1);
+	assert_string_equal(v, "-1");
+	assert_int_equal(i, 5);
+	i = 6;
+	assert_int_equal(option_value(10, argv, &i, "--db", &v), 1);
+	assert_string_equal(v, "-");
+	i = 8;
+	assert_int_equal(option_value(10, argv, &i, "--db", &v), 0);
+	i = 9;
+	assert_int_equal(option_value_msg(10, argv, &i, "--db", &v, err, sizeof(err)), -1);
+	assert_string_equal(err, "option --db needs a value");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_read_capped),
+		cmocka_unit_test(test_copy_keeps_mode),
+		cmocka_unit_test(test_option_values),
+	};
+	int ret;
+
+	if (!mkdtemp(dir))
+		return 1;
+	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	rmdir(dir);
+	return ret;
+}
