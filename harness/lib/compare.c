@@ -216,6 +216,7 @@ void compare_release(struct compare *c)
 		free(c->rows[r].why);
 	}
 	free(c->ndisturbed);
+	free(c->drift);
 	free(c->rows);
 	memset(c, 0, sizeof(*c));
 }

@@ -60,6 +60,7 @@ struct compare {
 	size_t *ndisturbed;	/* [nlabels] disturbed iterations' values left out
 				   (or kept, with --keep-disturbed), over all rows */
 	bool kept_disturbed;	/* --keep-disturbed */
+	char *drift;		/* run-to-run drift warnings (verdict.c), NULL: none */
 };
 
 /*
@@ -72,6 +73,7 @@ struct compare {
 #define GUARD_MIN_CLEAN 3		/* clean values per side for any verdict */
 #define GUARD_BUSY_SHARE (1.0 / 3)	/* disturbed share of a side's values */
 #define GUARD_LEVEL_DIFF 0.05		/* interference level difference */
+#define DRIFT_ALPHA 0.001		/* one-way ANOVA across a label's runs */
 void compare_guard(struct compare *c);
 /* "6" or "6 (2 disturbed)" for label i of row r. */
 void compare_n_cell(char *buf, size_t len, const struct compare *c, size_t r, size_t i);

@@ -19,6 +19,7 @@
  * disturbed values: only the third rule still applies.
  */
 #include "compare.h"
+#include "stats.h"
 #include "util.h"
 
 #include <math.h>
@@ -98,6 +99,121 @@ static void uncount(struct compare *c, enum compare_verdict v)
 	}
 }
 
+/*
+ * Run-to-run drift: do the runs of one label agree as well as their
+ * within-run noise says they should?  One-way ANOVA across the label's
+ * runs (each with >= 2 values); p < DRIFT_ALPHA, strict because every row
+ * of every label is tested, flags it.  0 and the numbers, or -1.
+ */
+static int drift_test(const struct query_series *s, double *F, double *p, size_t *nruns,
+		      size_t *lo, size_t *hi)
+{
+	double grand = 0, ssb = 0, ssw = 0, lomean = INFINITY, himean = -INFINITY;
+	size_t k = 0, n = 0;
+
+	for (size_t a = 0; a < s->n; a++)
+		grand += s->v[a];
+	for (size_t a = 0, b; a < s->n; a = b) {
+		double m = 0;
+
+		for (b = a; b < s->n && s->run_id[b] == s->run_id[a]; b++)
+			m += s->v[b];
+		if (b - a < 2)
+			continue;
+		m /= (double)(b - a);
+		for (size_t j = a; j < b; j++)
+			ssw += (s->v[j] - m) * (s->v[j] - m);
+		ssb += (double)(b - a) * m;	/* sum n_j m_j, finished below */
+		k++;
+		n += b - a;
+		if (m < lomean) {
+			lomean = m;
+			*lo = a;
+		}
+		if (m > himean) {
+			himean = m;
+			*hi = a;
+		}
+	}
+	if (k < 2 || n <= k)
+		return -1;
+	/* recompute with the pooled runs' own grand mean */
+	grand = ssb / (double)n;
+	ssb = 0;
+	for (size_t a = 0, b; a < s->n; a = b) {
+		double m = 0;
+
+		for (b = a; b < s->n && s->run_id[b] == s->run_id[a]; b++)
+			m += s->v[b];
+		if (b - a < 2)
+			continue;
+		m /= (double)(b - a);
+		ssb += (double)(b - a) * (m - grand) * (m - grand);
+	}
+	*nruns = k;
+	if (ssw <= 0) {
+		*F = ssb > 0 ? INFINITY : 0;
+		*p = ssb > 0 ? 0 : 1;
+		return 0;
+	}
+	*F = (ssb / (double)(k - 1)) / (ssw / (double)(n - k));
+	*p = stats_ibeta((double)(n - k) / ((double)(n - k) + (double)(k - 1) * *F),
+			 (double)(n - k) / 2, (double)(k - 1) / 2);
+	return 0;
+}
+
+static double run_mean(const struct query_series *s, size_t a)
+{
+	double m = 0;
+	size_t b;
+
+	for (b = a; b < s->n && s->run_id[b] == s->run_id[a]; b++)
+		m += s->v[b];
+	return m / (double)(b - a);
+}
+
+static void find_drift(struct compare *c)
+{
+	struct strbuf out = STRBUF_INIT;
+	size_t nl = c->qs->nlabels;
+
+	for (size_t i = 0; i < nl; i++) {
+		size_t more = 0;
+		bool said = false, dup = false;
+
+		for (size_t j = 0; j < i; j++)
+			dup |= c->qs->kernels[j].id == c->qs->kernels[i].id;
+		if (dup)
+			continue;
+		for (size_t r = 0; r < c->nr; r++) {
+			const struct query_row *q = c->rows[r].q;
+			const struct query_series *s = &q->series[i];
+			double F, p;
+			size_t k, lo = 0, hi = 0;
+
+			if (drift_test(s, &F, &p, &k, &lo, &hi) || !(p < DRIFT_ALPHA))
+				continue;
+			if (said) {
+				more++;
+				continue;
+			}
+			said = true;
+			strbuf_addf(&out, "drift: the runs of %s disagree more than their own noise"
+				    " allows on %s%s%s%s %s (one-way ANOVA across %zu runs: F = %.3g,"
+				    " p = %.2g < %g): run %lld mean %.6g, run %lld mean %.6g",
+				    c->qs->kernels[i].label, q->workload, *q->variant ? " (" : "",
+				    q->variant, *q->variant ? ")" : "", q->metric, k, F, p,
+				    DRIFT_ALPHA, (long long)s->run_id[lo], run_mean(s, lo),
+				    (long long)s->run_id[hi], run_mean(s, hi));
+		}
+		if (said)
+			strbuf_addf(&out, more ? " (and %zu more row%s)\n" : "\n", more,
+				    more == 1 ? "" : "s");
+	}
+	c->drift = out.len ? strbuf_detach(&out) : NULL;
+	strbuf_release(&out);
+}
+
 void compare_guard(struct compare *c)
 {
 	size_t nl = c->qs->nlabels;
@@ -130,6 +246,7 @@ void compare_guard(struct compare *c)
 			c->ninconclusive++;
 		}
 	}
+	find_drift(c);
 }
 
 void compare_n_cell(char *buf, size_t len, const struct compare *c, size_t r, size_t i)
@@ -159,6 +276,8 @@ void compare_guard_notes(struct strbuf *out, const struct compare *c)
 				    c->ndisturbed[i]);
 		strbuf_addstr(out, "\n  (`mmbench show RUN` lists each iteration's interference)\n");
 	}
+	if (c->drift)
+		strbuf_addstr(out, c->drift);
 	for (size_t r = 0; r < c->nr; r++) {
 		const struct compare_row *row = &c->rows[r];
 		const struct query_row *q = row->q;

@@ -233,6 +233,61 @@ static void test_all_disturbed(void **state)
 	db_close(&db);
 }
 
+static char *drift_of(struct mmb_db *db)
+{
+	const char *labels[] = { "a", "c" };
+	struct query_set qs;
+	struct compare c;
+	char *d;
+
+	assert_int_equal(query_load(db, labels, 2, NULL, &qs), 0);
+	compare_build(&c, &qs, STATS_WELCH);
+	d = c.drift ? xstrdup(c.drift) : NULL;
+	compare_release(&c);
+	query_set_release(&qs);
+	return d;
+}
+
+/* Two runs of one label with a shifted mean: warned, with both runs named. */
+static void test_drift(void **state)
+{
+	struct it_spec a[8], c1[8], c2[8];
+	struct mmb_db db;
+	char *d;
+
+	(void)state;
+	for (int i = 0; i < 8; i++) {
+		a[i] = (struct it_spec){ 100 + gauss(), 0, NULL };
+		c1[i] = (struct it_spec){ 100 + gauss(), 0, NULL };
+		c2[i] = (struct it_spec){ 100 + gauss(), 0, NULL };
+	}
+	open_db(&db);
+	add_run(&db, "a", a, 4);
+	add_run(&db, "a", a + 4, 4);
+	add_run(&db, "c", c1, 8);
+	add_run(&db, "c", c2, 8);
+	d = drift_of(&db);
+	assert_null(d);		/* the same machine state: no warning */
+	db_close(&db);
+
+	for (int i = 0; i < 8; i++)
+		c2[i].v += 10;	/* bimodal: the second run sits 10% higher */
+	open_db(&db);
+	add_run(&db, "a", a, 4);
+	add_run(&db, "a", a + 4, 4);
+	add_run(&db, "c", c1, 8);
+	add_run(&db, "c", c2, 8);
+	d = drift_of(&db);
+	assert_non_null(d);
+	assert_non_null(strstr(d, "drift: the runs of c disagree"));
+	assert_non_null(strstr(d, "spin passes (one-way ANOVA across 2 runs"));
+	assert_non_null(strstr(d, "run 3 mean"));
+	assert_non_null(strstr(d, "run 4 mean"));
+	assert_null(strstr(d, "runs of a "));
+	free(d);
+	db_close(&db);
+}
+
 /* The guest stream carries disturbed and the level to the host DB. */
 static void test_stream_keeps_notes(void **state)
 {
@@ -293,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_too_few_clean),
 		cmocka_unit_test(test_level_rule),
 		cmocka_unit_test(test_all_disturbed),
+		cmocka_unit_test(test_drift),
 		cmocka_unit_test(test_stream_keeps_notes),
 	};
 	int rc;
