@@ -413,31 +413,27 @@ static char *op_name(const struct query_row *q)
 	return strbuf_detach(&sb);
 }
 
-/* DecimalPlaces: 2 like mmtests' generic modules, more for small values. */
-static int mm_precision(const struct compare *c, const size_t *rows, size_t nrows)
+/*
+ * mmtests' DecimalPlaces: 2 unless the benchmark's module says otherwise,
+ * whatever the size of the mean.  Workloads mmtests does not have choose
+ * their own (pte-mapped-folio times a few ms in seconds).
+ */
+static const struct {
+	const char *workload, *metric;	/* metric NULL: every metric */
+	int places;
+} mm_places[] = {
+	{ "pft", NULL, 4 },
+	{ "hackbench", NULL, 4 },
+	{ "pte-mapped-folio", "seconds", 6 },
+};
+
+int compare_mmtests_places(const char *workload, const char *metric)
 {
-	double small = INFINITY;
-	int p = 2;
-
-	for (size_t k = 0; k < nrows; k++) {
-		const struct compare_row *row = &c->rows[rows[k]];
-
-		for (size_t i = 0; i < nlabels(c); i++) {
-			double m = fabs(mm_value(&row->sum[i], MM_MEAN, row->q->better));
-
-			if (m > 0 && m < small)
-				small = m;
-		}
-	}
-	if (isfinite(small) && small < 100) {
-		/* keep about 5 significant digits of the smallest mean */
-		p = 4 - (int)floor(log10(small));
-		if (p < 2)
-			p = 2;
-		if (p > 9)
-			p = 9;
-	}
-	return p;
+	for (size_t i = 0; i < ARRAY_SIZE(mm_places); i++)
+		if (!strcmp(workload, mm_places[i].workload) &&
+		    (!mm_places[i].metric || !strcmp(metric, mm_places[i].metric)))
+			return mm_places[i].places;
+	return 2;
 }
 
 #define MM_L 9
@@ -467,7 +463,6 @@ static bool mmtests_table(struct strbuf *out, const struct compare *c, const siz
 	bool any_na = false;
 	char **ops = xcalloc(nrows, sizeof(*ops));
 	size_t M = 0;
-	int prec = mm_precision(c, rows, nrows);
 
 	for (size_t k = 0; k < nrows; k++) {
 		ops[k] = op_name(c->rows[rows[k]].q);
@@ -509,7 +504,8 @@ static bool mmtests_table(struct strbuf *out, const struct compare *c, const siz
 				/* not mmtests' 100 / -99 stand-ins for a zero baseline */
 				na = i > 0 && base == 0 && v != base;
 				any_na |= na && !isnan(v) && v != -1;
-				mm_cell(out, v, pct, prec, star, na);
+				mm_cell(out, v, pct, compare_mmtests_places(row->q->workload,
+									    row->q->metric), star, na);
 			}
 			strbuf_addch(out, '\n');
 		}

@@ -128,6 +128,8 @@ void compare_json(struct strbuf *out, const struct compare *c);
 
 /* Pieces reused by report/plot and tested on their own. */
 void compare_mmtests_header(const char *name, char *line1, char *line2, size_t len);
+/* mmtests' DecimalPlaces of a workload's metric: 2 unless it says otherwise */
+int compare_mmtests_places(const char *workload, const char *metric);
 /* 0-day's value cell: %10.2f / %10d / %10.4g */
 void compare_lkp_value(struct strbuf *out, double mean);
 /* mmtests' percentage rules (§1.6) */

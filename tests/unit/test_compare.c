@@ -249,6 +249,42 @@ static size_t count_str(const char *text, const char *needle)
 	return n;
 }
 
+/* mmtests prints each benchmark's DecimalPlaces, not more digits for a small mean. */
+static void test_mmtests_places(void **state)
+{
+	static const char *const labels[] = { "v6.9-vanilla", "v6.9-patched" };
+	double a[] = { 62.21, 62.24, 62.225 }, b[] = { 61.90, 62.01, 61.95 };
+	double h0[] = { 0.3712, 0.3751 }, h1[] = { 0.3601, 0.3633 };
+	const double *kv[] = { a, b }, *hv[] = { h0, h1 };
+	size_t n[] = { 3, 3 }, n2[] = { 2, 2 };
+	struct query_set qs;
+	struct compare c;
+	struct strbuf sb = STRBUF_INIT;
+	char want[128];
+
+	(void)state;
+	assert_int_equal(compare_mmtests_places("kernbench", "elsp"), 2);
+	assert_int_equal(compare_mmtests_places("ebizzy", "time.sys"), 2);
+	assert_int_equal(compare_mmtests_places("pft", "faults/cpu"), 4);
+	assert_int_equal(compare_mmtests_places("hackbench", "process-pipes"), 4);
+	set_init(&qs, labels, 2);
+	set_add(&qs, "kernbench", "", "elsp", -1, kv, n);
+	set_add(&qs, "hackbench", "groups=4", "process-pipes", -1, hv, n2);
+	compare_build(&c, &qs, STATS_WELCH);
+	compare_mmtests(&sb, &c);
+	/* a mean under 100 keeps two places, as mmtests prints it (not 62.2250) */
+	snprintf(want, sizeof(want), "Amean     elsp%18.2f (   0.00%%)", c.rows[0].sum[0].amean);
+	if (!strstr(sb.buf, want))
+		fail_msg("kernbench, want '%s':\n%s", want, sb.buf);
+	assert_true(strstr(sb.buf, "Min       elsp             62.21 (   0.00%)") != NULL);
+	if (!strstr(sb.buf, "Amean     process-pipes-4            0.3731 (   0.00%)"))
+		fail_msg("hackbench:\n%s", sb.buf);
+	assert_null(strstr(sb.buf, "62.225"));
+	strbuf_release(&sb);
+	compare_release(&c);
+	query_set_release(&qs);
+}
+
 /* ebizzy's time.sys can be 0 in every baseline run: no inf/nan, one n/a note. */
 static void test_zero_baseline(void **state)
 {
@@ -291,10 +327,11 @@ static void test_zero_baseline(void **state)
 			assert_true(has_line(sb.buf, "      0.00              n/a       0.00        ebizzy.time.user"));
 			break;
 		case CMP_MMTESTS:
-			assert_true(strstr(sb.buf, "0.0040000 (     n/a)") != NULL);
+			assert_true(strstr(sb.buf, "Amean     time.sys-2                0.00 (   0.00%)"
+						   "              0.00 (     n/a)") != NULL);
 			/* equal values keep mmtests' 0.00% */
-			assert_true(strstr(sb.buf, "Amean     time.user-2          0.0000000 (   0.00%)"
-						   "         0.0000000 (   0.00%)") != NULL);
+			assert_true(strstr(sb.buf, "Amean     time.user-2               0.00 (   0.00%)"
+						   "              0.00 (   0.00%)") != NULL);
 			break;
 		case CMP_MARKDOWN:
 			assert_true(has_line(sb.buf, "| new      |        n/a |     81.6% | 0.1376 [n/a] |"));
@@ -510,6 +547,7 @@ int main(void)
 		cmocka_unit_test(test_markdown_widths),
 		cmocka_unit_test(test_bh_across_rows),
 		cmocka_unit_test(test_zero_baseline),
+		cmocka_unit_test(test_mmtests_places),
 		cmocka_unit_test(test_query),
 		cmocka_unit_test(test_lkp_meta),
 	};
