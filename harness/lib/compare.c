@@ -332,28 +332,34 @@ double compare_pndiff(double new_, double base)
 }
 
 /*
- * Split a run name at its first '-' (a "-rcN" suffix stays with the
- * version).  mmtests quirk kept: without a '-', line 1 loses the last
- * character and line 2 is the whole name ("base" -> "bas" / "base").
+ * mmtests' header split, quirks included.  It takes the first '-'; when
+ * the window of idx + 3 characters starting there holds "-rc<digit>"
+ * anywhere, the split moves 4 on (so "-rc10" loses its 0, and
+ * "a-b-rc1" splits inside the rc).  Line 1 is the name up to the split,
+ * line 2 what follows the character there (empty when the name ends
+ * first: "v6.9-rc3" is all on line 1).  Without a '-', line 1 drops the
+ * last character and line 2 is the whole name ("base" -> "bas" / "base").
  */
 void compare_mmtests_header(const char *name, char *line1, char *line2, size_t len)
 {
-	const char *d = name;
+	const char *d = strchr(name, '-');
 	size_t n = strlen(name);
 
-	while ((d = strchr(d, '-'))) {
-		if (d[1] == 'r' && d[2] == 'c' && d[3] >= '0' && d[3] <= '9') {
-			d++;
-			continue;
-		}
-		break;
-	}
-	if (d) {
-		snprintf(line1, len, "%.*s", (int)(d - name), name);
-		snprintf(line2, len, "%s", d + 1);
-	} else {
+	if (!d) {
 		snprintf(line1, len, "%.*s", (int)(n ? n - 1 : 0), name);
 		snprintf(line2, len, "%s", name);
+		return;
+	}
+	{
+		size_t idx = (size_t)(d - name), end = idx + (idx + 3 < n - idx ? idx + 3 : n - idx);
+
+		for (size_t i = idx; i + 4 <= end; i++)
+			if (!strncmp(name + i, "-rc", 3) && name[i + 3] >= '0' && name[i + 3] <= '9') {
+				idx += 4;
+				break;
+			}
+		snprintf(line1, len, "%.*s", (int)(idx < n ? idx : n), name);
+		snprintf(line2, len, "%s", idx + 1 < n ? name + idx + 1 : "");
 	}
 }
 

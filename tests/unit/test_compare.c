@@ -57,6 +57,33 @@ static void test_mmtests_header(void **state)
 	compare_mmtests_header("base", a, b, sizeof(a));	/* mmtests' quirk */
 	assert_string_equal(a, "bas");
 	assert_string_equal(b, "base");
+	/* what mmtests prints for each shape (its index/substr rule) */
+	{
+		static const char *const cases[][3] = {
+			{ "v6.9-rc3", "v6.9-rc3", "" },
+			{ "v6.9-rc4", "v6.9-rc4", "" },
+			{ "6.8.0-rc4-mm-unstable", "6.8.0-rc4", "mm-unstable" },
+			{ "v6.9-rc3-fix", "v6.9-rc3", "fix" },
+			{ "mm-unstable", "mm", "unstable" },
+			{ "v6.9-rc10", "v6.9-rc1", "" },		/* "will fail for -rc10" */
+			{ "foobar-x-rc1", "foobar-x-r", "1" },	/* rc found inside the window */
+			{ "a-b-rc1", "a", "b-rc1" },		/* window too short to see it */
+			{ "a-rc1-b", "a-rc1", "b" },
+			{ "-rc1", "", "rc1" },
+			{ "x", "", "x" },
+			{ "", "", "" },
+			{ "fc21959f74", "fc21959f7", "fc21959f74" },
+			{ "linux-6.10.0-0.rc7.20240712git43db1e03c086.62.fc41.x86_64",
+			  "linux", "6.10.0-0.rc7.20240712git43db1e03c086.62.fc41.x86_64" },
+		};
+
+		for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+			compare_mmtests_header(cases[i][0], a, b, sizeof(a));
+			if (strcmp(a, cases[i][1]) || strcmp(b, cases[i][2]))
+				fail_msg("'%s': '%s' / '%s', want '%s' / '%s'", cases[i][0], a, b,
+					 cases[i][1], cases[i][2]);
+		}
+	}
 }
 
 static void test_lkp_cells(void **state)
@@ -247,6 +274,35 @@ static size_t count_str(const char *text, const char *needle)
 	for (const char *p = text; (p = strstr(p, needle)); p++)
 		n++;
 	return n;
+}
+
+/* The shape: both -rcN labels on line 1, line 2 blank. */
+static void test_mmtests_rc_header(void **state)
+{
+	static const char *const labels[] = { "v6.9-rc3", "v6.9-rc4" };
+	double a[] = { 10, 11, 12 }, b[] = { 10.5, 11.5, 12.5 };
+	const double *v[] = { a, b };
+	size_t n[] = { 3, 3 };
+	struct query_set qs;
+	struct compare c;
+	struct strbuf sb = STRBUF_INIT;
+	char want[256];
+	const char *nl;
+
+	(void)state;
+	set_init(&qs, labels, 2);
+	set_add(&qs, "ebizzy", "", "throughput", 1, v, n);
+	compare_build(&c, &qs, STATS_WELCH);
+	compare_mmtests(&sb, &c);
+	/* prefix L + 1 + M = 9 + 1 + 10, then each name right-aligned in 29 */
+	snprintf(want, sizeof(want), "%20s%29s%29s\n%20s%29s%29s\n", "", "v6.9-rc3", "v6.9-rc4",
+		 "", "", "");
+	nl = strchr(sb.buf, '\n');
+	if (!nl || strncmp(sb.buf, want, strlen(want)))
+		fail_msg("header:\n%s", sb.buf);
+	strbuf_release(&sb);
+	compare_release(&c);
+	query_set_release(&qs);
 }
 
 /* mmtests prints each benchmark's DecimalPlaces, not more digits for a small mean. */
@@ -548,6 +604,7 @@ int main(void)
 		cmocka_unit_test(test_bh_across_rows),
 		cmocka_unit_test(test_zero_baseline),
 		cmocka_unit_test(test_mmtests_places),
+		cmocka_unit_test(test_mmtests_rc_header),
 		cmocka_unit_test(test_query),
 		cmocka_unit_test(test_lkp_meta),
 	};
