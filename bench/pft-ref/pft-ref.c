@@ -3,7 +3,7 @@
  * pft-ref: a standalone stand-in for the original pft 0.12x, used by
  * bench/pft-fidelity.sh to check the mmbench pft plugin side by side on the
  * same kernel.  The original source is not available offline, so this
- * follows the behaviour description (reference workloads.md section 1)
+ * follows the behaviour description (docs/workloads.md, pft)
  * literally, and on purpose shares no code with workloads/pft/.
  *
  *   pft-ref -m <size>[KMGP] [-t N | -n N] [-c lines] [-T [tag]]

@@ -9,7 +9,7 @@
  * mm (pft-threads: contention on one mm) or forked processes (pft -n: each
  * child faults its own private COW view).
  *
- * Fidelity with pft 0.12x (docs: reference workloads.md section 1):
+ * Fidelity with pft 0.12x (docs/workloads.md, pft):
  *  - page count rounding: pages = ceil(bytes/PAGE),
  *    pages_per_test = ceil(pages/n), pages = pages_per_test * n;
  *  - the region is mapped once by the launcher (the iteration child) before
