@@ -51,25 +51,40 @@ int db_rollback(struct mmb_db *db)
 	return db_exec(db, "ROLLBACK");
 }
 
-int db_schema_version(struct mmb_db *db)
+/* PRAGMA user_version; 0, or -1 after saying why it could not be read. */
+static int read_user_version(struct mmb_db *db, int *v)
 {
 	sqlite3_stmt *st;
-	int v = -1;
+	int rc;
 
 	if (sqlite3_prepare_v2(db->sql, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int(st, 0);
+		return error("%s: cannot read schema version: %s", db->path, db_errmsg(db));
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*v = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
-	return v;
+	if (rc != SQLITE_ROW)
+		return error("%s: cannot read schema version: %s", db->path, db_errmsg(db));
+	return 0;
+}
+
+int db_schema_version(struct mmb_db *db)
+{
+	int v;
+
+	return read_user_version(db, &v) ? -1 : v;
 }
 
 static int db_migrate(struct mmb_db *db)
 {
-	int v = db_schema_version(db);
+	int v;
 
+	if (read_user_version(db, &v))
+		return -1;
+	/* the version is a number anyone can set: a negative one is not ours */
 	if (v < 0)
-		return error("%s: cannot read schema version: %s", db->path, db_errmsg(db));
+		return error("%s: schema version %d is not one mmbench writes (0..%d): not an mmbench database, or a damaged one",
+			     db->path, v, db_nr_migrations);
 	if (v > db_nr_migrations)
 		return error("%s: schema version %d is newer than this mmbench (%d); upgrade mmbench",
 			     db->path, v, db_nr_migrations);

@@ -80,6 +80,7 @@ void db_close(struct mmb_db *db);
 /* --db FILE, else $MMBENCH_DB, else ./mmbench.db */
 const char *db_default_path(const char *opt);
 
+/* PRAGMA user_version, or -1 (after an error message) when it cannot be read. */
 int db_schema_version(struct mmb_db *db);
 int db_exec(struct mmb_db *db, const char *sql);
 int db_begin(struct mmb_db *db);

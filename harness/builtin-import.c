@@ -695,6 +695,7 @@ out:
 
 static int import_matrix(struct importer *im, const char *buf, size_t len)
 {
+	struct smap seen = { 0 };	/* stat names, to refuse one given twice */
 	struct json *j;
 	char err[256];
 	int ret = 0;
@@ -711,7 +712,16 @@ static int import_matrix(struct importer *im, const char *buf, size_t len)
 		const char *name = j->keys[i], *dot = strchr(name, '.');
 		const struct json *a = &j->items[i];
 		struct sample_row r = { 0 };
+		struct smap_ent *e;
+		bool created;
 
+		/* JSON leaves duplicate keys open; pooling both arrays would hide it */
+		e = smap_get(&seen, name, strlen(name), &created);
+		if (!created) {
+			ret = bad_at(im, a, "stat '%s' appears twice (first at line %d)", name, e->line);
+			break;
+		}
+		e->line = a->line;
 		if (!dot || dot == name || !dot[1]) {
 			ret = bad_at(im, a, "stat '%s' is not of the form <testcase>.<stat>", name);
 			break;
@@ -741,6 +751,7 @@ static int import_matrix(struct importer *im, const char *buf, size_t len)
 	if (!ret && !im->nsamples)
 		ret = bad_at(im, j, "no stats in the matrix");
 out:
+	smap_release(&seen);
 	json_free(j);
 	return ret;
 }
@@ -753,7 +764,8 @@ static bool looks_like_json(const char *buf, size_t len)
 		i = 3;
 	while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n'))
 		i++;
-	return i < len && buf[i] == '{';
+	/* no CSV header starts with '[': a JSON array is a wrong matrix, said so */
+	return i < len && (buf[i] == '{' || buf[i] == '[');
 }
 
 static int usage_error(const char *msg)

@@ -126,11 +126,18 @@ static int parse_string(struct parser *p, char **out)
 		case 'r': strbuf_addch(&sb, '\r'); break;
 		case 't': strbuf_addch(&sb, '\t'); break;
 		case 'u': {
+			const char *esc = p->s - 2;
 			uint32_t cp, lo;
 
 			if (hex4(p, &cp)) {
 				strbuf_release(&sb);
 				return -1;
+			}
+			/* strings are C strings here: a NUL would cut the rest off */
+			if (!cp) {
+				p->s = esc;
+				strbuf_release(&sb);
+				return fail(p, "\\u0000 (NUL) in a string is not supported");
 			}
 			if (cp >= 0xd800 && cp < 0xdc00 && p->end - p->s >= 6 &&
 			    p->s[0] == '\\' && p->s[1] == 'u') {

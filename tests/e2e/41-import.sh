@@ -100,6 +100,19 @@ out=$("$MMB" import --db "$DB" --name badjson "$W/trunc.json" 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$out" | grep -qF "trunc.json:1:" || die "truncated json: $rc $out"
 printf '{"nodot": [1]}' > "$W/nodot.json"
 "$MMB" import --db "$DB" --name badjson "$W/nodot.json" 2>&1 | grep -qF "not of the form <testcase>.<stat>" || die "nodot"
+# a stat given twice, a NUL escape in a name, an array at the top: each an error at its place
+printf '{\n  "aim9.x": [1, 2],\n  "aim9.x": [3]\n}\n' > "$W/dup.json"
+out=$("$MMB" import --db "$DB" --name badjson "$W/dup.json" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -qF "dup.json:3:13: stat 'aim9.x' appears twice (first at line 2)" ||
+	die "duplicate stat: $rc $out"
+printf '{"aim9.x\\u0000y": [1]}' > "$W/nul.json"
+out=$("$MMB" import --db "$DB" --name badjson "$W/nul.json" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -qF 'nul.json:1:9: \u0000 (NUL) in a string is not supported' ||
+	die "NUL escape: $rc $out"
+printf '\n [{"aim9.x": [1]}]\n' > "$W/array.json"
+out=$("$MMB" import --db "$DB" --name badjson "$W/array.json" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -qF "array.json:2:2: expected an lkp matrix.json object" ||
+	die "top-level array: $rc $out"
 [ "$(count "select count(*) from kernels where label = 'badjson'")" = 0 ] || die "badjson left behind"
 
 # usage errors

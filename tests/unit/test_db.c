@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "capture.h"
 #include "db.h"
 #include "util.h"
 
@@ -99,6 +100,27 @@ static void test_rejects_newer_schema(void **s)
 	assert_int_equal(sqlite3_exec(raw, sql, NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(raw);
 	assert_int_equal(db_open(&db, path), -1);
+	rm_db(path);
+}
+
+static void test_rejects_negative_schema(void **s)
+{
+	char *path = tmp_db(), *msg;
+	struct mmb_db db;
+	struct capture c;
+	sqlite3 *raw;
+
+	(void)s;
+	/* user_version is anyone's to set: -1 is said to be -1, not "not an error" */
+	assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = -1", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(raw);
+	capture_begin(&c);
+	assert_int_equal(db_open(&db, path), -1);
+	msg = capture_end(&c);
+	assert_non_null(strstr(msg, "schema version -1 is not one mmbench writes"));
+	assert_null(strstr(msg, "not an error"));
+	free(msg);
 	rm_db(path);
 }
 
@@ -306,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_fresh_db_is_migrated),
 		cmocka_unit_test(test_migrates_step_by_step),
 		cmocka_unit_test(test_rejects_newer_schema),
+		cmocka_unit_test(test_rejects_negative_schema),
 		cmocka_unit_test(test_failed_migration_rolls_back),
 		cmocka_unit_test(test_labels_round_trip),
 		cmocka_unit_test(test_iteration_with_samples),
