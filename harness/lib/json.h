@@ -36,7 +36,11 @@ const struct json *json_get(const struct json *obj, const char *key);
 /* Number at obj.key, or NAN when absent or not a number. */
 double json_get_num(const struct json *obj, const char *key);
 
-/* Append s as a JSON string literal (with quotes). */
+/*
+ * Append s as a JSON string literal (with quotes).  Every byte that is not
+ * part of well-formed UTF-8 is written as \ufffd (the replacement
+ * character), so the output always parses with a strict parser.
+ */
 void json_add_string(struct strbuf *sb, const char *s);
 /* Append a number: %.17g, or null for NaN/inf (JSON has neither). */
 void json_add_number(struct strbuf *sb, double v);

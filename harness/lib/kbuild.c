@@ -5,6 +5,7 @@
  */
 #include "kbuild.h"
 #include "db.h"
+#include "json.h"
 #include "kargv.h"
 #include "progress.h"
 
@@ -787,22 +788,6 @@ static int resolve_patches(const struct kbuild_opts *o, const char *tree, const 
 	return 0;
 }
 
-static void json_str(struct strbuf *sb, const char *s)
-{
-	strbuf_addch(sb, '"');
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			strbuf_addf(sb, "\\%c", c);
-		else if (c < 0x20)
-			strbuf_addf(sb, "\\u%04x", c);
-		else
-			strbuf_addch(sb, c);
-	}
-	strbuf_addch(sb, '"');
-}
-
 /* [{"subject":..,"hash":..}] of the commits base..HEAD in the work clone. */
 static char *series_json(const char *src, const char *base)
 {
@@ -829,7 +814,7 @@ static char *series_json(const char *src, const char *base)
 			if (n++)
 				strbuf_addch(&js, ',');
 			strbuf_addstr(&js, "{\"subject\":");
-			json_str(&js, tab + 1);
+			json_add_string(&js, tab + 1);
 			strbuf_addf(&js, ",\"hash\":\"%.12s\"}", hex);
 		}
 	}
