@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <stdio.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 /*
@@ -307,7 +309,175 @@ int envctl_push_undo(const char *const *argv)
 	return journal_append("U", argv);
 }
 
-static int lock_fd = -1;
+static int lock_fd = -1, machine_fd = -1;
+
+/*
+ * The machine lock: the knobs are the machine's, so two runs with
+ * different state folders must not overlap either.  /run is root's; a
+ * user who cannot create the lock there still locks it when a root run
+ * made it (flock needs no write access), else falls back to /tmp, which
+ * root also checks.  MMBENCH_LOCK points tests elsewhere.
+ */
+#define MACHINE_LOCK "/run/mmbench.lock"
+#define MACHINE_LOCK_FALLBACK "/tmp/mmbench.lock"
+
+const char *envctl_machine_lock_path(void)
+{
+	const char *env = getenv("MMBENCH_LOCK");
+
+	return env && *env ? env : MACHINE_LOCK;
+}
+
+/* The pid holding an flock on fd's file, from /proc/locks; 0 if unknown. */
+static pid_t flock_holder(int fd)
+{
+	struct stat st;
+	char line[256];
+	pid_t pid = 0;
+	FILE *f;
+
+	if (fstat(fd, &st) < 0 || !(f = fopen("/proc/locks", "re")))
+		return 0;
+	while (!pid && fgets(line, sizeof(line), f)) {
+		unsigned int maj, min;
+		unsigned long long ino;
+		char kind[16];
+		int p;
+
+		if (sscanf(line, "%*d: %15s %*s %*s %d %x:%x:%llu", kind, &p, &maj, &min, &ino) == 5 &&
+		    !strcmp(kind, "FLOCK") && ino == (unsigned long long)st.st_ino &&
+		    maj == major(st.st_dev) && min == minor(st.st_dev))
+			pid = p;
+	}
+	fclose(f);
+	return pid;
+}
+
+/* "PID\tSTATE\n" a holder wrote: the state folder if pid wrote it. */
+static bool holder_state(int fd, pid_t pid, char *state, size_t len)
+{
+	char buf[4200], *tab, *end;
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	buf[n > 0 ? n : 0] = '\0';
+	tab = strchr(buf, '\t');
+	if (!tab || strtol(buf, &end, 10) != pid || end != tab || pid <= 0)
+		return false;
+	snprintf(state, len, "%s", strtrim(tab + 1));
+	return true;
+}
+
+/* Open a lock file to flock: read-write when we may write it, else read-only. */
+static int open_lock(const char *path, bool *ours)
+{
+	struct stat st;
+	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+
+	*ours = false;
+	if (fd < 0 && errno != ELOOP)
+		fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	/* never write into what someone else could have planted (a hard link) */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1 &&
+	    st.st_uid == geteuid() && (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDWR)
+		*ours = true;
+	return fd;
+}
+
+/* flock path; 1 when taken, 0 when someone else holds it (error printed), -1 when unusable. */
+static int take_machine_lock(const char *path, int *fdp)
+{
+	char state[4096], line[4200];
+	bool ours;
+	pid_t pid;
+	int fd = open_lock(path, &ours);
+
+	if (fd < 0)
+		return -1;
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		pid = flock_holder(fd);
+		if (pid && holder_state(fd, pid, state, sizeof(state)))
+			error("another mmbench (pid %d) is running benchmarks with state folder %s and owns the system settings (machine lock %s); runs must not overlap",
+			      (int)pid, state, path);
+		else if (pid)
+			error("another mmbench (pid %d) is running benchmarks and owns the system settings (machine lock %s); runs must not overlap",
+			      (int)pid, path);
+		else
+			error("another mmbench is running benchmarks and owns the system settings (machine lock %s); runs must not overlap",
+			      path);
+		close(fd);
+		return 0;
+	}
+	/* a holder that died without restoring, in a state folder not ours */
+	{
+		char prev[4096], *end;
+		char buf[64] = "";
+		ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+		pid_t old;
+		struct stat st;
+		char *journal;
+
+		buf[n > 0 ? n : 0] = '\0';
+		old = (pid_t)strtol(buf, &end, 10);
+		if (old > 0 && *end == '\t' && holder_state(fd, old, prev, sizeof(prev)) &&
+		    strcmp(prev, state_dir)) {
+			journal = xasprintf("%s/journal", prev);
+			if (lstat(journal, &st) == 0 && st.st_size > 0 &&
+			    (kill(old, 0) < 0 && errno == ESRCH)) {
+				error("the previous run (pid %d, state folder %s) died without restoring the system settings; restore them first: MMBENCH_STATE=%s mmbench restore",
+				      (int)old, prev, prev);
+				free(journal);
+				close(fd);
+				return 0;
+			}
+			free(journal);
+		}
+	}
+	if (ours) {
+		snprintf(line, sizeof(line), "%d\t%s\n", (int)getpid(), state_dir);
+		if (ftruncate(fd, 0) < 0 || pwrite(fd, line, strlen(line), 0) < 0)
+			warning("cannot write %s", path);
+	}
+	*fdp = fd;
+	return 1;
+}
+
+static int lock_machine(void)
+{
+	const char *path = envctl_machine_lock_path();
+	int rc = take_machine_lock(path, &machine_fd);
+	int fd = -1;
+
+	if (rc == 0)
+		return -1;
+	if (rc < 0 && strcmp(path, MACHINE_LOCK))
+		return error("cannot open the machine lock %s: %s", path, strerror(errno));
+	if (rc < 0) {
+		/* /run not ours and no root run made the lock: the shared fallback */
+		rc = take_machine_lock(MACHINE_LOCK_FALLBACK, &machine_fd);
+		if (rc < 0)
+			return error("cannot open the machine lock %s or %s: %s", MACHINE_LOCK,
+				     MACHINE_LOCK_FALLBACK, strerror(errno));
+		return rc ? 0 : -1;
+	}
+	/* a user's run holding the fallback counts too (only ever opened, not created) */
+	if (!getenv("MMBENCH_LOCK") &&
+	    (fd = open(MACHINE_LOCK_FALLBACK, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
+		if (flock(fd, LOCK_SH | LOCK_NB) < 0) {
+			pid_t pid = flock_holder(fd);
+
+			error("another mmbench (pid %d) is running benchmarks and owns the system settings (machine lock %s); runs must not overlap",
+			      (int)pid, MACHINE_LOCK_FALLBACK);
+			close(fd);
+			close(machine_fd);
+			machine_fd = -1;
+			return -1;
+		}
+		close(fd);
+	}
+	return 0;
+}
 
 int envctl_lock(void)
 {
@@ -329,8 +499,14 @@ int envctl_lock(void)
 	if (flock(lock_fd, LOCK_EX | LOCK_NB) < 0) {
 		n = pread(lock_fd, pid, sizeof(pid) - 1, 0);
 		pid[n > 0 ? n : 0] = '\0';
-		error("another mmbench (pid %s) is running benchmarks and owns the system settings (%s); runs must not overlap",
-		      *strtrim(pid) ? strtrim(pid) : "?", path);
+		error("another mmbench (pid %s) is running benchmarks with state folder %s and owns the system settings (%s); runs must not overlap",
+		      *strtrim(pid) ? strtrim(pid) : "?", state_dir, path);
+		close(lock_fd);
+		lock_fd = -1;
+		free(path);
+		return -1;
+	}
+	if (lock_machine()) {
 		close(lock_fd);
 		lock_fd = -1;
 		free(path);
@@ -584,5 +760,7 @@ void envctl_forget_lock(void)
 {
 	if (lock_fd >= 0)
 		close(lock_fd);
-	lock_fd = -1;
+	if (machine_fd >= 0)
+		close(machine_fd);
+	lock_fd = machine_fd = -1;
 }

@@ -27,11 +27,16 @@ int envctl_push_undo(const char *const *argv);
 int envctl_push_undo_write(const char *path, const char *value);
 
 /*
- * Take the machine: one benchmarking mmbench at a time per state dir (an
- * overlapping run would both disturb the numbers and fight over knobs).
- * Held until exit.  0, or -1 after printing who holds it.
+ * Take the machine: one benchmarking mmbench at a time per state dir and
+ * per machine, whatever the state dir (an overlapping run would both
+ * disturb the numbers and fight over knobs).  The machine lock is
+ * envctl_machine_lock_path() (falling back to /tmp/mmbench.lock for a
+ * user who cannot create it).  Held until exit.  0, or -1 after printing
+ * who holds it (pid and state folder).
  */
 int envctl_lock(void);
+/* $MMBENCH_LOCK (tests), else /run/mmbench.lock. */
+const char *envctl_machine_lock_path(void);
 
 /* Current journal position; restore everything after it with envctl_restore_to. */
 off_t envctl_mark(void);
