@@ -178,9 +178,16 @@ static int build_axis(struct plan_workload *w, const struct mmb_param_def *d,
 		size_t ngen = 0;
 		int r = 1;
 
-		/* an integer value may be a generator, alone or inside a list */
+		/* an int or size value may be a generator, alone or inside a list */
 		if (d->type == MMB_PARAM_INT)
 			r = units_int_list(cv->text, u, &gen, &ngen, err, sizeof(err));
+		else if (d->type == MMB_PARAM_SIZE)
+			r = units_size_list(cv->text, u, &gen, &ngen, err, sizeof(err));
+		else if (units_is_generator(cv->text))
+			return pos_error(&cv->pos, wl, "parameter '%s': '%s': generators (stride:, pow2:,"
+					 " range:) expand int and size parameters; '%s' is %s: write"
+					 " a list of values instead", d->name, cv->text, d->name,
+					 type_name(d->type));
 		if (r < 0)
 			return pos_error(&cv->pos, wl, "parameter '%s': %s", d->name, err);
 		if (r > 0) {
@@ -193,14 +200,20 @@ static int build_axis(struct plan_workload *w, const struct mmb_param_def *d,
 		ax->matrix = true;
 		for (size_t g = 0; g < ngen; g++) {
 			bool seen = false;
+			char text[32];
 
 			/* [1, stride:8]: the 1 the generator repeats runs once */
 			for (size_t k = 0; k < ax->n && !seen; k++)
 				seen = ax->vals[k].i == gen[g];
 			if (seen)
 				continue;
+			/* the variant names the value in its units: size=4K, not size=4096 */
+			if (d->type == MMB_PARAM_SIZE)
+				units_format_size_exact(gen[g], text, sizeof(text));
+			else
+				snprintf(text, sizeof(text), "%lld", (long long)gen[g]);
 			ALLOC_GROW(ax->vals, ax->n + 1, alloc);
-			if (plan_parse_value(d, keep_string(w, xasprintf("%lld", (long long)gen[g])), u,
+			if (plan_parse_value(d, keep_string(w, xstrdup(text)), u,
 					     &ax->vals[ax->n], err, sizeof(err))) {
 				free(gen);
 				return pos_error(&cv->pos, wl, "parameter '%s': %s", d->name, err);

@@ -416,12 +416,14 @@ static int ilist_add(struct ilist *l, int64_t x, const char *s, char *err, size_
 	return 0;
 }
 
-static int gen_int(const char *text, size_t len, const struct unit_ctx *ctx,
+/* the endpoints of a size generator are sizes (pow2:4K..1G), of an int one ints */
+static int gen_int(bool gen_sizes, const char *text, size_t len, const struct unit_ctx *ctx,
 		   const char *orig, const char *what, int64_t *out, char *err, size_t errlen)
 {
 	char *tmp = xstrndup(text, len);
 	char sub[256];
-	int ret = units_parse_int(tmp, ctx, out, sub, sizeof(sub));
+	int ret = gen_sizes ? units_parse_size(tmp, ctx, out, sub, sizeof(sub))
+			    : units_parse_int(tmp, ctx, out, sub, sizeof(sub));
 
 	if (ret)
 		fail(err, errlen, "'%s': bad %s: %s", orig, what, sub);
@@ -444,8 +446,8 @@ static int gen_steps(struct ilist *l, int64_t a, int64_t b, int64_t step,
 
 #define EXPECT_GEN "expected stride:E, pow2:A..B or range:A..B[:S] (e.g. stride:ncpu, pow2:1..4*ncpu, range:1..16:2)"
 
-int units_int_list(const char *s, const struct unit_ctx *ctx, int64_t **vals,
-		   size_t *n, char *err, size_t errlen)
+static int int_list(bool gen_sizes, const char *s, const struct unit_ctx *ctx, int64_t **vals,
+		    size_t *n, char *err, size_t errlen)
 {
 	struct ilist l = { 0 };
 	const char *p, *colon, *dots;
@@ -464,7 +466,11 @@ int units_int_list(const char *s, const struct unit_ctx *ctx, int64_t **vals,
 	if (colon - p == 6 && !strncmp(p, "stride", 6)) {
 		int64_t e;
 
-		if (gen_int(colon + 1, strlen(colon + 1), ctx, s, "end", &e, err, errlen))
+		if (gen_sizes)
+			return fail(err, errlen, "'%s': stride: makes client counts; for sizes use"
+				    " pow2:A..B or range:A..B:S (e.g. pow2:4K..1G)", s);
+
+		if (gen_int(gen_sizes, colon + 1, strlen(colon + 1), ctx, s, "end", &e, err, errlen))
 			return -1;
 		if (e < 1)
 			return fail(err, errlen, "'%s': the end must be >= 1, got %lld", s,
@@ -498,15 +504,15 @@ int units_int_list(const char *s, const struct unit_ctx *ctx, int64_t **vals,
 	dots = strstr(args, "..");
 	if (!dots)
 		return fail(err, errlen, "'%s': missing '..'; %s", s, EXPECT_GEN);
-	if (gen_int(args, dots - args, ctx, s, "start", &a, err, errlen))
+	if (gen_int(gen_sizes, args, dots - args, ctx, s, "start", &a, err, errlen))
 		return -1;
 	const char *bs = dots + 2;
 	const char *sc = strchr(bs, ':');
 	if (sc && is_pow2)
 		return fail(err, errlen, "'%s': pow2 takes no step; expected pow2:A..B", s);
-	if (gen_int(bs, sc ? (size_t)(sc - bs) : strlen(bs), ctx, s, "end", &b, err, errlen))
+	if (gen_int(gen_sizes, bs, sc ? (size_t)(sc - bs) : strlen(bs), ctx, s, "end", &b, err, errlen))
 		return -1;
-	if (sc && gen_int(sc + 1, strlen(sc + 1), ctx, s, "step", &step, err, errlen))
+	if (sc && gen_int(gen_sizes, sc + 1, strlen(sc + 1), ctx, s, "step", &step, err, errlen))
 		return -1;
 	if (a > b)
 		return fail(err, errlen, "'%s': start %lld is greater than end %lld", s,
@@ -542,7 +548,42 @@ fail:
 	return -1;
 }
 
+int units_int_list(const char *s, const struct unit_ctx *ctx, int64_t **vals,
+		   size_t *n, char *err, size_t errlen)
+{
+	return int_list(false, s, ctx, vals, n, err, errlen);
+}
+
+int units_size_list(const char *s, const struct unit_ctx *ctx, int64_t **vals,
+		    size_t *n, char *err, size_t errlen)
+{
+	return int_list(true, s, ctx, vals, n, err, errlen);
+}
+
+bool units_is_generator(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return starts_with(s, "stride:") || starts_with(s, "pow2:") || starts_with(s, "range:");
+}
+
 /* ---- formatting ------------------------------------------------------- */
+
+void units_format_size_exact(int64_t bytes, char *buf, size_t len)
+{
+	static const char suffix[] = "TGMK";
+	int64_t a = bytes < 0 ? -bytes : bytes;
+
+	for (int i = 0; a && i < 4; i++) {
+		int64_t unit = (int64_t)1 << (10 * (4 - i));
+
+		if (a % unit == 0) {
+			snprintf(buf, len, "%lld%c", (long long)(bytes / unit), suffix[i]);
+			return;
+		}
+	}
+	snprintf(buf, len, "%lld", (long long)bytes);
+}
 
 void units_format_size(int64_t bytes, char *buf, size_t len)
 {

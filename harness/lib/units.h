@@ -5,7 +5,8 @@
  *             20%mem (of MemTotal), mem/5
  *   duration: 300s, 10ms, 500us, 100ns, 2m, 1h, 1.5s; bare number = seconds
  *   bool:     true/false, yes/no, on/off, 1/0
- * List generators for int params (each expands to several values):
+ * List generators for int and size params (each expands to several values;
+ * on a size, A, B and S are sizes and there is no stride):
  *   stride:E        mmtests' "large stride" client list up to E
  *                   (E>32: 1..8 step 3, 12..32 step 9, 48..E step 31;
  *                    E>8: 1..8 step 2, 12..E step 6; else 1..E step 2;
@@ -17,6 +18,7 @@
 #ifndef MMB_UNITS_H
 #define MMB_UNITS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,9 +45,16 @@ int units_parse_double(const char *s, double *out, char *err, size_t errlen);
  */
 int units_int_list(const char *s, const struct unit_ctx *ctx, int64_t **vals,
 		   size_t *n, char *err, size_t errlen);
+/* The same for a size parameter: endpoints and step are sizes (pow2:4K..1G, range:4K..64K:4K). */
+int units_size_list(const char *s, const struct unit_ctx *ctx, int64_t **vals,
+		    size_t *n, char *err, size_t errlen);
+/* s starts like a generator (stride:, pow2:, range:) */
+bool units_is_generator(const char *s);
 
 /* Format helpers for display: "1.0G", "300s". */
 void units_format_size(int64_t bytes, char *buf, size_t len);
 void units_format_duration(int64_t ns, char *buf, size_t len);
+/* A size as it can be written back, exactly: 4096 -> "4K", 3145728 -> "3M", 1000 -> "1000". */
+void units_format_size_exact(int64_t bytes, char *buf, size_t len);
 
 #endif

@@ -146,6 +146,46 @@ static void expect_error(const char *yaml, const char *msg)
 	done(&e, &p);
 }
 
+/* A generator on a size parameter: sizes in, variants named in units out. */
+static void test_size_generators(void **s)
+{
+	struct experiment e;
+	struct plan p;
+	struct plan_workload *w;
+
+	(void)s;
+	assert_int_equal(build(&e, &p, "experiment: g\nworkloads:\n  - name: skeleton\n"
+			       "    params:\n      size: range:4K..12K:4K\n", NULL), 0);
+	w = &p.wls[0];
+	assert_int_equal(w->nvariants, 3);
+	assert_string_equal(w->variants[0].variant, "size=4K");
+	assert_string_equal(w->variants[1].variant, "size=8K");
+	assert_string_equal(w->variants[2].variant, "size=12K");
+	done(&e, &p);
+	assert_int_equal(build(&e, &p, "experiment: g\nworkloads:\n  - name: skeleton\n"
+			       "    params:\n      size: [6K, pow2:1M..3M]\n", NULL), 0);
+	w = &p.wls[0];
+	assert_int_equal(w->nvariants, 4);
+	assert_string_equal(w->variants[0].variant, "size=6K");
+	assert_string_equal(w->variants[1].variant, "size=1M");
+	assert_string_equal(w->variants[2].variant, "size=2M");
+	assert_string_equal(w->variants[3].variant, "size=3M");
+	done(&e, &p);
+	/* range:4096..4096 once said "unexpected 'range:4096..4096'" */
+	assert_int_equal(build(&e, &p, "experiment: g\nworkloads:\n  - name: skeleton\n"
+			       "    params:\n      size: range:4096..4096\n", NULL), 0);
+	assert_string_equal(p.wls[0].variants[0].variant, "size=4K");
+	done(&e, &p);
+	expect_error("experiment: x\nworkloads:\n  - name: skeleton\n    params:\n      size: stride:8\n",
+		     "t.yaml:5:13: workload 'skeleton': parameter 'size': 'stride:8': stride: makes client"
+		     " counts; for sizes use pow2:A..B or range:A..B:S");
+	expect_error("experiment: x\nworkloads:\n  - name: skeleton\n    params:\n      size: range:4K..1G\n",
+		     "'range:4K..1G': more than 100000 values");
+	expect_error("experiment: x\nworkloads:\n  - name: skeleton\n    params:\n      prefault: range:0..1\n",
+		     "parameter 'prefault': 'range:0..1': generators (stride:, pow2:, range:) expand int and"
+		     " size parameters; 'prefault' is a boolean (true/false): write a list of values instead");
+}
+
 static void test_errors(void **s)
 {
 	(void)s;
@@ -173,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_generator_expands),
 		cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_size_generators),
 	};
 	int ret = cmocka_run_group_tests(tests, NULL, NULL);
 

@@ -412,6 +412,40 @@ static void test_host_ctx(void **state)
 	assert_int_equal(v, (int64_t)c.page_size);
 }
 
+static void test_size_exact_and_size_list(void **state)
+{
+	char buf[32];
+	int64_t *v = NULL;
+	size_t n = 0;
+
+	(void)state;
+	units_format_size_exact(4096, buf, sizeof(buf));
+	assert_string_equal(buf, "4K");
+	units_format_size_exact(3 * GiB, buf, sizeof(buf));
+	assert_string_equal(buf, "3G");
+	units_format_size_exact(1536, buf, sizeof(buf));
+	assert_string_equal(buf, "1536");
+	units_format_size_exact(0, buf, sizeof(buf));
+	assert_string_equal(buf, "0");
+	units_format_size_exact(2048LL * GiB, buf, sizeof(buf));
+	assert_string_equal(buf, "2T");
+	/* sizes as endpoints; an int list of the same text is refused */
+	assert_int_equal(units_size_list("pow2:4K..16K", &ctx16, &v, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(v[0], 4096);
+	assert_int_equal(v[2], 16384);
+	free(v);
+	assert_int_equal(units_size_list("range:1M..10%mem:1G", &ctx16, &v, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	free(v);
+	assert_int_equal(units_size_list("4K", &ctx16, &v, &n, err, sizeof(err)), 1);
+	assert_int_equal(units_size_list("stride:8", &ctx16, &v, &n, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "stride: makes client counts"));
+	assert_int_equal(units_int_list("pow2:4K..16K", &ctx16, &v, &n, err, sizeof(err)), -1);
+	assert_true(units_is_generator(" range:1..2"));
+	assert_false(units_is_generator("4K"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -426,6 +460,7 @@ int main(void)
 		cmocka_unit_test(test_list_errors_and_non_lists),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_host_ctx),
+		cmocka_unit_test(test_size_exact_and_size_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
