@@ -75,15 +75,51 @@ static int parse_size_arg(const char *name, const char *v, uint64_t *out)
 	return 0;
 }
 
+/* What the host can give a guest: no more CPUs than it has online, no more memory than it has. */
+#define VM_MIN_MEM (64ull << 20)	/* a kernel, the initramfs and a workload */
+
+static int check_cpus(const char *v, int cpus)
+{
+	int host = online_cpus();
+
+	if (cpus > host)
+		return error("--cpus %s: this host has %d online CPU%s; a guest gets at most that many",
+			     v, host, host == 1 ? "" : "s");
+	return 0;
+}
+
+static int check_mem(const char *v, uint64_t b)
+{
+	uint64_t host = mem_total_bytes();
+	size_t len = strlen(v);
+	char have[32], lim[32];
+
+	units_format_size((int64_t)b, have, sizeof(have));
+	if (b < VM_MIN_MEM) {
+		units_format_size((int64_t)VM_MIN_MEM, lim, sizeof(lim));
+		return error("--mem '%s' is %s: a guest needs at least %s%s", v, have, lim,
+			     len && (v[len - 1] == 'P' || v[len - 1] == 'p')
+			     ? " (P counts pages, not petabytes)" : "");
+	}
+	if (host && b > host) {
+		units_format_size((int64_t)host, lim, sizeof(lim));
+		return error("--mem '%s' is %s: more than this host's memory (MemTotal %s)", v, have,
+			     lim);
+	}
+	return 0;
+}
+
 int vm_parse_opt(struct vm_opts *o, int argc, char **argv, int *i)
 {
 	const char *v;
 	int r;
 
 	if ((r = vm_arg_value(argc, argv, i, "--cpus", &v)))
-		return r < 0 ? -1 : parse_int_arg("--cpus", v, 1, 256, &o->cpus) ? -1 : 1;
+		return r < 0 ? -1 : parse_int_arg("--cpus", v, 1, 256, &o->cpus) ||
+				    check_cpus(v, o->cpus) ? -1 : 1;
 	if ((r = vm_arg_value(argc, argv, i, "--mem", &v)))
-		return r < 0 ? -1 : parse_size_arg("--mem", v, &o->mem_bytes) ? -1 : 1;
+		return r < 0 ? -1 : parse_size_arg("--mem", v, &o->mem_bytes) ||
+				    check_mem(v, o->mem_bytes) ? -1 : 1;
 	if ((r = vm_arg_value(argc, argv, i, "--accel", &v))) {
 		if (r < 0)
 			return -1;
