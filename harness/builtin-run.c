@@ -3,6 +3,7 @@
  * every sample in the database under a kernel label.
  */
 #include "builtin.h"
+#include "precision.h"
 #include "config.h"
 #include "db.h"
 #include "envctl.h"
@@ -25,14 +26,36 @@ struct run_args {
 	const char *compare;	/* after the run: compare with this label, or "previous" */
 	int iterations;
 	bool quick;
+	double precision;	/* --precision: 0 off */
+	int min_iterations, max_iterations;
 };
+
+/* "1%" or "0.01": a fraction in (0, 1). */
+static int parse_precision(const char *v, double *out)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	if (end == v)
+		return -1;
+	if (*end == '%') {
+		d /= 100;
+		end++;
+	}
+	if (*end || !(d > 0 && d < 1))
+		return -1;
+	*out = d;
+	return 0;
+}
 
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	memset(a, 0, sizeof(*a));
 	for (int i = 1; i < argc; i++) {
 		static const char *const valued[] = { "--name", "--db", "--iterations",
-						      "--workload", "--accel", "--compare" };
+						      "--workload", "--accel", "--compare",
+						      "--precision", "--min-iterations",
+						      "--max-iterations" };
 		const char *arg = argv[i], *val = NULL;
 		int r = 0;
 
@@ -52,7 +75,20 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				a->accel = val;
 			else if (!strcmp(arg, "--compare"))
 				a->compare = val;
-			else {
+			else if (!strcmp(arg, "--precision")) {
+				if (parse_precision(val, &a->precision))
+					return error("--precision wants a share like 1%% (0-100%%, exclusive), not '%s'", val);
+			} else if (!strcmp(arg, "--min-iterations") || !strcmp(arg, "--max-iterations")) {
+				char *end;
+				long n = strtol(val, &end, 10);
+
+				if (*end || n < 2 || n > 1000000)
+					return error("%s wants a number >= 2, not '%s'", arg, val);
+				if (!strcmp(arg, "--min-iterations"))
+					a->min_iterations = (int)n;
+				else
+					a->max_iterations = (int)n;
+			} else {
 				char *end;
 				long n = strtol(val, &end, 10);
 
@@ -76,6 +112,17 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		return error("usage: mmbench run CONFIG [--name LABEL] [--db FILE] [--iterations N] [--quick] [-q]");
 	if (a->label && !*a->label)
 		return error("--name must not be empty");
+	if ((a->min_iterations || a->max_iterations) && !a->precision)
+		return error("--min-iterations and --max-iterations go with --precision");
+	if (a->precision) {
+		if (!a->min_iterations)
+			a->min_iterations = PRECISION_MIN_N;
+		if (!a->max_iterations)
+			a->max_iterations = a->min_iterations * 16 > 200 ? a->min_iterations * 16 : 200;
+		if (a->max_iterations < a->min_iterations)
+			return error("--max-iterations %d is below --min-iterations %d",
+				     a->max_iterations, a->min_iterations);
+	}
 	return 0;
 }
 
@@ -164,6 +211,15 @@ int cmd_run(int argc, char **argv)
 		plan_release(&plan);
 		experiment_release(&exp);
 		return EXIT_USAGE;
+	}
+	if (a.precision > 0) {
+		plan.precision = a.precision;
+		plan.min_iterations = a.min_iterations;
+		plan.max_iterations = a.max_iterations;
+		plan.total_iterations = 0;
+		for (size_t i = 0; i < plan.nwls; i++)
+			plan.total_iterations += plan.wls[i].nvariants *
+						 (size_t)(plan.wls[i].warmup + a.max_iterations);
 	}
 	if (envctl_lock()) {
 		plan_release(&plan);

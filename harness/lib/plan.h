@@ -39,6 +39,8 @@ struct plan {
 	struct plan_workload *wls;
 	size_t nwls;
 	size_t total_iterations;	/* warm-up included, for progress/ETA */
+	double precision;		/* run --precision (0: off), a fraction */
+	int min_iterations, max_iterations;	/* its bounds on measured iterations */
 };
 
 int plan_build(struct plan *p, struct experiment *e, const struct unit_ctx *u,

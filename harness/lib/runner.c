@@ -1,6 +1,7 @@
 #include "runner.h"
 #include "envctl.h"
 #include "interference.h"
+#include "precision.h"
 #include "monitor.h"
 #include "progress.h"
 #include "util.h"
@@ -462,6 +463,62 @@ static void drop_caches(void)
 
 static uint64_t ref_freq_khz;	/* the run's first frequency reading */
 
+/* --precision: each metric's per-iteration mean over the clean iterations. */
+struct precise {
+	struct precise_metric {
+		const char *metric;	/* the plugin's (static) name */
+		double *v;
+	} *m;
+	size_t nm, n;		/* metrics, clean iterations so far */
+};
+
+static void precise_release(struct precise *p)
+{
+	for (size_t k = 0; k < p->nm; k++)
+		free(p->m[k].v);
+	free(p->m);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Add one clean iteration; true when the rule (precision.h) says stop. */
+static bool precise_enough(struct precise *p, const struct iter_result *r, const struct plan *plan)
+{
+	size_t nmin = (size_t)plan->min_iterations;
+
+	for (size_t s = 0; s < r->nsamples; s++) {
+		size_t k;
+		double sum = 0;
+		int cnt = 0;
+
+		if (s && !strcmp(r->samples[s].metric, r->samples[s - 1].metric))
+			continue;	/* per-thread samples: averaged below */
+		for (k = 0; k < p->nm && strcmp(p->m[k].metric, r->samples[s].metric); k++)
+			;
+		if (k == p->nm) {
+			if (p->n)
+				continue;	/* a metric that came late cannot be judged */
+			p->m = xrealloc(p->m, (p->nm + 1) * sizeof(*p->m));
+			p->m[p->nm].metric = r->samples[s].metric;
+			p->m[p->nm].v = xcalloc((size_t)plan->max_iterations + 1, sizeof(double));
+			p->nm++;
+		}
+		for (size_t j = s; j < r->nsamples && !strcmp(r->samples[j].metric,
+								r->samples[s].metric); j++) {
+			sum += r->samples[j].value;
+			cnt++;
+		}
+		if (p->n < (size_t)plan->max_iterations)
+			p->m[k].v[p->n] = sum / cnt;
+	}
+	p->n++;
+	if (!precision_look(p->n, nmin))
+		return false;
+	for (size_t k = 0; k < p->nm; k++)
+		if (precision_rel_halfwidth(p->m[k].v, p->n) > plan->precision)
+			return false;
+	return p->nm > 0;
+}
+
 /*
  * The interference record of one iteration (appended to its monitor rows)
  * and its verdict: it->disturbed names every reason, or stays NULL.  The
@@ -516,7 +573,8 @@ int runner_run(struct plan *plan, struct mmb_db *db, int64_t run_id,
 
 		for (size_t vi = 0; vi < w->nvariants && !stop_signal; vi++) {
 			struct plan_variant *v = &w->variants[vi];
-			int total = w->warmup + w->iterations;
+			int total = w->warmup + (plan->precision > 0 ? plan->max_iterations : w->iterations);
+			struct precise pr = { 0 };
 			bool skip_rest = false;
 
 			if (v->unsupported) {
@@ -623,10 +681,27 @@ int runner_run(struct plan *plan, struct mmb_db *db, int64_t run_id,
 						v->variant, it.iteration, r.reason);
 					st->failed++;
 				}
+				if (plan->precision > 0 && !warm && !strcmp(r.status, "ok") &&
+				    !it.disturbed && precise_enough(&pr, &r, plan)) {
+					progress_clear();
+					info("%s%s%s: every metric's 95%% CI within %.3g%% of its mean after"
+					     " %zu clean iterations", w->plugin.w.name,
+					     *v->variant ? " " : "", v->variant, 100 * plan->precision, pr.n);
+					done += total - i - 1;
+					skip_rest = true;
+				}
 				free(keys);
 				free(deltas);
 				iter_result_release(&r);
 			}
+			if (plan->precision > 0 && !skip_rest && !stop_signal) {
+				progress_clear();
+				warning("%s%s%s: %d iterations (--max-iterations), %zu of them clean, and"
+					" the 95%% CI is still wider than %.3g%% of the mean",
+					w->plugin.w.name, *v->variant ? " " : "", v->variant,
+					plan->max_iterations, pr.n, 100 * plan->precision);
+			}
+			precise_release(&pr);
 		}
 	}
 	progress_clear();
