@@ -130,8 +130,12 @@ check-kernel:
 	@$(MAKE) --no-print-directory all
 	MMBENCH_BUILD=$(BUILD) ./tests/kernel/run.sh
 
-bench: all
+bench: all $(BUILD)/bench/interference-cost
 	MMBENCH_BUILD=$(BUILD) SENS=$(SENS) ./bench/run.sh
+
+$(BUILD)/bench/interference-cost: bench/interference-cost.c $(BUILD)/libmmbench.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libmmbench.a $(LDLIBS)
 
 deps:
 	@./tools/install-deps.sh run
