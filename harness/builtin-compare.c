@@ -21,8 +21,8 @@
 
 #define COMPARE_USAGE \
 	"usage: mmbench compare [--db FILE] [--format mmtests|lkp|markdown|csv|json]\n" \
-	"                       [--test welch|mwu|mmtests|lkp] [--workload W] [--metric M]\n" \
-	"                       BASE NEW...\n"
+	"                       [--test welch|mwu|mmtests|lkp] [--mean amean|hmean|gmean|median]\n" \
+	"                       [--workload W] [--metric M] BASE NEW...\n"
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -48,6 +48,7 @@ int cmd_compare(int argc, char **argv)
 	size_t nlabels = 0;
 	enum compare_format fmt = CMP_TEXT;
 	enum stats_test_kind kind;
+	enum stats_mean_kind mean = STATS_MEAN_AUTO;
 	struct strbuf out = STRBUF_INIT;
 	struct query_set qs;
 	struct compare c;
@@ -57,7 +58,7 @@ int cmd_compare(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		static const char *const opts[] = { "--db", "--format", "--test", "--workload",
-						    "--metric", "--last" };
+						    "--metric", "--last", "--mean" };
 		const char *a = argv[i], *v = NULL;
 		size_t k;
 		bool missing = false;
@@ -94,6 +95,12 @@ int cmd_compare(int argc, char **argv)
 			if (query_filter_set_last(&filter, v)) {
 				free(labels);
 				return usage_error("--last '%s': expected a number of runs >= 1", v);
+			}
+			break;
+		case 6:
+			if (stats_mean_parse(v, &mean)) {
+				free(labels);
+				return usage_error("--mean '%s': expected amean, hmean, gmean or median", v);
 			}
 			break;
 		default:
@@ -153,7 +160,7 @@ int cmd_compare(int argc, char **argv)
 		if (!qs.kernels[i].nruns_pooled)
 			warning("kernel '%s' has no complete or interrupted run", labels[i]);
 
-	compare_build(&c, &qs, kind);
+	compare_build_mean(&c, &qs, kind, mean);
 	compare_load_meta(&c, &db);
 	compare_print(&out, &c, fmt);
 	fwrite(out.buf, 1, out.len, stdout);

@@ -50,6 +50,7 @@ int cmd_plot(int argc, char **argv)
 	const char *dbpath = NULL, *outdir = ".";
 	struct query_filter filter = { 0 };
 	struct plot_opts o;
+	enum stats_mean_kind mean = STATS_MEAN_AUTO;
 	struct mmb_db db;
 	struct query_set qs;
 	struct compare cmp;
@@ -65,7 +66,7 @@ int cmd_plot(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":d:o:f:s:" COMPARE_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
 		if (getopt_value_check(argv, optind, optarg))
 			return EXIT_USAGE;
-		rc = compare_select_option(opt, optarg, &filter, &o.test);
+		rc = compare_select_option(opt, optarg, &filter, &o.test, &mean);
 		if (rc < 0)
 			return EXIT_USAGE;
 		if (rc)
@@ -136,7 +137,7 @@ int cmd_plot(int argc, char **argv)
 		warning("the kernels were measured on %zu different machines: %s", nmachines, machine);
 	o.outdir = outdir;
 	o.machine = machine;
-	compare_build(&cmp, &qs, o.test);
+	compare_build_mean(&cmp, &qs, o.test, mean);
 	plot_groups_build(&cmp, &groups, &ngroups);
 	plot_list_init(&list);
 	o.batch = gnuplot_batch_new(outdir);

@@ -31,6 +31,7 @@ struct report {
 	struct compare cmp;
 	enum compare_format fmt;
 	enum stats_test_kind test;
+	enum stats_mean_kind mean;	/* --mean */
 	const char *outdir;
 	char *machine;
 	size_t nmachines;
@@ -475,7 +476,7 @@ static void tables_text(struct report *rp, struct strbuf *out, enum compare_form
 			v.rows[r].series[0] = qs->rows[r].series[0];
 			v.rows[r].series[1] = qs->rows[r].series[i];
 		}
-		compare_build(&c, &v, rp->test);
+		compare_build_mean(&c, &v, rp->test, rp->mean);
 		for (size_t r = 0; r < c.nr; r++) {
 			c.rows[r].test[1] = rp->cmp.rows[r].test[i];
 			c.rows[r].verdict[1] = rp->cmp.rows[r].verdict[i];
@@ -1096,7 +1097,7 @@ int cmd_report(int argc, char **argv)
 				  NULL)) != -1) {
 		if (getopt_value_check(argv, optind, optarg))
 			return EXIT_USAGE;
-		rc = compare_select_option(opt, optarg, &filter, &rp.test);
+		rc = compare_select_option(opt, optarg, &filter, &rp.test, &rp.mean);
 		if (rc < 0)
 			return EXIT_USAGE;
 		if (rc)
@@ -1160,7 +1161,7 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	rp.machine = plot_machine_caption(&rp.db, &rp.qs, &rp.nmachines);
-	compare_build(&rp.cmp, &rp.qs, rp.test);
+	compare_build_mean(&rp.cmp, &rp.qs, rp.test, rp.mean);
 	if (rp.plots_on && draw_plots(&rp) < 0) {
 		ret = EXIT_RUNTIME;
 		goto out_cmp;

@@ -26,7 +26,29 @@ static bool untestable(enum stats_test_kind k, size_t nb, size_t nn)
 	return true;
 }
 
+/*
+ * The statistic of a row: the one asked for when every label's samples
+ * allow it, else Amean; AUTO is the run summary's rule (Hmean for a
+ * higher-is-better metric with positive samples).
+ */
+static enum stats_mean_kind row_mean(enum stats_mean_kind want, const struct query_row *qr,
+				     size_t nl)
+{
+	if (want == STATS_MEAN_AUTO)
+		want = qr->better > 0 ? STATS_HMEAN : STATS_AMEAN;
+	for (size_t i = 0; i < nl; i++)
+		if (!stats_mean_defined(want, qr->series[i].v, qr->series[i].n))
+			return STATS_AMEAN;
+	return want;
+}
+
 void compare_build(struct compare *c, const struct query_set *qs, enum stats_test_kind test)
+{
+	compare_build_mean(c, qs, test, STATS_MEAN_AUTO);
+}
+
+void compare_build_mean(struct compare *c, const struct query_set *qs, enum stats_test_kind test,
+			enum stats_mean_kind mean)
 {
 	size_t nl = qs->nlabels, np = 0;
 	double *p = xmalloc((qs->nr * nl + 1) * sizeof(*p)), *q;
@@ -35,6 +57,7 @@ void compare_build(struct compare *c, const struct query_set *qs, enum stats_tes
 	memset(c, 0, sizeof(*c));
 	c->qs = qs;
 	c->test = test;
+	c->mean = mean;
 	c->nr = qs->nr;
 	c->rows = xcalloc(qs->nr ? qs->nr : 1, sizeof(*c->rows));
 	for (size_t r = 0; r < qs->nr; r++) {
@@ -43,6 +66,7 @@ void compare_build(struct compare *c, const struct query_set *qs, enum stats_tes
 		const struct query_series *b = &qr->series[0];
 
 		row->q = qr;
+		row->mean = row_mean(mean, qr, nl);
 		row->sum = xcalloc(nl, sizeof(*row->sum));
 		row->test = xcalloc(nl, sizeof(*row->test));
 		row->verdict = xcalloc(nl, sizeof(*row->verdict));
@@ -58,7 +82,8 @@ void compare_build(struct compare *c, const struct query_set *qs, enum stats_tes
 				row->verdict[i] = VERDICT_MISSING;
 				continue;
 			}
-			stats_test_run(test, b->v, b->n, s->v, s->n, qr->better, t);
+			/* the test is of the statistic the row shows */
+			stats_test_mean(test, row->mean, b->v, b->n, s->v, s->n, qr->better, t);
 			if (untestable(test, b->n, s->n)) {
 				row->verdict[i] = VERDICT_UNTESTED;
 				continue;
@@ -257,7 +282,7 @@ static size_t nlabels(const struct compare *c)
 
 static bool zero_base(const struct compare_row *row)
 {
-	return row->sum[0].n && row->sum[0].amean == 0;
+	return row->sum[0].n && stats_mean_of(&row->sum[0], row->mean) == 0;
 }
 
 /* The test as printed in the explanation lines (<= 80 columns). */
@@ -284,8 +309,37 @@ static void describe_test(struct strbuf *out, const struct compare *c, const cha
 	}
 }
 
+/* Which statistic the rows show, and how it is tested (<= 80 columns). */
+static void describe_mean(struct strbuf *out, const struct compare *c, const char *prefix)
+{
+	bool welch = c->test == STATS_WELCH;
+
+	switch (c->mean) {
+	case STATS_MEAN_AUTO:
+		strbuf_addf(out, "%sHmean (harmonic mean) for a higher-is-better metric, else Amean,"
+			    "\n  as in the run summary%s\n", prefix,
+			    welch ? "; an Hmean is tested on 1/x and mapped back" : "");
+		break;
+	case STATS_AMEAN:
+		strbuf_addf(out, "%sAmean (arithmetic mean)\n", prefix);
+		break;
+	case STATS_HMEAN:
+		strbuf_addf(out, "%sHmean (harmonic mean; Amean where a sample is <= 0)%s\n", prefix,
+			    welch ? ",\n  tested on 1/x and mapped back" : "");
+		break;
+	case STATS_GMEAN:
+		strbuf_addf(out, "%sGmean (geometric mean; Amean where a sample is <= 0)%s\n", prefix,
+			    welch ? ",\n  tested on log x and mapped back" : "");
+		break;
+	case STATS_MEDIAN:
+		strbuf_addf(out, "%sMedian%s\n", prefix,
+			    welch ? ", tested with Mann-Whitney U (Welch has no median)" : "");
+		break;
+	}
+}
+
 int compare_select_option(int opt, const char *arg, struct query_filter *f,
-			  enum stats_test_kind *test)
+			  enum stats_test_kind *test, enum stats_mean_kind *mean)
 {
 	switch (opt) {
 	case 'w':
@@ -304,6 +358,10 @@ int compare_select_option(int opt, const char *arg, struct query_filter *f,
 		return 1;
 	case 'K':
 		f->keep_disturbed = true;
+		return 1;
+	case 'M':
+		if (stats_mean_parse(arg, mean) < 0)
+			return error("--mean '%s': expected amean, hmean, gmean or median", arg);
 		return 1;
 	}
 	return 0;
@@ -798,6 +856,8 @@ void compare_lkp(struct strbuf *out, const struct compare *c)
 		first = false;
 		na |= lkp_block(out, c, rows, n);
 	}
+	if (c->nr)
+		strbuf_addstr(out, "\nvalues: arithmetic means (0-day's convention); %change of those\n");
 	if (c->ninconclusive || c->nr) {
 		struct strbuf notes = STRBUF_INIT;
 
@@ -845,10 +905,10 @@ void compare_markdown(struct strbuf *out, const struct compare *c)
 
 		if (r)
 			strbuf_addch(out, '\n');
-		strbuf_addf(out, "%s%s%s, %s (%s%s%s is better):\n", row->q->workload,
+		strbuf_addf(out, "%s%s%s, %s (%s%s%s is better; %s):\n", row->q->workload,
 			    *row->q->variant ? ", " : "", row->q->variant, row->q->metric,
 			    row->q->unit, *row->q->unit ? ", " : "",
-			    row->q->better > 0 ? "higher" : "lower");
+			    row->q->better > 0 ? "higher" : "lower", stats_mean_title(row->mean));
 		for (size_t k = 0; k < 4; k++)
 			w[k] = strlen(head[k]) + 2;
 		for (size_t i = 0; i < nl; i++) {
@@ -869,8 +929,11 @@ void compare_markdown(struct strbuf *out, const struct compare *c)
 					cells[i][1] = xstrdup("n/a");
 					na = true;
 				} else {
-					cells[i][1] = xasprintf("%.1f%%", 100 * (s->amean - b->amean) /
-								fabs(b->amean));
+					double mb = stats_mean_of(b, row->mean);
+
+					cells[i][1] = xasprintf("%.1f%%", 100 *
+								(stats_mean_of(s, row->mean) - mb) /
+								fabs(mb));
 				}
 				cells[i][2] = s->n > 1 && s->amean ?
 					      xasprintf("%.1f%%", 100 * s->stddev / fabs(s->amean)) :
@@ -924,7 +987,8 @@ void compare_markdown(struct strbuf *out, const struct compare *c)
 		free(cells);
 	}
 	if (c->nr) {
-		strbuf_addstr(out, "\nmean_rel: change of the mean vs the baseline (+ = larger value);\n"
+		strbuf_addstr(out, "\nmean_rel: change of the statistic named in the title vs the baseline"
+			      "\n  (+ = larger value);\n"
 			      "std_rel: sample stddev / own mean; [..]: 95% CI of mean_rel;\n");
 		if (c->test == STATS_WELCH || c->test == STATS_MWU)
 			strbuf_addstr(out, "p: adjusted (Benjamini-Hochberg); * significant.\n");
@@ -966,7 +1030,7 @@ void compare_csv(struct strbuf *out, const struct compare *c)
 	strbuf_addstr(out, "workload,variant,metric,unit,better,kernel,baseline,n,min,q1,median,"
 		      "q3,max,amean,hmean,gmean,stddev,pstddev,hstddev,coeffvar,hcoeffvar,best95,"
 		      "test,statistic,df,p,p_bh,diff,diff_lo,diff_hi,rel_pct,rel_lo_pct,rel_hi_pct,"
-		      "significant,verdict\n");
+		      "significant,verdict,mean\n");
 	for (size_t r = 0; r < c->nr; r++) {
 		const struct compare_row *row = &c->rows[r];
 
@@ -1025,7 +1089,8 @@ void compare_csv(struct strbuf *out, const struct compare *c)
 			} else {
 				csv_field(out, verdict_name(row->verdict[i]));
 			}
-			strbuf_addch(out, '\n');
+			/* the statistic diff and rel_* are of */
+			strbuf_addf(out, ",%s\n", stats_mean_name(row->mean));
 		}
 	}
 }
@@ -1082,8 +1147,8 @@ void compare_json(struct strbuf *out, const struct compare *c)
 		strbuf_addch(out, ',');
 		jkey(out, "unit");
 		json_add_string(out, row->q->unit);
-		strbuf_addf(out, ",\"better\":\"%s\",\"kernels\":[",
-			    row->q->better > 0 ? "higher" : "lower");
+		strbuf_addf(out, ",\"better\":\"%s\",\"mean\":\"%s\",\"kernels\":[",
+			    row->q->better > 0 ? "higher" : "lower", stats_mean_name(row->mean));
 		for (size_t i = 0; i < nlabels(c); i++) {
 			const struct stats_summary *s = &row->sum[i];
 			const struct stats_test *t = &row->test[i];
@@ -1184,8 +1249,9 @@ void compare_text(struct strbuf *out, const struct compare *c)
 		strbuf_addf(out, "%s%s", i > 1 ? ", " : "", label_of(c, i));
 	strbuf_addch(out, '\n');
 	describe_test(out, c, "test: ");
-	strbuf_addstr(out, "change, 95% CI: relative to the baseline mean; verdicts follow each"
-		      " metric's\n  direction (higher or lower is better)\n");
+	strbuf_addstr(out, "change, 95% CI: relative to the baseline's value of the row's statistic;"
+		      "\n  verdicts follow each metric's direction (higher or lower is better)\n");
+	describe_mean(out, c, "statistic: ");
 
 	for (size_t r = 0; r < c->nr; r++) {
 		const struct compare_row *row = &c->rows[r];
@@ -1197,8 +1263,8 @@ void compare_text(struct strbuf *out, const struct compare *c)
 			    q->metric, q->unit, *q->unit ? ", " : "",
 			    q->better > 0 ? "higher" : "lower");
 		strbuf_addf(out, "  %-*s %4s %14s %8s %20s %8s %8s  %s\n", (int)lw, "kernel", "n",
-			    "mean", "change", "95% CI of change", "p", rank ? "p(BH)" : "ratio",
-			    "verdict");
+			    stats_mean_title(row->mean), "change", "95% CI of change", "p",
+			    rank ? "p(BH)" : "ratio", "verdict");
 		for (size_t i = 0; i < nl; i++) {
 			const struct stats_summary *s = &row->sum[i];
 			const struct stats_test *t = &row->test[i];
@@ -1207,7 +1273,7 @@ void compare_text(struct strbuf *out, const struct compare *c)
 			char ncell[48];
 
 			compare_n_cell(ncell, sizeof(ncell), c, r, i);
-			fmt_num(mean, sizeof(mean), s->n ? s->amean : NAN);
+			fmt_num(mean, sizeof(mean), s->n ? stats_mean_of(s, row->mean) : NAN);
 			if (i == 0 || row->verdict[i] == VERDICT_MISSING || !s->n || !row->sum[0].n) {
 				const char *v = verdict_name(row->verdict[i]);
 
@@ -1222,8 +1288,10 @@ void compare_text(struct strbuf *out, const struct compare *c)
 				snprintf(chg, sizeof(chg), "n/a");
 				na = true;
 			} else {
-				snprintf(chg, sizeof(chg), "%+.2f%%", 100 * (s->amean - row->sum[0].amean)
-					 / row->sum[0].amean);
+				double mb = stats_mean_of(&row->sum[0], row->mean);
+
+				snprintf(chg, sizeof(chg), "%+.2f%%", 100 * (stats_mean_of(s, row->mean) - mb)
+					 / fabs(mb));
 			}
 			if (zero_base(row))
 				snprintf(ci, sizeof(ci), "n/a");

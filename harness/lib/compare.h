@@ -35,6 +35,7 @@ struct compare_row {
 	struct stats_test *test;	/* [nlabels]; [0] unused */
 	enum compare_verdict *verdict;	/* [nlabels] */
 	char **why;			/* [nlabels] why inconclusive, else NULL */
+	enum stats_mean_kind mean;	/* the statistic shown and tested (never AUTO) */
 	enum compare_verdict *tested;	/* [nlabels] the verdict before the guard */
 };
 
@@ -52,6 +53,7 @@ struct compare {
 	const struct query_set *qs;
 	struct compare_meta meta;	/* filled by compare_load_meta() */
 	enum stats_test_kind test;
+	enum stats_mean_kind mean;	/* as asked (--mean); AUTO: the run summary's */
 	struct compare_row *rows;
 	size_t nr;
 	size_t ntests;		/* comparisons that produced a p-value (BH's m) */
@@ -82,6 +84,9 @@ void compare_guard_notes(struct strbuf *out, const struct compare *c);
 
 /* Summaries, tests, BH and verdicts for every row of qs. */
 void compare_build(struct compare *c, const struct query_set *qs, enum stats_test_kind test);
+/* The same, showing and testing the central statistic mean (--mean). */
+void compare_build_mean(struct compare *c, const struct query_set *qs, enum stats_test_kind test,
+			enum stats_mean_kind mean);
 void compare_release(struct compare *c);
 /* Fill c->meta from the database (for the lkp header); best effort. */
 int compare_load_meta(struct compare *c, struct mmb_db *db);
@@ -113,9 +118,10 @@ int compare_explain_nothing(const struct query_set *all, const struct query_filt
 	{ "metric", required_argument, NULL, 'm' }, \
 	{ "test", required_argument, NULL, 't' }, \
 	{ "last", required_argument, NULL, 'l' }, \
-	{ "keep-disturbed", no_argument, NULL, 'K' }
+	{ "keep-disturbed", no_argument, NULL, 'K' }, \
+	{ "mean", required_argument, NULL, 'M' }
 int compare_select_option(int opt, const char *arg, struct query_filter *f,
-			  enum stats_test_kind *test);
+			  enum stats_test_kind *test, enum stats_mean_kind *mean);
 void compare_print(struct strbuf *out, const struct compare *c, enum compare_format f);
 
 /* The individual formatters (compare_print dispatches). */

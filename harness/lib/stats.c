@@ -655,6 +655,122 @@ const char *stats_test_name(enum stats_test_kind kind)
 		test_names[kind] : "?";
 }
 
+static const char *const mean_names[] = {
+	[STATS_MEAN_AUTO] = "auto", [STATS_AMEAN] = "amean", [STATS_HMEAN] = "hmean",
+	[STATS_GMEAN] = "gmean", [STATS_MEDIAN] = "median",
+};
+static const char *const mean_titles[] = {
+	[STATS_MEAN_AUTO] = "Mean", [STATS_AMEAN] = "Amean", [STATS_HMEAN] = "Hmean",
+	[STATS_GMEAN] = "Gmean", [STATS_MEDIAN] = "Median",
+};
+
+int stats_mean_parse(const char *name, enum stats_mean_kind *kind)
+{
+	for (size_t i = 1; i < sizeof(mean_names) / sizeof(mean_names[0]); i++)
+		if (name && !strcmp(name, mean_names[i])) {
+			*kind = (enum stats_mean_kind)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *stats_mean_name(enum stats_mean_kind kind)
+{
+	return (size_t)kind < sizeof(mean_names) / sizeof(mean_names[0]) ? mean_names[kind] : "?";
+}
+
+const char *stats_mean_title(enum stats_mean_kind kind)
+{
+	return (size_t)kind < sizeof(mean_titles) / sizeof(mean_titles[0]) ? mean_titles[kind] : "?";
+}
+
+double stats_mean_of(const struct stats_summary *s, enum stats_mean_kind kind)
+{
+	switch (kind) {
+	case STATS_HMEAN: return s->hmean;
+	case STATS_GMEAN: return s->gmean;
+	case STATS_MEDIAN: return s->median;
+	default: return s->amean;
+	}
+}
+
+bool stats_mean_defined(enum stats_mean_kind kind, const double *x, size_t n)
+{
+	if (kind != STATS_HMEAN && kind != STATS_GMEAN)
+		return true;
+	for (size_t i = 0; i < n; i++)
+		if (!(x[i] > 0))
+			return false;
+	return true;
+}
+
+static double *transformed(const double *x, size_t n, enum stats_mean_kind kind)
+{
+	double *y = malloc((n + 1) * sizeof(*y));
+
+	if (!y)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		y[i] = kind == STATS_HMEAN ? 1 / x[i] : log(x[i]);
+	return y;
+}
+
+/* rel* of the chosen statistic from a difference d (and CI) of the transformed means */
+static void map_back(struct stats_test *t, enum stats_mean_kind kind, double ybase, double mbase)
+{
+	double d = t->diff, lo = t->diff_lo, hi = t->diff_hi;
+
+	if (kind == STATS_GMEAN) {
+		/* log-scale difference: a ratio of geometric means */
+		t->rel = 100 * expm1(d);
+		t->rel_lo = 100 * expm1(lo);
+		t->rel_hi = 100 * expm1(hi);
+	} else {
+		/* H = 1/mean(1/x): H_new / H_base = ybase / (ybase + d), decreasing in d */
+		t->rel = 100 * (ybase / (ybase + d) - 1);
+		t->rel_lo = ybase + hi > 0 ? 100 * (ybase / (ybase + hi) - 1) : NAN;
+		t->rel_hi = ybase + lo > 0 ? 100 * (ybase / (ybase + lo) - 1) : NAN;
+	}
+	t->diff = mbase * t->rel / 100;
+	t->diff_lo = mbase * t->rel_lo / 100;
+	t->diff_hi = mbase * t->rel_hi / 100;
+}
+
+int stats_test_mean(enum stats_test_kind kind, enum stats_mean_kind mean, const double *base,
+		    size_t nb, const double *new_, size_t nn, int better, struct stats_test *out)
+{
+	struct stats_summary sb;
+	double *yb, *yn, ybase, center;
+	int ret;
+
+	/* the mmtests and 0-day rules have their own statistics */
+	if (mean == STATS_MEAN_AUTO || mean == STATS_AMEAN || !nb || !nn ||
+	    kind == STATS_MMTESTS || kind == STATS_LKP ||
+	    !stats_mean_defined(mean, base, nb) || !stats_mean_defined(mean, new_, nn))
+		return stats_test_run(kind, base, nb, new_, nn, better, out);
+	stats_summarise(base, nb, better, &sb);
+	center = stats_mean_of(&sb, mean);
+	if (kind == STATS_MWU || mean == STATS_MEDIAN) {
+		/* ranks: the same p on any monotone scale; Welch has no median */
+		ret = stats_mwu(base, nb, new_, nn, out);
+		if (center != 0 && isfinite(center)) {
+			out->rel = 100 * out->diff / fabs(center);
+			out->rel_lo = 100 * out->diff_lo / fabs(center);
+			out->rel_hi = 100 * out->diff_hi / fabs(center);
+		}
+		return ret;
+	}
+	yb = transformed(base, nb, mean);
+	yn = transformed(new_, nn, mean);
+	ybase = amean_of(yb, nb);
+	ret = stats_welch(yb, nb, yn, nn, out);
+	if (!isnan(out->diff))
+		map_back(out, mean, ybase, center);
+	free(yb);
+	free(yn);
+	return ret;
+}
+
 struct pidx {
 	double p;
 	size_t i;

@@ -72,6 +72,29 @@ int stats_test_run(enum stats_test_kind kind, const double *base, size_t nb,
 int stats_test_parse(const char *name, enum stats_test_kind *kind);
 const char *stats_test_name(enum stats_test_kind kind);
 
+/*
+ * The central statistic a comparison shows (--mean).  AUTO is the run
+ * summary's choice: Hmean for a higher-is-better metric whose samples are
+ * all > 0, else Amean.
+ */
+enum stats_mean_kind { STATS_MEAN_AUTO, STATS_AMEAN, STATS_HMEAN, STATS_GMEAN, STATS_MEDIAN };
+int stats_mean_parse(const char *name, enum stats_mean_kind *kind);
+const char *stats_mean_name(enum stats_mean_kind kind);		/* "hmean" */
+const char *stats_mean_title(enum stats_mean_kind kind);	/* "Hmean" */
+double stats_mean_of(const struct stats_summary *s, enum stats_mean_kind kind);
+/* Can x[0..n) have this mean (Hmean, Gmean: every x > 0)? */
+bool stats_mean_defined(enum stats_mean_kind kind, const double *x, size_t n);
+/*
+ * The test of that statistic.  With STATS_WELCH: amean on x; hmean on 1/x
+ * and gmean on log x, the difference and its CI mapped back to the mean's
+ * scale (rel* relative to the baseline's Hmean / Gmean); median with
+ * Mann-Whitney U (Welch has no median), the Hodges-Lehmann CI relative to
+ * the baseline median.  Other tests run as stats_test_run(), rel* relative
+ * to the baseline's value of the chosen statistic.
+ */
+int stats_test_mean(enum stats_test_kind kind, enum stats_mean_kind mean, const double *base,
+		    size_t nb, const double *new_, size_t nn, int better, struct stats_test *out);
+
 /* Benjamini-Hochberg adjusted p-values, in input order; NaN p stays NaN. */
 void stats_bh(const double *p, size_t n, double *q);
 

@@ -30,6 +30,20 @@ grep -qF "no metric 'thruput' of workload 'ebizzy' in these kernels' runs; metri
 "$MMB" compare --workload ebizzy e e2 > "$TMP/out" 2> "$TMP/err"; rc=$?
 [ $rc = 0 ] || { cat "$TMP/err"; die "a good selection: exit $rc"; }
 
+# --mean: each choice names its statistic; a bad one is a usage error, here and in plot/report
+for m in amean hmean gmean median; do
+	"$MMB" compare --mean "$m" e e2 > "$TMP/out" 2> "$TMP/err" || { cat "$TMP/err"; die "--mean $m"; }
+	t=$(echo "$m" | sed 's/^./\U&/')
+	grep -q "^  kernel  *n  *$t   change" "$TMP/out" || die "--mean $m: column not named $t"
+done
+"$MMB" compare --mean hmean --format csv e e2 | grep -q ',throughput,.*,hmean$' || die "csv names the mean"
+for cmd in compare plot report; do
+	out=(--out "$TMP/x")
+	[ $cmd = compare ] && out=()
+	"$MMB" $cmd "${out[@]}" --mean mode e e2 > /dev/null 2> "$TMP/err"; rc=$?
+	[ $rc = 2 ] && grep -q -- "--mean 'mode'" "$TMP/err" || die "$cmd --mean mode: exit $rc"
+done
+
 # run --compare: the run's own exit code says whether the comparison was made
 cat > "$TMP/c.yaml" <<EOC
 experiment: cmpexit

@@ -64,7 +64,7 @@ grep -q '^  cpufreq.governor  *performance (was schedutil)$' "$T" || die "identi
 ! grep -q '^! cpufreq.governor' "$T" || die "identical governor flagged"
 grep -q 'run 4 of fork-batching: failed' "$T" || die "failed run not listed"
 grep -q 'run 5 of fork-batching-v2: interrupted' "$T" || die "interrupted run not listed"
-grep -q '^- regression: aim9 brk_test.ops_per_sec \[test=brk_test\], fork-batching -5.25%$' "$T" ||
+grep -q '^- regression: aim9 brk_test.ops_per_sec \[test=brk_test\], fork-batching -5.26%$' "$T" ||
 	die "brk_test regression in the verdict list"
 grep -A1 'regression: aim9 brk_test.ops_per_sec \[test=brk_test\], fork-batching -5' "$T" |
 	grep -q '95% CI \[.*\], p = .*, BH q = ' || die "verdict with CI and p"

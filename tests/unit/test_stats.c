@@ -435,6 +435,72 @@ static void test_aa_welch(void **state)
 	assert_true(quiet >= 190);
 }
 
+/* --mean: each statistic is tested on its own scale and mapped back. */
+#define assert_close(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+
+static void test_mean_tests(void **state)
+{
+	double b[] = { 100, 110, 120, 130, 125 }, n[] = { 90, 95, 100, 105, 99 };
+	double rb[5], rn[5], lb[5], ln_[5];
+	struct stats_summary sb, sn;
+	struct stats_test t, w;
+	enum stats_mean_kind k;
+	double yb = 0;
+
+	(void)state;
+	for (int i = 0; i < 5; i++) {
+		rb[i] = 1 / b[i];
+		rn[i] = 1 / n[i];
+		lb[i] = log(b[i]);
+		ln_[i] = log(n[i]);
+		yb += rb[i] / 5;
+	}
+	stats_summarise(b, 5, 1, &sb);
+	stats_summarise(n, 5, 1, &sn);
+
+	/* hmean: Welch on 1/x; H_new / H_base - 1, CI through y -> yb / (yb + d) */
+	assert_int_equal(stats_test_mean(STATS_WELCH, STATS_HMEAN, b, 5, n, 5, 1, &t), 0);
+	stats_welch(rb, 5, rn, 5, &w);
+	assert_close(t.p, w.p, 1e-15);
+	assert_close(t.rel, 100 * (sn.hmean / sb.hmean - 1), 1e-9);
+	assert_close(t.rel_lo, 100 * (yb / (yb + w.diff_hi) - 1), 1e-9);
+	assert_close(t.rel_hi, 100 * (yb / (yb + w.diff_lo) - 1), 1e-9);
+	assert_true(t.rel_lo < t.rel && t.rel < t.rel_hi);
+	assert_close(t.diff, sn.hmean - sb.hmean, 1e-9);
+
+	/* gmean: Welch on log x; exp of the difference is the ratio of Gmeans */
+	stats_test_mean(STATS_WELCH, STATS_GMEAN, b, 5, n, 5, 1, &t);
+	stats_welch(lb, 5, ln_, 5, &w);
+	assert_close(t.p, w.p, 1e-15);
+	assert_close(t.rel, 100 * (sn.gmean / sb.gmean - 1), 1e-9);
+	assert_close(t.rel_lo, 100 * expm1(w.diff_lo), 1e-9);
+
+	/* median: Mann-Whitney, Hodges-Lehmann CI relative to the baseline median */
+	stats_test_mean(STATS_WELCH, STATS_MEDIAN, b, 5, n, 5, 1, &t);
+	stats_mwu(b, 5, n, 5, &w);
+	assert_int_equal(t.kind, STATS_MWU);
+	assert_close(t.p, w.p, 1e-15);
+	assert_close(t.rel_lo, 100 * w.diff_lo / sb.median, 1e-9);
+
+	/* amean: plain Welch; a sample <= 0 makes Hmean fall back to it */
+	stats_welch(b, 5, n, 5, &w);
+	stats_test_mean(STATS_WELCH, STATS_AMEAN, b, 5, n, 5, 1, &t);
+	assert_close(t.p, w.p, 0);
+	n[0] = 0;
+	stats_welch(b, 5, n, 5, &w);
+	stats_test_mean(STATS_WELCH, STATS_HMEAN, b, 5, n, 5, 1, &t);
+	assert_close(t.p, w.p, 0);
+	assert_false(stats_mean_defined(STATS_HMEAN, n, 5));
+	assert_true(stats_mean_defined(STATS_MEDIAN, n, 5));
+
+	assert_int_equal(stats_mean_parse("hmean", &k), 0);
+	assert_int_equal(k, STATS_HMEAN);
+	assert_int_equal(stats_mean_parse("auto", &k), -1);	/* the default, not an option */
+	assert_int_equal(stats_mean_parse("mean", &k), -1);
+	assert_string_equal(stats_mean_title(STATS_GMEAN), "Gmean");
+	assert_close(stats_mean_of(&sb, STATS_MEDIAN), 120, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -448,6 +514,7 @@ int main(void)
 		cmocka_unit_test(test_parse_and_edges),
 		cmocka_unit_test(test_negative_baseline),
 		cmocka_unit_test(test_aa_welch),
+		cmocka_unit_test(test_mean_tests),
 	};
 
 	return cmocka_run_group_tests(tests, load_vectors, free_vectors);
