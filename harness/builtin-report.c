@@ -480,6 +480,8 @@ static void tables_text(struct report *rp, struct strbuf *out, enum compare_form
 		for (size_t r = 0; r < c.nr; r++) {
 			c.rows[r].test[1] = rp->cmp.rows[r].test[i];
 			c.rows[r].verdict[1] = rp->cmp.rows[r].verdict[i];
+			free(c.rows[r].why[1]);
+			c.rows[r].why[1] = rp->cmp.rows[r].why[i] ? xstrdup(rp->cmp.rows[r].why[i]) : NULL;
 		}
 		strbuf_reset(&raw);
 		strbuf_reset(&fitted);
@@ -673,20 +675,25 @@ static void report_verdicts(struct report *rp, struct strbuf *txt, struct strbuf
 	html_escape(html, how);
 	strbuf_addstr(html, "</p>\n<ul class=\"verdicts\">\n");
 	free(how);
-	for (int pass = 0; pass < 2; pass++) {
-		enum compare_verdict want = pass ? VERDICT_BETTER : VERDICT_WORSE;
+	for (int pass = 0; pass < 3; pass++) {
+		enum compare_verdict want = pass == 2 ? VERDICT_INCONCLUSIVE :
+					    pass ? VERDICT_BETTER : VERDICT_WORSE;
 
 		for (size_t r = 0; r < c->nr; r++)
 			for (size_t i = 1; i < rp->qs.nlabels; i++) {
 				char *name, *chg, *line, *rel;
-				const char *word = pass ? "improvement" : "regression";
+				const char *word = pass == 2 ? "inconclusive" :
+						   pass ? "improvement" : "regression";
 
 				if (c->rows[r].verdict[i] != want)
 					continue;
-				nsig++;
+				nsig += pass < 2;
 				name = row_name(c->rows[r].q);
-				chg = change_text(&c->rows[r].test[i]);
-				rel = isfinite(c->rows[r].test[i].rel) ?
+				/* inconclusive: the reason, with its numbers, instead of a change */
+				chg = pass == 2 ? xstrdup(c->rows[r].why[i]) :
+				      change_text(&c->rows[r].test[i]);
+				rel = pass == 2 ? xstrdup("(no verdict)") :
+				      isfinite(c->rows[r].test[i].rel) ?
 				      xasprintf("%+.2f%%", c->rows[r].test[i].rel) :
 				      xstrdup("n/a (the baseline is 0)");
 				line = xasprintf("%s: %s, %s %s", word, name, rp->qs.kernels[i].label, rel);
@@ -701,7 +708,8 @@ static void report_verdicts(struct report *rp, struct strbuf *txt, struct strbuf
 				strbuf_addf(md, " %s, ", rel);
 				md_escape(md, chg);
 				strbuf_addstr(md, "\n");
-				strbuf_addf(html, "<li class=\"%s\"><b>%s</b>: ", pass ? "better" : "worse", word);
+				strbuf_addf(html, "<li class=\"%s\"><b>%s</b>: ",
+					    pass == 2 ? "na" : pass ? "better" : "worse", word);
 				html_escape(html, name);
 				strbuf_addstr(html, ", ");
 				html_escape(html, rp->qs.kernels[i].label);
@@ -723,9 +731,12 @@ static void report_verdicts(struct report *rp, struct strbuf *txt, struct strbuf
 				nmissing += c->rows[r].verdict[i] == VERDICT_MISSING;
 		missing = nmissing ? xasprintf(", %zu without samples on one side", nmissing) : xstrdup("");
 		sum = xasprintf("%zu regression%s, %zu improvement%s, %zu without a significant "
-				"change, %zu not testable (too few samples)%s.",
+				"change, %zu not testable (too few samples)%s%s%.0zu%s.",
 				c->nworse, c->nworse == 1 ? "" : "s", c->nbetter,
-				c->nbetter == 1 ? "" : "s", c->nnone, c->nuntested, missing);
+				c->nbetter == 1 ? "" : "s", c->nnone, c->nuntested, missing,
+				c->ninconclusive ? ", " : "", c->ninconclusive,
+				c->ninconclusive ? " inconclusive (the machine's state cannot back a"
+						   " verdict)" : "");
 		free(missing);
 		if (!nsig) {
 			strbuf_addstr(txt, "No significant change.\n");
@@ -799,6 +810,7 @@ static const char *verdict_word(enum compare_verdict v)
 	case VERDICT_NONE: return "no change";
 	case VERDICT_UNTESTED: return "too few samples";
 	case VERDICT_MISSING: return "no samples";
+	case VERDICT_INCONCLUSIVE: return "inconclusive";
 	default: return "";
 	}
 }
@@ -839,7 +851,12 @@ static void html_tables(struct report *rp, struct strbuf *html)
 			const struct stats_test *t = &c->rows[r].test[i];
 			enum compare_verdict v = c->rows[r].verdict[i];
 
-			if (s->n)
+			if (s->n && q->series[i].ndisturbed)
+				strbuf_addf(html, fabs(s->amean) >= 1e5 ?
+					    "<td class=\"num\">%.0f <small>n=%zu (%zu disturbed)</small></td>" :
+					    "<td class=\"num\">%.6g <small>n=%zu (%zu disturbed)</small></td>",
+					    s->amean, s->n, q->series[i].ndisturbed);
+			else if (s->n)
 				strbuf_addf(html, fabs(s->amean) >= 1e5 ? "<td class=\"num\">%.0f <small>n=%zu</small></td>"
 									: "<td class=\"num\">%.6g <small>n=%zu</small></td>",
 					    s->amean, s->n);
@@ -855,7 +872,13 @@ static void html_tables(struct report *rp, struct strbuf *html)
 					      " change\">n/a</td>");
 			else
 				strbuf_addstr(html, "<td></td>");
-			strbuf_addf(html, "<td class=\"%s\">%s", verdict_class(v), verdict_word(v));
+			if (c->rows[r].why[i]) {
+				strbuf_addstr(html, "<td class=\"na\" title=\"");
+				html_escape(html, c->rows[r].why[i]);
+				strbuf_addf(html, "\">%s", verdict_word(v));
+			} else {
+				strbuf_addf(html, "<td class=\"%s\">%s", verdict_class(v), verdict_word(v));
+			}
 			if (isfinite(t->q))
 				strbuf_addf(html, " <small>q=%.2g</small>", t->q);
 			strbuf_addstr(html, "</td>");

@@ -11,6 +11,7 @@ struct sum_row {
 	int better;
 	double *v;
 	size_t n, alloc;
+	size_t ndisturbed;	/* values of disturbed iterations, not in v */
 };
 
 static int width(int cur, const char *s)
@@ -40,8 +41,10 @@ int summary_print_run(FILE *f, struct mmb_db *db, int64_t run_id)
 	int ww = 8, wv = 7, wm = 6, wu = 4, rc;
 
 	if (sqlite3_prepare_v2(db->sql,
-			       "SELECT workload, variant, metric, coalesce(unit, ''), better, value"
-			       " FROM samples WHERE run_id = ? ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+			       "SELECT s.workload, s.variant, s.metric, coalesce(s.unit, ''), s.better,"
+			       " s.value, i.disturbed IS NOT NULL FROM samples s"
+			       " LEFT JOIN iterations i ON i.id = s.iteration_id"
+			       " WHERE s.run_id = ? ORDER BY s.id", -1, &st, NULL) != SQLITE_OK)
 		return error("%s: %s", db->path, db_errmsg(db));
 	sqlite3_bind_int64(st, 1, run_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -71,6 +74,11 @@ int summary_print_run(FILE *f, struct mmb_db *db, int64_t run_id)
 			wm = width(wm, m);
 			wu = width(wu, r->unit);
 		}
+		/* as compare does: the summary is of the clean iterations */
+		if (sqlite3_column_int(st, 6)) {
+			r->ndisturbed++;
+			continue;
+		}
 		ALLOC_GROW(r->v, r->n + 1, r->alloc);
 		r->v[r->n++] = sqlite3_column_double(st, 5);
 	}
@@ -97,9 +105,16 @@ int summary_print_run(FILE *f, struct mmb_db *db, int64_t run_id)
 			higher = false;
 		mean = higher ? s.hmean : s.amean;
 		cov = higher ? s.hcoeffvar : s.coeffvar;
-		fprintf(f, "%-*s  %-*s  %-*s  %-*s  %4zu  %-5s  %16.4f  %6.2f%%  %s\n", ww,
-			r->workload, wv, r->variant, wm, r->metric, wu, r->unit, r->n,
-			higher ? "Hmean" : "Amean", mean, r->n > 1 && isfinite(cov) ? cov : 0.0,
+		char n[48];
+
+		if (r->ndisturbed)
+			snprintf(n, sizeof(n), "%zu (%zu disturbed)", r->n, r->ndisturbed);
+		else
+			snprintf(n, sizeof(n), "%zu", r->n);
+		fprintf(f, "%-*s  %-*s  %-*s  %-*s  %4s  %-5s  %16.4f  %6.2f%%  %s\n", ww,
+			r->workload, wv, r->variant, wm, r->metric, wu, r->unit, n,
+			higher ? "Hmean" : "Amean", r->n ? mean : NAN,
+			r->n > 1 && isfinite(cov) ? cov : 0.0,
 			r->better > 0 ? "(higher is better)" : "(lower is better)");
 	}
 	rows_free(rows, nr);
