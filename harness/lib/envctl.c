@@ -1,4 +1,5 @@
 #include "envctl.h"
+#include "contain.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -17,6 +18,7 @@
  * Journal format, one change per line, fields separated by TAB, with \t, \n
  * and \\ escaped:  PID TAB "K" TAB path TAB old-value
  *                  PID TAB "U" TAB argv0 TAB argv1 ...
+ *                  PID TAB "C" TAB cgroup-folder   (kill all in it, rmdir)
  * Lines are appended with O_APPEND (atomic for small writes, so a forked
  * iteration child can journal too) and fsync'ed before the change is made.
  */
@@ -234,6 +236,7 @@ static int journal_append(const char *type, const char *const *fields)
 	/* never journal what a replay would refuse */
 	if (*type == 'K' ? !fields[0] || !fields[1] || fields[2] ||
 			   !envctl_knob_allowed(fields[0]) || !envctl_value_ok(fields[1])
+	    : *type == 'C' ? !fields[0] || fields[1] || !contain_cgroup_path_ok(fields[0])
 			 : !undo_allowed((char *const *)fields, count_fields(fields))) {
 		error("not journaling %s: the restore journal only takes the settings mmbench manages",
 		      fields[0] ? fields[0] : "(nothing)");
@@ -309,6 +312,13 @@ int envctl_push_undo(const char *const *argv)
 	return journal_append("U", argv);
 }
 
+int envctl_push_undo_cgroup(const char *dir)
+{
+	const char *fields[] = { dir, NULL };
+
+	return journal_append("C", fields);
+}
+
 static int lock_fd = -1, machine_fd = -1;
 
 /*
@@ -367,6 +377,10 @@ static bool holder_state(int fd, pid_t pid, char *state, size_t len)
 	return true;
 }
 
+struct entry;
+static int parse_entries(const char *buf, size_t len, int line, struct entry **out, size_t *nout);
+static bool only_cgroups_left(const char *journal);
+
 /* Open a lock file to flock: read-write when we may write it, else read-only. */
 static int open_lock(const char *path, bool *ours)
 {
@@ -424,7 +438,7 @@ static int take_machine_lock(const char *path, int *fdp)
 		    strcmp(prev, state_dir)) {
 			journal = xasprintf("%s/journal", prev);
 			if (lstat(journal, &st) == 0 && st.st_size > 0 &&
-			    (kill(old, 0) < 0 && errno == ESRCH)) {
+			    (kill(old, 0) < 0 && errno == ESRCH) && !only_cgroups_left(journal)) {
 				error("the previous run (pid %d, state folder %s) died without restoring the system settings; restore them first: MMBENCH_STATE=%s mmbench restore",
 				      (int)old, prev, prev);
 				free(journal);
@@ -588,6 +602,37 @@ static int parse_entries(const char *buf, size_t len, int line, struct entry **o
 	return 0;
 }
 
+/*
+ * A dead run's journal in another state folder that holds only iteration
+ * cgroups (a SIGKILL mid-iteration): nothing of the machine's settings to
+ * put back, so no reason to refuse the machine; the cgroups are emptied and
+ * removed here (the journal stays its owner's, replaying it later is a no-op).
+ */
+static bool only_cgroups_left(const char *journal)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct entry *ents = NULL;
+	size_t n = 0;
+	bool only = true;
+
+	if (strbuf_read_file(&sb, journal) < 0) {
+		strbuf_release(&sb);
+		return false;
+	}
+	parse_entries(sb.buf, sb.len, 1, &ents, &n);
+	for (size_t i = 0; i < n; i++)
+		only &= ents[i].type == 'C' && ents[i].nfields == 1 &&
+			contain_cgroup_path_ok(ents[i].fields[0]);
+	for (size_t i = 0; i < n; i++) {
+		if (only)
+			contain_cgroup_destroy(ents[i].fields[0]);
+		entry_free(&ents[i]);
+	}
+	free(ents);
+	strbuf_release(&sb);
+	return only;
+}
+
 /* A journal field for a message: it may be anything, so at most 80 printable bytes. */
 static const char *shown(const char *s, char *buf, size_t len)
 {
@@ -616,6 +661,9 @@ static const char *entry_refused(const struct entry *e)
 	if (e->type == 'U')
 		return e->nfields >= 1 && undo_allowed(e->fields, e->nfields) ? NULL :
 			"not a command mmbench journals (only swapoff /dev/zramN)";
+	if (e->type == 'C')
+		return e->nfields == 1 && contain_cgroup_path_ok(e->fields[0]) ? NULL :
+			"not an iteration cgroup mmbench makes (.../mmbench-N-N)";
 	return "not a journal entry";
 }
 
@@ -628,6 +676,8 @@ static int undo_entry(const struct entry *e, const char *journal)
 		return error("%s:%d: skipping %s%s%s: %s", journal, e->line,
 			     e->nfields ? "'" : "the line", e->nfields ? shown(e->fields[0], b1, sizeof(b1)) : "",
 			     e->nfields ? "'" : "", why);
+	if (e->type == 'C')
+		return contain_cgroup_destroy(e->fields[0]);
 	if (e->type == 'K') {
 		int ret = write_file_str(e->fields[0], e->fields[1]);
 

@@ -23,6 +23,9 @@ int envctl_set_knob(const char *path, const char *value);
  */
 int envctl_push_undo(const char *const *argv);
 
+/* Journal "kill everything in this iteration cgroup and remove it" (contain.c). */
+int envctl_push_undo_cgroup(const char *dir);
+
 /* Journal "write value to path on restore" without changing anything now. */
 int envctl_push_undo_write(const char *path, const char *value);
 

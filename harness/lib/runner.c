@@ -1,4 +1,5 @@
 #include "runner.h"
+#include "contain.h"
 #include "envctl.h"
 #include "interference.h"
 #include "precision.h"
@@ -332,33 +333,59 @@ static void kill_group(pid_t pid, int sig)
 		kill(pid, sig);
 }
 
-/* Run one iteration in a child; fill r.  Returns -1 if the harness must stop. */
+/*
+ * Run one iteration in a child; fill r.  Returns -1 if the harness must stop.
+ * Every process the iteration starts is contained (contain.h): killed at
+ * the timeout and at the end, so none can outlive it or hold the pipe.
+ */
 static int run_child(const struct plan_workload *w, const struct plan_variant *v, int pin,
 		     struct iter_result *r)
 {
-	int fds[2], status = 0;
+	int fds[2], go[2], status = 0;
 	pid_t pid;
 	struct strbuf buf = STRBUF_INIT;
-	uint64_t deadline = now_ns() + (uint64_t)w->timeout_ns, kill_at = 0;
+	struct contain c;
+	uint64_t deadline = now_ns() + (uint64_t)w->timeout_ns, kill_at = 0, eof_by = 0;
 	bool exited = false, eof = false, timed_out = false;
 	int pidfd;
 
 	strbuf_init(&buf);
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return error("pipe: %s", strerror(errno));
+	if (pipe2(go, O_CLOEXEC) < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return error("pipe: %s", strerror(errno));
+	}
+	contain_begin(&c);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
+		close(go[0]);
+		close(go[1]);
+		contain_end(&c);
 		return error("fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
+		char ok;
+
 		close(fds[0]);
+		close(go[1]);
+		/* no plugin code before the parent has put us in the iteration's cgroup */
+		while (read(go[0], &ok, 1) < 0 && errno == EINTR)
+			;
+		close(go[0]);
 		child_main(w, v, fds[1], pin);
 	}
 	setpgid(pid, pid);
 	close(fds[1]);
+	close(go[0]);
+	contain_enter(&c, pid);
+	if (write(go[1], "g", 1) != 1)
+		kill(pid, SIGKILL);
+	close(go[1]);
 	/* a pidfd wakes us the moment the child exits; without one, poll in short steps */
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	while (!exited || !eof) {
@@ -379,9 +406,13 @@ static int run_child(const struct plan_workload *w, const struct plan_variant *v
 			kill_group(pid, SIGTERM);
 			kill_at = now + 2000000000ull;
 		}
-		if (kill_at && now > kill_at)
-			kill_group(pid, SIGKILL);
-		if (poll(pfd, 2, wait_ms) > 0 && !eof && (pfd[0].revents & (POLLIN | POLLHUP))) {
+		if (kill_at && now > kill_at && !exited)
+			contain_kill(&c);
+		/* everything is dead: what an escaped holder still keeps open is not waited for */
+		if (exited && now > eof_by)
+			break;
+		if (poll(pfd, 2, exited ? 50 : wait_ms) > 0 && !eof &&
+		    (pfd[0].revents & (POLLIN | POLLHUP))) {
 			ssize_t n = read(fds[0], tmp, sizeof(tmp));
 
 			if (n > 0) {
@@ -400,8 +431,9 @@ static int run_child(const struct plan_workload *w, const struct plan_variant *v
 
 			if (got == pid) {
 				exited = true;
-				/* stray grandchildren keep the pipe open: end them */
-				kill_group(pid, SIGKILL);
+				/* what it left behind (daemons, grandchildren) dies with it */
+				contain_end(&c);
+				eof_by = now_ns() + 1000000000ull;
 				if (pidfd >= 0) {
 					close(pidfd);
 					pidfd = -1;

@@ -32,4 +32,8 @@ kept=$(q "SELECT count(*) FROM samples")
 # any mmbench command marks the dead run interrupted
 "$MMB" list runs | grep -q interrupted || die "run not marked interrupted"
 [ "$(q "SELECT status FROM runs")" = interrupted ] || die "status not interrupted"
+# the killed iteration's cgroup (cgroup v2) is journaled: restore removes it
+"$MMB" restore > /dev/null
+[ -z "$(find /sys/fs/cgroup -maxdepth 6 -type d -name "mmbench-$pid-*" 2>/dev/null)" ] ||
+	die "the killed run's iteration cgroup is left"
 echo "kept $kept samples"

@@ -5,19 +5,21 @@
  */
 #include <mmbench/workload.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 enum { P_SCRIPT, P_STATE_DIR };
 
 static const struct mmb_param_def params[] = {
 	{ "script", MMB_PARAM_STRING, "ok", 0, 0, NULL,
-	  "comma-separated action per iteration: ok slow segv abort hang hang-stop exit nan inf badmetric knob skip fail neg huge" },
+	  "comma-separated action per iteration: ok slow segv abort hang hang-stop exit nan inf badmetric knob skip fail neg huge daemon daemon-wait" },
 	{ "state_dir", MMB_PARAM_STRING, "/tmp", 0, 0, NULL, "where the iteration counter lives" },
 	{ 0 },
 };
@@ -88,6 +90,47 @@ static int run(const struct mmb_host *h, struct mmb_ctx *c, const struct mmb_val
 			usleep(10000);
 		h->fail(c, "stopped on request");
 		return MMB_FAIL;
+	}
+	/*
+	 * daemon: a setsid() grandchild that sleeps 20 s, its pid in
+	 * state_dir/daemon.pid, left behind by an iteration that succeeds;
+	 * daemon-wait: the same, but run() waits for it (past any timeout).
+	 */
+	if (!strcmp(act, "daemon") || !strcmp(act, "daemon-wait")) {
+		int ready[2];
+		char byte;
+		pid_t kid;
+
+		if (pipe(ready) < 0)
+			return MMB_FAIL;
+		kid = fork();
+		if (kid == 0) {
+			char path[512], buf[32];
+			int fd;
+
+			setsid();
+			snprintf(path, sizeof(path), "%s/daemon.pid", p[P_STATE_DIR].s);
+			snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
+			fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+			if (fd >= 0 && write(fd, buf, strlen(buf)) < 0)
+				_exit(1);
+			close(fd);
+			signal(SIGTERM, SIG_IGN);
+			if (write(ready[1], "r", 1) < 0)
+				_exit(1);
+			sleep(20);
+			_exit(0);
+		}
+		/* started for sure before the iteration goes on */
+		close(ready[1]);
+		while (read(ready[0], &byte, 1) < 0 && errno == EINTR)
+			;
+		close(ready[0]);
+		if (kid > 0 && !strcmp(act, "daemon-wait")) {
+			signal(SIGTERM, SIG_IGN);
+			while (waitpid(kid, NULL, 0) < 0 && errno == EINTR)
+				;
+		}
 	}
 	if (!strcmp(act, "slow"))
 		usleep(300000);

@@ -1,0 +1,40 @@
+/*
+ * Containment of one iteration's processes: whatever the plugin starts
+ * (setsid daemons, double forks) dies at the iteration's timeout and at
+ * its end.  With cgroup v2 each iteration runs in its own cgroup under the
+ * harness's (mmbench-PID-N), emptied with cgroup.kill and removed; the
+ * cgroup is journaled (envctl) so a run killed with SIGKILL has it
+ * emptied and removed at the next start.  Without a usable cgroup v2 the
+ * harness is a child subreaper: orphans of the iteration become its
+ * children and are killed and reaped at the iteration's end.
+ */
+#ifndef MMB_CONTAIN_H
+#define MMB_CONTAIN_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct contain {
+	char *cg;	/* the iteration's cgroup folder, or NULL (subreaper only) */
+	pid_t pid;	/* the iteration child */
+};
+
+/* Before fork: make the iteration's cgroup if the machine allows one. */
+void contain_begin(struct contain *c);
+/* In the parent, before the child runs any plugin code: move it in. */
+void contain_enter(struct contain *c, pid_t pid);
+/* SIGKILL every process of the iteration, the child's group first. */
+void contain_kill(struct contain *c);
+/* After the child was reaped: kill and reap what is left, remove the cgroup. */
+void contain_end(struct contain *c);
+
+/* A folder contain_begin() could have made: absolute, .../mmbench-N-N. */
+bool contain_cgroup_path_ok(const char *path);
+/*
+ * Kill everything in a cgroup mmbench made and remove it (the journal's
+ * replay of a killed run).  0 when it is gone (or never was), else -1
+ * after saying why.
+ */
+int contain_cgroup_destroy(const char *path);
+
+#endif
