@@ -187,6 +187,7 @@ int cmd_run(int argc, char **argv)
 	struct mmb_db db;
 	struct sysinfo si;
 	struct runner_stats st;
+	struct result_sink sink;
 	struct sigaction sa;
 	struct kernel_info ki = { 0 };
 	struct machine_info mi = { 0 };
@@ -279,13 +280,14 @@ int cmd_run(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 
 	mark = envctl_mark();
-	if (runner_env_apply(&exp, &db, run_id) || runner_env_record(&db, run_id)) {
+	sink_sqlite_init(&sink, &db, run_id);
+	if (runner_env_apply(&exp, &sink) || runner_env_record(&db, run_id)) {
 		envctl_restore_to(mark);
 		db_run_finish(&db, run_id, "failed");
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	if (runner_run(&plan, &db, run_id, &st))
+	if (runner_run(&plan, &sink, &st))
 		ret = EXIT_RUNTIME;
 	if (envctl_restore_to(mark))
 		ret = EXIT_RUNTIME;

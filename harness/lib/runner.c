@@ -583,9 +583,9 @@ static void judge_iteration(const struct experiment *e, const struct interferenc
 	}
 }
 
-int runner_run(struct plan *plan, struct mmb_db *db, int64_t run_id,
-	       struct runner_stats *st)
+int runner_run(struct plan *plan, struct result_sink *sink, struct runner_stats *st)
 {
+	int64_t run_id = sink->run_id;
 	const struct experiment *e = plan->exp;
 	struct monitor_snap before, after;
 	struct interference_snap isa, isb;
@@ -619,7 +619,10 @@ int runner_run(struct plan *plan, struct mmb_db *db, int64_t run_id,
 
 				progress_clear();
 				info("%s%s%s: skipped: %s", w->plugin.w.name, *v->variant ? " " : "", v->variant, v->unsupported);
-				if (db_iteration_add(db, &it, NULL, 0, NULL, NULL, 0, NULL) < 0)
+				struct iteration_record rec = ITERATION_RECORD_INIT;
+
+				rec.it = &it;
+				if (sink_iteration(sink, &rec) < 0)
 					return -1;
 				st->skipped++;
 				done += total;
@@ -629,6 +632,7 @@ int runner_run(struct plan *plan, struct mmb_db *db, int64_t run_id,
 				bool warm = i < w->warmup;
 				struct iter_result r;
 				struct iteration_info it;
+				struct iteration_record rec;
 				const char **keys = NULL;
 				double *deltas = NULL, elapsed_s = (now_ns() - t0) / 1e9;
 				size_t nmon = 0;
@@ -680,8 +684,15 @@ int runner_run(struct plan *plan, struct mmb_db *db, int64_t run_id,
 				it.warmup = warm;
 				it.status = r.status;
 				it.reason = r.reason[0] ? r.reason : NULL;
-				if (db_iteration_add(db, &it, r.samples, strcmp(r.status, "ok") ? 0 :
-						     (int)r.nsamples, keys, deltas, (int)nmon, "vmstat") < 0) {
+				rec = (struct iteration_record)ITERATION_RECORD_INIT;
+				rec.it = &it;
+				rec.samples = r.samples;
+				rec.nsamples = strcmp(r.status, "ok") ? 0 : r.nsamples;
+				rec.mon_keys = keys;
+				rec.mon_values = deltas;
+				rec.nmon = nmon;
+				rec.mon_source = "vmstat";
+				if (sink_iteration(sink, &rec) < 0) {
 					free(keys);
 					free(deltas);
 					iter_result_release(&r);
@@ -748,7 +759,7 @@ int runner_run(struct plan *plan, struct mmb_db *db, int64_t run_id,
 
 /* --------------------------------------------------------- environment */
 
-static int set_env_knob(struct mmb_db *db, int64_t run_id, const char *key,
+static int set_env_knob(struct result_sink *sink, const char *key,
 			const char *path, const char *value)
 {
 	char old[512];
@@ -766,7 +777,7 @@ static int set_env_knob(struct mmb_db *db, int64_t run_id, const char *key,
 	/* re-checked after every iteration (a drift marks it disturbed) */
 	knob_watch_add(key, path, value);
 	/* "original" marks what this run changed: not a value that already was */
-	return db_run_env(db, run_id, key, value, strcmp(old, value) ? old : NULL);
+	return sink_env(sink, key, value, strcmp(old, value) ? old : NULL);
 }
 
 static int find_free_zram(char *dev, size_t len, char *sys, size_t slen)
@@ -796,7 +807,7 @@ static int find_free_zram(char *dev, size_t len, char *sys, size_t slen)
 	return -1;
 }
 
-static int setup_zram_swap(const struct cfg_env *env, struct mmb_db *db, int64_t run_id)
+static int setup_zram_swap(const struct cfg_env *env, struct result_sink *sink)
 {
 	char dev[64], sys[64], path[128], size[32];
 	const char *mkswap[] = { "mkswap", dev, NULL };
@@ -835,25 +846,25 @@ static int setup_zram_swap(const struct cfg_env *env, struct mmb_db *db, int64_t
 	strbuf_release(&err);
 	if (ret)
 		return -1;
-	db_run_env(db, run_id, "swap.zram", dev, NULL);
-	return db_run_env(db, run_id, "swap.zram_bytes", size, "0");
+	sink_env(sink, "swap.zram", dev, NULL);
+	return sink_env(sink, "swap.zram_bytes", size, "0");
 }
 
-int runner_env_apply(const struct experiment *e, struct mmb_db *db, int64_t run_id)
+int runner_env_apply(const struct experiment *e, struct result_sink *sink)
 {
 	const struct cfg_env *env = &e->env;
 	char path[256], key[64];
 
 	if (env->thp_enabled &&
-	    set_env_knob(db, run_id, "thp.enabled", THP_DIR "/enabled", env->thp_enabled))
+	    set_env_knob(sink, "thp.enabled", THP_DIR "/enabled", env->thp_enabled))
 		return -1;
 	if (env->thp_defrag &&
-	    set_env_knob(db, run_id, "thp.defrag", THP_DIR "/defrag", env->thp_defrag))
+	    set_env_knob(sink, "thp.defrag", THP_DIR "/defrag", env->thp_defrag))
 		return -1;
 	for (size_t i = 0; i < env->nmthp; i++) {
 		snprintf(path, sizeof(path), THP_DIR "/hugepages-%ukB/enabled", env->mthp[i].kb);
 		snprintf(key, sizeof(key), "mthp.%ukB.enabled", env->mthp[i].kb);
-		if (set_env_knob(db, run_id, key, path, env->mthp[i].value))
+		if (set_env_knob(sink, key, path, env->mthp[i].value))
 			return -1;
 	}
 	/*
@@ -878,7 +889,7 @@ int runner_env_apply(const struct experiment *e, struct mmb_db *db, int64_t run_
 			/* shmem-only sizes (no anon knob to write) are not ours to touch */
 			if (listed || access(path, W_OK) < 0)
 				continue;
-			if (set_env_knob(db, run_id, key, path, "never")) {
+			if (set_env_knob(sink, key, path, "never")) {
 				closedir(d);
 				return -1;
 			}
@@ -897,25 +908,25 @@ int runner_env_apply(const struct experiment *e, struct mmb_db *db, int64_t run_
 				continue;
 			any = true;
 			snprintf(key, sizeof(key), "cpufreq.cpu%d.governor", c);
-			if (set_env_knob(db, run_id, key, path, env->governor))
+			if (set_env_knob(sink, key, path, env->governor))
 				return -1;
 		}
 		if (!any) {
 			info("governor '%s' asked for, but this machine has no cpufreq (a VM?); going on without",
 			     env->governor);
-			db_run_env(db, run_id, "cpufreq.governor.requested", env->governor, NULL);
+			sink_env(sink, "cpufreq.governor.requested", env->governor, NULL);
 		}
 	}
-	if (env->zram_bytes > 0 && setup_zram_swap(env, db, run_id))
+	if (env->zram_bytes > 0 && setup_zram_swap(env, sink))
 		return -1;
 	if (env->pin_cpu >= 0) {
 		char v[16];
 
 		snprintf(v, sizeof(v), "%d", env->pin_cpu);
-		db_run_env(db, run_id, "pin_cpu", v, NULL);
+		sink_env(sink, "pin_cpu", v, NULL);
 	}
 	if (env->drop_caches)
-		db_run_env(db, run_id, "drop_caches", "1", NULL);
+		sink_env(sink, "drop_caches", "1", NULL);
 	return 0;
 }
 

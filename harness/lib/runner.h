@@ -8,6 +8,7 @@
 #define MMB_RUNNER_H
 
 #include "db.h"
+#include "sink.h"
 #include "plan.h"
 #include "sysinfo.h"
 
@@ -18,12 +19,12 @@ struct runner_stats {
 };
 
 /* Apply the experiment's environment section, recording it in run_env. */
-int runner_env_apply(const struct experiment *e, struct mmb_db *db, int64_t run_id);
+int runner_env_apply(const struct experiment *e, struct result_sink *sink);
 /* Record the environment snapshot (after applying) in run_env. */
 int runner_env_record(struct mmb_db *db, int64_t run_id);
 
-int runner_run(struct plan *plan, struct mmb_db *db, int64_t run_id,
-	       struct runner_stats *st);
+/* Every record goes to sink (the results DB on the host, see db/sink.h). */
+int runner_run(struct plan *plan, struct result_sink *sink, struct runner_stats *st);
 
 /* Ask a running runner to stop (signal handlers call this). */
 void runner_request_stop(int sig);

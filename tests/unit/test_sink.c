@@ -1,0 +1,192 @@
+/*
+ * db/sink.c: the sqlite sink and the stream sink give the same rows.
+ * Records go through both; the stream is merged into a second DB with
+ * merge_feed(), as a guest's stream is on the host, and the two DBs'
+ * iterations, samples, monitors (with the interference record) and
+ * run_env are compared.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "db.h"
+#include "merge.h"
+#include "sink.h"
+#include "util.h"
+
+static char dir[] = "/tmp/mmb-test-sink-XXXXXX";
+
+static int64_t new_run(struct mmb_db *db, const char *path, const char *label)
+{
+	struct kernel_info k = { .label = label };
+	struct run_info r = { .accel = "host" };
+
+	assert_int_equal(db_open(db, path), 0);
+	r.kernel_id = db_kernel_upsert(db, &k);
+	return db_run_begin(db, &r);
+}
+
+static void feed(struct result_sink *s)
+{
+	struct iteration_info its[] = {
+		{ .workload = "pft", .variant = "clients=2", .params = "clients=2 size=1G",
+		  .iteration = -1, .warmup = true, .status = "ok", .started = 1.25, .elapsed = 0.5 },
+		{ .workload = "pft", .variant = "clients=2", .params = "clients=2 size=1G",
+		  .iteration = 1, .status = "ok", .started = 2.5, .elapsed = 0.75, .measured = true,
+		  .interference = 0.125 },
+		{ .workload = "pft", .variant = "clients=2", .params = "clients=2 size=1G",
+		  .iteration = 2, .status = "ok", .started = 3.5, .elapsed = 0.75,
+		  .disturbed = "knob thp.enabled changed to always", .measured = true,
+		  .interference = 0.5 },
+		{ .workload = "pft", .variant = "clients=2", .params = "clients=2 size=1G",
+		  .iteration = 3, .status = "failed", .reason = "killed by signal 11 (tab\there)",
+		  .started = 4.5, .elapsed = 0.25 },
+	};
+	struct sample_info smp[] = {
+		{ .metric = "faults/sec", .unit = "faults/s", .better = 1, .seq = 0, .value = 123456.75 },
+		{ .metric = "faults/sec", .unit = "faults/s", .better = 1, .seq = 1, .value = -1e-300 },
+		{ .metric = "elapsed", .unit = NULL, .better = -1, .value = 0.1 },
+	};
+	const char *keys[] = { "pgfault", "meminfo:AnonHugePages", "interference:foreign_share" };
+	double vals[] = { 4096, -2048, 0.125 };
+
+	assert_int_equal(sink_env(s, "thp.enabled", "never", "always"), 0);
+	assert_int_equal(sink_env(s, "pin_cpu", "1", NULL), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(its); i++) {
+		struct iteration_record r = ITERATION_RECORD_INIT;
+
+		r.it = &its[i];
+		if (!strcmp(its[i].status, "ok")) {
+			r.samples = smp;
+			r.nsamples = ARRAY_SIZE(smp);
+			r.mon_keys = keys;
+			r.mon_values = vals;
+			r.nmon = ARRAY_SIZE(keys);
+			r.mon_source = "vmstat";
+		}
+		assert_int_equal(sink_iteration(s, &r), 0);
+	}
+}
+
+/* One query's rows as text, for comparing two DBs. */
+static char *dump(struct mmb_db *db, const char *sql)
+{
+	struct strbuf out = STRBUF_INIT;
+	sqlite3_stmt *st;
+
+	assert_int_equal(sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL), SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		for (int i = 0; i < sqlite3_column_count(st); i++) {
+			const char *t = (const char *)sqlite3_column_text(st, i);
+
+			strbuf_addf(&out, "%s|", t ? t : "NULL");
+		}
+		strbuf_addch(&out, '\n');
+	}
+	sqlite3_finalize(st);
+	return strbuf_detach(&out);
+}
+
+static void test_same_rows(void **state)
+{
+	char *pa = xasprintf("%s/a.db", dir), *pb = xasprintf("%s/b.db", dir);
+	char *ps = xasprintf("%s/stream", dir);
+	struct mmb_db a, b;
+	struct result_sink sa, sb;
+	struct merge_ctx m;
+	struct strbuf data = STRBUF_INIT;
+	int64_t ra = new_run(&a, pa, "k"), rb = new_run(&b, pb, "k");
+	int fd = open(ps, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+	static const char *const q[] = {
+		"SELECT workload, variant, params, iteration, warmup, status, reason, started,"
+		" elapsed, disturbed, interference FROM iterations ORDER BY id",
+		"SELECT workload, variant, metric, unit, better, iteration, seq, value FROM samples"
+		" ORDER BY id",
+		"SELECT i.iteration, m.source, m.key, m.delta FROM monitors m JOIN iterations i"
+		" ON i.id = m.iteration_id ORDER BY m.rowid",
+		"SELECT key, value, original FROM run_env ORDER BY key",
+	};
+
+	(void)state;
+	assert_true(fd >= 0);
+	sink_sqlite_init(&sa, &a, ra);
+	feed(&sa);
+	sink_stream_init(&sb, fd);
+	feed(&sb);
+	close(fd);
+
+	merge_init(&m, &b, rb);
+	assert_int_equal(strbuf_read_file(&data, ps), 0);
+	assert_true(data.len > 0);
+	assert_int_equal(merge_feed(&m, data.buf, data.len), 0);
+	assert_int_equal(m.iterations, 4);
+	merge_release(&m);
+	for (size_t i = 0; i < ARRAY_SIZE(q); i++) {
+		char *x = dump(&a, q[i]), *y = dump(&b, q[i]);
+
+		assert_true(strlen(x) > 0);
+		assert_string_equal(x, y);
+		free(x);
+		free(y);
+	}
+	strbuf_release(&data);
+	db_close(&a);
+	db_close(&b);
+	free(pa);
+	free(pb);
+	free(ps);
+}
+
+/* A record from an older writer (shorter struct) has no monitor fields. */
+static void test_short_record(void **state)
+{
+	char *p = xasprintf("%s/c.db", dir);
+	struct mmb_db db;
+	struct result_sink s;
+	struct iteration_info it = { .workload = "w", .variant = "", .iteration = 1, .status = "ok" };
+	struct sample_info smp = { .metric = "m", .unit = "u", .better = 1, .value = 1 };
+	const char *keys[] = { "pgfault" };
+	double vals[] = { 1 };
+	struct iteration_record r = { .size = offsetof(struct iteration_record, mon_keys),
+				      .it = &it, .samples = &smp, .nsamples = 1,
+				      .mon_keys = keys, .mon_values = vals, .nmon = 1 };
+	int64_t run = new_run(&db, p, "k");
+	char *rows;
+
+	(void)state;
+	sink_sqlite_init(&s, &db, run);
+	assert_int_equal(sink_iteration(&s, &r), 0);
+	rows = dump(&db, "SELECT count(*) FROM monitors");
+	assert_string_equal(rows, "0|\n");
+	free(rows);
+	rows = dump(&db, "SELECT count(*) FROM samples");
+	assert_string_equal(rows, "1|\n");
+	free(rows);
+	db_close(&db);
+	free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_same_rows),
+		cmocka_unit_test(test_short_record),
+	};
+	int rc;
+
+	assert_true(mkdtemp(dir) != NULL);
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	{
+		const char *argv[] = { "rm", "-rf", dir, NULL };
+
+		run_argv(argv, NULL, NULL);
+	}
+	return rc;
+}
