@@ -494,6 +494,7 @@ static void drop_caches(void)
 }
 
 static uint64_t ref_freq_khz;	/* the run's first frequency reading */
+static struct interference_limits limits;	/* the experiment's, maybe relaxed */
 
 /* --precision: each metric's per-iteration mean over the clean iterations. */
 struct precise {
@@ -568,8 +569,8 @@ static void judge_iteration(const struct experiment *e, const struct interferenc
 
 	interference_diff(a, b, &x);
 	strbuf_reset(why);
-	interference_judge(&x, &e->limits, &ref_freq_khz, why);
-	if (e->limits.knobs)
+	interference_judge(&x, &limits, &ref_freq_khz, why);
+	if (limits.knobs)
 		knob_watch_check(why);
 	it->disturbed = why->len ? why->buf : NULL;
 	it->interference = interference_level(&x);
@@ -598,6 +599,16 @@ int runner_run(struct plan *plan, struct result_sink *sink, struct runner_stats 
 	runner_host_table();
 	interference_set_cpus(e->env.pin_cpu);
 	ref_freq_khz = 0;
+	limits = e->limits;
+	/*
+	 * MMBENCH_INTERFERENCE=record: measure and store the record, but let
+	 * no load limit mark an iteration (test suites on shared machines
+	 * whose subject is not interference); knob drift still counts.
+	 */
+	if (getenv("MMBENCH_INTERFERENCE") && !strcmp(getenv("MMBENCH_INTERFERENCE"), "record")) {
+		limits.foreign_cpu = limits.steal = limits.freq_drop = -1;
+		limits.throttle = false;
+	}
 	monitor_snap_init(&before);
 	monitor_snap_init(&after);
 	for (size_t wi = 0; wi < plan->nwls && !stop_signal; wi++) {

@@ -7,6 +7,7 @@
 #    knob and its new value, and is put back before the next iteration.
 . "$(dirname "$0")/../e2e-lib.sh"
 export MMBENCH_PLUGIN_PATH=$MMBENCH_BUILD/tests/plugins
+unset MMBENCH_INTERFERENCE	# this test is about the limits
 
 # busy share of all CPUs over a second: this test needs a quiet machine
 busy_share() {
