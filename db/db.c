@@ -1,4 +1,4 @@
-#include "db.h"
+#include "db-internal.h"
 #include "../harness/lib/util.h"
 
 #include <errno.h>
@@ -24,6 +24,44 @@ const char *db_default_path(const char *opt)
 const char *db_errmsg(struct mmb_db *db)
 {
 	return db->sql ? sqlite3_errmsg(db->sql) : "database not open";
+}
+
+int db_fail(struct mmb_db *db)
+{
+	return error("%s: %s", db->path, db_errmsg(db));
+}
+
+int db_prepare(struct mmb_db *db, const char *sql, sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(db->sql, sql, -1, st, NULL) != SQLITE_OK) {
+		*st = NULL;
+		return db_fail(db);
+	}
+	return 0;
+}
+
+int db_done(struct mmb_db *db, sqlite3_stmt *st, int rc)
+{
+	int ret = 0;
+
+	if (rc != SQLITE_DONE)
+		ret = db_fail(db);	/* before finalize, while the message is the step's */
+	sqlite3_finalize(st);
+	return ret;
+}
+
+char *db_col_str(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return xstrdup(s ? (const char *)s : "");
+}
+
+char *db_col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return s ? xstrdup((const char *)s) : NULL;
 }
 
 int db_exec(struct mmb_db *db, const char *sql)

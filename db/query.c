@@ -829,6 +829,7 @@ int query_run_env(struct mmb_db *db, int64_t run_id, struct query_env **out, siz
 		(*out)[*n].key = col_str(st, 0);
 		(*out)[*n].value = col_str(st, 1);
 		(*out)[*n].original = col_str(st, 2);
+		(*out)[*n].set = sqlite3_column_type(st, 2) != SQLITE_NULL;
 		(*n)++;
 	}
 	sqlite3_finalize(st);

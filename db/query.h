@@ -136,6 +136,7 @@ void query_machine_release(struct query_machine *m);
 /* The environment recorded for a run (THP knobs, governor, swap, ...). */
 struct query_env {
 	char *key, *value, *original;	/* original may be "" */
+	bool set;			/* an original was recorded: this run set it */
 };
 int query_run_env(struct mmb_db *db, int64_t run_id, struct query_env **out, size_t *n);
 void query_env_free(struct query_env *e, size_t n);

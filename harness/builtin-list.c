@@ -1,6 +1,7 @@
 /* mmbench list workloads|runs|kernels */
 #include "builtin.h"
 #include "db.h"
+#include "read.h"
 #include "plan.h"
 #include "plugin.h"
 #include "runner.h"
@@ -115,79 +116,40 @@ static void fmt_time(double t, char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
 }
 
-/* Rows are printed only once all were read: a damaged DB prints no half table. */
-static int print_rows(struct mmb_db *db, sqlite3_stmt *st, int rc, struct strbuf *out)
-{
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		strbuf_release(out);
-		return error("%s: %s", db->path, db_errmsg(db));
-	}
-	fwrite(out->buf, 1, out->len, stdout);
-	strbuf_release(out);
-	return 0;
-}
-
 static int list_runs(struct mmb_db *db)
 {
-	struct strbuf out = STRBUF_INIT;
-	sqlite3_stmt *st;
-	int rc;
+	struct db_run_line *v;
+	size_t n;
 
-	if (sqlite3_prepare_v2(db->sql,
-			       "SELECT r.id, k.label, coalesce(r.experiment, ''), r.status,"
-			       " coalesce(r.accel, ''), r.started,"
-			       /* imported runs have no iterations rows: a block holds one
-				  sample per iteration, so its size is the count */
-			       " coalesce(nullif((SELECT count(*) FROM iterations i WHERE i.run_id = r.id"
-			       "   AND i.status = 'ok' AND i.warmup = 0), 0),"
-			       "  (SELECT max(n) FROM sample_blocks b WHERE b.run_id = r.id), 0),"
-			       " (SELECT count(*) FROM iterations i WHERE i.run_id = r.id AND i.status = 'failed'),"
-			       " (SELECT count(*) FROM sample_values s WHERE s.run_id = r.id) +"
-			       " (SELECT coalesce(sum(n), 0) FROM sample_blocks b WHERE b.run_id = r.id)"
-			       " FROM runs r JOIN kernels k ON k.id = r.kernel_id ORDER BY r.id",
-			       -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
-	strbuf_addf(&out, "%5s  %-19s  %-11s  %-6s  %5s  %6s  %8s  %-20s  %s\n", "run", "started",
-		    "status", "accel", "iters", "failed", "samples", "experiment", "kernel");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	if (db_list_runs(db, &v, &n))
+		return -1;
+	printf("%5s  %-19s  %-11s  %-6s  %5s  %6s  %8s  %-20s  %s\n", "run", "started", "status",
+	       "accel", "iters", "failed", "samples", "experiment", "kernel");
+	for (size_t i = 0; i < n; i++) {
 		char when[32];
 
-		fmt_time(sqlite3_column_double(st, 5), when, sizeof(when));
-		strbuf_addf(&out, "%5lld  %-19s  %-11s  %-6s  %5d  %6d  %8d  %-20s  %s\n",
-			    (long long)sqlite3_column_int64(st, 0), when,
-			    (const char *)sqlite3_column_text(st, 3),
-			    (const char *)sqlite3_column_text(st, 4), sqlite3_column_int(st, 6),
-			    sqlite3_column_int(st, 7), sqlite3_column_int(st, 8),
-			    (const char *)sqlite3_column_text(st, 2),
-			    (const char *)sqlite3_column_text(st, 1));
+		fmt_time(v[i].started, when, sizeof(when));
+		printf("%5lld  %-19s  %-11s  %-6s  %5d  %6d  %8d  %-20s  %s\n", (long long)v[i].id,
+		       when, v[i].status, v[i].accel, v[i].iterations, v[i].failed, v[i].samples,
+		       v[i].experiment, v[i].label);
 	}
-	return print_rows(db, st, rc, &out);
+	db_run_lines_free(v, n);
+	return 0;
 }
 
 static int list_kernels(struct mmb_db *db)
 {
-	struct strbuf out = STRBUF_INIT;
-	sqlite3_stmt *st;
-	int rc;
+	struct db_kernel_line *v;
+	size_t n;
 
-	if (sqlite3_prepare_v2(db->sql,
-			       "SELECT k.label, coalesce(k.release, ''), coalesce(k.base_commit, ''),"
-			       " (SELECT count(*) FROM runs r WHERE r.kernel_id = k.id),"
-			       " (SELECT count(*) FROM sample_values s JOIN runs r ON r.id = s.run_id"
-			       "   WHERE r.kernel_id = k.id) +"
-			       " (SELECT coalesce(sum(n), 0) FROM sample_blocks b JOIN runs r ON r.id = b.run_id"
-			       "   WHERE r.kernel_id = k.id)"
-			       " FROM kernels k ORDER BY k.id", -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
-	strbuf_addf(&out, "%-32s  %-28s  %4s  %8s  %s\n", "label", "release", "runs", "samples",
-		    "base commit");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		strbuf_addf(&out, "%-32s  %-28s  %4d  %8d  %s\n",
-			    (const char *)sqlite3_column_text(st, 0),
-			    (const char *)sqlite3_column_text(st, 1), sqlite3_column_int(st, 3),
-			    sqlite3_column_int(st, 4), (const char *)sqlite3_column_text(st, 2));
-	return print_rows(db, st, rc, &out);
+	if (db_list_kernels(db, &v, &n))
+		return -1;
+	printf("%-32s  %-28s  %4s  %8s  %s\n", "label", "release", "runs", "samples", "base commit");
+	for (size_t i = 0; i < n; i++)
+		printf("%-32s  %-28s  %4d  %8d  %s\n", v[i].label, v[i].release, v[i].runs,
+		       v[i].samples, v[i].base_commit);
+	db_kernel_lines_free(v, n);
+	return 0;
 }
 
 int cmd_list(int argc, char **argv)

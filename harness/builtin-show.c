@@ -2,6 +2,8 @@
 #include "builtin.h"
 #include "db.h"
 #include "notes.h"
+#include "query.h"
+#include "read.h"
 #include "summary.h"
 #include "util.h"
 
@@ -9,20 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static const char *col(sqlite3_stmt *st, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(st, i);
-
-	return s ? s : "";
-}
-
-/* End of a read: finalize, and say when the step ended on an error. */
-static int finish(struct mmb_db *db, sqlite3_stmt *st, int rc)
-{
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : error("%s: %s", db->path, db_errmsg(db));
-}
 
 static void print_time(FILE *out, const char *what, double t)
 {
@@ -37,139 +25,85 @@ static void print_time(FILE *out, const char *what, double t)
 	fprintf(out, "%-12s %s\n", what, buf);
 }
 
-/*
- * The vmstat counters mm reviewers ask about first (mmtests' "Ops Minor
- * Faults", "THP fault alloc", ...): mean delta per measured iteration.
- */
+/* The vmstat counters mm reviewers ask about first: mean delta per measured iteration. */
 static int show_monitors(FILE *out, struct mmb_db *db, int64_t run_id)
 {
-	sqlite3_stmt *st;
-	bool first = true;
-	int rc;
+	struct db_counter_mean *v;
+	size_t n;
 
-	if (sqlite3_prepare_v2(db->sql,
-			       "SELECT i.workload, i.variant, m.key, avg(m.delta), count(*)"
-			       " FROM monitors m JOIN iterations i ON i.id = m.iteration_id"
-			       " WHERE i.run_id = ? AND i.warmup = 0 AND i.status = 'ok'"
-			       " AND m.source = 'vmstat' AND m.key IN ('pgfault', 'pgmajfault',"
-			       " 'thp_fault_alloc', 'thp_fault_fallback', 'thp_split_pmd',"
-			       " 'pswpin', 'pswpout', 'pgsteal_direct', 'pgscan_direct', 'compact_stall',"
-			       " 'numa_hint_faults', 'pgmigrate_success', 'thp_deferred_split_page')"
-			       " GROUP BY i.workload, i.variant, m.key ORDER BY min(i.id), m.key",
-			       -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
-	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (first)
-			fprintf(out, "\nvmstat, mean delta per measured iteration\n");
-		first = false;
-		fprintf(out, "  %-18s %-24s %-24s %14.1f\n", col(st, 0), col(st, 1), col(st, 2),
-			sqlite3_column_double(st, 3));
-	}
-	return finish(db, st, rc);
+	if (db_run_vmstat_means(db, run_id, &v, &n))
+		return -1;
+	if (n)
+		fprintf(out, "\nvmstat, mean delta per measured iteration\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "  %-18s %-24s %-24s %14.1f\n", v[i].workload, v[i].variant, v[i].key,
+			v[i].mean);
+	db_counter_means_free(v, n);
+	return 0;
 }
 
 static int show_env(FILE *out, struct mmb_db *db, int64_t run_id)
 {
-	sqlite3_stmt *st;
-	int rc;
+	struct query_env *e;
+	size_t n;
 
 	fprintf(out, "\nenvironment (* = set by this run, was)\n");
-	if (sqlite3_prepare_v2(db->sql,
-			       "SELECT key, value, original FROM run_env WHERE run_id = ? ORDER BY key",
-			       -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
-	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		bool changed = sqlite3_column_type(st, 2) != SQLITE_NULL;
-
-		fprintf(out, "  %c %-28s %s%s%s%s\n", changed ? '*' : ' ', col(st, 0), col(st, 1),
-			changed ? "  (was " : "", changed ? col(st, 2) : "", changed ? ")" : "");
-	}
-	return finish(db, st, rc);
+	if (query_run_env(db, run_id, &e, &n))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "  %c %-28s %s%s%s%s\n", e[i].set ? '*' : ' ', e[i].key, e[i].value,
+			e[i].set ? "  (was " : "", e[i].set ? e[i].original : "",
+			e[i].set ? ")" : "");
+	query_env_free(e, n);
+	return 0;
 }
 
 static int show_failed(FILE *out, struct mmb_db *db, int64_t run_id)
 {
-	sqlite3_stmt *st;
-	bool first = true;
-	int rc;
+	struct db_iteration_line *v;
+	size_t n;
 
-	if (sqlite3_prepare_v2(db->sql,
-			       "SELECT workload, variant, iteration, status, reason FROM iterations"
-			       " WHERE run_id = ? AND status != 'ok' ORDER BY id", -1, &st,
-			       NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
-	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (first)
-			fprintf(out, "\nfailed or skipped iterations\n");
-		first = false;
-		fprintf(out, "  %-8s %s %s iteration %d: %s\n", col(st, 3), col(st, 0), col(st, 1),
-			sqlite3_column_int(st, 2), col(st, 4));
-	}
-	return finish(db, st, rc);
+	if (db_run_unsuccessful(db, run_id, &v, &n))
+		return -1;
+	if (n)
+		fprintf(out, "\nfailed or skipped iterations\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "  %-8s %s %s iteration %d: %s\n", v[i].status, v[i].workload,
+			v[i].variant, v[i].iteration, v[i].reason);
+	db_iteration_lines_free(v, n);
+	return 0;
 }
 
 /* The run's own row; 1 when there is no such run. */
 static int show_run(FILE *out, struct mmb_db *db, int64_t run_id, bool config)
 {
-	sqlite3_stmt *st;
-	int rc;
+	struct db_run_detail r;
+	int rc = db_run_detail(db, run_id, &r);
 
-	if (sqlite3_prepare_v2(db->sql,
-			       "SELECT k.label, r.experiment, r.config_path, r.status, r.accel,"
-			       " r.release, r.version, r.cmdline, r.config_hash, r.harness_version,"
-			       " r.git_sha, r.compiler, r.started, r.finished, m.hostname, m.cpu_model,"
-			       " m.ncpus, m.mem_bytes, r.config_text"
-			       " FROM runs r JOIN kernels k ON k.id = r.kernel_id"
-			       " LEFT JOIN machines m ON m.id = r.machine_id WHERE r.id = ?",
-			       -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
-	sqlite3_bind_int64(st, 1, run_id);
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW) {
-		sqlite3_finalize(st);
-		return rc == SQLITE_DONE ? 1 : error("%s: %s", db->path, db_errmsg(db));
-	}
+	if (rc)
+		return rc;
 	if (config) {
-		fputs(col(st, 18), out);
-		sqlite3_finalize(st);
+		fputs(r.config_text, out);
+		db_run_detail_release(&r);
 		return 0;
 	}
 	fprintf(out, "run          %lld\n", (long long)run_id);
-	fprintf(out, "kernel       %s\n", col(st, 0));
-	fprintf(out, "experiment   %s (%s)\n", col(st, 1), col(st, 2));
-	fprintf(out, "status       %s\n", col(st, 3));
-	fprintf(out, "accel        %s\n", col(st, 4));
-	print_time(out, "started", sqlite3_column_double(st, 12));
-	print_time(out, "finished", sqlite3_column_double(st, 13));
-	fprintf(out, "release      %s\n", col(st, 5));
-	fprintf(out, "version      %s\n", col(st, 6));
-	fprintf(out, "cmdline      %s\n", col(st, 7));
-	fprintf(out, "config hash  %s\n", *col(st, 8) ? col(st, 8) : "(not available)");
-	fprintf(out, "machine      %s: %s, %d CPUs, %.1f GiB\n", col(st, 14), col(st, 15),
-		sqlite3_column_int(st, 16), sqlite3_column_int64(st, 17) / 1073741824.0);
-	fprintf(out, "mmbench      %s (%s), built with %s\n", col(st, 9), col(st, 10), col(st, 11));
-	sqlite3_finalize(st);
+	fprintf(out, "kernel       %s\n", r.label);
+	fprintf(out, "experiment   %s (%s)\n", r.experiment, r.config_path);
+	fprintf(out, "status       %s\n", r.status);
+	fprintf(out, "accel        %s\n", r.accel);
+	print_time(out, "started", r.started);
+	print_time(out, "finished", r.finished);
+	fprintf(out, "release      %s\n", r.release);
+	fprintf(out, "version      %s\n", r.version);
+	fprintf(out, "cmdline      %s\n", r.cmdline);
+	fprintf(out, "config hash  %s\n", *r.config_hash ? r.config_hash : "(not available)");
+	fprintf(out, "machine      %s: %s, %d CPUs, %.1f GiB\n", r.hostname, r.cpu_model, r.ncpus,
+		r.mem_bytes / 1073741824.0);
+	fprintf(out, "mmbench      %s (%s), built with %s\n", r.harness_version, r.git_sha,
+		r.compiler);
+	db_run_detail_release(&r);
 	return 0;
-}
-
-static int last_run(struct mmb_db *db, int64_t *run_id)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	*run_id = -1;
-	if (sqlite3_prepare_v2(db->sql, "SELECT max(id) FROM runs", -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		if (sqlite3_column_type(st, 0) != SQLITE_NULL)
-			*run_id = sqlite3_column_int64(st, 0);
-		rc = SQLITE_DONE;
-	}
-	return finish(db, st, rc);
 }
 
 static void print_share(FILE *out, double v)
@@ -252,7 +186,7 @@ int cmd_show(int argc, char **argv)
 	if (db_open_existing(&db, db_default_path(dbpath)))
 		return EXIT_RUNTIME;
 	if (!strcmp(which, "last")) {
-		if (last_run(&db, &run_id)) {
+		if (db_last_run_id(&db, &run_id)) {
 			db_close(&db);
 			return EXIT_RUNTIME;
 		}

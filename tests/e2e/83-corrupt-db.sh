@@ -8,6 +8,13 @@ cat > "$TMP/c.yaml" <<EOC
 experiment: corrupt
 iterations: 2
 warmup: 0
+# a busy shared machine must not leave the samples out of compare
+interference:
+  foreign_cpu: off
+  steal: off
+  freq_drop: off
+  throttle: off
+  knobs: off
 workloads:
   - name: faulty
     params:

@@ -1,0 +1,22 @@
+/*
+ * What only the files in db/ see: SQLite itself and the helpers every query uses.
+ * Nothing outside db/ includes this file (tests may, to damage a DB).
+ */
+#ifndef MMB_DB_INTERNAL_H
+#define MMB_DB_INTERNAL_H
+
+#include "db.h"
+
+#include <sqlite3.h>
+
+/* error("FILE: sqlite's message"); returns -1. */
+int db_fail(struct mmb_db *db);
+/* Prepare sql; 0, or -1 after db_fail(). */
+int db_prepare(struct mmb_db *db, const char *sql, sqlite3_stmt **st);
+/* End of a read loop that stopped with rc: finalize; 0 if it ran to the end, else db_fail(). */
+int db_done(struct mmb_db *db, sqlite3_stmt *st, int rc);
+/* Column i as a malloc'ed string: "" for NULL (db_col_str) or NULL (db_col_dup). */
+char *db_col_str(sqlite3_stmt *st, int i);
+char *db_col_dup(sqlite3_stmt *st, int i);
+
+#endif

@@ -1,0 +1,357 @@
+/* The questions of `list`, `show` and the run summary; see read.h. */
+#include "read.h"
+#include "db-internal.h"
+#include "../harness/lib/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int db_list_runs(struct mmb_db *db, struct db_run_line **out, size_t *n)
+{
+	struct db_run_line *v = NULL;
+	size_t nr = 0, alloc = 0;
+	sqlite3_stmt *st;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (db_prepare(db,
+		       "SELECT r.id, k.label, coalesce(r.experiment, ''), r.status,"
+		       " coalesce(r.accel, ''), r.started,"
+		       /* imported runs have no iterations rows: a block holds one
+			  sample per iteration, so its size is the count */
+		       " coalesce(nullif((SELECT count(*) FROM iterations i WHERE i.run_id = r.id"
+		       "   AND i.status = 'ok' AND i.warmup = 0), 0),"
+		       "  (SELECT max(n) FROM sample_blocks b WHERE b.run_id = r.id), 0),"
+		       " (SELECT count(*) FROM iterations i WHERE i.run_id = r.id AND i.status = 'failed'),"
+		       " (SELECT count(*) FROM sample_values s WHERE s.run_id = r.id) +"
+		       " (SELECT coalesce(sum(n), 0) FROM sample_blocks b WHERE b.run_id = r.id)"
+		       " FROM runs r JOIN kernels k ON k.id = r.kernel_id ORDER BY r.id", &st))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_run_line *l;
+
+		ALLOC_GROW(v, nr + 1, alloc);
+		l = &v[nr++];
+		l->id = sqlite3_column_int64(st, 0);
+		l->label = db_col_str(st, 1);
+		l->experiment = db_col_str(st, 2);
+		l->status = db_col_str(st, 3);
+		l->accel = db_col_str(st, 4);
+		l->started = sqlite3_column_double(st, 5);
+		l->iterations = sqlite3_column_int(st, 6);
+		l->failed = sqlite3_column_int(st, 7);
+		l->samples = sqlite3_column_int(st, 8);
+	}
+	if (db_done(db, st, rc)) {
+		db_run_lines_free(v, nr);
+		return -1;
+	}
+	*out = v;
+	*n = nr;
+	return 0;
+}
+
+void db_run_lines_free(struct db_run_line *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].label);
+		free(v[i].experiment);
+		free(v[i].status);
+		free(v[i].accel);
+	}
+	free(v);
+}
+
+int db_list_kernels(struct mmb_db *db, struct db_kernel_line **out, size_t *n)
+{
+	struct db_kernel_line *v = NULL;
+	size_t nr = 0, alloc = 0;
+	sqlite3_stmt *st;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (db_prepare(db,
+		       "SELECT k.label, coalesce(k.release, ''), coalesce(k.base_commit, ''),"
+		       " (SELECT count(*) FROM runs r WHERE r.kernel_id = k.id),"
+		       " (SELECT count(*) FROM sample_values s JOIN runs r ON r.id = s.run_id"
+		       "   WHERE r.kernel_id = k.id) +"
+		       " (SELECT coalesce(sum(n), 0) FROM sample_blocks b JOIN runs r ON r.id = b.run_id"
+		       "   WHERE r.kernel_id = k.id)"
+		       " FROM kernels k ORDER BY k.id", &st))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_kernel_line *l;
+
+		ALLOC_GROW(v, nr + 1, alloc);
+		l = &v[nr++];
+		l->label = db_col_str(st, 0);
+		l->release = db_col_str(st, 1);
+		l->base_commit = db_col_str(st, 2);
+		l->runs = sqlite3_column_int(st, 3);
+		l->samples = sqlite3_column_int(st, 4);
+	}
+	if (db_done(db, st, rc)) {
+		db_kernel_lines_free(v, nr);
+		return -1;
+	}
+	*out = v;
+	*n = nr;
+	return 0;
+}
+
+void db_kernel_lines_free(struct db_kernel_line *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].label);
+		free(v[i].release);
+		free(v[i].base_commit);
+	}
+	free(v);
+}
+
+int db_run_detail(struct mmb_db *db, int64_t run_id, struct db_run_detail *out)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (db_prepare(db,
+		       "SELECT k.label, r.experiment, r.config_path, r.status, r.accel,"
+		       " r.release, r.version, r.cmdline, r.config_hash, r.harness_version,"
+		       " r.git_sha, r.compiler, r.started, r.finished, m.hostname, m.cpu_model,"
+		       " m.ncpus, m.mem_bytes, r.config_text"
+		       " FROM runs r JOIN kernels k ON k.id = r.kernel_id"
+		       " LEFT JOIN machines m ON m.id = r.machine_id WHERE r.id = ?", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		sqlite3_finalize(st);
+		return 1;
+	}
+	if (rc != SQLITE_ROW)
+		return db_done(db, st, rc);
+	out->label = db_col_str(st, 0);
+	out->experiment = db_col_str(st, 1);
+	out->config_path = db_col_str(st, 2);
+	out->status = db_col_str(st, 3);
+	out->accel = db_col_str(st, 4);
+	out->release = db_col_str(st, 5);
+	out->version = db_col_str(st, 6);
+	out->cmdline = db_col_str(st, 7);
+	out->config_hash = db_col_str(st, 8);
+	out->harness_version = db_col_str(st, 9);
+	out->git_sha = db_col_str(st, 10);
+	out->compiler = db_col_str(st, 11);
+	out->started = sqlite3_column_double(st, 12);
+	out->finished = sqlite3_column_double(st, 13);
+	out->hostname = db_col_str(st, 14);
+	out->cpu_model = db_col_str(st, 15);
+	out->ncpus = sqlite3_column_int(st, 16);
+	out->mem_bytes = sqlite3_column_int64(st, 17);
+	out->config_text = db_col_str(st, 18);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+void db_run_detail_release(struct db_run_detail *r)
+{
+	free(r->label);
+	free(r->experiment);
+	free(r->config_path);
+	free(r->config_text);
+	free(r->status);
+	free(r->accel);
+	free(r->release);
+	free(r->version);
+	free(r->cmdline);
+	free(r->config_hash);
+	free(r->harness_version);
+	free(r->git_sha);
+	free(r->compiler);
+	free(r->hostname);
+	free(r->cpu_model);
+	memset(r, 0, sizeof(*r));
+}
+
+int db_last_run_id(struct mmb_db *db, int64_t *id)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*id = 0;
+	if (db_prepare(db, "SELECT max(id) FROM runs", &st))
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);	/* NULL (no runs) reads 0 */
+		rc = SQLITE_DONE;
+	}
+	return db_done(db, st, rc);
+}
+
+int db_run_unsuccessful(struct mmb_db *db, int64_t run_id, struct db_iteration_line **out,
+			size_t *n)
+{
+	struct db_iteration_line *v = NULL;
+	size_t nr = 0, alloc = 0;
+	sqlite3_stmt *st;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (db_prepare(db,
+		       "SELECT workload, variant, iteration, status, reason FROM iterations"
+		       " WHERE run_id = ? AND status != 'ok' ORDER BY id", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_iteration_line *l;
+
+		ALLOC_GROW(v, nr + 1, alloc);
+		l = &v[nr++];
+		l->workload = db_col_str(st, 0);
+		l->variant = db_col_str(st, 1);
+		l->iteration = sqlite3_column_int(st, 2);
+		l->status = db_col_str(st, 3);
+		l->reason = db_col_str(st, 4);
+	}
+	if (db_done(db, st, rc)) {
+		db_iteration_lines_free(v, nr);
+		return -1;
+	}
+	*out = v;
+	*n = nr;
+	return 0;
+}
+
+void db_iteration_lines_free(struct db_iteration_line *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].workload);
+		free(v[i].variant);
+		free(v[i].status);
+		free(v[i].reason);
+	}
+	free(v);
+}
+
+int db_run_vmstat_means(struct mmb_db *db, int64_t run_id, struct db_counter_mean **out,
+			size_t *n)
+{
+	struct db_counter_mean *v = NULL;
+	size_t nr = 0, alloc = 0;
+	sqlite3_stmt *st;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (db_prepare(db,
+		       "SELECT i.workload, i.variant, m.key, avg(m.delta), count(*)"
+		       " FROM monitors m JOIN iterations i ON i.id = m.iteration_id"
+		       " WHERE i.run_id = ? AND i.warmup = 0 AND i.status = 'ok'"
+		       " AND m.source = 'vmstat' AND m.key IN ('pgfault', 'pgmajfault',"
+		       " 'thp_fault_alloc', 'thp_fault_fallback', 'thp_split_pmd',"
+		       " 'pswpin', 'pswpout', 'pgsteal_direct', 'pgscan_direct', 'compact_stall',"
+		       " 'numa_hint_faults', 'pgmigrate_success', 'thp_deferred_split_page')"
+		       " GROUP BY i.workload, i.variant, m.key ORDER BY min(i.id), m.key", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_counter_mean *l;
+
+		ALLOC_GROW(v, nr + 1, alloc);
+		l = &v[nr++];
+		l->workload = db_col_str(st, 0);
+		l->variant = db_col_str(st, 1);
+		l->key = db_col_str(st, 2);
+		l->mean = sqlite3_column_double(st, 3);
+	}
+	if (db_done(db, st, rc)) {
+		db_counter_means_free(v, nr);
+		return -1;
+	}
+	*out = v;
+	*n = nr;
+	return 0;
+}
+
+void db_counter_means_free(struct db_counter_mean *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].workload);
+		free(v[i].variant);
+		free(v[i].key);
+	}
+	free(v);
+}
+
+int db_run_series(struct mmb_db *db, int64_t run_id, struct db_run_series **out, size_t *n)
+{
+	struct db_run_series *v = NULL;
+	size_t nr = 0, alloc = 0;
+	sqlite3_stmt *st;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (db_prepare(db,
+		       "SELECT s.workload, s.variant, s.metric, coalesce(s.unit, ''), s.better,"
+		       " s.value, i.disturbed IS NOT NULL FROM samples s"
+		       " LEFT JOIN iterations i ON i.id = s.iteration_id"
+		       " WHERE s.run_id = ? ORDER BY s.id", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *w = (const char *)sqlite3_column_text(st, 0);
+		const char *va = (const char *)sqlite3_column_text(st, 1);
+		const char *m = (const char *)sqlite3_column_text(st, 2);
+		struct db_run_series *r = NULL;
+
+		/* samples come grouped by iteration: search from the end */
+		for (size_t i = nr; i-- > 0;)
+			if (!strcmp(v[i].workload, w) && !strcmp(v[i].variant, va) &&
+			    !strcmp(v[i].metric, m)) {
+				r = &v[i];
+				break;
+			}
+		if (!r) {
+			ALLOC_GROW(v, nr + 1, alloc);
+			r = &v[nr++];
+			memset(r, 0, sizeof(*r));
+			r->workload = xstrdup(w);
+			r->variant = xstrdup(va);
+			r->metric = xstrdup(m);
+			r->unit = db_col_str(st, 3);
+			r->better = sqlite3_column_int(st, 4);
+		}
+		/* as compare does: the values are of the clean iterations */
+		if (sqlite3_column_int(st, 6)) {
+			r->ndisturbed++;
+			continue;
+		}
+		ALLOC_GROW(r->v, r->n + 1, r->alloc);
+		r->v[r->n++] = sqlite3_column_double(st, 5);
+	}
+	if (db_done(db, st, rc)) {
+		db_run_series_free(v, nr);
+		return -1;
+	}
+	*out = v;
+	*n = nr;
+	return 0;
+}
+
+void db_run_series_free(struct db_run_series *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].workload);
+		free(v[i].variant);
+		free(v[i].metric);
+		free(v[i].unit);
+		free(v[i].v);
+	}
+	free(v);
+}

@@ -1,0 +1,89 @@
+/*
+ * The questions `list`, `show` and the run summary ask of the results
+ * database, one function each.  Every function reads all its rows before
+ * it returns: 0 and the answer, or -1 after one error naming the file
+ * (a damaged database never yields half a table).  Strings are malloc'ed,
+ * never NULL unless said; free with the matching *_free().
+ */
+#ifndef MMB_DB_READ_H
+#define MMB_DB_READ_H
+
+#include "db.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* `list runs`: one line per run, by id. */
+struct db_run_line {
+	int64_t id;
+	char *label, *experiment, *status, *accel;	/* experiment, accel: "" if unknown */
+	double started;			/* wall clock seconds, 0 if unknown */
+	int iterations;			/* measured ok (imports: samples per series) */
+	int failed;
+	int samples;
+};
+int db_list_runs(struct mmb_db *db, struct db_run_line **out, size_t *n);
+void db_run_lines_free(struct db_run_line *v, size_t n);
+
+/* `list kernels`: one line per label, in creation order. */
+struct db_kernel_line {
+	char *label, *release, *base_commit;	/* "" if unknown */
+	int runs, samples;
+};
+int db_list_kernels(struct mmb_db *db, struct db_kernel_line **out, size_t *n);
+void db_kernel_lines_free(struct db_kernel_line *v, size_t n);
+
+/* `show RUN`: the run's row with its kernel label and machine. */
+struct db_run_detail {
+	char *label, *experiment, *config_path, *config_text, *status, *accel;
+	char *release, *version, *cmdline, *config_hash;
+	char *harness_version, *git_sha, *compiler;
+	char *hostname, *cpu_model;	/* "" without a machine row */
+	double started, finished;	/* 0 if unknown */
+	int ncpus;
+	int64_t mem_bytes;
+};
+/* 0 and filled, 1 when there is no such run, -1 on error. */
+int db_run_detail(struct mmb_db *db, int64_t run_id, struct db_run_detail *out);
+void db_run_detail_release(struct db_run_detail *r);
+/* The newest run's id, 0 when there is none. */
+int db_last_run_id(struct mmb_db *db, int64_t *id);
+
+/* Iterations of a run whose status is not ok (failed, skipped), by id. */
+struct db_iteration_line {
+	char *workload, *variant, *status, *reason;
+	int iteration;
+};
+int db_run_unsuccessful(struct mmb_db *db, int64_t run_id, struct db_iteration_line **out,
+			size_t *n);
+void db_iteration_lines_free(struct db_iteration_line *v, size_t n);
+
+/*
+ * Mean vmstat delta per measured ok iteration of the counters mm reviewers
+ * ask about first (mmtests' "Ops Minor Faults", "THP fault alloc", ...),
+ * per (workload, variant, counter), in the run's order.
+ */
+struct db_counter_mean {
+	char *workload, *variant, *key;
+	double mean;
+};
+int db_run_vmstat_means(struct mmb_db *db, int64_t run_id, struct db_counter_mean **out,
+			size_t *n);
+void db_counter_means_free(struct db_counter_mean *v, size_t n);
+
+/*
+ * A run's samples grouped by (workload, variant, metric), in recording
+ * order; values of disturbed iterations are counted, not kept.
+ */
+struct db_run_series {
+	char *workload, *variant, *metric, *unit;	/* unit "" if none */
+	int better;
+	double *v;
+	size_t n, alloc;
+	size_t ndisturbed;
+};
+int db_run_series(struct mmb_db *db, int64_t run_id, struct db_run_series **out, size_t *n);
+void db_run_series_free(struct db_run_series *v, size_t n);
+
+#endif
