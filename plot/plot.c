@@ -387,17 +387,70 @@ static void headings(struct strbuf *sb, const char *title, const char *subtitle,
 	add_label(sb, cap, "at screen 0.01,0.018 left font \",9\"");
 }
 
-/* Large values read better as 900k / 1.2M than 900000 / 1.2e+06. */
-static void value_format(struct strbuf *sb, const struct plot_group *g, const char *axis)
+/*
+ * Round, SI-scaled tics over [lo, hi], about n of them, and the range set
+ * to whole steps (so every interval inside [lo, hi] is drawn in full):
+ * "200k" rather than 200000, and for seconds "35 ms" rather than 0.035.
+ * Other units below 1 keep plain decimals (a ratio of 0.5 is not "500m").
+ */
+static void si_tics(struct strbuf *sb, const char *axis, double lo, double hi, const char *unit,
+		    int n, bool snap, const char *font)
 {
-	double m = 0;
+	static const char *const pre[] = { "n", "\xc2\xb5", "m", "", "k", "M", "G", "T" };
+	bool secs = unit && !strcmp(unit, "s");
+	double r, raw, mag, f, step, start, end, a, scale, rlo, rhi;
+	int p, dec, k = 0;
 
-	for (size_t i = 0; i < g->nvariants * g->nkernels; i++)
-		for (size_t j = 0; j < g->cells[i].n; j++)
-			if (fabs(g->cells[i].v[j]) > m)
-				m = fabs(g->cells[i].v[j]);
-	if (m >= 1e4)
-		strbuf_addf(sb, "set format %s \"%%.0f\"\n", axis);
+	if (!isfinite(lo) || !isfinite(hi))
+		return;
+	if (hi < lo) {
+		double t = lo;
+		lo = hi;
+		hi = t;
+	}
+	r = hi - lo;
+	if (r <= 0)
+		r = fabs(hi) > 0 ? fabs(hi) * 0.1 : 1;
+	raw = r / n;
+	mag = pow(10, floor(log10(raw)));
+	f = raw / mag;
+	step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+	if (snap) {
+		start = floor(lo / step + 1e-9) * step;
+		end = ceil(hi / step - 1e-9) * step;
+		if (end <= start)
+			end = start + step;
+		rlo = start;
+		rhi = end;
+	} else {
+		/* the data with a margin; tics at the whole steps inside */
+		rlo = lo - 0.05 * r;
+		rhi = hi + 0.05 * r;
+		start = ceil(rlo / step - 1e-9) * step;
+		end = floor(rhi / step + 1e-9) * step;
+	}
+	a = fmax(fabs(start), fabs(end));
+	p = a > 0 ? 3 * (int)floor(log10(a) / 3) : 0;
+	if (secs)
+		p = p > 0 ? 0 : p < -9 ? -9 : p;
+	else
+		p = p < 0 ? 0 : p > 12 ? 12 : p;
+	scale = pow(10, -p);
+	/* enough decimals for the step (2.5k needs one) */
+	for (dec = 0; dec < 9; dec++) {
+		double x = step * scale * pow(10, dec);
+
+		if (fabs(x - round(x)) < 1e-6 * x)
+			break;
+	}
+	strbuf_addf(sb, "set %srange [%.12g:%.12g]\nset %stics (", axis, rlo, rhi, axis);
+	for (double t = start; t <= end + step * 1e-6 && k < 40; t = start + step * ++k) {
+		double v = fabs(t) < step * 1e-9 ? 0 : t;
+
+		strbuf_addf(sb, "%s\"%.*f%s%s%s\" %.12g", k ? ", " : "", dec, v * scale,
+			    secs ? " " : "", pre[p / 3 + 3], secs ? "s" : "", v);
+	}
+	strbuf_addf(sb, ")%s%s\n", font ? " font " : "", font ? font : "");
 }
 
 static char *metric_axis(const struct plot_group *g)
@@ -554,22 +607,6 @@ static bool wants_log2(const double *x, size_t n)
 	return false;
 }
 
-static const char *key_corner(const struct plot_group *g, const struct xpoint *pts, size_t npts)
-{
-	const struct plot_cell *first, *last;
-	double a = 0, b = 0;
-
-	if (npts < 2)
-		return "right";
-	first = plot_group_cell(g, pts[0].v, 0);
-	last = plot_group_cell(g, pts[npts - 1].v, 0);
-	for (size_t i = 0; i < first->n; i++)
-		a += first->v[i] / first->n;
-	for (size_t i = 0; i < last->n; i++)
-		b += last->v[i] / last->n;
-	return a > b ? "right" : "left";
-}
-
 static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *o,
 			    const char *key, const char *rest, struct plot_list *out)
 {
@@ -578,6 +615,7 @@ static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *
 	size_t npts = 0, K = g->nkernels;
 	double *xs;
 	bool logx, any_negative = false, ci_below_zero = false, any_rel = false;
+	double ylo = INFINITY, yhi = -INFINITY, rlo = 0, rhi = 0;
 	char buf[256], *name, *title, *cap, *yl, *q;
 	int ret;
 
@@ -614,6 +652,10 @@ static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *
 			cell_ci(c, o, g->better, &m, &lo, &hi);
 			if (lo < 0)
 				ci_below_zero = true;
+			if (isfinite(lo) && lo < ylo)
+				ylo = lo;
+			if (isfinite(hi) && hi > yhi)
+				yhi = hi;
 			strbuf_addf(&dat, "%.17g %.10g %.10g %.10g %zu\n", pts[i].x, m, lo, hi, c->n);
 		}
 		strbuf_addstr(&dat, "\n\n");
@@ -627,6 +669,11 @@ static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *
 			cell_change(g, o, pts[i].v, k, &ch);
 			if (isfinite(ch.rel))
 				any_rel = true;
+			/* the panel's range holds every interval and the zero line */
+			if (isfinite(ch.lo) && ch.lo < rlo)
+				rlo = ch.lo;
+			if (isfinite(ch.hi) && ch.hi > rhi)
+				rhi = ch.hi;
 			strbuf_addf(&dat, "%.17g %.6g %.6g %.6g %.6g %d\n", pts[i].x, ch.rel, ch.lo,
 				    ch.hi, ch.p, ch.cls);
 		}
@@ -665,16 +712,19 @@ static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *
 			strbuf_addf(&sc, "set xrange [%.17g:%.17g]\n", lo - pad, hi + pad);
 		}
 	}
-	/* top panel */
-	/* the key goes in the corner the curves leave free */
-	strbuf_addf(&sc, "set tmargin at screen 0.88\nset bmargin at screen 0.42\n"
+	/* top panel; the key above it, never on the curves */
+	strbuf_addf(&sc, "set tmargin at screen %s\nset bmargin at screen 0.42\n"
 		      "set format x \"\"\n"
-		      "set key inside %s top vertical box opaque samplen 3 spacing 1.1\n",
-		      key_corner(g, pts, npts));
-	value_format(&sc, g, "y");
-	/* a wide interval of a positive quantity is cut at 0, not drawn into negative rates */
-	if (ci_below_zero && !any_negative)
-		strbuf_addstr(&sc, "set yrange [0:*]\n");
+		      "set key at screen 0.5,0.915 center top horizontal samplen 3 maxrows 2\n",
+		      K > 4 ? "0.84" : "0.87");
+	/* a wide interval of a positive quantity is cut at 0 (and marked), not drawn into negative rates */
+	if (ci_below_zero && !any_negative) {
+		ylo = 0;
+		strbuf_addstr(&sc, "set label \"\xe2\x96\xbc: 95% CI cut at 0\" at graph 0.99,0.04 right"
+			      " font \",8\"\n");
+	}
+	/* the range holds every interval: nothing is clipped unmarked */
+	si_tics(&sc, "y", ylo, yhi, g->unit, 5, true, NULL);
 	yl = metric_axis(g);
 	q = gnuplot_quote(yl);
 	strbuf_addf(&sc, "set ylabel %s\n", q);
@@ -690,14 +740,22 @@ static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *
 
 		strbuf_addf(&sc, "%s@DATA@ index %zu using %s:2:3:4 with yerrorlines lt %d title %s",
 			    k ? ", \\\n     " : "", k, xexpr, lt_of(k), kq);
+		if (ci_below_zero && !any_negative)
+			/* a triangle where an interval is cut at 0 */
+			strbuf_addf(&sc, ", \\\n     '' index %zu using %s:($3<0?0:NaN) with points lt %d"
+				    " pt 11 ps 1.6 notitle", k, xexpr, lt_of(k));
 		free(xexpr);
 		free(kq);
 	}
 	strbuf_addstr(&sc, "\n");
 	/* bottom panel: change vs baseline */
 	strbuf_addstr(&sc, "unset label\nset tmargin at screen 0.38\nset bmargin at screen 0.13\n"
-		      "set format x \"%g\"\nset format y \"%g\"\nunset key\nset yrange [*:*]\n"
+		      "set format x \"%g\"\nset format y \"%g\"\nunset key\n"
 		      "set xzeroaxis lt -1 lw 1\n");
+	if (any_rel)
+		si_tics(&sc, "y", rlo, rhi, NULL, 4, true, NULL);
+	else
+		strbuf_addstr(&sc, "set ytics autofreq\n");
 	if (npts && npts <= 16) {
 		strbuf_addstr(&sc, "set xtics (");
 		for (size_t i = 0; i < npts; i++)
@@ -707,7 +765,8 @@ static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *
 	{
 		char *bl = xasprintf("change of the mean vs %s, with 95%% CI", g->kernels[0]);
 		q = gnuplot_quote(bl);
-		strbuf_addf(&sc, "set ylabel \"%% change\"\nset label %s at graph 0.01,0.93 left font \",9\"\n", q);
+		/* in the gap between the panels, not on the data */
+		strbuf_addf(&sc, "set ylabel \"%% change\"\nset label %s at screen 0.13,0.4 left font \",9\"\n", q);
 		free(q);
 		free(bl);
 	}
@@ -916,8 +975,21 @@ static int plot_boxes_one(const struct plot_group *g, const struct plot_opts *o,
 	cap = caption(g, o, vs, nvs);
 	script_begin(&sc, o, g);
 	headings(&sc, title, "box: quartiles and median; whiskers: furthest sample within 1.5 IQR; points: every sample", cap);
-	if (!normalise)
-		value_format(&sc, g, "y");
+	if (!normalise) {
+		double vlo = INFINITY, vhi = -INFINITY;
+
+		/* every sample is drawn: the range holds them all */
+		for (size_t i = 0; i < nvs; i++)
+			for (size_t k = 0; k < K; k++) {
+				const struct plot_cell *c = plot_group_cell(g, vs[i], k);
+
+				for (size_t j = 0; j < c->n; j++) {
+					vlo = fmin(vlo, c->v[j]);
+					vhi = fmax(vhi, c->v[j]);
+				}
+			}
+		si_tics(&sc, "y", vlo, vhi, g->unit, 6, true, NULL);
+	}
 	strbuf_addstr(&sc, "set tmargin at screen 0.84\nset bmargin 7\nset lmargin 12\n"
 		      "set key at screen 0.5,0.915 center top horizontal samplen 2\n"
 		      "set grid noxtics\n");
@@ -1186,7 +1258,19 @@ static int plot_dist_one(const struct plot_group *g, const struct plot_opts *o, 
 	cap = caption(g, o, &v, 1);
 	script_begin(&sc, o, g);
 	headings(&sc, title, "empirical CDF of the samples of each kernel: steps show noise and bimodality", cap);
-	value_format(&sc, g, "x");
+	{
+		double lo = INFINITY, hi = -INFINITY;
+
+		for (size_t k = 0; k < K; k++) {
+			const struct plot_cell *c = plot_group_cell(g, v, k);
+
+			for (size_t i = 0; i < c->n; i++) {
+				lo = fmin(lo, c->v[i]);
+				hi = fmax(hi, c->v[i]);
+			}
+		}
+		si_tics(&sc, "x", lo, hi, g->unit, 5, false, NULL);
+	}
 	strbuf_addstr(&sc, "set tmargin at screen 0.88\nset bmargin 5\nset lmargin 12\nset rmargin 6\n"
 		      "set key bottom right box opaque samplen 3\n"
 		      "set grid xtics ytics\n"
@@ -1213,38 +1297,6 @@ static int plot_dist_one(const struct plot_group *g, const struct plot_opts *o, 
 	strbuf_release(&sc);
 	strbuf_release(&dat);
 	return ret;
-}
-
-/* Three or four round tics for a small panel, labels with just enough decimals. */
-static void panel_xtics(struct strbuf *sc, double lo, double hi)
-{
-	double r, raw, mag, f, step, start;
-	int dec;
-
-	if (!isfinite(lo) || !isfinite(hi)) {
-		strbuf_addstr(sc, "set xtics autofreq font \",8\"\nset format x \"%g\"\n");
-		return;
-	}
-	r = hi - lo;
-	if (r <= 0)
-		r = fabs(hi) > 0 ? fabs(hi) * 0.1 : 1;
-	/* round the step up: at most 4 labels, 3 when they are long */
-	for (int n = 3; n >= 2; n--) {
-		raw = r / n;
-		mag = pow(10, floor(log10(raw)));
-		f = raw / mag;
-		step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
-		dec = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
-		{
-			char b[64];
-			int len = snprintf(b, sizeof(b), "%.*f", dec, fabs(hi) > fabs(lo) ? hi : lo);
-			if (len <= 6)
-				break;
-		}
-	}
-	start = floor(lo / step) * step;
-	strbuf_addf(sc, "set xtics %.12g, %.12g font \",8\"\nset format x \"%%.%df\"\n"
-		    "set xrange [%.12g:%.12g]\n", start, step, dec, lo - 0.05 * r, hi + 0.05 * r);
 }
 
 /*
@@ -1289,7 +1341,6 @@ static int plot_dist_panels(const struct plot_group *g, const struct plot_opts *
 	sub = xasprintf("empirical CDF per kernel; x: %s; y: fraction of samples <= x", xl);
 	script_begin(&sc, o, g);
 	headings(&sc, title, sub, cap);
-	value_format(&sc, g, "x");
 	/* panels placed by hand, so that the legend can span the whole width */
 	strbuf_addstr(&sc, "set multiplot\n");
 	strbuf_addstr(&sc, "set yrange [0:1.02]\nset ytics 0.25 font \",8\"\nset format y \"%.2g\"\n"
@@ -1312,7 +1363,7 @@ static int plot_dist_panels(const struct plot_group *g, const struct plot_opts *
 				hi = c->v[i] > hi ? c->v[i] : hi;
 			}
 		}
-		panel_xtics(&sc, lo, hi);
+		si_tics(&sc, "x", lo, hi, g->unit, 4, false, "\",8\"");
 
 		strbuf_addf(&sc, "set title %s font \",9\" offset 0,-0.6\n", q);
 		free(q);
