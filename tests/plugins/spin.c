@@ -2,7 +2,7 @@
  * Interference test plugin: `threads` threads each spin for `ms`
  * milliseconds counting loop passes; reports passes per second.  CPU-bound
  * on purpose, so a CPU hog beside it slows it down the way it would slow a
- * real benchmark (tests/e2e/18-interference.sh).
+ * real benchmark (tests/e2e/44-interference.sh).
  */
 #include <mmbench/workload.h>
 
