@@ -26,11 +26,11 @@ static const char *param_type(enum mmb_param_type t)
 }
 
 /* supported() with the defaults, so the list says what can run here. */
-static const char *why_unsupported(const struct plugin *pl)
+static char *why_unsupported(const struct plugin *pl, int *ret)
 {
 	struct unit_ctx u;
 	struct mmb_value *vals;
-	const char *why = NULL;
+	char *why = NULL;
 	char err[256];
 
 	if (!pl->w.supported)
@@ -41,7 +41,11 @@ static const char *why_unsupported(const struct plugin *pl)
 		if (pl->params[i]->def)
 			plan_parse_value(pl->params[i], pl->params[i]->def, &u, &vals[i], err,
 					 sizeof(err));
-	why = pl->w.supported(runner_host_table(), vals);
+	/* in a child: a crashing supported() is reported, not fatal */
+	if (plugin_call_supported(pl, runner_host_table(), vals, &why)) {
+		why = xstrdup("its supported() crashed");
+		*ret = -1;
+	}
 	free(vals);
 	return why;
 }
@@ -58,7 +62,7 @@ static int list_workloads(bool verbose)
 			     exe_dir());
 	for (size_t i = 0; i < n; i++) {
 		struct plugin pl;
-		const char *why;
+		char *why;
 
 		if (plugin_load(&pl, names[i])) {
 			ret = -1;
@@ -66,11 +70,12 @@ static int list_workloads(bool verbose)
 			free(names[i]);
 			continue;
 		}
-		why = why_unsupported(&pl);
+		why = why_unsupported(&pl, &ret);
 		printf("%-18s %s", pl.w.name, pl.w.summary);
 		if (why)
 			printf("  [cannot run here: %s]", why);
 		printf("\n");
+		free(why);
 		if (verbose) {
 			printf("  file: %s (ABI %u.%u)\n", pl.path, pl.w.abi_major, pl.w.abi_minor);
 			for (size_t p = 0; p < pl.nparams; p++) {

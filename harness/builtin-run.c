@@ -208,10 +208,11 @@ int cmd_run(int argc, char **argv)
 	po.iterations = a.iterations;
 	po.quick = a.quick;
 	po.only = a.workload;
-	if (plan_build(&plan, &exp, &u, &po)) {
+	ret = plan_build(&plan, &exp, &u, &po);
+	if (ret) {
 		plan_release(&plan);
 		experiment_release(&exp);
-		return EXIT_USAGE;
+		return ret == PLAN_PLUGIN_CRASHED ? EXIT_RUNTIME : EXIT_USAGE;
 	}
 	if (a.precision > 0) {
 		plan.precision = a.precision;

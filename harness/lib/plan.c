@@ -238,7 +238,7 @@ static int expand(struct plan_workload *w, struct axis *axes, size_t naxes)
 	for (size_t v = 0; v < total; v++) {
 		struct plan_variant *pv = &w->variants[v];
 		struct strbuf var = STRBUF_INIT, all = STRBUF_INIT;
-		const char *why;
+		char *why;
 
 		strbuf_init(&var);
 		pv->values = xcalloc(naxes ? naxes : 1, sizeof(*pv->values));
@@ -252,10 +252,17 @@ static int expand(struct plan_workload *w, struct axis *axes, size_t naxes)
 		}
 		pv->variant = strbuf_detach(&var);
 		pv->params_text = strbuf_detach(&all);
-		if (d->check_params && (why = d->check_params(pv->values))) {
+		if (plugin_call_check_params(&w->plugin, pv->values, &why)) {
 			free(idx);
-			return pos_error(&w->cfg->pos, d->name, "%s%s%s", why,
-					 *pv->variant ? " in variant " : "", pv->variant);
+			return PLAN_PLUGIN_CRASHED;
+		}
+		if (why) {
+			int ret = pos_error(&w->cfg->pos, d->name, "%s%s%s", why,
+					    *pv->variant ? " in variant " : "", pv->variant);
+
+			free(why);
+			free(idx);
+			return ret;
 		}
 		/* odometer over the axes, last one fastest */
 		for (size_t i = naxes; i-- > 0;) {
@@ -409,18 +416,27 @@ int plan_build(struct plan *p, struct experiment *e, const struct unit_ctx *u,
 			w->iterations = w->iterations < 2 ? w->iterations : 2;
 			w->warmup = 0;
 		}
-		if (plan_workload(w, u))
-			return -1;
+		int bad = plan_workload(w, u);
+
+		if (bad)
+			return bad;
 		const char *unmet = requirements_unmet(w, e);
 
 		for (size_t v = 0; v < w->nvariants; v++) {
 			struct plan_variant *pv = &w->variants[v];
+			char *why;
 
-			if (unmet)
+			if (unmet) {
 				pv->unsupported = unmet;
-			else if (w->plugin.w.supported)
-				pv->unsupported = w->plugin.w.supported(runner_host_table(),
-									pv->values);
+			} else if (plugin_call_supported(&w->plugin, runner_host_table(), pv->values,
+							 &why)) {
+				return PLAN_PLUGIN_CRASHED;
+			} else if (why) {
+				/* kept with the plan's strings, freed by plan_release */
+				ALLOC_GROW(w->strings, w->nstrings + 1, w->astrings);
+				w->strings[w->nstrings++] = why;
+				pv->unsupported = why;
+			}
 			p->total_iterations += w->iterations + w->warmup;
 		}
 	}

@@ -43,6 +43,12 @@ struct plan {
 	int min_iterations, max_iterations;	/* its bounds on measured iterations */
 };
 
+/*
+ * 0, -1 after an error in the experiment (file:line:col), or
+ * PLAN_PLUGIN_CRASHED when a plugin's supported()/check_params() crashed
+ * (a runtime failure, not the user's input).
+ */
+#define PLAN_PLUGIN_CRASHED (-2)
 int plan_build(struct plan *p, struct experiment *e, const struct unit_ctx *u,
 	       const struct plan_opts *o);
 void plan_release(struct plan *p);

@@ -4,10 +4,14 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #ifndef MMB_PLUGIN_DIR
@@ -347,4 +351,109 @@ int plugin_list(char ***names, size_t *n)
 int plugin_check_descriptor(struct plugin *p, const struct mmb_workload *d, const char *fname)
 {
 	return plugin_check(p, d, fname);
+}
+
+/* "SIGSEGV" for messages */
+static const char *signal_name(int sig, char *buf, size_t len)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 32)
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (abbrev) {
+		snprintf(buf, len, "SIG%s", abbrev);
+		return buf;
+	}
+#endif
+	snprintf(buf, len, "signal %d (%s)", sig, strsignal(sig));
+	return buf;
+}
+
+/*
+ * Run a plan-time hook in a forked child and bring back what it returned:
+ * the harness has changed nothing yet and must not crash in plugin code.
+ * The child sends "1<reason>" or "0" and exits.
+ */
+static int call_in_child(const struct plugin *p, const char *hook,
+			 const struct mmb_host *host, const struct mmb_value *vals, char **why)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char tmp[4096], sig[64];
+	int fds[2], status = 0;
+	pid_t pid;
+	ssize_t n;
+
+	*why = NULL;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return error("pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return error("fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		const char *r = host ? p->w.supported(host, vals) : p->w.check_params(vals);
+		char out[4096];
+		int len = snprintf(out, sizeof(out), "%c%s", r ? '1' : '0', r ? r : "");
+		const char *q = out;
+
+		close(fds[0]);
+		if (len > (int)sizeof(out) - 1)
+			len = sizeof(out) - 1;
+		while (len > 0) {
+			ssize_t w = write(fds[1], q, len);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				_exit(1);
+			q += w;
+			len -= w;
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	strbuf_init(&sb);
+	while ((n = read(fds[0], tmp, sizeof(tmp))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || sb.len > 65536)
+			break;
+		strbuf_add(&sb, tmp, n);
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFSIGNALED(status)) {
+		strbuf_release(&sb);
+		return error("plugin %s crashed in %s: %s", p->w.name, hook,
+			     signal_name(WTERMSIG(status), sig, sizeof(sig)));
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) || !sb.len) {
+		strbuf_release(&sb);
+		return error("plugin %s exited with status %d in %s, without an answer (exit() called?)",
+			     p->w.name, WIFEXITED(status) ? WEXITSTATUS(status) : -1, hook);
+	}
+	if (sb.buf[0] == '1')
+		*why = xstrdup(sb.buf + 1);
+	strbuf_release(&sb);
+	return 0;
+}
+
+int plugin_call_supported(const struct plugin *p, const struct mmb_host *host,
+			  const struct mmb_value *vals, char **why)
+{
+	*why = NULL;
+	if (!p->w.supported)
+		return 0;
+	return call_in_child(p, "supported", host, vals, why);
+}
+
+int plugin_call_check_params(const struct plugin *p, const struct mmb_value *vals, char **why)
+{
+	*why = NULL;
+	if (!p->w.check_params)
+		return 0;
+	return call_in_child(p, "check_params", NULL, vals, why);
 }

@@ -28,6 +28,16 @@ void plugin_release(struct plugin *p);
 /* Path of <name>.so in the search path (malloc'ed), or NULL; prints nothing. */
 char *plugin_find(const char *name);
 
+/*
+ * The plan-time hooks, each run in a forked child so a crash in plugin
+ * code cannot take the harness down before anything ran.  0 with *why
+ * NULL (fine, or no such hook) or the hook's reason (malloc'ed); -1 after
+ * "plugin NAME crashed in supported: SIGSEGV" (or how it exited).
+ */
+int plugin_call_supported(const struct plugin *p, const struct mmb_host *host,
+			  const struct mmb_value *vals, char **why);
+int plugin_call_check_params(const struct plugin *p, const struct mmb_value *vals, char **why);
+
 int plugin_param_index(const struct plugin *p, const char *name);
 int plugin_metric_index(const struct plugin *p, const char *name);
 

@@ -161,7 +161,8 @@ struct mmb_workload {
 	unsigned int min_kernel;	/* MMB_KERNEL_VERSION, 0 = any */
 
 	/*
-	 * Cheap check in the harness process before anything runs.  Return
+	 * Cheap check at plan time, before anything runs (in a forked child
+	 * of the harness: no side effects survive it).  Return
 	 * NULL when the workload can run here, else a static human reason.
 	 * May be NULL (always supported).
 	 */
@@ -180,7 +181,8 @@ struct mmb_workload {
 			 const struct mmb_value *params, void *state);
 	/*
 	 * Optional: validate a parameter combination (e.g. ebizzy -m with -M).
-	 * Return NULL if fine, else a static message.  Called at plan time.
+	 * Return NULL if fine, else a static message.  Called at plan time,
+	 * in a forked child like supported().
 	 */
 	const char *(*check_params)(const struct mmb_value *params);
 	/* New members go here, and bump MMB_ABI_MINOR. */

@@ -1,0 +1,42 @@
+/*
+ * A plugin that segfaults in a plan-time hook on request (param `crash`:
+ * none, supported or check_params): the harness runs those hooks in a
+ * child and must report the crash, not die of it.
+ */
+#include "loader-case.h"
+
+#include <string.h>
+
+static const struct mmb_param_def params[] = {
+	{ "crash", MMB_PARAM_ENUM, "none", 0, 0, "none|supported|check_params",
+	  "the hook that segfaults" },
+	{ 0 },
+};
+
+static void segfault(void)
+{
+	*(volatile int *)0 = 1;
+}
+
+static const char *supported(const struct mmb_host *h, const struct mmb_value *p)
+{
+	(void)h;
+	if (!strcmp(p[0].s, "supported"))
+		segfault();
+	return NULL;
+}
+
+static const char *check_params(const struct mmb_value *p)
+{
+	if (!strcmp(p[0].s, "check_params"))
+		segfault();
+	return NULL;
+}
+
+static const struct mmb_workload desc = {
+	LOADER_CASE("crash_hooks", "segfaults in supported() or check_params() on request"),
+	.params = params,
+	.supported = supported,
+	.check_params = check_params,
+};
+MMB_WORKLOAD(desc)
