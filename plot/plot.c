@@ -460,25 +460,79 @@ static char *metric_axis(const struct plot_group *g)
 	return xasprintf("%s, %s", g->metric, direction(g->better));
 }
 
+static int cmp_double(const void *a, const void *b);
+
+/* The statistic the group draws (compare's choice for its rows). */
+static enum stats_mean_kind mean_kind(const struct plot_group *g)
+{
+	return g->mean == STATS_MEAN_AUTO ? STATS_AMEAN : g->mean;
+}
+
+static const char *mean_title(const struct plot_group *g)
+{
+	return stats_mean_title(mean_kind(g));
+}
+
+/*
+ * The statistic with its 95% CI: Amean +- t SE; Hmean and Gmean the same
+ * interval on 1/x and log x mapped back; a median the order statistics
+ * of the distribution-free interval.
+ */
 static void cell_ci(const struct plot_cell *c, const struct plot_opts *o, int better,
-		    double *mean, double *lo, double *hi)
+		    enum stats_mean_kind kind, double *mean, double *lo, double *hi)
 {
 	struct stats_summary s;
-	double half;
+	double half, tq, *y;
 
 	if (!c->n) {
 		*mean = *lo = *hi = NAN;
 		return;
 	}
 	stats_summarise(c->v, c->n, better, &s);
-	*mean = s.amean;
-	if (c->n < 2 || !isfinite(s.stddev)) {
-		*lo = *hi = s.amean;
+	if (!stats_mean_defined(kind, c->v, c->n))
+		kind = STATS_AMEAN;
+	*mean = stats_mean_of(&s, kind);
+	*lo = *hi = *mean;
+	if (c->n < 2 || !isfinite(s.stddev))
+		return;
+	tq = stats_t_quantile(1.0 - o->alpha / 2.0, (double)(c->n - 1));
+	switch (kind) {
+	case STATS_HMEAN:
+	case STATS_GMEAN: {
+		struct stats_summary sy;
+
+		y = xmalloc(c->n * sizeof(*y));
+		for (size_t i = 0; i < c->n; i++)
+			y[i] = kind == STATS_HMEAN ? 1 / c->v[i] : log(c->v[i]);
+		stats_summarise(y, c->n, -1, &sy);
+		free(y);
+		half = tq * sy.stddev / sqrt((double)c->n);
+		if (kind == STATS_GMEAN) {
+			*lo = exp(sy.amean - half);
+			*hi = exp(sy.amean + half);
+		} else {
+			*lo = 1 / (sy.amean + half);
+			*hi = sy.amean - half > 0 ? 1 / (sy.amean - half) : NAN;
+		}
 		return;
 	}
-	half = stats_t_quantile(1.0 - o->alpha / 2.0, (double)(c->n - 1)) * s.stddev / sqrt((double)c->n);
-	*lo = s.amean - half;
-	*hi = s.amean + half;
+	case STATS_MEDIAN: {
+		double *sorted = xmalloc(c->n * sizeof(*sorted));
+		double kk = floor((c->n - 1.96 * sqrt((double)c->n)) / 2);
+		size_t k = kk > 0 ? (size_t)kk : 0;
+
+		memcpy(sorted, c->v, c->n * sizeof(*sorted));
+		qsort(sorted, c->n, sizeof(*sorted), cmp_double);
+		*lo = sorted[k];
+		*hi = sorted[c->n - 1 - k];
+		free(sorted);
+		return;
+	}
+	default:
+		half = tq * s.stddev / sqrt((double)c->n);
+		*lo = s.amean - half;
+		*hi = s.amean + half;
+	}
 }
 
 /* Relative change of kernel k vs the baseline at variant v, with CI and class. */
@@ -495,7 +549,9 @@ static void cell_change(const struct plot_group *g, const struct plot_opts *o, s
 
 	ch->rel = ch->lo = ch->hi = ch->p = NAN;
 	ch->cls = -1;
-	if (b->n < 2 || n->n < 2 || stats_welch(b->v, b->n, n->v, n->n, &w) < 0)
+	/* the change of the statistic drawn, tested as compare tests it */
+	if (b->n < 2 || n->n < 2 ||
+	    stats_test_mean(STATS_WELCH, mean_kind(g), b->v, b->n, n->v, n->n, g->better, &w) < 0)
 		return;
 	ch->rel = w.rel;
 	ch->lo = w.rel_lo;
@@ -649,7 +705,7 @@ static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *
 			for (size_t j = 0; j < c->n; j++)
 				if (c->v[j] < 0)
 					any_negative = true;
-			cell_ci(c, o, g->better, &m, &lo, &hi);
+			cell_ci(c, o, g->better, mean_kind(g), &m, &lo, &hi);
 			if (lo < 0)
 				ci_below_zero = true;
 			if (isfinite(lo) && lo < ylo)
@@ -692,7 +748,13 @@ static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *
 	}
 	script_begin(&sc, o, g);
 	strbuf_addstr(&sc, "set multiplot\n");
-	headings(&sc, title, "mean with 95% confidence interval; lower panel: change of the mean vs the baseline", cap);
+	{
+		char *sub = xasprintf("%s with 95%% confidence interval; lower panel: change of the %s"
+				      " vs the baseline", mean_title(g), mean_title(g));
+
+		headings(&sc, title, sub, cap);
+		free(sub);
+	}
 	strbuf_addstr(&sc, "set lmargin at screen 0.13\nset rmargin at screen 0.97\n");
 	if (logx)
 		strbuf_addstr(&sc, "set logscale x 2\n");
@@ -763,7 +825,7 @@ static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *
 		strbuf_addstr(&sc, ")\n");
 	}
 	{
-		char *bl = xasprintf("change of the mean vs %s, with 95%% CI", g->kernels[0]);
+		char *bl = xasprintf("change of the %s vs %s, with 95%% CI", mean_title(g), g->kernels[0]);
 		q = gnuplot_quote(bl);
 		/* in the gap between the panels, not on the data */
 		strbuf_addf(&sc, "set ylabel \"%% change\"\nset label %s at screen 0.13,0.4 left font \",9\"\n", q);
@@ -1164,10 +1226,11 @@ static int plot_change_one(const struct plot_group *g, const struct plot_opts *o
 		strbuf_addstr(&order, "bars left to right:");
 		for (size_t k = 1; k < K; k++)
 			strbuf_addf(&order, " %s%s", g->kernels[k], k + 1 < K ? "," : "");
-		strbuf_addstr(&order, "; error bars: 95% CI of the change of the mean");
+		strbuf_addf(&order, "; error bars: 95%% CI of the change of the %s", mean_title(g));
 		sub = strbuf_detach(&order);
 	} else {
-		sub = xasprintf("%s; error bars: 95%% CI of the change of the mean", g->kernels[1]);
+		sub = xasprintf("%s; error bars: 95%% CI of the change of the %s", g->kernels[1],
+				mean_title(g));
 	}
 	headings(&sc, title, sub, cap);
 	free(sub);
@@ -1176,7 +1239,8 @@ static int plot_change_one(const struct plot_group *g, const struct plot_opts *o
 		      "set grid noxtics\nset xzeroaxis lt -1 lw 1\n");
 	tics_for_variants(&sc, g, vs, nvs);
 	{
-		char *yl = xasprintf("%% change of mean %s (%s)", g->metric, direction(g->better));
+		char *yl = xasprintf("%% change of %s %s (%s)", mean_title(g), g->metric,
+				     direction(g->better));
 		q = gnuplot_quote(yl);
 		strbuf_addf(&sc, "set ylabel %s\n", q);
 		free(q);

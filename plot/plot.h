@@ -67,6 +67,7 @@ struct plot_group {
 	size_t nvariants;
 	char **variants;		/* "clients=4", "test=fork,folio_kb=64", "" */
 	struct plot_cell *cells;
+	enum stats_mean_kind mean;	/* the statistic drawn, as compare's row (AUTO: Amean) */
 	unsigned kinds;			/* PLOT_KIND_* to draw; 0 = every kind that fits */
 };
 #define PLOT_KIND_MAIN		(1u << 0)	/* scaling or box plot */

@@ -110,6 +110,10 @@ static void merge_single_ops(struct plot_group **gsp, size_t *ngp)
 		free(labels);
 		free(metric);
 		merged.kinds = PLOT_KIND_MAIN | PLOT_KIND_CHANGE;
+		merged.mean = gs[a].mean;
+		for (size_t i = 1; i < n; i++)
+			if (gs[idx[i]].mean != merged.mean)
+				merged.mean = STATS_AMEAN;
 		for (size_t i = 0; i < n; i++) {
 			struct plot_group *g = &gs[idx[i]];
 			char *op = xstrndup(g->metric, strlen(g->metric) - suf);
@@ -163,6 +167,9 @@ int plot_groups_build(const struct compare *c, struct plot_group **out, size_t *
 			g = &gs[ng++];
 			plot_group_init(g, row->workload, row->metric, row->unit, row->better,
 					qs->nlabels, labels);
+			g->mean = c->rows[r].mean;
+		} else if (g->mean != c->rows[r].mean) {
+			g->mean = STATS_AMEAN;	/* a variant rules the Hmean out: one statistic for all */
 		}
 		v = plot_group_variant(g, row->variant);
 		for (size_t k = 0; k < qs->nlabels; k++) {

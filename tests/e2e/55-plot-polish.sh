@@ -68,6 +68,19 @@ for n in 2 3 8; do
 	! grep -q 'CI cut at 0' "$P/pft-faults_cpu-scaling.gp" || die "$n kernels: nothing was cut on faults/cpu"
 done
 
+# the plots draw the statistic compare shows: Hmean for a rate, Amean for a time, or --mean's
+P=$TMP/p2
+grep -q 'Hmean with 95% confidence interval' "$P/pft-faults_cpu-scaling.gp" || die "faults/cpu plot should draw the Hmean"
+grep -q 'Amean with 95% confidence interval' "$P/pft-elapsed-scaling.gp" || die "elapsed plot should draw the Amean"
+grep -q '% change of Hmean faults/cpu' "$P/pft-faults_cpu-change.gp" || die "change chart should name the Hmean"
+want=$("$MMB" compare --format csv --workload pft --metric faults/cpu k0 k1 |
+	awk -F, '$2 == "clients=1" && $6 == "k0" { print $15 }')
+got=$(awk '/^# block 0:/ { b = 1 } /^# block 1:/ { b = 0 } b && $1 == 1 { print $2 }' "$P/pft-faults_cpu-scaling.dat")
+awk -v a="$want" -v b="$got" 'BEGIN { exit !(a > 0 && (a - b) / a < 1e-9 && (b - a) / a < 1e-9) }' ||
+	die "plotted point $got is not compare's Hmean $want"
+"$MMB" plot --out "$TMP/med" --mean median --workload pft --metric elapsed k0 k1 > /dev/null 2>&1 || die "plot --mean median"
+grep -q 'Median with 95% confidence interval' "$TMP/med/pft-elapsed-scaling.gp" || die "--mean median not drawn"
+
 # one variant: box plots with the same tics
 "$MMB" plot --out "$TMP/one" --workload pft --metric elapsed k0 k1 > /dev/null 2>&1 || die "plot --metric"
 grep -qE '"[0-9.]+ ms"' "$TMP/one/pft-elapsed-scaling.gp" || die "--metric elapsed: no ms tics"
