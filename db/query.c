@@ -722,8 +722,9 @@ int query_load(struct mmb_db *db, const char *const *labels, size_t n,
 	ld.tab = xcalloc(ld.tabsize, sizeof(*ld.tab));
 	for (size_t i = 0; i < ld.tabsize; i++)
 		ld.tab[i].row = SIZE_MAX;
-	ld.keep_disturbed = f->keep_disturbed;
-	out->kept_disturbed = f->keep_disturbed;
+	ld.keep_disturbed = f->keep_disturbed || f->no_guard;
+	out->kept_disturbed = ld.keep_disturbed;
+	out->no_guard = f->no_guard;
 	ret = load_series(db, f, &ld);
 	if (!ret)
 		ret = load_notes(db, &ld);

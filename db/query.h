@@ -90,6 +90,7 @@ struct query_filter {
 	const char *variant;	/* NULL = all */
 	int last_runs;		/* > 0: only each label's last N usable runs */
 	bool keep_disturbed;	/* pool values of disturbed iterations too */
+	bool no_guard;		/* compare --no-guard: raw verdicts (implies keep) */
 };
 
 struct query_set {
@@ -99,6 +100,7 @@ struct query_set {
 	size_t nr;
 	size_t nsamples;		/* total values loaded */
 	bool kept_disturbed;		/* filter's keep_disturbed */
+	bool no_guard;			/* filter's no_guard */
 };
 
 /*

@@ -75,6 +75,10 @@ int cmd_compare(int argc, char **argv)
 			filter.keep_disturbed = true;
 			continue;
 		}
+		if (!strcmp(a, "--no-guard")) {
+			filter.no_guard = true;
+			continue;
+		}
 		for (k = 0; k < ARRAY_SIZE(opts); k++) {
 			v = opt_value(argc, argv, &i, opts[k], &missing);
 			if (v || missing)

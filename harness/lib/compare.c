@@ -1345,11 +1345,18 @@ void compare_text(struct strbuf *out, const struct compare *c)
 	strbuf_addch(out, '\n');
 }
 
+/* Were values recorded for a series (counting those left out as disturbed)? */
+static bool recorded(const struct query_series *s)
+{
+	return s->n || s->ndisturbed;
+}
+
 bool compare_has_common(const struct query_set *qs)
 {
+	/* a row whose values were all left out as disturbed is in common: inconclusive */
 	for (size_t r = 0; r < qs->nr; r++)
-		for (size_t i = 1; qs->rows[r].series[0].n && i < qs->nlabels; i++)
-			if (qs->rows[r].series[i].n)
+		for (size_t i = 1; recorded(&qs->rows[r].series[0]) && i < qs->nlabels; i++)
+			if (recorded(&qs->rows[r].series[i]))
 				return true;
 	return false;
 }
@@ -1375,7 +1382,7 @@ static void list_per_label(struct strbuf *sb, const struct query_set *all,
 			const char *name = metrics ? q->metric : q->workload;
 			size_t k;
 
-			if (!q->series[i].n || (metrics && !row_selected(q, f, false)))
+			if (!recorded(&q->series[i]) || (metrics && !row_selected(q, f, false)))
 				continue;
 			for (k = 0; k < ns && strcmp(seen[k], name); k++)
 				;

@@ -228,7 +228,7 @@ void compare_guard(struct compare *c)
 		memcpy(row->tested, row->verdict, nl * sizeof(*row->tested));
 		for (size_t i = 0; i < nl; i++)
 			c->ndisturbed[i] += row->q->series[i].ndisturbed;
-		for (size_t i = 1; i < nl; i++) {
+		for (size_t i = 1; i < nl && !c->qs->no_guard; i++) {
 			enum compare_verdict v = row->verdict[i];
 
 			/* "no samples" because every value was disturbed is no verdict either */

@@ -10,11 +10,13 @@
 #include <stdint.h>
 #include <string.h>
 
-enum { P_THREADS, P_MS };
+enum { P_THREADS, P_MS, P_SLOW };
 
 static const struct mmb_param_def params[] = {
 	{ "threads", MMB_PARAM_INT, "2", 1, 64, NULL, "spinning threads" },
 	{ "ms", MMB_PARAM_INT, "100", 1, 10000, NULL, "how long each thread spins" },
+	{ "slow_pct", MMB_PARAM_INT, "0", 0, 1000, NULL,
+	  "extra work per pass, in %: an injected regression of about that size" },
 	{ 0 },
 };
 
@@ -26,6 +28,7 @@ static const struct mmb_metric_def metrics[] = {
 struct spinner {
 	const struct mmb_host *h;
 	uint64_t until, passes;
+	int work;		/* inner loop length */
 	pthread_t tid;
 };
 
@@ -33,11 +36,15 @@ static void *spin(void *arg)
 {
 	struct spinner *s = arg;
 	volatile uint64_t x = 0;
+	uint64_t n = 0;
 
-	while (s->h->now_ns() < s->until)
-		for (int i = 0; i < 1000; i++)
+	/* a pass: `work` additions; slow_pct makes each pass that much longer */
+	while (s->h->now_ns() < s->until) {
+		for (int i = 0; i < s->work; i++)
 			x += i;
-	s->passes = x ? x / 499500 : 0;
+		n++;
+	}
+	s->passes = n;
 	return NULL;
 }
 
@@ -63,6 +70,7 @@ static int run(const struct mmb_host *h, struct mmb_ctx *c, const struct mmb_val
 	memset(s, 0, sizeof(s));
 	for (int i = 0; i < n; i++) {
 		s[i].h = h;
+		s[i].work = 1000 + (int)p[P_SLOW].i * 10;
 		s[i].until = t0 + (uint64_t)p[P_MS].i * 1000000u;
 		if (pthread_create(&s[i].tid, NULL, spin, &s[i])) {
 			h->fail(c, "pthread_create failed");
