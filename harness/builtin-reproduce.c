@@ -8,6 +8,7 @@
  */
 #include "ab.h"
 #include "builtin.h"
+#include "compare.h"
 #include "config.h"
 #include "db.h"
 #include "kbuild.h"
@@ -260,6 +261,7 @@ static int print_comparison(struct mmb_db *db, const struct lkp_report *r,
 {
 	struct query_set qs;
 	struct query_filter f = { 0 };
+	struct compare cmp;
 	const struct lkp_table *t = p->table;
 	const struct query_row *row = NULL;
 	struct strbuf sb = STRBUF_INIT;
@@ -369,12 +371,20 @@ static int print_comparison(struct mmb_db *db, const struct lkp_report *r,
 	strbuf_release(&sb);
 
 	*complete = true;
+	/* the same honest verdicts as compare: disturbed values out, inconclusive said */
+	compare_build(&cmp, &qs, STATS_WELCH);
 	for (size_t c = 1; c < ncol; c++) {
 		const struct query_series *b = &row->series[0], *s = &row->series[c];
+		const struct compare_row *crow = &cmp.rows[row - qs.rows];
 		struct stats_test st;
 		struct strbuf v = STRBUF_INIT;
 		double rep = NAN;
 
+		if (crow->verdict[c] == VERDICT_INCONCLUSIVE) {
+			printf("%s %s: inconclusive: %s\n", rcol[c] == 1 ? "suspect" : "column",
+			       labels[c], crow->why[c]);
+			continue;
+		}
 		if (p->row && rcol[c] > 0)
 			rep = p->row->change[rcol[c]];
 		else if (rcol[c] == 1)
@@ -398,6 +408,7 @@ static int print_comparison(struct mmb_db *db, const struct lkp_report *r,
 		printf("%s %s: %s\n", rcol[c] == 1 ? "suspect" : "column", labels[c], v.buf);
 		strbuf_release(&v);
 	}
+	compare_release(&cmp);
 	query_set_release(&qs);
 	return reproduced;
 }
