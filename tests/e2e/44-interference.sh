@@ -9,7 +9,51 @@
 export MMBENCH_PLUGIN_PATH=$MMBENCH_BUILD/tests/plugins
 unset MMBENCH_INTERFERENCE	# this test is about the limits
 
-# busy share of all CPUs over a second: this test needs a quiet machine
+# 2. a knob flipped mid-run (load limits off: this part holds on a busy box too)
+kq() { sqlite3 -batch -noheader "$TMP/knob.db" "$@"; }
+THP=/sys/kernel/mm/transparent_hugepage
+knob_test() {
+cur() { sed 's/.*\[\(.*\)\].*/\1/' "$1"; }
+orig=$(cur $THP/enabled)
+cat > "$TMP/knob.yaml" <<EOC
+experiment: knob
+iterations: 8
+warmup: 0
+environment:
+  thp: never
+workloads:
+  - name: spin
+    params: { threads: 1, ms: 250 }
+EOC
+MMBENCH_INTERFERENCE=record "$MMB" run --db "$TMP/knob.db" --name k "$TMP/knob.yaml" -q >"$TMP/out-k" 2>"$TMP/err-k" &
+mpid=$!
+BG_PIDS="$BG_PIDS $mpid"
+flipped=
+while kill -0 $mpid 2>/dev/null; do
+	if [ -z "$flipped" ] && [ "$(kq "select count(*) from iterations where run_id = 1" 2>/dev/null || echo 0)" -ge 2 ]; then
+		echo always > $THP/enabled
+		flipped=1
+	fi
+	sleep 0.05
+done
+wait $mpid || die "knob run failed: $(cat "$TMP/err-k")"
+[ -n "$flipped" ] || die "the run ended before the knob could be flipped"
+[ "$(cur $THP/enabled)" = "$orig" ] || die "THP left at $(cur $THP/enabled), was $orig"
+nd=$(kq "select count(*) from iterations where run_id = 1 and disturbed is not null")
+[ "$nd" = 1 ] || die "expected exactly one disturbed iteration, got $nd: $(kq 'select iteration, disturbed from iterations where run_id = 1')"
+why=$(kq "select disturbed from iterations where run_id = 1 and disturbed is not null")
+case $why in *"knob thp.enabled changed to always"*) ;; *) die "reason does not name the knob: $why" ;; esac
+last=$(kq "select max(iteration) from iterations where run_id = 1")
+it=$(kq "select iteration from iterations where run_id = 1 and disturbed is not null")
+[ "$it" -lt "$last" ] || die "the flip landed on the last iteration; nothing to check after it"
+}
+if [ "$(id -u)" = 0 ] && [ -w $THP/enabled ]; then
+	knob_test
+else
+	echo "knob part skipped: needs root and THP sysfs"
+fi
+
+# 1. the hog; the busy share of all CPUs over a second: this part needs a quiet machine
 busy_share() {
 	read -r _ u1 n1 s1 i1 w1 q1 sq1 st1 _ < /proc/stat
 	sleep 1
@@ -94,43 +138,4 @@ if [ -n "$clean" ]; then
 		die "leaving the disturbed values out should remove most of the change: clean $clean%, kept $kept%"
 fi
 
-# 2. a knob flipped mid-run
-THP=/sys/kernel/mm/transparent_hugepage
-if [ "$(id -u)" != 0 ] || [ ! -w $THP/enabled ]; then
-	echo "knob part skipped: needs root and THP sysfs"
-	exit 0
-fi
-cur() { sed 's/.*\[\(.*\)\].*/\1/' "$1"; }
-orig=$(cur $THP/enabled)
-cat > "$TMP/knob.yaml" <<EOC
-experiment: knob
-iterations: 8
-warmup: 0
-environment:
-  thp: never
-workloads:
-  - name: spin
-    params: { threads: 1, ms: 250 }
-EOC
-"$MMB" run --name k "$TMP/knob.yaml" -q >"$TMP/out-k" 2>"$TMP/err-k" &
-mpid=$!
-BG_PIDS="$BG_PIDS $mpid"
-flipped=
-while kill -0 $mpid 2>/dev/null; do
-	if [ -z "$flipped" ] && [ "$(q "select count(*) from iterations where run_id = 3" 2>/dev/null || echo 0)" -ge 2 ]; then
-		echo always > $THP/enabled
-		flipped=1
-	fi
-	sleep 0.05
-done
-wait $mpid || die "knob run failed: $(cat "$TMP/err-k")"
-[ -n "$flipped" ] || die "the run ended before the knob could be flipped"
-[ "$(cur $THP/enabled)" = "$orig" ] || die "THP left at $(cur $THP/enabled), was $orig"
-nd=$(q "select count(*) from iterations where run_id = 3 and disturbed is not null")
-[ "$nd" = 1 ] || die "expected exactly one disturbed iteration, got $nd: $(q 'select iteration, disturbed from iterations where run_id = 3')"
-why=$(q "select disturbed from iterations where run_id = 3 and disturbed is not null")
-case $why in *"knob thp.enabled changed to always"*) ;; *) die "reason does not name the knob: $why" ;; esac
-last=$(q "select max(iteration) from iterations where run_id = 3")
-it=$(q "select iteration from iterations where run_id = 3 and disturbed is not null")
-[ "$it" -lt "$last" ] || die "the flip landed on the last iteration; nothing to check after it"
 echo ok
