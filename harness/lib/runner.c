@@ -258,6 +258,8 @@ struct iter_result {
 	uint32_t done;
 	const char *status;
 	struct rusage ru;	/* the iteration child's, from wait4() */
+	size_t garbage;		/* bytes after the framing was lost */
+	char garbage_head[80];	/* how they started, escaped */
 };
 
 static void iter_result_release(struct iter_result *r)
@@ -272,11 +274,35 @@ static size_t parse_msgs(const char *buf, size_t len, const struct plan_workload
 {
 	size_t off = 0;
 
+	/* framing lost: whatever follows cannot be trusted either */
+	if (r->garbage) {
+		r->garbage += len;
+		return len;
+	}
 	while (len - off >= sizeof(struct msg_hdr)) {
 		struct msg_hdr h;
 		const char *p;
 
 		memcpy(&h, buf + off, sizeof(h));
+		/* no message of ours looks like this: the plugin wrote into the pipe */
+		if (h.type < MSG_SAMPLE || h.type > MSG_DONE || h.len > PIPE_BUF - sizeof(h)) {
+			size_t o = 0;
+
+			r->garbage = len - off;
+			for (size_t i = off; i < len && i < off + 16 &&
+			     o + 5 < sizeof(r->garbage_head); i++) {
+				unsigned char ch = (unsigned char)buf[i];
+
+				if (ch == '\n')
+					o += snprintf(r->garbage_head + o, 5, "\\n");
+				else if (ch < 0x20 || ch > 0x7e || ch == '"' || ch == '\\')
+					o += snprintf(r->garbage_head + o, 5, "\\x%02x", ch);
+				else
+					r->garbage_head[o++] = (char)ch;
+			}
+			r->garbage_head[o] = '\0';
+			return len;
+		}
 		if (len - off < sizeof(h) + h.len)
 			break;
 		p = buf + off + sizeof(h);
@@ -458,6 +484,11 @@ static int run_child(const struct plan_workload *w, const struct plan_variant *v
 		snprintf(r->reason, sizeof(r->reason), "killed by signal %d (%s)%s",
 			 WTERMSIG(status), strsignal(WTERMSIG(status)),
 			 WCOREDUMP(status) ? ", core dumped" : "");
+	} else if (r->garbage) {
+		r->status = "failed";
+		snprintf(r->reason, sizeof(r->reason),
+			 "plugin wrote %zu bytes to the result pipe that are not mmbench messages (starting \"%s\"); what it reported after them is lost",
+			 r->garbage, r->garbage_head);
 	} else if (!r->done_seen) {
 		r->status = "failed";
 		snprintf(r->reason, sizeof(r->reason),

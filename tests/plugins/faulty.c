@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,7 +20,7 @@ enum { P_SCRIPT, P_STATE_DIR };
 
 static const struct mmb_param_def params[] = {
 	{ "script", MMB_PARAM_STRING, "ok", 0, 0, NULL,
-	  "comma-separated action per iteration: ok slow segv abort hang hang-stop exit nan inf badmetric knob skip fail neg huge daemon daemon-wait" },
+	  "comma-separated action per iteration: ok slow segv abort hang hang-stop exit nan inf badmetric knob skip fail neg huge daemon daemon-wait garbage" },
 	{ "state_dir", MMB_PARAM_STRING, "/tmp", 0, 0, NULL, "where the iteration counter lives" },
 	{ 0 },
 };
@@ -130,6 +131,16 @@ static int run(const struct mmb_host *h, struct mmb_ctx *c, const struct mmb_val
 			signal(SIGTERM, SIG_IGN);
 			while (waitpid(kid, NULL, 0) < 0 && errno == EINTR)
 				;
+		}
+	}
+	/* garbage: text into every pipe it holds (the result pipe), then a sample */
+	if (!strcmp(act, "garbage")) {
+		for (int fd = 3; fd < 64; fd++) {
+			struct stat st;
+
+			if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) &&
+			    write(fd, "garbage!\n", 9) < 0)
+				return MMB_FAIL;
 		}
 	}
 	if (!strcmp(act, "slow"))
