@@ -99,6 +99,18 @@ static void uncount(struct compare *c, enum compare_verdict v)
 	}
 }
 
+/* The values of one run start at a (they come grouped by run); returns its end. */
+static size_t run_span(const struct query_series *s, size_t a, double *mean)
+{
+	double m = 0;
+	size_t b;
+
+	for (b = a; b < s->n && s->run_id[b] == s->run_id[a]; b++)
+		m += s->v[b];
+	*mean = m / (double)(b - a);
+	return b;
+}
+
 /*
  * Run-to-run drift: do the runs of one label agree as well as their
  * within-run noise says they should?  One-way ANOVA across the label's
@@ -108,22 +120,16 @@ static void uncount(struct compare *c, enum compare_verdict v)
 static int drift_test(const struct query_series *s, double *F, double *p, size_t *nruns,
 		      size_t *lo, size_t *hi)
 {
-	double grand = 0, ssb = 0, ssw = 0, lomean = INFINITY, himean = -INFINITY;
+	double sum = 0, grand, ssb = 0, ssw = 0, lomean = INFINITY, himean = -INFINITY, m;
 	size_t k = 0, n = 0;
 
-	for (size_t a = 0; a < s->n; a++)
-		grand += s->v[a];
 	for (size_t a = 0, b; a < s->n; a = b) {
-		double m = 0;
-
-		for (b = a; b < s->n && s->run_id[b] == s->run_id[a]; b++)
-			m += s->v[b];
+		b = run_span(s, a, &m);
 		if (b - a < 2)
 			continue;
-		m /= (double)(b - a);
 		for (size_t j = a; j < b; j++)
 			ssw += (s->v[j] - m) * (s->v[j] - m);
-		ssb += (double)(b - a) * m;	/* sum n_j m_j, finished below */
+		sum += (double)(b - a) * m;
 		k++;
 		n += b - a;
 		if (m < lomean) {
@@ -137,18 +143,11 @@ static int drift_test(const struct query_series *s, double *F, double *p, size_t
 	}
 	if (k < 2 || n <= k)
 		return -1;
-	/* recompute with the pooled runs' own grand mean */
-	grand = ssb / (double)n;
-	ssb = 0;
+	grand = sum / (double)n;	/* over the runs that take part */
 	for (size_t a = 0, b; a < s->n; a = b) {
-		double m = 0;
-
-		for (b = a; b < s->n && s->run_id[b] == s->run_id[a]; b++)
-			m += s->v[b];
-		if (b - a < 2)
-			continue;
-		m /= (double)(b - a);
-		ssb += (double)(b - a) * (m - grand) * (m - grand);
+		b = run_span(s, a, &m);
+		if (b - a >= 2)
+			ssb += (double)(b - a) * (m - grand) * (m - grand);
 	}
 	*nruns = k;
 	if (ssw <= 0) {
@@ -164,12 +163,10 @@ static int drift_test(const struct query_series *s, double *F, double *p, size_t
 
 static double run_mean(const struct query_series *s, size_t a)
 {
-	double m = 0;
-	size_t b;
+	double m;
 
-	for (b = a; b < s->n && s->run_id[b] == s->run_id[a]; b++)
-		m += s->v[b];
-	return m / (double)(b - a);
+	run_span(s, a, &m);
+	return m;
 }
 
 static void find_drift(struct compare *c)

@@ -19,21 +19,7 @@
 #include "merge.h"
 #include "query.h"
 #include "util.h"
-
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-
-static double uniform(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return ((rng >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double gauss(void)
-{
-	return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
-}
+#include "seeded.h"
 
 static char dir[] = "/tmp/mmb-test-verdict-XXXXXX";
 static int ndb;
@@ -110,11 +96,11 @@ static void test_hog_aa_trials(void **state)
 		enum compare_verdict g, raw;
 
 		for (int i = 0; i < 10; i++) {
-			a[i] = (struct it_spec){ 100 + 2 * gauss(), 0.02 * uniform(), NULL };
-			c[i] = (struct it_spec){ 100 + 2 * gauss(), 0.02 * uniform(), NULL };
+			a[i] = (struct it_spec){ 100 + 2 * seeded_gauss(), 0.02 * seeded_uniform(), NULL };
+			c[i] = (struct it_spec){ 100 + 2 * seeded_gauss(), 0.02 * seeded_uniform(), NULL };
 			if (i >= 3 && i <= 6) {
 				c[i].v *= 0.67;
-				c[i].level = 0.33 + 0.02 * uniform();
+				c[i].level = 0.33 + 0.02 * seeded_uniform();
 				c[i].disturbed = "foreign CPU 33% of 2 CPUs (limit 10%)";
 			} else if (i == 2 || i == 7) {
 				c[i].v *= 0.97;
@@ -257,9 +243,9 @@ static void test_drift(void **state)
 
 	(void)state;
 	for (int i = 0; i < 8; i++) {
-		a[i] = (struct it_spec){ 100 + gauss(), 0, NULL };
-		c1[i] = (struct it_spec){ 100 + gauss(), 0, NULL };
-		c2[i] = (struct it_spec){ 100 + gauss(), 0, NULL };
+		a[i] = (struct it_spec){ 100 + seeded_gauss(), 0, NULL };
+		c1[i] = (struct it_spec){ 100 + seeded_gauss(), 0, NULL };
+		c2[i] = (struct it_spec){ 100 + seeded_gauss(), 0, NULL };
 	}
 	open_db(&db);
 	add_run(&db, "a", a, 4);
