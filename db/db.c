@@ -183,6 +183,17 @@ static int db_mark_dead_runs(struct mmb_db *db)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+bool db_run_usable(const char *status)
+{
+	return status && (!strcmp(status, "complete") || !strcmp(status, "interrupted"));
+}
+
+static void sql_usable_run(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	sqlite3_result_int(ctx, db_run_usable((const char *)sqlite3_value_text(argv[0])));
+}
+
 static int db_open_flags(struct mmb_db *db, const char *path, int flags)
 {
 	memset(db, 0, sizeof(*db));
@@ -195,6 +206,13 @@ static int db_open_flags(struct mmb_db *db, const char *path, int flags)
 	}
 	sqlite3_busy_timeout(db->sql, 10000);
 	sqlite3_extended_result_codes(db->sql, 1);
+	if (sqlite3_create_function_v2(db->sql, "usable_run", 1,
+				       SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_usable_run,
+				       NULL, NULL, NULL) != SQLITE_OK) {
+		db_fail(db);
+		db_close(db);
+		return -1;
+	}
 	/* WAL + synchronous=NORMAL: a committed iteration survives kill -9. */
 	if (db_exec(db, "PRAGMA journal_mode = WAL") ||
 	    db_exec(db, "PRAGMA synchronous = NORMAL") ||

@@ -70,6 +70,13 @@ struct sample_info {
 	double value;
 };
 
+/*
+ * The pooling rule, the one place it is written: a run whose status is
+ * 'complete' or 'interrupted' contributes samples; 'failed' and 'running'
+ * ones never do.  SQL in db/ asks the same through usable_run(status).
+ */
+bool db_run_usable(const char *status);
+
 /* Open (creating and migrating) the database; WAL; marks dead runs interrupted. */
 int db_open(struct mmb_db *db, const char *path);
 #define DB_ENOENT (-2)	/* db_open_existing(): no such file (a usage error, exit 2) */

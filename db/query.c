@@ -136,7 +136,7 @@ static int load_runs(struct mmb_db *db, struct query_kernel *k)
 		r->started = sqlite3_column_double(st, 13);
 		r->finished = sqlite3_column_double(st, 14);
 		r->machine_id = sqlite3_column_int64(st, 15);
-		if (!strcmp(r->status, "complete") || !strcmp(r->status, "interrupted"))
+		if (db_run_usable(r->status))
 			k->nruns_pooled++;
 	}
 	sqlite3_finalize(st);
@@ -688,8 +688,7 @@ int query_load(struct mmb_db *db, const char *const *labels, size_t n,
 		size_t usable = 0, skip = 0;
 
 		for (size_t j = 0; j < k->nruns; j++)
-			usable += !strcmp(k->runs[j].status, "complete") ||
-				  !strcmp(k->runs[j].status, "interrupted");
+			usable += db_run_usable(k->runs[j].status);
 		/* runs come in id order: the last N are the newest */
 		if (f->last_runs > 0 && usable > (size_t)f->last_runs)
 			skip = usable - (size_t)f->last_runs;
@@ -697,7 +696,7 @@ int query_load(struct mmb_db *db, const char *const *labels, size_t n,
 		for (size_t j = 0; j < k->nruns; j++) {
 			struct query_run *r = &k->runs[j];
 
-			if (strcmp(r->status, "complete") && strcmp(r->status, "interrupted"))
+			if (!db_run_usable(r->status))
 				continue;
 			if (skip) {
 				skip--;

@@ -355,3 +355,79 @@ void db_run_series_free(struct db_run_series *v, size_t n)
 	}
 	free(v);
 }
+
+int db_previous_label(struct mmb_db *db, const char *label, char **out)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*out = NULL;
+	if (db_prepare(db,
+		       "SELECT k.label FROM runs r JOIN kernels k ON k.id = r.kernel_id"
+		       " WHERE k.label != ? AND usable_run(r.status)"
+		       " ORDER BY r.id DESC LIMIT 1", &st))
+		return -1;
+	sqlite3_bind_text(st, 1, label, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*out = db_col_str(st, 0);
+		rc = SQLITE_DONE;
+	}
+	return db_done(db, st, rc);
+}
+
+/* One count(*) with text parameters (NULL ends the list). */
+static int count_one(struct mmb_db *db, const char *sql, int *n, const char *const *params)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*n = 0;
+	if (db_prepare(db, sql, &st))
+		return -1;
+	for (int i = 0; params[i]; i++)
+		sqlite3_bind_text(st, i + 1, params[i], -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*n = sqlite3_column_int(st, 0);
+		rc = SQLITE_DONE;
+	}
+	return db_done(db, st, rc);
+}
+
+int db_count_rounds(struct mmb_db *db, const char *label, const char *config_text,
+		    const char *accel, int *n)
+{
+	return count_one(db, "SELECT count(*) FROM runs r JOIN kernels k ON r.kernel_id = k.id"
+			 " WHERE k.label = ? AND r.config_text = ? AND r.accel = ?"
+			 " AND r.status = 'complete'", n,
+			 (const char *const[]){ label, config_text, accel, NULL });
+}
+
+int db_count_usable(struct mmb_db *db, const char *label, int *n)
+{
+	return count_one(db, "SELECT count(*) FROM runs r JOIN kernels k ON r.kernel_id = k.id"
+			 " WHERE k.label = ? AND usable_run(r.status)", n,
+			 (const char *const[]){ label, NULL });
+}
+
+int db_usable_accels(struct mmb_db *db, const char *a, const char *b, struct strbuf *out, int *n)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*n = 0;
+	if (db_prepare(db,
+		       "SELECT DISTINCT coalesce(r.accel, 'host') FROM runs r"
+		       " JOIN kernels k ON r.kernel_id = k.id"
+		       " WHERE k.label IN (?, ?) AND usable_run(r.status) ORDER BY 1", &st))
+		return -1;
+	sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((*n)++)
+			strbuf_addstr(out, ", ");
+		strbuf_addstr(out, (const char *)sqlite3_column_text(st, 0));
+	}
+	return db_done(db, st, rc);
+}

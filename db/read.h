@@ -86,4 +86,18 @@ struct db_run_series {
 int db_run_series(struct mmb_db *db, int64_t run_id, struct db_run_series **out, size_t *n);
 void db_run_series_free(struct db_run_series *v, size_t n);
 
+/* ---- what `run --compare previous` and `ab` ask ---- */
+
+struct strbuf;
+
+/* The label of the newest usable run of another label (NULL: none). */
+int db_previous_label(struct mmb_db *db, const char *label, char **out);
+/* Complete runs of label made from this experiment text under accel (ab's rounds). */
+int db_count_rounds(struct mmb_db *db, const char *label, const char *config_text,
+		    const char *accel, int *n);
+/* Usable runs of label (what compare pools without --last). */
+int db_count_usable(struct mmb_db *db, const char *label, int *n);
+/* The accelerators the usable runs of labels a and b were made under, ", "-joined into out. */
+int db_usable_accels(struct mmb_db *db, const char *a, const char *b, struct strbuf *out, int *n);
+
 #endif

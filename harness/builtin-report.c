@@ -257,7 +257,7 @@ static bool pooled(const struct query_run *r)
 
 static bool pooled_status(const struct query_run *r)
 {
-	return !strcmp(r->status, "complete") || !strcmp(r->status, "interrupted");
+	return db_run_usable(r->status);
 }
 
 static size_t count_patches(const char *json)

@@ -8,6 +8,7 @@
 #include "db.h"
 #include "envctl.h"
 #include "plan.h"
+#include "read.h"
 #include "runner.h"
 #include "summary.h"
 #include "sysinfo.h"
@@ -126,28 +127,6 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
-/* The label of the most recent other kernel with usable runs (NULL: none); -1 on error. */
-static int previous_label(struct mmb_db *db, const char *label, char **prev)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	*prev = NULL;
-	if (sqlite3_prepare_v2(db->sql,
-			       "SELECT k.label FROM runs r JOIN kernels k ON k.id = r.kernel_id"
-			       " WHERE k.label != ? AND r.status IN ('complete', 'interrupted')"
-			       " ORDER BY r.id DESC LIMIT 1", -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
-	sqlite3_bind_text(st, 1, label, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*prev = xstrdup((const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return error("%s: %s", db->path, db_errmsg(db));
-	return 0;
-}
-
 /* Print `mmbench compare BASE LABEL` for the same database; compare's exit code. */
 static int compare_after_run(struct mmb_db *db, const char *want, const char *label)
 {
@@ -157,7 +136,7 @@ static int compare_after_run(struct mmb_db *db, const char *want, const char *la
 
 	if (strcmp(want, "previous"))
 		base = xstrdup(want);
-	else if (previous_label(db, label, &base))
+	else if (db_previous_label(db, label, &base))
 		return EXIT_RUNTIME;
 	if (!base) {
 		printf("\nno other kernel in %s yet: boot another kernel and run again to compare\n",

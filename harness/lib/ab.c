@@ -1,5 +1,6 @@
 #include "ab.h"
 #include "db.h"
+#include "read.h"
 #include "kargv.h"
 #include "kbuild.h"
 
@@ -108,73 +109,6 @@ int ab_opts_parse(struct ab_opts *o, int argc, char **argv)
 		    kbuild_ref_check("ab: --patch", o->patches[i]))
 			return -1;
 	return 0;
-}
-
-/* Complete runs of label for this experiment text under accel. */
-static int count_rounds(struct mmb_db *db, const char *label, const char *text, const char *accel)
-{
-	sqlite3_stmt *st;
-	int n = 0;
-
-	if (sqlite3_prepare_v2(db->sql,
-			       "SELECT count(*) FROM runs r JOIN kernels k ON r.kernel_id = k.id"
-			       " WHERE k.label = ? AND r.config_text = ? AND r.accel = ?"
-			       " AND r.status = 'complete'", -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
-	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, text, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, accel, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0);
-	else
-		n = error("%s: %s", db->path, db_errmsg(db));
-	sqlite3_finalize(st);
-	return n;
-}
-
-/* Runs of label compare would pool without --last. */
-static int count_usable(struct mmb_db *db, const char *label)
-{
-	sqlite3_stmt *st;
-	int n = 0;
-
-	if (sqlite3_prepare_v2(db->sql,
-			       "SELECT count(*) FROM runs r JOIN kernels k ON r.kernel_id = k.id"
-			       " WHERE k.label = ? AND r.status IN ('complete', 'interrupted')",
-			       -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
-	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0);
-	else
-		n = error("%s: %s", db->path, db_errmsg(db));
-	sqlite3_finalize(st);
-	return n;
-}
-
-/* The accelerators the pooled runs of both labels were made under. */
-static int accels_used(struct mmb_db *db, const char *a, const char *b, struct strbuf *out)
-{
-	sqlite3_stmt *st;
-	int n = 0, rc;
-
-	if (sqlite3_prepare_v2(db->sql,
-			       "SELECT DISTINCT coalesce(r.accel, 'host') FROM runs r"
-			       " JOIN kernels k ON r.kernel_id = k.id"
-			       " WHERE k.label IN (?, ?) AND r.status IN ('complete', 'interrupted')"
-			       " ORDER BY 1", -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
-	sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n++)
-			strbuf_addstr(out, ", ");
-		strbuf_addstr(out, (const char *)sqlite3_column_text(st, 0));
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return error("%s: %s", db->path, db_errmsg(db));
-	return n;
 }
 
 static int self_exec(struct kargv *a)
@@ -312,13 +246,14 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 	vm.experiment = o->experiment;
 	if (db_open(&db, dbpath))
 		goto out;
-	done = count_rounds(&db, r->base_label, text.buf, accel_name(vm.accel));
-	rc = done < 0 ? -1 : count_rounds(&db, r->new_label, text.buf, accel_name(vm.accel));
+	if (db_count_rounds(&db, r->base_label, text.buf, accel_name(vm.accel), &done) ||
+	    db_count_rounds(&db, r->new_label, text.buf, accel_name(vm.accel), &rc)) {
+		db_close(&db);
+		goto out;
+	}
 	if (rc < done)
 		done = rc;
 	db_close(&db);
-	if (done < 0)
-		goto out;
 	if (done)
 		info("ab: %d of %d rounds already recorded in %s; resuming", done < rounds ? done : rounds,
 		     rounds, dbpath);
@@ -351,14 +286,16 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 	/* never compare across accelerators silently */
 	if (db_open(&db, dbpath))
 		goto out;
-	rc = accels_used(&db, r->base_label, r->new_label, &accels);
+	if (db_usable_accels(&db, r->base_label, r->new_label, &accels, &rc))
+		rc = -1;
 	for (int side = 0; side < 2 && rc >= 0; side++) {
 		const char *l = side ? r->new_label : r->base_label;
-		int n = count_usable(&db, l);
+		int n;
 
-		if (n < 0)
+		if (db_count_usable(&db, l, &n)) {
 			rc = -1;
-
+			break;
+		}
 		if (n > rounds)
 			info("ab: %s holds %d runs in %s; comparing only the newest %d, this "
 			     "series' rounds (compare --last %d)", l, n, dbpath, rounds, rounds);

@@ -147,8 +147,7 @@ static void strv_free(char **v, size_t n)
 static int first_pooled_run(const struct query_kernel *k)
 {
 	for (size_t j = 0; j < k->nruns; j++)
-		if (!strcmp(k->runs[j].status, "complete") ||
-		    !strcmp(k->runs[j].status, "interrupted"))
+		if (db_run_usable(k->runs[j].status))
 			return (int)j;
 	return -1;
 }

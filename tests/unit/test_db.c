@@ -6,6 +6,7 @@
 
 #include "capture.h"
 #include "db.h"
+#include "read.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -322,6 +323,53 @@ static void test_dead_run_marked_interrupted(void **s)
 	rm_db(path);
 }
 
+/* The pooling rule, in C and in db/'s SQL, and the counts run and ab ask for. */
+static void test_usable_runs(void **s)
+{
+	static const char *const status[] = { "complete", "interrupted", "failed", "running",
+					      "complete" };
+	char *path = tmp_db(), *prev;
+	struct mmb_db db;
+	struct kernel_info a = { .label = "a" }, b = { .label = "b" };
+	struct run_info r = { .config_text = "x", .accel = "kvm" };
+	struct strbuf accels = STRBUF_INIT;
+	int n;
+
+	(void)s;
+	assert_true(db_run_usable("complete") && db_run_usable("interrupted"));
+	assert_false(db_run_usable("failed") || db_run_usable("running") || db_run_usable(NULL));
+	assert_int_equal(db_open(&db, path), 0);
+	r.kernel_id = db_kernel_upsert(&db, &a);
+	for (size_t i = 0; i < ARRAY_SIZE(status); i++) {
+		int64_t run = db_run_begin(&db, &r);
+
+		assert_true(run > 0);
+		/* 'running' is kept: this process is alive, so open leaves it be */
+		assert_int_equal(db_run_finish(&db, run, status[i]), 0);
+	}
+	r.kernel_id = db_kernel_upsert(&db, &b);
+	r.accel = "tcg";
+	assert_int_equal(db_run_finish(&db, db_run_begin(&db, &r), "failed"), 0);
+	assert_int_equal(db_count_usable(&db, "a", &n), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(db_count_rounds(&db, "a", "x", "kvm", &n), 0);
+	assert_int_equal(n, 2);		/* complete only */
+	assert_int_equal(db_count_rounds(&db, "a", "y", "kvm", &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(db_usable_accels(&db, "a", "b", &accels, &n), 0);
+	assert_int_equal(n, 1);		/* b's tcg run failed: not pooled */
+	assert_string_equal(accels.buf, "kvm");
+	/* b has no usable run, so a is the previous label for b, nothing for a */
+	assert_int_equal(db_previous_label(&db, "b", &prev), 0);
+	assert_string_equal(prev, "a");
+	free(prev);
+	assert_int_equal(db_previous_label(&db, "a", &prev), 0);
+	assert_null(prev);
+	strbuf_release(&accels);
+	db_close(&db);
+	rm_db(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_migration_keeps_samples),
 		cmocka_unit_test(test_blocks_through_view),
 		cmocka_unit_test(test_dead_run_marked_interrupted),
+		cmocka_unit_test(test_usable_runs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
