@@ -615,22 +615,205 @@ static void judge_iteration(const struct experiment *e, const struct interferenc
 	}
 }
 
-int runner_run(struct plan *plan, struct result_sink *sink, struct runner_stats *st)
-{
-	int64_t run_id = sink->run_id;
-	const struct experiment *e = plan->exp;
+/* What one runner_run() carries from iteration to iteration. */
+struct run_state {
+	struct plan *plan;
+	const struct experiment *e;
+	struct result_sink *sink;
+	struct runner_stats *st;
 	struct monitor_snap before, after;
 	struct interference_snap isa, isb;
-	struct strbuf why = STRBUF_INIT;
-	size_t done = 0;
-	uint64_t t0 = now_ns();
-	bool monitors = e->mon_vmstat || e->mon_meminfo;
+	struct strbuf why;
+	size_t done;		/* iterations done or skipped, for the ETA */
+	uint64_t t0;
+	bool monitors;
+};
+
+static void show_progress(struct run_state *rs, const struct plan_workload *w,
+			  const struct plan_variant *v, int i)
+{
+	bool warm = i < w->warmup;
+	double elapsed_s = (now_ns() - rs->t0) / 1e9;
+	char eta[32] = "?";
+
+	if (rs->done)
+		format_eta(elapsed_s / rs->done * (rs->plan->total_iterations - rs->done), eta,
+			   sizeof(eta));
+	progress_update("%s%s%s  %s %d/%d  [%zu/%zu, ETA %s]", w->plugin.w.name,
+			*v->variant ? " " : "", v->variant, warm ? "warm-up" : "iteration",
+			warm ? i + 1 : i - w->warmup + 1, warm ? w->warmup : w->iterations,
+			rs->done + 1, rs->plan->total_iterations, eta);
+}
+
+/* Count the iteration's outcome and say what the user must know. */
+static void account(struct run_state *rs, const struct plan_workload *w,
+		    const struct plan_variant *v, const struct iteration_info *it,
+		    const struct iter_result *r)
+{
+	struct runner_stats *st = rs->st;
+
+	if (it->disturbed && !it->warmup) {
+		/* the first says why; the summary counts the rest */
+		if (!st->disturbed) {
+			progress_clear();
+			warning("%s%s%s iteration %d disturbed: %s (`mmbench show %lld` lists every"
+				" iteration)", w->plugin.w.name, *v->variant ? " " : "", v->variant,
+				it->iteration, it->disturbed, (long long)rs->sink->run_id);
+		}
+		st->disturbed++;
+	}
+	if (!strcmp(r->status, "ok")) {
+		if (!it->warmup)
+			st->ok++;
+	} else if (!strcmp(r->status, "skipped")) {
+		progress_clear();
+		info("%s%s%s: skipped: %s", w->plugin.w.name, *v->variant ? " " : "", v->variant,
+		     r->reason);
+		st->skipped++;
+	} else {
+		progress_clear();
+		warning("%s %s iteration %d failed: %s", w->plugin.w.name, v->variant,
+			it->iteration, r->reason);
+		st->failed++;
+	}
+}
+
+/*
+ * Iteration i (warm-ups first) of a variant: run, measure, judge, record.
+ * 0 to go on, 1 when this variant is done (skipped, precise enough), 2 when
+ * interrupted, -1 when the sink failed (the run must stop).
+ */
+static int run_iteration(struct run_state *rs, struct plan_workload *w, struct plan_variant *v,
+			 int i, struct precise *pr)
+{
+	const struct experiment *e = rs->e;
+	bool warm = i < w->warmup;
+	struct iteration_record rec = ITERATION_RECORD_INIT;
+	struct iteration_info it;
+	struct iter_result r;
+	const char **keys = NULL;
+	double *deltas = NULL;
+	size_t nmon = 0;
+	uint64_t it0;
+	off_t mark;
+	int rc, ret = 0;
+
+	show_progress(rs, w, v, i);
+	if (e->env.drop_caches)
+		drop_caches();
+	memset(&r, 0, sizeof(r));
+	mark = envctl_mark();
+	if (rs->monitors)
+		monitor_take(&rs->before, e->mon_vmstat, e->mon_meminfo);
+	interference_take(&rs->isa);
+	it0 = now_ns();
+	memset(&it, 0, sizeof(it));
+	it.started = now_wall();
+	rc = run_child(w, v, e->env.pin_cpu, &r);
+	it.elapsed = (now_ns() - it0) / 1e9;
+	interference_take(&rs->isb);
+	if (rs->monitors) {
+		monitor_take(&rs->after, e->mon_vmstat, e->mon_meminfo);
+		monitor_delta(&rs->before, &rs->after, &keys, &deltas, &nmon);
+	}
+	/* knobs the plugin changed go back after every iteration */
+	envctl_restore_to(mark);
+	judge_iteration(e, &rs->isa, &rs->isb, &it, &rs->why, &keys, &deltas, &nmon);
+	rs->done++;
+	if (rc < 0) {
+		ret = 2;	/* interrupted: the in-flight iteration is dropped */
+		goto out;
+	}
+	it.workload = w->plugin.w.name;
+	it.variant = v->variant;
+	it.params = v->params_text;
+	it.iteration = warm ? -(i + 1) : i - w->warmup + 1;
+	it.warmup = warm;
+	it.status = r.status;
+	it.reason = r.reason[0] ? r.reason : NULL;
+	rec.it = &it;
+	rec.samples = r.samples;
+	rec.nsamples = strcmp(r.status, "ok") ? 0 : r.nsamples;
+	rec.mon_keys = keys;
+	rec.mon_values = deltas;
+	rec.nmon = nmon;
+	rec.mon_source = "vmstat";
+	if (sink_iteration(rs->sink, &rec) < 0) {
+		ret = -1;
+		goto out;
+	}
+	account(rs, w, v, &it, &r);
+	if (!strcmp(r.status, "skipped")) {
+		ret = 1;
+	} else if (rs->plan->precision > 0 && !warm && !strcmp(r.status, "ok") && !it.disturbed &&
+		   precise_enough(pr, &r, rs->plan)) {
+		progress_clear();
+		info("%s%s%s: every metric's 95%% CI within %.3g%% of its mean after %zu clean"
+		     " iterations", w->plugin.w.name, *v->variant ? " " : "", v->variant,
+		     100 * rs->plan->precision, pr->n);
+		ret = 1;
+	}
+out:
+	free(keys);
+	free(deltas);
+	iter_result_release(&r);
+	return ret;
+}
+
+/* Every iteration of one variant; 0, or -1 when the run must stop. */
+static int run_variant(struct run_state *rs, struct plan_workload *w, struct plan_variant *v)
+{
+	const struct plan *plan = rs->plan;
+	int total = w->warmup + (plan->precision > 0 ? plan->max_iterations : w->iterations);
+	struct precise pr = { 0 };
+	int i, rc = 0;
+
+	if (v->unsupported) {
+		struct iteration_info it = {
+			.workload = w->plugin.w.name, .variant = v->variant,
+			.params = v->params_text, .iteration = 0, .status = "skipped",
+			.reason = v->unsupported, .started = now_wall(),
+		};
+		struct iteration_record rec = ITERATION_RECORD_INIT;
+
+		progress_clear();
+		info("%s%s%s: skipped: %s", w->plugin.w.name, *v->variant ? " " : "", v->variant,
+		     v->unsupported);
+		rec.it = &it;
+		if (sink_iteration(rs->sink, &rec) < 0)
+			return -1;
+		rs->st->skipped++;
+		rs->done += total;
+		return 0;
+	}
+	for (i = 0; i < total && !stop_signal && !rc; i++)
+		rc = run_iteration(rs, w, v, i, &pr);
+	if (rc == 1)
+		rs->done += total - i;
+	if (plan->precision > 0 && !rc && !stop_signal) {
+		progress_clear();
+		warning("%s%s%s: %d iterations (--max-iterations), %zu of them clean, and the 95%% CI"
+			" is still wider than %.3g%% of the mean", w->plugin.w.name,
+			*v->variant ? " " : "", v->variant, plan->max_iterations, pr.n,
+			100 * plan->precision);
+	}
+	precise_release(&pr);
+	return rc < 0 ? -1 : 0;
+}
+
+int runner_run(struct plan *plan, struct result_sink *sink, struct runner_stats *st)
+{
+	struct run_state rs = {
+		.plan = plan, .e = plan->exp, .sink = sink, .st = st, .why = STRBUF_INIT,
+		.t0 = now_ns(), .monitors = plan->exp->mon_vmstat || plan->exp->mon_meminfo,
+	};
+	int ret = 0;
 
 	memset(st, 0, sizeof(*st));
 	runner_host_table();
-	interference_set_cpus(e->env.pin_cpu);
+	interference_set_cpus(rs.e->env.pin_cpu);
 	ref_freq_khz = 0;
-	limits = e->limits;
+	limits = rs.e->limits;
 	/*
 	 * MMBENCH_INTERFERENCE=record: measure and store the record, but let
 	 * no load limit mark an iteration (test suites on shared machines
@@ -640,163 +823,19 @@ int runner_run(struct plan *plan, struct result_sink *sink, struct runner_stats 
 		limits.foreign_cpu = limits.steal = limits.freq_drop = -1;
 		limits.throttle = false;
 	}
-	monitor_snap_init(&before);
-	monitor_snap_init(&after);
-	for (size_t wi = 0; wi < plan->nwls && !stop_signal; wi++) {
-		struct plan_workload *w = &plan->wls[wi];
-
-		for (size_t vi = 0; vi < w->nvariants && !stop_signal; vi++) {
-			struct plan_variant *v = &w->variants[vi];
-			int total = w->warmup + (plan->precision > 0 ? plan->max_iterations : w->iterations);
-			struct precise pr = { 0 };
-			bool skip_rest = false;
-
-			if (v->unsupported) {
-				struct iteration_info it = {
-					.run_id = run_id, .workload = w->plugin.w.name,
-					.variant = v->variant, .params = v->params_text,
-					.iteration = 0, .status = "skipped",
-					.reason = v->unsupported, .started = now_wall(),
-				};
-
-				progress_clear();
-				info("%s%s%s: skipped: %s", w->plugin.w.name, *v->variant ? " " : "", v->variant, v->unsupported);
-				struct iteration_record rec = ITERATION_RECORD_INIT;
-
-				rec.it = &it;
-				if (sink_iteration(sink, &rec) < 0)
-					return -1;
-				st->skipped++;
-				done += total;
-				continue;
-			}
-			for (int i = 0; i < total && !stop_signal && !skip_rest; i++) {
-				bool warm = i < w->warmup;
-				struct iter_result r;
-				struct iteration_info it;
-				struct iteration_record rec;
-				const char **keys = NULL;
-				double *deltas = NULL, elapsed_s = (now_ns() - t0) / 1e9;
-				size_t nmon = 0;
-				off_t mark;
-				char eta[32] = "?";
-				uint64_t it0;
-				int rc;
-
-				if (done)
-					format_eta(elapsed_s / done * (plan->total_iterations - done),
-						   eta, sizeof(eta));
-				progress_update("%s%s%s  %s %d/%d  [%zu/%zu, ETA %s]", w->plugin.w.name,
-						*v->variant ? " " : "", v->variant, warm ? "warm-up" : "iteration",
-						warm ? i + 1 : i - w->warmup + 1,
-						warm ? w->warmup : w->iterations, done + 1,
-						plan->total_iterations, eta);
-				if (e->env.drop_caches)
-					drop_caches();
-				memset(&r, 0, sizeof(r));
-				mark = envctl_mark();
-				if (monitors)
-					monitor_take(&before, e->mon_vmstat, e->mon_meminfo);
-				interference_take(&isa);
-				it0 = now_ns();
-				memset(&it, 0, sizeof(it));
-				it.started = now_wall();
-				rc = run_child(w, v, e->env.pin_cpu, &r);
-				it.elapsed = (now_ns() - it0) / 1e9;
-				interference_take(&isb);
-				if (monitors) {
-					monitor_take(&after, e->mon_vmstat, e->mon_meminfo);
-					monitor_delta(&before, &after, &keys, &deltas, &nmon);
-				}
-				/* knobs the plugin changed go back after every iteration */
-				envctl_restore_to(mark);
-				judge_iteration(e, &isa, &isb, &it, &why, &keys, &deltas, &nmon);
-				done++;
-				if (rc < 0) {
-					free(keys);
-					free(deltas);
-					iter_result_release(&r);
-					break;	/* interrupted: the in-flight iteration is dropped */
-				}
-				it.run_id = run_id;
-				it.workload = w->plugin.w.name;
-				it.variant = v->variant;
-				it.params = v->params_text;
-				it.iteration = warm ? -(i + 1) : i - w->warmup + 1;
-				it.warmup = warm;
-				it.status = r.status;
-				it.reason = r.reason[0] ? r.reason : NULL;
-				rec = (struct iteration_record)ITERATION_RECORD_INIT;
-				rec.it = &it;
-				rec.samples = r.samples;
-				rec.nsamples = strcmp(r.status, "ok") ? 0 : r.nsamples;
-				rec.mon_keys = keys;
-				rec.mon_values = deltas;
-				rec.nmon = nmon;
-				rec.mon_source = "vmstat";
-				if (sink_iteration(sink, &rec) < 0) {
-					free(keys);
-					free(deltas);
-					iter_result_release(&r);
-					return -1;
-				}
-				if (it.disturbed && !warm) {
-					/* the first says why; the summary counts the rest */
-					if (!st->disturbed) {
-						progress_clear();
-						warning("%s%s%s iteration %d disturbed: %s (`mmbench show"
-							" %lld` lists every iteration)", w->plugin.w.name,
-							*v->variant ? " " : "", v->variant, it.iteration,
-							it.disturbed, (long long)run_id);
-					}
-					st->disturbed++;
-				}
-				if (!strcmp(r.status, "ok")) {
-					if (!warm)
-						st->ok++;
-				} else if (!strcmp(r.status, "skipped")) {
-					progress_clear();
-					info("%s%s%s: skipped: %s", w->plugin.w.name, *v->variant ? " " : "", v->variant, r.reason);
-					st->skipped++;
-					skip_rest = true;
-					done += total - i - 1;
-				} else {
-					progress_clear();
-					warning("%s %s iteration %d failed: %s", w->plugin.w.name,
-						v->variant, it.iteration, r.reason);
-					st->failed++;
-				}
-				if (plan->precision > 0 && !warm && !strcmp(r.status, "ok") &&
-				    !it.disturbed && precise_enough(&pr, &r, plan)) {
-					progress_clear();
-					info("%s%s%s: every metric's 95%% CI within %.3g%% of its mean after"
-					     " %zu clean iterations", w->plugin.w.name,
-					     *v->variant ? " " : "", v->variant, 100 * plan->precision, pr.n);
-					done += total - i - 1;
-					skip_rest = true;
-				}
-				free(keys);
-				free(deltas);
-				iter_result_release(&r);
-			}
-			if (plan->precision > 0 && !skip_rest && !stop_signal) {
-				progress_clear();
-				warning("%s%s%s: %d iterations (--max-iterations), %zu of them clean, and"
-					" the 95%% CI is still wider than %.3g%% of the mean",
-					w->plugin.w.name, *v->variant ? " " : "", v->variant,
-					plan->max_iterations, pr.n, 100 * plan->precision);
-			}
-			precise_release(&pr);
-		}
-	}
+	monitor_snap_init(&rs.before);
+	monitor_snap_init(&rs.after);
+	for (size_t wi = 0; wi < plan->nwls && !stop_signal && !ret; wi++)
+		for (size_t vi = 0; vi < plan->wls[wi].nvariants && !stop_signal && !ret; vi++)
+			ret = run_variant(&rs, &plan->wls[wi], &plan->wls[wi].variants[vi]);
 	progress_clear();
 	warnonce_flush();
-	monitor_snap_release(&before);
-	monitor_snap_release(&after);
-	strbuf_release(&why);
+	monitor_snap_release(&rs.before);
+	monitor_snap_release(&rs.after);
+	strbuf_release(&rs.why);
 	knob_watch_reset();
 	st->interrupted = stop_signal != 0;
-	return 0;
+	return ret;
 }
 
 /* --------------------------------------------------------- environment */
