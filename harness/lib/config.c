@@ -757,6 +757,100 @@ static int yaml_syntax_error(struct experiment *e, yaml_parser_t *parser, const 
 	return ret;
 }
 
+/*
+ * Limits checked on libyaml's events, before a document is built: its
+ * scanner is quadratic in the nesting depth (100k '[' took > 20 s) and a
+ * document of a million workloads is gigabytes.  A real experiment nests
+ * about 5 deep.
+ */
+#define CFG_MAX_DEPTH		32
+#define CFG_MAX_WORKLOADS	1000
+#define CFG_MAX_LIST		10000	/* items of any one list: values, monitors */
+
+struct shape {
+	bool map;		/* a mapping (else a sequence) */
+	bool want_key;		/* mapping: the next node is a key */
+	bool workloads;		/* the top-level workloads: list */
+	bool key_workloads;	/* mapping: the last key was "workloads" (top level only) */
+	size_t items;
+};
+
+static int check_shape(struct experiment *e)
+{
+	struct shape st[CFG_MAX_DEPTH + 1];
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	int depth = 0, ret = 0;
+	bool done = false;
+
+	if (!yaml_parser_initialize(&parser))
+		die("out of memory initialising the YAML parser");
+	yaml_parser_set_input_string(&parser, (const unsigned char *)e->text, strlen(e->text));
+	while (!done && !ret) {
+		struct shape *top = depth ? &st[depth - 1] : NULL;
+		size_t line, col;
+		bool node = false, is_key = false;
+
+		/* a syntax error is left to the loader, which reports it the usual way */
+		if (!yaml_parser_parse(&parser, &ev))
+			break;
+		line = ev.start_mark.line + 1;
+		col = ev.start_mark.column + 1;
+		switch (ev.type) {
+		case YAML_STREAM_END_EVENT:
+			done = true;
+			break;
+		case YAML_SCALAR_EVENT:
+		case YAML_ALIAS_EVENT:
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			node = true;
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			depth--;
+			break;
+		default:
+			break;
+		}
+		if (node && top) {
+			if (top->map) {
+				is_key = top->want_key;
+				top->want_key = !top->want_key;
+				if (is_key)
+					top->key_workloads = depth == 1 && ev.type == YAML_SCALAR_EVENT &&
+						!strcmp((const char *)ev.data.scalar.value, "workloads");
+			} else if (top->workloads && ++top->items > CFG_MAX_WORKLOADS) {
+				ret = error("%s:%zu:%zu: more than %d workloads in one experiment;"
+					    " split it into several files", e->path, line, col,
+					    CFG_MAX_WORKLOADS);
+			} else if (!top->workloads && ++top->items > CFG_MAX_LIST) {
+				ret = error("%s:%zu:%zu: a list of more than %d items; an experiment"
+					    " needs far fewer (a generator like range:A..B:S makes"
+					    " long lists)", e->path, line, col, CFG_MAX_LIST);
+			}
+		}
+		if (!ret && (ev.type == YAML_SEQUENCE_START_EVENT ||
+			     ev.type == YAML_MAPPING_START_EVENT)) {
+			if (depth == CFG_MAX_DEPTH) {
+				ret = error("%s:%zu:%zu: nested more than %d levels deep; an experiment"
+					    " file needs about 5", e->path, line, col, CFG_MAX_DEPTH);
+			} else {
+				st[depth] = (struct shape){
+					.map = ev.type == YAML_MAPPING_START_EVENT,
+					.want_key = true,
+					.workloads = top && top->map && !is_key && top->key_workloads &&
+						     ev.type == YAML_SEQUENCE_START_EVENT,
+				};
+				depth++;
+			}
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	return ret;
+}
+
 static int parse_document(struct parse *ps, yaml_node_t *root)
 {
 	struct experiment *e = ps->e;
@@ -794,6 +888,8 @@ int experiment_load_string(struct experiment *e, const char *path, const char *t
 	e->text = xstrdup(text ? text : "");
 	unit_ctx_host(&ps.units);
 
+	if (check_shape(e))
+		goto out;
 	if (!yaml_parser_initialize(&parser))
 		die("out of memory initialising the YAML parser");
 	yaml_parser_set_input_string(&parser, (const unsigned char *)e->text, strlen(e->text));

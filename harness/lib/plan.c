@@ -225,13 +225,19 @@ static int build_axis(struct plan_workload *w, const struct mmb_param_def *d,
 	return 0;
 }
 
+#define PLAN_MAX_VARIANTS 100000
+
 static int expand(struct plan_workload *w, struct axis *axes, size_t naxes)
 {
 	size_t total = 1, *idx;
 	const struct mmb_workload *d = &w->plugin.w;
 
+	/* the product of the axes, checked before anything is allocated */
 	for (size_t i = 0; i < naxes; i++)
-		total *= axes[i].n;
+		if (__builtin_mul_overflow(total, axes[i].n, &total) || total > PLAN_MAX_VARIANTS)
+			return pos_error(&w->cfg->pos, d->name, "more than %d variants (the product"
+					 " of the parameter lists); run fewer combinations",
+					 PLAN_MAX_VARIANTS);
 	w->variants = xcalloc(total, sizeof(*w->variants));
 	w->nvariants = total;
 	idx = xcalloc(naxes ? naxes : 1, sizeof(*idx));
@@ -370,6 +376,8 @@ static const char *requirements_unmet(struct plan_workload *pw, const struct exp
 int plan_build(struct plan *p, struct experiment *e, const struct unit_ctx *u,
 	       const struct plan_opts *o)
 {
+	size_t nvariants = 0;
+
 	memset(p, 0, sizeof(*p));
 	p->exp = e;
 	p->wls = xcalloc(e->nworkloads ? e->nworkloads : 1, sizeof(*p->wls));
@@ -420,6 +428,9 @@ int plan_build(struct plan *p, struct experiment *e, const struct unit_ctx *u,
 
 		if (bad)
 			return bad;
+		if ((nvariants += w->nvariants) > PLAN_MAX_VARIANTS)
+			return pos_error(&c->pos, c->name, "more than %d variants in the experiment;"
+					 " split it into several files", PLAN_MAX_VARIANTS);
 		const char *unmet = requirements_unmet(w, e);
 
 		for (size_t v = 0; v < w->nvariants; v++) {

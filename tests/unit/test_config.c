@@ -623,6 +623,58 @@ static void test_reload(void **state)
 	experiment_release(&e);
 }
 
+/* Shape limits, checked on the events before libyaml builds anything. */
+static void test_shape_limits(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct experiment e;
+
+	(void)state;
+	/* 100k nested '[': libyaml's scanner is quadratic in the depth (> 20 s) */
+	strbuf_addstr(&sb, "experiment: x\nworkloads:\n  - name: pft\n    params:\n      size: ");
+	for (int i = 0; i < 100000; i++)
+		strbuf_addch(&sb, '[');
+	load_bad(sb.buf, 5, 41, "nested more than 32 levels deep");
+	strbuf_reset(&sb);
+	/* block mappings count too */
+	strbuf_addstr(&sb, "experiment: x\n");
+	for (int i = 0; i < 40; i++)
+		strbuf_addf(&sb, "%*sk%d:\n", i, "", i);
+	load_bad(sb.buf, 34, 33, "nested more than 32 levels deep");
+	strbuf_reset(&sb);
+	/* 1.2M workload entries: refused at the 1001st, block and flow style */
+	strbuf_addstr(&sb, "experiment: x\nworkloads:\n");
+	for (int i = 0; i < 1200000; i++)
+		strbuf_addstr(&sb, "  - name: pft\n");
+	load_bad(sb.buf, 1003, 5, "more than 1000 workloads in one experiment");
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "experiment: x\nworkloads: [pft");
+	for (int i = 0; i < 1200000; i++)
+		strbuf_addstr(&sb, ",pft");
+	strbuf_addstr(&sb, "]\n");
+	load_bad(sb.buf, 2, 4013, "more than 1000 workloads in one experiment");
+	strbuf_reset(&sb);
+	/* a parameter list of 10001 values */
+	strbuf_addstr(&sb, "experiment: x\nworkloads:\n  - name: pft\n    params:\n      clients: [1");
+	for (int i = 0; i < 10000; i++)
+		strbuf_addstr(&sb, ",1");
+	strbuf_addstr(&sb, "]\n");
+	load_bad(sb.buf, 5, 20017, "a list of more than 10000 items");
+	strbuf_reset(&sb);
+	/* at the limits: 1000 workloads and 10000 values load */
+	strbuf_addstr(&sb, "experiment: x\nworkloads:\n");
+	for (int i = 0; i < 999; i++)
+		strbuf_addstr(&sb, "  - name: pft\n");
+	strbuf_addstr(&sb, "  - name: pft\n    params:\n      clients: [1");
+	for (int i = 0; i < 9999; i++)
+		strbuf_addstr(&sb, ",1");
+	strbuf_addstr(&sb, "]\n");
+	load_ok(&e, sb.buf);
+	assert_int_equal(e.nworkloads, 1000);
+	experiment_release(&e);
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -641,6 +693,7 @@ int main(void)
 		cmocka_unit_test(test_missing_and_empty),
 		cmocka_unit_test(test_first_error_only),
 		cmocka_unit_test(test_reload),
+		cmocka_unit_test(test_shape_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -186,6 +186,25 @@ static void test_size_generators(void **s)
 		     " size parameters; 'prefault' is a boolean (true/false): write a list of values instead");
 }
 
+/* The product of the parameter lists is checked before any variant is made. */
+static void test_variant_limit(void **s)
+{
+	(void)s;
+	/* 1000 x 1000 = 10^6 variants */
+	expect_error("experiment: x\nworkloads:\n  - name: skeleton\n    params:\n"
+		     "      size: range:4K..4000K:4K\n      passes: range:1..1000\n",
+		     "t.yaml:3:11: workload 'skeleton': more than 100000 variants (the product of"
+		     " the parameter lists)");
+	expect_error("experiment: x\nworkloads:\n  - name: skeleton\n    params:\n"
+		     "      size: range:4K..400000K:4K\n      passes: range:1..1000\n"
+		     "      access: [write, read]\n", "more than 100000 variants");
+	/* and across the workloads of an experiment: 2 x 60000 */
+	expect_error("experiment: x\nworkloads:\n"
+		     "  - name: skeleton\n    params:\n      size: range:4K..240000K:4K\n"
+		     "  - name: skeleton\n    params:\n      size: range:4K..240000K:4K\n",
+		     "t.yaml:6:11: workload 'skeleton': more than 100000 variants in the experiment");
+}
+
 static void test_errors(void **s)
 {
 	(void)s;
@@ -214,6 +233,7 @@ int main(void)
 		cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_size_generators),
+		cmocka_unit_test(test_variant_limit),
 	};
 	int ret = cmocka_run_group_tests(tests, NULL, NULL);
 
