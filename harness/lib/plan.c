@@ -227,17 +227,23 @@ static int build_axis(struct plan_workload *w, const struct mmb_param_def *d,
 
 #define PLAN_MAX_VARIANTS 100000
 
-static int expand(struct plan_workload *w, struct axis *axes, size_t naxes)
+/* before: the variants of the experiment's earlier workloads */
+static int expand(struct plan_workload *w, struct axis *axes, size_t naxes, size_t before)
 {
 	size_t total = 1, *idx;
 	const struct mmb_workload *d = &w->plugin.w;
 
 	/* the product of the axes, checked before anything is allocated */
 	for (size_t i = 0; i < naxes; i++)
-		if (__builtin_mul_overflow(total, axes[i].n, &total) || total > PLAN_MAX_VARIANTS)
-			return pos_error(&w->cfg->pos, d->name, "more than %d variants (the product"
-					 " of the parameter lists); run fewer combinations",
-					 PLAN_MAX_VARIANTS);
+		if (__builtin_mul_overflow(total, axes[i].n, &total) ||
+		    total > PLAN_MAX_VARIANTS - before)
+			return before && total <= PLAN_MAX_VARIANTS
+			       ? pos_error(&w->cfg->pos, d->name, "more than %d variants in the"
+					   " experiment; split it into several files",
+					   PLAN_MAX_VARIANTS)
+			       : pos_error(&w->cfg->pos, d->name, "more than %d variants (the"
+					   " product of the parameter lists); run fewer"
+					   " combinations", PLAN_MAX_VARIANTS);
 	w->variants = xcalloc(total, sizeof(*w->variants));
 	w->nvariants = total;
 	idx = xcalloc(naxes ? naxes : 1, sizeof(*idx));
@@ -281,7 +287,7 @@ static int expand(struct plan_workload *w, struct axis *axes, size_t naxes)
 	return 0;
 }
 
-static int plan_workload(struct plan_workload *w, const struct unit_ctx *u)
+static int plan_workload(struct plan_workload *w, const struct unit_ctx *u, size_t before)
 {
 	const struct cfg_workload *c = w->cfg;
 	struct plugin *pl = &w->plugin;
@@ -311,7 +317,7 @@ static int plan_workload(struct plan_workload *w, const struct unit_ctx *u)
 		ret = build_axis(w, pl->params[i], cp, u, &axes[i]);
 	}
 	if (!ret)
-		ret = expand(w, axes, pl->nparams);
+		ret = expand(w, axes, pl->nparams, before);
 	for (size_t i = 0; i < pl->nparams; i++)
 		free(axes[i].vals);
 	free(axes);
@@ -424,13 +430,11 @@ int plan_build(struct plan *p, struct experiment *e, const struct unit_ctx *u,
 			w->iterations = w->iterations < 2 ? w->iterations : 2;
 			w->warmup = 0;
 		}
-		int bad = plan_workload(w, u);
+		int bad = plan_workload(w, u, nvariants);
 
 		if (bad)
 			return bad;
-		if ((nvariants += w->nvariants) > PLAN_MAX_VARIANTS)
-			return pos_error(&c->pos, c->name, "more than %d variants in the experiment;"
-					 " split it into several files", PLAN_MAX_VARIANTS);
+		nvariants += w->nvariants;
 		const char *unmet = requirements_unmet(w, e);
 
 		for (size_t v = 0; v < w->nvariants; v++) {
