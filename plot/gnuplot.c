@@ -388,6 +388,22 @@ static char **batch_messages(const struct gnuplot_batch *b, const char *err)
 	return msg;
 }
 
+/* gnuplot's errors name the script line ("line 12: undefined variable"); other chatter does not */
+static bool is_gnuplot_error(const char *msg)
+{
+	for (const char *p = msg ? strstr(msg, "line ") : NULL; p; p = strstr(p + 1, "line ")) {
+		const char *q = p + 5;
+
+		if (*q < '0' || *q > '9')
+			continue;
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (*q == ':')
+			return true;
+	}
+	return false;
+}
+
 static bool nonempty_file(const char *path)
 {
 	struct stat st;
@@ -433,7 +449,8 @@ int gnuplot_batch_run(struct gnuplot_batch *b)
 	msg = batch_messages(b, err.buf);
 	failed = xcalloc(b->nr, sizeof(*failed));
 	for (i = 0; i < b->nr; i++) {
-		failed[i] = msg[i] || !nonempty_file(b->jobs[i].tmp_out);
+		/* exit 0: no error anywhere; messages like "Unable to convert" are not one */
+		failed[i] = !nonempty_file(b->jobs[i].tmp_out) || (st != 0 && is_gnuplot_error(msg[i]));
 		ndrawn += !failed[i];
 	}
 	if (!ndrawn) {
