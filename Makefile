@@ -179,10 +179,10 @@ $(FUZZ_BUILD)/obj/%.o: %.c $(HDRS)
 	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_FLAGS) -c -o $@ $<
 $(FUZZ_BUILD)/libmmbench.a: $(FUZZ_LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
-# fuzzers may #include a command or library file to reach its static parser
-$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/libmmbench.a $(HDRS) $(CMD_SRC) $(LIB_SRC)
+# fuzzers call the library's parsers through its headers (no .c is included)
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/libmmbench.a $(HDRS)
 	@$(if $(Q),echo "  FUZZER  $@")
-	$(Q)$(FUZZ_CC) $(CPPFLAGS) -Iharness $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< \
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< \
 		$(FUZZ_BUILD)/libmmbench.a $(LDLIBS)
 fuzz: $(FUZZ_BIN)
 	@fail=; for b in $(FUZZ_BIN); do t=$${b#$(FUZZ_BUILD)/fuzz_}; \

@@ -183,6 +183,21 @@ static int db_mark_dead_runs(struct mmb_db *db)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+void db_single_thread(void)
+{
+	/* SQLITE_MISUSE if SQLite was already initialised in this process: fine */
+	sqlite3_config(SQLITE_CONFIG_MULTITHREAD);
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
+void db_bulk_load(struct mmb_db *db)
+{
+	db_exec(db, "PRAGMA cache_size = -262144");
+	db_exec(db, "PRAGMA temp_store = MEMORY");
+	/* every id a bulk load uses is one it just made: checking them costs ~1/4 */
+	db_exec(db, "PRAGMA foreign_keys = OFF");
+}
+
 bool db_run_usable(const char *status)
 {
 	return status && (!strcmp(status, "complete") || !strcmp(status, "interrupted"));
@@ -509,6 +524,58 @@ int db_run_finish(struct mmb_db *db, int64_t run_id, const char *status)
 	return rc == SQLITE_OK ? 0 :
 		error("%s: cannot mark run %lld %s: %s", db->path, (long long)run_id, status,
 		      db_errmsg(db));
+}
+
+int db_run_env_found(struct mmb_db *db, int64_t run_id, const char *const *keys,
+		     const char *const *values, size_t n)
+{
+	sqlite3_stmt *st;
+	int ret = 0;
+
+	/* keep what runner_env_apply recorded (with its original value) */
+	if (db_prepare(db, "INSERT OR IGNORE INTO run_env (run_id, key, value) VALUES (?, ?, ?)",
+		       &st))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_bind_int64(st, 1, run_id);
+		sqlite3_bind_text(st, 2, keys[i], -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 3, values[i], -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			/* one error, not one per item (disk full, read-only DB) */
+			ret = error("%s: cannot record the run's environment: %s", db->path,
+				    db_errmsg(db));
+			break;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int db_run_set_accel(struct mmb_db *db, int64_t run_id, const char *accel)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (db_prepare(db, "UPDATE runs SET accel = ? WHERE id = ?", &st))
+		return -1;
+	bind_text(st, 1, accel);
+	sqlite3_bind_int64(st, 2, run_id);
+	rc = sqlite3_step(st);
+	return db_done(db, st, rc);
+}
+
+int db_open_stream_source(struct mmb_db *db, const char *path)
+{
+	memset(db, 0, sizeof(*db));
+	if (sqlite3_open_v2(path, &db->sql, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		sqlite3_close(db->sql);
+		db->sql = NULL;
+		return -1;
+	}
+	db->path = xstrdup(path);
+	sqlite3_busy_timeout(db->sql, 2000);
+	return 0;
 }
 
 int64_t db_series_id(struct mmb_db *db, const char *workload, const char *variant,

@@ -4,6 +4,7 @@
 
 #include <sqlite3.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define MMB_DB_DEFAULT "mmbench.db"
@@ -77,6 +78,15 @@ struct sample_info {
  */
 bool db_run_usable(const char *status);
 
+/*
+ * One connection, one thread: skip SQLite's mutexes and memory statistics
+ * (a few % of a bulk load).  Call before the first db_open(); harmless
+ * (ignored) after.
+ */
+void db_single_thread(void);
+/* A bulk load follows: a big page cache, temp tables in memory, no foreign key checks. */
+void db_bulk_load(struct mmb_db *db);
+
 /* Open (creating and migrating) the database; WAL; marks dead runs interrupted. */
 int db_open(struct mmb_db *db, const char *path);
 #define DB_ENOENT (-2)	/* db_open_existing(): no such file (a usage error, exit 2) */
@@ -102,6 +112,17 @@ int64_t db_run_begin(struct mmb_db *db, const struct run_info *r);
 int db_run_env(struct mmb_db *db, int64_t run_id, const char *key,
 	       const char *value, const char *original);
 int db_run_finish(struct mmb_db *db, int64_t run_id, const char *status);
+/* The environment as found, key by key, where the run did not set the key itself. */
+int db_run_env_found(struct mmb_db *db, int64_t run_id, const char *const *keys,
+		     const char *const *values, size_t n);
+/* The accelerator a VM run ended up under (a KVM probe may fall back to TCG). */
+int db_run_set_accel(struct mmb_db *db, int64_t run_id, const char *accel);
+/*
+ * The guest agent's view of the runner's DB: opened as it is (no
+ * migration, no journal change) while the runner writes it; 0 or -1,
+ * quietly (the agent tries again at its next poll).
+ */
+int db_open_stream_source(struct mmb_db *db, const char *path);
 /* The id of a (workload, variant, metric, unit, better) series, made on first use. */
 int64_t db_series_id(struct mmb_db *db, const char *workload, const char *variant,
 		     const char *metric, const char *unit, int better);

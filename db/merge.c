@@ -1,5 +1,6 @@
 /* Guest -> host result stream; see merge.h for the record format. */
 #include "merge.h"
+#include "db-internal.h"
 #include "../harness/lib/util.h"
 
 #include <errno.h>
@@ -161,8 +162,9 @@ out:
 	return ret;
 }
 
-int mstream_poll(sqlite3 *g, struct mstream_pos *pos, struct strbuf *out)
+int mstream_poll(struct mmb_db *guest, struct mstream_pos *pos, struct strbuf *out)
 {
+	sqlite3 *g = guest->sql;
 	sqlite3_stmt *st = NULL;
 	int ret = -1, n = -1, rc;
 

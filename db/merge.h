@@ -46,7 +46,7 @@ struct mstream_pos {
 /* Append one record; fields may be NULL. */
 void mstream_record(struct strbuf *out, char type, const char *const *fields, int n);
 /* Records for everything new in the guest DB since pos; 0 or -1. */
-int mstream_poll(sqlite3 *guest, struct mstream_pos *pos, struct strbuf *out);
+int mstream_poll(struct mmb_db *guest, struct mstream_pos *pos, struct strbuf *out);
 
 /* ---- host side ---- */
 struct merge_ctx {

@@ -127,13 +127,7 @@ int cmd_compare(int argc, char **argv)
 					       : "need BASE and NEW kernel labels");
 	}
 
-	/*
-	 * One connection, one thread: skip SQLite's mutexes and memory
-	 * statistics (a few % of a bulk load).  Harmless MISUSE if SQLite was
-	 * already initialised in this process.
-	 */
-	sqlite3_config(SQLITE_CONFIG_MULTITHREAD);
-	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	db_single_thread();
 	ret = db_open_existing(&db, db_default_path(dbpath));
 	if (ret) {
 		free(labels);

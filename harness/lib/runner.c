@@ -1014,31 +1014,20 @@ int runner_env_apply(const struct experiment *e, struct result_sink *sink)
 int runner_env_record(struct mmb_db *db, int64_t run_id)
 {
 	struct env_item *items;
+	const char **keys, **values;
 	size_t n;
-	sqlite3_stmt *st;
-	int ret = 0;
+	int ret;
 
 	env_snapshot(&items, &n);
-	/* keep what runner_env_apply recorded (with its original value) */
-	if (sqlite3_prepare_v2(db->sql,
-			       "INSERT OR IGNORE INTO run_env (run_id, key, value) VALUES (?, ?, ?)",
-			       -1, &st, NULL) != SQLITE_OK) {
-		env_items_free(items, n);
-		return error("%s: %s", db->path, db_errmsg(db));
-	}
+	keys = xcalloc(n ? n : 1, sizeof(*keys));
+	values = xcalloc(n ? n : 1, sizeof(*values));
 	for (size_t i = 0; i < n; i++) {
-		sqlite3_bind_int64(st, 1, run_id);
-		sqlite3_bind_text(st, 2, items[i].key, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 3, items[i].value, -1, SQLITE_TRANSIENT);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			/* one error, not one per item (disk full, read-only DB) */
-			ret = error("%s: cannot record the run's environment: %s", db->path,
-				    db_errmsg(db));
-			break;
-		}
-		sqlite3_reset(st);
+		keys[i] = items[i].key;
+		values[i] = items[i].value;
 	}
-	sqlite3_finalize(st);
+	ret = db_run_env_found(db, run_id, keys, values, n);
+	free(keys);
+	free(values);
 	env_items_free(items, n);
 	return ret;
 }

@@ -287,21 +287,6 @@ static void push_arg(struct strbuf *args, const char *s)
 	strbuf_add(args, s, strlen(s) + 1);
 }
 
-static int update_accel(struct mmb_db *db, int64_t run_id, enum accel a)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(db->sql, "UPDATE runs SET accel = ? WHERE id = ?", -1, &st, NULL) !=
-	    SQLITE_OK)
-		return -1;
-	sqlite3_bind_text(st, 1, accel_name(a), -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, run_id);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : -1;
-}
-
 enum boot_end {
 	BOOT_EXITED, BOOT_NO_CONSOLE, BOOT_TIMEOUT, BOOT_HANG, BOOT_NO_CHANNEL,
 	BOOT_PROBE_DIED,	/* QEMU died under a KVM probe before the guest printed */
@@ -587,7 +572,7 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 		accel = ACCEL_TCG;
 		b.q.accel = ACCEL_TCG;
 		b.probe_s = 0;
-		update_accel(&db, r->run_id, ACCEL_TCG);
+		db_run_set_accel(&db, r->run_id, accel_name(ACCEL_TCG));
 		merge_release(&m);
 		merge_init(&m, &db, r->run_id);
 		end = boot_once(&b);
@@ -767,7 +752,8 @@ int vm_guest_main(const char *args_file)
 	struct kargv runner = KARGV_INIT;
 	struct mstream_pos pos = { 0 };
 	const char *zram = NULL;
-	sqlite3 *g = NULL;
+	struct mmb_db g;
+	bool have_g = false;
 	char *port = NULL;
 	int fd = -1, status = 0, rc;
 	double last_hb = 0;
@@ -830,15 +816,10 @@ int vm_guest_main(const char *args_file)
 		pid_t w = pid > 0 ? waitpid(pid, &status, WNOHANG) : pid;
 		double now = now_wall();
 
-		if (!g && access(dbfile, F_OK) == 0 &&
-		    sqlite3_open_v2(dbfile, &g, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
-			sqlite3_close(g);
-			g = NULL;
-		}
-		if (g) {
-			sqlite3_busy_timeout(g, 2000);
-			mstream_poll(g, &pos, &out);
-		}
+		if (!have_g && access(dbfile, F_OK) == 0)
+			have_g = db_open_stream_source(&g, dbfile) == 0;
+		if (have_g)
+			mstream_poll(&g, &pos, &out);
 		if (now - last_hb >= 5) {
 			char up[32];
 			const char *f[] = { up };
@@ -862,9 +843,9 @@ int vm_guest_main(const char *args_file)
 			break;
 		usleep(250000);
 	}
-	if (g) {
-		mstream_poll(g, &pos, &out);
-		sqlite3_close(g);
+	if (have_g) {
+		mstream_poll(&g, &pos, &out);
+		db_close(&g);
 	}
 	rc = pid < 0 ? 127 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	{

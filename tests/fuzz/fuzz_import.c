@@ -1,13 +1,16 @@
 /*
  * libFuzzer target: `mmbench import` input, CSV (RFC 4180) and lkp
- * matrix.json, through the same static functions cmd_import() uses (the
- * command file is included so nothing has to be exported for the fuzzer).
- * Blocks go into an in-memory database inside a transaction that is rolled
- * back after each input.
+ * matrix.json, through the same functions cmd_import() calls
+ * (harness/lib/importfmt.h).  Blocks go into an in-memory database inside
+ * a transaction that is rolled back after each input.
  */
-#include "../../harness/builtin-import.c"
+#include "db.h"
+#include "db-internal.h"
+#include "importfmt.h"
 
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -101,7 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (importer_prepare(&im))
 		abort();
-	ret = looks_like_json(buf, size) ? import_matrix(&im, buf, size)
+	ret = import_looks_like_json(buf, size) ? import_matrix(&im, buf, size)
 					 : import_csv(&im, buf, size);
 	/* accepted input recorded something; rejected input said why (-2) */
 	if (ret == 0 && !im.nsamples)

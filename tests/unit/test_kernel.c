@@ -544,10 +544,10 @@ static void test_stream_roundtrip(void **state)
 			continue;
 		assert_true(db_iteration_add(&g, &it, s, 2, keys, d, 1, "vmstat") > 0);
 		if (i == 1)
-			assert_int_equal(mstream_poll(g.sql, &pos, &s1), 0);
+			assert_int_equal(mstream_poll(&g, &pos, &s1), 0);
 	}
 	db_run_finish(&g, grun, "complete");
-	assert_int_equal(mstream_poll(g.sql, &pos, &s2), 0);
+	assert_int_equal(mstream_poll(&g, &pos, &s2), 0);
 	assert_non_null(strstr(s2.buf, "F\tcomplete\n"));
 	assert_null(strstr(s2.buf, "\nR\t"));	/* the run record went out once */
 

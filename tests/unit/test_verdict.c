@@ -300,7 +300,7 @@ static void test_stream_keeps_notes(void **state)
 	it.run_id = grun;
 	assert_true(db_iteration_add(&g, &it, &smp, 1, keys, vals, 1, "vmstat") > 0);
 	mstream_record(&s, 'V', v, 2);
-	assert_int_equal(mstream_poll(g.sql, &pos, &s), 0);
+	assert_int_equal(mstream_poll(&g, &pos, &s), 0);
 
 	open_db(&h);
 	k.label = "h";

@@ -1,0 +1,708 @@
+/*
+ * Reading `mmbench import` input: CSV (RFC 4180) and lkp matrix.json into
+ * packed sample blocks (see importfmt.h).  The parsers live here, not in
+ * the command file, so the fuzz target links them as they are.
+ */
+#include "importfmt.h"
+#include "db.h"
+#include "import.h"
+#include "json.h"
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- direction of lkp stats (after lkp's etc/index-perf-all.yaml) ---- */
+
+static const struct {
+	const char *re;
+	int better;
+} lkp_directions[] = {
+	{ "^aim9\\..+\\.ops_per_sec$", 1 },
+	{ "^.+\\.throughput$", 1 },
+	{ "^will-it-scale\\..+_ops$", 1 },
+	{ "^pft\\.faults_per_sec_per_cpu$", 1 },
+	{ "^.+\\.ops_per_sec$", 1 },
+	{ "^.+\\.time\\.(elapsed|system|user)_time$", -1 },
+	{ "^.+\\.time\\.(minor|major)_page_faults$", -1 },
+};
+
+static regex_t dir_re[ARRAY_SIZE(lkp_directions)];
+static int dir_re_ready;
+
+/* +1 / -1 from the table, 0 when no rule matches. */
+static int lkp_direction(const char *name)
+{
+	if (!dir_re_ready) {
+		for (size_t i = 0; i < ARRAY_SIZE(lkp_directions); i++)
+			if (regcomp(&dir_re[i], lkp_directions[i].re, REG_EXTENDED | REG_NOSUB))
+				die("bad built-in pattern %s", lkp_directions[i].re);
+		dir_re_ready = 1;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(lkp_directions); i++)
+		if (!regexec(&dir_re[i], name, 0, NULL, 0))
+			return lkp_directions[i].better;
+	return 0;
+}
+
+void import_directions_free(void)
+{
+	if (!dir_re_ready)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(lkp_directions); i++)
+		regfree(&dir_re[i]);
+	dir_re_ready = 0;
+}
+
+/* ---- a small string-keyed map (workload/variant/metric -> info) ---- */
+
+
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+struct smap_ent *smap_get(struct smap *m, const char *key, size_t klen, bool *created)
+{
+	uint64_t h;
+	size_t i;
+	struct smap_ent *e;
+
+	if (m->last_ent && m->last.len == klen && !memcmp(m->last.buf, key, klen)) {
+		*created = false;
+		return m->last_ent;
+	}
+	h = hash_bytes(key, klen);
+	if (!m->size) {
+		m->size = 256;
+		m->e = xcalloc(m->size, sizeof(*m->e));
+	}
+	for (i = h & (m->size - 1); m->e[i]; i = (i + 1) & (m->size - 1))
+		if (m->e[i]->hash == h && m->e[i]->klen == klen && !memcmp(m->e[i]->key, key, klen)) {
+			*created = false;
+			e = m->e[i];
+			goto found;
+		}
+	if ((m->nr + 1) * 2 > m->size) {
+		struct smap_ent **old = m->e;
+		size_t osize = m->size;
+
+		m->size *= 2;
+		m->e = xcalloc(m->size, sizeof(*m->e));
+		for (size_t j = 0; j < osize; j++) {
+			size_t k;
+
+			if (!old[j])
+				continue;
+			for (k = old[j]->hash & (m->size - 1); m->e[k]; k = (k + 1) & (m->size - 1))
+				;
+			m->e[k] = old[j];
+		}
+		free(old);
+		for (i = h & (m->size - 1); m->e[i]; i = (i + 1) & (m->size - 1))
+			;
+	}
+	e = xcalloc(1, sizeof(*e));
+	e->key = xmalloc(klen + 1);
+	memcpy(e->key, key, klen);
+	e->key[klen] = '\0';
+	e->klen = klen;
+	e->hash = h;
+	m->e[i] = e;
+	ALLOC_GROW(m->order, m->nr + 1, m->order_alloc);
+	m->order[m->nr++] = e;
+	*created = true;
+found:
+	strbuf_reset(&m->last);
+	strbuf_add(&m->last, key, klen);
+	m->last_ent = e;
+	return e;
+}
+
+void smap_release(struct smap *m)
+{
+	for (size_t i = 0; i < m->size; i++) {
+		if (!m->e[i])
+			continue;
+		free(m->e[i]->key);
+		free(m->e[i]->unit);
+		strbuf_release(&m->e[i]->data);
+		free(m->e[i]);
+	}
+	free(m->e);
+	free(m->order);
+	strbuf_release(&m->last);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- the import itself: statements and per-sample insertion ---- */
+
+
+struct sample_row {
+	const char *workload, *variant, *metric, *unit;
+	size_t wl, vl, ml, ul;
+	const char *vtext;	/* the value as written, when it is a JSON number */
+	size_t vtl;
+	int better;		/* 0: not given */
+	long iteration;
+	double value;
+	int line;
+};
+
+static int vbad(const struct importer *im, int line, int col, const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_vaddf(&sb, fmt, ap);
+	if (col > 0)
+		error("%s:%d:%d: %s", im->file, line, col, sb.buf);
+	else
+		error("%s:%d: %s", im->file, line, sb.buf);
+	strbuf_release(&sb);
+	return -2;
+}
+
+/* "FILE:LINE: why"; returns -2 (bad input, exit 2). */
+static int bad(const struct importer *im, int line, const char *fmt, ...) MMB_PRINTF_FMT(3, 4);
+static int bad(const struct importer *im, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vbad(im, line, 0, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/* "FILE:LINE:COL: why" for JSON values. */
+static int bad_at(const struct importer *im, const struct json *where, const char *fmt, ...)
+	MMB_PRINTF_FMT(3, 4);
+static int bad_at(const struct importer *im, const struct json *where, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vbad(im, where->line, where->col, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+static int import_db_fail(struct importer *im)
+{
+	return error("%s: cannot import: %s", im->db->path, db_errmsg(im->db));
+}
+
+/* Variant is "" or "k=v,k=v": check its shape so compare can show it. */
+static int check_variant(const char *v, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t j = i;
+		bool eq = false;
+
+		while (j < n && v[j] != ',') {
+			if (v[j] == '=' && j > i)
+				eq = true;
+			j++;
+		}
+		if (!eq)
+			return -1;
+		i = j + 1;
+		if (j + 1 == n)
+			return -1;	/* trailing comma */
+	}
+	return 0;
+}
+
+/* ~64 MB of pending text at most; 2^24 samples per block (see schema.c) */
+#define BLOCK_PENDING_MAX ((size_t)64 << 20)
+#define BLOCK_SAMPLES_MAX (((size_t)1 << 24) - 1)
+
+static void append_long(struct strbuf *sb, long v)
+{
+	char tmp[24], *p = tmp + sizeof(tmp);
+	unsigned long u = v < 0 ? -(unsigned long)v : (unsigned long)v;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	strbuf_add(sb, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
+/*
+ * Write every pending block, series in order of first appearance: block ids
+ * then keep the file's order, which is the order compare prints rows in.
+ */
+int importer_flush(struct importer *im)
+{
+	for (size_t i = 0; i < im->metrics.nr; i++) {
+		struct smap_ent *m = im->metrics.order[i];
+
+		if (!m->n)
+			continue;
+		strbuf_addch(&m->data, ']');
+		if (db_blocks_add(im->blocks, m->id, m->n, m->data.buf, m->data.len))
+			return -1;
+		strbuf_reset(&m->data);
+		m->n = 0;
+	}
+	im->pending = 0;
+	return 0;
+}
+
+static int add_sample(struct importer *im, const struct sample_row *r)
+{
+	struct smap_ent *m;
+	bool created;
+	int better = r->better;
+	size_t before;
+
+	if (!r->wl)
+		return bad(im, r->line, "empty workload");
+	if (!r->ml)
+		return bad(im, r->line, "empty metric");
+	if (memchr(r->workload, '\0', r->wl) || memchr(r->metric, '\0', r->ml) ||
+	    memchr(r->variant, '\0', r->vl))
+		return bad(im, r->line, "NUL byte in a field");
+	if (check_variant(r->variant, r->vl))
+		return bad(im, r->line, "variant '%.*s' is not of the form k=v[,k=v...]",
+			   (int)r->vl, r->variant);
+	if (!isfinite(r->value))
+		return bad(im, r->line, "value is not a finite number");
+
+	strbuf_reset(&im->key);
+	strbuf_add(&im->key, r->workload, r->wl);
+	strbuf_addch(&im->key, '\0');
+	strbuf_add(&im->key, r->variant, r->vl);
+	strbuf_addch(&im->key, '\0');
+	strbuf_add(&im->key, r->metric, r->ml);
+	m = smap_get(&im->metrics, im->key.buf, im->key.len, &created);
+	if (created) {
+		if (!better) {
+			char *name = xasprintf("%.*s.%.*s", (int)r->wl, r->workload,
+					       (int)r->ml, r->metric);
+
+			better = lkp_direction(name);
+			free(name);
+		}
+		m->better = better ? better : 1;
+		m->unit = xstrndup(r->unit ? r->unit : "", r->ul);
+		m->line = r->line;
+		m->last_iteration = -1;		/* iterations are >= 0 */
+		/* the key is "workload\0variant\0metric": the series' own names */
+		m->id = db_series_id(im->db, m->key, m->key + r->wl + 1,
+				     m->key + r->wl + 1 + r->vl + 1, m->unit, m->better);
+		if (m->id < 0)
+			return import_db_fail(im);
+	} else {
+		if (better && better != m->better)
+			return bad(im, r->line,
+				   "metric '%.*s' is %s-is-better here but %s-is-better on line %d",
+				   (int)r->ml, r->metric, better > 0 ? "higher" : "lower",
+				   m->better > 0 ? "higher" : "lower", m->line);
+		if (r->unit && (strlen(m->unit) != r->ul || memcmp(m->unit, r->unit, r->ul)))
+			return bad(im, r->line, "metric '%.*s' has unit '%.*s' here but '%s' on line %d",
+				   (int)r->ml, r->metric, (int)r->ul, r->unit, m->unit, m->line);
+	}
+
+	if (r->iteration == m->last_iteration)
+		m->seq++;
+	else
+		m->seq = 0;
+	m->last_iteration = r->iteration;
+	before = m->data.len;
+	strbuf_addstr(&m->data, m->n ? ",[" : "[[");
+	append_long(&m->data, r->iteration);
+	strbuf_addch(&m->data, ',');
+	append_long(&m->data, m->seq);
+	strbuf_addch(&m->data, ',');
+	if (r->vtext)
+		strbuf_add(&m->data, r->vtext, r->vtl);
+	else
+		strbuf_addf(&m->data, "%.17g", r->value);
+	strbuf_addch(&m->data, ']');
+	m->n++;
+	im->nsamples++;
+	im->pending += m->data.len - before;
+	/* bounded memory, and block keys fit the view's id arithmetic */
+	if (im->pending >= BLOCK_PENDING_MAX || m->n >= BLOCK_SAMPLES_MAX)
+		return importer_flush(im);
+	return 0;
+}
+
+int importer_prepare(struct importer *im)
+{
+	im->blocks = db_blocks_begin(im->db, im->run_id);
+	return im->blocks ? 0 : -1;
+}
+
+void importer_release(struct importer *im)
+{
+	db_blocks_end(im->blocks);
+	im->blocks = NULL;
+	smap_release(&im->metrics);
+	strbuf_release(&im->key);
+}
+
+/* ---- CSV (RFC 4180) ---- */
+
+
+
+/*
+ * Parse one record into fields (unquoting in place).  Returns the number of
+ * fields, 0 at end of input, -1 on a malformed quote (msg set).
+ */
+int csv_record(struct csv *c, struct field **f, size_t *alloc, const char **msg)
+{
+	size_t nf = 0;
+
+	if (c->p >= c->end)
+		return 0;
+	while (1) {
+		char *start = c->p, *out;
+
+		ALLOC_GROW(*f, nf + 1, *alloc);
+		if (c->p < c->end && *c->p == '"') {
+			int qline = c->line;
+
+			out = start;
+			c->p++;
+			while (1) {
+				if (c->p >= c->end) {
+					*msg = "unterminated quoted field";
+					c->err_line = qline;
+					return -1;
+				}
+				if (*c->p == '"') {
+					if (c->p + 1 < c->end && c->p[1] == '"') {
+						*out++ = '"';
+						c->p += 2;
+						continue;
+					}
+					c->p++;
+					break;
+				}
+				if (*c->p == '\n')
+					c->line++;
+				*out++ = *c->p++;
+			}
+			(*f)[nf].s = start;
+			(*f)[nf].n = (size_t)(out - start);
+			if (c->p < c->end && *c->p != ',' && *c->p != '\n' && *c->p != '\r') {
+				*msg = "text after a closing quote (a quote inside a field must be doubled)";
+				c->err_line = c->line;
+				return -1;
+			}
+		} else {
+			char *q = c->p;
+
+			while (q < c->end && *q != ',' && *q != '\n') {
+				if (*q == '"') {
+					*msg = "quote inside an unquoted field";
+					c->err_line = c->line;
+					return -1;
+				}
+				q++;
+			}
+			(*f)[nf].s = start;
+			(*f)[nf].n = (size_t)(q - start);
+			if (q > start && q[-1] == '\r' && (q == c->end || *q == '\n'))
+				(*f)[nf].n--;
+			c->p = q;
+		}
+		nf++;
+		if (c->p < c->end && *c->p == '\r')
+			c->p++;
+		if (c->p >= c->end)
+			return (int)nf;
+		if (*c->p == '\n') {
+			c->p++;
+			c->line++;
+			return (int)nf;
+		}
+		c->p++;		/* ',' */
+	}
+}
+
+enum { C_WORKLOAD, C_METRIC, C_VARIANT, C_ITERATION, C_VALUE, C_UNIT, C_BETTER, C_NR };
+static const char *const csv_cols[C_NR] = {
+	"workload", "metric", "variant", "iteration", "value", "unit", "better",
+};
+
+static int parse_long(const char *s, size_t n, long *out)
+{
+	char buf[32], *end;
+
+	if (!n || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	errno = 0;
+	*out = strtol(buf, &end, 10);
+	return (*end || errno) ? -1 : 0;
+}
+
+/* RFC 8259 number syntax: such text can go into a block as written. */
+bool json_number(const char *s, size_t n)
+{
+	size_t i = 0, d;
+
+	if (i < n && s[i] == '-')
+		i++;
+	if (i < n && s[i] == '0')
+		i++;
+	else if (i < n && s[i] >= '1' && s[i] <= '9')
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+	else
+		return false;
+	if (i < n && s[i] == '.') {
+		for (d = ++i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			;
+		if (i == d)
+			return false;
+	}
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		for (d = i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			;
+		if (i == d)
+			return false;
+	}
+	return i == n;
+}
+
+static int parse_value(const char *s, size_t n, struct sample_row *r)
+{
+	char buf[64], *end;
+
+	while (n && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (!n || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	errno = 0;
+	r->value = strtod(buf, &end);
+	if (*end || errno == ERANGE || !isfinite(r->value))
+		return -1;
+	/* "0x1p3", "+5", ".5", "007": stored re-printed instead */
+	r->vtext = json_number(s, n) ? s : NULL;
+	r->vtl = n;
+	return 0;
+}
+
+static bool blank_record(const struct field *f, int nf)
+{
+	return nf == 1 && f[0].n == 0;
+}
+
+int import_csv(struct importer *im, char *buf, size_t len)
+{
+	struct csv c = { buf, buf + len, 1, 0 };
+	struct field *f = NULL;
+	size_t falloc = 0;
+	int col[C_NR], nf, ncols, ret = 0, line;
+	const char *msg = NULL;
+
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		c.p += 3;
+	for (int i = 0; i < C_NR; i++)
+		col[i] = -1;
+	line = c.line;
+	nf = csv_record(&c, &f, &falloc, &msg);
+	if (nf < 0) {
+		ret = bad(im, c.err_line, "%s", msg);
+		goto out;
+	}
+	if (nf == 0) {
+		ret = bad(im, 1, "empty file: expected a header workload,metric,variant,iteration,value");
+		goto out;
+	}
+	ncols = nf;
+	for (int i = 0; i < nf; i++) {
+		int k;
+
+		for (k = 0; k < C_NR; k++)
+			if (f[i].n == strlen(csv_cols[k]) && !memcmp(f[i].s, csv_cols[k], f[i].n))
+				break;
+		if (k == C_NR) {
+			ret = bad(im, line, "unknown column '%.*s' (columns: workload, metric, variant,"
+				  " iteration, value, and optionally unit, better)", (int)f[i].n, f[i].s);
+			goto out;
+		}
+		if (col[k] >= 0) {
+			ret = bad(im, line, "column '%s' appears twice", csv_cols[k]);
+			goto out;
+		}
+		col[k] = i;
+	}
+	for (int k = 0; k < C_UNIT; k++)
+		if (col[k] < 0) {
+			ret = bad(im, line, "header lacks the '%s' column (required: workload, metric,"
+				  " variant, iteration, value)", csv_cols[k]);
+			goto out;
+		}
+
+	while (1) {
+		struct sample_row r = { 0 };
+
+		line = c.line;
+		nf = csv_record(&c, &f, &falloc, &msg);
+		if (nf == 0)
+			break;
+		if (nf < 0) {
+			ret = bad(im, c.err_line, "%s", msg);
+			goto out;
+		}
+		if (blank_record(f, nf) && ncols > 1)
+			continue;
+		if (nf != ncols) {
+			ret = bad(im, line, "%d fields, the header has %d", nf, ncols);
+			goto out;
+		}
+		r.line = line;
+		r.workload = f[col[C_WORKLOAD]].s;
+		r.wl = f[col[C_WORKLOAD]].n;
+		r.metric = f[col[C_METRIC]].s;
+		r.ml = f[col[C_METRIC]].n;
+		r.variant = f[col[C_VARIANT]].s;
+		r.vl = f[col[C_VARIANT]].n;
+		if (col[C_UNIT] >= 0) {
+			r.unit = f[col[C_UNIT]].s;
+			r.ul = f[col[C_UNIT]].n;
+		}
+		if (col[C_BETTER] >= 0) {
+			const struct field *b = &f[col[C_BETTER]];
+
+			if (b->n == 6 && !memcmp(b->s, "higher", 6))
+				r.better = 1;
+			else if (b->n == 5 && !memcmp(b->s, "lower", 5))
+				r.better = -1;
+			else if (b->n) {
+				ret = bad(im, line, "better is '%.*s'; expected higher or lower",
+					  (int)b->n, b->s);
+				goto out;
+			}
+		}
+		if (parse_long(f[col[C_ITERATION]].s, f[col[C_ITERATION]].n, &r.iteration) ||
+		    r.iteration < 0 || r.iteration > INT_MAX) {
+			ret = bad(im, line, "iteration '%.*s' is not a non-negative integer",
+				  (int)f[col[C_ITERATION]].n, f[col[C_ITERATION]].s);
+			goto out;
+		}
+		if (parse_value(f[col[C_VALUE]].s, f[col[C_VALUE]].n, &r)) {
+			ret = bad(im, line, "value '%.*s' is not a finite number",
+				  (int)f[col[C_VALUE]].n, f[col[C_VALUE]].s);
+			goto out;
+		}
+		ret = add_sample(im, &r);
+		if (ret)
+			goto out;
+	}
+	if (!im->nsamples)
+		ret = bad(im, line, "no samples after the header");
+out:
+	free(f);
+	return ret;
+}
+
+/* ---- lkp matrix.json ---- */
+
+int import_matrix(struct importer *im, const char *buf, size_t len)
+{
+	struct smap seen = { 0 };	/* stat names, to refuse one given twice */
+	struct json *j;
+	char err[256];
+	int ret = 0;
+
+	if (json_parse(buf, len, &j, err, sizeof(err))) {
+		error("%s:%s", im->file, err);
+		return -2;
+	}
+	if (j->type != JSON_OBJECT) {
+		ret = bad_at(im, j, "expected an lkp matrix.json object (stat -> array of per-run values)");
+		goto out;
+	}
+	for (size_t i = 0; i < j->n && !ret; i++) {
+		const char *name = j->keys[i], *dot = strchr(name, '.');
+		const struct json *a = &j->items[i];
+		struct sample_row r = { 0 };
+		struct smap_ent *e;
+		bool created;
+
+		/* JSON leaves duplicate keys open; pooling both arrays would hide it */
+		e = smap_get(&seen, name, strlen(name), &created);
+		if (!created) {
+			ret = bad_at(im, a, "stat '%s' appears twice (first at line %d)", name, e->line);
+			break;
+		}
+		e->line = a->line;
+		if (!dot || dot == name || !dot[1]) {
+			ret = bad_at(im, a, "stat '%s' is not of the form <testcase>.<stat>", name);
+			break;
+		}
+		if (a->type != JSON_ARRAY) {
+			ret = bad_at(im, a, "stat '%s' is not an array of per-run values", name);
+			break;
+		}
+		r.workload = name;
+		r.wl = (size_t)(dot - name);
+		r.metric = dot + 1;
+		r.ml = strlen(dot + 1);
+		r.variant = "";
+		r.better = lkp_direction(name);
+		for (size_t k = 0; k < a->n && !ret; k++) {
+			if (a->items[k].type != JSON_NUMBER) {
+				ret = bad_at(im, &a->items[k], "stat '%s' run %zu is not a number",
+					  name, k);
+				break;
+			}
+			r.line = a->items[k].line;
+			r.iteration = (long)k + 1;
+			r.value = a->items[k].num;
+			ret = add_sample(im, &r);
+		}
+	}
+	if (!ret && !im->nsamples)
+		ret = bad_at(im, j, "no stats in the matrix");
+out:
+	smap_release(&seen);
+	json_free(j);
+	return ret;
+}
+
+bool import_looks_like_json(const char *buf, size_t len)
+{
+	size_t i = 0;
+
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n'))
+		i++;
+	/* no CSV header starts with '[': a JSON array is a wrong matrix, said so */
+	return i < len && (buf[i] == '{' || buf[i] == '[');
+}

@@ -1,0 +1,94 @@
+/*
+ * `mmbench import` input, parsed: CSV (RFC 4180) with a header naming the
+ * columns workload, metric, variant, iteration, value and optionally unit,
+ * better; lkp matrix.json { "testcase.stat": [v_run0, v_run1, ...] }.
+ * Every row is checked; the first bad one is reported as FILE:LINE: why
+ * (-2).  Samples are packed per series into sample_blocks rows (db/import.h).
+ */
+#ifndef MMB_IMPORTFMT_H
+#define MMB_IMPORTFMT_H
+
+#include "util.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct mmb_db;
+struct db_blocks;
+
+/* ---- a small string-keyed map (workload/variant/metric -> info) ---- */
+
+struct smap_ent {
+	char *key;
+	size_t klen;
+	uint64_t hash;
+	int64_t id;		/* series id */
+	int better;
+	char *unit;
+	int line;		/* where first seen */
+	struct strbuf data;	/* "[[it,seq,value],..." not written yet */
+	size_t n;		/* samples in data */
+	long last_iteration;	/* seq counts repeats of one iteration in a row */
+	int seq;
+};
+
+struct smap {
+	struct smap_ent **e;	/* entries stay put: callers may keep pointers */
+	struct smap_ent **order;	/* in creation order */
+	size_t size, nr, order_alloc;
+	struct strbuf last;	/* key of the last lookup: consecutive rows repeat */
+	struct smap_ent *last_ent;
+};
+
+struct smap_ent *smap_get(struct smap *m, const char *key, size_t klen, bool *created);
+void smap_release(struct smap *m);
+
+/* ---- CSV (RFC 4180) ---- */
+
+struct csv {
+	char *p, *end;		/* cursor in the (modifiable) buffer */
+	int line;		/* line of the cursor */
+	int err_line;		/* where a malformed field is */
+};
+
+struct field {
+	char *s;
+	size_t n;
+};
+
+/*
+ * Parse one record into fields (unquoting in place).  Returns the number of
+ * fields, 0 at end of input, -1 on a malformed quote (msg set).
+ */
+int csv_record(struct csv *c, struct field **f, size_t *alloc, const char **msg);
+/* RFC 8259 number syntax: such text can go into a block as written. */
+bool json_number(const char *s, size_t n);
+
+/* ---- the import ---- */
+
+struct importer {
+	struct mmb_db *db;
+	const char *file;
+	int64_t run_id;
+	struct db_blocks *blocks;	/* the sample_blocks writer */
+	struct smap metrics;	/* workload \0 variant \0 metric -> series, pending samples */
+	struct strbuf key;
+	size_t nsamples;
+	size_t pending;		/* bytes of block text not written yet */
+};
+
+/* The sample_blocks writer for im->run_id; 0 or -1 (message printed). */
+int importer_prepare(struct importer *im);
+/* Write every pending block; 0 or -1. */
+int importer_flush(struct importer *im);
+void importer_release(struct importer *im);
+/* Parse buf[0..len) into im: 0, -2 on bad input (FILE:LINE: why printed), -1 on a DB error. */
+int import_csv(struct importer *im, char *buf, size_t len);
+int import_matrix(struct importer *im, const char *buf, size_t len);
+/* A matrix.json (first non-blank byte '{' or '['), else CSV. */
+bool import_looks_like_json(const char *buf, size_t len);
+/* Free the compiled lkp direction table. */
+void import_directions_free(void);
+
+#endif
