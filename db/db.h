@@ -2,17 +2,23 @@
 #ifndef MMB_DB_H
 #define MMB_DB_H
 
-#include <sqlite3.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #define MMB_DB_DEFAULT "mmbench.db"
 
+/*
+ * An open results database.  Only db/ speaks SQL: the SQLite types are
+ * declared, not defined, here (db/db-internal.h includes sqlite3.h), so
+ * code outside db/ cannot call SQLite through this handle.
+ */
+struct sqlite3;
+struct sqlite3_stmt;
 struct mmb_db {
-	sqlite3 *sql;
-	char *path;
-	sqlite3_stmt *series_get, *series_add;	/* db_series_id(), prepared once */
+	struct sqlite3 *sql;		/* db/ only */
+	char *path;			/* for messages */
+	struct sqlite3_stmt *series_get, *series_add;	/* db_series_id(), prepared once */
 	char *reserve;		/* db_run_begin's ballast file beside the DB, or NULL */
 	int reserve_fd;
 };

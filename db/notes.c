@@ -1,4 +1,5 @@
 #include "notes.h"
+#include "db-internal.h"
 #include "../harness/lib/util.h"
 
 #include <math.h>

@@ -4,6 +4,7 @@
  * import's packed blocks), grouped in C by series id.
  */
 #include "query.h"
+#include "db-internal.h"
 #include "../harness/lib/util.h"
 
 #include <errno.h>

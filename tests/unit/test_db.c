@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "db-internal.h"	/* the tests look inside with SQL */
 #include "capture.h"
 #include "db.h"
 #include "read.h"

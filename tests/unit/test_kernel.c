@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "db-internal.h"	/* the tests look inside with SQL */
 #include "ab.h"
 #include "db.h"
 #include "initramfs.h"

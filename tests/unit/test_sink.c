@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "db-internal.h"	/* the tests look inside with SQL */
 #include "db.h"
 #include "merge.h"
 #include "sink.h"

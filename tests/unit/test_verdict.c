@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "db-internal.h"	/* the tests look inside with SQL */
 #include "compare.h"
 #include "db.h"
 #include "merge.h"
