@@ -1,0 +1,84 @@
+#!/bin/bash
+# Golden outputs of the reading commands on a fixed DB, so a refactor of
+# the results layer can show it changed nothing: list runs / kernels /
+# workloads, show (text and --config), compare on runner rows with
+# disturbed iterations (text, csv, json, --keep-disturbed), and report.txt.
+# The DB: two imports and two runs of the deterministic `faulty` test
+# plugin, with iterations marked disturbed by hand (the record a busy
+# machine would leave).  Times, hosts and releases are normalised.
+# UPDATE=1 rewrites tests/fixtures/golden (review the diff first).
+. "$(dirname "$0")/../e2e-lib.sh"
+export MMBENCH_PLUGIN_PATH=$MMBENCH_BUILD/tests/plugins
+FIX=$(cd "$(dirname "$0")/../fixtures" && pwd)
+G=$FIX/golden
+fail=0
+
+"$MMB" -q import --name imp-base "$FIX/compare/aim9-base.csv"
+"$MMB" -q import --name imp-new "$FIX/compare/aim9-new.csv"
+for l in run-a run-b; do
+	cat > "$TMP/f.yaml" <<EOC
+experiment: golden-$l
+iterations: 6
+warmup: 0
+workloads:
+  - name: faulty
+    params:
+      script: ok,ok,ok,ok,ok,ok
+      state_dir: $TMP/$l
+EOC
+	mkdir -p "$TMP/$l"
+	run --name $l "$TMP/f.yaml"
+	[ $rc -eq 0 ] || die "run $l failed: $(cat "$TMP/err")"
+done
+# run-b's iterations 2 and 5 as a busy machine would have left them
+q "UPDATE iterations SET disturbed = 'foreign CPU 42% of 2 CPUs (limit 10%)', interference = 0.42
+   WHERE run_id = 4 AND iteration IN (2, 5)"
+q "UPDATE iterations SET interference = 0.01 WHERE interference IS NULL OR disturbed IS NULL"
+
+norm() {
+	sed -E -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}(:[0-9]{2})?( [+-][0-9]{4})?/DATE/g' \
+	    -e "s/$(uname -r | sed 's/[.[\*^$/]/\\&/g')/RELEASE/g" \
+	    -e "s|$TMP|TMP|g" \
+	    -e 's/(mmbench +)[0-9.]+ \([0-9a-f]+\)/\1VERSION/' \
+	    -e 's/^(version|cmdline|config hash|machine|mmbench|started|finished) .*/\1 .../' \
+	    -e 's/[0-9]+(\.[0-9]+)? ?(s|ms) ago/AGO/g'
+}
+check() {	# name, command...
+	local name=$1; shift
+	"$MMB" "$@" > "$TMP/$name.raw" 2>&1 || true
+	# show's environment, vmstat and interference sections are the machine's own
+	case $name in show*) awk '/^(environment|vmstat)/ {skip=1} /^$/ {skip=0} !skip' "$TMP/$name.raw" |
+		grep -vE '^  (interference|workload  )|^  faulty .* [0-9]+\.[0-9]%' > "$TMP/$name.f" ;;
+		*) cp "$TMP/$name.raw" "$TMP/$name.f" ;; esac
+	norm < "$TMP/$name.f" > "$TMP/$name.out"
+	if [ "${UPDATE:-}" = 1 ]; then
+		cp "$TMP/$name.out" "$G/$name"
+	elif ! cmp -s "$TMP/$name.out" "$G/$name"; then
+		echo "FAIL: mmbench $* differs from golden/$name:"
+		diff -u "$G/$name" "$TMP/$name.out" | head -30
+		fail=1
+	fi
+}
+check list-runs list runs
+check list-kernels list kernels
+check show-3 show 3
+check show-config-3 show 3 --config
+check compare-runs.text compare run-a run-b
+check compare-runs.csv compare --format csv run-a run-b
+check compare-runs.json compare --format json run-a run-b
+check compare-runs.keep compare --keep-disturbed run-a run-b
+check compare-runs.mmtests compare --format mmtests run-a run-b
+check compare-runs.lkp compare --format lkp run-a run-b
+check compare-imports.markdown compare --format markdown imp-base imp-new
+"$MMB" -q report --out "$TMP/rep" imp-base imp-new > /dev/null 2>&1 || die "report failed"
+cp "$TMP/rep/report.txt" "$TMP/report.raw"
+norm < "$TMP/report.raw" > "$TMP/report.out"
+if [ "${UPDATE:-}" = 1 ]; then
+	cp "$TMP/report.out" "$G/report.txt"
+elif ! cmp -s "$TMP/report.out" "$G/report.txt"; then
+	echo "FAIL: report.txt differs from golden/report.txt:"
+	diff -u "$G/report.txt" "$TMP/report.out" | head -30
+	fail=1
+fi
+[ $fail = 0 ] || exit 1
+echo ok
