@@ -729,7 +729,9 @@ static void map_back(struct stats_test *t, enum stats_mean_kind kind, double yba
 		/* H = 1/mean(1/x): H_new / H_base = ybase / (ybase + d), decreasing in d */
 		t->rel = 100 * (ybase / (ybase + d) - 1);
 		t->rel_lo = ybase + hi > 0 ? 100 * (ybase / (ybase + hi) - 1) : NAN;
-		t->rel_hi = ybase + lo > 0 ? 100 * (ybase / (ybase + lo) - 1) : NAN;
+		/* the CI of mean(1/x) reaching 0: the harmonic mean is unbounded above */
+		t->rel_hi = ybase + lo > 0 ? 100 * (ybase / (ybase + lo) - 1) :
+			    ybase + hi > 0 ? INFINITY : NAN;
 	}
 	t->diff = mbase * t->rel / 100;
 	t->diff_lo = mbase * t->rel_lo / 100;
