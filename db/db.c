@@ -296,7 +296,9 @@ static void reserve_take(struct mmb_db *db)
 	char *path;
 	int fd;
 
-	if (db->reserve)
+	/* an in-memory or temporary DB has no disk to run out of beside it */
+	if (db->reserve || !*db->path || !strcmp(db->path, ":memory:") ||
+	    !strncmp(db->path, "file:", 5))
 		return;
 	path = xasprintf("%s-reserve", db->path);
 	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
