@@ -1,6 +1,7 @@
 #!/bin/bash
 # Run end-to-end scripts: exit 0 = pass, 77 = skip (reason printed), else fail.
-# Each script gets MMBENCH_BUILD and a private MMBENCH_STATE.
+# Each script gets MMBENCH_BUILD, a private MMBENCH_STATE and a private
+# machine lock (MMBENCH_LOCK); scripts run one at a time.
 set -u
 export MMBENCH_BUILD=${MMBENCH_BUILD:-build}
 case $MMBENCH_BUILD in /*) ;; *) MMBENCH_BUILD=$PWD/$MMBENCH_BUILD ;; esac
@@ -10,7 +11,8 @@ for t in "$@"; do
 	log=$(mktemp)
 	start=$(date +%s)
 	state=$(mktemp -d)
-	MMBENCH_STATE=$state bash "$t" >"$log" 2>&1
+	# the machine lock too: a benchmark run elsewhere on the box must not fail the suite
+	MMBENCH_STATE=$state MMBENCH_LOCK=$state/machine.lock bash "$t" >"$log" 2>&1
 	rc=$?
 	# a journal left behind is a knob nobody restored: fail, keep it for `mmbench restore`
 	if [ -s "$state/journal" ] && [ $rc -ne 77 ]; then

@@ -23,7 +23,8 @@ if [ "$(id -u)" = 0 ]; then
 	chown nobody "$TMP/nb"
 	cp "$MMB" "$TMP/mmbench" && chmod 755 "$TMP/mmbench"
 	unpriv=(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups
-		env HOME="$TMP/nb" MMBENCH_STATE="$TMP/nb/state" MMBENCH_DB="$TMP/nb/db")
+		env HOME="$TMP/nb" MMBENCH_STATE="$TMP/nb/state" MMBENCH_LOCK="$TMP/nb/machine.lock"
+		MMBENCH_DB="$TMP/nb/db")
 	MMB=$TMP/mmbench
 	export MMBENCH_DB=$TMP/nb/db
 	# nobody must be able to read the plugins
