@@ -393,7 +393,15 @@ static int call_in_child(const struct plugin *p, const char *hook,
 		return error("fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
-		const char *r = host ? p->w.supported(host, vals) : p->w.check_params(vals);
+		const char *r;
+
+		/* die of the crash itself, so the parent can name it (no sanitizer or restore handler) */
+		signal(SIGSEGV, SIG_DFL);
+		signal(SIGBUS, SIG_DFL);
+		signal(SIGFPE, SIG_DFL);
+		signal(SIGILL, SIG_DFL);
+		signal(SIGABRT, SIG_DFL);
+		r = host ? p->w.supported(host, vals) : p->w.check_params(vals);
 		char out[4096];
 		int len = snprintf(out, sizeof(out), "%c%s", r ? '1' : '0', r ? r : "");
 		const char *q = out;

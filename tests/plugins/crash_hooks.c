@@ -5,6 +5,7 @@
  */
 #include "loader-case.h"
 
+#include <signal.h>
 #include <string.h>
 
 static const struct mmb_param_def params[] = {
@@ -13,9 +14,10 @@ static const struct mmb_param_def params[] = {
 	{ 0 },
 };
 
+/* raised, not a NULL store: UBSan (check-asan) would trap that and exit 1 */
 static void segfault(void)
 {
-	*(volatile int *)0 = 1;
+	raise(SIGSEGV);
 }
 
 static const char *supported(const struct mmb_host *h, const struct mmb_value *p)
