@@ -18,7 +18,7 @@ int main(int argc, char **argv)
 	const char *keys[INTERFERENCE_NKEYS];
 	double vals[INTERFERENCE_NKEYS];
 
-	interference_set_cpus(-1);
+	interference_set_cpus(NULL);
 	t0 = now_ns();
 	for (int i = 0; i < n; i++) {
 		struct interference_snap a, b;

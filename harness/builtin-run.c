@@ -29,6 +29,8 @@ struct run_args {
 	bool quick;
 	double precision;	/* --precision: 0 off */
 	int min_iterations, max_iterations;
+	const char **sets;	/* --set KEY=VALUE, in order */
+	size_t nsets;
 };
 
 /* "1%" or "0.01": a fraction in (0, 1). */
@@ -56,7 +58,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		static const char *const valued[] = { "--name", "--db", "--iterations",
 						      "--workload", "--accel", "--compare",
 						      "--precision", "--min-iterations",
-						      "--max-iterations" };
+						      "--max-iterations", "--set" };
 		const char *arg = argv[i], *val = NULL;
 		int r = 0;
 
@@ -76,6 +78,10 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				a->accel = val;
 			else if (!strcmp(arg, "--compare"))
 				a->compare = val;
+			else if (!strcmp(arg, "--set")) {
+				a->sets = xrealloc(a->sets, (a->nsets + 1) * sizeof(*a->sets));
+				a->sets[a->nsets++] = val;
+			}
 			else if (!strcmp(arg, "--precision")) {
 				if (parse_precision(val, &a->precision))
 					return error("--precision wants a share like 1%% (0-100%%, exclusive), not '%s'", val);
@@ -110,7 +116,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		}
 	}
 	if (!a->config)
-		return error("usage: mmbench run CONFIG [--name LABEL] [--db FILE] [--iterations N] [--quick] [-q]");
+		return error("usage: mmbench run CONFIG [--name LABEL] [--db FILE] [--iterations N] [--quick] [--set KEY=VALUE] [-q]");
 	if (a->label && !*a->label)
 		return error("--name must not be empty");
 	if ((a->min_iterations || a->max_iterations) && !a->precision)
@@ -176,13 +182,24 @@ int cmd_run(int argc, char **argv)
 	const char *status;
 	int ret = EXIT_OK;
 
-	if (parse_args(argc, argv, &a))
+	if (parse_args(argc, argv, &a)) {
+		free(a.sets);
 		return EXIT_USAGE;
+	}
 	experiment_init(&exp);
 	if (experiment_load(&exp, a.config)) {
 		experiment_release(&exp);
+		free(a.sets);
 		return EXIT_USAGE;
 	}
+	for (size_t i = 0; i < a.nsets; i++)
+		if (experiment_set_env(&exp, a.sets[i])) {
+			experiment_release(&exp);
+			free(a.sets);
+			return EXIT_USAGE;
+		}
+	free(a.sets);
+	a.sets = NULL;
 	unit_ctx_host(&u);
 	po.iterations = a.iterations;
 	po.quick = a.quick;

@@ -46,6 +46,7 @@ struct parse {
 	struct experiment *e;
 	yaml_document_t *doc;
 	struct unit_ctx units;
+	const char *origin;	/* "--set K=V": errors name it, not a file position */
 };
 
 void experiment_init(struct experiment *e)
@@ -54,7 +55,6 @@ void experiment_init(struct experiment *e)
 	e->iterations = DEFAULT_ITERATIONS;
 	e->warmup = DEFAULT_WARMUP;
 	e->timeout_ns = DEFAULT_TIMEOUT_NS;
-	e->env.pin_cpu = -1;
 	e->mon_vmstat = true;
 	e->mon_meminfo = true;
 	e->limits = (struct interference_limits)INTERFERENCE_LIMITS_DEFAULT;
@@ -86,6 +86,7 @@ void experiment_release(struct experiment *e)
 	free(e->env.thp_defrag);
 	free(e->env.governor);
 	free(e->env.zram_comp);
+	free(e->env.pin_cpu);
 	free(e->name);
 	free(e->description);
 	free(e->text);
@@ -111,8 +112,11 @@ static int perr(struct parse *ps, yaml_node_t *n, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	error("%s:%zu:%zu: %s", ps->e->path, n->start_mark.line + 1,
-	      n->start_mark.column + 1, sb.buf);
+	if (ps->origin)
+		error("%s: %s", ps->origin, sb.buf);
+	else
+		error("%s:%zu:%zu: %s", ps->e->path, n->start_mark.line + 1,
+		      n->start_mark.column + 1, sb.buf);
 	strbuf_release(&sb);
 	return -1;
 }
@@ -403,6 +407,97 @@ static int swap_pair(struct parse *ps, const char *key, yaml_node_t *k, yaml_nod
 	return 0;
 }
 
+static const char *skip_blanks(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+/* A CPU number; values past INT_MAX saturate (and fail the range check). */
+static const char *cpu_number(const char *p, int *out)
+{
+	long long v = 0;
+
+	while (isdigit((unsigned char)*p)) {
+		if (v <= INT_MAX)
+			v = v * 10 + (*p - '0');
+		p++;
+	}
+	*out = v > INT_MAX ? INT_MAX : (int)v;
+	return p;
+}
+
+/*
+ * pin_cpu: "0-3,8", "1" or "none".  Stored as a CPU set plus the list in
+ * canonical form (ranges merged), which run_env records.
+ */
+static int get_cpu_list(struct parse *ps, yaml_node_t *v, struct cfg_env *env)
+{
+	const char *s, *p;
+	int last = ps->units.ncpus - 1, run = -1;
+	struct strbuf sb = STRBUF_INIT;
+	cpu_set_t set;
+
+	if (want_scalar(ps, v, "pin_cpu", "a CPU list like 0-3,8 or none"))
+		return -1;
+	s = scalar(v);
+	if (!strcmp(s, "none")) {
+		free(env->pin_cpu);
+		env->pin_cpu = NULL;
+		CPU_ZERO(&env->pin_set);
+		return 0;
+	}
+	if (last >= CPU_SETSIZE)
+		last = CPU_SETSIZE - 1;
+	CPU_ZERO(&set);
+	for (p = skip_blanks(s);; p = skip_blanks(p + 1)) {
+		int a, b;
+
+		if (!isdigit((unsigned char)*p))
+			goto syntax;
+		p = skip_blanks(cpu_number(p, &a));
+		b = a;
+		if (*p == '-') {
+			p = skip_blanks(p + 1);
+			if (!isdigit((unsigned char)*p))
+				goto syntax;
+			p = skip_blanks(cpu_number(p, &b));
+		}
+		if (b < a)
+			return perr(ps, v, "'pin_cpu': range %d-%d runs backwards; write %d-%d", a,
+				    b, b, a);
+		if (b > last)
+			return perr(ps, v, "'pin_cpu': CPU %d is not on this machine (CPUs 0..%d)",
+				    a > last ? a : b, last);
+		for (int c = a; c <= b; c++)
+			CPU_SET(c, &set);
+		if (!*p)
+			break;
+		if (*p != ',')
+			goto syntax;
+	}
+	for (int c = 0; c <= last + 1; c++) {
+		bool in = c <= last && CPU_ISSET(c, &set);
+
+		if (in && run < 0)
+			run = c;
+		if (!in && run >= 0) {
+			strbuf_addf(&sb, "%s%d", sb.len ? "," : "", run);
+			if (c - 1 > run)
+				strbuf_addf(&sb, "-%d", c - 1);
+			run = -1;
+		}
+	}
+	free(env->pin_cpu);
+	env->pin_cpu = strbuf_detach(&sb);
+	env->pin_set = set;
+	return 0;
+syntax:
+	return perr(ps, v, "'pin_cpu' expects a CPU list like 0-3,8 (CPUs 0..%d) or none, got '%s'",
+		    last, s);
+}
+
 static int env_pair(struct parse *ps, const char *key, yaml_node_t *k, yaml_node_t *v,
 		    void *data)
 {
@@ -426,24 +521,8 @@ static int env_pair(struct parse *ps, const char *key, yaml_node_t *k, yaml_node
 				    "performance or schedutil, got '%s'", env->governor);
 		return 0;
 	}
-	if (!strcmp(key, "pin_cpu")) {
-		int64_t cpu;
-
-		if (want_scalar(ps, v, key, "a CPU number or none"))
-			return -1;
-		if (!strcmp(scalar(v), "none")) {
-			env->pin_cpu = -1;
-			return 0;
-		}
-		if (units_parse_int(scalar(v), &ps->units, &cpu, err, sizeof(err)))
-			return perr(ps, v, "'pin_cpu' expects a CPU number 0..%d or none: %s",
-				    ps->units.ncpus - 1, err);
-		if (cpu < 0 || cpu >= ps->units.ncpus)
-			return perr(ps, v, "'pin_cpu' must be a CPU number 0..%d or none, got %lld",
-				    ps->units.ncpus - 1, (long long)cpu);
-		env->pin_cpu = (int)cpu;
-		return 0;
-	}
+	if (!strcmp(key, "pin_cpu"))
+		return get_cpu_list(ps, v, env);
 	if (!strcmp(key, "drop_caches")) {
 		int64_t b;
 
@@ -460,7 +539,8 @@ static int env_pair(struct parse *ps, const char *key, yaml_node_t *k, yaml_node
 	if (for_each_pair(ps, v, swap_keys, "swap", swap_pair, NULL))
 		return -1;
 	if (!env->zram_bytes)
-		return perr(ps, v, "'swap' needs 'zram: SIZE' (e.g. zram: 1G)");
+		return perr(ps, v, "'swap' needs %s", ps->origin ? "a size: add --set swap.zram=SIZE"
+				   " (e.g. 1G)" : "'zram: SIZE' (e.g. zram: 1G)");
 	return 0;
 }
 
@@ -941,5 +1021,99 @@ int experiment_load(struct experiment *e, const char *path)
 	}
 	ret = experiment_load_string(e, path, sb.buf ? sb.buf : "");
 	strbuf_release(&sb);
+	return ret;
+}
+
+/* ---- run --set -------------------------------------------------------- */
+
+static const char *const set_keys[] = {
+	"thp", "thp_defrag", "mthp.SIZE", "governor", "pin_cpu", "drop_caches", "swap.zram",
+	"swap.comp", NULL
+};
+
+/*
+ * The value is a plain scalar node of its own (never read as YAML, so
+ * "{...}" or "#" stay text); "mthp.64K" and "swap.zram" wrap it in a
+ * one-pair mapping.  env_pair then checks it as the file's own value.
+ */
+int experiment_set_env(struct experiment *e, const char *setting)
+{
+	const char *eq = strchr(setting, '='), *dot;
+	struct strbuf origin = STRBUF_INIT, sb = STRBUF_INIT;
+	yaml_document_t doc;
+	struct parse ps = { .e = e, .doc = &doc };
+	char *key;
+	int node, ret;
+
+	strbuf_addf(&origin, "--set %s", setting);
+	ps.origin = origin.buf;
+	if (strpbrk(setting, "\n\r")) {
+		strbuf_release(&origin);
+		return error("--set: KEY=VALUE must be one line");
+	}
+	if (!eq || eq == setting) {
+		ret = error("%s: expected KEY=VALUE, e.g. --set thp=never", origin.buf);
+		strbuf_release(&origin);
+		return ret;
+	}
+	key = xstrndup(setting, (size_t)(eq - setting));
+	dot = strchr(key, '.');
+	if ((dot && strncmp(key, "mthp.", 5) && strncmp(key, "swap.", 5)) ||
+	    (!dot && in_list(key, env_keys) < 0) || (dot && !dot[1])) {
+		join_choices(&sb, set_keys);
+		ret = error("%s: unknown environment key '%s'; valid keys: %s", origin.buf, key,
+			    sb.buf);
+		goto out_key;
+	}
+	if (!dot && (!strcmp(key, "mthp") || !strcmp(key, "swap"))) {
+		ret = error("%s: '%s' is a mapping; set one of its keys, e.g. --set %s", origin.buf,
+			    key, strcmp(key, "mthp") ? "swap.zram=1G" : "mthp.64K=always");
+		goto out_key;
+	}
+	unit_ctx_host(&ps.units);
+	if (!yaml_document_initialize(&doc, NULL, NULL, NULL, 1, 1))
+		die("out of memory initialising a YAML document");
+	node = yaml_document_add_scalar(&doc, NULL, (yaml_char_t *)(eq + 1), (int)strlen(eq + 1),
+					YAML_PLAIN_SCALAR_STYLE);
+	if (dot) {
+		int map = yaml_document_add_mapping(&doc, NULL, YAML_BLOCK_MAPPING_STYLE);
+		int k = yaml_document_add_scalar(&doc, NULL, (yaml_char_t *)(dot + 1),
+						 (int)strlen(dot + 1), YAML_PLAIN_SCALAR_STYLE);
+		const char *why;
+		unsigned int kb;
+
+		if (!node || !map || !k || !yaml_document_append_mapping_pair(&doc, map, k, node))
+			die("out of memory building a YAML document");
+		node = map;
+		/* the override replaces the file's value for that size */
+		kb = strncmp(key, "mthp.", 5) ? 0 : mthp_size_kb(dot + 1, &why);
+		for (size_t i = 0; kb && i < e->env.nmthp; i++) {
+			if (e->env.mthp[i].kb != kb)
+				continue;
+			free(e->env.mthp[i].value);
+			memmove(&e->env.mthp[i], &e->env.mthp[i + 1],
+				(e->env.nmthp - i - 1) * sizeof(*e->env.mthp));
+			e->env.nmthp--;
+			break;
+		}
+		key[dot - key] = '\0';
+	}
+	if (!node)
+		die("out of memory building a YAML document");
+	ret = env_pair(&ps, key, NULL, yaml_document_get_node(&doc, node), NULL);
+	yaml_document_delete(&doc);
+	if (!ret) {
+		if (!e->text)
+			e->text = xstrdup("");
+		if (*e->text && e->text[strlen(e->text) - 1] != '\n')
+			strbuf_addstr(&sb, "\n");
+		strbuf_addf(&sb, "# %s\n", origin.buf);
+		e->text = xrealloc(e->text, strlen(e->text) + sb.len + 1);
+		strcpy(e->text + strlen(e->text), sb.buf);
+	}
+out_key:
+	strbuf_release(&sb);
+	free(key);
+	strbuf_release(&origin);
 	return ret;
 }

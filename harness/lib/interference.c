@@ -16,19 +16,16 @@
 static unsigned char watch_cpu[INTERFERENCE_MAX_CPUS];
 static int nwatch = -1;		/* -1: not set yet (watch every CPU) */
 
-void interference_set_cpus(int pin_cpu)
+void interference_set_cpus(const cpu_set_t *pin)
 {
 	cpu_set_t set;
 
 	memset(watch_cpu, 0, sizeof(watch_cpu));
 	nwatch = 0;
-	if (pin_cpu >= 0 && pin_cpu < INTERFERENCE_MAX_CPUS) {
-		watch_cpu[pin_cpu] = 1;
-		nwatch = 1;
-		return;
-	}
 	CPU_ZERO(&set);
-	if (sched_getaffinity(0, sizeof(set), &set) < 0) {
+	if (pin) {
+		set = *pin;
+	} else if (sched_getaffinity(0, sizeof(set), &set) < 0) {
 		nwatch = -1;
 		return;
 	}
@@ -135,7 +132,7 @@ void interference_take(struct interference_snap *s)
 {
 	memset(s, 0, sizeof(*s));
 	if (!nwatch)
-		interference_set_cpus(-1);
+		interference_set_cpus(NULL);
 	read_stat(s);
 	read_freq(s);
 	read_swap(s);

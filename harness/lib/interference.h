@@ -15,6 +15,7 @@
 #ifndef MMB_INTERFERENCE_H
 #define MMB_INTERFERENCE_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -61,8 +62,8 @@ struct interference {
 	double pswpin, pswpout;		/* pages swapped in / out */
 };
 
-/* The CPUs to watch: pin_cpu >= 0 for that one, else our affinity. */
-void interference_set_cpus(int pin_cpu);
+/* The CPUs to watch: the pin set (environment: pin_cpu), NULL for our affinity. */
+void interference_set_cpus(const cpu_set_t *pin);
 void interference_take(struct interference_snap *s);
 void interference_diff(const struct interference_snap *a, const struct interference_snap *b,
 		       struct interference *out);

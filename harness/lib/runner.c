@@ -201,7 +201,8 @@ static void child_on_term(int sig)
 }
 
 static __attribute__((noreturn)) void child_main(const struct plan_workload *w,
-						 const struct plan_variant *v, int fd, int pin)
+						 const struct plan_variant *v, int fd,
+						 const cpu_set_t *pin)
 {
 	struct mmb_ctx ctx = { .fd = fd, .nmetrics = w->plugin.nmetrics };
 	const struct mmb_workload *d = &w->plugin.w;
@@ -223,16 +224,13 @@ static __attribute__((noreturn)) void child_main(const struct plan_workload *w,
 	signal(SIGABRT, SIG_DFL);
 	signal(SIGFPE, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
-	if (pin >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(pin, &set);
-		if (sched_setaffinity(0, sizeof(set), &set) < 0)
-			host_log(&ctx, MMB_LOG_WARN, "cannot pin to CPU %d: %s", pin,
-				 strerror(errno));
-	}
-	host_table.pin_cpu = pin;
+	if (pin && sched_setaffinity(0, sizeof(*pin), pin) < 0)
+		host_log(&ctx, MMB_LOG_WARN, "cannot pin to the pin_cpu CPUs: %s", strerror(errno));
+	/* plugins are told a CPU only when the set is one CPU */
+	host_table.pin_cpu = -1;
+	for (int c = 0; pin && CPU_COUNT(pin) == 1 && c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, pin))
+			host_table.pin_cpu = c;
 	ctx.seq = calloc(ctx.nmetrics ? ctx.nmetrics : 1, sizeof(*ctx.seq));
 
 	rc = d->setup(&host_table, &ctx, v->values, &state);
@@ -364,8 +362,8 @@ static void kill_group(pid_t pid, int sig)
  * Every process the iteration starts is contained (contain.h): killed at
  * the timeout and at the end, so none can outlive it or hold the pipe.
  */
-static int run_child(const struct plan_workload *w, const struct plan_variant *v, int pin,
-		     struct iter_result *r)
+static int run_child(const struct plan_workload *w, const struct plan_variant *v,
+		     const cpu_set_t *pin, struct iter_result *r)
 {
 	int fds[2], go[2], status = 0;
 	pid_t pid;
@@ -709,7 +707,7 @@ static int run_iteration(struct run_state *rs, struct plan_workload *w, struct p
 	it0 = now_ns();
 	memset(&it, 0, sizeof(it));
 	it.started = now_wall();
-	rc = run_child(w, v, e->env.pin_cpu, &r);
+	rc = run_child(w, v, e->env.pin_cpu ? &e->env.pin_set : NULL, &r);
 	it.elapsed = (now_ns() - it0) / 1e9;
 	interference_take(&rs->isb);
 	if (rs->monitors) {
@@ -811,7 +809,7 @@ int runner_run(struct plan *plan, struct result_sink *sink, struct runner_stats 
 
 	memset(st, 0, sizeof(*st));
 	runner_host_table();
-	interference_set_cpus(rs.e->env.pin_cpu);
+	interference_set_cpus(rs.e->env.pin_cpu ? &rs.e->env.pin_set : NULL);
 	ref_freq_khz = 0;
 	limits = rs.e->limits;
 	/*
@@ -1000,12 +998,8 @@ int runner_env_apply(const struct experiment *e, struct result_sink *sink)
 	}
 	if (env->zram_bytes > 0 && setup_zram_swap(env, sink))
 		return -1;
-	if (env->pin_cpu >= 0) {
-		char v[16];
-
-		snprintf(v, sizeof(v), "%d", env->pin_cpu);
-		sink_env(sink, "pin_cpu", v, NULL);
-	}
+	if (env->pin_cpu)
+		sink_env(sink, "pin_cpu", env->pin_cpu, NULL);
 	if (env->drop_caches)
 		sink_env(sink, "drop_caches", "1", NULL);
 	return 0;

@@ -138,7 +138,7 @@ struct mmb_host {
 	uint64_t mem_total;		/* bytes, /proc/meminfo MemTotal */
 	uint64_t page_size;
 	unsigned int kernel_version;	/* MMB_KERNEL_VERSION of uname -r */
-	int pin_cpu;			/* CPU the iteration is pinned to, -1 none */
+	int pin_cpu;			/* CPU the iteration is pinned to, -1 none or several */
 	/* New members go here, and bump MMB_ABI_MINOR. */
 };
 

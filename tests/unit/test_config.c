@@ -102,7 +102,7 @@ static void test_defaults(void **state)
 	assert_null(e.env.thp_defrag);
 	assert_int_equal(e.env.nmthp, 0);
 	assert_null(e.env.governor);
-	assert_int_equal(e.env.pin_cpu, -1);
+	assert_null(e.env.pin_cpu);
 	assert_false(e.env.drop_caches);
 	assert_int_equal(e.env.zram_bytes, 0);
 	assert_null(e.env.zram_comp);
@@ -173,7 +173,9 @@ static void test_full(void **state)
 	assert_string_equal(e.env.mthp[3].value, "madvise");
 	assert_int_equal(e.env.mthp[4].kb, 128);
 	assert_string_equal(e.env.governor, "performance");
-	assert_int_equal(e.env.pin_cpu, 0);
+	assert_string_equal(e.env.pin_cpu, "0");
+	assert_int_equal(CPU_COUNT(&e.env.pin_set), 1);
+	assert_true(CPU_ISSET(0, &e.env.pin_set));
 	assert_true(e.env.drop_caches);
 	assert_int_equal(e.env.zram_bytes, 1LL << 30);
 	assert_string_equal(e.env.zram_comp, "lz4");
@@ -212,7 +214,7 @@ static void test_monitor_forms(void **state)
 	assert_true(e.mon_meminfo);
 	experiment_release(&e);
 	load_ok(&e, "experiment: m\nenvironment:\n  pin_cpu: none\n  drop_caches: off\n" MIN_WL);
-	assert_int_equal(e.env.pin_cpu, -1);
+	assert_null(e.env.pin_cpu);
 	assert_false(e.env.drop_caches);
 	experiment_release(&e);
 	/* an empty environment / description is allowed */
@@ -431,7 +433,7 @@ static void test_wrong_types(void **state)
 	load_bad("experiment: a\nenvironment:\n  governor: [performance]\n" MIN_WL, 3, 13,
 		 "'governor' expects a string, got a list");
 	load_bad("experiment: a\nenvironment:\n  pin_cpu: [0]\n" MIN_WL, 3, 12,
-		 "'pin_cpu' expects a CPU number or none, got a list");
+		 "'pin_cpu' expects a CPU list like 0-3,8 or none, got a list");
 	load_bad("experiment: a\nenvironment:\n  drop_caches: {}\n" MIN_WL, 3, 16,
 		 "'drop_caches' expects true or false, got a mapping");
 	load_bad("experiment: a\nmonitors: {vmstat: 1}\n" MIN_WL, 2, 11,
@@ -484,20 +486,39 @@ static void test_out_of_range(void **state)
 	load_bad("experiment: a\nworkloads:\n  - name: pft\n    timeout: 0ms\n", 4, 14,
 		 "'timeout' must be greater than 0");
 
-	/* pin_cpu: 0..ncpus-1 of this machine, or none */
+	/* pin_cpu: a list of CPUs 0..ncpus-1 of this machine, or none */
 	unit_ctx_host(&host);
 	snprintf(text, sizeof(text), "experiment: a\nenvironment:\n  pin_cpu: %d\n" MIN_WL,
 		 host.ncpus);
 	char want[128];
-	snprintf(want, sizeof(want), "'pin_cpu' must be a CPU number 0..%d or none, got %d",
-		 host.ncpus - 1, host.ncpus);
+	snprintf(want, sizeof(want), "'pin_cpu': CPU %d is not on this machine (CPUs 0..%d)",
+		 host.ncpus, host.ncpus - 1);
 	load_bad(text, 3, 12, want);
-	load_bad("experiment: a\nenvironment:\n  pin_cpu: ncpu\n" MIN_WL, 3, 12,
-		 "'pin_cpu' must be a CPU number 0..");
+	/* a range past the end names its last CPU; one wholly past names its first */
+	snprintf(text, sizeof(text), "experiment: a\nenvironment:\n  pin_cpu: 0,0-%d\n" MIN_WL,
+		 host.ncpus + 3);
+	snprintf(want, sizeof(want), "'pin_cpu': CPU %d is not on this machine", host.ncpus + 3);
+	load_bad(text, 3, 12, want);
+	snprintf(text, sizeof(text), "experiment: a\nenvironment:\n  pin_cpu: %d-%d\n" MIN_WL,
+		 host.ncpus + 1, host.ncpus + 5);
+	snprintf(want, sizeof(want), "'pin_cpu': CPU %d is not on this machine", host.ncpus + 1);
+	load_bad(text, 3, 12, want);
+	load_bad("experiment: a\nenvironment:\n  pin_cpu: 99999999999999999999\n" MIN_WL, 3, 12,
+		 "'pin_cpu': CPU 2147483647 is not on this machine");
+	snprintf(want, sizeof(want), "'pin_cpu' expects a CPU list like 0-3,8 (CPUs 0..%d) or none, "
+		 "got 'ncpu'", host.ncpus - 1);
+	load_bad("experiment: a\nenvironment:\n  pin_cpu: ncpu\n" MIN_WL, 3, 12, want);
 	load_bad("experiment: a\nenvironment:\n  pin_cpu: -1\n" MIN_WL, 3, 12,
-		 "or none, got -1");
+		 "or none, got '-1'");
 	load_bad("experiment: a\nenvironment:\n  pin_cpu: first\n" MIN_WL, 3, 12,
-		 "'pin_cpu' expects a CPU number 0..");
+		 "'pin_cpu' expects a CPU list like 0-3,8 (CPUs 0..");
+	load_bad("experiment: a\nenvironment:\n  pin_cpu: 0-\n" MIN_WL, 3, 12, "got '0-'");
+	load_bad("experiment: a\nenvironment:\n  pin_cpu: 0,\n" MIN_WL, 3, 12, "got '0,'");
+	load_bad("experiment: a\nenvironment:\n  pin_cpu: 0,,0\n" MIN_WL, 3, 12, "got '0,,0'");
+	load_bad("experiment: a\nenvironment:\n  pin_cpu: 0-0-0\n" MIN_WL, 3, 12, "got '0-0-0'");
+	load_bad("experiment: a\nenvironment:\n  pin_cpu: 0x1\n" MIN_WL, 3, 12, "got '0x1'");
+	load_bad("experiment: a\nenvironment:\n  pin_cpu: 1-0\n" MIN_WL, 3, 12,
+		 "'pin_cpu': range 1-0 runs backwards; write 0-1");
 
 	load_bad("experiment: a\nenvironment:\n  drop_caches: maybe\n" MIN_WL, 3, 16,
 		 "'drop_caches': 'maybe': expected a boolean: true/false, yes/no, on/off or 1/0");
@@ -675,6 +696,190 @@ static void test_shape_limits(void **state)
 	strbuf_release(&sb);
 }
 
+/* pin_cpu lists: sets and their canonical text (what run_env records) */
+static void test_cpu_list(void **state)
+{
+	struct unit_ctx host;
+	struct experiment e;
+	char text[256], want[64];
+
+	unit_ctx_host(&host);
+	load_ok(&e, "experiment: c\nenvironment:\n  pin_cpu: \" 0 , 0-0,0 \"\n" MIN_WL);
+	assert_string_equal(e.env.pin_cpu, "0");
+	assert_int_equal(CPU_COUNT(&e.env.pin_set), 1);
+	assert_true(CPU_ISSET(0, &e.env.pin_set));
+	experiment_release(&e);
+	/* every CPU of the machine, written backwards and in pieces */
+	snprintf(text, sizeof(text), "experiment: c\nenvironment:\n  pin_cpu: %d,0-%d\n" MIN_WL,
+		 host.ncpus - 1, host.ncpus - 1);
+	load_ok(&e, text);
+	if (host.ncpus > 1)
+		snprintf(want, sizeof(want), "0-%d", host.ncpus - 1);
+	else
+		snprintf(want, sizeof(want), "0");
+	assert_string_equal(e.env.pin_cpu, want);
+	assert_int_equal(CPU_COUNT(&e.env.pin_set), host.ncpus > CPU_SETSIZE ? CPU_SETSIZE : host.ncpus);
+	experiment_release(&e);
+	if (host.ncpus >= 4) {
+		load_ok(&e, "experiment: c\nenvironment:\n  pin_cpu: 3,0-1\n" MIN_WL);
+		assert_string_equal(e.env.pin_cpu, "0-1,3");
+		assert_int_equal(CPU_COUNT(&e.env.pin_set), 3);
+		assert_false(CPU_ISSET(2, &e.env.pin_set));
+		experiment_release(&e);
+	}
+	/* a later none wins and clears the set */
+	load_ok(&e, "experiment: c\nenvironment:\n  pin_cpu: none\n" MIN_WL);
+	assert_null(e.env.pin_cpu);
+	assert_int_equal(CPU_COUNT(&e.env.pin_set), 0);
+	experiment_release(&e);
+}
+
+/* experiment_set_env() with stderr captured: its return and message */
+static char *set_capture(struct experiment *e, const char *setting, int *ret)
+{
+	struct capture c;
+	char *out;
+
+	capture_begin(&c);
+	assert_non_null(c.tmp);
+	*ret = experiment_set_env(e, setting);
+	out = capture_end(&c);
+	assert_non_null(out);
+	return out;
+}
+
+static void set_ok(struct experiment *e, const char *setting)
+{
+	int ret;
+	char *msg = set_capture(e, setting, &ret);
+
+	if (ret || *msg) {
+		fprintf(stderr, "%s", msg);
+		free(msg);
+		fail_msg("--set %s rejected", setting);
+	}
+	free(msg);
+}
+
+/* exactly one line "error: --set SETTING: ..." containing part; e unchanged */
+static void set_bad(const char *setting, const char *part)
+{
+	static const char yaml[] = "experiment: s\nenvironment:\n  thp: madvise\n" MIN_WL;
+	struct experiment e;
+	char prefix[256];
+	char *msg;
+	int ret;
+
+	load_ok(&e, yaml);
+	msg = set_capture(&e, setting, &ret);
+	snprintf(prefix, sizeof(prefix), "error: --set %s: ", setting);
+	if (ret != -1 || strncmp(msg, prefix, strlen(prefix)) || !strstr(msg, part) ||
+	    !strchr(msg, '\n') || strchr(msg, '\n')[1]) {
+		print_error("want: %s...%s\ngot (ret %d): %s\n", prefix, part, ret, msg);
+		free(msg);
+		experiment_release(&e);
+		fail();
+	}
+	free(msg);
+	assert_string_equal(e.text, yaml);	/* a rejected --set is not recorded */
+	assert_string_equal(e.env.thp_enabled, "madvise");
+	experiment_release(&e);
+}
+
+static void test_set_env(void **state)
+{
+	struct unit_ctx host;
+	struct experiment e;
+	char want[256], setting[64];
+
+	unit_ctx_host(&host);
+	load_ok(&e, "experiment: s\nenvironment:\n  thp: always\n  mthp: { 64kB: never, 16K: always }\n"
+		"  pin_cpu: none\n  drop_caches: true\n  swap: { zram: 1G }\n" MIN_WL);
+	set_ok(&e, "thp=never");
+	set_ok(&e, "thp_defrag=defer+madvise");
+	set_ok(&e, "mthp.64K=always");		/* the file's 64kB, spelt another way */
+	set_ok(&e, "mthp.hugepages-2048kB=madvise");	/* a size the file does not list */
+	set_ok(&e, "governor=performance");
+	set_ok(&e, "pin_cpu=0");
+	set_ok(&e, "drop_caches=false");
+	set_ok(&e, "swap.comp=lz4");
+	set_ok(&e, "swap.zram=64M");
+	assert_string_equal(e.env.thp_enabled, "never");
+	assert_string_equal(e.env.thp_defrag, "defer+madvise");
+	assert_int_equal(e.env.nmthp, 3);
+	assert_int_equal(e.env.mthp[0].kb, 16);
+	assert_string_equal(e.env.mthp[0].value, "always");
+	assert_int_equal(e.env.mthp[1].kb, 64);
+	assert_string_equal(e.env.mthp[1].value, "always");
+	assert_int_equal(e.env.mthp[2].kb, 2048);
+	assert_string_equal(e.env.mthp[2].value, "madvise");
+	assert_string_equal(e.env.governor, "performance");
+	assert_string_equal(e.env.pin_cpu, "0");
+	assert_true(CPU_ISSET(0, &e.env.pin_set));
+	assert_false(e.env.drop_caches);
+	assert_int_equal(e.env.zram_bytes, 64LL << 20);
+	assert_string_equal(e.env.zram_comp, "lz4");
+	/* the recorded text is the file plus one comment per --set, in order */
+	assert_non_null(strstr(e.text, "  swap: { zram: 1G }\n" MIN_WL "# --set thp=never\n"
+			       "# --set thp_defrag=defer+madvise\n"));
+	assert_non_null(strstr(e.text, "# --set swap.comp=lz4\n# --set swap.zram=64M\n"));
+	set_ok(&e, "pin_cpu=none");
+	assert_null(e.env.pin_cpu);
+	experiment_release(&e);
+
+	/* a file without a final newline still gets its comments on lines of their own */
+	load_ok(&e, "experiment: s\n" MIN_WL "    params: {size: 1G}");
+	set_ok(&e, "thp=never");
+	set_ok(&e, "mthp.64kB=always");
+	assert_string_equal(e.text, "experiment: s\n" MIN_WL "    params: {size: 1G}\n"
+			    "# --set thp=never\n# --set mthp.64kB=always\n");
+	assert_int_equal(e.env.nmthp, 1);
+	/* the value is text, never YAML: a flow mapping is not a mapping */
+	set_ok(&e, "governor={x}");
+	assert_string_equal(e.env.governor, "{x}");
+	experiment_release(&e);
+
+	set_bad("thp=sometimes", "invalid thp value 'sometimes'; valid values: always, madvise, never");
+	set_bad("thp=", "'thp' expects one of always, madvise, never, got no value");
+	set_bad("thp", "expected KEY=VALUE, e.g. --set thp=never");
+	set_bad("=never", "expected KEY=VALUE");
+	set_bad("nosuch=1", "unknown environment key 'nosuch'; valid keys: thp, thp_defrag, "
+		"mthp.SIZE, governor, pin_cpu, drop_caches, swap.zram, swap.comp");
+	set_bad("thp.x=never", "unknown environment key 'thp.x'");
+	set_bad("mthp.=always", "unknown environment key 'mthp.'");
+	set_bad("mthp=always", "'mthp' is a mapping; set one of its keys, e.g. --set mthp.64K=always");
+	set_bad("swap=1G", "'swap' is a mapping; set one of its keys, e.g. --set swap.zram=1G");
+	set_bad("mthp.63K=always", "bad mTHP size '63K': an mTHP size must be a power of two");
+	set_bad("mthp.64K=sometimes", "invalid mthp 64K value 'sometimes'; valid values: always, "
+		"inherit, madvise, never");
+	set_bad("swap.size=1G", "unknown key 'size' in swap; valid keys: zram, comp");
+	set_bad("swap.comp=lz4", "'swap' needs a size: add --set swap.zram=SIZE (e.g. 1G)");
+	set_bad("swap.zram=lots", "'zram': 'lots': unexpected 'lots'");
+	set_bad("swap.comp=../x", "'comp' expects a compressor name like lz4 or zstd, got '../x'");
+	set_bad("drop_caches=maybe", "'drop_caches': 'maybe': expected a boolean");
+	set_bad("governor=a/b", "'governor' expects a cpufreq governor name");
+	set_bad("pin_cpu=1-0", "'pin_cpu': range 1-0 runs backwards; write 0-1");
+	set_bad("pin_cpu=0-x", "'pin_cpu' expects a CPU list like 0-3,8 (CPUs 0..");
+	snprintf(setting, sizeof(setting), "pin_cpu=%d", host.ncpus);
+	snprintf(want, sizeof(want), "'pin_cpu': CPU %d is not on this machine (CPUs 0..%d)",
+		 host.ncpus, host.ncpus - 1);
+	set_bad(setting, want);
+
+	/* one line only: a newline would forge a line in the recorded text */
+	{
+		int ret;
+		char *msg;
+
+		load_ok(&e, "experiment: s\n" MIN_WL);
+		msg = set_capture(&e, "governor=a\nthp: never", &ret);
+		assert_int_equal(ret, -1);
+		assert_string_equal(msg, "error: --set: KEY=VALUE must be one line\n");
+		free(msg);
+		assert_null(e.env.governor);
+		experiment_release(&e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -694,6 +899,8 @@ int main(void)
 		cmocka_unit_test(test_first_error_only),
 		cmocka_unit_test(test_reload),
 		cmocka_unit_test(test_shape_limits),
+		cmocka_unit_test(test_cpu_list),
+		cmocka_unit_test(test_set_env),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
