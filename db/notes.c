@@ -94,3 +94,56 @@ void db_iteration_notes_free(struct iteration_note *v, size_t n)
 	}
 	free(v);
 }
+
+int db_perf_stat_rows(struct mmb_db *db, int64_t run_id, struct perf_stat_row **out,
+		      size_t *n)
+{
+	sqlite3_stmt *st;
+	struct perf_stat_row *v = NULL;
+	size_t nr = 0, alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(db->sql,
+			       "SELECT i.workload, i.variant, m.source || '.' || m.key, avg(m.delta),"
+			       " min(m.delta), max(m.delta), count(*)"
+			       " FROM iterations i JOIN monitors m ON m.iteration_id = i.id"
+			       " WHERE i.run_id = ? AND i.warmup = 0 AND i.status = 'ok'"
+			       " AND m.source IN ('perf-stat', 'counters')"
+			       " GROUP BY i.workload, i.variant, m.source, m.key"
+			       " ORDER BY min(i.id), min(m.rowid)", -1, &st, NULL) != SQLITE_OK)
+		return error("%s: %s", db->path, db_errmsg(db));
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct perf_stat_row *x;
+
+		ALLOC_GROW(v, nr + 1, alloc);
+		x = &v[nr++];
+		x->workload = dup_col(st, 0);
+		x->variant = dup_col(st, 1);
+		x->key = dup_col(st, 2);
+		x->mean = sqlite3_column_double(st, 3);
+		x->min = sqlite3_column_double(st, 4);
+		x->max = sqlite3_column_double(st, 5);
+		x->n = sqlite3_column_int(st, 6);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_perf_stat_rows_free(v, nr);
+		return error("%s: %s", db->path, db_errmsg(db));
+	}
+	*out = v;
+	*n = nr;
+	return 0;
+}
+
+void db_perf_stat_rows_free(struct perf_stat_row *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].workload);
+		free(v[i].variant);
+		free(v[i].key);
+	}
+	free(v);
+}

@@ -24,4 +24,18 @@ int db_iteration_notes(struct mmb_db *db, int64_t run_id, struct iteration_note 
 		       size_t *n);
 void db_iteration_notes_free(struct iteration_note *v, size_t n);
 
+/*
+ * The perf counters of a run (monitors, sources 'perf-stat' and 'counters',
+ * docs/counters.md) over its measured ok iterations, per (workload,
+ * variant, key), in the order they were recorded.
+ */
+struct perf_stat_row {
+	char *workload, *variant, *key;	/* key: "perf-stat.page-faults" */
+	double mean, min, max;
+	int n;
+};
+int db_perf_stat_rows(struct mmb_db *db, int64_t run_id, struct perf_stat_row **out,
+		      size_t *n);
+void db_perf_stat_rows_free(struct perf_stat_row *v, size_t n);
+
 #endif

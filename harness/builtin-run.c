@@ -27,6 +27,7 @@ struct run_args {
 	const char *compare;	/* after the run: compare with this label, or "previous" */
 	int iterations;
 	bool quick;
+	bool no_counters;
 	double precision;	/* --precision: 0 off */
 	int min_iterations, max_iterations;
 	const char **sets;	/* --set KEY=VALUE, in order */
@@ -105,6 +106,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			}
 		} else if (!strcmp(arg, "--quick")) {
 			a->quick = true;
+		} else if (!strcmp(arg, "--no-counters")) {
+			a->no_counters = true;
 		} else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
 			mmb_quiet = 1;
 		} else if (arg[0] == '-' && arg[1]) {
@@ -200,6 +203,7 @@ int cmd_run(int argc, char **argv)
 		}
 	free(a.sets);
 	a.sets = NULL;
+	exp.no_counters |= a.no_counters;
 	unit_ctx_host(&u);
 	po.iterations = a.iterations;
 	po.quick = a.quick;

@@ -154,6 +154,25 @@ static int show_interference(FILE *out, struct mmb_db *db, int64_t run_id)
 	return 0;
 }
 
+/* Per variant: the perf counters of its timed regions (docs/counters.md). */
+static int show_counters(FILE *out, struct mmb_db *db, int64_t run_id)
+{
+	struct perf_stat_row *v;
+	size_t n;
+
+	if (db_perf_stat_rows(db, run_id, &v, &n))
+		return -1;
+	if (n)
+		fprintf(out, "\nperf counters, per measured iteration (timed region; unsupported:"
+			" counters.unsupported above)\n  %-18s %-16s %-44s %14s %14s %14s\n",
+			"workload", "variant", "counter", "mean", "min", "max");
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "  %-18s %-16s %-44s %14.6g %14.6g %14.6g\n", v[i].workload,
+			v[i].variant, v[i].key, v[i].mean, v[i].min, v[i].max);
+	db_perf_stat_rows_free(v, n);
+	return 0;
+}
+
 int cmd_show(int argc, char **argv)
 {
 	const char *dbpath = NULL, *which = NULL;
@@ -210,6 +229,8 @@ int cmd_show(int argc, char **argv)
 			ret = show_monitors(out, &db, run_id);
 		if (!ret)
 			ret = show_interference(out, &db, run_id);
+		if (!ret)
+			ret = show_counters(out, &db, run_id);
 		if (!ret) {
 			fprintf(out, "\n");
 			ret = summary_print_run(out, &db, run_id);

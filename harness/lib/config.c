@@ -6,6 +6,7 @@
  * error is one line "FILE:LINE:COL: why", naming the valid choices.
  */
 #include "config.h"
+#include "counters.h"
 #include "units.h"
 #include "util.h"
 
@@ -23,7 +24,7 @@
 
 static const char *const top_keys[] = {
 	"experiment", "description", "iterations", "warmup", "timeout",
-	"environment", "monitors", "interference", "workloads", NULL
+	"environment", "monitors", "counters", "interference", "workloads", NULL
 };
 static const char *const interference_cfg_keys[] = {
 	"foreign_cpu", "steal", "freq_drop", "throttle", "knobs", NULL
@@ -87,6 +88,9 @@ void experiment_release(struct experiment *e)
 	free(e->env.governor);
 	free(e->env.zram_comp);
 	free(e->env.pin_cpu);
+	for (size_t i = 0; i < e->ncounters; i++)
+		free(e->counters[i]);
+	free(e->counters);
 	free(e->name);
 	free(e->description);
 	free(e->text);
@@ -579,6 +583,46 @@ static int parse_monitors(struct parse *ps, yaml_node_t *v)
 	return 0;
 }
 
+/* ---- counters (docs/counters.md) --------------------------------------- */
+
+static int counter_one(struct parse *ps, yaml_node_t *n)
+{
+	struct experiment *e = ps->e;
+	const char *why;
+
+	if (n->type != YAML_SCALAR_NODE || is_null(n))
+		return perr(ps, n, "'counters' expects a list of event names, got %s",
+			    is_null(n) ? "no value" : node_kind(n));
+	if ((why = counters_name_error(scalar(n))))
+		return perr(ps, n, "counters: '%s': %s", scalar(n), why);
+	for (size_t i = 0; i < e->ncounters; i++)
+		if (!strcmp(e->counters[i], scalar(n)))
+			return perr(ps, n, "counters: '%s' is listed twice", scalar(n));
+	if (e->ncounters == COUNTERS_MAX)
+		return perr(ps, n, "counters: more than %d events", COUNTERS_MAX);
+	e->counters = xrealloc(e->counters, (e->ncounters + 1) * sizeof(*e->counters));
+	e->counters[e->ncounters++] = xstrdup(scalar(n));
+	return 0;
+}
+
+static int parse_counters(struct parse *ps, yaml_node_t *v)
+{
+	if (v->type == YAML_SCALAR_NODE && !strcmp(scalar(v), "none")) {
+		ps->e->no_counters = true;
+		return 0;
+	}
+	if (v->type == YAML_SCALAR_NODE && !is_null(v))
+		return counter_one(ps, v);
+	if (v->type != YAML_SEQUENCE_NODE || v->data.sequence.items.start == v->data.sequence.items.top)
+		return perr(ps, v, "'counters' expects a list like [page-faults, tlb:tlb_flush] or none, got %s",
+			    is_null(v) ? "no value" : v->type == YAML_SEQUENCE_NODE ? "an empty list" : node_kind(v));
+	for (yaml_node_item_t *it = v->data.sequence.items.start;
+	     it < v->data.sequence.items.top; it++)
+		if (counter_one(ps, yaml_document_get_node(ps->doc, *it)))
+			return -1;
+	return 0;
+}
+
 /* ---- workloads -------------------------------------------------------- */
 
 static void param_add_value(struct cfg_param *p, struct parse *ps, yaml_node_t *n)
@@ -786,6 +830,8 @@ static int top_pair(struct parse *ps, const char *key, yaml_node_t *k, yaml_node
 	}
 	if (!strcmp(key, "monitors"))
 		return parse_monitors(ps, v);
+	if (!strcmp(key, "counters"))
+		return parse_counters(ps, v);
 	if (!strcmp(key, "interference")) {
 		if (is_null(v))
 			return 0;

@@ -98,6 +98,9 @@ struct experiment {
 	int64_t timeout_ns;
 	struct cfg_env env;
 	bool mon_vmstat, mon_meminfo;
+	char **counters;	/* counters: event names; NULL = the default set */
+	size_t ncounters;
+	bool no_counters;	/* counters: none, or run --no-counters */
 	struct interference_limits limits;	/* interference: section */
 	struct cfg_workload *workloads;
 	size_t nworkloads;

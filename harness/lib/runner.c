@@ -1,5 +1,6 @@
 #include "runner.h"
 #include "contain.h"
+#include "counters.h"
 #include "envctl.h"
 #include "interference.h"
 #include "precision.h"
@@ -28,7 +29,7 @@
 
 /* ------------------------------------------------------ child -> parent */
 
-enum msg_type { MSG_SAMPLE = 1, MSG_REASON, MSG_LOG, MSG_DONE };
+enum msg_type { MSG_SAMPLE = 1, MSG_REASON, MSG_LOG, MSG_DONE, MSG_COUNTERS };
 
 struct msg_hdr {
 	uint32_t type;
@@ -51,6 +52,9 @@ struct mmb_ctx {
 };
 
 static volatile sig_atomic_t child_stop;
+/* The run's counters (NULL: --no-counters); the child opens its own copy. */
+static struct counters *iter_counters;
+static struct counters run_counters;
 static volatile sig_atomic_t stop_signal;
 
 void runner_request_stop(int sig)
@@ -164,6 +168,21 @@ static int host_read_knob(struct mmb_ctx *ctx, const char *path, char *buf, size
 	return read_line_file(path, buf, len);
 }
 
+/* The plugin's timed region: counters count only inside it (counters.h). */
+static void host_timed_begin(struct mmb_ctx *ctx)
+{
+	(void)ctx;
+	if (iter_counters)
+		counters_region_begin(iter_counters);
+}
+
+static void host_timed_end(struct mmb_ctx *ctx)
+{
+	(void)ctx;
+	if (iter_counters)
+		counters_disable(iter_counters);
+}
+
 static struct mmb_host host_table = {
 	.abi_major = MMB_ABI_MAJOR,
 	.abi_minor = MMB_ABI_MINOR,
@@ -177,6 +196,8 @@ static struct mmb_host host_table = {
 	.write_knob = host_write_knob,
 	.read_knob = host_read_knob,
 	.pin_cpu = -1,
+	.timed_begin = host_timed_begin,
+	.timed_end = host_timed_end,
 };
 
 const struct mmb_host *runner_host_table(void)
@@ -198,6 +219,17 @@ static void child_on_term(int sig)
 {
 	(void)sig;
 	child_stop = 1;
+}
+
+/* After teardown: the threads have exited and their counts are folded in. */
+static void send_counters(int fd, struct counters *c)
+{
+	double m[1 + COUNTERS_MAX];
+
+	counters_read(c, m + 1);
+	counters_close(c);
+	m[0] = c->spent_ns / 1e6;
+	send_msg(fd, MSG_COUNTERS, m, (1 + c->n) * sizeof(double));
 }
 
 static __attribute__((noreturn)) void child_main(const struct plan_workload *w,
@@ -233,11 +265,19 @@ static __attribute__((noreturn)) void child_main(const struct plan_workload *w,
 			host_table.pin_cpu = c;
 	ctx.seq = calloc(ctx.nmetrics ? ctx.nmetrics : 1, sizeof(*ctx.seq));
 
+	if (iter_counters)
+		counters_open(iter_counters);
 	rc = d->setup(&host_table, &ctx, v->values, &state);
 	if (rc == MMB_OK) {
+		if (iter_counters)
+			counters_enable(iter_counters);
 		rc = d->run(&host_table, &ctx, v->values, state);
+		if (iter_counters)
+			counters_disable(iter_counters);
 		d->teardown(&host_table, &ctx, v->values, state);
 	}
+	if (iter_counters && rc == MMB_OK)
+		send_counters(fd, iter_counters);
 	if (rc == MMB_SKIP)
 		done = DONE_SKIP;
 	else if (rc != MMB_OK)
@@ -257,6 +297,8 @@ struct iter_result {
 	const char *status;
 	struct rusage ru;	/* the iteration child's, from wait4() */
 	size_t garbage;		/* bytes after the framing was lost */
+	size_t ncounters;	/* counter values sent (0: none) */
+	double counters[1 + COUNTERS_MAX];	/* overhead (ms), then the values */
 	char garbage_head[80];	/* how they started, escaped */
 };
 
@@ -283,7 +325,7 @@ static size_t parse_msgs(const char *buf, size_t len, const struct plan_workload
 
 		memcpy(&h, buf + off, sizeof(h));
 		/* no message of ours looks like this: the plugin wrote into the pipe */
-		if (h.type < MSG_SAMPLE || h.type > MSG_DONE || h.len > PIPE_BUF - sizeof(h)) {
+		if (h.type < MSG_SAMPLE || h.type > MSG_COUNTERS || h.len > PIPE_BUF - sizeof(h)) {
 			size_t o = 0;
 
 			r->garbage = len - off;
@@ -342,6 +384,10 @@ static size_t parse_msgs(const char *buf, size_t len, const struct plan_workload
 				free(m);
 			} else if (level == MMB_LOG_INFO)
 				info("%s: %.*s", w->plugin.w.name, (int)h.len - 1, p + 1);
+		} else if (h.type == MSG_COUNTERS && iter_counters &&
+			   h.len == (1 + iter_counters->n) * sizeof(double)) {
+			memcpy(r->counters, p, h.len);
+			r->ncounters = iter_counters->n;
 		} else if (h.type == MSG_DONE && h.len == sizeof(uint32_t)) {
 			memcpy(&r->done, p, sizeof(uint32_t));
 			r->done_seen = true;
@@ -613,6 +659,35 @@ static void judge_iteration(const struct experiment *e, const struct interferenc
 	}
 }
 
+/* The iteration's perf-stat rows, appended to its monitor rows. */
+static void counter_rows(const struct iter_result *r, const char ***keys, double **deltas,
+			 size_t *nmon)
+{
+	*keys = xrealloc(*keys, (*nmon + COUNTERS_MAX_ROWS) * sizeof(**keys));
+	*deltas = xrealloc(*deltas, (*nmon + COUNTERS_MAX_ROWS) * sizeof(**deltas));
+	*nmon += counters_rows(iter_counters, r->counters + 1, r->counters[0], *keys + *nmon,
+			       *deltas + *nmon, COUNTERS_MAX_ROWS);
+}
+
+/* The experiment's counters, probed once: what cannot count is noted, once. */
+static int start_counters(const struct experiment *e, struct result_sink *sink)
+{
+	iter_counters = NULL;
+	counters_release(&run_counters);
+	if (e->no_counters)
+		return 0;
+	for (size_t i = 0; i < e->ncounters; i++)
+		if (counters_add(&run_counters, e->counters[i]))
+			return -1;
+	if (!e->ncounters && counters_add_defaults(&run_counters))
+		return -1;
+	counters_prepare(&run_counters, NULL);
+	iter_counters = &run_counters;
+	if (run_counters.unsupported)
+		return sink_env(sink, "counters.unsupported", run_counters.unsupported, NULL);
+	return 0;
+}
+
 /* What one runner_run() carries from iteration to iteration. */
 struct run_state {
 	struct plan *plan;
@@ -717,6 +792,8 @@ static int run_iteration(struct run_state *rs, struct plan_workload *w, struct p
 	/* knobs the plugin changed go back after every iteration */
 	envctl_restore_to(mark);
 	judge_iteration(e, &rs->isa, &rs->isb, &it, &rs->why, &keys, &deltas, &nmon);
+	if (r.ncounters)
+		counter_rows(&r, &keys, &deltas, &nmon);
 	rs->done++;
 	if (rc < 0) {
 		ret = 2;	/* interrupted: the in-flight iteration is dropped */
@@ -823,6 +900,8 @@ int runner_run(struct plan *plan, struct result_sink *sink, struct runner_stats 
 	}
 	monitor_snap_init(&rs.before);
 	monitor_snap_init(&rs.after);
+	if (start_counters(plan->exp, sink))
+		return -1;
 	for (size_t wi = 0; wi < plan->nwls && !stop_signal && !ret; wi++)
 		for (size_t vi = 0; vi < plan->wls[wi].nvariants && !stop_signal && !ret; vi++)
 			ret = run_variant(&rs, &plan->wls[wi], &plan->wls[wi].variants[vi]);
@@ -830,6 +909,8 @@ int runner_run(struct plan *plan, struct result_sink *sink, struct runner_stats 
 	warnonce_flush();
 	monitor_snap_release(&rs.before);
 	monitor_snap_release(&rs.after);
+	iter_counters = NULL;
+	counters_release(&run_counters);
 	strbuf_release(&rs.why);
 	knob_watch_reset();
 	st->interrupted = stop_signal != 0;

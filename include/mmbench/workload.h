@@ -30,7 +30,7 @@ extern "C" {
 #endif
 
 #define MMB_ABI_MAJOR 1
-#define MMB_ABI_MINOR 0
+#define MMB_ABI_MINOR 1
 
 #define MMB_ENTRY_SYMBOL "mmbench_workload_entry"
 
@@ -139,6 +139,16 @@ struct mmb_host {
 	uint64_t page_size;
 	unsigned int kernel_version;	/* MMB_KERNEL_VERSION of uname -r */
 	int pin_cpu;			/* CPU the iteration is pinned to, -1 none or several */
+
+	/* ABI 1.1 */
+	/*
+	 * The timed region, from the thread that runs run(): the host counts
+	 * its perf counters only between timed_begin and timed_end (both may
+	 * come more than once; the regions add up).  A plugin that never calls
+	 * them is counted over its whole run().  Check host->size first.
+	 */
+	void (*timed_begin)(struct mmb_ctx *ctx);
+	void (*timed_end)(struct mmb_ctx *ctx);
 	/* New members go here, and bump MMB_ABI_MINOR. */
 };
 

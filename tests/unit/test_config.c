@@ -369,7 +369,7 @@ static void test_unknown_keys(void **state)
 {
 	load_bad("experiment: a\niterations: 3\niteratons: 4\n" MIN_WL, 3, 1,
 		 "unknown key 'iteratons'; valid keys: experiment, description, iterations, "
-		 "warmup, timeout, environment, monitors, interference, workloads");
+		 "warmup, timeout, environment, monitors, counters, interference, workloads");
 	load_bad("experiment: a\nenvironment:\n  thp_enabled: never\n" MIN_WL, 3, 3,
 		 "unknown key 'thp_enabled' in environment; valid keys: thp, thp_defrag, mthp, "
 		 "governor, pin_cpu, drop_caches, swap");
@@ -407,7 +407,7 @@ static void test_wrong_types(void **state)
 	load_bad("- a\n- b\n", 1, 1, "an experiment file expects a mapping with keys experiment, "
 		 "description, iterations");
 	load_bad("just text\n", 1, 1, "an experiment file expects a mapping with keys experiment, "
-		 "description, iterations, warmup, timeout, environment, monitors, interference, workloads, "
+		 "description, iterations, warmup, timeout, environment, monitors, counters, interference, workloads, "
 		 "got a scalar");
 	load_bad("experiment: {a: 1}\n" MIN_WL, 1, 13, "'experiment' expects a string, got a mapping");
 	load_bad("experiment:\n" MIN_WL, 1, 12, "'experiment' needs a value: a string");
@@ -591,7 +591,7 @@ static void test_mthp_sizes(void **state)
 static void test_missing_and_empty(void **state)
 {
 	load_bad("", 1, 1, "empty experiment file; expected a mapping with keys experiment, "
-		 "description, iterations, warmup, timeout, environment, monitors, interference, workloads");
+		 "description, iterations, warmup, timeout, environment, monitors, counters, interference, workloads");
 	load_bad("# only a comment\n", 1, 1, "empty experiment file");
 	load_bad("workloads:\n  - name: pft\n", 1, 1, "missing 'experiment: NAME'");
 	load_bad("experiment: a\niterations: 3\n", 1, 1, "missing 'workloads:'");

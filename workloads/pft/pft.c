@@ -328,6 +328,8 @@ static int pft_run(const struct mmb_host *host, struct mmb_ctx *ctx,
 	double user = 0, sys = 0, wall, cpu, diff;
 	long minflt = 0;
 	int j, err, bad = 0;
+	bool has_region = host->size >= offsetof(struct mmb_host, timed_end) +
+			  sizeof(host->timed_end) && host->timed_begin && host->timed_end;
 
 	for (j = 1; j < st->n; j++) {
 		struct pft_worker *w = &comm->w[j];
@@ -371,6 +373,9 @@ static int pft_run(const struct mmb_host *host, struct mmb_ctx *ctx,
 	}
 
 	pft_warm(&comm->w[0]);
+	/* the host's counters (ABI 1.1) count from go to the last join */
+	if (has_region)
+		host->timed_begin(ctx);
 	__atomic_store_n(&comm->go, 1, __ATOMIC_RELEASE);
 	pft_touch(&comm->w[0], comm->page, comm->line, comm->lines);
 
@@ -385,6 +390,8 @@ static int pft_run(const struct mmb_host *host, struct mmb_ctx *ctx,
 		    !WIFEXITED(status) || WEXITSTATUS(status) != 0)
 			bad = j;
 	}
+	if (has_region)
+		host->timed_end(ctx);
 	if (bad)
 		return PFT_FAIL("worker process %d did not finish cleanly", bad);
 
