@@ -46,8 +46,8 @@ norm() {
 check() {	# name, command...
 	local name=$1; shift
 	"$MMB" "$@" > "$TMP/$name.raw" 2>&1 || true
-	# show's environment, vmstat and interference sections are the machine's own
-	case $name in show*) awk '/^(environment|vmstat)/ {skip=1} /^$/ {skip=0} !skip' "$TMP/$name.raw" |
+	# show's environment, vmstat, perf counter and interference sections are the machine's own
+	case $name in show*) awk '/^(environment|vmstat|perf counters)/ {skip=1} /^$/ {skip=0} !skip' "$TMP/$name.raw" |
 		grep -vE '^  (interference|workload  )|^  faulty .* [0-9]+\.[0-9]%' > "$TMP/$name.f" ;;
 		*) cp "$TMP/$name.raw" "$TMP/$name.f" ;; esac
 	norm < "$TMP/$name.f" > "$TMP/$name.out"
