@@ -43,6 +43,17 @@ norm() {
 	    -e 's/^(version|cmdline|config hash|machine|mmbench|started|finished) .*/\1 .../' \
 	    -e 's/[0-9]+(\.[0-9]+)? ?(s|ms) ago/AGO/g'
 }
+# compare a normalised output file with golden/NAME (UPDATE=1 rewrites it)
+golden() {	# name, file, what
+	norm < "$2" > "$TMP/$1.out"
+	if [ "${UPDATE:-}" = 1 ]; then
+		cp "$TMP/$1.out" "$G/$1"
+	elif ! cmp -s "$TMP/$1.out" "$G/$1"; then
+		echo "FAIL: $3 differs from golden/$1:"
+		diff -u "$G/$1" "$TMP/$1.out" | head -30
+		fail=1
+	fi
+}
 check() {	# name, command...
 	local name=$1; shift
 	"$MMB" "$@" > "$TMP/$name.raw" 2>&1 || true
@@ -50,14 +61,7 @@ check() {	# name, command...
 	case $name in show*) awk '/^(environment|vmstat|perf counters)/ {skip=1} /^$/ {skip=0} !skip' "$TMP/$name.raw" |
 		grep -vE '^  (interference|workload  )|^  faulty .* [0-9]+\.[0-9]%' > "$TMP/$name.f" ;;
 		*) cp "$TMP/$name.raw" "$TMP/$name.f" ;; esac
-	norm < "$TMP/$name.f" > "$TMP/$name.out"
-	if [ "${UPDATE:-}" = 1 ]; then
-		cp "$TMP/$name.out" "$G/$name"
-	elif ! cmp -s "$TMP/$name.out" "$G/$name"; then
-		echo "FAIL: mmbench $* differs from golden/$name:"
-		diff -u "$G/$name" "$TMP/$name.out" | head -30
-		fail=1
-	fi
+	golden "$name" "$TMP/$name.f" "mmbench $*"
 }
 check list-runs list runs
 check list-kernels list kernels
@@ -71,14 +75,6 @@ check compare-runs.mmtests compare --format mmtests run-a run-b
 check compare-runs.lkp compare --format lkp run-a run-b
 check compare-imports.markdown compare --format markdown imp-base imp-new
 "$MMB" -q report --out "$TMP/rep" imp-base imp-new > /dev/null 2>&1 || die "report failed"
-cp "$TMP/rep/report.txt" "$TMP/report.raw"
-norm < "$TMP/report.raw" > "$TMP/report.out"
-if [ "${UPDATE:-}" = 1 ]; then
-	cp "$TMP/report.out" "$G/report.txt"
-elif ! cmp -s "$TMP/report.out" "$G/report.txt"; then
-	echo "FAIL: report.txt differs from golden/report.txt:"
-	diff -u "$G/report.txt" "$TMP/report.out" | head -30
-	fail=1
-fi
+golden report.txt "$TMP/rep/report.txt" report.txt
 [ $fail = 0 ] || exit 1
 echo ok
