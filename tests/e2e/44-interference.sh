@@ -81,7 +81,7 @@ run --name a "$TMP/spin.yaml"
 nd=$(q "select count(*) from iterations where run_id = 1 and interference >= 0.25")
 [ "$nd" = 0 ] || die "quiet run has $nd hog-like iterations: $(q 'select iteration, disturbed from iterations where run_id = 1')"
 
-# label c: the hog runs from the end of iteration 3 until the end of iteration 7
+# label c: the hog runs from the end of iteration 3 until the end of iteration 8
 "$MMB" run --name c "$TMP/spin.yaml" -q >"$TMP/out-c" 2>"$TMP/err-c" &
 mpid=$!
 BG_PIDS="$BG_PIDS $mpid"
@@ -93,7 +93,7 @@ while kill -0 $mpid 2>/dev/null; do
 		( while :; do :; done ) &
 		hog=$!
 		t_on=$(date +%s.%N)
-	elif [ -n "$hog" ] && [ "$n" -ge 7 ] && [ -z "${t_off:-}" ]; then
+	elif [ -n "$hog" ] && [ "$n" -ge 8 ] && [ -z "${t_off:-}" ]; then
 		kill $hog
 		wait $hog 2>/dev/null || true
 		t_off=$(date +%s.%N)
