@@ -14,12 +14,20 @@
 /* ---- the CPU set ---- */
 
 static unsigned char watch_cpu[INTERFERENCE_MAX_CPUS];
-static int nwatch = -1;		/* -1: not set yet (watch every CPU) */
+static int nwatch = -1;
+/*
+ * cpufreq and thermal_throttle are there for every CPU or for none: looked
+ * up once per run (interference_set_cpus), not on every snapshot.
+ */
+static bool have_freq_files, cpus_set;		/* -1: not set yet (watch every CPU) */
 
 void interference_set_cpus(const cpu_set_t *pin)
 {
 	cpu_set_t set;
 
+	cpus_set = true;
+	have_freq_files = access("/sys/devices/system/cpu/cpu0/cpufreq", F_OK) == 0 ||
+			  access("/sys/devices/system/cpu/cpu0/thermal_throttle", F_OK) == 0;
 	memset(watch_cpu, 0, sizeof(watch_cpu));
 	nwatch = 0;
 	CPU_ZERO(&set);
@@ -92,8 +100,9 @@ static void read_stat(struct interference_snap *s)
 static void read_freq(struct interference_snap *s)
 {
 	char path[128], buf[64];
+	int ncpu = online_cpus();
 
-	for (int c = 0; c < INTERFERENCE_MAX_CPUS; c++) {
+	for (int c = 0; have_freq_files && c < ncpu && c < INTERFERENCE_MAX_CPUS; c++) {
 		unsigned long long khz, n;
 
 		if (!watched(c))
@@ -106,12 +115,6 @@ static void read_freq(struct interference_snap *s)
 			 "/sys/devices/system/cpu/cpu%d/thermal_throttle/core_throttle_count", c);
 		if (slurp(path, buf, sizeof(buf)) > 0 && (n = strtoull(buf, NULL, 10)))
 			s->throttle += n;
-		/* no cpufreq directory for cpu0 at all: none of the others has one */
-		if (c == 0 && access("/sys/devices/system/cpu/cpu0/cpufreq", F_OK) < 0 &&
-		    access("/sys/devices/system/cpu/cpu0/thermal_throttle", F_OK) < 0)
-			break;
-		if (c >= online_cpus())
-			break;
 	}
 }
 
@@ -131,7 +134,7 @@ static void read_swap(struct interference_snap *s)
 void interference_take(struct interference_snap *s)
 {
 	memset(s, 0, sizeof(*s));
-	if (!nwatch)
+	if (!cpus_set)
 		interference_set_cpus(NULL);
 	read_stat(s);
 	read_freq(s);
