@@ -19,18 +19,26 @@ SANFLAGS  := $(if $(SAN),$(SAN_OPTS))
 WARN      := -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS    ?= -O2 -g
 CFLAGS    += -std=gnu11 $(WARN) $(SANFLAGS) -D_GNU_SOURCE
-CPPFLAGS  += -Iinclude -Iharness/lib -Idb -Iplot \
+# harness/ is one folder per subsystem (docs/ARCHITECTURE.md); headers are
+# included by bare name, so a file can move between folders without edits.
+SUBSYS    := base run machine stats store kernel reproduce
+HOST_INC  := -Iinclude -Iharness $(SUBSYS:%=-Iharness/%) -Idb -Iplot
+CPPFLAGS  += $(HOST_INC) \
 	     -DMMB_VERSION='"$(VERSION)"' -DMMB_GIT_SHA='"$(GIT_SHA)"' \
 	     -DMMB_PLUGIN_DIR='"$(PREFIX)/lib/mmbench"' -DMMB_DATA_DIR='"$(PREFIX)/share/mmbench"'
 LDLIBS    := -lyaml -lsqlite3 -ldl -lpthread -lm
+# Plugins see only the public ABI headers, never the host's.
+PLUGIN_CPPFLAGS := -Iinclude
 PLUGIN_CFLAGS  := -fPIC -fvisibility=hidden
 PLUGIN_LDFLAGS := -shared -Wl,-z,defs
 
-LIB_SRC   := $(sort $(wildcard harness/lib/*.c db/*.c plot/*.c))
-CMD_SRC   := $(sort $(wildcard harness/*.c))
+SUBSYS_C  := $(wildcard $(SUBSYS:%=harness/%/*.c))
+BUILTIN_C := $(foreach f,$(SUBSYS_C),$(if $(findstring /builtin-,$f),$f))
+LIB_SRC   := $(sort $(filter-out $(BUILTIN_C),$(SUBSYS_C)) $(wildcard db/*.c plot/*.c))
+CMD_SRC   := $(sort harness/mmbench.c $(BUILTIN_C))
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CMD_OBJ   := $(CMD_SRC:%.c=$(BUILD)/obj/%.o)
-HDRS      := $(wildcard include/mmbench/*.h harness/*.h harness/lib/*.h db/*.h plot/*.h)
+HDRS      := $(wildcard include/mmbench/*.h harness/*.h $(SUBSYS:%=harness/%/*.h) db/*.h plot/*.h)
 
 WORKLOADS := $(notdir $(patsubst %/,%,$(sort $(dir $(wildcard workloads/*/*.c)))))
 PLUGINS   := $(WORKLOADS:%=$(BUILD)/workloads/%.so)
@@ -62,7 +70,7 @@ HELP_TXT  := $(sort $(wildcard docs/help/*.txt))
 $(BUILD)/gen/help_texts.c: $(HELP_TXT) tools/gen-help.sh
 	@mkdir -p $(dir $@)
 	$(Q)./tools/gen-help.sh $@ $(HELP_TXT)
-$(BUILD)/gen/help_texts.o: $(BUILD)/gen/help_texts.c harness/lib/help.h
+$(BUILD)/gen/help_texts.o: $(BUILD)/gen/help_texts.c harness/base/help.h
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # Man pages come from the same help texts (tools/gen-man.sh); a page is only
@@ -81,12 +89,12 @@ $(BUILD)/mmbench: $(CMD_OBJ) $(BUILD)/gen/help_texts.o $(BUILD)/libmmbench.a
 $(BUILD)/workloads/%.so: $$(wildcard workloads/%/*.c) $$(wildcard workloads/%/*.h) include/mmbench/workload.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  PLUGIN  $@")
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(PLUGIN_CFLAGS) $(PLUGIN_LDFLAGS) -o $@ $(filter %.c,$^) -lpthread -lm
+	$(Q)$(CC) $(PLUGIN_CPPFLAGS) $(CFLAGS) $(PLUGIN_CFLAGS) $(PLUGIN_LDFLAGS) -o $@ $(filter %.c,$^) -lpthread -lm
 
 $(BUILD)/tests/plugins/%.so: tests/plugins/%.c $(wildcard tests/plugins/*.h) include/mmbench/workload.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  PLUGIN  $@")
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(PLUGIN_CFLAGS) $(PLUGIN_LDFLAGS) -o $@ $< -lpthread -lm
+	$(Q)$(CC) $(PLUGIN_CPPFLAGS) $(CFLAGS) $(PLUGIN_CFLAGS) $(PLUGIN_LDFLAGS) -o $@ $< -lpthread -lm
 
 # Unit tests always run with ASan+UBSan: they are in-process and cheap.
 UNIT_FLAGS := -std=gnu11 $(WARN) -O1 -g -D_GNU_SOURCE -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -205,13 +213,13 @@ fuzz: $(FUZZ_BIN)
 #  - nullPointer:plot/plot.c: qsort(pts, 0, ...) with pts NULL when no
 #    variant has the axis key; cannot happen (the key comes from a
 #    variant), reported to plot's owner for an `if (npts)` guard.
-LINT_SRC       := $(sort $(wildcard harness/*.c harness/lib/*.c db/*.c plot/*.c workloads/*/*.c))
-LINT_CPPFLAGS  := -std=gnu11 -D_GNU_SOURCE -Iinclude -Iharness/lib -Idb -Iplot \
+LINT_SRC       := $(sort $(CMD_SRC) $(LIB_SRC) $(wildcard workloads/*/*.c))
+LINT_CPPFLAGS  := -std=gnu11 -D_GNU_SOURCE $(HOST_INC) \
 		  -DMMB_VERSION='"$(VERSION)"' -DMMB_GIT_SHA='"lint"' \
 		  -DMMB_PLUGIN_DIR='"$(PREFIX)/lib/mmbench"' -DMMB_DATA_DIR='"$(PREFIX)/share/mmbench"'
 CPPCHECK_FLAGS := --enable=warning,portability,performance --std=c11 --inline-suppr \
 		  --error-exitcode=1 --quiet -D_GNU_SOURCE -DMMB_VERSION='"x"' -DMMB_GIT_SHA='"x"' \
-		  -Iinclude -Iharness/lib -Idb -Iplot --suppress=missingIncludeSystem \
+		  $(HOST_INC) --suppress=missingIncludeSystem \
 		  --suppress=varFuncNullUB --suppress=nullPointer:plot/plot.c \
 		  --template='{file}:{line}: {severity}: {message} [{id}]'
 CLANG_TIDY     ?= clang-tidy

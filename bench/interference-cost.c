@@ -1,5 +1,5 @@
 /*
- * Cost of the per-iteration interference record (harness/lib/interference.c):
+ * Cost of the per-iteration interference record (harness/machine/interference.c):
  * two snapshots, the difference, the store keys and the judgement, as the
  * runner does around every iteration.  Prints microseconds per iteration.
  */

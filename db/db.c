@@ -1,5 +1,5 @@
 #include "db-internal.h"
-#include "../harness/lib/util.h"
+#include "../harness/base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

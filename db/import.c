@@ -1,7 +1,7 @@
 /* The sample_blocks writer import uses; see import.h. */
 #include "import.h"
 #include "db-internal.h"
-#include "../harness/lib/util.h"
+#include "../harness/base/util.h"
 
 #include <stdlib.h>
 

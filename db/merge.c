@@ -1,7 +1,7 @@
 /* Guest -> host result stream; see merge.h for the record format. */
 #include "merge.h"
 #include "db-internal.h"
-#include "../harness/lib/util.h"
+#include "../harness/base/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

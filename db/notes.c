@@ -1,6 +1,6 @@
 #include "notes.h"
 #include "db-internal.h"
-#include "../harness/lib/util.h"
+#include "../harness/base/util.h"
 
 #include <math.h>
 #include <stdlib.h>

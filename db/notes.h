@@ -1,7 +1,7 @@
 /*
  * Reading back what the runner noted about each iteration besides its
  * samples: the interference record (monitors, source 'interference') and
- * why it was disturbed.  `show` prints it; see harness/lib/interference.h.
+ * why it was disturbed.  `show` prints it; see harness/machine/interference.h.
  */
 #ifndef MMB_NOTES_H
 #define MMB_NOTES_H

@@ -5,7 +5,7 @@
  */
 #include "query.h"
 #include "db-internal.h"
-#include "../harness/lib/util.h"
+#include "../harness/base/util.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,7 +1,7 @@
 /* The questions of `list`, `show` and the run summary; see read.h. */
 #include "read.h"
 #include "db-internal.h"
-#include "../harness/lib/util.h"
+#include "../harness/base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 #include "sink.h"
 #include "merge.h"
-#include "../harness/lib/util.h"
+#include "../harness/base/util.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@
 # Skipped (77) without busybox.
 . "$(dirname "$0")/../e2e-lib.sh"
 # vm run builds its initramfs from busybox before QEMU is started (the same
-# places harness/lib/initramfs.c looks); `install-deps.sh test` installs it
+# places harness/kernel/initramfs.c looks); `install-deps.sh test` installs it
 [ -x /bin/busybox ] || [ -x /usr/bin/busybox ] || command -v busybox >/dev/null ||
 	skip "busybox not installed (apt-get install busybox-static): vm run cannot build an initramfs"
 export MMBENCH_CACHE=$TMP/cache

@@ -1,5 +1,5 @@
 /*
- * The knob journal's trust checks (harness/lib/envctl.c): which knobs a
+ * The knob journal's trust checks (harness/machine/envctl.c): which knobs a
  * replay (and host->write_knob) accepts, which values, and when a state
  * folder or journal is refused.  The replay itself: tests/e2e/89-journal-hostile.sh.
  */

@@ -1,5 +1,5 @@
 /*
- * The --precision stopping rule (harness/lib/precision.c) under optional
+ * The --precision stopping rule (harness/run/precision.c) under optional
  * stopping: seeded simulation of the coverage of the 95% CI at the point
  * it stops, normal and log-normal data, CoV 2-10%, precision 1-5%.
  */

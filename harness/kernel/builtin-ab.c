@@ -1,6 +1,6 @@
 /*
  * mmbench ab: build base and patched kernels and run an experiment on both,
- * interleaved, then compare (harness/lib/ab.h).
+ * interleaved, then compare (harness/kernel/ab.h).
  */
 #include "ab.h"
 #include "builtin.h"

@@ -1,6 +1,6 @@
 /*
  * mmbench vm run: boot a built kernel under QEMU and run an experiment in
- * it (harness/lib/vmrun.h).  `mmbench vm guest` is the agent the guest's
+ * it (harness/kernel/vmrun.h).  `mmbench vm guest` is the agent the guest's
  * /init runs; it is not meant for users.
  */
 #include "builtin.h"

@@ -1,6 +1,6 @@
 /*
  * mmbench kernel build|list|rm: test kernels built from a git tree with a
- * patch series, cached by content (see harness/lib/kbuild.h).
+ * patch series, cached by content (see harness/kernel/kbuild.h).
  */
 #include "builtin.h"
 #include "db.h"
