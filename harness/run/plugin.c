@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -373,12 +374,25 @@ static const char *signal_name(int sig, char *buf, size_t len)
  * the harness has changed nothing yet and must not crash in plugin code.
  * The child sends "1<reason>" or "0" and exits.
  */
+/*
+ * A plan-time hook decides from its params and the machine: it has no
+ * business taking long.  10 s; MMBENCH_HOOK_TIMEOUT_MS for the tests.
+ */
+static long hook_timeout_ms(void)
+{
+	const char *e = getenv("MMBENCH_HOOK_TIMEOUT_MS");
+	long v = e ? strtol(e, NULL, 10) : 0;
+
+	return v > 0 ? v : 10000;
+}
+
 static int call_in_child(const struct plugin *p, const char *hook,
 			 const struct mmb_host *host, const struct mmb_value *vals, char **why)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char tmp[4096], sig[64];
-	int fds[2], status = 0;
+	int fds[2], status = 0, hung = 0;
+	long long deadline;
 	pid_t pid;
 	ssize_t n;
 
@@ -423,16 +437,39 @@ static int call_in_child(const struct plugin *p, const char *hook,
 	}
 	close(fds[1]);
 	strbuf_init(&sb);
-	while ((n = read(fds[0], tmp, sizeof(tmp))) != 0) {
-		if (n < 0 && errno == EINTR)
+	deadline = (long long)now_ns() + hook_timeout_ms() * 1000000LL;
+	for (;;) {
+		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+		long long left_ms = (deadline - (long long)now_ns()) / 1000000LL;
+
+		if (left_ms <= 0 || poll(&pfd, 1, (int)left_ms) == 0) {
+			hung = 1;
+			break;
+		}
+		n = read(fds[0], tmp, sizeof(tmp));
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
-		if (n < 0 || sb.len > 65536)
+		if (n <= 0 || sb.len > 65536)
 			break;
 		strbuf_add(&sb, tmp, n);
 	}
 	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	/* a hook that answered but does not exit is as hung as a silent one */
+	while (!hung && waitpid(pid, &status, WNOHANG) == 0) {
+		if ((long long)now_ns() >= deadline) {
+			hung = 1;
+			break;
+		}
+		usleep(1000);
+	}
+	if (hung) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		strbuf_release(&sb);
+		return error("plugin %s did not return from %s within %ld ms (hung?): killed it",
+			     p->w.name, hook, hook_timeout_ms());
+	}
 	if (WIFSIGNALED(status)) {
 		strbuf_release(&sb);
 		return error("plugin %s crashed in %s: %s", p->w.name, hook,

@@ -3,7 +3,8 @@
 # hooks, called before anything runs): the harness reports
 # "plugin crash_hooks crashed in HOOK: SIGSEGV" as its one error, exits 1,
 # and has changed nothing -- no run recorded, no knob touched, no journal.
-# (It died with the plugin: exit 139, no message.)
+# (It died with the plugin: exit 139, no message.)  A hook that hangs is
+# killed at the hook timeout and named the same way.
 . "$(dirname "$0")/../e2e-lib.sh"
 export MMBENCH_PLUGIN_PATH=$MMBENCH_BUILD/tests/plugins
 THP=/sys/kernel/mm/transparent_hugepage
@@ -39,6 +40,22 @@ EOC
 	fi
 	[ ! -s "$MMBENCH_STATE/journal" ] || die "$hook: something was journaled"
 	[ -z "$env_section" ] || [ "$(cur $THP/defrag)" = "$before" ] || die "$hook: defrag changed"
+done
+# A hook that hangs is killed at the hook timeout (10 s; 1 s here) and named:
+# it used to hang the planning for ever.
+for hook in supported check_params; do
+	sed -i "s/crash: .*/crash: hang_$hook/" "$TMP/c.yaml"
+	set +e
+	MMBENCH_HOOK_TIMEOUT_MS=1000 "$MMB" run "$TMP/c.yaml" -q > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	set -e
+	cat "$TMP/err"
+	[ "$rc" = 1 ] || die "hang in $hook: expected exit 1, got $rc"
+	grep -qx "error: plugin crash_hooks did not return from $hook within 1000 ms (hung?): killed it" "$TMP/err" ||
+		die "hang in $hook: the error does not name the hook"
+	[ "$(grep -c '^error:' "$TMP/err")" = 1 ] || die "hang in $hook: expected one error line"
+	[ ! -s "$MMBENCH_STATE/journal" ] || die "hang in $hook: something was journaled"
+	! pgrep -f "$TMP/c.yaml" >/dev/null || die "hang in $hook: the hook's child survived"
 done
 # the same plugin, not asked to crash, runs
 sed -i 's/crash: .*/crash: none/' "$TMP/c.yaml"

@@ -1,16 +1,18 @@
 /*
- * A plugin that segfaults in a plan-time hook on request (param `crash`:
- * none, supported or check_params): the harness runs those hooks in a
- * child and must report the crash, not die of it.
+ * A plugin that segfaults or hangs in a plan-time hook on request (param
+ * `crash`: none, supported, check_params, hang_supported, hang_check_params):
+ * the harness runs those hooks in a child and must report the crash or the
+ * hang, not die of it or wait forever.
  */
 #include "loader-case.h"
 
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct mmb_param_def params[] = {
-	{ "crash", MMB_PARAM_ENUM, "none", 0, 0, "none|supported|check_params",
-	  "the hook that segfaults" },
+	{ "crash", MMB_PARAM_ENUM, "none", 0, 0, "none|supported|check_params|hang_supported|hang_check_params",
+	  "the hook that segfaults or hangs" },
 	{ 0 },
 };
 
@@ -25,6 +27,8 @@ static const char *supported(const struct mmb_host *h, const struct mmb_value *p
 	(void)h;
 	if (!strcmp(p[0].s, "supported"))
 		segfault();
+	while (!strcmp(p[0].s, "hang_supported"))
+		pause();
 	return NULL;
 }
 
@@ -32,6 +36,8 @@ static const char *check_params(const struct mmb_value *p)
 {
 	if (!strcmp(p[0].s, "check_params"))
 		segfault();
+	while (!strcmp(p[0].s, "hang_check_params"))
+		pause();
 	return NULL;
 }
 
