@@ -1,4 +1,5 @@
 #include "util.h"
+#include "parse-options.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -236,17 +237,6 @@ int strbuf_read_fd(struct strbuf *sb, int fd)
 			return 0;
 		strbuf_add(sb, buf, n);
 	}
-}
-
-bool looks_like_option(const char *v)
-{
-	char *end;
-
-	if (v[0] != '-' || !v[1])
-		return false;
-	errno = 0;
-	(void)strtod(v, &end);
-	return *end != '\0';
 }
 
 int option_value_msg(int argc, char **argv, int *i, const char *name, const char **val,

@@ -12,10 +12,22 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MMB_PRINTF_FMT(a, b) __attribute__((format(printf, a, b)))
 
-/* Exit codes (the contract in the README). */
-#define EXIT_OK		0
-#define EXIT_RUNTIME	1
-#define EXIT_USAGE	2
+/* Exit codes (the contract in docs/help/mmbench.txt): what main() returns. */
+enum mmb_exit {
+	EXIT_OK = 0,
+	EXIT_RUNTIME = 1,	/* a runtime failure (error() returned -1) */
+	EXIT_USAGE = 2,		/* bad arguments or input from the user */
+};
+/*
+ * Library functions that can tell bad input from a failure return -1 for a
+ * failure and MMB_EUSAGE for bad input; mmb_exit_code() maps 0, MMB_EUSAGE
+ * and anything else to EXIT_OK, EXIT_USAGE and EXIT_RUNTIME.
+ */
+#define MMB_EUSAGE	(-2)
+static inline enum mmb_exit mmb_exit_code(int ret)
+{
+	return ret == 0 ? EXIT_OK : ret == MMB_EUSAGE ? EXIT_USAGE : EXIT_RUNTIME;
+}
 
 /* git style: error() prints "error: ..." and returns -1; die() exits. */
 int error(const char *fmt, ...) MMB_PRINTF_FMT(1, 2);
@@ -134,12 +146,6 @@ bool progress_enabled(void);
 /* Directory holding the mmbench executable (for finding build/workloads). */
 const char *exe_dir(void);
 
-/*
- * Options with a value.  A separate value that looks like an option (starts
- * with '-' and is neither "-" nor a number) is taken as a forgotten value:
- * "--db -q" is refused, "--db=-q" is how to mean it.
- */
-bool looks_like_option(const char *v);
 /*
  * argv[*i] is NAME: "NAME VALUE" or "NAME=VALUE".  1: taken, *val set and
  * *i advanced past a separate VALUE; 0: argv[*i] is not NAME; -1: the value
