@@ -1,7 +1,5 @@
 /*
- * mmbench compare [--db FILE] [--format mmtests|lkp|markdown|csv|json]
- *                 [--test welch|mwu|mmtests|lkp] [--workload W] [--metric M]
- *                 BASE NEW...
+ * mmbench compare [options] BASE NEW... (docs/help/compare.txt)
  *
  * Pools the samples of every complete or interrupted run of each kernel
  * label, tests each NEW against BASE per (workload, variant, metric), adjusts
@@ -12,6 +10,7 @@
 #include "builtin.h"
 #include "compare.h"
 #include "db.h"
+#include "parse-options.h"
 #include "query.h"
 #include "util.h"
 
@@ -19,107 +18,50 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define COMPARE_USAGE \
-	"usage: mmbench compare [--db FILE] [--format mmtests|lkp|markdown|csv|json]\n" \
-	"                       [--test welch|mwu|mmtests|lkp] [--mean amean|hmean|gmean|median]\n" \
-	"                       [--workload W] [--metric M] BASE NEW...\n"
+static const struct option *compare_opts;	/* cmd_compare's table, for the usage */
 
 static int usage_error(const char *fmt, const char *arg)
 {
 	error(fmt, arg);
-	fputs(COMPARE_USAGE, stderr);
+	parse_options_usage(stderr, compare_opts, "compare", "BASE NEW...");
 	return EXIT_USAGE;
-}
-
-/* "--opt VALUE" or "--opt=VALUE"; returns the value or NULL. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name, bool *missing)
-{
-	const char *v = NULL;
-
-	*missing = option_value(argc, argv, i, name, &v) < 0;
-	return v;
 }
 
 int cmd_compare(int argc, char **argv)
 {
-	const char *dbpath = NULL, *format = NULL, *test = "welch";
+	const char *dbpath = NULL, *format = NULL;
 	struct query_filter filter = { 0 };
 	const char **labels = xcalloc((size_t)argc + 1, sizeof(*labels));
 	size_t nlabels = 0;
 	enum compare_format fmt = CMP_TEXT;
-	enum stats_test_kind kind;
+	enum stats_test_kind kind = STATS_WELCH;
 	enum stats_mean_kind mean = STATS_MEAN_AUTO;
 	struct strbuf out = STRBUF_INIT;
 	struct query_set qs;
 	struct compare c;
 	struct mmb_db db;
-	bool dashdash = false;
-	int ret;
+	int ret, n;
+	const struct option opts[] = {
+		OPT_STRING(0, "db", &dbpath, "FILE", "results database"),
+		OPT_STRING(0, "format", &format, "F", "mmtests, lkp, markdown, csv or json"),
+		COMPARE_SELECT_OPTIONS(&filter, &kind, &mean),
+		OPT_BOOL(0, "no-guard", &filter.no_guard,
+			 "raw verdicts: disturbed values kept, none made inconclusive"),
+		OPT_END(),
+	};
 
-	for (int i = 1; i < argc; i++) {
-		static const char *const opts[] = { "--db", "--format", "--test", "--workload",
-						    "--metric", "--last", "--mean" };
-		const char *a = argv[i], *v = NULL;
-		size_t k;
-		bool missing = false;
-
-		if (dashdash || a[0] != '-' || !a[1]) {
-			labels[nlabels++] = a;
-			continue;
-		}
-		if (!strcmp(a, "--")) {
-			dashdash = true;
-			continue;
-		}
-		if (!strcmp(a, "--keep-disturbed")) {
-			filter.keep_disturbed = true;
-			continue;
-		}
-		if (!strcmp(a, "--no-guard")) {
-			filter.no_guard = true;
-			continue;
-		}
-		for (k = 0; k < ARRAY_SIZE(opts); k++) {
-			v = opt_value(argc, argv, &i, opts[k], &missing);
-			if (v || missing)
-				break;
-		}
-		if (missing) {
-			free(labels);
-			fputs(COMPARE_USAGE, stderr);	/* option_value() said why */
-			return EXIT_USAGE;
-		}
-		switch (k) {
-		case 0: dbpath = v; break;
-		case 1: format = v; break;
-		case 2: test = v; break;
-		case 3: filter.workload = v; break;
-		case 4: filter.metric = v; break;
-		case 5:
-			if (query_filter_set_last(&filter, v)) {
-				free(labels);
-				return usage_error("--last '%s': expected a number of runs >= 1", v);
-			}
-			break;
-		case 6:
-			if (stats_mean_parse(v, &mean)) {
-				free(labels);
-				return usage_error("--mean '%s': expected amean, hmean, gmean or median", v);
-			}
-			break;
-		default:
-			free(labels);
-			return usage_error("unknown option '%s'", a);
-		}
+	compare_opts = opts;
+	n = parse_options(argc, argv, opts, "compare", "BASE NEW...", 0);
+	if (n < 0) {
+		free(labels);
+		return EXIT_USAGE;
 	}
+	for (int i = 0; i < n; i++)
+		labels[nlabels++] = argv[i];
 	if (format && compare_format_parse(format, &fmt)) {
 		free(labels);
 		return usage_error("unknown format '%s' (formats: mmtests, lkp, markdown, csv,"
 				   " json)", format);
-	}
-	if (stats_test_parse(test, &kind)) {
-		free(labels);
-		return usage_error("unknown test '%s' (tests: welch, mwu, mmtests, lkp)", test);
 	}
 	if (nlabels < 2) {
 		free(labels);

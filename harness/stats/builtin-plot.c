@@ -17,7 +17,6 @@
 #include "util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,14 +38,6 @@ static int parse_size(const char *s, int *w, int *h)
 
 int cmd_plot(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "size", required_argument, NULL, 's' },
-		COMPARE_SELECT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *dbpath = NULL, *outdir = ".";
 	struct query_filter filter = { 0 };
 	struct plot_opts o;
@@ -58,55 +49,37 @@ int cmd_plot(int argc, char **argv)
 	struct plot_list list;
 	size_t ngroups = 0, nmachines = 0;
 	char *machine = NULL;
-	int opt, rc, ret = EXIT_OK;
+	int n, rc, ret = EXIT_OK;
+	const char *format = NULL, *size = NULL;
+	const struct option opts[] = {
+		OPT_STRING(0, "db", &dbpath, "FILE", "results database"),
+		OPT_STRING(0, "out", &outdir, "DIR", "where to write the files"),
+		OPT_STRING(0, "format", &format, "FMT", "png, svg or pdf"),
+		OPT_STRING(0, "size", &size, "WxH", "picture size in pixels"),
+		COMPARE_SELECT_OPTIONS(&filter, &o.test, &mean),
+		OPT_END(),
+	};
 
 	plot_opts_init(&o);
-	optind = 1;
-	opterr = 0;	/* one error of our own, naming the argument */
-	while ((opt = getopt_long(argc, argv, ":d:o:f:s:" COMPARE_SELECT_SHORTOPTS, longopts, NULL)) != -1) {
-		if (getopt_value_check(argv, optind, optarg))
-			return EXIT_USAGE;
-		rc = compare_select_option(opt, optarg, &filter, &o.test, &mean);
-		if (rc < 0)
-			return EXIT_USAGE;
-		if (rc)
-			continue;
-		switch (opt) {
-		case 'd':
-			dbpath = optarg;
-			break;
-		case 'o':
-			outdir = optarg;
-			break;
-		case 'f':
-			if (plot_format_parse(optarg, &o.format) < 0) {
-				error("--format '%s': expected png, svg or pdf", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 's':
-			if (parse_size(optarg, &o.width, &o.height) < 0) {
-				error("--size '%s': expected WIDTHxHEIGHT in pixels, e.g. 800x600", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case ':':
-			error("option %s needs a value; see mmbench help plot", argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			error("unknown option '%s'; usage: mmbench plot [--db FILE] [--out DIR] "
-			      "[--format png|svg|pdf] [--workload W] [--metric M] [--last N] BASE NEW...", argv[optind - 1]);
-			return EXIT_USAGE;
-		}
+	n = parse_options(argc, argv, opts, "plot", "BASE NEW...", 0);
+	if (n < 0)
+		return EXIT_USAGE;
+	if (format && plot_format_parse(format, &o.format) < 0) {
+		error("--format '%s': expected png, svg or pdf", format);
+		return EXIT_USAGE;
 	}
-	if (argc - optind < 2) {
+	if (size && parse_size(size, &o.width, &o.height) < 0) {
+		error("--size '%s': expected WIDTHxHEIGHT in pixels, e.g. 800x600", size);
+		return EXIT_USAGE;
+	}
+	if (n < 2) {
 		error("plot needs a baseline and at least one kernel label to compare: BASE NEW...");
 		return EXIT_USAGE;
 	}
 	rc = db_open_existing(&db, db_default_path(dbpath));
 	if (rc)
 		return rc == DB_ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
-	rc = query_load(&db, (const char *const *)argv + optind, argc - optind, &filter, &qs);
+	rc = query_load(&db, (const char *const *)argv, (size_t)n, &filter, &qs);
 	if (rc == QUERY_EUNKNOWN) {
 		db_close(&db);
 		return EXIT_USAGE;

@@ -17,7 +17,6 @@
 #include "util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1095,77 +1094,47 @@ static int draw_plots(struct report *rp)
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "no-plots", no_argument, NULL, 'P' },
-		COMPARE_SELECT_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct report rp;
 	struct query_filter filter = { 0 };
-	const char *dbpath = NULL;
+	const char *dbpath = NULL, *format = NULL;
 	struct strbuf title = STRBUF_INIT;
-	int opt, rc, ret = EXIT_OK;
+	bool no_plots = false;
+	int n, rc, ret = EXIT_OK;
+	const struct option opts[] = {
+		OPT_STRING(0, "db", &dbpath, "FILE", "results database"),
+		OPT_STRING(0, "out", &rp.outdir, "DIR", "output directory (required)"),
+		OPT_STRING(0, "format", &format, "F", "table layout: mmtests or lkp"),
+		OPT_BOOL(0, "no-plots", &no_plots, "no plots"),
+		COMPARE_SELECT_OPTIONS(&filter, &rp.test, &rp.mean),
+		OPT_END(),
+	};
 
 	memset(&rp, 0, sizeof(rp));
 	rp.fmt = CMP_MMTESTS;
 	rp.test = STATS_WELCH;
-	rp.plots_on = true;
 	plot_list_init(&rp.plots);
-	optind = 1;
-	opterr = 0;	/* one error of our own, naming the argument */
-	while ((opt = getopt_long(argc, argv, ":d:o:f:" COMPARE_SELECT_SHORTOPTS, longopts,
-				  NULL)) != -1) {
-		if (getopt_value_check(argv, optind, optarg))
-			return EXIT_USAGE;
-		rc = compare_select_option(opt, optarg, &filter, &rp.test, &rp.mean);
-		if (rc < 0)
-			return EXIT_USAGE;
-		if (rc)
-			continue;
-		switch (opt) {
-		case 'd':
-			dbpath = optarg;
-			break;
-		case 'o':
-			rp.outdir = optarg;
-			break;
-		case 'f':
-			if (!strcmp(optarg, "mmtests"))
-				rp.fmt = CMP_MMTESTS;
-			else if (!strcmp(optarg, "lkp"))
-				rp.fmt = CMP_LKP;
-			else {
-				error("--format '%s': expected mmtests or lkp", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'P':
-			rp.plots_on = false;
-			break;
-		case ':':
-			error("option %s needs a value; see mmbench help report", argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			error("unknown option '%s'; usage: mmbench report [--db FILE] --out DIR "
-			      "[--format mmtests|lkp] [--last N] BASE NEW...", argv[optind - 1]);
-			return EXIT_USAGE;
-		}
+	n = parse_options(argc, argv, opts, "report", "BASE NEW...", 0);
+	if (n < 0)
+		return EXIT_USAGE;
+	rp.plots_on = !no_plots;
+	if (format && !strcmp(format, "lkp")) {
+		rp.fmt = CMP_LKP;
+	} else if (format && strcmp(format, "mmtests")) {
+		error("--format '%s': expected mmtests or lkp", format);
+		return EXIT_USAGE;
 	}
 	if (!rp.outdir) {
 		error("report needs --out DIR (the bundle is several files)");
 		return EXIT_USAGE;
 	}
-	if (argc - optind < 2) {
+	if (n < 2) {
 		error("report needs a baseline and at least one kernel label to compare: BASE NEW...");
 		return EXIT_USAGE;
 	}
 	rc = db_open_existing(&rp.db, db_default_path(dbpath));
 	if (rc)
 		return rc == DB_ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
-	rc = query_load(&rp.db, (const char *const *)argv + optind, argc - optind, &filter, &rp.qs);
+	rc = query_load(&rp.db, (const char *const *)argv, (size_t)n, &filter, &rp.qs);
 	if (rc == QUERY_EUNKNOWN || rc < 0) {
 		db_close(&rp.db);
 		return rc == QUERY_EUNKNOWN ? EXIT_USAGE : EXIT_RUNTIME;

@@ -337,32 +337,24 @@ static void describe_mean(struct strbuf *out, const struct compare *c, const cha
 	}
 }
 
-int compare_select_option(int opt, const char *arg, struct query_filter *f,
-			  enum stats_test_kind *test, enum stats_mean_kind *mean)
+int compare_opt_test(const struct option *opt, const char *arg)
 {
-	switch (opt) {
-	case 'w':
-		f->workload = arg;
-		return 1;
-	case 'm':
-		f->metric = arg;
-		return 1;
-	case 't':
-		if (stats_test_parse(arg, test) < 0)
-			return error("--test '%s': expected welch, mwu, mmtests or lkp", arg);
-		return 1;
-	case 'l':
-		if (query_filter_set_last(f, arg))
-			return error("--last '%s': expected a number of runs >= 1", arg);
-		return 1;
-	case 'K':
-		f->keep_disturbed = true;
-		return 1;
-	case 'M':
-		if (stats_mean_parse(arg, mean) < 0)
-			return error("--mean '%s': expected amean, hmean, gmean or median", arg);
-		return 1;
-	}
+	if (stats_test_parse(arg, opt->value) < 0)
+		return error("--test '%s': expected welch, mwu, mmtests or lkp", arg);
+	return 0;
+}
+
+int compare_opt_mean(const struct option *opt, const char *arg)
+{
+	if (stats_mean_parse(arg, opt->value) < 0)
+		return error("--mean '%s': expected amean, hmean, gmean or median", arg);
+	return 0;
+}
+
+int compare_opt_last(const struct option *opt, const char *arg)
+{
+	if (query_filter_set_last(opt->value, arg))
+		return error("--last '%s': expected a number of runs >= 1", arg);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #ifndef MMB_COMPARE_H
 #define MMB_COMPARE_H
 
+#include "parse-options.h"
 #include "query.h"
 #include "stats.h"
 
@@ -106,22 +107,24 @@ bool compare_has_common(const struct query_set *qs);
 int compare_explain_nothing(const struct query_set *all, const struct query_filter *f);
 
 /*
- * The selection options plot and report share with compare, for
- * getopt_long(): put COMPARE_SELECT_LONGOPTS in the option table and
- * COMPARE_SELECT_SHORTOPTS in the short string, then offer each option to
- * compare_select_option(): 1 = taken, 0 = not one of these, -1 = bad value
- * (message printed).
+ * The selection options compare, plot and report share, as entries of a
+ * parse-options table: COMPARE_SELECT_OPTIONS(&filter, &test, &mean).  The
+ * callbacks check the value (message said, -1: a usage error).
  */
-#define COMPARE_SELECT_SHORTOPTS "w:m:t:l:"
-#define COMPARE_SELECT_LONGOPTS \
-	{ "workload", required_argument, NULL, 'w' }, \
-	{ "metric", required_argument, NULL, 'm' }, \
-	{ "test", required_argument, NULL, 't' }, \
-	{ "last", required_argument, NULL, 'l' }, \
-	{ "keep-disturbed", no_argument, NULL, 'K' }, \
-	{ "mean", required_argument, NULL, 'M' }
-int compare_select_option(int opt, const char *arg, struct query_filter *f,
-			  enum stats_test_kind *test, enum stats_mean_kind *mean);
+int compare_opt_test(const struct option *opt, const char *arg);	/* enum stats_test_kind * */
+int compare_opt_mean(const struct option *opt, const char *arg);	/* enum stats_mean_kind * */
+int compare_opt_last(const struct option *opt, const char *arg);	/* struct query_filter * */
+#define COMPARE_SELECT_OPTIONS(f, test, mean)						\
+	OPT_STRING(0, "workload", &(f)->workload, "W", "only this workload"),		\
+	OPT_STRING(0, "metric", &(f)->metric, "M", "only this metric"),			\
+	OPT_CALLBACK(0, "test", (test), "T", "welch, mwu, mmtests or lkp",		\
+		     compare_opt_test),							\
+	OPT_CALLBACK(0, "mean", (mean), "S", "amean, hmean, gmean or median",		\
+		     compare_opt_mean),							\
+	OPT_CALLBACK(0, "last", (f), "N", "only the newest N usable runs of a label",	\
+		     compare_opt_last),							\
+	OPT_BOOL(0, "keep-disturbed", &(f)->keep_disturbed,				\
+		 "pool the values of disturbed iterations too")
 void compare_print(struct strbuf *out, const struct compare *c, enum compare_format f);
 
 /* The individual formatters (compare_print dispatches). */
