@@ -7,6 +7,7 @@
 #include "builtin.h"
 #include "envctl.h"
 #include "help.h"
+#include "parse-options.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -56,42 +57,44 @@ static int wants_help(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const char *name;
+	bool version = false, help = false;
 	int ret;
+	/* global options, before the command */
+	const struct option opts[] = {
+		OPT_BOOL('V', "version", &version, "print the version"),
+		OPT_BOOL('h', "help", &help, "the overview of commands"),
+		OPT_SET_INT('q', "quiet", &mmb_quiet, 1, "no informational messages"),
+		OPT_END(),
+	};
 
-	/* Global options before the command. */
-	while (argc > 1 && argv[1][0] == '-') {
-		if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-			printf("mmbench %s (%s)\n", MMB_VERSION, MMB_GIT_SHA);
-			return EXIT_OK;
-		} else if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-			usage(stdout);
-			return EXIT_OK;
-		} else if (!strcmp(argv[1], "-q") || !strcmp(argv[1], "--quiet")) {
-			mmb_quiet = 1;
-		} else {
-			error("unknown option '%s'", argv[1]);
-			usage(stderr);
-			return EXIT_USAGE;
-		}
-		argc--;
-		argv++;
+	argc = parse_options(argc, argv, opts, "", "COMMAND [ARGS...]", PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc < 0)
+		return EXIT_USAGE;
+	if (version) {
+		printf("mmbench %s (%s)\n", MMB_VERSION, MMB_GIT_SHA);
+		return EXIT_OK;
 	}
-	if (argc < 2) {
+	if (help) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (argc < 1) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	name = argv[1];
+	/* argv[0] is the command from here on, as each command expects */
+	name = argv[0];
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
 		const struct command *c = &commands[i];
 
 		if (strcmp(c->name, name))
 			continue;
-		if (wants_help(argc - 1, argv + 1))
+		if (wants_help(argc, argv))
 			return help_show(c->name) ? EXIT_USAGE : EXIT_OK;
 		/* a journal others could have written is refused, never replayed */
 		if ((c->flags & RESTORE_ENV) && envctl_recover())
 			return EXIT_RUNTIME;
-		ret = c->fn(argc - 1, argv + 1);
+		ret = c->fn(argc, argv);
 		/* error() returns -1: a runtime failure */
 		return ret < 0 ? EXIT_RUNTIME : ret;
 	}

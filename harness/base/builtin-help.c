@@ -1,6 +1,7 @@
 /* mmbench help [CMD]: the same text as `mmbench CMD --help` and the man page. */
 #include "builtin.h"
 #include "help.h"
+#include "parse-options.h"
 #include "util.h"
 
 #include <string.h>
@@ -25,7 +26,10 @@ int help_show(const char *cmd)
 
 int cmd_help(int argc, char **argv)
 {
-	if (argc < 2)
-		return help_show("mmbench") ? EXIT_USAGE : EXIT_OK;
-	return help_show(argv[1]) ? EXIT_USAGE : EXIT_OK;
+	const struct option opts[] = { OPT_END() };
+	int n = parse_options(argc, argv, opts, "help", "[COMMAND]", 0);
+
+	if (n < 0)
+		return EXIT_USAGE;
+	return help_show(n ? argv[0] : "mmbench") ? EXIT_USAGE : EXIT_OK;
 }

@@ -125,7 +125,7 @@ static int unknown(const struct option *opts, const char *what, const char *cmd,
 
 	error("unknown option '%s'", what);
 	parse_options_usage(stderr, opts, cmd, args);
-	fprintf(stderr, "see `mmbench help %.*s`\n", (int)n, cmd);
+	fprintf(stderr, "see `mmbench help%s%.*s`\n", n ? " " : "", (int)n, cmd);
 	return -1;
 }
 
@@ -241,7 +241,7 @@ void parse_options_usage(FILE *f, const struct option *o, const char *cmd, const
 	size_t col, indent;
 	char w[160];
 
-	col = (size_t)fprintf(f, "usage: mmbench %s", cmd);
+	col = (size_t)fprintf(f, "usage: mmbench%s%s", *cmd ? " " : "", cmd);
 	indent = col + 1;
 	for (; o->type != OPTION_END; o++) {
 		char name[80];

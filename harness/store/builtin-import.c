@@ -18,6 +18,7 @@
  */
 #include "builtin.h"
 #include "db.h"
+#include "parse-options.h"
 #include "importfmt.h"
 #include "util.h"
 
@@ -28,10 +29,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const struct option *import_opts;	/* cmd_import's table, for the usage */
+
 static int usage_error(const char *msg)
 {
 	error("%s", msg);
-	fprintf(stderr, "usage: mmbench import [--db FILE] --name LABEL FILE\n");
+	parse_options_usage(stderr, import_opts, "import", "FILE");
 	return EXIT_USAGE;
 }
 
@@ -44,32 +47,20 @@ int cmd_import(int argc, char **argv)
 	struct kernel_info k = { 0 };
 	struct run_info ri = { 0 };
 	char *abs = NULL;
-	int ret = -1;
+	int ret = -1, n;
+	const struct option opts[] = {
+		OPT_STRING(0, "db", &dbpath, "FILE", "results database"),
+		OPT_STRING(0, "name", &label, "LABEL", "kernel label to import under (required)"),
+		OPT_END(),
+	};
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		char msg[512];
-		int r;
-
-		if ((r = option_value_msg(argc, argv, &i, "--db", &dbpath, msg, sizeof(msg))) ||
-		    (r = option_value_msg(argc, argv, &i, "--name", &label, msg, sizeof(msg)))) {
-			if (r < 0)
-				return usage_error(msg);
-		} else if (!strcmp(a, "--")) {
-			if (i + 1 < argc)
-				file = argv[++i];
-			if (i + 1 < argc)
-				return usage_error("import takes one FILE");
-		} else if (a[0] == '-' && a[1]) {
-			error("unknown option '%s'", a);
-			fprintf(stderr, "usage: mmbench import [--db FILE] --name LABEL FILE\n");
-			return EXIT_USAGE;
-		} else if (file) {
-			return usage_error("import takes one FILE");
-		} else {
-			file = a;
-		}
-	}
+	import_opts = opts;
+	n = parse_options(argc, argv, opts, "import", "FILE", 0);
+	if (n < 0)
+		return EXIT_USAGE;
+	if (n > 1)
+		return usage_error("import takes one FILE");
+	file = argv[0];
 	if (!label || !*label)
 		return usage_error("--name LABEL is required (the kernel label to import under)");
 	if (!file)

@@ -1,6 +1,7 @@
 /* mmbench list workloads|runs|kernels */
 #include "builtin.h"
 #include "db.h"
+#include "parse-options.h"
 #include "read.h"
 #include "plan.h"
 #include "plugin.h"
@@ -162,26 +163,24 @@ int cmd_list(int argc, char **argv)
 	const char *what = NULL, *dbpath = NULL;
 	bool verbose = false;
 	struct mmb_db db;
-	int ret;
+	int ret, n;
+	const struct option opts[] = {
+		OPT_STRING(0, "db", &dbpath, "FILE", "results database"),
+		OPT_BOOL('v', "verbose", &verbose, "workloads: parameters and metrics too"),
+		OPT_END(),
+	};
 
-	for (int i = 1; i < argc; i++) {
-		int r = option_value(argc, argv, &i, "--db", &dbpath);
-
-		if (r < 0)
-			return EXIT_USAGE;
-		else if (r)
-			continue;
-		else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose"))
-			verbose = true;
-		else if (argv[i][0] == '-')
-			die_usage("unknown option '%s' (see `mmbench list --help`)", argv[i]);
-		else if (!what)
-			what = argv[i];
-		else
-			die_usage("unexpected argument '%s'", argv[i]);
+	n = parse_options(argc, argv, opts, "list", "workloads|runs|kernels", 0);
+	if (n < 0)
+		return EXIT_USAGE;
+	if (n > 1)
+		die_usage("unexpected argument '%s'", argv[1]);
+	what = argv[0];
+	if (!what) {
+		error("what to list? workloads, runs or kernels");
+		parse_options_usage(stderr, opts, "list", "workloads|runs|kernels");
+		return EXIT_USAGE;
 	}
-	if (!what)
-		die_usage("usage: mmbench list workloads|runs|kernels [--db FILE] [-v]");
 	if (!strcmp(what, "workloads"))
 		return list_workloads(verbose) ? EXIT_RUNTIME : EXIT_OK;
 	if (strcmp(what, "runs") && strcmp(what, "kernels"))

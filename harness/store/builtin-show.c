@@ -1,6 +1,7 @@
 /* mmbench show RUN: everything recorded about one run. */
 #include "builtin.h"
 #include "db.h"
+#include "parse-options.h"
 #include "notes.h"
 #include "query.h"
 #include "read.h"
@@ -182,26 +183,24 @@ int cmd_show(int argc, char **argv)
 	char *end, *buf = NULL;
 	size_t len = 0;
 	FILE *out;
-	int ret;
+	int ret, n;
+	const struct option opts[] = {
+		OPT_STRING(0, "db", &dbpath, "FILE", "results database"),
+		OPT_BOOL(0, "config", &config, "the experiment file as it was run"),
+		OPT_END(),
+	};
 
-	for (int i = 1; i < argc; i++) {
-		int r = option_value(argc, argv, &i, "--db", &dbpath);
-
-		if (r < 0)
-			return EXIT_USAGE;
-		else if (r)
-			continue;
-		else if (!strcmp(argv[i], "--config"))
-			config = true;
-		else if (argv[i][0] == '-')
-			die_usage("unknown option '%s' (see `mmbench show --help`)", argv[i]);
-		else if (!which)
-			which = argv[i];
-		else
-			die_usage("unexpected argument '%s'", argv[i]);
+	n = parse_options(argc, argv, opts, "show", "RUN", 0);
+	if (n < 0)
+		return EXIT_USAGE;
+	if (n > 1)
+		die_usage("unexpected argument '%s'", argv[1]);
+	which = argv[0];
+	if (!which) {
+		error("which run? (RUN: a number from `mmbench list runs`, or 'last')");
+		parse_options_usage(stderr, opts, "show", "RUN");
+		return EXIT_USAGE;
 	}
-	if (!which)
-		die_usage("usage: mmbench show RUN [--db FILE] [--config]   (RUN: a number from `mmbench list runs`, or 'last')");
 	if (db_open_existing(&db, db_default_path(dbpath)))
 		return EXIT_RUNTIME;
 	if (!strcmp(which, "last")) {
