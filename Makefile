@@ -43,7 +43,8 @@ HDRS      := $(wildcard include/mmbench/*.h harness/*.h $(SUBSYS:%=harness/%/*.h
 WORKLOADS := $(notdir $(patsubst %/,%,$(sort $(dir $(wildcard workloads/*/*.c)))))
 PLUGINS   := $(WORKLOADS:%=$(BUILD)/workloads/%.so)
 TEST_PLUGIN_SRC := $(wildcard tests/plugins/*.c)
-TEST_PLUGINS    := $(TEST_PLUGIN_SRC:tests/plugins/%.c=$(BUILD)/tests/plugins/%.so)
+TEST_PLUGINS    := $(TEST_PLUGIN_SRC:tests/plugins/%.c=$(BUILD)/tests/plugins/%.so) \
+		   $(BUILD)/tests/plugins/abi10.so
 UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
 E2E       := $(sort $(wildcard tests/e2e/*.sh))
@@ -96,6 +97,12 @@ $(BUILD)/tests/plugins/%.so: tests/plugins/%.c $(wildcard tests/plugins/*.h) inc
 	@$(if $(Q),echo "  PLUGIN  $@")
 	$(Q)$(CC) $(PLUGIN_CPPFLAGS) $(CFLAGS) $(PLUGIN_CFLAGS) $(PLUGIN_LDFLAGS) -o $@ $< -lpthread -lm
 
+# A plugin of the previous minor: built against the frozen ABI 1.0 header only.
+$(BUILD)/tests/plugins/abi10.so: tests/plugins/abi-1.0/abi10.c tests/plugins/abi-1.0/mmbench/workload.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  PLUGIN  $@ (ABI 1.0)")
+	$(Q)$(CC) -Itests/plugins/abi-1.0 $(CFLAGS) $(PLUGIN_CFLAGS) $(PLUGIN_LDFLAGS) -o $@ $<
+
 # Unit tests always run with ASan+UBSan: they are in-process and cheap.
 UNIT_FLAGS := -std=gnu11 $(WARN) -O1 -g -D_GNU_SOURCE -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 UNIT_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/uobj/%.o)
@@ -107,6 +114,25 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(UNIT_LIB_OBJ) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(CPPFLAGS) -Itests/unit $(UNIT_FLAGS) -o $@ $< $(UNIT_LIB_OBJ) -lcmocka $(LDLIBS)
+
+# test_plugin_abi: the loader built as a later minor would be, with a field
+# appended to mmb_param_def and mmb_metric_def (the header generated from
+# today's), loading abi10.so and its shorter elements.
+ABI_NEXT := $(BUILD)/gen/abi-next
+$(ABI_NEXT)/mmbench/workload.h: include/mmbench/workload.h
+	@mkdir -p $(dir $@)
+	$(Q)awk '/^#define MMB_ABI_MINOR / { $$3 = $$3 + 1 } \
+		/^struct mmb_(param|metric)_def \{/ { grow = 1 } \
+		grow && /^};/ { print "\tint64_t abi_next;\t/* appended by the test build */"; grow = 0 } \
+		{ print }' $< > $@
+$(BUILD)/uobj-abi-next/plugin.o: harness/run/plugin.c $(ABI_NEXT)/mmbench/workload.h $(HDRS)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -I$(ABI_NEXT) $(CPPFLAGS) $(UNIT_FLAGS) -c -o $@ $<
+$(BUILD)/tests/unit/test_plugin_abi: tests/unit/test_plugin_abi.c $(BUILD)/uobj-abi-next/plugin.o $(UNIT_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST    $@ (ABI next)")
+	$(Q)$(CC) -I$(ABI_NEXT) $(CPPFLAGS) -Itests/unit $(UNIT_FLAGS) -o $@ $< \
+		$(BUILD)/uobj-abi-next/plugin.o $(filter-out %/run/plugin.o,$(UNIT_LIB_OBJ)) -lcmocka $(LDLIBS)
 
 # Dependencies first (they may be what the build needs), then the tests.
 check:

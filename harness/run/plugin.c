@@ -34,6 +34,10 @@ void plugin_init(struct plugin *p)
 
 void plugin_release(struct plugin *p)
 {
+	for (size_t i = 0; i < p->nparams; i++)
+		free((void *)p->params[i]);
+	for (size_t i = 0; i < p->nmetrics; i++)
+		free((void *)p->metrics[i]);
 	free(p->params);
 	free(p->metrics);
 	if (p->handle)
@@ -122,6 +126,19 @@ static const char *param_type_ok(const struct mmb_param_def *d)
 	return "unknown parameter type";
 }
 
+/*
+ * One element of the plugin's param/metric array as a host struct: the
+ * plugin's element may be shorter (an older minor: the fields appended
+ * since read as zero) or longer (a newer minor: the extra is not ours).
+ */
+static void *host_copy(const char *elem, size_t plugin_size, size_t host_size)
+{
+	void *copy = xcalloc(1, host_size);
+
+	memcpy(copy, elem, plugin_size < host_size ? plugin_size : host_size);
+	return copy;
+}
+
 static int plugin_check(struct plugin *p, const struct mmb_workload *d, const char *fname)
 {
 	const char *path = p->path;
@@ -164,40 +181,40 @@ static int plugin_check(struct plugin *p, const struct mmb_workload *d, const ch
 
 	base = (const char *)p->w.params;
 	for (i = 0; base; i++) {
-		const struct mmb_param_def *pd =
-			(const void *)(base + i * p->w.param_def_size);
+		struct mmb_param_def *pd;
 		const char *why;
 
-		if (!pd->name)
+		if (!((const struct mmb_param_def *)(const void *)(base + i * p->w.param_def_size))->name)
 			break;
 		if (i >= 256)
 			return error("%s: parameter list not terminated by a NULL name", path);
+		pd = host_copy(base + i * p->w.param_def_size, p->w.param_def_size, sizeof(*pd));
+		p->params = xrealloc(p->params, (i + 1) * sizeof(*p->params));
+		p->params[i] = pd;
+		p->nparams = i + 1;
 		if ((why = param_type_ok(pd)))
 			return error("%s: parameter '%s': %s", path, pd->name, why);
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(p->params[j]->name, pd->name))
 				return error("%s: parameter '%s' declared twice", path, pd->name);
-		p->params = xrealloc(p->params, (i + 1) * sizeof(*p->params));
-		p->params[i] = pd;
-		p->nparams = i + 1;
 	}
 	base = (const char *)p->w.metrics;
 	for (i = 0;; i++) {
-		const struct mmb_metric_def *md =
-			(const void *)(base + i * p->w.metric_def_size);
+		struct mmb_metric_def *md;
 
-		if (!md->name)
+		if (!((const struct mmb_metric_def *)(const void *)(base + i * p->w.metric_def_size))->name)
 			break;
 		if (i >= 256)
 			return error("%s: metric list not terminated by a NULL name", path);
+		md = host_copy(base + i * p->w.metric_def_size, p->w.metric_def_size, sizeof(*md));
+		p->metrics = xrealloc(p->metrics, (i + 1) * sizeof(*p->metrics));
+		p->metrics[i] = md;
+		p->nmetrics = i + 1;
 		if (md->better != MMB_HIGHER_IS_BETTER && md->better != MMB_LOWER_IS_BETTER)
 			return error("%s: metric '%s': better must be MMB_HIGHER_IS_BETTER or MMB_LOWER_IS_BETTER",
 				     path, md->name);
 		if (!md->unit)
 			return error("%s: metric '%s' has no unit", path, md->name);
-		p->metrics = xrealloc(p->metrics, (i + 1) * sizeof(*p->metrics));
-		p->metrics[i] = md;
-		p->nmetrics = i + 1;
 	}
 	if (!p->nmetrics)
 		return error("%s: declares no metrics", path);

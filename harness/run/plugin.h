@@ -13,7 +13,11 @@ struct plugin {
 	 * harness knows; fields past the plugin's own size read as zero.
 	 */
 	struct mmb_workload w;
-	const struct mmb_param_def **params;	/* walked with the plugin's stride */
+	/*
+	 * Each element copied out of the plugin's array (walked with its
+	 * declared element size) into a zeroed struct of this harness's size.
+	 */
+	const struct mmb_param_def **params;
 	size_t nparams;
 	const struct mmb_metric_def **metrics;
 	size_t nmetrics;

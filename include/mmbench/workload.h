@@ -68,6 +68,10 @@ struct mmb_param_def {
 	const char *help;
 };
 
+/*
+ * No size and never grows within a major: plugins index the array with
+ * their own sizeof (docs/writing-workloads.md says what a plugin may do).
+ */
 struct mmb_value {
 	int64_t i;		/* INT, SIZE (bytes), DURATION (ns), BOOL (0/1), ENUM (index) */
 	double d;		/* DOUBLE; also i as a double for numeric types */

@@ -199,9 +199,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!p.metrics[i]->unit)
 				abort();
 	}
-	free(p.params);
-	free(p.metrics);
-	free(p.path);
+	plugin_release(&p);	/* no handle: frees the copies and the path */
 	free(dbuf);
 	free(pbuf);
 	free(mbuf);

@@ -216,6 +216,49 @@ static void test_accepts_newer_minor(void **s)
 	free(path);
 }
 
+/* A newer minor's longer elements: walked with its stride, the extra ignored. */
+static void test_accepts_longer_elements(void **s)
+{
+	static int dummy;
+	struct big_param { struct mmb_param_def d; void *future[3]; };
+	struct big_metric { struct mmb_metric_def d; void *future; };
+	const struct big_param params[] = {
+		{ { "a", MMB_PARAM_INT, "1", 0, 9, NULL, "first" }, { &dummy, &dummy, &dummy } },
+		{ { "b", MMB_PARAM_ENUM, "y", 0, 0, "x|y", "second" }, { &dummy, &dummy, &dummy } },
+		{ { NULL }, { &dummy, &dummy, &dummy } },
+	};
+	const struct big_metric metrics[] = {
+		{ { "m", "u", MMB_LOWER_IS_BETTER, "metric" }, &dummy },
+		{ { NULL }, &dummy },
+	};
+	struct mmb_workload d = {
+		.abi_major = MMB_ABI_MAJOR, .abi_minor = MMB_ABI_MINOR + 1,
+		.size = sizeof(struct mmb_workload), .name = "big", .summary = "longer elements",
+		.params = &params[0].d, .param_def_size = sizeof(params[0]),
+		.metrics = &metrics[0].d, .metric_def_size = sizeof(metrics[0]),
+		.setup = (void *)&dummy, .run = (void *)&dummy, .teardown = (void *)&dummy,
+	};
+	struct plugin p;
+
+	(void)s;
+	plugin_init(&p);
+	p.path = xstrdup("big.so");
+	assert_int_equal(plugin_check_descriptor(&p, &d, "big"), 0);
+	assert_int_equal(p.nparams, 2);
+	assert_string_equal(p.params[0]->name, "a");
+	assert_int_equal(p.params[0]->max, 9);
+	assert_string_equal(p.params[0]->help, "first");
+	assert_string_equal(p.params[1]->name, "b");
+	assert_string_equal(p.params[1]->choices, "x|y");
+	assert_string_equal(p.params[1]->def, "y");
+	assert_int_equal(p.nmetrics, 1);
+	assert_string_equal(p.metrics[0]->unit, "u");
+	assert_int_equal(p.metrics[0]->better, MMB_LOWER_IS_BETTER);
+	/* the host's copies, not the plugin's elements */
+	assert_ptr_not_equal(p.params[1], &params[1].d);
+	plugin_release(&p);
+}
+
 static void test_loads_skeleton(void **s)
 {
 	const char *build = getenv("MMBENCH_BUILD");
@@ -277,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_rejects_other_owner),
 		cmocka_unit_test(test_accepts_minimal),
 		cmocka_unit_test(test_accepts_newer_minor),
+		cmocka_unit_test(test_accepts_longer_elements),
 		cmocka_unit_test(test_loads_skeleton),
 		cmocka_unit_test(test_search_path_env),
 		cmocka_unit_test(test_name_valid),
