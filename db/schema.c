@@ -4,6 +4,13 @@
  */
 #include "db.h"
 
+/* A random RFC 4122 version-4 UUID, evaluated per row. */
+#define DB_UUID_SQL \
+	"(lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||" \
+	" substr(lower(hex(randomblob(2))), 2) || '-' ||" \
+	" substr('89ab', 1 + (abs(random()) % 4), 1) || substr(lower(hex(randomblob(2))), 2) ||" \
+	" '-' || lower(hex(randomblob(6))))"
+
 const char *const db_migrations[] = {
 	/* 0 -> 1: initial schema */
 	"CREATE TABLE kernels ("
@@ -116,6 +123,18 @@ const char *const db_migrations[] = {
 	 */
 	"ALTER TABLE iterations ADD COLUMN disturbed TEXT;"
 	"ALTER TABLE iterations ADD COLUMN interference REAL;",
+
+	/*
+	 * 3 -> 4: a run's stable name across databases (merge is idempotent
+	 * by it): a random UUID (version 4 layout), given to every existing
+	 * run here and to every new one by the trigger, whichever code
+	 * inserts it; merge copies the source's.
+	 */
+	"ALTER TABLE runs ADD COLUMN uuid TEXT;"
+	"UPDATE runs SET uuid = " DB_UUID_SQL ";"
+	"CREATE UNIQUE INDEX runs_by_uuid ON runs(uuid);"
+	"CREATE TRIGGER runs_uuid AFTER INSERT ON runs WHEN NEW.uuid IS NULL"
+	" BEGIN UPDATE runs SET uuid = " DB_UUID_SQL " WHERE id = NEW.id; END;",
 };
 
 const int db_nr_migrations = sizeof(db_migrations) / sizeof(db_migrations[0]);

@@ -70,6 +70,13 @@ int cmd_import(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
+	/* a results DB is not rows to parse: say what copies it */
+	if (buf.len >= 16 && !memcmp(buf.buf, "SQLite format 3", 16)) {
+		error("%s is an SQLite database, not CSV or matrix.json: to copy the runs of another"
+		      " mmbench database use `mmbench merge %s`", file, file);
+		strbuf_release(&buf);
+		return EXIT_USAGE;
+	}
 	db_single_thread();
 	if (db_open(&db, db_default_path(dbpath))) {
 		strbuf_release(&buf);

@@ -1,0 +1,505 @@
+/*
+ * db_merge_file(): another mmbench DB file into this one (see merge-db.h).
+ * The source is ATTACHed and copied with INSERT ... SELECT; the column
+ * lists come from the schema itself (pragma_table_info), so a column a
+ * later migration adds is copied without touching this file.
+ */
+#include "merge-db.h"
+#include "db-internal.h"
+#include "../harness/base/util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define SRC "mmb_src"
+
+/* Columns of main.table, quoted, comma-separated, without the ones in skip. */
+static int table_columns(struct mmb_db *db, const char *table, const char *const *skip,
+			 const char *prefix, struct strbuf *out, bool *has)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	strbuf_reset(out);
+	if (db_prepare(db, "SELECT name FROM pragma_table_info(?1, 'main') ORDER BY cid", &st))
+		return -1;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		bool skipped = false;
+
+		for (size_t i = 0; skip && skip[i]; i++)
+			if (!strcmp(skip[i], name)) {
+				skipped = true;
+				if (has)
+					has[i] = true;
+			}
+		if (skipped)
+			continue;
+		/* schema names (ours), never user text; quoted as identifiers */
+		strbuf_addf(out, "%s%s\"%s\"", out->len ? ", " : "", prefix, name);
+	}
+	return db_done(db, st, rc);
+}
+
+/* Run sql with ?1..?3 bound to a, b, c; number of rows changed, or -1. */
+static int64_t exec3(struct mmb_db *db, const char *sql, int64_t a, int64_t b, int64_t c)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (db_prepare(db, sql, &st))
+		return -1;
+	for (int i = 1; i <= sqlite3_bind_parameter_count(st); i++)
+		sqlite3_bind_int64(st, i, i == 1 ? a : i == 2 ? b : c);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		;
+	if (db_done(db, st, rc))
+		return -1;
+	return sqlite3_changes64(db->sql);
+}
+
+/* First column of the first row as an integer (0 without a row), or -1 on error. */
+static int scalar(struct mmb_db *db, const char *sql, int64_t a, int64_t *out)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*out = 0;
+	if (db_prepare(db, sql, &st))
+		return -1;
+	if (sqlite3_bind_parameter_count(st) >= 1)
+		sqlite3_bind_int64(st, 1, a);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*out = sqlite3_column_int64(st, 0);
+		rc = SQLITE_DONE;
+	}
+	return db_done(db, st, rc);
+}
+
+static const char *renamed(const struct db_merge_opts *o, struct db_merge_result *res,
+			   const char *label)
+{
+	for (size_t i = 0; o && i < o->nrenames; i++)
+		if (!strcmp(o->renames[i].from, label)) {
+			if (res && res->rename_used)
+				res->rename_used[i] = true;
+			return o->renames[i].to;
+		}
+	return label;
+}
+
+struct src_kernel {
+	int64_t id;
+	char *label, *release, *config_hash;
+};
+
+/*
+ * Refuse a label that is one kernel here and another there: every label
+ * the mergeable runs use, after renames, against the target's.
+ */
+static int check_labels(struct mmb_db *db, const char *src_path, const struct db_merge_opts *o,
+			struct db_merge_result *res)
+{
+	sqlite3_stmt *st, *dst;
+	struct strbuf why = STRBUF_INIT;
+	int rc, nconf = 0;
+	char *first = NULL;
+
+	if (db_prepare(db, "SELECT DISTINCT k.label, k.release, k.config_hash FROM " SRC ".runs r"
+		       " JOIN " SRC ".kernels k ON k.id = r.kernel_id WHERE r.status <> 'running'"
+		       " AND r.uuid NOT IN (SELECT uuid FROM main.runs WHERE uuid IS NOT NULL)"
+		       " ORDER BY k.id", &st))
+		return -1;
+	if (db_prepare(db, "SELECT release, config_hash FROM main.kernels WHERE label = ?1",
+		       &dst)) {
+		sqlite3_finalize(st);
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *label = (const char *)sqlite3_column_text(st, 0);
+		const char *rel = (const char *)sqlite3_column_text(st, 1);
+		const char *hash = (const char *)sqlite3_column_text(st, 2);
+		const char *to = renamed(o, res, label);
+		int drc;
+
+		sqlite3_reset(dst);
+		sqlite3_bind_text(dst, 1, to, -1, SQLITE_TRANSIENT);
+		drc = sqlite3_step(dst);
+		if (drc == SQLITE_ROW) {
+			const char *drel = (const char *)sqlite3_column_text(dst, 0);
+			const char *dhash = (const char *)sqlite3_column_text(dst, 1);
+			bool rel_differs = rel && drel && strcmp(rel, drel);
+			bool hash_differs = hash && dhash && strcmp(hash, dhash);
+
+			if (rel_differs || hash_differs) {
+				strbuf_addf(&why, "%s  label '%s': release %s, config %.12s here;"
+					    " release %s, config %.12s in %s", nconf ? "\n" : "",
+					    to, drel ? drel : "?", dhash ? dhash : "?",
+					    rel ? rel : "?", hash ? hash : "?", src_path);
+				if (!nconf++)
+					first = xstrdup(label);
+			}
+		} else if (drc != SQLITE_DONE) {
+			rc = drc;
+			break;
+		}
+	}
+	sqlite3_finalize(dst);
+	if (db_done(db, st, rc)) {
+		free(first);
+		strbuf_release(&why);
+		return -1;
+	}
+	if (nconf) {
+		error("%s: %d label%s name%s a different kernel than in %s; nothing merged:\n%s\n"
+		      "hint: merge them under another label: --rename %s=%s-2", src_path, nconf,
+		      nconf > 1 ? "s" : "", nconf > 1 ? "" : "s", db->path, why.buf, first, first);
+		free(first);
+		strbuf_release(&why);
+		return DB_MERGE_REFUSED;
+	}
+	strbuf_release(&why);
+	return 0;
+}
+
+/* The target's kernel for a source kernel (made, or gaps filled from it). */
+static int64_t merge_kernel(struct mmb_db *db, int64_t src_kid, const char *label)
+{
+	static const char *const skip[] = { "id", "label", NULL };
+	struct strbuf cols = STRBUF_INIT, sql = STRBUF_INIT;
+	int64_t id = db_kernel_find(db, label);
+
+	if (id < 0 || table_columns(db, "kernels", skip, "", &cols, NULL))
+		goto out_fail;
+	if (!id) {
+		sqlite3_stmt *st;
+		int rc;
+
+		strbuf_addf(&sql, "INSERT INTO main.kernels (label, %s) SELECT ?1, %s FROM " SRC
+			    ".kernels WHERE id = ?2", cols.buf, cols.buf);
+		if (db_prepare(db, sql.buf, &st))
+			goto out_fail;
+		sqlite3_bind_text(st, 1, label, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st, 2, src_kid);
+		rc = sqlite3_step(st);
+		if (db_done(db, st, rc))
+			goto out_fail;
+		id = sqlite3_last_insert_rowid(db->sql);
+	} else {
+		/* what the target does not know, the source may */
+		const char *p = cols.buf;
+
+		strbuf_addstr(&sql, "UPDATE main.kernels SET ");
+		while (*p) {
+			const char *end = strstr(p, ", ");
+			size_t n = end ? (size_t)(end - p) : strlen(p);
+
+			strbuf_addf(&sql, "%s%.*s = coalesce(%.*s, (SELECT %.*s FROM " SRC
+				    ".kernels WHERE id = ?2))", p == cols.buf ? "" : ", ",
+				    (int)n, p, (int)n, p, (int)n, p);
+			p += n;
+			if (*p)
+				p += 2;
+		}
+		strbuf_addstr(&sql, " WHERE id = ?1");
+		if (exec3(db, sql.buf, id, src_kid, 0) < 0)
+			goto out_fail;
+	}
+	strbuf_release(&cols);
+	strbuf_release(&sql);
+	return id;
+out_fail:
+	strbuf_release(&cols);
+	strbuf_release(&sql);
+	return -1;
+}
+
+/* The target's machine row equal to the source's (made if new); 0 for none. */
+static int64_t merge_machine(struct mmb_db *db, int64_t src_mid)
+{
+	static const char *const skip[] = { "id", NULL };
+	struct strbuf cols = STRBUF_INIT, sql = STRBUF_INIT;
+	int64_t id;
+
+	if (src_mid <= 0)
+		return 0;
+	if (scalar(db, "SELECT d.id FROM main.machines d, " SRC ".machines s WHERE s.id = ?1"
+		   " AND d.hostname IS s.hostname AND d.cpu_model IS s.cpu_model"
+		   " AND d.ncpus IS s.ncpus AND d.mem_bytes IS s.mem_bytes ORDER BY d.id",
+		   src_mid, &id))
+		return -1;
+	if (id)
+		return id;
+	if (table_columns(db, "machines", skip, "", &cols, NULL))
+		return -1;
+	strbuf_addf(&sql, "INSERT INTO main.machines (%s) SELECT %s FROM " SRC
+		    ".machines WHERE id = ?1", cols.buf, cols.buf);
+	id = exec3(db, sql.buf, src_mid, 0, 0);
+	strbuf_release(&cols);
+	strbuf_release(&sql);
+	if (id < 0)
+		return -1;
+	return id ? sqlite3_last_insert_rowid(db->sql) : 0;
+}
+
+/*
+ * Copy one table's rows of source run src_run into target run new_run:
+ * run_id becomes new_run, iteration_id moves by ioff, series_id is looked
+ * up by the series' names, an INTEGER PRIMARY KEY id is made anew.
+ */
+static int64_t copy_rows(struct mmb_db *db, const char *table, int64_t src_run, int64_t new_run,
+			 int64_t ioff)
+{
+	static const char *const skip[] = { "id", "run_id", "iteration_id", "series_id", NULL };
+	bool has[4] = { false };
+	struct strbuf cols = STRBUF_INIT, xcols = STRBUF_INIT, sql = STRBUF_INIT;
+	struct strbuf into = STRBUF_INIT, from = STRBUF_INIT;
+	int64_t n;
+
+	if (table_columns(db, table, skip, "", &cols, has) ||
+	    table_columns(db, table, skip, "x.", &xcols, NULL))
+		goto fail;
+	if (!has[1] && !has[2]) {
+		n = 0;		/* not a table of runs' rows */
+		goto out;
+	}
+	strbuf_addstr(&into, cols.buf);
+	strbuf_addstr(&from, xcols.buf);
+	if (has[0] && strcmp(table, "iterations")) {
+		/* a new id (kept, moved by ioff, only for iterations) */
+	} else if (has[0]) {
+		strbuf_addf(&into, "%sid", into.len ? ", " : "");
+		strbuf_addf(&from, "%sx.id + ?3", from.len ? ", " : "");
+	}
+	if (has[1]) {
+		strbuf_addf(&into, "%srun_id", into.len ? ", " : "");
+		strbuf_addf(&from, "%s?2", from.len ? ", " : "");
+	}
+	if (has[2]) {
+		strbuf_addf(&into, "%siteration_id", into.len ? ", " : "");
+		strbuf_addf(&from, "%sx.iteration_id + ?3", from.len ? ", " : "");
+	}
+	if (has[3]) {
+		strbuf_addf(&into, "%sseries_id", into.len ? ", " : "");
+		strbuf_addf(&from, "%sd.id", from.len ? ", " : "");
+	}
+	strbuf_addf(&sql, "INSERT INTO main.\"%s\" (%s) SELECT %s FROM " SRC ".\"%s\" x", table,
+		    into.buf, from.buf, table);
+	if (has[3])
+		strbuf_addstr(&sql, " JOIN " SRC ".series s ON s.id = x.series_id"
+			      " JOIN main.series d ON d.workload = s.workload AND d.variant = s.variant"
+			      " AND d.metric = s.metric AND d.unit = s.unit AND d.better = s.better");
+	if (has[1])
+		strbuf_addstr(&sql, " WHERE x.run_id = ?1");
+	else
+		strbuf_addstr(&sql, " WHERE x.iteration_id IN (SELECT id FROM " SRC
+			      ".iterations WHERE run_id = ?1)");
+	strbuf_addstr(&sql, " ORDER BY x.rowid");
+	n = exec3(db, sql.buf, src_run, new_run, ioff);
+	goto out;
+fail:
+	n = -1;
+out:
+	strbuf_release(&cols);
+	strbuf_release(&xcols);
+	strbuf_release(&sql);
+	strbuf_release(&into);
+	strbuf_release(&from);
+	return n;
+}
+
+/* Tables besides these hang off a run or an iteration (or are skipped). */
+static bool table_is_special(const char *name)
+{
+	static const char *const special[] = { "kernels", "machines", "runs", "series",
+					       "iterations", NULL };
+
+	if (!strncmp(name, "sqlite_", 7))
+		return true;
+	for (size_t i = 0; special[i]; i++)
+		if (!strcmp(special[i], name))
+			return true;
+	return false;
+}
+
+static int merge_run(struct mmb_db *db, int64_t src_run, int64_t src_kid, int64_t src_mid,
+		     const char *label, struct db_merge_result *res, char ***tables, size_t *ntables)
+{
+	static const char *const skip[] = { "id", "kernel_id", "machine_id", NULL };
+	struct strbuf cols = STRBUF_INIT, sql = STRBUF_INIT;
+	int64_t kid, mid, run, imax, imin, n;
+	int ret = -1;
+
+	kid = merge_kernel(db, src_kid, label);
+	mid = merge_machine(db, src_mid);
+	if (kid < 0 || mid < 0 || table_columns(db, "runs", skip, "", &cols, NULL))
+		goto out;
+	strbuf_addf(&sql, "INSERT INTO main.runs (kernel_id, machine_id, %s)"
+		    " SELECT ?1, nullif(?2, 0), %s FROM " SRC ".runs WHERE id = ?3", cols.buf, cols.buf);
+	if (exec3(db, sql.buf, kid, mid, src_run) != 1)
+		goto out;
+	run = sqlite3_last_insert_rowid(db->sql);
+
+	/* iteration ids move past the target's: others' rows point at them */
+	if (scalar(db, "SELECT ifnull(max(id), 0) FROM main.iterations", 0, &imax) ||
+	    scalar(db, "SELECT ifnull(min(id), 0) FROM " SRC ".iterations WHERE run_id = ?1",
+		   src_run, &imin))
+		goto out;
+	n = copy_rows(db, "iterations", src_run, run, imax - imin + 1);
+	if (n < 0)
+		goto out;
+	res->iterations += (size_t)n;
+
+	if (!*tables) {
+		sqlite3_stmt *st;
+		size_t alloc = 0;
+		int rc;
+
+		if (db_prepare(db, "SELECT name FROM main.sqlite_schema WHERE type = 'table'"
+			       " ORDER BY rootpage", &st))
+			goto out;
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			const char *name = (const char *)sqlite3_column_text(st, 0);
+
+			if (table_is_special(name))
+				continue;
+			ALLOC_GROW(*tables, *ntables + 1, alloc);
+			(*tables)[(*ntables)++] = xstrdup(name);
+		}
+		if (db_done(db, st, rc))
+			goto out;
+		if (!*tables)
+			*tables = xcalloc(1, sizeof(**tables));
+	}
+	for (size_t i = 0; i < *ntables; i++)
+		if (copy_rows(db, (*tables)[i], src_run, run, imax - imin + 1) < 0)
+			goto out;
+	if (scalar(db, "SELECT (SELECT count(*) FROM main.sample_values WHERE run_id = ?1) +"
+		   " (SELECT ifnull(sum(n), 0) FROM main.sample_blocks WHERE run_id = ?1)", run, &n))
+		goto out;
+	res->samples += (size_t)n;
+	res->runs_added++;
+	ret = 0;
+out:
+	strbuf_release(&cols);
+	strbuf_release(&sql);
+	return ret;
+}
+
+static int attach(struct mmb_db *db, const char *path)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (db_prepare(db, "ATTACH DATABASE ?1 AS " SRC, &st))
+		return -1;
+	sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	return db_done(db, st, rc);
+}
+
+/* The source as mmbench opens any DB: is it one, of this schema? */
+static int open_source(struct mmb_db *dst, const char *src_path)
+{
+	struct mmb_db src;
+	struct stat a, b;
+	int ret;
+
+	if (stat(src_path, &a) < 0) {
+		error("cannot merge %s: %s", src_path, strerror(errno));
+		return DB_MERGE_REFUSED;
+	}
+	if (!S_ISREG(a.st_mode)) {
+		error("cannot merge %s: not a regular file", src_path);
+		return DB_MERGE_REFUSED;
+	}
+	if (stat(dst->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+		error("cannot merge %s into itself", src_path);
+		return DB_MERGE_REFUSED;
+	}
+	ret = db_open_existing(&src, src_path);
+	if (ret) {
+		error("cannot merge %s: not an mmbench results database this mmbench can read",
+		      src_path);
+		return DB_MERGE_REFUSED;
+	}
+	db_close(&src);
+	return 0;
+}
+
+int db_merge_file(struct mmb_db *db, const char *src_path, const struct db_merge_opts *o,
+		  struct db_merge_result *res)
+{
+	struct db_merge_result local = { 0 };
+	char **tables = NULL;
+	size_t ntables = 0;
+	sqlite3_stmt *st = NULL;
+	int64_t present, running;
+	int ret, rc;
+
+	if (!res)
+		res = &local;
+	res->runs_added = res->runs_present = res->runs_running = 0;
+	res->iterations = res->samples = 0;
+	ret = open_source(db, src_path);
+	if (ret)
+		return ret;
+	if (attach(db, src_path))
+		return -1;
+	ret = -1;
+	if (db_begin(db))
+		goto detach;
+	if (scalar(db, "SELECT count(*) FROM " SRC ".runs WHERE uuid IN"
+		   " (SELECT uuid FROM main.runs)", 0, &present) ||
+	    scalar(db, "SELECT count(*) FROM " SRC ".runs WHERE status = 'running' AND uuid NOT IN"
+		   " (SELECT uuid FROM main.runs)", 0, &running))
+		goto rollback;
+	ret = check_labels(db, src_path, o, res);
+	if (ret)
+		goto rollback;
+	ret = -1;
+	/* every series first: samples find theirs by name */
+	if (exec3(db, "INSERT OR IGNORE INTO main.series (workload, variant, metric, unit, better)"
+		  " SELECT workload, variant, metric, unit, better FROM " SRC ".series ORDER BY id",
+		  0, 0, 0) < 0)
+		goto rollback;
+	if (db_prepare(db, "SELECT r.id, r.kernel_id, ifnull(r.machine_id, 0), k.label FROM " SRC
+		       ".runs r JOIN " SRC ".kernels k ON k.id = r.kernel_id"
+		       " WHERE r.status <> 'running' AND r.uuid NOT IN (SELECT uuid FROM main.runs)"
+		       " ORDER BY r.id", &st))
+		goto rollback;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char *label = db_col_str(st, 3);
+		int r = merge_run(db, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+				  sqlite3_column_int64(st, 2), renamed(o, NULL, label), res,
+				  &tables, &ntables);
+
+		free(label);
+		if (r)
+			break;
+	}
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		db_fail(db);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE || db_commit(db))
+		goto rollback;
+	res->runs_present = (size_t)present;
+	res->runs_running = (size_t)running;
+	ret = 0;
+	goto detach;
+rollback:
+	db_rollback(db);
+	res->runs_added = res->iterations = res->samples = 0;
+	if (ret == -1)
+		error("%s: nothing merged from %s", db->path, src_path);
+detach:
+	for (size_t i = 0; i < ntables; i++)
+		free(tables[i]);
+	free(tables);
+	db_exec(db, "DETACH DATABASE " SRC);
+	return ret;
+}
