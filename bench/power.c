@@ -22,12 +22,12 @@
  * and once in recording order (the latter keeps the drift in).
  */
 #include "db.h"
+#include "read.h"
 #include "stats.h"
 #include "util.h"
 
 #include <errno.h>
 #include <math.h>
-#include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,50 +110,21 @@ static int load_file(const char *path, struct pool *p)
 	return 0;
 }
 
-/* Samples of complete/interrupted runs of the labels, in recording order. */
+/* Samples of usable runs of the labels, in recording order (db_label_samples). */
 static int load_db(const char *path, const char **labels, size_t nl, const char *workload,
 		   const char *variant, const char *metric, struct pool *p)
 {
 	struct mmb_db db;
-	struct strbuf sql = STRBUF_INIT;
-	sqlite3_stmt *st = NULL;
-	int rc, bind = 1, ret = 0, better = 0;
+	double *v;
+	size_t n;
+	int ret;
 
 	if (db_open_existing(&db, path))
 		return -1;
-	strbuf_addstr(&sql, "SELECT s.value, s.better FROM samples s"
-			    " JOIN runs r ON r.id = s.run_id JOIN kernels k ON k.id = r.kernel_id"
-			    " WHERE r.status IN ('complete', 'interrupted') AND k.label IN (");
-	for (size_t i = 0; i < nl; i++)
-		strbuf_addstr(&sql, i ? ",?" : "?");
-	strbuf_addstr(&sql, ") AND s.workload = ? AND s.variant = ? AND s.metric = ?"
-			    " ORDER BY r.id, s.iteration, s.seq, s.id");
-	if (sqlite3_prepare_v2(db.sql, sql.buf, -1, &st, NULL) != SQLITE_OK) {
-		ret = error("%s: %s", path, sqlite3_errmsg(db.sql));
-		goto out;
-	}
-	for (size_t i = 0; i < nl; i++)
-		sqlite3_bind_text(st, bind++, labels[i], -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, bind++, workload, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, bind++, variant, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, bind++, metric, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int b = sqlite3_column_int(st, 1);
-
-		if (better && b != better) {
-			ret = error("%s: metric %s of %s has both directions recorded", path,
-				    metric, workload);
-			goto out;
-		}
-		better = b;
-		pool_add(p, sqlite3_column_double(st, 0));
-	}
-	if (rc != SQLITE_DONE)
-		ret = error("%s: %s", path, sqlite3_errmsg(db.sql));
-	p->better = better;
-out:
-	sqlite3_finalize(st);
-	strbuf_release(&sql);
+	ret = db_label_samples(&db, labels, nl, workload, variant, metric, &v, &n, &p->better);
+	for (size_t i = 0; !ret && i < n; i++)
+		pool_add(p, v[i]);
+	free(v);
 	db_close(&db);
 	return ret;
 }

@@ -9,6 +9,15 @@
 
 #include <sqlite3.h>
 
+/* Behind struct mmb_db: one SQLite connection and what goes with it. */
+struct db_conn {
+	sqlite3 *sql;
+	char *path;			/* for messages */
+	sqlite3_stmt *series_get, *series_add;	/* db_series_id(), prepared once */
+	char *reserve;		/* db_run_begin's ballast file beside the DB, or NULL */
+	int reserve_fd;
+};
+
 /* error("FILE: sqlite's message"); returns -1. */
 int db_fail(struct mmb_db *db);
 /* Prepare sql; 0, or -1 after db_fail(). */

@@ -23,17 +23,22 @@ const char *db_default_path(const char *opt)
 
 const char *db_errmsg(struct mmb_db *db)
 {
-	return db->sql ? sqlite3_errmsg(db->sql) : "database not open";
+	return db->c && db->c->sql ? sqlite3_errmsg(db->c->sql) : "database not open";
+}
+
+const char *db_path(const struct mmb_db *db)
+{
+	return db->c && db->c->path ? db->c->path : "";
 }
 
 int db_fail(struct mmb_db *db)
 {
-	return error("%s: %s", db->path, db_errmsg(db));
+	return error("%s: %s", db->c->path, db_errmsg(db));
 }
 
 int db_prepare(struct mmb_db *db, const char *sql, sqlite3_stmt **st)
 {
-	if (sqlite3_prepare_v2(db->sql, sql, -1, st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(db->c->sql, sql, -1, st, NULL) != SQLITE_OK) {
 		*st = NULL;
 		return db_fail(db);
 	}
@@ -68,8 +73,8 @@ int db_exec(struct mmb_db *db, const char *sql)
 {
 	char *msg = NULL;
 
-	if (sqlite3_exec(db->sql, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		error("%s: %s", db->path, msg ? msg : db_errmsg(db));
+	if (sqlite3_exec(db->c->sql, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		error("%s: %s", db->c->path, msg ? msg : db_errmsg(db));
 		sqlite3_free(msg);
 		return -1;
 	}
@@ -84,7 +89,7 @@ int db_commit(struct mmb_db *db) { return db_exec(db, "COMMIT"); }
  */
 int db_rollback(struct mmb_db *db)
 {
-	if (db->sql && sqlite3_get_autocommit(db->sql))
+	if (db->c->sql && sqlite3_get_autocommit(db->c->sql))
 		return 0;
 	return db_exec(db, "ROLLBACK");
 }
@@ -95,14 +100,14 @@ static int read_user_version(struct mmb_db *db, int *v)
 	sqlite3_stmt *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(db->sql, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
-		return error("%s: cannot read schema version: %s", db->path, db_errmsg(db));
+	if (sqlite3_prepare_v2(db->c->sql, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return error("%s: cannot read schema version: %s", db->c->path, db_errmsg(db));
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*v = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW)
-		return error("%s: cannot read schema version: %s", db->path, db_errmsg(db));
+		return error("%s: cannot read schema version: %s", db->c->path, db_errmsg(db));
 	return 0;
 }
 
@@ -122,10 +127,10 @@ static int db_migrate(struct mmb_db *db)
 	/* the version is a number anyone can set: a negative one is not ours */
 	if (v < 0)
 		return error("%s: schema version %d is not one mmbench writes (0..%d): not an mmbench database, or a damaged one",
-			     db->path, v, db_nr_migrations);
+			     db->c->path, v, db_nr_migrations);
 	if (v > db_nr_migrations)
 		return error("%s: schema version %d is newer than this mmbench (%d); upgrade mmbench",
-			     db->path, v, db_nr_migrations);
+			     db->c->path, v, db_nr_migrations);
 	for (; v < db_nr_migrations; v++) {
 		char pragma[64];
 
@@ -134,7 +139,7 @@ static int db_migrate(struct mmb_db *db)
 		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", v + 1);
 		if (db_exec(db, db_migrations[v]) || db_exec(db, pragma)) {
 			db_rollback(db);
-			return error("%s: migration %d -> %d failed", db->path, v, v + 1);
+			return error("%s: migration %d -> %d failed", db->c->path, v, v + 1);
 		}
 		if (db_commit(db))
 			return -1;
@@ -154,15 +159,15 @@ static int db_mark_dead_runs(struct mmb_db *db)
 	int rc;
 
 	gethostname(host, sizeof(host) - 1);
-	if (sqlite3_prepare_v2(db->sql,
+	if (sqlite3_prepare_v2(db->c->sql,
 			       "SELECT id, pid, host FROM runs WHERE status = 'running'",
 			       -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
-	if (sqlite3_prepare_v2(db->sql,
+		return error("%s: %s", db->c->path, db_errmsg(db));
+	if (sqlite3_prepare_v2(db->c->sql,
 			       "UPDATE runs SET status = 'interrupted' WHERE id = ?",
 			       -1, &up, NULL) != SQLITE_OK) {
 		sqlite3_finalize(st);
-		return error("%s: %s", db->path, db_errmsg(db));
+		return error("%s: %s", db->c->path, db_errmsg(db));
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		pid_t pid = sqlite3_column_int(st, 1);
@@ -177,7 +182,7 @@ static int db_mark_dead_runs(struct mmb_db *db)
 		sqlite3_reset(up);
 	}
 	if (rc != SQLITE_DONE)
-		error("%s: %s", db->path, db_errmsg(db));
+		error("%s: %s", db->c->path, db_errmsg(db));
 	sqlite3_finalize(up);
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : -1;
@@ -211,17 +216,17 @@ static void sql_usable_run(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 
 static int db_open_flags(struct mmb_db *db, const char *path, int flags)
 {
-	memset(db, 0, sizeof(*db));
-	db->path = xstrdup(path);
-	if (sqlite3_open_v2(path, &db->sql, flags, NULL) != SQLITE_OK) {
+	db->c = xcalloc(1, sizeof(*db->c));
+	db->c->path = xstrdup(path);
+	if (sqlite3_open_v2(path, &db->c->sql, flags, NULL) != SQLITE_OK) {
 		error("cannot open database %s: %s", path,
-		      db->sql ? sqlite3_errmsg(db->sql) : "out of memory");
+		      db->c->sql ? sqlite3_errmsg(db->c->sql) : "out of memory");
 		db_close(db);
 		return -1;
 	}
-	sqlite3_busy_timeout(db->sql, 10000);
-	sqlite3_extended_result_codes(db->sql, 1);
-	if (sqlite3_create_function_v2(db->sql, "usable_run", 1,
+	sqlite3_busy_timeout(db->c->sql, 10000);
+	sqlite3_extended_result_codes(db->c->sql, 1);
+	if (sqlite3_create_function_v2(db->c->sql, "usable_run", 1,
 				       SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_usable_run,
 				       NULL, NULL, NULL) != SQLITE_OK) {
 		db_fail(db);
@@ -265,7 +270,7 @@ int db_open(struct mmb_db *db, const char *path)
 	 * would then fail at its first INSERT, after work was done.  Say it
 	 * once, up front.  (Readers use db_open_existing and still work.)
 	 */
-	if (sqlite3_db_readonly(db->sql, "main") == 1) {
+	if (sqlite3_db_readonly(db->c->sql, "main") == 1) {
 		error("database %s is read-only (file permissions or a read-only mount); results cannot be recorded",
 		      path);
 		db_close(db);
@@ -297,10 +302,10 @@ static void reserve_take(struct mmb_db *db)
 	int fd;
 
 	/* an in-memory or temporary DB has no disk to run out of beside it */
-	if (db->reserve || !*db->path || !strcmp(db->path, ":memory:") ||
-	    !strncmp(db->path, "file:", 5))
+	if (db->c->reserve || !*db->c->path || !strcmp(db->c->path, ":memory:") ||
+	    !strncmp(db->c->path, "file:", 5))
 		return;
-	path = xasprintf("%s-reserve", db->path);
+	path = xasprintf("%s-reserve", db->c->path);
 	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		free(path);
@@ -309,8 +314,8 @@ static void reserve_take(struct mmb_db *db)
 	/* as much as there is, down to two frames */
 	for (off_t len = DB_RESERVE_BYTES; len >= 8192; len /= 2) {
 		if (!posix_fallocate(fd, 0, len)) {
-			db->reserve = path;
-			db->reserve_fd = fd;
+			db->c->reserve = path;
+			db->c->reserve_fd = fd;
 			return;
 		}
 	}
@@ -321,26 +326,29 @@ static void reserve_take(struct mmb_db *db)
 
 static bool reserve_release(struct mmb_db *db)
 {
-	if (!db->reserve)
+	if (!db->c->reserve)
 		return false;
-	unlink(db->reserve);
-	close(db->reserve_fd);
-	free(db->reserve);
-	db->reserve = NULL;
+	unlink(db->c->reserve);
+	close(db->c->reserve_fd);
+	free(db->c->reserve);
+	db->c->reserve = NULL;
 	return true;
 }
 
 void db_close(struct mmb_db *db)
 {
+	if (!db->c)
+		return;
 	reserve_release(db);
-	sqlite3_finalize(db->series_get);
-	sqlite3_finalize(db->series_add);
-	db->series_get = db->series_add = NULL;
-	if (db->sql)
-		sqlite3_close(db->sql);
-	db->sql = NULL;
-	free(db->path);
-	db->path = NULL;
+	sqlite3_finalize(db->c->series_get);
+	sqlite3_finalize(db->c->series_add);
+	db->c->series_get = db->c->series_add = NULL;
+	if (db->c->sql)
+		sqlite3_close(db->c->sql);
+	db->c->sql = NULL;
+	free(db->c->path);
+	free(db->c);
+	db->c = NULL;
 }
 
 static void bind_text(sqlite3_stmt *st, int i, const char *s)
@@ -359,9 +367,9 @@ static int64_t step_id(struct mmb_db *db, sqlite3_stmt *st, const char *what)
 	if (rc == SQLITE_ROW)
 		id = sqlite3_column_int64(st, 0);
 	else if (rc == SQLITE_DONE)
-		id = sqlite3_last_insert_rowid(db->sql);
+		id = sqlite3_last_insert_rowid(db->c->sql);
 	else
-		error("%s: cannot record %s: %s", db->path, what, db_errmsg(db));
+		error("%s: cannot record %s: %s", db->c->path, what, db_errmsg(db));
 	sqlite3_finalize(st);
 	return id;
 }
@@ -372,15 +380,15 @@ int64_t db_kernel_find(struct mmb_db *db, const char *label)
 	int64_t id = 0;
 	int rc;
 
-	if (sqlite3_prepare_v2(db->sql, "SELECT id FROM kernels WHERE label = ?", -1, &st,
+	if (sqlite3_prepare_v2(db->c->sql, "SELECT id FROM kernels WHERE label = ?", -1, &st,
 			       NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
+		return error("%s: %s", db->c->path, db_errmsg(db));
 	bind_text(st, 1, label);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		id = sqlite3_column_int64(st, 0);
 	else if (rc != SQLITE_DONE)
-		id = error("%s: %s", db->path, db_errmsg(db));
+		id = error("%s: %s", db->c->path, db_errmsg(db));
 	sqlite3_finalize(st);
 	return id;
 }
@@ -400,8 +408,8 @@ int64_t db_kernel_upsert(struct mmb_db *db, const struct kernel_info *k)
 
 	if (id < 0)
 		return -1;
-	if (sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
+	if (sqlite3_prepare_v2(db->c->sql, sql, -1, &st, NULL) != SQLITE_OK)
+		return error("%s: %s", db->c->path, db_errmsg(db));
 	bind_text(st, 1, k->label);
 	bind_text(st, 2, k->release);
 	bind_text(st, 3, k->version);
@@ -417,11 +425,11 @@ int64_t db_machine_upsert(struct mmb_db *db, const struct machine_info *m)
 {
 	sqlite3_stmt *st;
 
-	if (sqlite3_prepare_v2(db->sql,
+	if (sqlite3_prepare_v2(db->c->sql,
 			       "INSERT INTO machines (hostname, cpu_model, ncpus, mem_bytes)"
 			       " VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET ncpus = excluded.ncpus"
 			       " RETURNING id", -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
+		return error("%s: %s", db->c->path, db_errmsg(db));
 	bind_text(st, 1, m->hostname);
 	bind_text(st, 2, m->cpu_model);
 	sqlite3_bind_int(st, 3, m->ncpus);
@@ -436,13 +444,13 @@ int64_t db_run_begin(struct mmb_db *db, const struct run_info *r)
 	int64_t id;
 
 	gethostname(host, sizeof(host) - 1);
-	if (sqlite3_prepare_v2(db->sql,
+	if (sqlite3_prepare_v2(db->c->sql,
 			       "INSERT INTO runs (kernel_id, machine_id, experiment, config_path,"
 			       " config_text, release, version, cmdline, config_hash,"
 			       " harness_version, git_sha, compiler, accel, pid, host, started, status)"
 			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running')",
 			       -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
+		return error("%s: %s", db->c->path, db_errmsg(db));
 	sqlite3_bind_int64(st, 1, r->kernel_id);
 	if (r->machine_id > 0)
 		sqlite3_bind_int64(st, 2, r->machine_id);
@@ -475,12 +483,12 @@ int db_run_env(struct mmb_db *db, int64_t run_id, const char *key,
 	sqlite3_stmt *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(db->sql,
+	if (sqlite3_prepare_v2(db->c->sql,
 			       "INSERT INTO run_env (run_id, key, value, original) VALUES (?,?,?,?)"
 			       " ON CONFLICT DO UPDATE SET value = excluded.value,"
 			       " original = coalesce(run_env.original, excluded.original)",
 			       -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
+		return error("%s: %s", db->c->path, db_errmsg(db));
 	sqlite3_bind_int64(st, 1, run_id);
 	bind_text(st, 2, key);
 	bind_text(st, 3, value);
@@ -488,7 +496,7 @@ int db_run_env(struct mmb_db *db, int64_t run_id, const char *key,
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return error("%s: cannot record environment: %s", db->path, db_errmsg(db));
+		return error("%s: cannot record environment: %s", db->c->path, db_errmsg(db));
 	return 0;
 }
 
@@ -497,7 +505,7 @@ static int run_finish_once(struct mmb_db *db, int64_t run_id, const char *status
 	sqlite3_stmt *st;
 	int rc;
 
-	rc = sqlite3_prepare_v2(db->sql, "UPDATE runs SET status = ?, finished = ? WHERE id = ?",
+	rc = sqlite3_prepare_v2(db->c->sql, "UPDATE runs SET status = ?, finished = ? WHERE id = ?",
 				-1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return rc;
@@ -520,11 +528,11 @@ int db_run_finish(struct mmb_db *db, int64_t run_id, const char *status)
 	if ((rc & 0xff) == SQLITE_FULL && reserve_release(db))
 		rc = run_finish_once(db, run_id, status);
 	if ((rc & 0xff) == SQLITE_FULL &&
-	    sqlite3_wal_checkpoint_v2(db->sql, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL) ==
+	    sqlite3_wal_checkpoint_v2(db->c->sql, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL) ==
 	    SQLITE_OK)
 		rc = run_finish_once(db, run_id, status);
 	return rc == SQLITE_OK ? 0 :
-		error("%s: cannot mark run %lld %s: %s", db->path, (long long)run_id, status,
+		error("%s: cannot mark run %lld %s: %s", db->c->path, (long long)run_id, status,
 		      db_errmsg(db));
 }
 
@@ -544,7 +552,7 @@ int db_run_env_found(struct mmb_db *db, int64_t run_id, const char *const *keys,
 		sqlite3_bind_text(st, 3, values[i], -1, SQLITE_TRANSIENT);
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			/* one error, not one per item (disk full, read-only DB) */
-			ret = error("%s: cannot record the run's environment: %s", db->path,
+			ret = error("%s: cannot record the run's environment: %s", db->c->path,
 				    db_errmsg(db));
 			break;
 		}
@@ -569,21 +577,20 @@ int db_run_set_accel(struct mmb_db *db, int64_t run_id, const char *accel)
 
 int db_open_stream_source(struct mmb_db *db, const char *path)
 {
-	memset(db, 0, sizeof(*db));
-	if (sqlite3_open_v2(path, &db->sql, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
-		sqlite3_close(db->sql);
-		db->sql = NULL;
+	db->c = xcalloc(1, sizeof(*db->c));
+	if (sqlite3_open_v2(path, &db->c->sql, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		db_close(db);
 		return -1;
 	}
-	db->path = xstrdup(path);
-	sqlite3_busy_timeout(db->sql, 2000);
+	db->c->path = xstrdup(path);
+	sqlite3_busy_timeout(db->c->sql, 2000);
 	return 0;
 }
 
 int64_t db_series_id(struct mmb_db *db, const char *workload, const char *variant,
 		     const char *metric, const char *unit, int better)
 {
-	sqlite3_stmt **st[2] = { &db->series_get, &db->series_add };
+	sqlite3_stmt **st[2] = { &db->c->series_get, &db->c->series_add };
 	static const char *const sql[2] = {
 		"SELECT id FROM series WHERE workload = ?1 AND variant = ?2 AND metric = ?3"
 		" AND unit = ?4 AND better = ?5",
@@ -595,8 +602,8 @@ int64_t db_series_id(struct mmb_db *db, const char *workload, const char *varian
 	for (size_t i = 0; i < 2 && id < 0; i++) {
 		int rc;
 
-		if (!*st[i] && sqlite3_prepare_v2(db->sql, sql[i], -1, st[i], NULL) != SQLITE_OK)
-			return error("%s: %s", db->path, db_errmsg(db));
+		if (!*st[i] && sqlite3_prepare_v2(db->c->sql, sql[i], -1, st[i], NULL) != SQLITE_OK)
+			return error("%s: %s", db->c->path, db_errmsg(db));
 		sqlite3_bind_text(*st[i], 1, workload, -1, SQLITE_STATIC);
 		sqlite3_bind_text(*st[i], 2, variant, -1, SQLITE_STATIC);
 		sqlite3_bind_text(*st[i], 3, metric, -1, SQLITE_STATIC);
@@ -606,9 +613,9 @@ int64_t db_series_id(struct mmb_db *db, const char *workload, const char *varian
 		if (i == 0 && rc == SQLITE_ROW)
 			id = sqlite3_column_int64(*st[i], 0);
 		else if (i == 1 && rc == SQLITE_DONE)
-			id = sqlite3_last_insert_rowid(db->sql);
+			id = sqlite3_last_insert_rowid(db->c->sql);
 		else if (rc != SQLITE_DONE)
-			id = error("%s: %s", db->path, db_errmsg(db));
+			id = error("%s: %s", db->c->path, db_errmsg(db));
 		sqlite3_reset(*st[i]);
 		sqlite3_clear_bindings(*st[i]);
 		if (rc != SQLITE_DONE && rc != SQLITE_ROW)
@@ -628,7 +635,7 @@ int64_t db_iteration_add(struct mmb_db *db, const struct iteration_info *it,
 
 	if (db_begin(db))
 		return -1;
-	if (sqlite3_prepare_v2(db->sql,
+	if (sqlite3_prepare_v2(db->c->sql,
 			       "INSERT INTO iterations (run_id, workload, variant, params, iteration,"
 			       " warmup, status, reason, started, elapsed, disturbed, interference)"
 			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -653,10 +660,10 @@ int64_t db_iteration_add(struct mmb_db *db, const struct iteration_info *it,
 		goto fail;
 	sqlite3_finalize(st);
 	st = NULL;
-	id = sqlite3_last_insert_rowid(db->sql);
+	id = sqlite3_last_insert_rowid(db->c->sql);
 
 	if (nsamples && !it->warmup) {
-		if (sqlite3_prepare_v2(db->sql,
+		if (sqlite3_prepare_v2(db->c->sql,
 				       "INSERT INTO sample_values (run_id, iteration_id, series_id,"
 				       " iteration, seq, value) VALUES (?,?,?,?,?,?)",
 				       -1, &st, NULL) != SQLITE_OK)
@@ -690,7 +697,7 @@ int64_t db_iteration_add(struct mmb_db *db, const struct iteration_info *it,
 		st = NULL;
 	}
 	if (nmon) {
-		if (sqlite3_prepare_v2(db->sql,
+		if (sqlite3_prepare_v2(db->c->sql,
 				       "INSERT INTO monitors (iteration_id, source, key, delta)"
 				       " VALUES (?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
 			goto fail;
@@ -718,11 +725,11 @@ int64_t db_iteration_add(struct mmb_db *db, const struct iteration_info *it,
 		st = NULL;
 	}
 	/* not db_commit(): its message would double the one below */
-	if (sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+	if (sqlite3_exec(db->c->sql, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
 		goto fail;
 	return id;
 fail:
-	error("%s: cannot record iteration: %s", db->path, db_errmsg(db));
+	error("%s: cannot record iteration: %s", db->c->path, db_errmsg(db));
 	if (st)
 		sqlite3_finalize(st);
 	db_rollback(db);

@@ -9,18 +9,13 @@
 #define MMB_DB_DEFAULT "mmbench.db"
 
 /*
- * An open results database.  Only db/ speaks SQL: the SQLite types are
- * declared, not defined, here (db/db-internal.h includes sqlite3.h), so
- * code outside db/ cannot call SQLite through this handle.
+ * An open results database, opaque: only db/ speaks SQL, and only db/
+ * sees inside the connection (struct db_conn in db/db-internal.h).  Held
+ * by value; zero it or db_open() it, db_close() it.
  */
-struct sqlite3;
-struct sqlite3_stmt;
+struct db_conn;
 struct mmb_db {
-	struct sqlite3 *sql;		/* db/ only */
-	char *path;			/* for messages */
-	struct sqlite3_stmt *series_get, *series_add;	/* db_series_id(), prepared once */
-	char *reserve;		/* db_run_begin's ballast file beside the DB, or NULL */
-	int reserve_fd;
+	struct db_conn *c;
 };
 
 /* What we know about a kernel; NULL fields are stored as NULL. */
@@ -140,6 +135,8 @@ int64_t db_iteration_add(struct mmb_db *db, const struct iteration_info *it,
 
 /* sqlite error text for messages. */
 const char *db_errmsg(struct mmb_db *db);
+/* The file it was opened as ("" when not open), for messages. */
+const char *db_path(const struct mmb_db *db);
 
 /* Migrations are data: each entry upgrades user_version i to i+1. */
 extern const char *const db_migrations[];

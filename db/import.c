@@ -13,7 +13,7 @@ struct db_blocks {
 
 static int import_fail(struct mmb_db *db)
 {
-	return error("%s: cannot import: %s", db->path, db_errmsg(db));
+	return error("%s: cannot import: %s", db->c->path, db_errmsg(db));
 }
 
 struct db_blocks *db_blocks_begin(struct mmb_db *db, int64_t run_id)
@@ -22,7 +22,7 @@ struct db_blocks *db_blocks_begin(struct mmb_db *db, int64_t run_id)
 
 	b->db = db;
 	b->run_id = run_id;
-	if (sqlite3_prepare_v2(db->sql, "INSERT INTO sample_blocks (run_id, series_id, n, data)"
+	if (sqlite3_prepare_v2(db->c->sql, "INSERT INTO sample_blocks (run_id, series_id, n, data)"
 			       " VALUES (?, ?, ?, ?)", -1, &b->ins, NULL) != SQLITE_OK) {
 		import_fail(db);
 		free(b);

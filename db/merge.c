@@ -164,7 +164,7 @@ out:
 
 int mstream_poll(struct mmb_db *guest, struct mstream_pos *pos, struct strbuf *out)
 {
-	sqlite3 *g = guest->sql;
+	sqlite3 *g = guest->c->sql;
 	sqlite3_stmt *st = NULL;
 	int ret = -1, n = -1, rc;
 
@@ -365,14 +365,14 @@ static int merge_run(struct merge_ctx *m, char **f, int n)
 	if (n != 11)
 		return error("result stream: run record has %d fields, expected 10", n - 1);
 	/* keep what the host knows (config path/text) unless the guest has it */
-	if (sqlite3_prepare_v2(m->db->sql,
+	if (sqlite3_prepare_v2(m->db->c->sql,
 			       "UPDATE runs SET experiment = coalesce(?1, experiment),"
 			       " release = ?2, version = ?3, cmdline = ?4,"
 			       " config_hash = coalesce(config_hash, ?5), harness_version = ?6,"
 			       " git_sha = ?7, compiler = ?8,"
 			       " config_text = coalesce(config_text, ?9) WHERE id = ?10",
 			       -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", m->db->path, db_errmsg(m->db));
+		return error("%s: %s", m->db->c->path, db_errmsg(m->db));
 	sqlite3_bind_text(st, 1, f[1], -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, f[4], -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 3, f[5], -1, SQLITE_TRANSIENT);
@@ -386,7 +386,7 @@ static int merge_run(struct merge_ctx *m, char **f, int n)
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return error("%s: %s", m->db->path, db_errmsg(m->db));
+		return error("%s: %s", m->db->c->path, db_errmsg(m->db));
 	m->have_run = true;
 	return 0;
 }
@@ -443,7 +443,7 @@ static int merge_line(struct merge_ctx *m, const char *line)
 			if (mid > 0) {
 				sqlite3_stmt *st;
 
-				if (sqlite3_prepare_v2(m->db->sql, "UPDATE runs SET machine_id = ? WHERE id = ?",
+				if (sqlite3_prepare_v2(m->db->c->sql, "UPDATE runs SET machine_id = ? WHERE id = ?",
 						       -1, &st, NULL) == SQLITE_OK) {
 					sqlite3_bind_int64(st, 1, mid);
 					sqlite3_bind_int64(st, 2, m->run_id);

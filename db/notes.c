@@ -45,12 +45,12 @@ int db_iteration_notes(struct mmb_db *db, int64_t run_id, struct iteration_note 
 
 	*out = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(db->sql,
+	if (sqlite3_prepare_v2(db->c->sql,
 			       "SELECT i.id, i.workload, i.variant, i.iteration, i.disturbed, m.key, m.delta"
 			       " FROM iterations i JOIN monitors m ON m.iteration_id = i.id"
 			       " WHERE i.run_id = ? AND i.warmup = 0 AND m.source = 'interference'"
 			       " ORDER BY i.id", -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
+		return error("%s: %s", db->c->path, db_errmsg(db));
 	sqlite3_bind_int64(st, 1, run_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
@@ -78,7 +78,7 @@ int db_iteration_notes(struct mmb_db *db, int64_t run_id, struct iteration_note 
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		db_iteration_notes_free(v, nr);
-		return error("%s: %s", db->path, db_errmsg(db));
+		return error("%s: %s", db->c->path, db_errmsg(db));
 	}
 	*out = v;
 	*n = nr;
@@ -105,7 +105,7 @@ int db_perf_stat_rows(struct mmb_db *db, int64_t run_id, struct perf_stat_row **
 
 	*out = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(db->sql,
+	if (sqlite3_prepare_v2(db->c->sql,
 			       "SELECT i.workload, i.variant, m.source || '.' || m.key, avg(m.delta),"
 			       " min(m.delta), max(m.delta), count(*)"
 			       " FROM iterations i JOIN monitors m ON m.iteration_id = i.id"
@@ -113,7 +113,7 @@ int db_perf_stat_rows(struct mmb_db *db, int64_t run_id, struct perf_stat_row **
 			       " AND m.source IN ('perf-stat', 'counters')"
 			       " GROUP BY i.workload, i.variant, m.source, m.key"
 			       " ORDER BY min(i.id), min(m.rowid)", -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
+		return error("%s: %s", db->c->path, db_errmsg(db));
 	sqlite3_bind_int64(st, 1, run_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct perf_stat_row *x;
@@ -131,7 +131,7 @@ int db_perf_stat_rows(struct mmb_db *db, int64_t run_id, struct perf_stat_row **
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		db_perf_stat_rows_free(v, nr);
-		return error("%s: %s", db->path, db_errmsg(db));
+		return error("%s: %s", db->c->path, db_errmsg(db));
 	}
 	*out = v;
 	*n = nr;

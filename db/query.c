@@ -69,9 +69,9 @@ int query_labels(struct mmb_db *db, char ***out, size_t *n)
 
 	*out = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(db->sql, "SELECT label FROM kernels ORDER BY id", -1, &st,
+	if (sqlite3_prepare_v2(db->c->sql, "SELECT label FROM kernels ORDER BY id", -1, &st,
 			       NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
+		return error("%s: %s", db->c->path, db_errmsg(db));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		ALLOC_GROW(*out, *n + 1, alloc);
 		(*out)[(*n)++] = col_str(st, 0);
@@ -81,7 +81,7 @@ int query_labels(struct mmb_db *db, char ***out, size_t *n)
 		query_free_strv(*out, *n);
 		*out = NULL;
 		*n = 0;
-		return error("%s: %s", db->path, db_errmsg(db));
+		return error("%s: %s", db->c->path, db_errmsg(db));
 	}
 	return 0;
 }
@@ -108,12 +108,12 @@ static int load_runs(struct mmb_db *db, struct query_kernel *k)
 	size_t alloc = 0;
 	int rc;
 
-	if (sqlite3_prepare_v2(db->sql,
+	if (sqlite3_prepare_v2(db->c->sql,
 			       "SELECT id, status, accel, experiment, config_path, release, version,"
 			       " cmdline, config_hash, compiler, harness_version, git_sha, host,"
 			       " started, finished, machine_id"
 			       " FROM runs WHERE kernel_id = ? ORDER BY id", -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
+		return error("%s: %s", db->c->path, db_errmsg(db));
 	sqlite3_bind_int64(st, 1, k->id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct query_run *r;
@@ -142,7 +142,7 @@ static int load_runs(struct mmb_db *db, struct query_kernel *k)
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return error("%s: %s", db->path, db_errmsg(db));
+		return error("%s: %s", db->c->path, db_errmsg(db));
 	return 0;
 }
 
@@ -154,12 +154,12 @@ int query_kernels(struct mmb_db *db, const char *const *labels, size_t n,
 	int ret = 0;
 
 	*out = NULL;
-	if (sqlite3_prepare_v2(db->sql,
+	if (sqlite3_prepare_v2(db->c->sql,
 			       "SELECT id, label, release, version, cmdline, config_hash,"
 			       " base_commit, patches, compiler FROM kernels WHERE label = ?",
 			       -1, &st, NULL) != SQLITE_OK) {
 		free(ks);
-		return error("%s: %s", db->path, db_errmsg(db));
+		return error("%s: %s", db->c->path, db_errmsg(db));
 	}
 	for (size_t i = 0; i < n && !ret; i++) {
 		struct query_kernel *k = &ks[i];
@@ -173,7 +173,7 @@ int query_kernels(struct mmb_db *db, const char *const *labels, size_t n,
 			break;
 		}
 		if (rc != SQLITE_ROW) {
-			ret = error("%s: %s", db->path, db_errmsg(db));
+			ret = error("%s: %s", db->c->path, db_errmsg(db));
 			break;
 		}
 		k->id = sqlite3_column_int64(st, 0);
@@ -387,11 +387,11 @@ static int load_series(struct mmb_db *db, const struct query_filter *f, struct l
 	sqlite3_stmt *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(db->sql, "SELECT id, workload, variant, metric, unit, better"
+	if (sqlite3_prepare_v2(db->c->sql, "SELECT id, workload, variant, metric, unit, better"
 			       " FROM series WHERE (?1 IS NULL OR workload = ?1)"
 			       " AND (?2 IS NULL OR variant = ?2) AND (?3 IS NULL OR metric = ?3)"
 			       " ORDER BY id", -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
+		return error("%s: %s", db->c->path, db_errmsg(db));
 	sqlite3_bind_text(st, 1, f->workload, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, f->variant, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, f->metric, -1, SQLITE_STATIC);
@@ -403,7 +403,7 @@ static int load_series(struct mmb_db *db, const struct query_filter *f, struct l
 		if (id < 1 || id > SERIES_ID_MAX) {
 			sqlite3_finalize(st);
 			return error("%s: series id %lld is out of range (1..%d): not a database"
-				     " mmbench wrote?", db->path, (long long)id, SERIES_ID_MAX);
+				     " mmbench wrote?", db->c->path, (long long)id, SERIES_ID_MAX);
 		}
 		if (id >= ld->nseries) {
 			int64_t nn = id + 1 > 2 * ld->nseries ? id + 1 : 2 * ld->nseries;
@@ -423,7 +423,7 @@ static int load_series(struct mmb_db *db, const struct query_filter *f, struct l
 		r->better = sqlite3_column_int(st, 5) < 0 ? -1 : 1;
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : error("%s: %s", db->path, db_errmsg(db));
+	return rc == SQLITE_DONE ? 0 : error("%s: %s", db->c->path, db_errmsg(db));
 }
 
 static void series_refs_release(struct loader *ld)
@@ -537,10 +537,10 @@ static int prepare_by_runs(struct mmb_db *db, const struct loader *ld, const cha
 	for (size_t i = 0; i < ld->nmap; i++)
 		strbuf_addstr(&sql, i ? ",?" : "?");
 	strbuf_addstr(&sql, ") ORDER BY run_id, id");
-	rc = sqlite3_prepare_v2(db->sql, sql.buf, -1, st, NULL);
+	rc = sqlite3_prepare_v2(db->c->sql, sql.buf, -1, st, NULL);
 	strbuf_release(&sql);
 	if (rc != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
+		return error("%s: %s", db->c->path, db_errmsg(db));
 	for (size_t i = 0; i < ld->nmap; i++)
 		sqlite3_bind_int64(*st, (int)i + 1, ld->map[i].run);
 	return 0;
@@ -560,7 +560,7 @@ static int load_rows(struct mmb_db *db, struct loader *ld)
 			    sqlite3_column_int64(st, 1), sqlite3_column_int(st, 3),
 			    sqlite3_column_double(st, 4), sqlite3_column_int64(st, 5));
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : error("%s: %s", db->path, db_errmsg(db));
+	return rc == SQLITE_DONE ? 0 : error("%s: %s", db->c->path, db_errmsg(db));
 }
 
 /*
@@ -589,7 +589,7 @@ static int load_notes(struct mmb_db *db, struct loader *ld)
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return error("%s: %s", db->path, db_errmsg(db));
+		return error("%s: %s", db->c->path, db_errmsg(db));
 	if (ld->nnotes)
 		qsort(ld->notes, ld->nnotes, sizeof(*ld->notes), note_cmp);
 	return 0;
@@ -656,14 +656,14 @@ static int load_blocks(struct mmb_db *db, struct loader *ld)
 					 sqlite3_column_int64(st, 1), data)) {
 			rc = SQLITE_CORRUPT;
 			error("%s: sample block %lld is not [[iteration, seq, value], ...]",
-			      db->path, (long long)sqlite3_column_int64(st, 1));
+			      db->c->path, (long long)sqlite3_column_int64(st, 1));
 			break;
 		}
 	}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_CORRUPT)
 		return -1;
-	return rc == SQLITE_DONE ? 0 : error("%s: %s", db->path, db_errmsg(db));
+	return rc == SQLITE_DONE ? 0 : error("%s: %s", db->c->path, db_errmsg(db));
 }
 
 int query_load(struct mmb_db *db, const char *const *labels, size_t n,
@@ -784,10 +784,10 @@ int query_machine(struct mmb_db *db, int64_t machine_id, struct query_machine *o
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (sqlite3_prepare_v2(db->sql,
+	if (sqlite3_prepare_v2(db->c->sql,
 			       "SELECT id, hostname, cpu_model, ncpus, mem_bytes FROM machines"
 			       " WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
+		return error("%s: %s", db->c->path, db_errmsg(db));
 	sqlite3_bind_int64(st, 1, machine_id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
@@ -802,7 +802,7 @@ int query_machine(struct mmb_db *db, int64_t machine_id, struct query_machine *o
 		return 0;
 	if (rc == SQLITE_DONE)
 		return 1;
-	return error("%s: %s", db->path, db_errmsg(db));
+	return error("%s: %s", db->c->path, db_errmsg(db));
 }
 
 void query_machine_release(struct query_machine *m)
@@ -820,10 +820,10 @@ int query_run_env(struct mmb_db *db, int64_t run_id, struct query_env **out, siz
 
 	*out = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(db->sql,
+	if (sqlite3_prepare_v2(db->c->sql,
 			       "SELECT key, value, original FROM run_env WHERE run_id = ?"
 			       " ORDER BY key", -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->path, db_errmsg(db));
+		return error("%s: %s", db->c->path, db_errmsg(db));
 	sqlite3_bind_int64(st, 1, run_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		ALLOC_GROW(*out, *n + 1, alloc);
@@ -838,7 +838,7 @@ int query_run_env(struct mmb_db *db, int64_t run_id, struct query_env **out, siz
 		query_env_free(*out, *n);
 		*out = NULL;
 		*n = 0;
-		return error("%s: %s", db->path, db_errmsg(db));
+		return error("%s: %s", db->c->path, db_errmsg(db));
 	}
 	return 0;
 }

@@ -431,3 +431,47 @@ int db_usable_accels(struct mmb_db *db, const char *a, const char *b, struct str
 	}
 	return db_done(db, st, rc);
 }
+
+int db_label_samples(struct mmb_db *db, const char *const *labels, size_t nl,
+		     const char *workload, const char *variant, const char *metric,
+		     double **vals, size_t *n, int *better)
+{
+	struct strbuf sql = STRBUF_INIT;
+	size_t alloc = 0;
+	sqlite3_stmt *st;
+	int rc, bind = 1;
+
+	*vals = NULL;
+	*n = 0;
+	*better = 0;
+	strbuf_addstr(&sql, "SELECT s.value, s.better FROM samples s"
+			    " JOIN runs r ON r.id = s.run_id JOIN kernels k ON k.id = r.kernel_id"
+			    " WHERE usable_run(r.status) AND k.label IN (");
+	for (size_t i = 0; i < nl; i++)
+		strbuf_addstr(&sql, i ? ",?" : "?");
+	strbuf_addstr(&sql, ") AND s.workload = ? AND s.variant = ? AND s.metric = ?"
+			    " ORDER BY r.id, s.iteration, s.seq, s.id");
+	rc = db_prepare(db, sql.buf, &st);
+	strbuf_release(&sql);
+	if (rc)
+		return -1;
+	for (size_t i = 0; i < nl; i++)
+		sqlite3_bind_text(st, bind++, labels[i], -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, bind++, workload, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, bind++, variant, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, bind++, metric, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int b = sqlite3_column_int(st, 1);
+
+		if (*better && b != *better) {
+			sqlite3_finalize(st);
+			*better = -1;
+			return error("%s: metric %s of %s has both directions recorded",
+				     db_path(db), metric, workload);
+		}
+		*better = b;
+		ALLOC_GROW(*vals, *n + 1, alloc);
+		(*vals)[(*n)++] = sqlite3_column_double(st, 0);
+	}
+	return db_done(db, st, rc);
+}

@@ -86,6 +86,15 @@ struct db_run_series {
 int db_run_series(struct mmb_db *db, int64_t run_id, struct db_run_series **out, size_t *n);
 void db_run_series_free(struct db_run_series *v, size_t n);
 
+/*
+ * Every sample of (workload, variant, metric) in the usable runs of the
+ * labels, in recording order (bench/power.c pools them); *better is their
+ * direction, -1 after an error when both directions were recorded.
+ */
+int db_label_samples(struct mmb_db *db, const char *const *labels, size_t nl,
+		     const char *workload, const char *variant, const char *metric,
+		     double **vals, size_t *n, int *better);
+
 /* ---- what `run --compare previous` and `ab` ask ---- */
 
 struct strbuf;

@@ -139,7 +139,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 /* Print `mmbench compare BASE LABEL` for the same database; compare's exit code. */
 static int compare_after_run(struct mmb_db *db, const char *want, const char *label)
 {
-	const char *argv[] = { "/proc/self/exe", "compare", "--db", db->path, "", label, NULL };
+	const char *argv[] = { "/proc/self/exe", "compare", "--db", db_path(db), "", label, NULL };
 	char *base = NULL;
 	int rc;
 
@@ -149,7 +149,7 @@ static int compare_after_run(struct mmb_db *db, const char *want, const char *la
 		return EXIT_RUNTIME;
 	if (!base) {
 		printf("\nno other kernel in %s yet: boot another kernel and run again to compare\n",
-		       db->path);
+		       db_path(db));
 		return 0;
 	}
 	printf("\ncomparison: %s (base) vs %s\n", base, label);
@@ -313,7 +313,7 @@ int cmd_run(int argc, char **argv)
 	}
 	if (st.interrupted) {
 		error("interrupted by signal %d; finished iterations are kept in %s (run %lld)",
-		      runner_stop_signal(), db.path, (long long)run_id);
+		      runner_stop_signal(), db_path(&db), (long long)run_id);
 		ret = EXIT_RUNTIME;
 	} else if (st.failed) {
 		error("%d iteration(s) failed; see `mmbench show %lld`", st.failed,

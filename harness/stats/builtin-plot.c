@@ -92,7 +92,7 @@ int cmd_plot(int argc, char **argv)
 		error("no samples of %s%s%s%s%s for these kernels in %s",
 		      filter.workload ? "workload '" : "any workload",
 		      filter.workload ? filter.workload : "", filter.workload ? "'" : "",
-		      filter.metric ? " metric " : "", filter.metric ? filter.metric : "", db.path);
+		      filter.metric ? " metric " : "", filter.metric ? filter.metric : "", db_path(&db));
 		ret = EXIT_USAGE;
 		goto out_qs;
 	}

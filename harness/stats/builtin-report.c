@@ -1143,7 +1143,7 @@ int cmd_report(int argc, char **argv)
 		error("no samples of %s%s%s%s%s for these kernels in %s",
 		      filter.workload ? "workload '" : "any workload",
 		      filter.workload ? filter.workload : "", filter.workload ? "'" : "",
-		      filter.metric ? " metric " : "", filter.metric ? filter.metric : "", rp.db.path);
+		      filter.metric ? " metric " : "", filter.metric ? filter.metric : "", db_path(&rp.db));
 		ret = EXIT_USAGE;
 		goto out;
 	}

@@ -203,7 +203,7 @@ static int bad_at(const struct importer *im, const struct json *where, const cha
 
 static int import_db_fail(struct importer *im)
 {
-	return error("%s: cannot import: %s", im->db->path, db_errmsg(im->db));
+	return error("%s: cannot import: %s", db_path(im->db), db_errmsg(im->db));
 }
 
 /* Variant is "" or "k=v,k=v": check its shape so compare can show it. */

@@ -82,7 +82,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	ri.git_sha = MMB_GIT_SHA;
 	if (ri.kernel_id < 0 || (fuzz_run_id = db_run_begin(&fdb, &ri)) < 0)
 		abort();
-	if (sqlite3_prepare_v2(fdb.sql, "SELECT count(*) FROM samples WHERE run_id = ?",
+	if (sqlite3_prepare_v2(fdb.c->sql, "SELECT count(*) FROM samples WHERE run_id = ?",
 			       -1, &count_st, NULL) != SQLITE_OK)
 		abort();
 	sqlite3_bind_int64(count_st, 1, fuzz_run_id);

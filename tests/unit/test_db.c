@@ -42,7 +42,7 @@ static int scalar_int(struct mmb_db *db, const char *sql)
 	sqlite3_stmt *st;
 	int v = -1;
 
-	assert_int_equal(sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db->c->sql, sql, -1, &st, NULL), SQLITE_OK);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
@@ -60,7 +60,7 @@ static void test_fresh_db_is_migrated(void **s)
 	assert_int_equal(db_schema_version(&db), db_nr_migrations);
 	assert_int_equal(scalar_int(&db, "SELECT count(*) FROM sqlite_master WHERE name IN"
 				    " ('kernels','machines','runs','run_env','iterations','samples','monitors')"), 7);
-	assert_int_equal(sqlite3_prepare_v2(db.sql, "PRAGMA journal_mode", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db.c->sql, "PRAGMA journal_mode", -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	assert_string_equal((const char *)sqlite3_column_text(st, 0), "wal");
 	sqlite3_finalize(st);
@@ -245,7 +245,7 @@ static void test_migration_keeps_samples(void **s)
 	assert_int_equal(db_open(&db, path), 0);
 	assert_int_equal(db_schema_version(&db), db_nr_migrations);
 	assert_int_equal(scalar_int(&db, "SELECT count(*) FROM series"), 2);
-	assert_int_equal(sqlite3_prepare_v2(db.sql, "SELECT group_concat(id || ':' || iteration_id"
+	assert_int_equal(sqlite3_prepare_v2(db.c->sql, "SELECT group_concat(id || ':' || iteration_id"
 					    " || ':' || workload || ':' || variant || ':' || metric || ':'"
 					    " || coalesce(unit, 'NULL') || ':' || better || ':' || seq || ':'"
 					    " || value, ' ') FROM (SELECT * FROM samples ORDER BY id)",

@@ -499,7 +499,7 @@ static int64_t count(struct mmb_db *db, const char *sql)
 	sqlite3_stmt *st;
 	int64_t n = -1;
 
-	if (sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db->c->sql, sql, -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	if (sqlite3_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int64(st, 0);

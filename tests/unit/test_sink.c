@@ -82,7 +82,7 @@ static char *dump(struct mmb_db *db, const char *sql)
 	struct strbuf out = STRBUF_INIT;
 	sqlite3_stmt *st;
 
-	assert_int_equal(sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db->c->sql, sql, -1, &st, NULL), SQLITE_OK);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		for (int i = 0; i < sqlite3_column_count(st); i++) {
 			const char *t = (const char *)sqlite3_column_text(st, i);
