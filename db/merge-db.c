@@ -58,7 +58,7 @@ static int64_t exec3(struct mmb_db *db, const char *sql, int64_t a, int64_t b, i
 		;
 	if (db_done(db, st, rc))
 		return -1;
-	return sqlite3_changes64(db->sql);
+	return sqlite3_changes64(db->c->sql);
 }
 
 /* First column of the first row as an integer (0 without a row), or -1 on error. */
@@ -157,7 +157,7 @@ static int check_labels(struct mmb_db *db, const char *src_path, const struct db
 	if (nconf) {
 		error("%s: %d label%s name%s a different kernel than in %s; nothing merged:\n%s\n"
 		      "hint: merge them under another label: --rename %s=%s-2", src_path, nconf,
-		      nconf > 1 ? "s" : "", nconf > 1 ? "" : "s", db->path, why.buf, first, first);
+		      nconf > 1 ? "s" : "", nconf > 1 ? "" : "s", db->c->path, why.buf, first, first);
 		free(first);
 		strbuf_release(&why);
 		return DB_MERGE_REFUSED;
@@ -188,7 +188,7 @@ static int64_t merge_kernel(struct mmb_db *db, int64_t src_kid, const char *labe
 		rc = sqlite3_step(st);
 		if (db_done(db, st, rc))
 			goto out_fail;
-		id = sqlite3_last_insert_rowid(db->sql);
+		id = sqlite3_last_insert_rowid(db->c->sql);
 	} else {
 		/* what the target does not know, the source may */
 		const char *p = cols.buf;
@@ -243,7 +243,7 @@ static int64_t merge_machine(struct mmb_db *db, int64_t src_mid)
 	strbuf_release(&sql);
 	if (id < 0)
 		return -1;
-	return id ? sqlite3_last_insert_rowid(db->sql) : 0;
+	return id ? sqlite3_last_insert_rowid(db->c->sql) : 0;
 }
 
 /*
@@ -342,7 +342,7 @@ static int merge_run(struct mmb_db *db, int64_t src_run, int64_t src_kid, int64_
 		    " SELECT ?1, nullif(?2, 0), %s FROM " SRC ".runs WHERE id = ?3", cols.buf, cols.buf);
 	if (exec3(db, sql.buf, kid, mid, src_run) != 1)
 		goto out;
-	run = sqlite3_last_insert_rowid(db->sql);
+	run = sqlite3_last_insert_rowid(db->c->sql);
 
 	/* iteration ids move past the target's: others' rows point at them */
 	if (scalar(db, "SELECT ifnull(max(id), 0) FROM main.iterations", 0, &imax) ||
@@ -417,7 +417,7 @@ static int open_source(struct mmb_db *dst, const char *src_path)
 		error("cannot merge %s: not a regular file", src_path);
 		return DB_MERGE_REFUSED;
 	}
-	if (stat(dst->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+	if (stat(dst->c->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
 		error("cannot merge %s into itself", src_path);
 		return DB_MERGE_REFUSED;
 	}
@@ -495,7 +495,7 @@ rollback:
 	db_rollback(db);
 	res->runs_added = res->iterations = res->samples = 0;
 	if (ret == -1)
-		error("%s: nothing merged from %s", db->path, src_path);
+		error("%s: nothing merged from %s", db->c->path, src_path);
 detach:
 	for (size_t i = 0; i < ntables; i++)
 		free(tables[i]);
