@@ -310,14 +310,14 @@ static void test_stream_keeps_notes(void **state)
 	merge_init(&m, &h, hrun);
 	assert_int_equal(merge_feed(&m, s.buf, s.len), 0);
 	merge_release(&m);
-	assert_int_equal(sqlite3_prepare_v2(h.sql, "SELECT disturbed, interference FROM iterations",
+	assert_int_equal(sqlite3_prepare_v2(h.c->sql, "SELECT disturbed, interference FROM iterations",
 					    -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	assert_string_equal((const char *)sqlite3_column_text(st, 0),
 			    "knob thp.enabled changed to always");
 	assert_true(fabs(sqlite3_column_double(st, 1) - 0.25) < 1e-12);
 	sqlite3_finalize(st);
-	assert_int_equal(sqlite3_prepare_v2(h.sql, "SELECT count(*) FROM monitors WHERE"
+	assert_int_equal(sqlite3_prepare_v2(h.c->sql, "SELECT count(*) FROM monitors WHERE"
 					    " source = 'interference' AND key = 'foreign_share'",
 					    -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
