@@ -21,7 +21,7 @@ CFLAGS    ?= -O2 -g
 CFLAGS    += -std=gnu11 $(WARN) $(SANFLAGS) -D_GNU_SOURCE
 # harness/ is one folder per subsystem (docs/ARCHITECTURE.md); headers are
 # included by bare name, so a file can move between folders without edits.
-SUBSYS    := base run machine stats store kernel reproduce
+SUBSYS    := base run machine stats store kernel reproduce fleet
 HOST_INC  := -Iinclude -Iharness $(SUBSYS:%=-Iharness/%) -Idb -Iplot
 CPPFLAGS  += $(HOST_INC) \
 	     -DMMB_VERSION='"$(VERSION)"' -DMMB_GIT_SHA='"$(GIT_SHA)"' \

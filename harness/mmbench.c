@@ -35,6 +35,7 @@ static const struct command commands[] = {
 	{ "vm",		cmd_vm,		RESTORE_ENV },
 	{ "ab",		cmd_ab,		RESTORE_ENV },
 	{ "reproduce",	cmd_reproduce,	RESTORE_ENV },
+	{ "fleet",	cmd_fleet,	0 },
 	{ "restore",	cmd_restore,	0 },
 	{ "help",	cmd_help,	0 },
 };

@@ -1,0 +1,194 @@
+/*
+ * mmbench fleet submit|status|collect|cancel: an experiment on many
+ * machines through a batch scheduler (docs/fleet.md).  `fleet job ARGS`
+ * is what a job runs on its node.
+ */
+#include "builtin.h"
+#include "fleet.h"
+#include "parse-options.h"
+#include "util.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ./fleet-<config's name>, in characters any file system takes */
+static char *default_dir(const char *config)
+{
+	const char *base = strrchr(config, '/') ? strrchr(config, '/') + 1 : config;
+	size_t n = strlen(base);
+	char *d, *p;
+
+	if (n > 5 && ends_with(base, ".yaml"))
+		n -= 5;
+	else if (n > 4 && ends_with(base, ".yml"))
+		n -= 4;
+	d = xasprintf("fleet-%.*s", (int)(n > 64 ? 64 : n), base);
+	for (p = d; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || strchr("._-", *p)))
+			*p = '_';
+	return d;
+}
+
+static int fleet_submit_cmd(int argc, char **argv)
+{
+	struct fleet_request req = { .nodes = 1, .rounds = 1 };
+	struct fleet_spec spec = { 0 };
+	const struct fleet_engine_ops *eng;
+	const char *engine = NULL, *dir = NULL;
+	char self[PATH_MAX], *dflt = NULL;
+	ssize_t n;
+	int ret;
+	const struct option opts[] = {
+		OPT_STRING(0, "engine", &engine, "NAME", "batch system (slurm)"),
+		OPT_STRING(0, "dir", &dir, "DIR", "fleet folder, shared by every node"),
+		OPT_STRING(0, "partition", &req.partition, "P", "partition to run in"),
+		OPT_LIST(0, "constraint", &req.constraints, &req.nconstraints, "FEATURE",
+			 "node feature the nodes must have (repeatable)"),
+		OPT_INT_RANGE(0, "nodes", &req.nodes, 1, FLEET_MAX_NODES, "N", "nodes (default 1)"),
+		OPT_INT_RANGE(0, "rounds", &req.rounds, 1, FLEET_MAX_ROUNDS, "R",
+			      "jobs per node (default 1)"),
+		OPT_STRING(0, "time", &req.time_limit, "LIMIT", "each job's time limit"),
+		OPT_STRING(0, "mmbench", &req.mmbench, "PATH",
+			   "the mmbench the nodes run (default: this one)"),
+		OPT_STRING(0, "name", &spec.name, "LABEL", "run --name"),
+		OPT_INT_RANGE(0, "iterations", &spec.iterations, 1, 1000000, "N",
+			      "measured iterations"),
+		OPT_BOOL(0, "quick", &spec.quick, "smoke test"),
+		OPT_STRING(0, "workload", &spec.workload, "NAME", "run only this workload"),
+		OPT_LIST(0, "set", &spec.sets, &spec.nsets, "KEY=VALUE", "run --set"),
+		OPT_STRING(0, "tree", &spec.tree, "DIR", "ab: kernel work tree"),
+		OPT_STRING(0, "base", &spec.base, "REF", "ab: base commit"),
+		OPT_LIST(0, "patch", &spec.patches, &spec.npatches, "P", "ab: the series"),
+		OPT_LIST(0, "config", &spec.fragments, &spec.nfragments, "FRAG",
+			 "ab: config fragment"),
+		OPT_STRING(0, "base-config", &spec.base_config, "B", "ab: defconfig, ..."),
+		OPT_STRING(0, "base-name", &spec.base_name, "L", "ab: base label"),
+		OPT_STRING(0, "new-name", &spec.new_name, "L", "ab: patched label"),
+		OPT_STRING(0, "accel", &spec.accel, "NAME", "ab: accelerator (default kvm)"),
+		OPT_INT_RANGE(0, "cpus", &spec.cpus, 1, 4096, "N", "ab: guest CPUs"),
+		OPT_STRING(0, "mem", &spec.mem, "SIZE", "ab: guest memory"),
+		OPT_END(),
+	};
+
+	argc = parse_options(argc, argv, opts, "fleet submit", "CONFIG", 0);
+	if (argc < 0)
+		return EXIT_USAGE;
+	if (argc != 1) {
+		error(argc ? "fleet submit takes one CONFIG" : "missing CONFIG (the experiment)");
+		parse_options_usage(stderr, opts, "fleet submit", "CONFIG");
+		return EXIT_USAGE;
+	}
+	if (!engine) {
+		error("--engine is required (slurm)");
+		return EXIT_USAGE;
+	}
+	if (!(eng = fleet_engine_find(engine)))
+		return EXIT_USAGE;
+	if (!spec.tree && (spec.base || spec.npatches || spec.nfragments || spec.base_config ||
+			   spec.base_name || spec.new_name || spec.accel || spec.cpus || spec.mem)) {
+		error("--base, --patch, --config, --base-config, --base-name, --new-name, "
+		      "--accel, --cpus and --mem are for ab: they need --tree");
+		return EXIT_USAGE;
+	}
+	if (spec.tree && !spec.npatches) {
+		error("--tree runs `mmbench ab`: give the series with --patch");
+		return EXIT_USAGE;
+	}
+	if (spec.tree && (spec.name || spec.workload || spec.nsets)) {
+		error("with --tree, label the kernels with --base-name/--new-name; --name, "
+		      "--workload and --set are for run");
+		return EXIT_USAGE;
+	}
+	if (!req.mmbench) {
+		n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		if (n <= 0)
+			return error("cannot find my own executable; give --mmbench PATH");
+		self[n] = 0;
+		req.mmbench = self;
+	} else if (req.mmbench[0] != '/') {
+		error("--mmbench '%s': an absolute path (the nodes run it)", req.mmbench);
+		return EXIT_USAGE;
+	}
+	if (!dir)
+		dir = dflt = default_dir(argv[0]);
+	ret = fleet_submit(eng, dir, argv[0], &req, &spec);
+	free(dflt);
+	return mmb_exit_code(ret);
+}
+
+/* status/collect/cancel take the folder as --dir DIR or as DIR */
+static const char *dir_arg(int *argc, char **argv, const char *cmd, const char *dir,
+			   const struct option *opts)
+{
+	if (*argc == 1 && !dir)
+		return argv[0];
+	if (*argc == 0 && dir)
+		return dir;
+	error(*argc ? "%s takes one fleet folder" : "%s: which fleet? give DIR (or --dir DIR)",
+	      cmd);
+	parse_options_usage(stderr, opts, cmd, "DIR");
+	return NULL;
+}
+
+static int fleet_status_cmd(int argc, char **argv)
+{
+	const char *dir = NULL;
+	const struct option opts[] = {
+		OPT_STRING(0, "dir", &dir, "DIR", "fleet folder"),
+		OPT_END(),
+	};
+
+	argc = parse_options(argc, argv, opts, "fleet status", "DIR", 0);
+	if (argc < 0 || !(dir = dir_arg(&argc, argv, "fleet status", dir, opts)))
+		return EXIT_USAGE;
+	return fleet_status(dir, stdout) ? EXIT_RUNTIME : EXIT_OK;
+}
+
+static int fleet_cancel_cmd(int argc, char **argv)
+{
+	const char *dir = NULL;
+	const struct option opts[] = {
+		OPT_STRING(0, "dir", &dir, "DIR", "fleet folder"),
+		OPT_END(),
+	};
+
+	argc = parse_options(argc, argv, opts, "fleet cancel", "DIR", 0);
+	if (argc < 0 || !(dir = dir_arg(&argc, argv, "fleet cancel", dir, opts)))
+		return EXIT_USAGE;
+	return fleet_cancel(dir) ? EXIT_RUNTIME : EXIT_OK;
+}
+
+static int fleet_job_cmd(int argc, char **argv)
+{
+	if (argc != 2)
+		return error("usage: mmbench fleet job ARGSFILE (what a fleet job runs)"),
+		       EXIT_USAGE;
+	return fleet_run_job(argv[1]);
+}
+
+int cmd_fleet(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int, char **);
+	} subs[] = {
+		{ "submit", fleet_submit_cmd },
+		{ "status", fleet_status_cmd },
+		{ "cancel", fleet_cancel_cmd },
+		{ "job", fleet_job_cmd },
+	};
+
+	if (argc >= 2)
+		for (size_t i = 0; i < ARRAY_SIZE(subs); i++)
+			if (!strcmp(argv[1], subs[i].name))
+				return subs[i].fn(argc - 1, argv + 1);
+	if (argc < 2)
+		error("usage: mmbench fleet submit|status|collect|cancel ... "
+		      "(see mmbench fleet --help)");
+	else
+		error("fleet: unknown subcommand '%s' (submit, status, collect, cancel)", argv[1]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,338 @@
+/*
+ * The Slurm engine: sbatch one job per (node, round), pinned to its node
+ * (--nodelist, chosen from sinfo) with the node to itself (--exclusive);
+ * a node's round r+1 waits for its round r (--dependency=afterany).
+ * status from squeue, and scontrol for jobs that left the queue (sacct
+ * needs slurmdbd, which a small cluster may not run).  Every tool is
+ * exec'd with an argv; the job script is fixed text.
+ */
+#include "fleet.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * The batch script: fixed text; $1 the mmbench binary, $2 the args file,
+ * $3 the log.  The log is not sbatch --output: Slurm expands '%' patterns
+ * and drops backslashes in that path, so a folder named so would break.
+ */
+const char fleet_slurm_script[] =
+	"#!/bin/sh\n"
+	"# mmbench fleet job (fixed text: $1 mmbench, $2 the job's args file, $3 its log)\n"
+	"exec \"$1\" fleet job \"$2\" >>\"$3\" 2>&1\n";
+
+static bool is_feature(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_.-", *s))
+			return false;
+	return true;
+}
+
+static int tool(const char *const *argv, struct strbuf *out)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc = fleet_exec(argv, out, &err);
+
+	if (rc) {
+		while (err.len && (err.buf[err.len - 1] == '\n'))
+			err.buf[--err.len] = 0;
+		if (rc < 0)
+			error("cannot run %s (is Slurm installed? SLURM_CONF set?)", argv[0]);
+		else
+			error("%s exited %d: %s", argv[0], rc, err.len ? err.buf : "(no message)");
+	}
+	strbuf_release(&err);
+	return rc ? -1 : 0;
+}
+
+/* A node fit to run on: up and not drained (sinfo %t, compact). */
+static bool usable_state(const char *t)
+{
+	static const char *const ok[] = { "idle", "mix", "alloc", "comp", "plnd" };
+	size_t n = strcspn(t, "*~#!%$@^-");
+
+	if (t[n] == '*')	/* not responding */
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++)
+		if (n == strlen(ok[i]) && !strncmp(t, ok[i], n))
+			return true;
+	return false;
+}
+
+static bool has_features(const char *features, const struct fleet_request *req)
+{
+	for (size_t i = 0; i < req->nconstraints; i++) {
+		const char *want = req->constraints[i], *p = features;
+		size_t wl = strlen(want);
+		bool found = false;
+
+		while (*p && !found) {
+			size_t l = strcspn(p, ",");
+
+			found = l == wl && !strncmp(p, want, wl);
+			p += l + (p[l] == ',');
+		}
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+static int slurm_pick_nodes(const struct fleet_request *req, char ***names, size_t *n)
+{
+	const char *argv[8] = { "sinfo", "-h", "-N", "-o", "%N|%f|%t" };
+	struct strbuf out = STRBUF_INIT, seen = STRBUF_INIT;
+	char *save = NULL, **v = NULL;
+	size_t nv = 0, nall = 0;
+	int argc = 5;
+
+	for (size_t i = 0; i < req->nconstraints; i++)
+		if (!is_feature(req->constraints[i]))
+			return error("--constraint '%s': one node feature (letters, digits, "
+				     "'_.-') per --constraint; all of them are required",
+				     req->constraints[i]);
+	if (req->partition)
+		argv[argc++] = "-p", argv[argc++] = req->partition;
+	if (tool(argv, &out)) {
+		strbuf_release(&out);
+		return -1;
+	}
+	v = xcalloc(req->nodes + 1, sizeof(*v));
+	for (char *line = strtok_r(out.buf ? out.buf : (char[]){ 0 }, "\n", &save);
+	     line && nv < (size_t)req->nodes; line = strtok_r(NULL, "\n", &save)) {
+		char *f = strchr(line, '|'), *t = f ? strchr(f + 1, '|') : NULL;
+		char key[160];
+
+		if (!t)
+			continue;
+		*f++ = 0;
+		*t++ = 0;
+		/* -N lists a node once per partition */
+		snprintf(key, sizeof(key), "|%s|", line);
+		if (seen.buf && strstr(seen.buf, key))
+			continue;
+		strbuf_addstr(&seen, key);
+		nall++;
+		if (usable_state(t) && has_features(f, req) && strlen(line) < 128 && *line)
+			v[nv++] = xstrdup(line);
+	}
+	strbuf_release(&out);
+	strbuf_release(&seen);
+	if (nv < (size_t)req->nodes) {
+		error("%d node%s wanted, %zu of the %zu in %s%s%s fit (up, not drained%s)",
+		      req->nodes, req->nodes == 1 ? "" : "s", nv, nall,
+		      req->partition ? "partition " : "", req->partition ? req->partition : "sinfo",
+		      "", req->nconstraints ? ", with every --constraint feature" : "");
+		for (size_t i = 0; i < nv; i++)
+			free(v[i]);
+		free(v);
+		return -1;
+	}
+	*names = v;
+	*n = nv;
+	return 0;
+}
+
+static int slurm_prepare(const struct fleet *f, const struct fleet_request *req)
+{
+	char *path = xasprintf("%s/job.sh", f->dir);
+	int ret = 0;
+
+	if (write_file_atomic_mode(path, fleet_slurm_script, strlen(fleet_slurm_script), 0755))
+		ret = error("cannot write %s: %s", path, strerror(errno));
+	free(path);
+	return ret;
+}
+
+static int slurm_submit(const struct fleet *f, const struct fleet_request *req,
+			struct fleet_job *job, const struct fleet_job *after)
+{
+	struct kargv a = KARGV_INIT;
+	struct strbuf out = STRBUF_INIT, cons = STRBUF_INIT;
+	char *args = fleet_job_path(f, job, "args"), *log = fleet_job_path(f, job, "log");
+	size_t idlen;
+	int ret;
+
+	kargv_push(&a, "sbatch");
+	kargv_push(&a, "--parsable");
+	kargv_pushf(&a, "--job-name=mmbench-%s", job->tag);
+	kargv_push(&a, "--exclusive");
+	kargv_push(&a, "--nodes=1");
+	kargv_push(&a, "--ntasks=1");
+	kargv_pushf(&a, "--nodelist=%s", job->host);
+	if (req->partition)
+		kargv_pushf(&a, "--partition=%s", req->partition);
+	for (size_t i = 0; i < req->nconstraints; i++)
+		strbuf_addf(&cons, "%s%s", i ? "&" : "", req->constraints[i]);
+	if (cons.len)
+		kargv_pushf(&a, "--constraint=%s", cons.buf);
+	if (req->time_limit)
+		kargv_pushf(&a, "--time=%s", req->time_limit);
+	if (after)
+		kargv_pushf(&a, "--dependency=afterany:%s", after->id);
+	kargv_pushf(&a, "--chdir=%s", f->dir);
+	kargv_push(&a, "--output=/dev/null");
+	kargv_pushf(&a, "%s/job.sh", f->dir);
+	kargv_push(&a, req->mmbench);
+	kargv_push(&a, args);
+	kargv_push(&a, log);
+	ret = tool((const char *const *)a.v, &out);
+	if (!ret) {
+		/* "ID" or "ID;CLUSTER" */
+		idlen = out.buf ? strspn(out.buf, "0123456789") : 0;
+		if (!idlen || idlen >= sizeof(job->id))
+			ret = error("sbatch printed no job id ('%.40s')", out.buf ? out.buf : "");
+		else
+			snprintf(job->id, sizeof(job->id), "%.*s", (int)idlen, out.buf);
+	}
+	kargv_release(&a);
+	strbuf_release(&out);
+	strbuf_release(&cons);
+	free(args);
+	free(log);
+	return ret;
+}
+
+/* Slurm's job states in our four words. */
+static enum fleet_engine_state slurm_state(const char *s)
+{
+	static const char *const pending[] = { "PENDING", "CONFIGURING", "REQUEUED",
+					       "REQUEUE_HOLD", "REQUEUE_FED", "RESV_DEL_HOLD" };
+	static const char *const running[] = { "RUNNING", "COMPLETING", "SUSPENDED", "STOPPED",
+					       "RESIZING", "SIGNALING", "STAGE_OUT" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(pending); i++)
+		if (!strcmp(s, pending[i]))
+			return FLEET_E_PENDING;
+	for (size_t i = 0; i < ARRAY_SIZE(running); i++)
+		if (!strcmp(s, running[i]))
+			return FLEET_E_RUNNING;
+	return FLEET_E_ENDED;
+}
+
+static void set_status(struct fleet_engine_status *st, const char *state, const char *host,
+		       const char *more)
+{
+	st->state = slurm_state(state);
+	snprintf(st->host, sizeof(st->host), "%s", host && strcmp(host, "(null)") ? host : "");
+	if (more && *more && strcmp(more, "None") && strcmp(more, "(null)"))
+		snprintf(st->detail, sizeof(st->detail), "%s (%s)", state, more);
+	else
+		snprintf(st->detail, sizeof(st->detail), "%s", state);
+}
+
+/* "Key=Value" of a one-line `scontrol show job -o` record. */
+static void scontrol_field(const char *rec, const char *key, char *val, size_t n)
+{
+	size_t kl = strlen(key);
+
+	*val = 0;
+	for (const char *p = rec; (p = strstr(p, key)); p += kl) {
+		if ((p == rec || p[-1] == ' ') && p[kl] == '=') {
+			const char *v = p + kl + 1;
+
+			snprintf(val, n, "%.*s", (int)strcspn(v, " \n"), v);
+			return;
+		}
+	}
+}
+
+static int slurm_status(const struct fleet *f, struct fleet_engine_status *st)
+{
+	struct strbuf ids = STRBUF_INIT, out = STRBUF_INIT;
+	char *save = NULL;
+	bool *seen = xcalloc(f->njobs + 1, sizeof(*seen));
+	int ret = -1;
+
+	for (size_t i = 0; i < f->njobs; i++)
+		if (f->jobs[i].id[0])
+			strbuf_addf(&ids, "%s%s", ids.len ? "," : "", f->jobs[i].id);
+	if (!ids.len) {
+		ret = 0;
+		goto out;
+	}
+	{
+		const char *argv[] = { "squeue", "-h", "-o", "%i|%T|%N|%r", "--jobs", ids.buf,
+				       NULL };
+
+		if (tool(argv, &out))
+			goto out;
+	}
+	for (char *line = strtok_r(out.buf ? out.buf : (char[]){ 0 }, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *fld[4] = { line };
+
+		for (int k = 1; k < 4 && fld[k - 1]; k++)
+			if ((fld[k] = strchr(fld[k - 1], '|')))
+				*fld[k]++ = 0;
+		if (!fld[3])
+			continue;
+		for (size_t i = 0; i < f->njobs; i++)
+			if (!strcmp(f->jobs[i].id, fld[0])) {
+				set_status(&st[i], fld[1], fld[2], fld[3]);
+				seen[i] = true;
+			}
+	}
+	/* not queued any more: scontrol remembers it for MinJobAge (300 s) */
+	for (size_t i = 0; i < f->njobs; i++) {
+		const char *argv[] = { "scontrol", "show", "job", "-o", f->jobs[i].id, NULL };
+		struct strbuf rec = STRBUF_INIT, err = STRBUF_INIT;
+		char state[64], code[32], nodes[128], reason[64], more[128];
+		int rc;
+
+		if (seen[i] || !f->jobs[i].id[0])
+			continue;
+		rc = fleet_exec(argv, &rec, &err);
+		if (rc && err.buf && strstr(err.buf, "Invalid job id")) {
+			st[i].state = FLEET_E_GONE;
+			snprintf(st[i].detail, sizeof(st[i].detail), "purged by slurmctld");
+		} else if (rc) {
+			error("scontrol show job %s exited %d: %s", f->jobs[i].id, rc,
+			      err.buf ? err.buf : "");
+			strbuf_release(&rec);
+			strbuf_release(&err);
+			goto out;
+		} else {
+			scontrol_field(rec.buf ? rec.buf : "", "JobState", state, sizeof(state));
+			scontrol_field(rec.buf ? rec.buf : "", "ExitCode", code, sizeof(code));
+			scontrol_field(rec.buf ? rec.buf : "", "NodeList", nodes, sizeof(nodes));
+			scontrol_field(rec.buf ? rec.buf : "", "Reason", reason, sizeof(reason));
+			snprintf(more, sizeof(more), "%s%s%s", code[0] ? "exit " : "", code,
+				 strcmp(reason, "None") && reason[0] ? ", " : "");
+			if (strcmp(reason, "None") && reason[0])
+				strncat(more, reason, sizeof(more) - strlen(more) - 1);
+			set_status(&st[i], state[0] ? state : "UNKNOWN", nodes, more);
+		}
+		strbuf_release(&rec);
+		strbuf_release(&err);
+	}
+	ret = 0;
+out:
+	free(seen);
+	strbuf_release(&ids);
+	strbuf_release(&out);
+	return ret;
+}
+
+static int slurm_cancel(const struct fleet *f, const struct fleet_job *job)
+{
+	const char *argv[] = { "scancel", job->id, NULL };
+
+	return job->id[0] ? tool(argv, NULL) : 0;
+}
+
+const struct fleet_engine_ops fleet_engine_slurm = {
+	.abi = FLEET_ENGINE_ABI,
+	.name = "slurm",
+	.summary = "sbatch per (node, round), --exclusive, pinned with --nodelist",
+	.pick_nodes = slurm_pick_nodes,
+	.prepare = slurm_prepare,
+	.submit = slurm_submit,
+	.status = slurm_status,
+	.cancel = slurm_cancel,
+};

@@ -1,0 +1,616 @@
+/* The fleet's engine-independent half: folder, manifest, args, outcome. */
+#include "fleet.h"
+
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Adding an engine: its file, and one line here (docs/fleet.md). */
+static const struct fleet_engine_ops *const engines[] = {
+	&fleet_engine_slurm,
+};
+
+int (*fleet_exec)(const char *const *argv, struct strbuf *out, struct strbuf *err) = run_argv;
+
+const struct fleet_engine_ops *fleet_engine_find(const char *name)
+{
+	struct strbuf names = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(engines); i++) {
+		const struct fleet_engine_ops *e = engines[i];
+
+		if (e->abi != FLEET_ENGINE_ABI)
+			continue;	/* built against another boundary: never called */
+		if (name && !strcmp(e->name, name))
+			return e;
+		strbuf_addf(&names, "%s%s", names.len ? ", " : "", e->name);
+	}
+	error("no fleet engine '%s'; engines: %s", name ? name : "", names.buf ? names.buf : "");
+	strbuf_release(&names);
+	return NULL;
+}
+
+void fleet_init(struct fleet *f)
+{
+	memset(f, 0, sizeof(*f));
+}
+
+void fleet_release(struct fleet *f)
+{
+	free(f->dir);
+	free(f->jobs);
+	fleet_init(f);
+}
+
+char *fleet_job_path(const struct fleet *f, const struct fleet_job *job, const char *what)
+{
+	return what ? xasprintf("%s/jobs/%s/%s", f->dir, job->tag, what)
+		    : xasprintf("%s/jobs/%s", f->dir, job->tag);
+}
+
+struct fleet_job *fleet_add_job(struct fleet *f, int round, int node, const char *host)
+{
+	struct fleet_job *j;
+
+	ALLOC_GROW(f->jobs, f->njobs + 1, f->alloc);
+	j = &f->jobs[f->njobs++];
+	memset(j, 0, sizeof(*j));
+	j->round = round;
+	j->node = node;
+	snprintf(j->tag, sizeof(j->tag), "r%d-n%d", round, node);
+	snprintf(j->host, sizeof(j->host), "%s", host ? host : "");
+	return j;
+}
+
+/* Node names and job ids go into the manifest as words: nothing else. */
+static bool is_word(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || strchr("._-+:", *s)))
+			return false;
+	return true;
+}
+
+int fleet_save(const struct fleet *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = xasprintf("%s/fleet", f->dir);
+	int ret;
+
+	strbuf_addf(&sb, "%s\nengine %s\n", FLEET_MANIFEST_MAGIC, f->engine);
+	for (size_t i = 0; i < f->njobs; i++) {
+		const struct fleet_job *j = &f->jobs[i];
+
+		strbuf_addf(&sb, "job %d %d %s %s\n", j->round, j->node, j->host,
+			    j->id[0] ? j->id : "-");
+	}
+	ret = write_file_atomic(path, sb.buf, sb.len);
+	if (ret)
+		ret = error("cannot write %s: %s", path, strerror(errno));
+	strbuf_release(&sb);
+	free(path);
+	return ret;
+}
+
+int fleet_load(struct fleet *f, const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = xasprintf("%s/fleet", dir), *save = NULL, *line;
+	int lineno = 0, ret = -1;
+
+	fleet_init(f);
+	if (read_file_capped(&sb, path, (size_t)1 << 20)) {
+		if (errno == ENOENT)
+			error("%s: not a fleet folder (no %s; made by `mmbench fleet submit`)",
+			      dir, path);
+		else
+			error("cannot read %s: %s", path, strerror(errno));
+		goto out;
+	}
+	f->dir = realpath(dir, NULL);
+	if (!f->dir) {
+		error("%s: %s", dir, strerror(errno));
+		goto out;
+	}
+	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char host[128], id[64], eng[32], extra;
+		int r, n;
+
+		lineno++;
+		if (lineno == 1) {
+			if (strcmp(line, FLEET_MANIFEST_MAGIC)) {
+				error("%s:1: not a fleet manifest this mmbench reads (want '%s')",
+				      path, FLEET_MANIFEST_MAGIC);
+				goto out;
+			}
+		} else if (sscanf(line, "engine %31s %c", eng, &extra) == 1 && is_word(eng)) {
+			snprintf(f->engine, sizeof(f->engine), "%s", eng);
+		} else if (sscanf(line, "job %d %d %127s %63s %c", &r, &n, host, id, &extra) == 4 &&
+			   r >= 1 && r <= FLEET_MAX_ROUNDS && n >= 1 && n <= FLEET_MAX_NODES &&
+			   is_word(host) && is_word(id)) {
+			struct fleet_job *j = fleet_add_job(f, r, n, host);
+
+			if (strcmp(id, "-"))
+				snprintf(j->id, sizeof(j->id), "%s", id);
+		} else {
+			error("%s:%d: bad line '%.60s'", path, lineno, line);
+			goto out;
+		}
+	}
+	if (!f->engine[0]) {
+		error("%s: no engine line", path);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (ret)
+		fleet_release(f);
+	strbuf_release(&sb);
+	free(path);
+	return ret;
+}
+
+void fleet_args_encode(struct strbuf *out, const char *const *argv)
+{
+	strbuf_add(out, FLEET_ARGS_MAGIC, sizeof(FLEET_ARGS_MAGIC));
+	for (; *argv; argv++)
+		strbuf_add(out, *argv, strlen(*argv) + 1);
+}
+
+int fleet_args_decode(const char *buf, size_t len, const char *what, struct kargv *out)
+{
+	size_t off = sizeof(FLEET_ARGS_MAGIC), start = out->nr;
+
+	if (len < off || memcmp(buf, FLEET_ARGS_MAGIC, off))
+		return error("%s: not an mmbench fleet args file (want '%s' first)", what,
+			     FLEET_ARGS_MAGIC);
+	if (buf[len - 1])
+		return error("%s: truncated (the last argument has no NUL)", what);
+	while (off < len) {
+		kargv_push(out, buf + off);
+		off += strlen(buf + off) + 1;
+	}
+	/* a job runs a benchmark, nothing else */
+	if (out->nr == start || (strcmp(out->v[start], "run") && strcmp(out->v[start], "ab"))) {
+		error("%s: a fleet job runs 'run' or 'ab', not '%s'", what,
+		      out->nr > start ? out->v[start] : "");
+		kargv_truncate(out, start);
+		return -1;
+	}
+	return 0;
+}
+
+static void push_list(struct kargv *a, const char *opt, const char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		kargv_push(a, opt);
+		kargv_push(a, v[i]);
+	}
+}
+
+void fleet_job_argv(const struct fleet *f, const struct fleet_job *job,
+		    const struct fleet_spec *s, struct kargv *a)
+{
+	char *db = fleet_job_path(f, job, "run.db");
+	const char *opt1[][2] = {
+		{ "--name", s->tree ? NULL : s->name },
+		{ "--workload", s->tree ? NULL : s->workload },
+		{ "--tree", s->tree }, { "--base", s->base },
+		{ "--base-config", s->base_config },
+		{ "--base-name", s->base_name }, { "--new-name", s->new_name },
+		{ "--accel", s->tree ? (s->accel ? s->accel : "kvm") : NULL },
+		{ "--mem", s->mem },
+	};
+
+	kargv_push(a, s->tree ? "ab" : "run");
+	kargv_push(a, "--db");
+	kargv_push(a, db);
+	for (size_t i = 0; i < ARRAY_SIZE(opt1); i++)
+		if (opt1[i][1]) {
+			kargv_push(a, opt1[i][0]);
+			kargv_push(a, opt1[i][1]);
+		}
+	if (s->tree) {
+		push_list(a, "--patch", s->patches, s->npatches);
+		push_list(a, "--config", s->fragments, s->nfragments);
+		/* the fleet's rounds are jobs: each job is one A/B round */
+		kargv_push(a, "--rounds");
+		kargv_push(a, "1");
+		kargv_push(a, "--no-plots");
+		if (s->cpus)
+			kargv_pushf(a, "--cpus=%d", s->cpus);
+	} else {
+		push_list(a, "--set", s->sets, s->nsets);
+	}
+	if (s->iterations)
+		kargv_pushf(a, "--iterations=%d", s->iterations);
+	if (s->quick)
+		kargv_push(a, "--quick");
+	kargv_pushf(a, "%s/experiment.yaml", f->dir);
+	free(db);
+}
+
+const char *fleet_outcome_name(enum fleet_outcome o)
+{
+	static const char *const names[] = { "pending", "running", "done", "failed" };
+
+	return names[o];
+}
+
+/* The exit file's code, or -1 if there is none (or it is not ours). */
+static int read_exit(const struct fleet *f, const struct fleet_job *job)
+{
+	char *path = fleet_job_path(f, job, "exit");
+	char line[64];
+	int rc = -1, v;
+
+	if (read_line_file(path, line, sizeof(line)) > 0 && sscanf(line, "exit %d", &v) == 1 &&
+	    v >= 0 && v <= 255)
+		rc = v;
+	free(path);
+	return rc;
+}
+
+enum fleet_outcome fleet_job_outcome(const struct fleet *f, const struct fleet_job *job,
+				     const struct fleet_engine_status *st, char *why, size_t n)
+{
+	int rc = read_exit(f, job);
+	char *db;
+	bool have_db;
+
+	if (rc >= 0) {
+		db = fleet_job_path(f, job, "run.db");
+		have_db = access(db, R_OK) == 0;
+		free(db);
+		if (rc == 0 && have_db) {
+			snprintf(why, n, "exit 0");
+			return FLEET_DONE;
+		}
+		if (rc == 0)
+			snprintf(why, n, "exit 0 but no run.db");
+		else
+			snprintf(why, n, "mmbench exited %d", rc);
+		return FLEET_FAILED;
+	}
+	switch (st->state) {
+	case FLEET_E_PENDING:
+		snprintf(why, n, "%s", st->detail);
+		return FLEET_PENDING;
+	case FLEET_E_RUNNING:
+		snprintf(why, n, "%s", st->detail);
+		return FLEET_RUNNING;
+	case FLEET_E_ENDED:
+		snprintf(why, n, "ended without an exit file (%s)", st->detail);
+		return FLEET_FAILED;
+	case FLEET_E_GONE:
+		snprintf(why, n, "unknown to the engine and no exit file");
+		return FLEET_FAILED;
+	case FLEET_E_UNKNOWN:
+		break;
+	}
+	/* engine unreachable, no exit file: not finished as far as we know */
+	snprintf(why, n, "no exit file yet (engine not reachable)");
+	return FLEET_PENDING;
+}
+
+static int mkdir_checked(const char *path)
+{
+	if (mkdir_p(path, 0755))
+		return error("cannot create %s: %s", path, strerror(errno));
+	return 0;
+}
+
+/* A folder that already holds anything is refused: a fleet is never mixed. */
+static int fleet_dir_create(const char *dir, char **abs)
+{
+	struct stat st;
+	char *m = xasprintf("%s/fleet", dir);
+	int exists = stat(m, &st) == 0;
+
+	free(m);
+	if (exists)
+		return error("%s already holds a fleet (fleet status/collect it, or pick "
+			     "another --dir)", dir);
+	if (mkdir_checked(dir))
+		return -1;
+	*abs = realpath(dir, NULL);
+	if (!*abs)
+		return error("%s: %s", dir, strerror(errno));
+	return 0;
+}
+
+static char *abs_if_exists(const char *p)
+{
+	char *r = realpath(p, NULL);
+
+	return r ? r : xstrdup(p);
+}
+
+int fleet_submit(const struct fleet_engine_ops *eng, const char *dir, const char *config,
+		 const struct fleet_request *req, const struct fleet_spec *spec_in)
+{
+	struct fleet_spec spec = *spec_in;
+	struct strbuf text = STRBUF_INIT, args = STRBUF_INIT;
+	struct experiment e;
+	struct fleet f;
+	char **hosts = NULL, *path = NULL;
+	char **owned = NULL;
+	size_t nhosts = 0, nowned = 0, submitted = 0;
+	int ret = MMB_EUSAGE;
+
+	fleet_init(&f);
+	if (read_input(&text, config, MMB_CAP_EXPERIMENT, "an experiment"))
+		goto out;
+	/* what can be checked here is: a typo costs no queue time */
+	experiment_init(&e);
+	if (experiment_load_string(&e, config, text.buf)) {
+		experiment_release(&e);
+		goto out;
+	}
+	for (size_t i = 0; i < spec.nsets; i++)
+		if (experiment_set_env(&e, spec.sets[i])) {
+			experiment_release(&e);
+			goto out;
+		}
+	experiment_release(&e);
+	if (spec.tree) {
+		/* the jobs run elsewhere: every file named by an absolute path */
+		owned = xcalloc(2 + spec.npatches + spec.nfragments, sizeof(*owned));
+		spec.tree = owned[nowned++] = abs_if_exists(spec.tree);
+		if (spec.base_config)
+			spec.base_config = owned[nowned++] = abs_if_exists(spec.base_config);
+		const char **p = xcalloc(spec.npatches + 1, sizeof(*p));
+		const char **c = xcalloc(spec.nfragments + 1, sizeof(*c));
+		for (size_t i = 0; i < spec.npatches; i++)
+			p[i] = owned[nowned++] = abs_if_exists(spec.patches[i]);
+		for (size_t i = 0; i < spec.nfragments; i++)
+			c[i] = owned[nowned++] = abs_if_exists(spec.fragments[i]);
+		spec.patches = p;
+		spec.fragments = c;
+	}
+
+	ret = -1;
+	if (eng->pick_nodes(req, &hosts, &nhosts))
+		goto out;
+	if (fleet_dir_create(dir, &f.dir))
+		goto out;
+	snprintf(f.engine, sizeof(f.engine), "%s", eng->name);
+	path = xasprintf("%s/experiment.yaml", f.dir);
+	if (write_file_atomic(path, text.buf, text.len)) {
+		error("cannot write %s: %s", path, strerror(errno));
+		goto out;
+	}
+	for (int r = 1; r <= req->rounds; r++)
+		for (int n = 1; n <= req->nodes; n++)
+			fleet_add_job(&f, r, n, hosts[n - 1]);
+	for (size_t i = 0; i < f.njobs; i++) {
+		struct fleet_job *j = &f.jobs[i];
+		struct kargv a = KARGV_INIT;
+		char *jd = fleet_job_path(&f, j, NULL), *ap = fleet_job_path(&f, j, "args");
+		int r = mkdir_checked(jd);
+
+		fleet_job_argv(&f, j, &spec, &a);
+		strbuf_reset(&args);
+		fleet_args_encode(&args, (const char *const *)a.v);
+		if (!r && write_file_atomic(ap, args.buf, args.len))
+			r = error("cannot write %s: %s", ap, strerror(errno));
+		kargv_release(&a);
+		free(jd);
+		free(ap);
+		if (r)
+			goto out;
+	}
+	if (fleet_save(&f) || (eng->prepare && eng->prepare(&f, req)))
+		goto out;
+	/* round by round, each job after the same node's previous round */
+	for (size_t i = 0; i < f.njobs; i++) {
+		struct fleet_job *j = &f.jobs[i];
+		const struct fleet_job *after = j->round > 1 ? &f.jobs[i - req->nodes] : NULL;
+
+		if (eng->submit(&f, req, j, after)) {
+			error("submitting %s failed", j->tag);
+			goto undo;
+		}
+		submitted++;
+		if (fleet_save(&f))
+			goto undo;
+		info("%s: %s job %s on %s", j->tag, eng->name, j->id, j->host);
+	}
+	info("%zu jobs in %s; `mmbench fleet status --dir %s`, then `fleet collect`", f.njobs,
+	     f.dir, dir);
+	ret = 0;
+	goto out;
+undo:
+	/* all or nothing: what went in is taken out again */
+	for (size_t i = 0; i < submitted; i++)
+		if (eng->cancel && eng->cancel(&f, &f.jobs[i]) == 0)
+			info("cancelled %s (job %s)", f.jobs[i].tag, f.jobs[i].id);
+	if (submitted)
+		error("the %zu jobs submitted before were %s", submitted,
+		      eng->cancel ? "cancelled" : "left queued (the engine cannot cancel)");
+out:
+	if (hosts)
+		for (size_t i = 0; i < nhosts; i++)
+			free(hosts[i]);
+	free(hosts);
+	if (owned) {
+		for (size_t i = 0; i < nowned; i++)
+			free(owned[i]);
+		free(owned);
+		free((void *)spec.patches);
+		free((void *)spec.fragments);
+	}
+	free(path);
+	strbuf_release(&text);
+	strbuf_release(&args);
+	fleet_release(&f);
+	return ret;
+}
+
+void fleet_query(const struct fleet_engine_ops *eng, const struct fleet *f,
+		 struct fleet_engine_status *st)
+{
+	memset(st, 0, f->njobs * sizeof(*st));
+	if (eng->status(f, st)) {
+		warning("the %s engine cannot be asked: only the jobs' exit files count",
+			eng->name);
+		memset(st, 0, f->njobs * sizeof(*st));
+	}
+}
+
+int fleet_status(const char *dir, FILE *out)
+{
+	const struct fleet_engine_ops *eng;
+	struct fleet_engine_status *st;
+	struct fleet f;
+	size_t count[4] = { 0 };
+
+	if (fleet_load(&f, dir))
+		return -1;
+	if (!(eng = fleet_engine_find(f.engine))) {
+		fleet_release(&f);
+		return -1;
+	}
+	st = xcalloc(f.njobs + 1, sizeof(*st));
+	fleet_query(eng, &f, st);
+	fprintf(out, "%-10s %-12s %-16s %-8s %s\n", "JOB", "ID", "NODE", "STATE", "DETAIL");
+	for (size_t i = 0; i < f.njobs; i++) {
+		const struct fleet_job *j = &f.jobs[i];
+		char why[256];
+		enum fleet_outcome o = fleet_job_outcome(&f, j, &st[i], why, sizeof(why));
+
+		count[o]++;
+		fprintf(out, "%-10s %-12s %-16s %-8s %s\n", j->tag, j->id[0] ? j->id : "-",
+			st[i].host[0] ? st[i].host : j->host, fleet_outcome_name(o), why);
+		if (o == FLEET_FAILED) {
+			char *log = fleet_job_path(&f, j, "log");
+
+			fprintf(out, "%-10s log: %s\n", "", log);
+			free(log);
+		}
+	}
+	fprintf(out, "%zu jobs: %zu pending, %zu running, %zu done, %zu failed\n", f.njobs,
+		count[FLEET_PENDING], count[FLEET_RUNNING], count[FLEET_DONE],
+		count[FLEET_FAILED]);
+	free(st);
+	fleet_release(&f);
+	return 0;
+}
+
+int fleet_cancel(const char *dir)
+{
+	const struct fleet_engine_ops *eng;
+	struct fleet_engine_status *st;
+	struct fleet f;
+	int ret = 0;
+
+	if (fleet_load(&f, dir))
+		return -1;
+	if (!(eng = fleet_engine_find(f.engine))) {
+		fleet_release(&f);
+		return -1;
+	}
+	if (!eng->cancel) {
+		fleet_release(&f);
+		return error("the %s engine cannot cancel jobs", eng->name);
+	}
+	st = xcalloc(f.njobs + 1, sizeof(*st));
+	fleet_query(eng, &f, st);
+	for (size_t i = 0; i < f.njobs; i++) {
+		if (st[i].state != FLEET_E_PENDING && st[i].state != FLEET_E_RUNNING)
+			continue;
+		if (eng->cancel(&f, &f.jobs[i]))
+			ret = -1;
+		else
+			info("cancelled %s (job %s)", f.jobs[i].tag, f.jobs[i].id);
+	}
+	free(st);
+	fleet_release(&f);
+	return ret;
+}
+
+/* ---- the job itself, on the node ---- */
+
+static volatile pid_t job_child;
+
+static void forward_signal(int sig)
+{
+	if (job_child > 0)
+		kill(job_child, sig);
+}
+
+int fleet_run_job(const char *argsfile)
+{
+	struct strbuf buf = STRBUF_INIT, exitrec = STRBUF_INIT;
+	struct kargv a = KARGV_INIT;
+	char self[PATH_MAX], host[256] = "?", *dir, *slash, *joined, *exitpath;
+	struct sigaction sa = { .sa_handler = forward_signal };
+	ssize_t n;
+	int status, rc;
+
+	if (read_input(&buf, argsfile, (size_t)1 << 20, "a fleet args file"))
+		return EXIT_USAGE;
+	kargv_push(&a, "mmbench");
+	if (fleet_args_decode(buf.buf, buf.len, argsfile, &a)) {
+		strbuf_release(&buf);
+		kargv_release(&a);
+		return EXIT_USAGE;
+	}
+	strbuf_release(&buf);
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0) {
+		kargv_release(&a);
+		return error("cannot find my own executable: %s", strerror(errno));
+	}
+	self[n] = 0;
+	gethostname(host, sizeof(host) - 1);
+	joined = kargv_join(&a);
+	printf("mmbench fleet job on %s: %s\n", host, joined);
+	fflush(stdout);
+	free(joined);
+
+	/* Slurm signals the whole job on cancel: the run restores, we record */
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	job_child = fork();
+	if (job_child < 0) {
+		kargv_release(&a);
+		return error("fork: %s", strerror(errno));
+	}
+	if (job_child == 0) {
+		execv(self, a.v);
+		fprintf(stderr, "error: cannot run %s: %s\n", self, strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(job_child, &status, 0) < 0 && errno == EINTR)
+		;
+	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	kargv_release(&a);
+
+	dir = xstrdup(argsfile);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	exitpath = slash ? xasprintf("%s/exit", dir) : xstrdup("exit");
+	strbuf_addf(&exitrec, "exit %d\nhost %s\n", rc, host);
+	if (write_file_atomic(exitpath, exitrec.buf, exitrec.len)) {
+		error("cannot write %s: %s", exitpath, strerror(errno));
+		rc = rc ? rc : EXIT_RUNTIME;
+	}
+	printf("mmbench fleet job: exit %d\n", rc);
+	free(exitpath);
+	free(dir);
+	strbuf_release(&exitrec);
+	return rc;
+}
