@@ -161,6 +161,23 @@ static int fleet_cancel_cmd(int argc, char **argv)
 	return fleet_cancel(dir) ? EXIT_RUNTIME : EXIT_OK;
 }
 
+static int fleet_collect_cmd(int argc, char **argv)
+{
+	const char *dir = NULL, *db = NULL;
+	const struct option opts[] = {
+		OPT_STRING(0, "dir", &dir, "DIR", "fleet folder"),
+		OPT_STRING(0, "db", &db, "FILE", "results database merged into"),
+		OPT_END(),
+	};
+	int r;
+
+	argc = parse_options(argc, argv, opts, "fleet collect", "DIR", 0);
+	if (argc < 0 || !(dir = dir_arg(&argc, argv, "fleet collect", dir, opts)))
+		return EXIT_USAGE;
+	r = fleet_collect(dir, db, stdout);
+	return r ? EXIT_RUNTIME : EXIT_OK;
+}
+
 static int fleet_job_cmd(int argc, char **argv)
 {
 	if (argc != 2)
@@ -177,6 +194,7 @@ int cmd_fleet(int argc, char **argv)
 	} subs[] = {
 		{ "submit", fleet_submit_cmd },
 		{ "status", fleet_status_cmd },
+		{ "collect", fleet_collect_cmd },
 		{ "cancel", fleet_cancel_cmd },
 		{ "job", fleet_job_cmd },
 	};

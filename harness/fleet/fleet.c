@@ -2,6 +2,8 @@
 #include "fleet.h"
 
 #include "config.h"
+#include "db.h"
+#include "merge-db.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -534,6 +536,75 @@ int fleet_cancel(const char *dir)
 		else
 			info("cancelled %s (job %s)", f.jobs[i].tag, f.jobs[i].id);
 	}
+	free(st);
+	fleet_release(&f);
+	return ret;
+}
+
+int fleet_collect(const char *dir, const char *dbpath, FILE *out)
+{
+	const struct fleet_engine_ops *eng;
+	struct fleet_engine_status *st;
+	struct fleet f;
+	struct mmb_db db;
+	size_t merged = 0, failed = 0, waiting = 0, added = 0, present = 0;
+	int ret = -1;
+
+	if (fleet_load(&f, dir))
+		return -1;
+	if (!(eng = fleet_engine_find(f.engine))) {
+		fleet_release(&f);
+		return -1;
+	}
+	st = xcalloc(f.njobs + 1, sizeof(*st));
+	fleet_query(eng, &f, st);
+	db_single_thread();
+	if (db_open(&db, db_default_path(dbpath)))
+		goto out;
+	for (size_t i = 0; i < f.njobs; i++) {
+		const struct fleet_job *j = &f.jobs[i];
+		struct db_merge_result res = { 0 };
+		enum fleet_outcome o;
+		char why[256], *path;
+
+		/* an engine without a shared folder brings the files over first */
+		if (eng->fetch && st[i].state == FLEET_E_ENDED && eng->fetch(&f, j))
+			warning("%s: could not fetch its results", j->tag);
+		o = fleet_job_outcome(&f, j, &st[i], why, sizeof(why));
+		if (o == FLEET_PENDING || o == FLEET_RUNNING) {
+			fprintf(out, "%s: %s (%s), not collected yet\n", j->tag,
+				fleet_outcome_name(o), why);
+			waiting++;
+			continue;
+		}
+		if (o == FLEET_FAILED) {
+			/* nothing of a failed job is merged: its DB may be partial */
+			path = fleet_job_path(&f, j, "log");
+			error("%s: job %s on %s failed: %s; nothing merged; log: %s", j->tag,
+			      j->id[0] ? j->id : "-", j->host, why, path);
+			free(path);
+			failed++;
+			continue;
+		}
+		path = fleet_job_path(&f, j, "run.db");
+		if (db_merge_file(&db, path, NULL, &res)) {
+			error("%s: not merged (%s)", j->tag, path);
+			failed++;
+		} else {
+			fprintf(out, "%s: %zu run%s merged, %zu already there\n", j->tag,
+				res.runs_added, res.runs_added == 1 ? "" : "s", res.runs_present);
+			added += res.runs_added;
+			present += res.runs_present;
+			merged++;
+		}
+		free(path);
+	}
+	db_close(&db);
+	fprintf(out, "%zu of %zu jobs collected (%zu runs added, %zu already there); "
+		"%zu failed, %zu not finished\n", merged, f.njobs, added, present, failed,
+		waiting);
+	ret = failed || waiting ? 1 : 0;
+out:
 	free(st);
 	fleet_release(&f);
 	return ret;

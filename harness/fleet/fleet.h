@@ -160,6 +160,13 @@ void fleet_query(const struct fleet_engine_ops *eng, const struct fleet *f,
 		 struct fleet_engine_status *st);
 int fleet_status(const char *dir, FILE *out);
 int fleet_cancel(const char *dir);
+/*
+ * Merge every done job's run.db into dbpath (NULL: the default DB) with
+ * db_merge_file (idempotent by run uuid); failed jobs are named with their
+ * log and nothing of them merged.  0: every job merged; 1: some failed or
+ * are not finished (said); -1: an error.
+ */
+int fleet_collect(const char *dir, const char *dbpath, FILE *out);
 /* `mmbench fleet job ARGS`: run the args file's mmbench, then write exit. */
 int fleet_run_job(const char *argsfile);
 
