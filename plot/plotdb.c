@@ -4,7 +4,10 @@
  * so the pictures say what the tables say.
  */
 #include "plotdb.h"
+#include "progress.h"
 #include "util.h"
+
+#include <errno.h>
 
 #include <math.h>
 #include <stdbool.h>
@@ -198,6 +201,76 @@ void plot_groups_free(struct plot_group *gs, size_t n)
 	for (size_t i = 0; i < n; i++)
 		plot_group_release(&gs[i]);
 	free(gs);
+}
+
+int plot_comparison(const struct compare *c, struct plot_opts *o, const char *what,
+		    struct plot_list *list)
+{
+	struct plot_group *groups = NULL;
+	size_t ngroups = 0, first = list->nr;
+	int ret = 0;
+
+	o->batch = gnuplot_batch_new(o->outdir);
+	plot_groups_build(c, &groups, &ngroups);
+	for (size_t i = 0; i < ngroups && !ret; i++)
+		ret = plot_group_all(&groups[i], o, list);
+	if (!ret) {
+		if (progress_enabled())
+			progress_update("%s: drawing %zu plots with gnuplot", what,
+					gnuplot_batch_size(o->batch));
+		ret = gnuplot_batch_run(o->batch);
+		if (progress_enabled())
+			progress_clear();
+		plot_list_drop_skipped(list, o->batch);
+	}
+	gnuplot_batch_free(o->batch);
+	o->batch = NULL;
+	plot_groups_free(groups, ngroups);
+	while (ret && list->nr > first) {
+		struct plot_file *pf = &list->items[--list->nr];
+
+		free(pf->name);
+		free(pf->kind);
+		free(pf->title);
+	}
+	return ret ? -1 : 0;
+}
+
+int plot_show(struct mmb_db *db, const struct compare_select *s, struct plot_opts *o)
+{
+	struct compare c;
+	struct plot_list list;
+	size_t nmachines = 0;
+	char *machine;
+	int ret = compare_open(db, s, &c);
+
+	if (ret)
+		return mmb_exit_code(ret);
+	if (mkdir_p(o->outdir, 0755) < 0) {
+		error("--out %s: cannot create directory: %s", o->outdir, strerror(errno));
+		compare_release(&c);
+		return EXIT_RUNTIME;
+	}
+	if (gnuplot_check() < 0) {
+		compare_release(&c);
+		return EXIT_RUNTIME;
+	}
+	machine = plot_machine_caption(db, c.qs, &nmachines);
+	if (nmachines > 1)
+		warning("the kernels were measured on %zu different machines: %s", nmachines, machine);
+	o->machine = machine;
+	plot_list_init(&list);
+	ret = plot_comparison(&c, o, "plot", &list) ? EXIT_RUNTIME : EXIT_OK;
+	for (size_t i = 0; ret == EXIT_OK && i < list.nr; i++)
+		printf("%s/%s\n", o->outdir, list.items[i].name);
+	fflush(stdout);	/* the list first, then the summary on stderr */
+	if (ret == EXIT_OK)
+		info("wrote %zu plots (with their .gp and .dat files) to %s", list.nr, o->outdir);
+	plot_list_release(&list);
+	o->machine = NULL;
+	free(machine);
+	compare_release(&c);
+	return ret;
 }
 
 void plot_machine_describe(const struct query_machine *m, struct strbuf *sb)

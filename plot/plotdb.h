@@ -10,6 +10,20 @@
 int plot_groups_build(const struct compare *c, struct plot_group **out, size_t *n);
 void plot_groups_free(struct plot_group *gs, size_t n);
 
+/*
+ * Every plot of the comparison value c, drawn into o->outdir by one
+ * gnuplot batch (o->machine is the caption); the pictures written are
+ * appended to list.  what ("plot", "report") names the progress line.
+ * 0, or -1 after one error (list then holds nothing of this call).
+ */
+int plot_comparison(const struct compare *c, struct plot_opts *o, const char *what,
+		    struct plot_list *list);
+/*
+ * `mmbench plot`: the selection's value, its plots in o->outdir, each
+ * file's path on stdout and a summary line.  Returns the exit code.
+ */
+int plot_show(struct mmb_db *db, const struct compare_select *s, struct plot_opts *o);
+
 /* "host, CPU model, 2 CPUs, 24 GiB" for one machine. */
 void plot_machine_describe(const struct query_machine *m, struct strbuf *sb);
 /* The machine(s) of the pooled runs, joined with " / " when several. */

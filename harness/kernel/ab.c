@@ -1,12 +1,12 @@
 #include "ab.h"
+#include "compare.h"
 #include "db.h"
+#include "plotdb.h"
 #include "read.h"
-#include "kargv.h"
 #include "kbuild.h"
 
 #include <errno.h>
 #include <libgen.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -95,6 +95,9 @@ int ab_opts_parse(struct ab_opts *o, int argc, char **argv)
 	}
 	if (!o->experiment)
 		return error("ab: which CONFIG.yaml?");
+	if (o->compare_format && compare_format_parse(o->compare_format, &(enum compare_format){ 0 }))
+		return error("ab: unknown --format '%s' (formats: mmtests, lkp, markdown, csv, json)",
+			     o->compare_format);
 	if (!o->tree && (!o->base_label || !o->new_label))
 		return error("ab: --tree DIR is required (or --base-name and --new-name of built kernels)");
 	if (o->tree && !o->npatches)
@@ -111,17 +114,47 @@ int ab_opts_parse(struct ab_opts *o, int argc, char **argv)
 	return 0;
 }
 
-static int self_exec(struct kargv *a)
+/* `mmbench compare --last N BASE NEW` of the series; compare's exit code. */
+static int ab_compare(struct mmb_db *db, struct compare_select *sel, const char *format)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	enum compare_format f = CMP_TEXT;
 
-	if (n <= 0)
-		return -1;
-	exe[n] = '\0';
-	free(a->v[0]);
-	a->v[0] = xstrdup(exe);
-	return run_argv((const char *const *)a->v, NULL, NULL);
+	if (format)
+		compare_format_parse(format, &f);	/* checked by ab_opts_parse() */
+	fflush(stdout);
+	sel->need = COMPARE_NEED_COMMON;
+	sel->meta = true;
+	return compare_show(db, sel, f, stdout);
+}
+
+/* The series' plots, quietly, in dir (default <db dir>/ab-BASE-vs-NEW). */
+static void ab_plots(struct mmb_db *db, struct compare_select *sel, const char *dir,
+		     const char *dbpath, const struct ab_result *r)
+{
+	struct plot_opts po;
+	int quiet = mmb_quiet, rc;
+	char *out;
+
+	if (dir) {
+		out = xstrdup(dir);
+	} else {
+		char *copy = xstrdup(dbpath);
+
+		out = xasprintf("%s/ab-%s-vs-%s", dirname(copy), r->base_label, r->new_label);
+		free(copy);
+	}
+	plot_opts_init(&po);
+	po.outdir = out;
+	sel->need = COMPARE_NEED_ROWS;
+	sel->meta = false;
+	mmb_quiet = 1;
+	rc = plot_show(db, sel, &po);
+	mmb_quiet = quiet;
+	if (rc == EXIT_OK)
+		info("ab: plots in %s", out);
+	else
+		warning("ab: plots were not written (see the messages above)");
+	free(out);
 }
 
 static int build_one(const struct ab_opts *o, const char *label, bool with_patches,
@@ -310,47 +343,20 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 		goto out;
 	}
 
-	if (!o->no_compare) {
-		struct kargv a = KARGV_INIT;
-
-		kargv_pushv(&a, (const char *const[]){ "mmbench", "compare", "--db", dbpath, NULL });
+	if ((!o->no_compare || !o->no_plots) && db_open_existing(&db, dbpath) == 0) {
 		/* only this series' rounds: a label may hold older runs (drift) */
-		kargv_push(&a, "--last");
-		kargv_pushf(&a, "%d", rounds);
-		if (o->compare_format) {
-			kargv_push(&a, "--format");
-			kargv_push(&a, o->compare_format);
-		}
-		kargv_push(&a, r->base_label);
-		kargv_push(&a, r->new_label);
-		fflush(stdout);
-		r->compare_rc = self_exec(&a);
-		kargv_release(&a);
-	}
-	if (!o->no_plots) {
-		struct kargv a = KARGV_INIT;
-		char *dir;
+		const char *labels[2] = { r->base_label, r->new_label };
+		struct compare_select sel;
 
-		if (o->plot_dir) {
-			dir = xstrdup(o->plot_dir);
-		} else {
-			char *copy = xstrdup(dbpath);
-
-			dir = xasprintf("%s/ab-%s-vs-%s", dirname(copy), r->base_label, r->new_label);
-			free(copy);
-		}
-		kargv_pushv(&a, (const char *const[]){ "mmbench", "-q", "plot", "--db", dbpath, "--out",
-						       dir, NULL });
-		kargv_push(&a, "--last");
-		kargv_pushf(&a, "%d", rounds);
-		kargv_push(&a, r->base_label);
-		kargv_push(&a, r->new_label);
-		if (self_exec(&a) == 0)
-			info("ab: plots in %s", dir);
-		else
-			warning("ab: plots were not written (see the messages above)");
-		kargv_release(&a);
-		free(dir);
+		compare_select_init(&sel, labels, 2);
+		sel.filter.last_runs = rounds;
+		if (!o->no_compare)
+			r->compare_rc = ab_compare(&db, &sel, o->compare_format);
+		if (!o->no_plots)
+			ab_plots(&db, &sel, o->plot_dir, dbpath, r);
+		db_close(&db);
+	} else if (!o->no_compare) {
+		r->compare_rc = EXIT_RUNTIME;
 	}
 	r->wall = now_wall() - t0;
 	ret = r->compare_rc > 0 ? -1 : 0;

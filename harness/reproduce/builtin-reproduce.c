@@ -17,6 +17,7 @@
 #include "qemu.h"
 #include "query.h"
 #include "reproduce.h"
+#include "session.h"
 #include "stats.h"
 #include "units.h"
 #include "util.h"
@@ -168,25 +169,18 @@ static void print_commits(const struct lkp_table *t, const struct repro_args *a)
 	}
 }
 
-/* Self-check: the generated YAML loads and resolves against the plugins. */
-static int check_experiment(const struct repro_plan *p)
+/* Self-check: the experiment resolves against the plugins. */
+static int check_experiment(struct repro_plan *p)
 {
-	struct experiment e;
 	struct plan pl;
 	struct unit_ctx u;
 	struct plan_opts po = { 0 };
 	int ret = 0;
 
-	experiment_init(&e);
-	if (experiment_load_string(&e, "<generated experiment>", p->yaml)) {
-		experiment_release(&e);
-		return error("internal: the generated experiment does not load (see above)");
-	}
 	unit_ctx_host(&u);
-	if (plan_build(&pl, &e, &u, &po))
+	if (plan_build(&pl, &p->exp, &u, &po))
 		ret = error("the generated experiment does not resolve against the plugins (see above)");
 	plan_release(&pl);
-	experiment_release(&e);
 	return ret;
 }
 
@@ -427,40 +421,17 @@ static int run_here(const struct repro_args *a, const struct lkp_report *r,
 		    struct repro_plan *p, int col)
 {
 	const struct lkp_table *t = p->table;
-	char tmpl[] = "/tmp/mmbench-reproduce-XXXXXX";
-	char *path, *label = short_sha(&t->commits[col]);
-	const char *argv[8];
-	int argc = 0, fd, ret;
+	char *label = short_sha(&t->commits[col]);
+	struct run_request rq = { 0 };
+	int ret;
 
-	fd = mkstemp(tmpl);
-	if (fd < 0) {
-		free(label);
-		return error("cannot create a temporary file: %s", strerror(errno));
-	}
-	close(fd);
-	unlink(tmpl);
-	if (mkdir_p(tmpl, 0700) < 0) {
-		free(label);
-		return error("cannot create %s: %s", tmpl, strerror(errno));
-	}
-	path = xasprintf("%s/%s.yaml", tmpl, p->name);
-	if (write_file_atomic(path, p->yaml, strlen(p->yaml)) < 0) {
-		ret = error("cannot write %s: %s", path, strerror(errno));
-		goto out;
-	}
 	printf("running kernel is the report's %s commit %s: recording under label '%s'\n",
 	       col == 0 ? "base" : col == 1 ? "suspect" : "third", label, label);
 	fflush(stdout);
-	argv[argc++] = "run";
-	argv[argc++] = path;
-	argv[argc++] = "--name";
-	argv[argc++] = label;
-	if (a->db) {
-		argv[argc++] = "--db";
-		argv[argc++] = a->db;
-	}
-	argv[argc] = NULL;
-	ret = cmd_run(argc, (char **)argv);
+	rq.config_path = p->exp.path;
+	rq.label = label;
+	rq.db = a->db;
+	ret = run_experiment(&p->exp, &rq);
 	if (ret == EXIT_OK) {
 		struct mmb_db db;
 		const char *labels[LKP_MAX_COLS], *titles[LKP_MAX_COLS];
@@ -488,10 +459,6 @@ static int run_here(const struct repro_args *a, const struct lkp_report *r,
 			free(tt[c]);
 		}
 	}
-out:
-	unlink(path);
-	rmdir(tmpl);
-	free(path);
 	free(label);
 	return ret;
 }

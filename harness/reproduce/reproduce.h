@@ -14,6 +14,7 @@
 #ifndef MMB_REPRODUCE_H
 #define MMB_REPRODUCE_H
 
+#include "config.h"
 #include "lkpreport.h"
 
 #include <stdbool.h>
@@ -55,7 +56,8 @@ struct repro_plan {
 	char **notes;		/* caveats and remarks, one line each */
 	size_t nnotes;
 	char *name;		/* experiment name */
-	char *yaml;		/* the experiment text */
+	char *yaml;		/* the experiment text: the record shown and stored */
+	struct experiment exp;	/* the same experiment as a value: what runs */
 	/* the report's numbers for the KPI in the main table */
 	const struct lkp_table *table;
 	const struct lkp_row *row;	/* NULL when the table lacks the KPI */

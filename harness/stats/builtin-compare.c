@@ -36,9 +36,7 @@ int cmd_compare(int argc, char **argv)
 	enum compare_format fmt = CMP_TEXT;
 	enum stats_test_kind kind = STATS_WELCH;
 	enum stats_mean_kind mean = STATS_MEAN_AUTO;
-	struct strbuf out = STRBUF_INIT;
-	struct query_set qs;
-	struct compare c;
+	struct compare_select sel;
 	struct mmb_db db;
 	int ret, n;
 	const struct option opts[] = {
@@ -75,40 +73,13 @@ int cmd_compare(int argc, char **argv)
 		free(labels);
 		return ret == DB_ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 	}
-	ret = query_load(&db, labels, nlabels, &filter, &qs);
-	if (ret) {
-		db_close(&db);
-		free(labels);
-		return ret == QUERY_EUNKNOWN ? EXIT_USAGE : EXIT_RUNTIME;
-	}
-	if (!compare_has_common(&qs)) {
-		/* nothing compared is an error: say what each label has */
-		struct query_filter wide = filter;
-		struct query_set all;
-
-		wide.workload = wide.metric = NULL;
-		if (!query_load(&db, labels, nlabels, &wide, &all)) {
-			compare_explain_nothing(&all, &filter);
-			query_set_release(&all);
-		}
-		query_set_release(&qs);
-		db_close(&db);
-		free(labels);
-		return EXIT_USAGE;
-	}
-	for (size_t i = 0; i < nlabels; i++)
-		if (!qs.kernels[i].nruns_pooled)
-			warning("kernel '%s' has no complete or interrupted run", labels[i]);
-
-	compare_build_mean(&c, &qs, kind, mean);
-	compare_load_meta(&c, &db);
-	compare_print(&out, &c, fmt);
-	fwrite(out.buf, 1, out.len, stdout);
-	ret = fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
-
-	strbuf_release(&out);
-	compare_release(&c);
-	query_set_release(&qs);
+	compare_select_init(&sel, labels, nlabels);
+	sel.filter = filter;
+	sel.test = kind;
+	sel.mean = mean;
+	sel.need = COMPARE_NEED_COMMON;
+	sel.meta = true;
+	ret = compare_show(&db, &sel, fmt, stdout);
 	db_close(&db);
 	free(labels);
 	return ret;

@@ -12,11 +12,9 @@
 #include "db.h"
 #include "plot.h"
 #include "plotdb.h"
-#include "progress.h"
 #include "query.h"
 #include "util.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,14 +40,9 @@ int cmd_plot(int argc, char **argv)
 	struct query_filter filter = { 0 };
 	struct plot_opts o;
 	enum stats_mean_kind mean = STATS_MEAN_AUTO;
+	struct compare_select sel;
 	struct mmb_db db;
-	struct query_set qs;
-	struct compare cmp;
-	struct plot_group *groups = NULL;
-	struct plot_list list;
-	size_t ngroups = 0, nmachines = 0;
-	char *machine = NULL;
-	int n, rc, ret = EXIT_OK;
+	int n, rc, ret;
 	const char *format = NULL, *size = NULL;
 	const struct option opts[] = {
 		OPT_STRING(0, "db", &dbpath, "FILE", "results database"),
@@ -79,69 +72,12 @@ int cmd_plot(int argc, char **argv)
 	rc = db_open_existing(&db, db_default_path(dbpath));
 	if (rc)
 		return rc == DB_ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
-	rc = query_load(&db, (const char *const *)argv, (size_t)n, &filter, &qs);
-	if (rc == QUERY_EUNKNOWN) {
-		db_close(&db);
-		return EXIT_USAGE;
-	}
-	if (rc < 0) {
-		db_close(&db);
-		return EXIT_RUNTIME;
-	}
-	if (!qs.nr) {
-		error("no samples of %s%s%s%s%s for these kernels in %s",
-		      filter.workload ? "workload '" : "any workload",
-		      filter.workload ? filter.workload : "", filter.workload ? "'" : "",
-		      filter.metric ? " metric " : "", filter.metric ? filter.metric : "", db_path(&db));
-		ret = EXIT_USAGE;
-		goto out_qs;
-	}
-	if (mkdir_p(outdir, 0755) < 0) {
-		error("--out %s: cannot create directory: %s", outdir, strerror(errno));
-		ret = EXIT_RUNTIME;
-		goto out_qs;
-	}
-	if (gnuplot_check() < 0) {
-		ret = EXIT_RUNTIME;
-		goto out_qs;
-	}
-	machine = plot_machine_caption(&db, &qs, &nmachines);
-	if (nmachines > 1)
-		warning("the kernels were measured on %zu different machines: %s", nmachines, machine);
+	compare_select_init(&sel, (const char *const *)argv, (size_t)n);
+	sel.filter = filter;
+	sel.test = o.test;
+	sel.mean = mean;
 	o.outdir = outdir;
-	o.machine = machine;
-	compare_build_mean(&cmp, &qs, o.test, mean);
-	plot_groups_build(&cmp, &groups, &ngroups);
-	plot_list_init(&list);
-	o.batch = gnuplot_batch_new(outdir);
-	for (size_t i = 0; i < ngroups; i++) {
-		if (plot_group_all(&groups[i], &o, &list) < 0) {
-			ret = EXIT_RUNTIME;
-			break;
-		}
-	}
-	if (ret == EXIT_OK) {
-		if (progress_enabled())
-			progress_update("plot: drawing %zu pictures with gnuplot", gnuplot_batch_size(o.batch));
-		if (gnuplot_batch_run(o.batch) < 0) {
-			ret = EXIT_RUNTIME;
-		}
-		if (progress_enabled())
-			progress_clear();
-		plot_list_drop_skipped(&list, o.batch);
-	}
-	gnuplot_batch_free(o.batch);
-	for (size_t i = 0; ret == EXIT_OK && i < list.nr; i++)
-		printf("%s/%s\n", outdir, list.items[i].name);
-	fflush(stdout);	/* the list first, then the summary on stderr */
-	if (ret == EXIT_OK)
-		info("wrote %zu plots (with their .gp and .dat files) to %s", list.nr, outdir);
-	plot_list_release(&list);
-	plot_groups_free(groups, ngroups);
-	compare_release(&cmp);
-	free(machine);
-out_qs:
-	query_set_release(&qs);
+	ret = plot_show(&db, &sel, &o);
 	db_close(&db);
 	return ret;
 }

@@ -242,6 +242,10 @@ void compare_release(struct compare *c)
 	free(c->ndisturbed);
 	free(c->drift);
 	free(c->rows);
+	if (c->own) {
+		query_set_release(c->own);
+		free(c->own);
+	}
 	memset(c, 0, sizeof(*c));
 }
 
@@ -1414,6 +1418,84 @@ int compare_explain_nothing(const struct query_set *all, const struct query_filt
 	error("%s", sb.buf);
 	strbuf_release(&sb);
 	return -1;
+}
+
+/* ---- the API: selection -> value ---- */
+
+void compare_select_init(struct compare_select *s, const char *const *labels, size_t n)
+{
+	memset(s, 0, sizeof(*s));
+	s->labels = labels;
+	s->nlabels = n;
+	s->test = STATS_WELCH;
+	s->mean = STATS_MEAN_AUTO;
+}
+
+/* Nothing selected: one error naming what there is; MMB_EUSAGE. */
+static int nothing_selected(struct mmb_db *db, const struct compare_select *s)
+{
+	const struct query_filter *f = &s->filter;
+	struct query_filter wide = *f;
+	struct query_set all;
+
+	if (s->need == COMPARE_NEED_ROWS) {
+		error("no samples of %s%s%s%s%s for these kernels in %s",
+		      f->workload ? "workload '" : "any workload", f->workload ? f->workload : "",
+		      f->workload ? "'" : "", f->metric ? " metric " : "", f->metric ? f->metric : "",
+		      db_path(db));
+		return MMB_EUSAGE;
+	}
+	wide.workload = wide.metric = NULL;
+	if (!query_load(db, s->labels, s->nlabels, &wide, &all)) {
+		compare_explain_nothing(&all, f);
+		query_set_release(&all);
+	}
+	return MMB_EUSAGE;
+}
+
+int compare_open(struct mmb_db *db, const struct compare_select *s, struct compare *c)
+{
+	struct query_set *qs = xcalloc(1, sizeof(*qs));
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	rc = query_load(db, s->labels, s->nlabels, &s->filter, qs);
+	if (rc) {
+		free(qs);
+		return rc == QUERY_EUNKNOWN ? MMB_EUSAGE : -1;
+	}
+	if (s->need == COMPARE_NEED_COMMON ? !compare_has_common(qs) : !qs->nr) {
+		rc = nothing_selected(db, s);
+		query_set_release(qs);
+		free(qs);
+		return rc;
+	}
+	if (s->need == COMPARE_NEED_COMMON)
+		for (size_t i = 0; i < s->nlabels; i++)
+			if (!qs->kernels[i].nruns_pooled)
+				warning("kernel '%s' has no complete or interrupted run", s->labels[i]);
+	compare_build_mean(c, qs, s->test, s->mean);
+	c->own = qs;
+	if (s->meta)
+		compare_load_meta(c, db);
+	return 0;
+}
+
+int compare_show(struct mmb_db *db, const struct compare_select *s, enum compare_format f,
+		 FILE *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct compare c;
+	int rc = compare_open(db, s, &c);
+
+	if (rc)
+		return mmb_exit_code(rc);
+	compare_print(&sb, &c, f);
+	fwrite(sb.buf, 1, sb.len, out);
+	rc = fflush(out) ? EXIT_RUNTIME : EXIT_OK;
+	strbuf_release(&sb);
+	compare_release(&c);
+	return rc;
 }
 
 int compare_format_parse(const char *name, enum compare_format *f)

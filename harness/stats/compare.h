@@ -12,6 +12,8 @@
 #include "query.h"
 #include "stats.h"
 
+#include <stdio.h>
+
 struct strbuf;
 
 #define COMPARE_ALPHA 0.05
@@ -52,6 +54,7 @@ struct compare_meta {
 
 struct compare {
 	const struct query_set *qs;
+	struct query_set *own;		/* the set compare_open() loaded, freed with c */
 	struct compare_meta meta;	/* filled by compare_load_meta() */
 	enum stats_test_kind test;
 	enum stats_mean_kind mean;	/* as asked (--mean); AUTO: the run summary's */
@@ -82,6 +85,44 @@ void compare_guard(struct compare *c);
 void compare_n_cell(char *buf, size_t len, const struct compare *c, size_t r, size_t i);
 /* Lines after a table: disturbed counts and each inconclusive reason. */
 void compare_guard_notes(struct strbuf *out, const struct compare *c);
+
+/*
+ * The comparison API.  A selection (labels, filters, --last, --mean, the
+ * test, --keep-disturbed / --no-guard) goes in, the comparison value
+ * (struct compare: rows with their summaries, tests, verdicts and guard
+ * reasons) comes out, and the renderers below, plot/ and the report all
+ * read that value.  compare, plot, report, ab, reproduce and run --compare
+ * come through here; none of them runs another command.
+ */
+enum compare_need {
+	COMPARE_NEED_ROWS,	/* plot, report: the selection has samples */
+	COMPARE_NEED_COMMON,	/* compare: BASE and a NEW label share a row */
+};
+
+struct compare_select {
+	const char *const *labels;	/* [0] the baseline */
+	size_t nlabels;
+	struct query_filter filter;
+	enum stats_test_kind test;	/* default Welch */
+	enum stats_mean_kind mean;	/* default AUTO */
+	enum compare_need need;
+	bool meta;			/* load the lkp header's metadata */
+};
+void compare_select_init(struct compare_select *s, const char *const *labels, size_t n);
+
+/*
+ * Load the selection from db and build its value into c (which then owns
+ * the query set; compare_release() frees both).  0; MMB_EUSAGE after one
+ * message (an unknown label, nothing selected: what each label has is
+ * named); -1 on a database error.
+ */
+int compare_open(struct mmb_db *db, const struct compare_select *s, struct compare *c);
+/*
+ * `mmbench compare`: open, render in format f and write to out.  Returns
+ * the command's exit code (EXIT_OK, EXIT_USAGE, EXIT_RUNTIME).
+ */
+int compare_show(struct mmb_db *db, const struct compare_select *s, enum compare_format f,
+		 FILE *out);
 
 /* Summaries, tests, BH and verdicts for every row of qs. */
 void compare_build(struct compare *c, const struct query_set *qs, enum stats_test_kind test);

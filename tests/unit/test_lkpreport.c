@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "config.h"
 #include "lkpreport.h"
 #include "reproduce.h"
 #include "util.h"
@@ -634,6 +635,64 @@ static void test_plan_wis(void **state)
 	lkp_report_release(&r);
 }
 
+/* The experiment value reproduce runs is what its YAML record says. */
+static void same_experiment(const struct repro_plan *p)
+{
+	const struct experiment *v = &p->exp;
+	struct experiment y;
+
+	experiment_init(&y);
+	assert_int_equal(experiment_load_string(&y, "<record>", p->yaml), 0);
+	assert_string_equal(v->text, p->yaml);
+	assert_string_equal(v->name, y.name);
+	assert_string_equal(v->description, y.description);
+	assert_int_equal(v->iterations, y.iterations);
+	assert_int_equal(v->warmup, y.warmup);
+	assert_true(v->timeout_ns == y.timeout_ns);
+	assert_true((v->env.governor == NULL) == (y.env.governor == NULL));
+	if (y.env.governor)
+		assert_string_equal(v->env.governor, y.env.governor);
+	assert_true(v->mon_vmstat == y.mon_vmstat && v->mon_meminfo == y.mon_meminfo);
+	assert_int_equal(v->nworkloads, 1);
+	assert_int_equal(y.nworkloads, 1);
+	assert_string_equal(v->workloads[0].name, y.workloads[0].name);
+	assert_int_equal(v->workloads[0].pos.line, y.workloads[0].pos.line);
+	assert_int_equal(v->workloads[0].iterations, y.workloads[0].iterations);
+	assert_int_equal(v->workloads[0].warmup, y.workloads[0].warmup);
+	assert_int_equal(v->workloads[0].nparams, y.workloads[0].nparams);
+	for (size_t i = 0; i < y.workloads[0].nparams; i++) {
+		const struct cfg_param *a = &v->workloads[0].params[i], *b = &y.workloads[0].params[i];
+
+		assert_string_equal(a->name, b->name);
+		assert_int_equal(a->pos.line, b->pos.line);
+		assert_int_equal(a->pos.col, b->pos.col);
+		assert_int_equal(a->nvalues, 1);
+		assert_int_equal(b->nvalues, 1);
+		assert_false(b->is_list);
+		assert_string_equal(a->values[0].text, b->values[0].text);
+		assert_int_equal(a->values[0].pos.line, b->values[0].pos.line);
+		assert_int_equal(a->values[0].pos.col, b->values[0].pos.col);
+	}
+	experiment_release(&y);
+}
+
+static void test_plan_value_is_record(void **state)
+{
+	static const char *const reports[] = { SEED, "wis-report.txt", "aim9-report.txt" };
+	struct lkp_report r;
+	struct repro_plan p;
+	char err[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(reports) / sizeof(reports[0]); i++)
+		for (int cpufreq = 0; cpufreq < 2; cpufreq++) {
+			assert_int_equal(plan_for(reports[i], 2, cpufreq, &p, &r, err, sizeof(err)), 0);
+			same_experiment(&p);
+			repro_plan_release(&p);
+			lkp_report_release(&r);
+		}
+}
+
 static int plan_text(const char *text, int ncpus, struct repro_plan *p, struct lkp_report *r,
 		     char *err, size_t errlen)
 {
@@ -680,6 +739,7 @@ static void test_plan_ebizzy_pft(void **state)
 	assert_int_equal(p.workload_iterations, 100);
 	assert_non_null(strstr(p.yaml, "    iterations: 100\n"));
 	assert_true(has_note(&p, "skipped"));
+	same_experiment(&p);
 	repro_plan_release(&p);
 	lkp_report_release(&r);
 
@@ -692,6 +752,7 @@ static void test_plan_ebizzy_pft(void **state)
 	assert_string_equal(p.params[2].value, "processes");
 	assert_true(has_note(&p, "runtime: 300s"));
 	assert_null(p.governor);
+	same_experiment(&p);
 	repro_plan_release(&p);
 	lkp_report_release(&r);
 }
@@ -791,6 +852,7 @@ int main(void)
 		cmocka_unit_test(test_plan_seed),
 		cmocka_unit_test(test_plan_wis),
 		cmocka_unit_test(test_plan_ebizzy_pft),
+		cmocka_unit_test(test_plan_value_is_record),
 		cmocka_unit_test(test_plan_unsupported),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_release_sha),

@@ -1,0 +1,189 @@
+/*
+ * One run of an experiment on the running kernel, recorded under a kernel
+ * label: `mmbench run` and `mmbench reproduce` on the host.
+ */
+#include "session.h"
+#include "compare.h"
+#include "db.h"
+#include "envctl.h"
+#include "plan.h"
+#include "read.h"
+#include "runner.h"
+#include "summary.h"
+#include "sysinfo.h"
+#include "util.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The comparison of BASE with LABEL, as `mmbench compare` prints it; its exit code. */
+static int compare_after_run(struct mmb_db *db, const char *want, const char *label)
+{
+	struct compare_select sel;
+	const char *labels[2] = { NULL, label };
+	char *base = NULL;
+	int rc;
+
+	if (strcmp(want, "previous"))
+		base = xstrdup(want);
+	else if (db_previous_label(db, label, &base))
+		return EXIT_RUNTIME;
+	if (!base) {
+		printf("\nno other kernel in %s yet: boot another kernel and run again to compare\n",
+		       db_path(db));
+		return 0;
+	}
+	printf("\ncomparison: %s (base) vs %s\n", base, label);
+	fflush(stdout);
+	labels[0] = base;
+	compare_select_init(&sel, labels, 2);
+	sel.need = COMPARE_NEED_COMMON;
+	sel.meta = true;
+	rc = compare_show(db, &sel, CMP_TEXT, stdout);
+	free(base);
+	return rc;
+}
+
+static void on_stop(int sig)
+{
+	runner_request_stop(sig);
+}
+
+int run_experiment(struct experiment *exp, const struct run_request *rq)
+{
+	struct plan plan;
+	struct plan_opts po = { 0 };
+	struct unit_ctx u;
+	struct mmb_db db;
+	struct sysinfo si;
+	struct runner_stats st;
+	struct result_sink sink;
+	struct sigaction sa;
+	struct kernel_info ki = { 0 };
+	struct machine_info mi = { 0 };
+	struct run_info ri = { 0 };
+	int64_t kid, mid, run_id;
+	off_t mark;
+	const char *status;
+	int ret = EXIT_OK;
+
+	unit_ctx_host(&u);
+	po.iterations = rq->iterations;
+	po.quick = rq->quick;
+	po.only = rq->workload;
+	ret = plan_build(&plan, exp, &u, &po);
+	if (ret) {
+		plan_release(&plan);
+		return ret == PLAN_PLUGIN_CRASHED ? EXIT_RUNTIME : EXIT_USAGE;
+	}
+	if (rq->precision > 0) {
+		plan.precision = rq->precision;
+		plan.min_iterations = rq->min_iterations;
+		plan.max_iterations = rq->max_iterations;
+		plan.total_iterations = 0;
+		for (size_t i = 0; i < plan.nwls; i++)
+			plan.total_iterations += plan.wls[i].nvariants *
+						 (size_t)(plan.wls[i].warmup + rq->max_iterations);
+	}
+	if (envctl_lock()) {
+		plan_release(&plan);
+		return EXIT_RUNTIME;
+	}
+	if (db_open(&db, db_default_path(rq->db))) {
+		plan_release(&plan);
+		return EXIT_RUNTIME;
+	}
+
+	sysinfo_collect(&si);
+	ki.label = rq->label ? rq->label : si.release;
+	ki.release = si.release;
+	ki.version = si.version;
+	ki.cmdline = si.cmdline;
+	ki.config_hash = si.config_hash;
+	ki.compiler = NULL;	/* the kernel's compiler is known only for built kernels */
+	mi.hostname = si.hostname;
+	mi.cpu_model = si.cpu_model;
+	mi.ncpus = si.ncpus;
+	mi.mem_bytes = si.mem_bytes;
+	kid = db_kernel_upsert(&db, &ki);
+	mid = db_machine_upsert(&db, &mi);
+	ri.kernel_id = kid;
+	ri.machine_id = mid;
+	ri.experiment = exp->name;
+	ri.config_path = rq->config_path;
+	ri.config_text = exp->text;
+	ri.release = si.release;
+	ri.version = si.version;
+	ri.cmdline = si.cmdline;
+	ri.config_hash = si.config_hash;
+	ri.harness_version = MMB_VERSION;
+	ri.git_sha = MMB_GIT_SHA;
+	ri.compiler = si.compiler;
+	ri.accel = rq->accel ? rq->accel : "host";
+	run_id = kid > 0 && mid > 0 ? db_run_begin(&db, &ri) : -1;
+	if (run_id < 0) {
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	info("run %lld: experiment '%s' on kernel '%s' (%s), %zu iterations",
+	     (long long)run_id, exp->name, ki.label, si.release, plan.total_iterations);
+
+	/*
+	 * Ctrl-C / SIGTERM / SIGHUP (the terminal closed): stop after killing
+	 * the current child, restore, record the run as interrupted.
+	 */
+	envctl_install_signal_handlers();
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	mark = envctl_mark();
+	sink_sqlite_init(&sink, &db, run_id);
+	if (runner_env_apply(exp, &sink) || runner_env_record(&db, run_id)) {
+		envctl_restore_to(mark);
+		db_run_finish(&db, run_id, "failed");
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	if (runner_run(&plan, &sink, &st))
+		ret = EXIT_RUNTIME;
+	if (envctl_restore_to(mark))
+		ret = EXIT_RUNTIME;
+	status = st.interrupted ? "interrupted" : ret ? "failed" : "complete";
+	db_run_finish(&db, run_id, status);
+
+	if (!mmb_quiet || !st.interrupted) {
+		printf("\nrun %lld (%s): %d ok, %d failed, %d skipped", (long long)run_id, status,
+		       st.ok, st.failed, st.skipped);
+		/* said only when it happened: clean runs keep the old line */
+		if (st.disturbed)
+			printf(", %d disturbed (compare leaves them out)", st.disturbed);
+		printf("\n");
+		summary_print_run(stdout, &db, run_id);
+	}
+	if (rq->compare && !st.interrupted) {
+		/* a comparison that could not be made fails the command too */
+		int crc = compare_after_run(&db, rq->compare, ki.label);
+
+		if (crc && !ret)
+			ret = crc;
+	}
+	if (st.interrupted) {
+		error("interrupted by signal %d; finished iterations are kept in %s (run %lld)",
+		      runner_stop_signal(), db_path(&db), (long long)run_id);
+		ret = EXIT_RUNTIME;
+	} else if (st.failed) {
+		error("%d iteration(s) failed; see `mmbench show %lld`", st.failed,
+		      (long long)run_id);
+		ret = EXIT_RUNTIME;
+	}
+out:
+	sysinfo_release(&si);
+	db_close(&db);
+	plan_release(&plan);
+	return ret;
+}

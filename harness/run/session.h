@@ -1,0 +1,29 @@
+/*
+ * One run of an experiment value on the running kernel, recorded in the
+ * results DB under a kernel label (`mmbench run`; `mmbench reproduce`
+ * builds the experiment in memory and runs it here).
+ */
+#ifndef MMB_SESSION_H
+#define MMB_SESSION_H
+
+#include "config.h"
+
+#include <stdbool.h>
+
+struct run_request {
+	const char *config_path;	/* recorded with the run (runs.config_path) */
+	const char *label;		/* NULL: the running kernel's release */
+	const char *db;			/* NULL: the default DB */
+	const char *workload;		/* --workload: only this one */
+	const char *accel;		/* recorded accelerator; NULL: "host" */
+	const char *compare;		/* afterwards compare with this label, or "previous" */
+	int iterations;			/* > 0: override */
+	bool quick;
+	double precision;		/* --precision: 0 off */
+	int min_iterations, max_iterations;
+};
+
+/* Plan, run and record exp (applying its environment); the command's exit code. */
+int run_experiment(struct experiment *exp, const struct run_request *rq);
+
+#endif
