@@ -75,48 +75,61 @@ static int fleet_submit_cmd(int argc, char **argv)
 
 	argc = parse_options(argc, argv, opts, "fleet submit", "CONFIG", 0);
 	if (argc < 0)
-		return EXIT_USAGE;
+		goto usage;
 	if (argc != 1) {
 		error(argc ? "fleet submit takes one CONFIG" : "missing CONFIG (the experiment)");
 		parse_options_usage(stderr, opts, "fleet submit", "CONFIG");
-		return EXIT_USAGE;
+		goto usage;
 	}
 	if (!engine) {
 		error("--engine is required (slurm)");
-		return EXIT_USAGE;
+		goto usage;
 	}
 	if (!(eng = fleet_engine_find(engine)))
-		return EXIT_USAGE;
+		goto usage;
 	if (!spec.tree && (spec.base || spec.npatches || spec.nfragments || spec.base_config ||
 			   spec.base_name || spec.new_name || spec.accel || spec.cpus || spec.mem)) {
 		error("--base, --patch, --config, --base-config, --base-name, --new-name, "
 		      "--accel, --cpus and --mem are for ab: they need --tree");
-		return EXIT_USAGE;
+		goto usage;
 	}
 	if (spec.tree && !spec.npatches) {
 		error("--tree runs `mmbench ab`: give the series with --patch");
-		return EXIT_USAGE;
+		goto usage;
 	}
 	if (spec.tree && (spec.name || spec.workload || spec.nsets)) {
 		error("with --tree, label the kernels with --base-name/--new-name; --name, "
 		      "--workload and --set are for run");
-		return EXIT_USAGE;
+		goto usage;
 	}
 	if (!req.mmbench) {
 		n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 		if (n <= 0)
-			return error("cannot find my own executable; give --mmbench PATH");
+			goto usage_self;
 		self[n] = 0;
 		req.mmbench = self;
 	} else if (req.mmbench[0] != '/') {
 		error("--mmbench '%s': an absolute path (the nodes run it)", req.mmbench);
-		return EXIT_USAGE;
+		goto usage;
 	}
 	if (!dir)
 		dir = dflt = default_dir(argv[0]);
-	ret = fleet_submit(eng, dir, argv[0], &req, &spec);
+	ret = mmb_exit_code(fleet_submit(eng, dir, argv[0], &req, &spec));
 	free(dflt);
-	return mmb_exit_code(ret);
+	goto out;
+usage_self:
+	error("cannot find my own executable; give --mmbench PATH");
+	ret = EXIT_RUNTIME;
+	goto out;
+usage:
+	ret = EXIT_USAGE;
+out:
+	/* parse_options grew the lists; their strings are argv's */
+	free(req.constraints);
+	free(spec.sets);
+	free(spec.patches);
+	free(spec.fragments);
+	return ret;
 }
 
 /* status/collect/cancel take the folder as --dir DIR or as DIR */

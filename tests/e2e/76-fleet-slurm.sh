@@ -141,7 +141,20 @@ EOF
 grep -q "1 node wanted, 0 of the 1" "$TMP/e1" || { cat "$TMP/e1"; die "constraint message"; }
 ! "$MMB" fleet submit --engine slurm --nodes 2 --dir "$TMP/x2" "$TMP/tiny.yaml" 2> "$TMP/e2" ||
 	die "2 nodes of a 1-node cluster accepted"
-[ ! -e "$TMP/x1/fleet" ] && [ ! -e "$TMP/x2/fleet" ] || die "a refused submit left a fleet"
+# bad input: exit 2, one error, nothing queued
+for bad in "--set thp=sometimes" "--engine lava" "--patch x.mbox" "--rounds 0"; do
+	set +e
+	# shellcheck disable=SC2086
+	"$MMB" fleet submit --engine slurm --constraint mmbtest --constraint x $bad --dir "$TMP/x3" \
+		"$TMP/tiny.yaml" 2> "$TMP/e3"
+	rc=$?
+	set -e
+	[ "$rc" = 2 ] || { cat "$TMP/e3"; die "submit $bad exited $rc, want 2"; }
+	grep -q "^error: " "$TMP/e3" || die "submit $bad: no error said"
+done
+[ ! -e "$TMP/x1/fleet" ] && [ ! -e "$TMP/x2/fleet" ] && [ ! -e "$TMP/x3/fleet" ] ||
+	die "a refused submit left a fleet"
+[ "$(squeue -h -o %i | wc -l)" -le 3 ] || die "a refused submit queued a job"
 
 # wait: a generous bound on a shared machine, not a timing check
 for d in "$fl" "$TMP/bad"; do
