@@ -391,6 +391,115 @@ static int merge_run(struct merge_ctx *m, char **f, int n)
 	return 0;
 }
 
+/* M: the guest's facts; the machine is the VM as the guest sees it, on this host */
+static int merge_machine(struct merge_ctx *m, char **f, int n)
+{
+	long long c = 0, mem = 0;
+	char host[200] = "", *name;
+	struct machine_info mi = { 0 };
+	int64_t mid;
+
+	if (n != 7 || parse_int(f[1], &c) || parse_int(f[2], &mem))
+		return error("result stream: bad machine record");
+	m->guest_ncpus = (int)c;
+	m->guest_mem = (uint64_t)mem;
+	free(m->guest_release);
+	m->guest_release = f[4] ? xstrdup(f[4]) : NULL;
+	m->have_machine = true;
+	gethostname(host, sizeof(host) - 1);
+	name = xasprintf("vm@%s", host);
+	mi.hostname = name;
+	mi.cpu_model = f[3];
+	mi.ncpus = (int)c;
+	mi.mem_bytes = (uint64_t)mem;
+	mid = db_machine_upsert(m->db, &mi);
+	free(name);
+	if (mid > 0) {
+		sqlite3_stmt *st;
+
+		if (sqlite3_prepare_v2(m->db->c->sql, "UPDATE runs SET machine_id = ? WHERE id = ?",
+				       -1, &st, NULL) == SQLITE_OK) {
+			sqlite3_bind_int64(st, 1, mid);
+			sqlite3_bind_int64(st, 2, m->run_id);
+			sqlite3_step(st);
+			sqlite3_finalize(st);
+		}
+	}
+	if (db_run_env(m->db, m->run_id, "vm.guest_ncpus", f[1], NULL) ||
+	    db_run_env(m->db, m->run_id, "vm.guest_mem_bytes", f[2], NULL) ||
+	    db_run_env(m->db, m->run_id, "vm.guest_cpu_model", f[3], NULL))
+		return -1;
+	return 0;
+}
+
+static int merge_iter_begin(struct merge_ctx *m, char **f, int n)
+{
+	long long ns, no;
+
+	if ((n != 12 && n != 14) || parse_int(f[10], &ns) || parse_int(f[11], &no) || ns < 0 || no < 0 ||
+	    ns > 1000000 || no > 1000000)
+		return error("result stream: bad iteration record");
+	m->iter = xcalloc(14, sizeof(char *));
+	for (int i = 0; i < n; i++) {
+		m->iter[i] = f[i];
+		f[i] = NULL;
+	}
+	m->need_s = (int)ns;
+	m->need_o = (int)no;
+	m->samples = xcalloc(ns + 1, sizeof(*m->samples));
+	m->sample_strs = xcalloc(2 * ns + 1, sizeof(char *));
+	m->mon_keys = xcalloc(no + 1, sizeof(char *));
+	m->mon_deltas = xcalloc(no + 1, sizeof(double));
+	return !m->need_s && !m->need_o ? merge_iteration_commit(m) : 0;
+}
+
+/* the iteration is complete once every S and O record it announced came */
+static int merge_iter_maybe_commit(struct merge_ctx *m)
+{
+	return m->nsamples == m->need_s && m->nmon == m->need_o ? merge_iteration_commit(m) : 0;
+}
+
+static int merge_sample(struct merge_ctx *m, char **f, int n)
+{
+	struct sample_info *s;
+	long long better, seq;
+	double v;
+
+	if (!m->iter || m->nsamples >= m->need_s || n != 6 || !f[1] ||
+	    parse_int(f[3], &better) || parse_int(f[4], &seq) || parse_dbl(f[5], &v)) {
+		error("result stream: unexpected or bad sample record");
+		merge_iter_reset(m);
+		return -1;
+	}
+	s = &m->samples[m->nsamples];
+	m->sample_strs[2 * m->nsamples] = f[1];
+	m->sample_strs[2 * m->nsamples + 1] = f[2];
+	s->metric = f[1];
+	s->unit = f[2];
+	f[1] = f[2] = NULL;
+	s->better = (int)better;
+	s->seq = (int)seq;
+	s->value = v;
+	m->nsamples++;
+	return merge_iter_maybe_commit(m);
+}
+
+static int merge_monitor(struct merge_ctx *m, char **f, int n)
+{
+	double d;
+
+	if (!m->iter || m->nmon >= m->need_o || n != 4 || !f[1] || !f[2] ||
+	    parse_dbl(f[3], &d)) {
+		error("result stream: unexpected or bad monitor record");
+		merge_iter_reset(m);
+		return -1;
+	}
+	m->mon_keys[m->nmon] = xasprintf("%s:%s", f[1], f[2]);
+	m->mon_deltas[m->nmon] = d;
+	m->nmon++;
+	return merge_iter_maybe_commit(m);
+}
+
 static int merge_line(struct merge_ctx *m, const char *line)
 {
 	int n, ret = 0;
@@ -414,50 +523,9 @@ static int merge_line(struct merge_ctx *m, const char *line)
 			ret = error("result stream: unknown format '%s'", line);
 		m->have_version = true;
 		break;
-	case 'M': {
-		long long c = 0, mem = 0;
-
-		if (n != 7 || parse_int(f[1], &c) || parse_int(f[2], &mem)) {
-			ret = error("result stream: bad machine record");
-			break;
-		}
-		m->guest_ncpus = (int)c;
-		m->guest_mem = (uint64_t)mem;
-		free(m->guest_release);
-		m->guest_release = f[4] ? xstrdup(f[4]) : NULL;
-		m->have_machine = true;
-		{
-			/* the machine is the VM as the guest sees it, on this host */
-			char host[200] = "", *name;
-			struct machine_info mi = { 0 };
-			int64_t mid;
-
-			gethostname(host, sizeof(host) - 1);
-			name = xasprintf("vm@%s", host);
-			mi.hostname = name;
-			mi.cpu_model = f[3];
-			mi.ncpus = (int)c;
-			mi.mem_bytes = (uint64_t)mem;
-			mid = db_machine_upsert(m->db, &mi);
-			free(name);
-			if (mid > 0) {
-				sqlite3_stmt *st;
-
-				if (sqlite3_prepare_v2(m->db->c->sql, "UPDATE runs SET machine_id = ? WHERE id = ?",
-						       -1, &st, NULL) == SQLITE_OK) {
-					sqlite3_bind_int64(st, 1, mid);
-					sqlite3_bind_int64(st, 2, m->run_id);
-					sqlite3_step(st);
-					sqlite3_finalize(st);
-				}
-			}
-		}
-		if (db_run_env(m->db, m->run_id, "vm.guest_ncpus", f[1], NULL) ||
-		    db_run_env(m->db, m->run_id, "vm.guest_mem_bytes", f[2], NULL) ||
-		    db_run_env(m->db, m->run_id, "vm.guest_cpu_model", f[3], NULL))
-			ret = -1;
+	case 'M':
+		ret = merge_machine(m, f, n);
 		break;
-	}
 	case 'R':
 		ret = merge_run(m, f, n);
 		break;
@@ -467,70 +535,15 @@ static int merge_line(struct merge_ctx *m, const char *line)
 		else
 			ret = db_run_env(m->db, m->run_id, f[1], f[2], f[3]);
 		break;
-	case 'I': {
-		long long ns, no;
-
-		if ((n != 12 && n != 14) || parse_int(f[10], &ns) || parse_int(f[11], &no) || ns < 0 || no < 0 ||
-		    ns > 1000000 || no > 1000000) {
-			ret = error("result stream: bad iteration record");
-			break;
-		}
-		m->iter = xcalloc(14, sizeof(char *));
-		for (int i = 0; i < n; i++) {
-			m->iter[i] = f[i];
-			f[i] = NULL;
-		}
-		m->need_s = (int)ns;
-		m->need_o = (int)no;
-		m->samples = xcalloc(ns + 1, sizeof(*m->samples));
-		m->sample_strs = xcalloc(2 * ns + 1, sizeof(char *));
-		m->mon_keys = xcalloc(no + 1, sizeof(char *));
-		m->mon_deltas = xcalloc(no + 1, sizeof(double));
-		if (!m->need_s && !m->need_o)
-			ret = merge_iteration_commit(m);
+	case 'I':
+		ret = merge_iter_begin(m, f, n);
 		break;
-	}
-	case 'S': {
-		struct sample_info *s;
-		long long better, seq;
-		double v;
-
-		if (!m->iter || m->nsamples >= m->need_s || n != 6 || !f[1] ||
-		    parse_int(f[3], &better) || parse_int(f[4], &seq) || parse_dbl(f[5], &v)) {
-			ret = error("result stream: unexpected or bad sample record");
-			merge_iter_reset(m);
-			break;
-		}
-		s = &m->samples[m->nsamples];
-		m->sample_strs[2 * m->nsamples] = f[1];
-		m->sample_strs[2 * m->nsamples + 1] = f[2];
-		s->metric = f[1];
-		s->unit = f[2];
-		f[1] = f[2] = NULL;
-		s->better = (int)better;
-		s->seq = (int)seq;
-		s->value = v;
-		m->nsamples++;
-		if (m->nsamples == m->need_s && m->nmon == m->need_o)
-			ret = merge_iteration_commit(m);
+	case 'S':
+		ret = merge_sample(m, f, n);
 		break;
-	}
-	case 'O': {
-		double d;
-
-		if (!m->iter || m->nmon >= m->need_o || n != 4 || !f[1] || !f[2] ||
-		    parse_dbl(f[3], &d)) {
-			ret = error("result stream: unexpected or bad monitor record");
-			merge_iter_reset(m);
-			break;
-		}
-		m->mon_keys[m->nmon] = xasprintf("%s:%s", f[1], f[2]);
-		m->mon_deltas[m->nmon] = d;
-		m->nmon++;
-		if (m->nsamples == m->need_s && m->nmon == m->need_o)
-			ret = merge_iteration_commit(m);
+	case 'O':
+		ret = merge_monitor(m, f, n);
 		break;
-	}
 	case 'F':
 		if (n != 2 || !f[1]) {
 			ret = error("result stream: bad status record");

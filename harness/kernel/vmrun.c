@@ -1,3 +1,4 @@
+/* `mmbench vm run`, the host driver: boot the kernel under QEMU, merge the guest's result stream (the guest's PID-1 agent is vmguest.c). */
 #include "vmrun.h"
 #include "config.h"
 #include "db.h"
@@ -424,6 +425,123 @@ static int guest_asserts(const struct vm_opts *o, const struct merge_ctx *m, int
 	return 0;
 }
 
+/* The agent's arguments, then the runner's, NUL-separated. */
+static void vm_guest_args(const struct vm_opts *o, struct strbuf *args)
+{
+	char num[32];
+
+	if (o->zram_bytes) {
+		push_arg(args, "--zram");
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)o->zram_bytes);
+		push_arg(args, num);
+	}
+	if (o->crash_after > 0) {
+		push_arg(args, "--crash-after");
+		snprintf(num, sizeof(num), "%d", o->crash_after);
+		push_arg(args, num);
+	}
+	push_arg(args, "--");
+	push_arg(args, "run");
+	push_arg(args, "/mmbench/experiment.yaml");
+	push_arg(args, "--db");
+	push_arg(args, "/results.db");
+	push_arg(args, "--name");
+	push_arg(args, o->label);
+	if (o->iterations > 0) {
+		snprintf(num, sizeof(num), "%d", o->iterations);
+		push_arg(args, "--iterations");
+		push_arg(args, num);
+	}
+	if (o->quick)
+		push_arg(args, "--quick");
+}
+
+/* How the boot ended, from what the stream said: "complete", "interrupted" or "failed" (why says why). */
+static const char *vm_verdict(const struct vm_opts *o, const struct boot *b, enum boot_end end,
+			      const struct merge_ctx *m, int cpus, uint64_t mem, struct strbuf *why)
+{
+	if (end == BOOT_TIMEOUT)
+		strbuf_addf(why, "timed out after %ds (--timeout)", o->timeout_s ? o->timeout_s : 6 * 3600);
+	else if (end == BOOT_HANG)
+		strbuf_addf(why, "the guest hung (nothing from it for %ds)",
+			    m->records ? (o->hang_s ? o->hang_s : 120)
+				      : (o->boot_s ? o->boot_s : b->q.accel == ACCEL_KVM ? 60 : 900));
+	else if (end == BOOT_NO_CHANNEL)
+		strbuf_addstr(why, "the guest booted but the result channel stayed silent "
+				    "(virtio-serial port missing?)");
+	else if (!m->records && WIFEXITED(b->qemu_status) && WEXITSTATUS(b->qemu_status) &&
+		 !file_size(b->q.console_log))
+		strbuf_addf(why, "QEMU exited with %d before the guest started: %s",
+			    WEXITSTATUS(b->qemu_status), last_line(b->qemu_log));
+	else if (!m->records)
+		strbuf_addstr(why, "the guest stopped before sending any result (panic or missing "
+				    "result channel)");
+	else if (!m->have_exit)
+		strbuf_addstr(why, "the guest stopped in the middle of the run (panic?)");
+	else if (m->exit_code != 0)
+		strbuf_addf(why, "mmbench run exited with %d in the guest%s%s", m->exit_code,
+			    m->last_message ? ": " : "", m->last_message ? m->last_message : "");
+	else if (guest_asserts(o, m, cpus, mem, why) == 0)
+		return m->guest_status && !strcmp(m->guest_status, "interrupted") ? "interrupted"
+			: m->guest_status && !strcmp(m->guest_status, "failed") ? "failed"
+			: "complete";
+	return "failed";
+}
+
+/* Boot once; when KVM opened but the guest never printed, once more under TCG. */
+static enum boot_end vm_boot(struct boot *b, const char *cache, struct mmb_db *db, int64_t run_id)
+{
+	enum boot_end end;
+
+	end = boot_once(b);
+	if (end == BOOT_NO_CONSOLE || end == BOOT_PROBE_DIED) {
+		/* /dev/kvm opened but the guest never printed: fall back */
+		if (end == BOOT_NO_CONSOLE)
+			warning("vm: no console output under KVM after %ds; falling back to TCG",
+				b->probe_s);
+		else
+			warning("vm: QEMU died under KVM before the guest printed (%s); falling "
+				"back to TCG", last_line(b->qemu_log));
+		kvm_mark_hanging(cache);
+		b->q.accel = ACCEL_TCG;
+		b->probe_s = 0;
+		db_run_set_accel(db, run_id, accel_name(ACCEL_TCG));
+		merge_release(b->m);
+		merge_init(b->m, db, run_id);
+		end = boot_once(b);
+	}
+	return end;
+}
+
+/* The host's run row for a VM run: the kernel as built, the guest fills in the rest (R). */
+static int64_t vm_run_begin(struct mmb_db *db, const struct vm_opts *o, const struct kernel_entry *k,
+			    const struct experiment *e, const char *cfgpath, const char *text,
+			    enum accel accel)
+{
+	struct run_info ri = { 0 };
+	struct kernel_info ki = { 0 };
+
+	ki.label = o->label;
+	ki.release = k->release;
+	ki.config_hash = k->config_hash;
+	ki.base_commit = k->base_commit;
+	ki.patches = k->patches_json;
+	ki.compiler = k->compiler;
+	ri.kernel_id = db_kernel_upsert(db, &ki);
+	if (ri.kernel_id < 0)
+		return -1;
+	ri.experiment = e->name;
+	ri.config_path = cfgpath ? cfgpath : o->experiment;
+	ri.config_text = text;
+	ri.release = k->release;
+	ri.config_hash = k->config_hash;
+	ri.harness_version = MMB_VERSION;
+	ri.git_sha = MMB_GIT_SHA;
+	ri.compiler = k->compiler;
+	ri.accel = accel_name(accel);
+	return db_run_begin(db, &ri);
+}
+
 int vm_run(const struct vm_opts *o, struct vm_result *r)
 {
 	const char *cache = o->cache_dir ? o->cache_dir : kbuild_cache_dir();
@@ -441,8 +559,6 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 	int ret = -1;
 	enum boot_end end;
 	enum accel accel;
-	struct run_info ri = { 0 };
-	struct kernel_info ki = { 0 };
 	bool db_open_ok = false;
 	const char *status = "failed";
 
@@ -470,25 +586,7 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 	if (db_open(&db, db_default_path(o->db_path)))
 		goto out;
 	db_open_ok = true;
-	ki.label = o->label;
-	ki.release = k.release;
-	ki.config_hash = k.config_hash;
-	ki.base_commit = k.base_commit;
-	ki.patches = k.patches_json;
-	ki.compiler = k.compiler;
-	ri.kernel_id = db_kernel_upsert(&db, &ki);
-	if (ri.kernel_id < 0)
-		goto out;
-	ri.experiment = e.name;
-	ri.config_path = cfgpath ? cfgpath : o->experiment;
-	ri.config_text = text.buf;
-	ri.release = k.release;
-	ri.config_hash = k.config_hash;
-	ri.harness_version = MMB_VERSION;
-	ri.git_sha = MMB_GIT_SHA;
-	ri.compiler = k.compiler;
-	ri.accel = accel_name(accel);
-	r->run_id = db_run_begin(&db, &ri);
+	r->run_id = vm_run_begin(&db, o, &k, &e, cfgpath, text.buf, accel);
 	if (r->run_id < 0)
 		goto out;
 
@@ -510,31 +608,7 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)mem);
 	db_run_env(&db, r->run_id, "vm.mem_bytes", num, NULL);
 
-	/* the agent's arguments, then the runner's */
-	if (o->zram_bytes) {
-		push_arg(&args, "--zram");
-		snprintf(num, sizeof(num), "%llu", (unsigned long long)o->zram_bytes);
-		push_arg(&args, num);
-	}
-	if (o->crash_after > 0) {
-		push_arg(&args, "--crash-after");
-		snprintf(num, sizeof(num), "%d", o->crash_after);
-		push_arg(&args, num);
-	}
-	push_arg(&args, "--");
-	push_arg(&args, "run");
-	push_arg(&args, "/mmbench/experiment.yaml");
-	push_arg(&args, "--db");
-	push_arg(&args, "/results.db");
-	push_arg(&args, "--name");
-	push_arg(&args, o->label);
-	if (o->iterations > 0) {
-		snprintf(num, sizeof(num), "%d", o->iterations);
-		push_arg(&args, "--iterations");
-		push_arg(&args, num);
-	}
-	if (o->quick)
-		push_arg(&args, "--quick");
+	vm_guest_args(o, &args);
 	io.out = initrd;
 	io.experiment = o->experiment;
 	io.guest_args = args.buf;
@@ -559,24 +633,8 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 	     (unsigned long long)(mem >> 20));
 	if (accel == ACCEL_KVM && o->accel == ACCEL_AUTO)
 		b.probe_s = o->kvm_probe_s ? o->kvm_probe_s : 10;
-	end = boot_once(&b);
-	if (end == BOOT_NO_CONSOLE || end == BOOT_PROBE_DIED) {
-		/* /dev/kvm opened but the guest never printed: fall back */
-		if (end == BOOT_NO_CONSOLE)
-			warning("vm: no console output under KVM after %ds; falling back to TCG",
-				b.probe_s);
-		else
-			warning("vm: QEMU died under KVM before the guest printed (%s); falling "
-				"back to TCG", last_line(qlog));
-		kvm_mark_hanging(cache);
-		accel = ACCEL_TCG;
-		b.q.accel = ACCEL_TCG;
-		b.probe_s = 0;
-		db_run_set_accel(&db, r->run_id, accel_name(ACCEL_TCG));
-		merge_release(&m);
-		merge_init(&m, &db, r->run_id);
-		end = boot_once(&b);
-	}
+	end = vm_boot(&b, cache, &db, r->run_id);
+	accel = b.q.accel;
 	r->accel = accel;
 	r->wall = now_wall() - b.started;
 	r->iterations = m.iterations;
@@ -584,32 +642,7 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 	if (m.first_sample_wall)
 		r->boot_to_first_sample = m.first_sample_wall - b.started;
 
-	/* verdict */
-	if (end == BOOT_TIMEOUT)
-		strbuf_addf(&why, "timed out after %ds (--timeout)", o->timeout_s ? o->timeout_s : 6 * 3600);
-	else if (end == BOOT_HANG)
-		strbuf_addf(&why, "the guest hung (nothing from it for %ds)",
-			    m.records ? (o->hang_s ? o->hang_s : 120)
-				      : (o->boot_s ? o->boot_s : accel == ACCEL_KVM ? 60 : 900));
-	else if (end == BOOT_NO_CHANNEL)
-		strbuf_addstr(&why, "the guest booted but the result channel stayed silent "
-				    "(virtio-serial port missing?)");
-	else if (!m.records && WIFEXITED(b.qemu_status) && WEXITSTATUS(b.qemu_status) &&
-		 !file_size(console))
-		strbuf_addf(&why, "QEMU exited with %d before the guest started: %s",
-			    WEXITSTATUS(b.qemu_status), last_line(qlog));
-	else if (!m.records)
-		strbuf_addstr(&why, "the guest stopped before sending any result (panic or missing "
-				    "result channel)");
-	else if (!m.have_exit)
-		strbuf_addstr(&why, "the guest stopped in the middle of the run (panic?)");
-	else if (m.exit_code != 0)
-		strbuf_addf(&why, "mmbench run exited with %d in the guest%s%s", m.exit_code,
-			    m.last_message ? ": " : "", m.last_message ? m.last_message : "");
-	else if (guest_asserts(o, &m, cpus, mem, &why) == 0)
-		status = m.guest_status && !strcmp(m.guest_status, "interrupted") ? "interrupted"
-			: m.guest_status && !strcmp(m.guest_status, "failed") ? "failed"
-			: "complete";
+	status = vm_verdict(o, &b, end, &m, cpus, mem, &why);
 	if (!strcmp(status, "complete")) {
 		info("vm: run %lld on %s [%s] complete: %d iterations, %d samples in %.0fs "
 		     "(boot to first sample %.1fs)", (long long)r->run_id, o->label,
@@ -649,218 +682,4 @@ out:
 	free(qlog);
 	free(cfgpath);
 	return ret;
-}
-
-/* ---- guest side -------------------------------------------------------- */
-
-static char *find_port(const char *name)
-{
-	DIR *d = opendir("/sys/class/virtio-ports");
-	struct dirent *de;
-	char *dev = NULL;
-
-	if (!d)
-		return NULL;
-	while (!dev && (de = readdir(d))) {
-		char *p = xasprintf("/sys/class/virtio-ports/%s/name", de->d_name);
-		char buf[128];
-
-		if (de->d_name[0] != '.' && read_line_file(p, buf, sizeof(buf)) > 0 &&
-		    !strcmp(buf, name))
-			dev = xasprintf("/dev/%s", de->d_name);
-		free(p);
-	}
-	closedir(d);
-	return dev;
-}
-
-static void port_write(int fd, struct strbuf *sb)
-{
-	const char *p = sb->buf;
-	size_t len = sb->len;
-
-	while (fd >= 0 && len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		p += n;
-		len -= n;
-	}
-	strbuf_reset(sb);
-}
-
-static void guest_hello(struct strbuf *out)
-{
-	struct utsname u;
-	char ncpu[16], mem[32], cmdline[1024] = "", model[256] = "";
-	FILE *f = fopen("/proc/cpuinfo", "re");
-	char line[512];
-
-	if (f) {
-		while (fgets(line, sizeof(line), f))
-			if (starts_with(line, "model name") && strchr(line, ':')) {
-				snprintf(model, sizeof(model), "%s", strtrim(strchr(line, ':') + 1));
-				break;
-			}
-		fclose(f);
-	}
-	uname(&u);
-	read_line_file("/proc/cmdline", cmdline, sizeof(cmdline));
-	snprintf(ncpu, sizeof(ncpu), "%d", online_cpus());
-	snprintf(mem, sizeof(mem), "%llu", (unsigned long long)mem_total_bytes());
-	{
-		const char *v[] = { "mmbench-stream", "1" };
-		const char *mf[] = { ncpu, mem, model, u.release, u.version, cmdline };
-
-		mstream_record(out, 'V', v, 2);
-		mstream_record(out, 'M', mf, 6);
-	}
-}
-
-static int guest_zram(const char *bytes, struct strbuf *out)
-{
-	const char *mk[] = { "mkswap", "/dev/zram0", NULL };
-	struct strbuf err = STRBUF_INIT;
-	int rc;
-
-	rc = write_file_str("/sys/block/zram0/disksize", bytes);
-	if (rc == 0 && run_argv(mk, NULL, &err) != 0)
-		rc = -EIO;
-	if (rc == 0 && swapon("/dev/zram0", SWAP_FLAG_PREFER | (100 << SWAP_FLAG_PRIO_SHIFT)) < 0)
-		rc = -errno;
-	if (rc) {
-		char *msg = xasprintf("zram swap setup failed: %s %s", strerror(-rc),
-				      err.buf ? err.buf : "");
-		const char *f[] = { msg };
-
-		mstream_record(out, 'L', f, 1);
-		fprintf(stderr, "mmbench-vm: %s\n", msg);
-		free(msg);
-	} else {
-		printf("mmbench-vm: zram swap of %s bytes on /dev/zram0\n", bytes);
-	}
-	strbuf_release(&err);
-	return rc;
-}
-
-int vm_guest_main(const char *args_file)
-{
-	struct strbuf args = STRBUF_INIT, out = STRBUF_INIT;
-	struct kargv runner = KARGV_INIT;
-	struct mstream_pos pos = { 0 };
-	const char *zram = NULL;
-	struct mmb_db g;
-	bool have_g = false;
-	char *port = NULL;
-	int fd = -1, status = 0, rc;
-	double last_hb = 0;
-	pid_t pid;
-	bool in_runner = false;
-	int crash_after = 0, sent = 0;
-	const char *dbfile = "/results.db";
-
-	if (strbuf_read_file(&args, args_file) < 0)
-		return error("vm guest: %s: %s", args_file, strerror(errno)), 3;
-	kargv_push(&runner, "mmbench");
-	for (size_t off = 0; off < args.len; off += strlen(args.buf + off) + 1) {
-		const char *a = args.buf + off;
-
-		if (in_runner)
-			kargv_push(&runner, a);
-		else if (!strcmp(a, "--"))
-			in_runner = true;
-		else if (!strcmp(a, "--zram") && off + strlen(a) + 1 < args.len)
-			zram = args.buf + (off += strlen(a) + 1);
-		else if (!strcmp(a, "--crash-after") && off + strlen(a) + 1 < args.len)
-			crash_after = atoi(args.buf + (off += strlen(a) + 1));
-	}
-	/* the runner's --db is the file to stream */
-	for (size_t i = 1; i + 1 < runner.nr; i++)
-		if (!strcmp(runner.v[i], "--db"))
-			dbfile = runner.v[i + 1];
-	/* MMBENCH_VM_PORT: a file instead of the port, to test the agent on a host */
-	if (getenv("MMBENCH_VM_PORT"))
-		port = xstrdup(getenv("MMBENCH_VM_PORT"));
-	/* virtio probing can be slow under TCG: wait up to 60 s */
-	for (int i = 0; i < 600 && !port && !(port = find_port(QEMU_RESULT_PORT)); i++)
-		usleep(100000);
-	if (!port || (fd = open(port, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)) < 0) {
-		const char *ls[] = { "ls", "-l", "/sys/class/virtio-ports", "/sys/bus/virtio/devices",
-				     NULL };
-
-		fprintf(stderr, "mmbench-vm: result port %s not found: %s\n", QEMU_RESULT_PORT,
-			port ? strerror(errno) : "no such virtio-serial port");
-		run_argv(ls, NULL, NULL);
-		free(port);
-		strbuf_release(&args);
-		kargv_release(&runner);
-		return 3;
-	}
-	guest_hello(&out);
-	if (zram)
-		guest_zram(zram, &out);
-	port_write(fd, &out);
-
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid == 0) {
-		execv("/proc/self/exe", runner.v);
-		fprintf(stderr, "mmbench-vm: cannot exec the runner: %s\n", strerror(errno));
-		_exit(127);
-	}
-	for (;;) {
-		pid_t w = pid > 0 ? waitpid(pid, &status, WNOHANG) : pid;
-		double now = now_wall();
-
-		if (!have_g && access(dbfile, F_OK) == 0)
-			have_g = db_open_stream_source(&g, dbfile) == 0;
-		if (have_g)
-			mstream_poll(&g, &pos, &out);
-		if (now - last_hb >= 5) {
-			char up[32];
-			const char *f[] = { up };
-
-			snprintf(up, sizeof(up), "%.0f", now_ns() / 1e9);
-			mstream_record(&out, 'H', f, 1);
-			last_hb = now;
-		}
-		for (const char *p = out.buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-			if (p[0] == 'I' && p[1] == '\t')
-				sent++;
-		port_write(fd, &out);
-		if (crash_after && sent >= crash_after) {
-			/* test hook: a kernel panic mid-run, after N iterations went out */
-			fsync(fd);
-			fprintf(stderr, "mmbench-vm: --crash-after %d: crashing the kernel\n", crash_after);
-			write_file_str("/proc/sys/kernel/sysrq", "1");
-			write_file_str("/proc/sysrq-trigger", "c");
-		}
-		if (w == pid || w < 0)
-			break;
-		usleep(250000);
-	}
-	if (have_g) {
-		mstream_poll(&g, &pos, &out);
-		db_close(&g);
-	}
-	rc = pid < 0 ? 127 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	{
-		char n[16];
-		const char *f[] = { n };
-
-		snprintf(n, sizeof(n), "%d", rc);
-		mstream_record(&out, 'X', f, 1);
-	}
-	port_write(fd, &out);
-	fsync(fd);
-	close(fd);
-	free(port);
-	strbuf_release(&args);
-	strbuf_release(&out);
-	kargv_release(&runner);
-	return rc;
 }
