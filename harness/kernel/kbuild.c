@@ -978,190 +978,217 @@ static const char *xstrdup_tmp_dirname(const char *p)
 	return buf;
 }
 
-int kbuild_build(const struct kbuild_opts *o, struct kbuild_result *r)
-{
-	const char *cache = o->cache_dir ? o->cache_dir : kbuild_cache_dir();
-	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT, recipe = STRBUF_INIT,
-		      report = STRBUF_INIT, cfg = STRBUF_INIT, meta = STRBUF_INIT,
-		      basecfg = STRBUF_INIT;
-	mode_t basemode = 0600;
-	struct kargv files = KARGV_INIT, frags = KARGV_INIT, mk = KARGV_INIT;
-	struct kconf_reqs reqs = { 0 };
-	char *tree = NULL, *commit = NULL, *mmfrag = NULL, *compiler = NULL, *treeid_src = NULL;
-	char **phash = NULL;
+/* One kernel build's state, shared by its phases (kbuild_build). */
+struct kb {
+	const struct kbuild_opts *o;
+	struct kbuild_result *r;
+	const char *cache;
+	struct strbuf out, err, recipe, report, cfg, meta, basecfg;
+	mode_t basemode;
+	struct kargv files, frags, mk;
+	struct kconf_reqs reqs;
+	char *tree, *commit, *mmfrag, *compiler;
+	char **phash;
 	char key[65], hex[65], treeid[65], errbuf[512];
-	char *src = NULL, *obj = NULL, *kdir = NULL, *tmpdir = NULL, *logdir = NULL,
-	     *log = NULL, *lockpath = NULL, *path = NULL, *rev = NULL;
-	int ret = -1, lockfd = -1, rc;
-	uint64_t t0 = now_ns();
+	char *src, *obj, *kdir, *tmpdir, *logdir, *log, *lockpath, *path, *rev;
+	int lockfd;
+	uint64_t t0;
 	struct kernel_entry e;
+};
 
-	memset(r, 0, sizeof(*r));
-	if (kbuild_label_valid(o->label, errbuf, sizeof(errbuf)))
-		return error("%s", errbuf), -2;
-	if (kbuild_ref_check("--ref", o->ref))
-		return -2;
+static void kb_release(struct kb *k)
+{
+	strbuf_release(&k->out);
+	strbuf_release(&k->err);
+	strbuf_release(&k->recipe);
+	strbuf_release(&k->basecfg);
+	strbuf_release(&k->report);
+	strbuf_release(&k->cfg);
+	strbuf_release(&k->meta);
+	kargv_release(&k->files);
+	kargv_release(&k->frags);
+	kargv_release(&k->mk);
+	kconf_reqs_release(&k->reqs);
+	if (k->phash)
+		for (size_t i = 0; k->phash[i]; i++)
+			free(k->phash[i]);
+	free(k->phash);
+	free(k->tree);
+	free(k->commit);
+	free(k->mmfrag);
+	free(k->compiler);
+	free(k->src);
+	free(k->obj);
+	free(k->kdir);
+	free(k->tmpdir);
+	free(k->logdir);
+	free(k->log);
+	free(k->lockpath);
+	free(k->path);
+	free(k->rev);
+	if (k->lockfd >= 0)
+		close(k->lockfd);
+}
+
+/* the tree's commit and the patches' hashes */
+static int kb_inputs(struct kb *k)
+{
+	int ret = -1;
 
 	/* inputs: tree commit, patches, config recipe, compiler */
-	tree = realpath(o->tree, NULL);
-	if (!tree) {
-		error("--tree %s: %s", o->tree, strerror(errno));
-		ret = -2;
-		goto out;
+	k->tree = realpath(k->o->tree, NULL);
+	if (!k->tree) {
+		error("--tree %s: %s", k->o->tree, strerror(errno));
+		return -2;
 	}
-	rev = xasprintf("%s^{commit}", o->ref);
-	if (git(tree, &out, &err, "rev-parse", "--verify", "--quiet", "--end-of-options", rev,
+	k->rev = xasprintf("%s^{commit}", k->o->ref);
+	if (git(k->tree, &k->out, &k->err, "rev-parse", "--verify", "--quiet", "--end-of-options", k->rev,
 		NULL) != 0) {
-		error("--ref %s: not a commit in %s%s%s", o->ref, tree, err.len ? ": " : "",
-		      err.len ? first_line(err.buf) : "");
-		ret = -2;
-		goto out;
+		error("--ref %s: not a commit in %s%s%s", k->o->ref, k->tree, k->err.len ? ": " : "",
+		      k->err.len ? first_line(k->err.buf) : "");
+		return -2;
 	}
-	commit = xstrdup(strtrim(out.buf));
-	if ((ret = resolve_patches(o, tree, cache, &files)) < 0)
-		goto out;
+	k->commit = xstrdup(strtrim(k->out.buf));
+	if ((ret = resolve_patches(k->o, k->tree, k->cache, &k->files)) < 0)
+		return ret;
 	ret = -1;
-	phash = xcalloc(files.nr + 1, sizeof(*phash));
-	for (size_t i = 0; i < files.nr; i++) {
-		phash[i] = file_hash(files.v[i]);
-		if (!phash[i]) {
+	k->phash = xcalloc(k->files.nr + 1, sizeof(*k->phash));
+	for (size_t i = 0; i < k->files.nr; i++) {
+		k->phash[i] = file_hash(k->files.v[i]);
+		if (!k->phash[i]) {
 			char c[32];
 
 			if (errno == EFBIG)
-				error("--patch %s: larger than %s, the limit for a patch file", files.v[i],
+				error("--patch %s: larger than %s, the limit for a patch file", k->files.v[i],
 				      cap_str(MMB_CAP_PATCH, c));
 			else
-				error("--patch %s: %s", files.v[i], strerror(errno));
-			ret = -2;
-			goto out;
+				error("--patch %s: %s", k->files.v[i], strerror(errno));
+			return -2;
 		}
 	}
+	return 0;
+}
 
-	mmfrag = o->mmbench_fragment ? xstrdup(o->mmbench_fragment)
+/* the config recipe (base, fragments) and the cache key */
+static int kb_recipe(struct kb *k)
+{
+	int ret = -1;
+
+	k->mmfrag = k->o->mmbench_fragment ? xstrdup(k->o->mmbench_fragment)
 				     : mmb_data_file("configs/kernel/mmbench.config");
-	if (!mmfrag) {
+	if (!k->mmfrag) {
 		error("configs/kernel/mmbench.config not found (set MMBENCH_DATA_DIR)");
-		goto out;
+		return ret;
 	}
-	kargv_push(&frags, mmfrag);
-	for (size_t i = 0; i < o->nfragments; i++)
-		kargv_push(&frags, o->fragments[i]);
-	strbuf_addf(&recipe, "base %s\n", o->base_config);
-	if (strcmp(o->base_config, "defconfig") && strcmp(o->base_config, "tinyconfig")) {
+	kargv_push(&k->frags, k->mmfrag);
+	for (size_t i = 0; i < k->o->nfragments; i++)
+		kargv_push(&k->frags, k->o->fragments[i]);
+	strbuf_addf(&k->recipe, "base %s\n", k->o->base_config);
+	if (strcmp(k->o->base_config, "defconfig") && strcmp(k->o->base_config, "tinyconfig")) {
 		/* read once: a pipe (<(...)) cannot be read again for the copy */
-		if (read_input_mode(&basecfg, o->base_config, MMB_CAP_BASE_CONFIG,
-				    "a base config (--base-config)", &basemode) < 0) {
-			ret = -2;
-			goto out;
-		}
-		strbuf_add(&recipe, basecfg.buf, basecfg.len);
+		if (read_input_mode(&k->basecfg, k->o->base_config, MMB_CAP_BASE_CONFIG,
+				    "a base config (--base-config)", &k->basemode) < 0)
+			return -2;
+		strbuf_add(&k->recipe, k->basecfg.buf, k->basecfg.len);
 	}
-	for (size_t i = 0; i < frags.nr; i++) {
-		size_t before = cfg.len;
+	for (size_t i = 0; i < k->frags.nr; i++) {
+		size_t before = k->cfg.len;
 
-		if (read_input(&cfg, frags.v[i], MMB_CAP_FRAGMENT,
-			       "a kernel config fragment (--config)") < 0) {
-			ret = -2;
-			goto out;
+		if (read_input(&k->cfg, k->frags.v[i], MMB_CAP_FRAGMENT,
+			       "a kernel config fragment (--config)") < 0)
+			return -2;
+		if (kconf_parse_fragment(&k->reqs, k->frags.v[i], k->cfg.buf + before, k->errbuf,
+					 sizeof(k->errbuf))) {
+			error("%s", k->errbuf);
+			return -2;
 		}
-		if (kconf_parse_fragment(&reqs, frags.v[i], cfg.buf + before, errbuf,
-					 sizeof(errbuf))) {
-			error("%s", errbuf);
-			ret = -2;
-			goto out;
-		}
-		if (cfg.len && cfg.buf[cfg.len - 1] != '\n')
-			strbuf_addch(&cfg, '\n');
-		strbuf_addf(&recipe, "fragment\n%s", cfg.buf + before);
+		if (k->cfg.len && k->cfg.buf[k->cfg.len - 1] != '\n')
+			strbuf_addch(&k->cfg, '\n');
+		strbuf_addf(&k->recipe, "fragment\n%s", k->cfg.buf + before);
 	}
-	sha256_hex(recipe.buf, recipe.len, hex);
-	compiler = compiler_version();
-	kbuild_cache_key(commit, (const char *const *)phash, files.nr, hex, compiler, key);
+	sha256_hex(k->recipe.buf, k->recipe.len, k->hex);
+	k->compiler = compiler_version();
+	kbuild_cache_key(k->commit, (const char *const *)k->phash, k->files.nr, k->hex, k->compiler, k->key);
+	return 0;
+}
 
-	if ((ret = label_conflict(cache, o->label, key)) < 0)
-		goto out;
-	ret = -1;
-
-	/* cached? */
-	kdir = xasprintf("%s/kernels/%s", cache, key);
-	path = xasprintf("%s/meta", kdir);
-	if (access(path, R_OK) == 0) {
-		if (set_label(cache, o->label, key) < 0)
-			goto out;
-		if (kbuild_find(cache, o->label, &e) == 0) {
-			result_from_entry(r, &e);
-			kernel_entry_release(&e);
-			r->cached = true;
-			ret = record_in_db(o, r);
-			goto out;
-		}
-	}
+/* a private clone at the commit, the series applied */
+static int kb_checkout(struct kb *k)
+{
+	int ret = -1;
 
 	/* a private clone of the tree: the user's work tree is never touched */
-	sha256_hex(tree, strlen(tree), treeid);
-	treeid[16] = '\0';
-	src = xasprintf("%s/src/%s", cache, treeid);
-	lockpath = xasprintf("%s/src/%s.lock", cache, treeid);
-	logdir = xasprintf("%s/logs", cache);
-	if (mkdir_p(logdir, 0755) || mkdir_p(xstrdup_tmp_dirname(src), 0755)) {
-		error("cannot create %s: %s", cache, strerror(errno));
-		goto out;
+	sha256_hex(k->tree, strlen(k->tree), k->treeid);
+	k->treeid[16] = '\0';
+	k->src = xasprintf("%s/src/%s", k->cache, k->treeid);
+	k->lockpath = xasprintf("%s/src/%s.lock", k->cache, k->treeid);
+	k->logdir = xasprintf("%s/logs", k->cache);
+	if (mkdir_p(k->logdir, 0755) || mkdir_p(xstrdup_tmp_dirname(k->src), 0755)) {
+		error("cannot create %s: %s", k->cache, strerror(errno));
+		return ret;
 	}
-	lockfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (lockfd < 0 || flock(lockfd, LOCK_EX) < 0) {
-		error("cannot lock %s: %s", lockpath, strerror(errno));
-		goto out;
+	k->lockfd = open(k->lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (k->lockfd < 0 || flock(k->lockfd, LOCK_EX) < 0) {
+		error("cannot lock %s: %s", k->lockpath, strerror(errno));
+		return ret;
 	}
-	path_set(&path, xasprintf("%s/.git", src));
-	if (access(path, F_OK) < 0) {
-		info("kernel: cloning %s (shared, no checkout) into %s", tree, src);
-		strbuf_reset(&err);
-		if (git(cache, NULL, &err, "clone", "-q", "--shared", "--no-checkout", "--", tree,
-			src, NULL)) {
-			error("git clone --shared %s: %s", tree, first_line(err.buf));
-			goto out;
+	path_set(&k->path, xasprintf("%s/.git", k->src));
+	if (access(k->path, F_OK) < 0) {
+		info("kernel: cloning %s (shared, no checkout) into %s", k->tree, k->src);
+		strbuf_reset(&k->err);
+		if (git(k->cache, NULL, &k->err, "clone", "-q", "--shared", "--no-checkout", "--", k->tree,
+			k->src, NULL)) {
+			error("git clone --shared %s: %s", k->tree, first_line(k->err.buf));
+			return ret;
 		}
 	}
-	path_set(&path, xasprintf("%s/.git/rebase-apply", src));
-	if (access(path, F_OK) == 0)
-		git(src, NULL, NULL, "am", "--abort", NULL);
-	strbuf_reset(&err);
-	if (git(src, NULL, &err, "checkout", "-q", "-f", "--detach", commit, NULL)) {
-		error("git checkout %s in %s: %s", commit, src, first_line(err.buf));
-		goto out;
+	path_set(&k->path, xasprintf("%s/.git/rebase-apply", k->src));
+	if (access(k->path, F_OK) == 0)
+		git(k->src, NULL, NULL, "am", "--abort", NULL);
+	strbuf_reset(&k->err);
+	if (git(k->src, NULL, &k->err, "checkout", "-q", "-f", "--detach", k->commit, NULL)) {
+		error("git checkout %s in %s: %s", k->commit, k->src, first_line(k->err.buf));
+		return ret;
 	}
-	if ((ret = apply_series(src, &files, o->ref)) < 0)
-		goto out;
+	if ((ret = apply_series(k->src, &k->files, k->o->ref)) < 0)
+		return ret;
 	ret = -1;
-	r->patches_json = series_json(src, commit);
+	k->r->patches_json = series_json(k->src, k->commit);
+	return 0;
+}
+
+/* configure out of tree; 0, -1, or -2 when Kconfig dropped what was asked */
+static int kb_configure(struct kb *k)
+{
+	int ret = -1, rc;
 
 	/* configure out of tree: base, fragments appended, olddefconfig, verify */
 	/*
 	 * One build dir per tree: a different config or series reconfigures it
 	 * and Kbuild rebuilds only what changed (and ccache helps further).
 	 */
-	obj = xasprintf("%s/obj/%s-" KB_ARCH, cache, treeid);
-	if (mkdir_p(obj, 0755)) {
-		error("cannot create %s: %s", obj, strerror(errno));
-		goto out;
+	k->obj = xasprintf("%s/obj/%s-" KB_ARCH, k->cache, k->treeid);
+	if (mkdir_p(k->obj, 0755)) {
+		error("cannot create %s: %s", k->obj, strerror(errno));
+		return ret;
 	}
-	log = xasprintf("%s/%s-%.12s.build.log", logdir, o->label, key);
-	unlink(log);
-	kargv_push(&mk, "make");
-	kargv_push(&mk, "-C");
-	kargv_push(&mk, src);
-	kargv_pushf(&mk, "O=%s", obj);
-	kargv_push(&mk, "ARCH=" KB_ARCH);
+	k->log = xasprintf("%s/%s-%.12s.build.log", k->logdir, k->o->label, k->key);
+	unlink(k->log);
+	kargv_push(&k->mk, "make");
+	kargv_push(&k->mk, "-C");
+	kargv_push(&k->mk, k->src);
+	kargv_pushf(&k->mk, "O=%s", k->obj);
+	kargv_push(&k->mk, "ARCH=" KB_ARCH);
 	if (have_ccache())
-		kargv_push(&mk, "CC=ccache gcc");
-	kargv_pushf(&mk, "LOCALVERSION=-mmb%.8s", key);
-	kargv_push(&mk, "KBUILD_BUILD_USER=mmbench");
-	kargv_push(&mk, "KBUILD_BUILD_HOST=mmbench");
-	kargv_push(&mk, "KBUILD_BUILD_TIMESTAMP=2024-01-01");
+		kargv_push(&k->mk, "CC=ccache gcc");
+	kargv_pushf(&k->mk, "LOCALVERSION=-mmb%.8s", k->key);
+	kargv_push(&k->mk, "KBUILD_BUILD_USER=mmbench");
+	kargv_push(&k->mk, "KBUILD_BUILD_HOST=mmbench");
+	kargv_push(&k->mk, "KBUILD_BUILD_TIMESTAMP=2024-01-01");
 	{
-		size_t base_nr = mk.nr;
-		char *dotconfig = xasprintf("%s/.config", obj);
-		char *marker = xasprintf("%s/.mmbench-recipe", obj);
+		size_t base_nr = k->mk.nr;
+		char *dotconfig = xasprintf("%s/.config", k->obj);
+		char *marker = xasprintf("%s/.mmbench-recipe", k->obj);
 		char cur[80] = "";
 		int fd;
 
@@ -1170,187 +1197,206 @@ int kbuild_build(const struct kbuild_opts *o, struct kbuild_result *r)
 		 * .config is already what olddefconfig makes of it, skip the
 		 * (slow) base config + olddefconfig.  Verified below anyway.
 		 */
-		if (read_line_file(marker, cur, sizeof(cur)) > 0 && !strcmp(cur, hex) &&
+		if (read_line_file(marker, cur, sizeof(cur)) > 0 && !strcmp(cur, k->hex) &&
 		    access(dotconfig, R_OK) == 0) {
 			info("kernel: config recipe unchanged, reusing %s", dotconfig);
 			goto configured;
 		}
 		unlink(marker);
 
-		if (!strcmp(o->base_config, "defconfig") || !strcmp(o->base_config, "tinyconfig")) {
-			kargv_push(&mk, o->base_config);
-			rc = run_logged(&mk, log, "kernel: configuring");
+		if (!strcmp(k->o->base_config, "defconfig") || !strcmp(k->o->base_config, "tinyconfig")) {
+			kargv_push(&k->mk, k->o->base_config);
+			rc = run_logged(&k->mk, k->log, "kernel: configuring");
 		} else {
 			/* the source's mode: a 0640 secret is not made readable to all */
-			rc = write_file_atomic_mode(dotconfig, basecfg.buf, basecfg.len, basemode);
+			rc = write_file_atomic_mode(dotconfig, k->basecfg.buf, k->basecfg.len, k->basemode);
 			if (rc)
 				error("cannot write %s: %s", dotconfig, strerror(errno));
 		}
-		kargv_truncate(&mk, base_nr);
+		kargv_truncate(&k->mk, base_nr);
 		if (rc) {
-			error("kernel: %s failed; log: %s", o->base_config, log);
+			error("kernel: %s failed; log: %s", k->o->base_config, k->log);
 			free(dotconfig);
 			free(marker);
-			goto out_mk;
+			return -1;
 		}
 		fd = open(dotconfig, O_WRONLY | O_APPEND | O_CLOEXEC);
-		if (fd < 0 || write(fd, cfg.buf, cfg.len) != (ssize_t)cfg.len || close(fd) < 0) {
+		if (fd < 0 || write(fd, k->cfg.buf, k->cfg.len) != (ssize_t)k->cfg.len || close(fd) < 0) {
 			error("cannot append fragments to %s: %s", dotconfig, strerror(errno));
 			free(dotconfig);
 			free(marker);
-			goto out_mk;
+			return -1;
 		}
-		kargv_push(&mk, "olddefconfig");
-		rc = run_logged(&mk, log, "kernel: configuring");
-		kargv_truncate(&mk, base_nr);
+		kargv_push(&k->mk, "olddefconfig");
+		rc = run_logged(&k->mk, k->log, "kernel: configuring");
+		kargv_truncate(&k->mk, base_nr);
 		if (rc) {
-			error("kernel: make olddefconfig failed; log: %s", log);
+			error("kernel: make olddefconfig failed; log: %s", k->log);
 			free(dotconfig);
 			free(marker);
-			goto out_mk;
+			return -1;
 		}
 configured:
-		strbuf_reset(&out);
-		if (strbuf_read_file(&out, dotconfig) < 0) {
+		strbuf_reset(&k->out);
+		if (strbuf_read_file(&k->out, dotconfig) < 0) {
 			error("cannot read %s: %s", dotconfig, strerror(errno));
 			free(dotconfig);
 			free(marker);
-			goto out_mk;
+			return -1;
 		}
-		if (kconf_verify(&reqs, out.buf, &report)) {
+		if (kconf_verify(&k->reqs, k->out.buf, &k->report)) {
 			error("Kconfig dropped options the fragments ask for (unmet dependencies?); "
-			      "resolved config: %s\n%s", dotconfig, report.buf);
+			      "resolved config: %s\n%s", dotconfig, k->report.buf);
 			free(dotconfig);
 			free(marker);
-			ret = -2;
-			goto out_mk;
+			return -2;
 		}
-		write_file_atomic(marker, hex, strlen(hex));
+		write_file_atomic(marker, k->hex, strlen(k->hex));
 		free(marker);
-		sha256_hex(out.buf, out.len, hex);
-		r->config_hash = xstrdup(hex);
+		sha256_hex(k->out.buf, k->out.len, k->hex);
+		k->r->config_hash = xstrdup(k->hex);
 		free(dotconfig);
 	}
+	return 0;
+}
+
+/* make bzImage, then ask its release */
+static int kb_make(struct kb *k)
+{
+	int rc;
 
 	/* build */
-	kargv_pushf(&mk, "-j%d", o->jobs > 0 ? o->jobs : online_cpus());
-	kargv_push(&mk, "bzImage");
-	info("kernel: building %s (log: %s)", o->label, log);
-	rc = run_logged(&mk, log, "kernel: building");
+	kargv_pushf(&k->mk, "-j%d", k->o->jobs > 0 ? k->o->jobs : online_cpus());
+	kargv_push(&k->mk, "bzImage");
+	info("kernel: building %s (log: %s)", k->o->label, k->log);
+	rc = run_logged(&k->mk, k->log, "kernel: building");
 	if (rc) {
-		char *first = first_build_error(log);
+		char *first = first_build_error(k->log);
 
-		error("kernel build of '%s' failed%s%s; log: %s", o->label, first ? ": " : "",
-		      first ? first : "", log);
+		error("kernel build of '%s' failed%s%s; log: %s", k->o->label, first ? ": " : "",
+		      first ? first : "", k->log);
 		free(first);
-		goto out_mk;
+		return -1;
 	}
-	kargv_truncate(&mk, mk.nr - 2);
-	kargv_push(&mk, "-s");
-	kargv_push(&mk, "kernelrelease");
-	strbuf_reset(&out);
-	if (run_argv_dir((const char *const *)mk.v, NULL, NULL, &out, NULL) != 0) {
+	kargv_truncate(&k->mk, k->mk.nr - 2);
+	kargv_push(&k->mk, "-s");
+	kargv_push(&k->mk, "kernelrelease");
+	strbuf_reset(&k->out);
+	if (run_argv_dir((const char *const *)k->mk.v, NULL, NULL, &k->out, NULL) != 0) {
 		error("make kernelrelease failed");
-		goto out_mk;
+		return -1;
 	}
-	r->release = xstrdup(strtrim(out.buf));
-	r->base_commit = xstrdup(commit);
-	r->compiler = xstrdup(compiler);
-	r->key = xstrdup(key);
-	r->seconds = (now_ns() - t0) / 1e9;
+	k->r->release = xstrdup(strtrim(k->out.buf));
+	k->r->base_commit = xstrdup(k->commit);
+	k->r->compiler = xstrdup(k->compiler);
+	k->r->key = xstrdup(k->key);
+	k->r->seconds = (now_ns() - k->t0) / 1e9;
+	return 0;
+}
+
+/* publish kernels/<key> atomically and label it */
+static int kb_publish(struct kb *k)
+{
+	int rc;
 
 	/* publish kernels/<key> atomically */
-	tmpdir = xasprintf("%s.tmp%d", kdir, (int)getpid());
-	rm_rf(tmpdir);
-	if (mkdir_p(tmpdir, 0755)) {
-		error("cannot create %s: %s", tmpdir, strerror(errno));
-		goto out_mk;
+	k->tmpdir = xasprintf("%s.tmp%d", k->kdir, (int)getpid());
+	rm_rf(k->tmpdir);
+	if (mkdir_p(k->tmpdir, 0755)) {
+		error("cannot create %s: %s", k->tmpdir, strerror(errno));
+		return -1;
 	}
-	path_set(&path, xasprintf("%s/arch/x86/boot/bzImage", obj));
+	path_set(&k->path, xasprintf("%s/arch/x86/boot/bzImage", k->obj));
 	{
-		char *dst = xasprintf("%s/bzImage", tmpdir);
-		char *cfgsrc = xasprintf("%s/.config", obj), *cfgdst = xasprintf("%s/config", tmpdir);
-		char *logdst = xasprintf("%s/build.log", tmpdir);
+		char *dst = xasprintf("%s/bzImage", k->tmpdir);
+		char *cfgsrc = xasprintf("%s/.config", k->obj), *cfgdst = xasprintf("%s/config", k->tmpdir);
+		char *logdst = xasprintf("%s/build.log", k->tmpdir);
 
-		rc = copy_file(path, dst) || copy_file(cfgsrc, cfgdst) || copy_file(log, logdst);
+		rc = copy_file(k->path, dst) || copy_file(cfgsrc, cfgdst) || copy_file(k->log, logdst);
 		free(dst);
 		free(cfgsrc);
 		free(cfgdst);
 		free(logdst);
 		if (rc)
-			goto out_mk;
+			return -1;
 	}
-	meta_put(&meta, "key", key);
-	meta_put(&meta, "label", o->label);
-	meta_put(&meta, "release", r->release);
-	meta_put(&meta, "tree", tree);
-	meta_put(&meta, "ref", o->ref);
-	meta_put(&meta, "base_commit", commit);
-	meta_put(&meta, "patches", r->patches_json);
-	meta_put(&meta, "base_config", o->base_config);
-	meta_put(&meta, "config_hash", r->config_hash);
-	meta_put(&meta, "compiler", compiler);
+	meta_put(&k->meta, "key", k->key);
+	meta_put(&k->meta, "label", k->o->label);
+	meta_put(&k->meta, "release", k->r->release);
+	meta_put(&k->meta, "tree", k->tree);
+	meta_put(&k->meta, "ref", k->o->ref);
+	meta_put(&k->meta, "base_commit", k->commit);
+	meta_put(&k->meta, "patches", k->r->patches_json);
+	meta_put(&k->meta, "base_config", k->o->base_config);
+	meta_put(&k->meta, "config_hash", k->r->config_hash);
+	meta_put(&k->meta, "compiler", k->compiler);
 	{
 		char secs[32], when[32];
 
-		snprintf(secs, sizeof(secs), "%.1f", r->seconds);
+		snprintf(secs, sizeof(secs), "%.1f", k->r->seconds);
 		snprintf(when, sizeof(when), "%.0f", now_wall());
-		meta_put(&meta, "build_seconds", secs);
-		meta_put(&meta, "built", when);
+		meta_put(&k->meta, "build_seconds", secs);
+		meta_put(&k->meta, "built", when);
 	}
-	path_set(&path, xasprintf("%s/meta", tmpdir));
-	if (write_file_atomic(path, meta.buf, meta.len) < 0) {
-		error("cannot write %s: %s", path, strerror(errno));
-		goto out_mk;
+	path_set(&k->path, xasprintf("%s/meta", k->tmpdir));
+	if (write_file_atomic(k->path, k->meta.buf, k->meta.len) < 0) {
+		error("cannot write %s: %s", k->path, strerror(errno));
+		return -1;
 	}
-	rm_rf(kdir);
-	if (rename(tmpdir, kdir) < 0) {
-		error("cannot rename %s: %s", tmpdir, strerror(errno));
-		goto out_mk;
+	rm_rf(k->kdir);
+	if (rename(k->tmpdir, k->kdir) < 0) {
+		error("cannot rename %s: %s", k->tmpdir, strerror(errno));
+		return -1;
 	}
-	r->dir = xstrdup(kdir);
-	r->bzimage = xasprintf("%s/bzImage", kdir);
-	if (set_label(cache, o->label, key) < 0) {
-		error("label '%s' is taken", o->label);
-		goto out_mk;
+	k->r->dir = xstrdup(k->kdir);
+	k->r->bzimage = xasprintf("%s/bzImage", k->kdir);
+	if (set_label(k->cache, k->o->label, k->key) < 0) {
+		error("label '%s' is taken", k->o->label);
+		return -1;
 	}
+	return 0;
+}
+
+int kbuild_build(const struct kbuild_opts *o, struct kbuild_result *r)
+{
+	struct kb kb = {
+		.o = o, .r = r, .cache = o->cache_dir ? o->cache_dir : kbuild_cache_dir(),
+		.out = STRBUF_INIT, .err = STRBUF_INIT, .recipe = STRBUF_INIT,
+		.report = STRBUF_INIT, .cfg = STRBUF_INIT, .meta = STRBUF_INIT,
+		.basecfg = STRBUF_INIT, .basemode = 0600, .files = KARGV_INIT, .frags = KARGV_INIT,
+		.mk = KARGV_INIT, .lockfd = -1, .t0 = now_ns(),
+	}, *k = &kb;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (kbuild_label_valid(o->label, k->errbuf, sizeof(k->errbuf)))
+		return error("%s", k->errbuf), -2;
+	if (kbuild_ref_check("--ref", o->ref))
+		return -2;
+	if ((ret = kb_inputs(k)) || (ret = kb_recipe(k)) ||
+	    (ret = label_conflict(k->cache, o->label, k->key)) < 0)
+		goto out;
+	ret = -1;
+	/* cached? */
+	k->kdir = xasprintf("%s/kernels/%s", k->cache, k->key);
+	k->path = xasprintf("%s/meta", k->kdir);
+	if (access(k->path, R_OK) == 0) {
+		if (set_label(k->cache, o->label, k->key) < 0)
+			goto out;
+		if (kbuild_find(k->cache, o->label, &k->e) == 0) {
+			result_from_entry(r, &k->e);
+			kernel_entry_release(&k->e);
+			r->cached = true;
+			ret = record_in_db(o, r);
+			goto out;
+		}
+	}
+	if ((ret = kb_checkout(k)) || (ret = kb_configure(k)) || (ret = kb_make(k)) ||
+	    (ret = kb_publish(k)))
+		goto out;
 	ret = record_in_db(o, r);
-out_mk:
-	;
 out:
-	(void)treeid_src;
-	strbuf_release(&out);
-	strbuf_release(&err);
-	strbuf_release(&recipe);
-	strbuf_release(&basecfg);
-	strbuf_release(&report);
-	strbuf_release(&cfg);
-	strbuf_release(&meta);
-	kargv_release(&files);
-	kargv_release(&frags);
-	kargv_release(&mk);
-	kconf_reqs_release(&reqs);
-	if (phash)
-		for (size_t i = 0; phash[i]; i++)
-			free(phash[i]);
-	free(phash);
-	free(tree);
-	free(commit);
-	free(mmfrag);
-	free(compiler);
-	free(src);
-	free(obj);
-	free(kdir);
-	free(tmpdir);
-	free(logdir);
-	free(log);
-	free(lockpath);
-	free(path);
-	free(rev);
-	if (lockfd >= 0)
-		close(lockfd);
-	(void)t0;
-	(void)rc;
+	kb_release(k);
 	return ret;
 }
 
