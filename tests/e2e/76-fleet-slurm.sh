@@ -202,6 +202,26 @@ for r in 1 2; do
 		die "r$r: series differ from the direct run's"
 done
 
+# cancel: the running round is stopped (SIGTERM reaches the run, which
+# restores and exits; the job records it), the pending one dequeued
+sed -e 's/^experiment: fleet-tiny/experiment: fleet-long/' -e 's/^iterations: 2/iterations: 100000/' \
+	"$TMP/tiny.yaml" > "$TMP/long.yaml"
+"$MMB" fleet submit --engine slurm --rounds 2 --dir "$TMP/long" "$TMP/long.yaml" > /dev/null 2>&1 ||
+	die "submit of the long fleet"
+for _ in $(seq 1 300); do
+	"$MMB" fleet status "$TMP/long" | grep -q "^r1-n1 .* running" && break
+	sleep 1
+done
+"$MMB" fleet cancel "$TMP/long" > "$TMP/cancel.out" 2>&1 || { cat "$TMP/cancel.out"; die "fleet cancel"; }
+for _ in $(seq 1 300); do
+	"$MMB" fleet status "$TMP/long" > "$TMP/st.out"
+	grep -q " 0 pending, 0 running" "$TMP/st.out" && break
+	sleep 1
+done
+cat "$TMP/st.out"
+grep -q "2 jobs: 0 pending, 0 running, 0 done, 2 failed" "$TMP/st.out" || die "cancelled fleet"
+grep -q "^r2-n1 .*failed .*CANCELLED" "$TMP/st.out" || die "the pending round is not reported cancelled"
+
 if "$MMB" fleet collect 2>&1 | grep -q "unknown subcommand 'collect'"; then
 	echo "fleet collect is not built yet: submit, status and the jobs checked"
 	exit 0
