@@ -9,76 +9,61 @@
 #include "builtin.h"
 #include "db.h"
 #include "merge-db.h"
+#include "parse-options.h"
 #include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define MERGE_USAGE "usage: mmbench merge [--db FILE] [--rename FROM=TO]... OTHER.db...\n"
+struct renames {
+	struct db_rename *v;
+	size_t nr, alloc;
+};
 
-static int usage_error(const char *msg)
+/* --rename FROM=TO, repeatable */
+static int add_rename(const struct option *opt, const char *arg)
 {
-	error("%s", msg);
-	fputs(MERGE_USAGE, stderr);
-	return EXIT_USAGE;
+	struct renames *r = opt->value;
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg || !eq[1])
+		return error("--rename '%s': expected FROM=TO (the other file's label FROM is merged as TO)",
+			     arg);
+	ALLOC_GROW(r->v, r->nr + 1, r->alloc);
+	r->v[r->nr].from = xstrndup(arg, (size_t)(eq - arg));
+	r->v[r->nr++].to = xstrdup(eq + 1);
+	return 0;
 }
 
 int cmd_merge(int argc, char **argv)
 {
 	const char *dbpath = NULL;
-	const char **files = xcalloc((size_t)argc + 1, sizeof(*files));
-	struct db_rename *ren = xcalloc((size_t)argc + 1, sizeof(*ren));
-	struct db_merge_opts o = { ren, 0 };
+	struct renames ren = { 0 };
+	struct db_merge_opts o = { 0 };
 	struct db_merge_result res = { 0 };
 	size_t nfiles = 0, done = 0;
-	bool dashdash = false;
 	struct mmb_db db;
-	int ret = EXIT_OK;
+	int ret = EXIT_OK, n;
+	const struct option opts[] = {
+		OPT_STRING(0, "db", &dbpath, "FILE", "target results database"),
+		OPT_CALLBACK(0, "rename", &ren, "FROM=TO", "merge the other label FROM as TO",
+			     add_rename),
+		OPT_END(),
+	};
+	const char **files = (const char **)argv;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = NULL;
-		char msg[512];
-		int r;
-
-		if (dashdash || a[0] != '-' || !a[1]) {
-			files[nfiles++] = a;
-			continue;
-		}
-		if (!strcmp(a, "--")) {
-			dashdash = true;
-			continue;
-		}
-		if ((r = option_value_msg(argc, argv, &i, "--db", &dbpath, msg, sizeof(msg)))) {
-			if (r < 0) {
-				ret = usage_error(msg);
-				goto out;
-			}
-		} else if ((r = option_value_msg(argc, argv, &i, "--rename", &v, msg, sizeof(msg)))) {
-			const char *eq;
-
-			if (r < 0) {
-				ret = usage_error(msg);
-				goto out;
-			}
-			eq = strchr(v, '=');
-			if (!eq || eq == v || !eq[1]) {
-				error("--rename '%s': expected FROM=TO (the other file's label FROM is merged as TO)",
-				      v);
-				fputs(MERGE_USAGE, stderr);
-				ret = EXIT_USAGE;
-				goto out;
-			}
-			ren[o.nrenames].from = xstrndup(v, (size_t)(eq - v));
-			ren[o.nrenames++].to = xstrdup(eq + 1);
-		} else {
-			error("unknown option '%s'", a);
-			fputs(MERGE_USAGE, stderr);
-			ret = EXIT_USAGE;
-			goto out;
-		}
+	n = parse_options(argc, argv, opts, "merge", "OTHER.db...", 0);
+	if (n < 0) {
+		ret = EXIT_USAGE;
+		goto out;
 	}
+	nfiles = (size_t)n;
+	o.renames = ren.v;
+	o.nrenames = ren.nr;
 	if (!nfiles) {
-		ret = usage_error("missing OTHER.db (a results database to merge in)");
+		error("missing OTHER.db (a results database to merge in)");
+		parse_options_usage(stderr, opts, "merge", "OTHER.db...");
+		ret = EXIT_USAGE;
 		goto out;
 	}
 
@@ -98,9 +83,9 @@ int cmd_merge(int argc, char **argv)
 			break;
 		}
 		done++;
-		info("%s: %zu run%s merged (%zu iterations, %zu samples), %zu already here%s",
+		info("%s: %zu run%s merged (%zu iterations, %zu samples), %zu already here",
 		     files[f], res.runs_added, res.runs_added == 1 ? "" : "s", res.iterations,
-		     res.samples, res.runs_present, "");
+		     res.samples, res.runs_present);
 		if (res.runs_running)
 			warning("%s: %zu run%s still running there, not merged (merge again when %s)",
 				files[f], res.runs_running, res.runs_running == 1 ? " is" : "s are",
@@ -108,16 +93,15 @@ int cmd_merge(int argc, char **argv)
 	}
 	for (size_t i = 0; ret == EXIT_OK && i < o.nrenames; i++)
 		if (!res.rename_used[i])
-			warning("--rename %s=%s: no run of label '%s' was merged", ren[i].from,
-				ren[i].to, ren[i].from);
+			warning("--rename %s=%s: no run of label '%s' was merged", ren.v[i].from,
+				ren.v[i].to, ren.v[i].from);
 	free(res.rename_used);
 	db_close(&db);
 out:
-	for (size_t i = 0; i < o.nrenames; i++) {
-		free((char *)ren[i].from);
-		free((char *)ren[i].to);
+	for (size_t i = 0; i < ren.nr; i++) {
+		free((char *)ren.v[i].from);
+		free((char *)ren.v[i].to);
 	}
-	free(ren);
-	free(files);
+	free(ren.v);
 	return ret;
 }
