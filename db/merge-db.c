@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define SRC "mmb_src"
 
@@ -502,4 +503,91 @@ detach:
 	free(tables);
 	db_exec(db, "DETACH DATABASE " SRC);
 	return ret;
+}
+
+/* Every table whose rows belong to a run or an iteration, children first. */
+static int remove_rows(struct mmb_db *db, int64_t run)
+{
+	static const char *const skip[] = { "run_id", "iteration_id", NULL };
+	struct strbuf cols = STRBUF_INIT, sql = STRBUF_INIT;
+	sqlite3_stmt *st;
+	char **tables = NULL;
+	size_t nt = 0, alloc = 0;
+	int rc, ret = -1;
+
+	if (db_prepare(db, "SELECT name FROM main.sqlite_schema WHERE type = 'table'"
+		       " AND name NOT IN ('iterations', 'runs') AND name NOT LIKE 'sqlite_%'", &st))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ALLOC_GROW(tables, nt + 1, alloc);
+		tables[nt++] = db_col_str(st, 0);
+	}
+	if (db_done(db, st, rc))
+		goto out;
+	for (size_t i = 0; i < nt; i++) {
+		bool has[2] = { false, false };
+
+		if (table_columns(db, tables[i], skip, "", &cols, has))
+			goto out;
+		strbuf_reset(&sql);
+		if (has[0])
+			strbuf_addf(&sql, "DELETE FROM main.\"%s\" WHERE run_id = ?1", tables[i]);
+		else if (has[1])
+			strbuf_addf(&sql, "DELETE FROM main.\"%s\" WHERE iteration_id IN"
+				    " (SELECT id FROM main.iterations WHERE run_id = ?1)", tables[i]);
+		else
+			continue;
+		if (exec3(db, sql.buf, run, 0, 0) < 0)
+			goto out;
+	}
+	if (exec3(db, "DELETE FROM main.iterations WHERE run_id = ?1", run, 0, 0) < 0 ||
+	    exec3(db, "DELETE FROM main.runs WHERE id = ?1", run, 0, 0) < 0)
+		goto out;
+	ret = 0;
+out:
+	for (size_t i = 0; i < nt; i++)
+		free(tables[i]);
+	free(tables);
+	strbuf_release(&cols);
+	strbuf_release(&sql);
+	return ret;
+}
+
+int db_runs_remove(struct mmb_db *db, const int64_t *ids, size_t n, size_t *labels_removed)
+{
+	const char *hook = getenv("MMBENCH_TEST_RM_SLEEP");
+	int64_t *kids = xcalloc(n + 1, sizeof(*kids));
+	size_t nl = 0;
+
+	if (labels_removed)
+		*labels_removed = 0;
+	if (db_begin(db)) {
+		free(kids);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (scalar(db, "SELECT kernel_id FROM main.runs WHERE id = ?1", ids[i], &kids[i]) ||
+		    remove_rows(db, ids[i]))
+			goto fail;
+	/* a label the removed runs leave empty goes with them (only those) */
+	for (size_t i = 0; i < n; i++) {
+		int64_t c = exec3(db, "DELETE FROM main.kernels WHERE id = ?1 AND NOT EXISTS"
+				  " (SELECT 1 FROM main.runs WHERE kernel_id = ?1)", kids[i], 0, 0);
+
+		if (c < 0)
+			goto fail;
+		nl += (size_t)c;
+	}
+	if (hook && *hook)
+		sleep((unsigned int)atoi(hook));
+	if (db_commit(db))
+		goto fail;
+	if (labels_removed)
+		*labels_removed = nl;
+	free(kids);
+	return 0;
+fail:
+	free(kids);
+	db_rollback(db);
+	return error("%s: nothing removed", db->path);
 }

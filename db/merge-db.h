@@ -18,6 +18,9 @@
  * schema, dead runs marked interrupted), then read only.
  *
  * One transaction per file: on any error nothing of that file is merged.
+ *
+ * db_runs_remove() (`mmbench rm`) lives here too: the same walk over
+ * every table that hangs off a run, the other way.
  */
 #ifndef MMB_DB_MERGE_DB_H
 #define MMB_DB_MERGE_DB_H
@@ -56,5 +59,14 @@ struct db_merge_result {
  */
 int db_merge_file(struct mmb_db *dst, const char *src_path, const struct db_merge_opts *o,
 		  struct db_merge_result *res);
+
+/*
+ * Remove runs ids[0..n) with every row that hangs off them, and each of
+ * their labels no run is left under, in one transaction (all or nothing).
+ * *labels_removed (may be NULL) counts the labels.  0 or -1 (said).
+ * $MMBENCH_TEST_RM_SLEEP=SECONDS sleeps inside the transaction, before
+ * COMMIT, so a test can kill -9 it there.
+ */
+int db_runs_remove(struct mmb_db *db, const int64_t *ids, size_t n, size_t *labels_removed);
 
 #endif
