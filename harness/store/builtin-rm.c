@@ -95,7 +95,7 @@ int cmd_rm(int argc, char **argv)
 		for (j = 0; j < nlines && lines[j].id != ids[i]; j++)
 			;
 		if (j == nlines) {
-			error("no run %lld in %s (see `mmbench list runs`)", (long long)ids[i], db.path);
+			error("no run %lld in %s (see `mmbench list runs`)", (long long)ids[i], db_path(&db));
 			goto close;
 		}
 	}
