@@ -589,5 +589,5 @@ int db_runs_remove(struct mmb_db *db, const int64_t *ids, size_t n, size_t *labe
 fail:
 	free(kids);
 	db_rollback(db);
-	return error("%s: nothing removed", db->path);
+	return error("%s: nothing removed", db->c->path);
 }
