@@ -54,3 +54,8 @@ void db_blocks_end(struct db_blocks *b)
 	sqlite3_finalize(b->ins);
 	free(b);
 }
+
+void db_blocks_set_run(struct db_blocks *b, int64_t run_id)
+{
+	b->run_id = run_id;
+}

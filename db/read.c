@@ -475,3 +475,80 @@ int db_label_samples(struct mmb_db *db, const char *const *labels, size_t nl,
 	}
 	return db_done(db, st, rc);
 }
+
+int db_export_samples(struct mmb_db *db, const char *const *labels, size_t nl,
+		      const int64_t *runs, size_t nr,
+		      int (*fn)(const struct db_export_row *r, void *arg), void *arg)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st;
+	int rc, ret = 0, b = 1;
+
+	for (size_t i = 0; i < nl; i++)
+		if (db_kernel_find(db, labels[i]) <= 0)
+			return db_kernel_find(db, labels[i]) < 0 ? -1 :
+				error("unknown kernel label '%s' (see `mmbench list kernels`)", labels[i]) - 1;
+	for (size_t i = 0; i < nr; i++) {
+		struct db_run_detail d;
+		int r = db_run_detail(db, runs[i], &d);
+
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			return error("no run %lld in %s (see `mmbench list runs`)",
+				     (long long)runs[i], db->c->path) - 1;
+		db_run_detail_release(&d);
+	}
+	strbuf_addstr(&sql, "SELECT k.label, s.run_id, s.workload, s.variant, s.metric,"
+		      " ifnull(s.unit, ''), s.better, s.iteration, s.seq, s.value"
+		      " FROM samples s JOIN runs r ON r.id = s.run_id JOIN kernels k ON k.id = r.kernel_id"
+		      " WHERE usable_run(r.status)");
+	if (nl || nr) {
+		strbuf_addstr(&sql, " AND (0");
+		if (nl) {
+			strbuf_addstr(&sql, " OR k.label IN (");
+			for (size_t i = 0; i < nl; i++)
+				strbuf_addstr(&sql, i ? ",?" : "?");
+			strbuf_addch(&sql, ')');
+		}
+		if (nr) {
+			strbuf_addstr(&sql, " OR r.id IN (");
+			for (size_t i = 0; i < nr; i++)
+				strbuf_addstr(&sql, i ? ",?" : "?");
+			strbuf_addch(&sql, ')');
+		}
+		strbuf_addch(&sql, ')');
+	}
+	strbuf_addstr(&sql, " ORDER BY s.run_id, s.id");
+	rc = db_prepare(db, sql.buf, &st);
+	strbuf_release(&sql);
+	if (rc)
+		return -1;
+	for (size_t i = 0; i < nl; i++)
+		sqlite3_bind_text(st, b++, labels[i], -1, SQLITE_STATIC);
+	for (size_t i = 0; i < nr; i++)
+		sqlite3_bind_int64(st, b++, runs[i]);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_export_row r = {
+			.label = (const char *)sqlite3_column_text(st, 0),
+			.run_id = sqlite3_column_int64(st, 1),
+			.workload = (const char *)sqlite3_column_text(st, 2),
+			.variant = (const char *)sqlite3_column_text(st, 3),
+			.metric = (const char *)sqlite3_column_text(st, 4),
+			.unit = (const char *)sqlite3_column_text(st, 5),
+			.better = sqlite3_column_int(st, 6) < 0 ? -1 : 1,
+			.iteration = sqlite3_column_int(st, 7),
+			.seq = sqlite3_column_int(st, 8),
+			.value = sqlite3_column_double(st, 9),
+		};
+
+		ret = fn(&r, arg);
+		if (ret)
+			break;
+	}
+	if (ret) {
+		sqlite3_finalize(st);
+		return ret;
+	}
+	return db_done(db, st, rc);
+}

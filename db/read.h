@@ -95,6 +95,25 @@ int db_label_samples(struct mmb_db *db, const char *const *labels, size_t nl,
 		     const char *workload, const char *variant, const char *metric,
 		     double **vals, size_t *n, int *better);
 
+/* ---- `mmbench export` ---- */
+
+/* One sample as export writes it; strings are the row's, valid during the call. */
+struct db_export_row {
+	const char *label, *workload, *variant, *metric, *unit;	/* unit "" if none */
+	int64_t run_id;
+	int better, iteration, seq;
+	double value;
+};
+/*
+ * Every sample of the usable runs (complete, interrupted: what compare
+ * pools) of labels[0..nl) and runs[0..nr) (both empty: every usable run),
+ * by run then recording order; fn's non-zero return stops it (returned).
+ * QUERY-style -2 after naming an unknown label or run; -1 on a DB error.
+ */
+int db_export_samples(struct mmb_db *db, const char *const *labels, size_t nl,
+		      const int64_t *runs, size_t nr,
+		      int (*fn)(const struct db_export_row *r, void *arg), void *arg);
+
 /* ---- what `run --compare previous` and `ab` ask ---- */
 
 struct strbuf;

@@ -8,6 +8,7 @@ int cmd_show(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_report(int argc, char **argv);

@@ -29,6 +29,7 @@ static const struct command commands[] = {
 	{ "compare",	cmd_compare,	0 },
 	{ "import",	cmd_import,	0 },
 	{ "merge",	cmd_merge,	0 },
+	{ "export",	cmd_export,	0 },
 	{ "rm",		cmd_rm,		0 },
 	{ "plot",	cmd_plot,	0 },
 	{ "report",	cmd_report,	0 },

@@ -38,14 +38,47 @@ static int usage_error(const char *msg)
 	return EXIT_USAGE;
 }
 
+struct import_ctx {
+	const char *label;		/* --name, or NULL: the file's label column */
+	const char *file, *config_path;
+	char *last_label;
+};
+
+/* A run for the file's rows of (label, run): --name wins over the file's label. */
+static int64_t import_begin_run(struct importer *im, const char *flabel, size_t ll)
+{
+	struct import_ctx *ctx = im->arg;
+	struct kernel_info k = { 0 };
+	struct run_info ri = { 0 };
+	char *lab;
+	int64_t id;
+
+	if (!ctx->label && !flabel) {
+		error("--name LABEL is required: %s has no label column (the kernel label to import under)",
+		      ctx->file);
+		return -2;
+	}
+	lab = ctx->label ? xstrdup(ctx->label) : xstrndup(flabel, ll);
+	k.label = lab;
+	ri.kernel_id = db_kernel_upsert(im->db, &k);
+	ri.config_path = ctx->config_path;
+	ri.accel = "import";
+	ri.experiment = "import";
+	ri.harness_version = MMB_VERSION;
+	ri.git_sha = MMB_GIT_SHA;
+	id = ri.kernel_id < 0 ? -1 : db_run_begin(im->db, &ri);
+	free(ctx->last_label);
+	ctx->last_label = lab;
+	return id;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	const char *dbpath = NULL, *label = NULL, *file = NULL;
 	struct strbuf buf = STRBUF_INIT;
 	struct importer im = { 0 };
 	struct mmb_db db;
-	struct kernel_info k = { 0 };
-	struct run_info ri = { 0 };
+	struct import_ctx ctx = { 0 };
 	char *abs = NULL;
 	int ret = -1, n;
 	const struct option opts[] = {
@@ -61,8 +94,8 @@ int cmd_import(int argc, char **argv)
 	if (n > 1)
 		return usage_error("import takes one FILE");
 	file = argv[0];
-	if (!label || !*label)
-		return usage_error("--name LABEL is required (the kernel label to import under)");
+	if (label && !*label)
+		return usage_error("--name LABEL: the label is empty");
 	if (!file)
 		return usage_error("missing FILE (CSV or lkp matrix.json)");
 	if (read_input(&buf, file, MMB_CAP_IMPORT, "an import file")) {
@@ -90,25 +123,29 @@ int cmd_import(int argc, char **argv)
 		goto close;
 	}
 	abs = realpath(file, NULL);
-	k.label = label;
-	ri.kernel_id = db_kernel_upsert(&db, &k);
-	ri.config_path = abs ? abs : file;
-	ri.accel = "import";
-	ri.experiment = "import";
-	ri.harness_version = MMB_VERSION;
-	ri.git_sha = MMB_GIT_SHA;
-	if (ri.kernel_id < 0 || (im.run_id = db_run_begin(&db, &ri)) < 0)
-		goto fail;
+	ctx.label = label;
+	ctx.file = file;
+	ctx.config_path = abs ? abs : file;
+	im.begin_run = import_begin_run;
+	im.arg = &ctx;
 	if (importer_prepare(&im))
 		goto fail;
 	ret = import_looks_like_json(buf.buf, buf.len) ? import_matrix(&im, buf.buf, buf.len)
 						 : import_csv(&im, buf.buf, buf.len);
 	if (ret || (ret = importer_flush(&im)))
 		goto fail;
-	if (db_run_finish(&db, im.run_id, "complete") || db_commit(&db))
+	for (size_t i = 0; i < im.nruns; i++)
+		if (db_run_finish(&db, im.run_ids[i], "complete"))
+			goto fail;
+	if (db_commit(&db))
 		goto fail;
-	info("imported %zu samples of %zu metrics as run %lld of '%s'", im.nsamples,
-	     im.metrics.nr, (long long)im.run_id, label);
+	if (im.nruns == 1)
+		info("imported %zu samples of %zu metrics as run %lld of '%s'", im.nsamples,
+		     im.metrics.nr, (long long)im.run_ids[0], ctx.last_label);
+	else
+		info("imported %zu samples of %zu metrics as %zu runs (%lld..%lld)", im.nsamples,
+		     im.metrics.nr, im.nruns, (long long)im.run_ids[0],
+		     (long long)im.run_ids[im.nruns - 1]);
 	ret = EXIT_OK;
 	goto close;
 fail:
@@ -117,6 +154,7 @@ fail:
 	error("nothing imported");
 	ret = ret == -2 ? EXIT_USAGE : EXIT_RUNTIME;
 close:
+	free(ctx.last_label);
 	importer_release(&im);
 	db_close(&db);
 	strbuf_release(&buf);

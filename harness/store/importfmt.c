@@ -156,6 +156,8 @@ struct sample_row {
 	const char *vtext;	/* the value as written, when it is a JSON number */
 	size_t vtl;
 	int better;		/* 0: not given */
+	int seq;		/* given (has_seq), else counted */
+	bool has_seq;
 	long iteration;
 	double value;
 	int line;
@@ -267,6 +269,47 @@ int importer_flush(struct importer *im)
 	return 0;
 }
 
+/*
+ * Rows from here on belong to the run of (label, key): made on first use,
+ * pending blocks of the previous run written first.
+ */
+static int importer_use_run(struct importer *im, const char *label, size_t ll,
+			    const char *key, size_t kl)
+{
+	struct smap_ent *e;
+	bool created;
+
+	if (!im->begin_run)
+		return 0;
+	strbuf_reset(&im->key);
+	if (label)
+		strbuf_add(&im->key, label, ll);
+	strbuf_addch(&im->key, '\0');
+	strbuf_add(&im->key, key, kl);
+	e = smap_get(&im->runs, im->key.buf, im->key.len, &created);
+	if (created) {
+		e->id = im->begin_run(im, label, ll);
+		if (e->id < 0)
+			return (int)e->id;
+		ALLOC_GROW(im->run_ids, im->nruns + 1, im->runs_alloc);
+		im->run_ids[im->nruns++] = e->id;
+	}
+	if (e->id == im->run_id)
+		return 0;
+	if (im->blocks && importer_flush(im))
+		return -1;
+	/* seq counts repeats within one run */
+	for (size_t i = 0; i < im->metrics.nr; i++)
+		im->metrics.order[i]->last_iteration = -1;
+	im->run_id = e->id;
+	if (im->blocks) {
+		db_blocks_set_run(im->blocks, e->id);
+		return 0;
+	}
+	im->blocks = db_blocks_begin(im->db, im->run_id);
+	return im->blocks ? 0 : -1;
+}
+
 static int add_sample(struct importer *im, const struct sample_row *r)
 {
 	struct smap_ent *m;
@@ -274,6 +317,12 @@ static int add_sample(struct importer *im, const struct sample_row *r)
 	int better = r->better;
 	size_t before;
 
+	if (!im->run_id) {
+		int ret = importer_use_run(im, NULL, 0, "", 0);
+
+		if (ret)
+			return ret;
+	}
 	if (!r->wl)
 		return bad(im, r->line, "empty workload");
 	if (!r->ml)
@@ -322,7 +371,9 @@ static int add_sample(struct importer *im, const struct sample_row *r)
 				   (int)r->ml, r->metric, (int)r->ul, r->unit, m->unit, m->line);
 	}
 
-	if (r->iteration == m->last_iteration)
+	if (r->has_seq)
+		m->seq = r->seq;
+	else if (r->iteration == m->last_iteration)
 		m->seq++;
 	else
 		m->seq = 0;
@@ -349,6 +400,8 @@ static int add_sample(struct importer *im, const struct sample_row *r)
 
 int importer_prepare(struct importer *im)
 {
+	if (im->begin_run)
+		return 0;	/* the first row's run makes them */
 	im->blocks = db_blocks_begin(im->db, im->run_id);
 	return im->blocks ? 0 : -1;
 }
@@ -358,7 +411,11 @@ void importer_release(struct importer *im)
 	db_blocks_end(im->blocks);
 	im->blocks = NULL;
 	smap_release(&im->metrics);
+	smap_release(&im->runs);
 	strbuf_release(&im->key);
+	free(im->run_ids);
+	im->run_ids = NULL;
+	im->nruns = im->runs_alloc = 0;
 }
 
 /* ---- CSV (RFC 4180) ---- */
@@ -441,9 +498,16 @@ int csv_record(struct csv *c, struct field **f, size_t *alloc, const char **msg)
 	}
 }
 
-enum { C_WORKLOAD, C_METRIC, C_VARIANT, C_ITERATION, C_VALUE, C_UNIT, C_BETTER, C_NR };
+/*
+ * label, run and seq are what `mmbench export` adds; run_id is run's name
+ * in the samples view, whose own ids (id, iteration_id, series_id) mean
+ * nothing in another DB and are skipped, so SELECT * FROM samples imports.
+ */
+enum { C_WORKLOAD, C_METRIC, C_VARIANT, C_ITERATION, C_VALUE, C_UNIT, C_BETTER,
+       C_LABEL, C_RUN, C_SEQ, C_RUN_ID, C_ID, C_ITERATION_ID, C_SERIES_ID, C_NR };
 static const char *const csv_cols[C_NR] = {
 	"workload", "metric", "variant", "iteration", "value", "unit", "better",
+	"label", "run", "seq", "run_id", "id", "iteration_id", "series_id",
 };
 
 static int parse_long(const char *s, size_t n, long *out)
@@ -551,7 +615,8 @@ int import_csv(struct importer *im, char *buf, size_t len)
 				break;
 		if (k == C_NR) {
 			ret = bad(im, line, "unknown column '%.*s' (columns: workload, metric, variant,"
-				  " iteration, value, and optionally unit, better)", (int)f[i].n, f[i].s);
+				  " iteration, value, and optionally unit, better, label, run, seq)",
+				  (int)f[i].n, f[i].s);
 			goto out;
 		}
 		if (col[k] >= 0) {
@@ -560,6 +625,12 @@ int import_csv(struct importer *im, char *buf, size_t len)
 		}
 		col[k] = i;
 	}
+	if (col[C_RUN] >= 0 && col[C_RUN_ID] >= 0) {
+		ret = bad(im, line, "columns 'run' and 'run_id' are the same thing: give one");
+		goto out;
+	}
+	if (col[C_RUN] < 0)
+		col[C_RUN] = col[C_RUN_ID];
 	for (int k = 0; k < C_UNIT; k++)
 		if (col[k] < 0) {
 			ret = bad(im, line, "header lacks the '%s' column (required: workload, metric,"
@@ -598,12 +669,15 @@ int import_csv(struct importer *im, char *buf, size_t len)
 		if (col[C_BETTER] >= 0) {
 			const struct field *b = &f[col[C_BETTER]];
 
-			if (b->n == 6 && !memcmp(b->s, "higher", 6))
+			/* 1 and -1 as the samples view has them */
+			if ((b->n == 6 && !memcmp(b->s, "higher", 6)) ||
+			    (b->n == 1 && b->s[0] == '1') || (b->n == 2 && !memcmp(b->s, "+1", 2)))
 				r.better = 1;
-			else if (b->n == 5 && !memcmp(b->s, "lower", 5))
+			else if ((b->n == 5 && !memcmp(b->s, "lower", 5)) ||
+				 (b->n == 2 && !memcmp(b->s, "-1", 2)))
 				r.better = -1;
 			else if (b->n) {
-				ret = bad(im, line, "better is '%.*s'; expected higher or lower",
+				ret = bad(im, line, "better is '%.*s'; expected higher or lower (or 1, -1)",
 					  (int)b->n, b->s);
 				goto out;
 			}
@@ -618,6 +692,35 @@ int import_csv(struct importer *im, char *buf, size_t len)
 			ret = bad(im, line, "value '%.*s' is not a finite number",
 				  (int)f[col[C_VALUE]].n, f[col[C_VALUE]].s);
 			goto out;
+		}
+		if (col[C_SEQ] >= 0) {
+			long seq;
+
+			if (parse_long(f[col[C_SEQ]].s, f[col[C_SEQ]].n, &seq) || seq < 0 ||
+			    seq > INT_MAX) {
+				ret = bad(im, line, "seq '%.*s' is not a non-negative integer",
+					  (int)f[col[C_SEQ]].n, f[col[C_SEQ]].s);
+				goto out;
+			}
+			r.seq = (int)seq;
+			r.has_seq = true;
+		}
+		if (col[C_LABEL] >= 0 || col[C_RUN] >= 0) {
+			const struct field *lf = col[C_LABEL] >= 0 ? &f[col[C_LABEL]] : NULL;
+			const struct field *rf = col[C_RUN] >= 0 ? &f[col[C_RUN]] : NULL;
+
+			if (lf && !lf->n) {
+				ret = bad(im, line, "empty label");
+				goto out;
+			}
+			if (lf && memchr(lf->s, '\0', lf->n)) {
+				ret = bad(im, line, "NUL byte in a field");
+				goto out;
+			}
+			ret = importer_use_run(im, lf ? lf->s : NULL, lf ? lf->n : 0,
+					       rf ? rf->s : "", rf ? rf->n : 0);
+			if (ret)
+				goto out;
 		}
 		ret = add_sample(im, &r);
 		if (ret)

@@ -76,6 +76,17 @@ struct importer {
 	struct strbuf key;
 	size_t nsamples;
 	size_t pending;		/* bytes of block text not written yet */
+	/*
+	 * Several runs in one file (CSV columns label, run): the run of a
+	 * (label, run) pair, made on its first row; label NULL/0 when the file
+	 * names none.  Returns the run id, -2 on bad input (said), -1.  NULL:
+	 * everything goes into run_id, the columns are ignored.
+	 */
+	int64_t (*begin_run)(struct importer *im, const char *label, size_t ll);
+	void *arg;
+	struct smap runs;	/* label \0 run -> run id */
+	int64_t *run_ids;	/* made by begin_run, in order */
+	size_t nruns, runs_alloc;
 };
 
 /* The sample_blocks writer for im->run_id; 0 or -1 (message printed). */

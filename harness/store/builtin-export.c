@@ -1,0 +1,135 @@
+/*
+ * mmbench export [--db FILE] [--label L]... [--run N]...
+ *
+ * Writes the samples of the usable runs (what compare pools) as CSV in
+ * the form `mmbench import` reads back:
+ *   label,run,workload,variant,metric,unit,better,iteration,seq,value
+ * one row per sample, by run then recording order; run is the run's id
+ * here, which import uses only to keep the runs apart.  Values are
+ * printed with 17 significant digits, so they read back bit for bit.
+ */
+#include "builtin.h"
+#include "db.h"
+#include "parse-options.h"
+#include "read.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXPORT_ARGS ""
+
+/* RFC 4180: quoted when it holds a comma, quote, CR or LF (or is empty: no). */
+static void csv_cell(struct strbuf *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		strbuf_addstr(out, s);
+		return;
+	}
+	strbuf_addch(out, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			strbuf_addch(out, '"');
+		strbuf_addch(out, *s);
+	}
+	strbuf_addch(out, '"');
+}
+
+struct export_out {
+	struct strbuf buf;
+	size_t rows;
+	bool failed;
+};
+
+static int flush_out(struct export_out *o)
+{
+	if (o->buf.len && fwrite(o->buf.buf, 1, o->buf.len, stdout) != o->buf.len)
+		o->failed = true;
+	strbuf_reset(&o->buf);
+	return o->failed ? error("cannot write the export: standard output failed") : 0;
+}
+
+static int export_row(const struct db_export_row *r, void *arg)
+{
+	struct export_out *o = arg;
+
+	csv_cell(&o->buf, r->label);
+	strbuf_addf(&o->buf, ",%lld,", (long long)r->run_id);
+	csv_cell(&o->buf, r->workload);
+	strbuf_addch(&o->buf, ',');
+	csv_cell(&o->buf, r->variant);
+	strbuf_addch(&o->buf, ',');
+	csv_cell(&o->buf, r->metric);
+	strbuf_addch(&o->buf, ',');
+	csv_cell(&o->buf, r->unit);
+	strbuf_addf(&o->buf, ",%s,%d,%d,%.17g\n", r->better < 0 ? "lower" : "higher",
+		    r->iteration, r->seq, r->value);
+	o->rows++;
+	return o->buf.len > (1 << 20) ? flush_out(o) : 0;
+}
+
+static int add_run(const struct option *opt, const char *arg)
+{
+	struct { int64_t *v; size_t nr, alloc; } *runs = opt->value;
+	char *end;
+	long long v = strtoll(arg, &end, 10);
+
+	if (!*arg || *end || v < 1)
+		return error("--run '%s': expected a run id (see `mmbench list runs`)", arg);
+	ALLOC_GROW(runs->v, runs->nr + 1, runs->alloc);
+	runs->v[runs->nr++] = v;
+	return 0;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	const char *dbpath = NULL, *format = "csv";
+	const char **labels = NULL;
+	size_t nlabels = 0;
+	struct { int64_t *v; size_t nr, alloc; } runs = { 0 };
+	struct export_out o = { STRBUF_INIT, 0, false };
+	struct mmb_db db;
+	int ret = EXIT_USAGE, n;
+	const struct option opts[] = {
+		OPT_STRING(0, "db", &dbpath, "FILE", "results database"),
+		OPT_STRING(0, "format", &format, "csv", "output format (csv)"),
+		OPT_LIST(0, "label", &labels, &nlabels, "L", "only the runs of kernel label L"),
+		OPT_CALLBACK(0, "run", &runs, "N", "only run N", add_run),
+		OPT_END(),
+	};
+
+	n = parse_options(argc, argv, opts, "export", EXPORT_ARGS, 0);
+	if (n < 0)
+		goto out;
+	if (n > 0) {
+		error("export takes no operands ('%s'): select with --label and --run", argv[0]);
+		parse_options_usage(stderr, opts, "export", EXPORT_ARGS);
+		goto out;
+	}
+	if (strcmp(format, "csv")) {
+		error("--format '%s': export writes csv (the form `mmbench import` reads)", format);
+		goto out;
+	}
+	db_single_thread();
+	n = db_open_existing(&db, db_default_path(dbpath));
+	if (n) {
+		ret = n == DB_ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	strbuf_addstr(&o.buf, "label,run,workload,variant,metric,unit,better,iteration,seq,value\n");
+	n = db_export_samples(&db, labels, nlabels, runs.v, runs.nr, export_row, &o);
+	if (!n)
+		n = flush_out(&o);
+	if (!n && fflush(stdout))
+		n = error("cannot write the export: standard output failed");
+	ret = n == -2 ? EXIT_USAGE : n ? EXIT_RUNTIME : EXIT_OK;
+	if (!n)
+		info("exported %zu samples", o.rows);
+	db_close(&db);
+out:
+	strbuf_release(&o.buf);
+	free(runs.v);
+	free(labels);
+	return ret;
+}
