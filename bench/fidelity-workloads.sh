@@ -6,12 +6,16 @@
 # plugins.  Reference and plugin runs are interleaved (the side that goes
 # first alternates) on the same kernel; prints per case the mean and CoV of
 # the throughput of both sides, the ratio of the means and the paired
-# per-round ratio with its 95% confidence interval.
+# per-round ratio with its 95% confidence interval, and whether the case
+# meets the fidelity target (the CI contains 1.00 and lies within
+# 0.98-1.02; the plugin's CoV is at most 1.2x the reference's).  For ebizzy
+# also records per CPU-second (user+sys of the window), which a loaded
+# machine disturbs much less than records per wall second.
 #
 # usage: bench/fidelity-workloads.sh [-i ITERATIONS] [-d SECONDS] [-t THREADS]
 #                                    [-c CASES] [-o RAW.tsv]
-#   -i  measured runs per side and case (default 5; plus 1 warm-up each)
-#   -d  seconds per run: ebizzy -S / aim9 test time (default 5)
+#   -i  measured runs per side and case (default 30; plus 1 warm-up each)
+#   -d  seconds per run: ebizzy -S / aim9 test time (default 2)
 #   -t  ebizzy threads (default 2 x CPUs, ebizzy's default)
 #   -c  cases, comma separated (default ebizzy-compat,ebizzy-lcg,brk_test):
 #       ebizzy-compat  ebizzy 0.3 as is        vs rng: compat
@@ -27,8 +31,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=${MMBENCH_BUILD:-$ROOT/build}
 case $B in /*) ;; *) B=$ROOT/$B ;; esac
 MMB=$B/mmbench
-ITER=5
-DUR=5
+ITER=30
+DUR=2
 THREADS=$(( 2 * $(getconf _NPROCESSORS_ONLN) ))
 CASES=ebizzy-compat,ebizzy-lcg,brk_test
 RAW=""
@@ -120,7 +124,15 @@ run_ref() {	# case iteration(0 = warm-up)
 	*) v=$(awk '$2 ~ /_test$/ { print $6; exit }' <<< "$out") ;;
 	esac
 	[ -n "$v" ] || die "cannot parse the reference output for $1: $out"
-	[ "$2" -gt 0 ] && printf 'reference\t%s\t%s\t%s\n' "$1" "$2" "$v" >> "$T/raw"
+	[ "$2" -gt 0 ] || return 0
+	printf 'reference\t%s\t%s\t%s\n' "$1" "$2" "$v" >> "$T/raw"
+	# records per CPU-second: records/s x whole-second window / (user + sys)
+	case $1 in
+	ebizzy-*) awk -v c="$1" -v i="$2" -v v="$v" '
+		/^real/ { r = $2 } /^user/ { u = $2 } /^sys/ { s = $2 }
+		END { if (u + s > 0) printf "reference\t%s/cpu\t%s\t%.1f\n", c, i, v * r / (u + s) }' \
+		<<< "$out" >> "$T/raw" ;;
+	esac
 	return 0
 }
 # The experiments change no system setting, so the harness gets a private
@@ -140,9 +152,20 @@ run_mmb() {	# case iteration(0 = warm-up)
 	sqlite3 -batch -noheader -separator $'\t' "$db" \
 		"SELECT 'mmbench', '$1', $2, value FROM samples
 		 WHERE run_id = (SELECT max(id) FROM runs) AND metric = '$metric'" >> "$T/raw"
+	# records per CPU-second over the -d window (the exact window is a few
+	# ms longer: this side is biased low by that much, ~0.1-0.5%)
+	case $1 in
+	ebizzy-*) sqlite3 -batch -noheader -separator $'\t' "$db" \
+		"SELECT 'mmbench', '$1/cpu', $2, printf('%.1f', t.value * $DUR / (u.value + s.value))
+		 FROM samples t, samples u, samples s
+		 WHERE t.run_id = (SELECT max(id) FROM runs) AND u.run_id = t.run_id
+		 AND s.run_id = t.run_id AND t.metric = 'throughput' AND u.metric = 'time.user'
+		 AND s.metric = 'time.sys' AND u.value + s.value > 0" >> "$T/raw" ;;
+	esac
 }
 
 echo "workload fidelity on $(uname -r), $(getconf _NPROCESSORS_ONLN) CPUs: $ITER runs + 1 warm-up per side, ${DUR}s each, ebizzy threads $THREADS"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 total=$(( (ITER + 1) * ${#CASE_LIST[@]} )) done_=0
 for i in $(seq 0 "$ITER"); do
 	for c in "${CASE_LIST[@]}"; do
@@ -157,6 +180,7 @@ for i in $(seq 0 "$ITER"); do
 	done
 done
 [ -t 2 ] && printf '\r%20s\r' '' >&2
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 [ -z "$RAW" ] || cp "$T/raw" "$RAW" || die "cannot write $RAW"
 
 # Per case: mean, CoV (sample standard deviation) and min/max of each side,
@@ -174,7 +198,7 @@ function tq(df) {	# two-sided 95% t quantile
   if ($3 > maxi) maxi = $3
   if (!seen[$2]++) order[++no] = $2 }
 END {
-  printf "%-14s %-9s %3s %14s %7s %14s %14s  %-10s %s\n", "case", "side", "n", "mean", "CoV",
+  printf "%-18s %-9s %3s %14s %7s %14s %14s  %-10s %s\n", "case", "side", "n", "mean", "CoV",
          "min", "max", "plugin/ref", "paired ratio [95% CI]"
   for (o = 1; o <= no; o++) {
     c = order[o]
@@ -199,8 +223,16 @@ END {
           paired = sprintf("%.3f [%.3f, %.3f]", exp(lm), exp(lm - h), exp(lm + h))
         }
       }
-      printf "%-14s %-9s %3d %14.2f %6.2f%% %14.2f %14.2f  %-10s %s\n", c, sd, n[k], am,
+      printf "%-18s %-9s %3d %14.2f %6.2f%% %14.2f %14.2f  %-10s %s\n", c, sd, n[k], am,
              cov, mn[k], mx[k], ratio, paired
+      if (side == 1) rcov = cov
+      if (side == 2 && np > 1)
+        verdict[c] = sprintf("%s: CI %s 1.00, %s 0.98-1.02; CoV %.2f%% vs %.2f%% (x%.2f, %s 1.2)", c,
+          (lm - h <= 0 && lm + h >= 0) ? "contains" : "MISSES",
+          (exp(lm - h) >= 0.98 && exp(lm + h) <= 1.02) ? "within" : "NOT within",
+          cov, rcov, rcov > 0 ? cov / rcov : 0, (rcov > 0 && cov <= 1.2 * rcov) ? "<=" : "ABOVE")
     }
   }
+  print "target:"
+  for (o = 1; o <= no; o++) if (order[o] in verdict) print "  " verdict[order[o]]
 }' "$T/raw"

@@ -6,7 +6,9 @@
 # a prctl(PR_SET_THP_DISABLE) wrapper: base-page faults like the mmtests
 # recipe, and no system setting is touched).  Prints, per mode and client
 # count, the Hmean and CoV of faults/sec and faults/cpu for both sides, and
-# the plugin/reference ratio of the Hmeans.
+# the plugin/reference ratio of the Hmeans, and the paired ratio (geometric
+# mean of the per-round plugin/reference ratios) with its 95% confidence
+# interval, which cancels load drift shared by the two runs of a round.
 #
 # usage: bench/pft-fidelity.sh [-s SIZE] [-c "1 2"] [-m threads|processes|both]
 #                              [-i ITERATIONS] [-o RAW.tsv] [-H]
@@ -161,6 +163,7 @@ total=$(( (ITER + 1) * $(echo $MODES | wc -w) * $(echo $CLIENTS | wc -w) ))
 done_=0
 progress() { [ -t 2 ] && printf '\r  %d/%d runs per side' "$done_" "$total" >&2; }
 echo "pft fidelity on $(uname -r): size $SIZE, clients {$CLIENTS}, $ITER iterations + 1 warm-up, THP $THP0"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for i in $(seq 0 "$ITER"); do
 	for mode in $MODES; do
 		for c in $CLIENTS; do
@@ -175,6 +178,7 @@ for i in $(seq 0 "$ITER"); do
 	done
 done
 [ -t 2 ] && printf '\r%40s\r' '' >&2
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 THP1=$(thp_state)
 [ $NOTHP = 0 ] || THP1="off for both (PR_SET_THP_DISABLE; system: $THP1)"
 [ "$THP0" = "$THP1" ] || [ $NOTHP = 1 ] ||
@@ -185,16 +189,23 @@ fi
 [ -z "$RAW" ] || cp "$T/raw" "$RAW" || die "cannot write $RAW"
 
 # Hmean (rates, higher is better: what mmtests reports), CoV from the
-# sample standard deviation, and the plugin/reference ratio of the Hmeans.
+# sample standard deviation, the plugin/reference ratio of the Hmeans and
+# the paired per-round ratio with its 95% CI (Student t on the log ratios).
 awk -F'\t' '
+function tq(df) {	# two-sided 95% t quantile
+  split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086 2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 2.042", t, " ")
+  return df <= 30 ? t[df] : 1.96
+}
 { k = $2 SUBSEP $3 SUBSEP $5 SUBSEP $1
+  val[k, $4] = $6; if ($4 > maxi) maxi = $4
   n[k]++; s[k] += $6; ss[k] += $6 * $6; inv[k] += 1 / $6
   if (!(k in mn) || $6 < mn[k]) mn[k] = $6
   if (!(k in mx) || $6 > mx[k]) mx[k] = $6
   if (!seen[$2 SUBSEP $3 SUBSEP $5]++) order[++no] = $2 SUBSEP $3 SUBSEP $5 }
 END {
-  printf "%-10s %7s  %-10s  %-8s %3s %14s %7s %14s %14s  %s\n",
-         "mode", "clients", "metric", "side", "n", "hmean", "CoV", "min", "max", "plugin/ref"
+  printf "%-10s %7s  %-10s  %-8s %3s %14s %7s %14s %14s  %-10s %s\n",
+         "mode", "clients", "metric", "side", "n", "hmean", "CoV", "min", "max", "plugin/ref",
+         "paired ratio [95% CI]"
   for (o = 1; o <= no; o++) {
     split(order[o], f, SUBSEP)
     for (side = 1; side <= 2; side++) {
@@ -204,11 +215,31 @@ END {
       var = n[k] > 1 ? (ss[k] - n[k] * am * am) / (n[k] - 1) : 0
       cov = am > 0 && var > 0 ? 100 * sqrt(var) / am : 0
       h[sd] = hm
-      ratio = ""
-      if (side == 2 && h["pft-ref"] > 0) ratio = sprintf("%.3f", hm / h["pft-ref"])
-      printf "%-10s %7s  %-10s  %-8s %3d %14.1f %6.2f%% %14.1f %14.1f  %s\n",
-             f[1], f[2], f[3], sd, n[k], hm, cov, mn[k], mx[k], ratio
+      ratio = ""; paired = ""
+      if (side == 2 && h["pft-ref"] > 0) {
+        ratio = sprintf("%.3f", hm / h["pft-ref"])
+        kr = order[o] SUBSEP "pft-ref"; np = 0; ls = 0; lss = 0
+        for (i = 1; i <= maxi; i++)
+          if (((kr, i) in val) && ((k, i) in val) && val[kr, i] > 0 && val[k, i] > 0) {
+            r = log(val[k, i] / val[kr, i]); np++; ls += r; lss += r * r
+          }
+        if (np > 1) {
+          lm = ls / np; lsd = lss - np * lm * lm; lsd = lsd > 0 ? sqrt(lsd / (np - 1)) : 0
+          hw = tq(np - 1) * lsd / sqrt(np)
+          paired = sprintf("%.3f [%.3f, %.3f]", exp(lm), exp(lm - hw), exp(lm + hw))
+        }
+      }
+      printf "%-10s %7s  %-10s  %-8s %3d %14.1f %6.2f%% %14.1f %14.1f  %-10s %s\n",
+             f[1], f[2], f[3], sd, n[k], hm, cov, mn[k], mx[k], ratio, paired
+      if (side == 1) rcov = cov
+      if (side == 2 && np > 1)
+        verdict[o] = sprintf("%s %s %s: CI %s 1.00, %s 0.98-1.02; CoV %.2f%% vs %.2f%% (x%.2f, %s 1.2)",
+          f[1], f[2], f[3], (lm - hw <= 0 && lm + hw >= 0) ? "contains" : "MISSES",
+          (exp(lm - hw) >= 0.98 && exp(lm + hw) <= 1.02) ? "within" : "NOT within",
+          cov, rcov, rcov > 0 ? cov / rcov : 0, (rcov > 0 && cov <= 1.2 * rcov) ? "<=" : "ABOVE")
     }
     delete h
   }
+  print "target (paired CI contains 1.00 and lies within 0.98-1.02; plugin CoV <= 1.2x the reference):"
+  for (o = 1; o <= no; o++) if (o in verdict) print "  " verdict[o]
 }' "$T/raw"

@@ -5,11 +5,19 @@ set -u
 cd "$(dirname "$0")/.."
 export MMBENCH_BUILD=${MMBENCH_BUILD:-build}
 rc=0
-for b in bench/overhead.sh bench/interference-overhead.sh bench/interference-sensitivity.sh bench/compare-bench.sh bench/pft-fidelity.sh bench/fidelity-workloads.sh; do
+for b in bench/overhead.sh bench/interference-overhead.sh bench/interference-sensitivity.sh bench/compare-bench.sh; do
 	[ -x "$b" ] || [ -f "$b" ] || continue
 	echo "== $b"
 	bash "$b" || { echo "$b failed"; rc=1; }
 done
+# Fidelity of every plugin that has a reference program (pft, ebizzy, aim9):
+# plugin and reference interleaved, n = 30 per side, each ratio with its 95%
+# CI and both CoVs against the target (docs/workloads.md).
+echo "== bench/pft-fidelity.sh -s 256M -c 2 -i 30"
+bash bench/pft-fidelity.sh -s 256M -c 2 -i 30 || { echo "bench/pft-fidelity.sh failed"; rc=1; }
+echo "== bench/fidelity-workloads.sh -i 30 -d 2 -t 2 -c ebizzy-compat,ebizzy-lcg,brk_test,page_test"
+bash bench/fidelity-workloads.sh -i 30 -d 2 -t 2 -c ebizzy-compat,ebizzy-lcg,brk_test,page_test ||
+	{ echo "bench/fidelity-workloads.sh failed"; rc=1; }
 # ~13 minutes of machine time: only when asked (make bench SENS=1)
 if [ -n "${SENS:-}" ]; then
 	echo "== bench/sensitivity.sh"
