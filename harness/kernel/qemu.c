@@ -1,4 +1,5 @@
 #include "qemu.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -67,9 +68,32 @@ static char *comma_escape(const char *s)
 	return strbuf_detach(&sb);
 }
 
+/*
+ * MMBENCH_VM_APPEND: kernel parameters added to every boot of the process
+ * (both sides of an ab), e.g. the size knob of the tunable check-kernel
+ * fixture; a kernel that does not know a parameter hands it to init.
+ */
+static const char *env_append(void)
+{
+	const char *e = getenv("MMBENCH_VM_APPEND");
+	size_t n;
+
+	if (!e || !*e)
+		return NULL;
+	n = strlen(e);
+	if (n > 512)
+		die_usage("MMBENCH_VM_APPEND: %zu bytes; at most 512 are added to the kernel command line", n);
+	for (size_t i = 0; i < n; i++)
+		if (e[i] < 0x20 || e[i] > 0x7e)
+			die_usage("MMBENCH_VM_APPEND: byte 0x%02x at offset %zu is not printable ASCII",
+				  (unsigned char)e[i], i);
+	return e;
+}
+
 char *qemu_kernel_cmdline(const struct qemu_opts *o)
 {
 	struct strbuf sb = STRBUF_INIT;
+	const char *env = env_append();
 
 	/* earlyprintk: the first console bytes arrive at once, which the KVM probe watches */
 	strbuf_addstr(&sb, "console=ttyS0 earlyprintk=serial,ttyS0,115200 rdinit=/init "
@@ -78,6 +102,10 @@ char *qemu_kernel_cmdline(const struct qemu_opts *o)
 	if (o->extra_append && *o->extra_append) {
 		strbuf_addch(&sb, ' ');
 		strbuf_addstr(&sb, o->extra_append);
+	}
+	if (env) {
+		strbuf_addch(&sb, ' ');
+		strbuf_addstr(&sb, env);
 	}
 	return strbuf_detach(&sb);
 }

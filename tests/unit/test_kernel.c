@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "db-internal.h"	/* the tests look inside with SQL */
@@ -403,6 +404,46 @@ static void test_qemu_argv(void **state)
 	assert_string_equal(accel_name(ACCEL_TCG), "tcg");
 }
 
+/* MMBENCH_VM_APPEND reaches every boot's command line; a bad one is refused. */
+static void test_qemu_env_append(void **state)
+{
+	struct qemu_opts q = { .kernel = "/k/bzImage", .accel = ACCEL_TCG, .cpus = 1,
+			       .mem_bytes = 1ull << 30, .extra_append = "foo=1" };
+	const char *bad[] = { "mmb_brk_loops=1\nx", "a\tb" };
+	char *c, big[600];
+	int status;
+	pid_t pid;
+
+	(void)state;
+	setenv("MMBENCH_VM_APPEND", "mmb_brk_loops=250 quiet", 1);
+	c = qemu_kernel_cmdline(&q);
+	assert_non_null(strstr(c, " foo=1 mmb_brk_loops=250 quiet"));
+	assert_true(ends_with(c, " mmb_brk_loops=250 quiet"));
+	free(c);
+	unsetenv("MMBENCH_VM_APPEND");
+	c = qemu_kernel_cmdline(&q);
+	assert_null(strstr(c, "mmb_brk_loops"));
+	assert_true(ends_with(c, " foo=1"));
+	free(c);
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	for (size_t i = 0; i <= ARRAY_SIZE(bad); i++) {
+		fflush(NULL);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			freopen("/dev/null", "w", stderr);
+			setenv("MMBENCH_VM_APPEND", i < ARRAY_SIZE(bad) ? bad[i] : big, 1);
+			free(qemu_kernel_cmdline(&q));
+			_exit(0);	/* accepted: the test fails below */
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 2);
+	}
+}
+
 static void test_kvm_probe_missing(void **state)
 {
 	char why[256];
@@ -666,6 +707,7 @@ int main(void)
 		cmocka_unit_test(test_labels),
 		cmocka_unit_test(test_cache_entries),
 		cmocka_unit_test(test_qemu_argv),
+		cmocka_unit_test(test_qemu_env_append),
 		cmocka_unit_test(test_kvm_probe_missing),
 		cmocka_unit_test(test_cpio),
 		cmocka_unit_test(test_init_script),
