@@ -23,4 +23,9 @@ if [ -n "${SENS:-}" ]; then
 	echo "== bench/sensitivity.sh"
 	bash bench/sensitivity.sh || { echo "bench/sensitivity.sh failed"; rc=1; }
 fi
+# kernel A/B power under TCG (dozens of boots, ~20+ min): make bench KSENS=1
+if [ -n "${KSENS:-}" ]; then
+	echo "== bench/kernel-ab-power.sh"
+	bash bench/kernel-ab-power.sh || { echo "bench/kernel-ab-power.sh failed"; rc=1; }
+fi
 exit $rc

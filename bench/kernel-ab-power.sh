@@ -1,0 +1,93 @@
+#!/bin/bash
+# How small a regression does `mmbench ab` find under TCG on this machine?
+# (make bench KSENS=1; never make check: it boots dozens of kernels.)
+#
+# One patched kernel serves every size: tests/fixtures/kernel/slow-brk-tunable
+# spins mmb_brk_loops times in brk(), the count given on the kernel command
+# line through MMBENCH_VM_APPEND (both sides get the parameter; the base
+# kernel does not know it and hands it to init).  For each loop count the
+# script runs KSENS_REPS independent A/Bs (fresh labels, so nothing is
+# resumed) of tests/kernel/aim9-brk-short.yaml with ab's default rounds and
+# prints, per size: the mean measured change, how many A/Bs called brk_test
+# a significant regression (the power), the median CI half-width and the
+# wall time per A/B.  Loop count 0 is the A/A case: every "regression"
+# there is a false positive.
+#
+# Env: MMBENCH_BUILD (build), KSENS_TREE (the check-kernel repo,
+#   $MMBENCH_BUILD/cache/linux-6.12.git), KSENS_LOOPS ("0 300 600 1200"),
+#   KSENS_REPS (4), KSENS_ROUNDS (3, ab's default), KSENS_DB (keep the DB;
+#   default a temporary one), MMBENCH_KERNEL_CACHE (as check-kernel).
+set -u
+cd "$(dirname "$0")/.." || exit 1
+B=$(cd "${MMBENCH_BUILD:-build}" && pwd) || exit 1
+MM=$B/mmbench
+TREE=${KSENS_TREE:-$B/cache/linux-6.12.git}
+LOOPS=${KSENS_LOOPS:-0 300 600 1200}
+REPS=${KSENS_REPS:-4}
+ROUNDS=${KSENS_ROUNDS:-3}
+EXP=tests/kernel/aim9-brk-short.yaml
+FIX=tests/fixtures/kernel/slow-brk-tunable
+export MMBENCH_CACHE=${MMBENCH_KERNEL_CACHE:-$B/cache/kernel}
+
+die() { echo "kernel-ab-power: $*" >&2; exit 1; }
+[ -x "$MM" ] || die "$MM not built (run make)"
+git -C "$TREE" rev-parse -q --verify v6.12-debian >/dev/null 2>&1 ||
+	die "$TREE has no v6.12-debian tag: run make check-kernel once first"
+for n in $LOOPS $REPS $ROUNDS; do
+	[[ $n =~ ^[0-9]+$ ]] || die "'$n' is not a number (KSENS_LOOPS, KSENS_REPS, KSENS_ROUNDS)"
+done
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not installed"
+
+T=$(mktemp -d) || die "mktemp failed"
+trap 'rm -rf "$T"' EXIT
+export MMBENCH_DB=${KSENS_DB:-$T/ab.db}
+export MMBENCH_STATE=$T/state
+new=mm-mmap-busy-loop-in-brk-for-mmb_brk_loops-iterations
+
+echo "ab power under TCG: loops {$LOOPS}, $REPS A/Bs per size, $ROUNDS rounds each, $(getconf _NPROCESSORS_ONLN) host CPUs"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+: > "$T/results"
+for loops in $LOOPS; do
+	for rep in $(seq 1 "$REPS"); do
+		t0=$(date +%s)
+		MMBENCH_VM_APPEND="mmb_brk_loops=$loops" "$MM" ab --tree "$TREE" --base v6.12-debian \
+			--base-config tinyconfig --accel tcg --cpus 2 --mem 1G --rounds "$ROUNDS" \
+			--no-plots --patch "$FIX" --base-name "kabp-base-$loops-$rep" \
+			--new-name "kabp-new-$loops-$rep" "$EXP" >"$T/out" 2>"$T/err" ||
+			{ cat "$T/err" "$T/out"; die "ab at $loops loops (A/B $rep) failed"; }
+		t=$(( $(date +%s) - t0 ))
+		# the brk_test row of the new kernel: label n [(k disturbed)] mean
+		# change% [lo%, hi%] p p(BH) verdict
+		row=$(awk -v l="kabp-new-$loops-$rep" '/^aim9 brk_test.ops_per_sec/ { s = 1 }
+			s && $1 == l { print; exit }' "$T/out")
+		[ -n "$row" ] || { cat "$T/out"; die "no brk_test row at $loops loops"; }
+		chg=$(awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^[-+][0-9.]+%$/) { print $i; exit } }' \
+			<<< "$row" | tr -d '%+')
+		lo=$(grep -o '\[[^]]*\]' <<< "$row" | head -1 | tr -d '[]%+' | awk -F', *' '{ print $1 }')
+		hi=$(grep -o '\[[^]]*\]' <<< "$row" | head -1 | tr -d '[]%+' | awk -F', *' '{ print $2 }')
+		reg=0
+		grep -q "regression$" <<< "$row" && reg=1
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$loops" "$rep" "$chg" "$lo" "$hi" "$reg" "$t" >> "$T/results"
+		printf '  loops %-5s A/B %s: %s%% [%s, %s] %s (%ss, load %s)\n' "$loops" "$rep" "$chg" \
+			"$lo" "$hi" "$([ $reg = 1 ] && echo regression || echo -)" "$t" \
+			"$(cut -d' ' -f1 /proc/loadavg)"
+	done
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+[ -z "${KSENS_RAW:-}" ] || cp "$T/results" "$KSENS_RAW"
+
+# Per size: mean change, power (significant regressions / A/Bs), median CI
+# half-width, mean wall time of one A/B.
+sort -n -k1,1 -k2,2 "$T/results" | awk -F'\t' '
+{ k = $1; if (!(k in n)) order[++no] = k
+  n[k]++; c[k] += $3; r[k] += $6; t[k] += $7; hw[k, n[k]] = ($5 - $4) / 2 }
+END {
+  printf "%7s %5s %12s %8s %16s %10s\n", "loops", "A/Bs", "mean change", "power", "median CI half", "s per A/B"
+  for (o = 1; o <= no; o++) {
+    k = order[o]; m = n[k]
+    for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++)
+      if (hw[k, j] < hw[k, i]) { x = hw[k, i]; hw[k, i] = hw[k, j]; hw[k, j] = x }
+    med = m % 2 ? hw[k, (m + 1) / 2] : (hw[k, m / 2] + hw[k, m / 2 + 1]) / 2
+    printf "%7s %5d %11.1f%% %4d/%-3d %15.1f%% %10.0f\n", k, m, c[k] / m, r[k], m, med, t[k] / m
+  }
+}'
