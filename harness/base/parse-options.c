@@ -38,8 +38,8 @@ static int bad_number(const struct option *o, const char *name, const char *v)
 	if (o->what)
 		return error("%s wants %s, not '%s'", name, o->what, v);
 	if (o->type == OPTION_DOUBLE || (o->min == INT_MIN && o->max == INT_MAX))
-		return error("%s wants a number, not '%s'", name, v);
-	return error("%s wants a number %ld..%ld, not '%s'", name, o->min, o->max, v);
+		return error("%s '%s': expected a number", name, v);
+	return error("%s '%s': expected a number %ld..%ld", name, v, o->min, o->max);
 }
 
 /* Store v (NULL for an option without a value) the way o says; name as typed. */

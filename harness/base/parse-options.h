@@ -54,7 +54,9 @@ struct option {
 	long defval;		/* OPTION_SET_INT */
 	size_t *nr;		/* OPTION_LIST */
 	parse_opt_cb *callback;
-	const char *what;	/* OPTION_INT: "wants WHAT, not 'V'"; NULL: "a number MIN..MAX" */
+	/* OPTION_INT: a bad value is "--opt 'V': expected a number MIN..MAX", or with what
+	 * set, "--opt wants WHAT, not 'V'" */
+	const char *what;
 };
 
 #define OPT_END()	{ .type = OPTION_END }

@@ -635,3 +635,22 @@ void units_format_duration(int64_t ns, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%lldns", (long long)ns);
 }
+
+int units_parse_share(const char *s, double *out)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(s, &end);
+	if (end == s || errno)
+		return -1;
+	if (*end == '%') {
+		d /= 100;
+		end++;
+	}
+	if (*end || !isfinite(d))
+		return -1;
+	*out = d;
+	return 0;
+}

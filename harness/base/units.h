@@ -38,6 +38,11 @@ int units_parse_size(const char *s, const struct unit_ctx *ctx, int64_t *out,
 int units_parse_duration(const char *s, int64_t *out_ns, char *err, size_t errlen);
 int units_parse_bool(const char *s, int64_t *out, char *err, size_t errlen);
 int units_parse_double(const char *s, double *out, char *err, size_t errlen);
+/*
+ * A share: "10%" or "0.1", as a fraction (0.1).  0, or -1 when s is not a
+ * finite number with an optional '%'; the range is the caller's to check.
+ */
+int units_parse_share(const char *s, double *out);
 
 /*
  * If s is a list generator, expand it into *vals (malloc'ed, caller frees)

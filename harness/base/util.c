@@ -1,5 +1,4 @@
 #include "util.h"
-#include "parse-options.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -237,53 +236,6 @@ int strbuf_read_fd(struct strbuf *sb, int fd)
 			return 0;
 		strbuf_add(sb, buf, n);
 	}
-}
-
-int option_value_msg(int argc, char **argv, int *i, const char *name, const char **val,
-		     char *err, size_t errlen)
-{
-	const char *a = argv[*i];
-	size_t nl = strlen(name);
-
-	if (strncmp(a, name, nl))
-		return 0;
-	if (a[nl] == '=') {
-		*val = a + nl + 1;
-		return 1;
-	}
-	if (a[nl])
-		return 0;
-	if (*i + 1 >= argc) {
-		snprintf(err, errlen, "option %s needs a value", name);
-		return -1;
-	}
-	if (looks_like_option(argv[*i + 1])) {
-		snprintf(err, errlen, "option %s needs a value ('%s' is an option; write %s=%s"
-			 " if it is the value)", name, argv[*i + 1], name, argv[*i + 1]);
-		return -1;
-	}
-	*val = argv[++*i];
-	return 1;
-}
-
-int option_value(int argc, char **argv, int *i, const char *name, const char **val)
-{
-	char err[512];
-	int r = option_value_msg(argc, argv, i, name, val, err, sizeof(err));
-
-	if (r < 0)
-		error("%s", err);
-	return r;
-}
-
-int getopt_value_check(char **argv, int optind_now, const char *optarg_now)
-{
-	/* a separate value is argv[optind - 1] itself; "--db=x" and "-dx" point inside */
-	if (!optarg_now || optind_now < 2 || optarg_now != argv[optind_now - 1] ||
-	    !looks_like_option(optarg_now))
-		return 0;
-	return error("option %s needs a value ('%s' is an option; write %s=%s if it is the"
-		     " value)", argv[optind_now - 2], optarg_now, argv[optind_now - 2], optarg_now);
 }
 
 int strbuf_read_file(struct strbuf *sb, const char *path)

@@ -146,21 +146,6 @@ bool progress_enabled(void);
 /* Directory holding the mmbench executable (for finding build/workloads). */
 const char *exe_dir(void);
 
-/*
- * argv[*i] is NAME: "NAME VALUE" or "NAME=VALUE".  1: taken, *val set and
- * *i advanced past a separate VALUE; 0: argv[*i] is not NAME; -1: the value
- * is missing, "option NAME needs a value" printed (the _msg form writes it
- * into err instead).
- */
-int option_value(int argc, char **argv, int *i, const char *name, const char **val);
-int option_value_msg(int argc, char **argv, int *i, const char *name, const char **val,
-		     char *err, size_t errlen);
-/*
- * After getopt_long() returned an option with a required value: -1 (message
- * printed) when that value was a separate argument that looks like an option.
- */
-int getopt_value_check(char **argv, int optind_now, const char *optarg_now);
-
 bool starts_with(const char *s, const char *prefix);
 bool ends_with(const char *s, const char *suffix);
 /* Strip leading/trailing whitespace in place; returns s. */

@@ -33,66 +33,34 @@ void ab_result_release(struct ab_result *r)
 	r->base_label = r->new_label = NULL;
 }
 
-static const char **push(const char **v, size_t *n, const char *s)
-{
-	v = xrealloc(v, (*n + 1) * sizeof(*v));
-	v[(*n)++] = s;
-	return v;
-}
-
 int ab_opts_parse(struct ab_opts *o, int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-		int rc = vm_parse_opt(&o->vm, argc, argv, &i);
+	const struct option opts[] = {
+		OPT_STRING(0, "tree", &o->tree, "DIR", "git work tree of the kernel"),
+		OPT_STRING(0, "base", &o->base_ref, "REF", "base commit"),
+		OPT_LIST(0, "patch", &o->patches, &o->npatches, "P", "the series"),
+		OPT_LIST(0, "config", &o->fragments, &o->nfragments, "FRAG",
+			 "config fragment for both kernels"),
+		OPT_STRING(0, "base-config", &o->base_config, "B",
+			   "defconfig, tinyconfig or a config file"),
+		OPT_STRING(0, "base-name", &o->base_label, "L", "label of the base kernel"),
+		OPT_STRING(0, "new-name", &o->new_label, "L", "label of the patched kernel"),
+		OPT_INT_RANGE(0, "rounds", &o->rounds, 1, 1000, "N", "A/B rounds"),
+		OPT_INT_RANGE(0, "jobs", &o->jobs, 1, 4096, "N", "parallel make jobs"),
+		OPT_STRING(0, "plots", &o->plot_dir, "DIR", "where to write the plots"),
+		OPT_BOOL(0, "no-plots", &o->no_plots, "do not draw plots"),
+		OPT_STRING(0, "format", &o->compare_format, "F", "compare table format"),
+		VM_OPTIONS(&o->vm),
+		OPT_STRING(0, "db", &o->vm.db_path, "FILE", "results database"),
+		OPT_END(),
+	};
+	int n = parse_options(argc, argv, opts, "ab", "CONFIG.yaml", 0);
 
-		if (rc < 0)
-			return -1;
-		if (rc)
-			continue;
-#define OPT(name, dst)								\
-		if ((rc = vm_arg_value(argc, argv, &i, name, &v))) {		\
-			if (rc < 0)						\
-				return -1;					\
-			dst;							\
-			continue;						\
-		}
-		OPT("--tree", o->tree = v);
-		OPT("--base", o->base_ref = v);
-		OPT("--patch", o->patches = push(o->patches, &o->npatches, v));
-		OPT("--config", o->fragments = push(o->fragments, &o->nfragments, v));
-		OPT("--base-config", o->base_config = v);
-		OPT("--base-name", o->base_label = v);
-		OPT("--new-name", o->new_label = v);
-		OPT("--plots", o->plot_dir = v);
-		OPT("--format", o->compare_format = v);
-		OPT("--rounds", {
-			char *end;
-			long n = strtol(v, &end, 10);
-
-			if (!*v || *end || n < 1 || n > 1000)
-				return error("--rounds '%s': expected a number 1..1000", v);
-			o->rounds = (int)n;
-		});
-		OPT("--jobs", {
-			char *end;
-			long n = strtol(v, &end, 10);
-
-			if (!*v || *end || n < 1 || n > 4096)
-				return error("--jobs '%s': expected a number 1..4096", v);
-			o->jobs = (int)n;
-		});
-#undef OPT
-		if (!strcmp(argv[i], "--no-plots")) {
-			o->no_plots = true;
-		} else if (argv[i][0] == '-') {
-			return error("ab: unknown option '%s'", argv[i]);
-		} else if (o->experiment) {
-			return error("ab: one CONFIG.yaml only ('%s' and '%s')", o->experiment, argv[i]);
-		} else {
-			o->experiment = argv[i];
-		}
-	}
+	if (n < 0)
+		return -1;
+	if (n > 1)
+		return error("ab: one CONFIG.yaml only ('%s' and '%s')", argv[0], argv[1]);
+	o->experiment = argv[0];
 	if (!o->experiment)
 		return error("ab: which CONFIG.yaml?");
 	if (o->compare_format && compare_format_parse(o->compare_format, &(enum compare_format){ 0 }))
@@ -205,7 +173,7 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 	r->compare_rc = -1;
 	if (read_input(&text, o->experiment, MMB_CAP_EXPERIMENT, "an experiment config") < 0) {
 		strbuf_release(&text);
-		return -2;
+		return MMB_EUSAGE;
 	}
 
 	/* labels */
@@ -223,7 +191,7 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 			char *sha = kbuild_resolve_ref(o->tree, o->base_ref);
 
 			if (!sha) {
-				ret = -2;
+				ret = MMB_EUSAGE;
 				goto out;
 			}
 			r->base_label = xstrndup(sha, 12);
@@ -236,7 +204,7 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 
 			if (!subj) {
 				error("ab: cannot read a subject from the series; give --new-name");
-				ret = -2;
+				ret = MMB_EUSAGE;
 				goto out;
 			}
 			r->new_label = kbuild_label_from_text(subj, 60);
@@ -245,7 +213,7 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 		if (!strcmp(r->base_label, r->new_label)) {
 			error("ab: base and new kernels would both be labelled '%s'; give --new-name",
 			      r->base_label);
-			ret = -2;
+			ret = MMB_EUSAGE;
 			goto out;
 		}
 		info("ab: A = %s (%s), B = %s (+%zu patch argument%s)", r->base_label, o->base_ref,
@@ -265,7 +233,7 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 
 			if (kbuild_find(cache, l, &e) < 0) {
 				error("ab: no kernel labelled '%s' (see `mmbench kernel list`)", l);
-				ret = -2;
+				ret = MMB_EUSAGE;
 				goto out;
 			}
 			kernel_entry_release(&e);

@@ -69,7 +69,7 @@ int ab_opts_parse(struct ab_opts *o, int argc, char **argv);
 /*
  * Run it.  Returns 0 when every round ran and compare succeeded, -1 on a
  * runtime failure (build error, guest crash: what was measured is kept,
- * re-run to resume), -2 on bad input (exit 2).
+ * re-run to resume), MMB_EUSAGE on bad input (exit 2).
  */
 int ab_run(const struct ab_opts *o, struct ab_result *r);
 void ab_result_release(struct ab_result *r);

@@ -23,5 +23,5 @@ int cmd_ab(int argc, char **argv)
 		     r.new_label, accel_name(r.accel), r.rounds_done, r.rounds_run, r.wall);
 	ab_result_release(&r);
 	ab_opts_release(&o);
-	return ret == 0 ? EXIT_OK : ret == -2 ? EXIT_USAGE : EXIT_RUNTIME;
+	return mmb_exit_code(ret);
 }

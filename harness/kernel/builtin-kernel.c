@@ -5,6 +5,7 @@
 #include "builtin.h"
 #include "db.h"
 #include "kbuild.h"
+#include "parse-options.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -16,12 +17,10 @@ static int kernel_build(int argc, char **argv)
 {
 	struct kbuild_opts o;
 	struct kbuild_result r;
-	char err[512];
 	int ret;
 
 	kbuild_opts_init(&o);
-	if (kbuild_opts_parse(&o, argc, argv, err, sizeof(err))) {
-		error("kernel build: %s", err);
+	if (kbuild_opts_parse(&o, argc, argv)) {
 		kbuild_opts_release(&o);
 		return EXIT_USAGE;
 	}
@@ -35,7 +34,7 @@ static int kernel_build(int argc, char **argv)
 	}
 	kbuild_result_release(&r);
 	kbuild_opts_release(&o);
-	return ret == 0 ? EXIT_OK : ret == -2 ? EXIT_USAGE : EXIT_RUNTIME;
+	return mmb_exit_code(ret);
 }
 
 static int kernel_list(int argc, char **argv)
@@ -43,15 +42,16 @@ static int kernel_list(int argc, char **argv)
 	const char *cache = kbuild_cache_dir();
 	size_t n;
 	char **labels;
+	const struct option opts[] = {
+		OPT_STRING(0, "cache", &cache, "DIR", "kernel cache"),
+		OPT_END(),
+	};
+	int nargs = parse_options(argc, argv, opts, "kernel list", "", 0);
 
-	for (int i = 1; i < argc; i++) {
-		int r = option_value(argc, argv, &i, "--cache", &cache);
-
-		if (r < 0)
-			return EXIT_USAGE;
-		if (!r)
-			return error("kernel list: unknown argument '%s'", argv[i]), EXIT_USAGE;
-	}
+	if (nargs < 0)
+		return EXIT_USAGE;
+	if (nargs)
+		return error("kernel list: unknown argument '%s'", argv[0]), EXIT_USAGE;
 	labels = kbuild_labels(cache, &n);
 	if (!n) {
 		info("no kernels built yet in %s (see `mmbench kernel build`)", cache);
@@ -93,32 +93,21 @@ static int kernel_list(int argc, char **argv)
 static int kernel_rm(int argc, char **argv)
 {
 	const char *cache = kbuild_cache_dir();
-	int ret = EXIT_OK, nlabels = 0;
+	int ret = EXIT_OK, nlabels;
+	const struct option opts[] = {
+		OPT_STRING(0, "cache", &cache, "DIR", "kernel cache"),
+		OPT_END(),
+	};
 
-	for (int i = 1; i < argc; i++) {
-		int first = i, r = option_value(argc, argv, &i, "--cache", &cache);
-
-		if (r < 0)
-			return EXIT_USAGE;
-		if (r) {
-			/* cache points into argv[i], which stays; only the slots are cleared */
-			for (int k = first; k <= i; k++)
-				argv[k] = NULL;
-		} else if (argv[i][0] == '-') {
-			return error("kernel rm: unknown option '%s'", argv[i]), EXIT_USAGE;
-		} else {
-			nlabels++;
-		}
-	}
+	nlabels = parse_options(argc, argv, opts, "kernel rm", "LABEL...", 0);
+	if (nlabels < 0)
+		return EXIT_USAGE;
 	if (!nlabels)
 		return error("kernel rm: which LABEL? (see `mmbench kernel list`)"), EXIT_USAGE;
-	for (int i = 1; i < argc; i++) {
-		int rc;
+	for (int i = 0; i < nlabels; i++) {
+		int rc = kbuild_remove(cache, argv[i]);
 
-		if (!argv[i])
-			continue;
-		rc = kbuild_remove(cache, argv[i]);
-		if (rc == -2) {
+		if (rc == MMB_EUSAGE) {
 			error("kernel rm: no kernel labelled '%s' in %s", argv[i], cache);
 			ret = EXIT_USAGE;
 		} else if (rc < 0) {
@@ -134,14 +123,20 @@ static int kernel_rm(int argc, char **argv)
 
 int cmd_kernel(int argc, char **argv)
 {
-	if (argc < 2)
-		return error("usage: mmbench kernel build|list|rm ... (see mmbench kernel --help)"),
-		       EXIT_USAGE;
-	if (!strcmp(argv[1], "build"))
-		return kernel_build(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "list"))
-		return kernel_list(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "rm"))
-		return kernel_rm(argc - 1, argv + 1);
-	return error("kernel: unknown subcommand '%s' (build, list, rm)", argv[1]), EXIT_USAGE;
+	const struct option opts[] = { OPT_END() };
+
+	argc = parse_options(argc, argv, opts, "kernel", "build|list|rm ...",
+			     PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc < 0)
+		return EXIT_USAGE;
+	if (argc < 1)
+		return error("which kernel subcommand? (build, list, rm)"),
+		       parse_options_usage(stderr, opts, "kernel", "build|list|rm ..."), EXIT_USAGE;
+	if (!strcmp(argv[0], "build"))
+		return kernel_build(argc, argv);
+	if (!strcmp(argv[0], "list"))
+		return kernel_list(argc, argv);
+	if (!strcmp(argv[0], "rm"))
+		return kernel_rm(argc, argv);
+	return error("kernel: unknown subcommand '%s' (build, list, rm)", argv[0]), EXIT_USAGE;
 }

@@ -4,6 +4,7 @@
  * /init runs; it is not meant for users.
  */
 #include "builtin.h"
+#include "parse-options.h"
 #include "util.h"
 #include "vmrun.h"
 
@@ -14,35 +15,25 @@ static int vm_run_cmd(int argc, char **argv)
 {
 	struct vm_opts o;
 	struct vm_result r;
-	int ret;
+	int ret, n;
+	const struct option opts[] = {
+		OPT_STRING(0, "kernel", &o.label, "LABEL", "kernel to boot"),
+		VM_OPTIONS(&o),
+		OPT_STRING(0, "db", &o.db_path, "FILE", "results database"),
+		/* tests only: panic the guest after N iterations streamed */
+		{ .type = OPTION_INT, .long_name = "test-crash-after", .value = &o.crash_after,
+		  .argh = "N", .min = 1, .max = INT_MAX, .flags = PARSE_OPT_HIDDEN },
+		OPT_END(),
+	};
 
 	vm_opts_init(&o);
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-		int rc = vm_parse_opt(&o, argc, argv, &i);
-
-		if (rc < 0)
-			return EXIT_USAGE;
-		if (rc)
-			continue;
-		if ((rc = vm_arg_value(argc, argv, &i, "--test-crash-after", &v))) {
-			if (rc < 0)
-				return EXIT_USAGE;
-			if ((o.crash_after = atoi(v)) < 1)
-				return error("--test-crash-after: expected a number >= 1"), EXIT_USAGE;
-		} else if ((rc = vm_arg_value(argc, argv, &i, "--kernel", &v))) {
-			if (rc < 0)
-				return EXIT_USAGE;
-			o.label = v;
-		} else if (argv[i][0] == '-') {
-			return error("vm run: unknown option '%s'", argv[i]), EXIT_USAGE;
-		} else if (o.experiment) {
-			return error("vm run: one CONFIG.yaml only ('%s' and '%s')", o.experiment,
-				     argv[i]), EXIT_USAGE;
-		} else {
-			o.experiment = argv[i];
-		}
-	}
+	n = parse_options(argc, argv, opts, "vm run", "CONFIG.yaml", 0);
+	if (n < 0)
+		return EXIT_USAGE;
+	if (n > 1)
+		return error("vm run: one CONFIG.yaml only ('%s' and '%s')", argv[0], argv[1]),
+		       EXIT_USAGE;
+	o.experiment = argv[0];
 	if (!o.label)
 		return error("vm run: --kernel LABEL is required (see `mmbench kernel list`)"),
 		       EXIT_USAGE;
@@ -50,21 +41,26 @@ static int vm_run_cmd(int argc, char **argv)
 		return error("vm run: which CONFIG.yaml?"), EXIT_USAGE;
 	ret = vm_run(&o, &r);
 	vm_result_release(&r);
-	return ret == 0 ? EXIT_OK : ret == -2 ? EXIT_USAGE : EXIT_RUNTIME;
+	return mmb_exit_code(ret);
 }
 
 int cmd_vm(int argc, char **argv)
 {
-	if (argc < 2)
-		return error("usage: mmbench vm run --kernel LABEL [options] CONFIG.yaml"),
-		       EXIT_USAGE;
-	if (!strcmp(argv[1], "run"))
-		return vm_run_cmd(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "guest")) {
-		if (argc != 3)
+	const struct option opts[] = { OPT_END() };
+
+	argc = parse_options(argc, argv, opts, "vm", "run|guest ...", PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc < 0)
+		return EXIT_USAGE;
+	if (argc < 1)
+		return error("which vm subcommand? (run)"),
+		       parse_options_usage(stderr, opts, "vm", "run ..."), EXIT_USAGE;
+	if (!strcmp(argv[0], "run"))
+		return vm_run_cmd(argc, argv);
+	if (!strcmp(argv[0], "guest")) {
+		if (argc != 2)
 			return error("usage: mmbench vm guest ARGSFILE (inside the guest only)"),
 			       EXIT_USAGE;
-		return vm_guest_main(argv[2]);
+		return vm_guest_main(argv[1]);
 	}
-	return error("vm: unknown subcommand '%s' (run)", argv[1]), EXIT_USAGE;
+	return error("vm: unknown subcommand '%s' (run)", argv[0]), EXIT_USAGE;
 }

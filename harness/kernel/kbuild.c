@@ -7,6 +7,7 @@
 #include "db.h"
 #include "json.h"
 #include "kargv.h"
+#include "parse-options.h"
 #include "progress.h"
 
 #include <dirent.h>
@@ -208,90 +209,49 @@ int kbuild_label_valid(const char *label, char *err, size_t errlen)
 	return 0;
 }
 
-static const char **push_str(const char **v, size_t *n, const char *s)
+int kbuild_opts_parse(struct kbuild_opts *o, int argc, char **argv)
 {
-	v = xrealloc(v, (*n + 1) * sizeof(*v));
-	v[(*n)++] = s;
-	return v;
-}
+	const struct option opts[] = {
+		OPT_STRING(0, "tree", &o->tree, "DIR", "git work tree of the kernel"),
+		OPT_STRING(0, "ref", &o->ref, "REF", "commit, tag or branch to build"),
+		OPT_LIST(0, "patch", &o->patches, &o->npatches, "P", "a patch series"),
+		OPT_LIST(0, "config", &o->fragments, &o->nfragments, "FRAG", "a config fragment"),
+		OPT_STRING(0, "base-config", &o->base_config, "B",
+			   "defconfig, tinyconfig or a config file"),
+		OPT_STRING(0, "name", &o->label, "LABEL", "the kernel's label"),
+		OPT_STRING(0, "db", &o->db_path, "FILE", "results database"),
+		OPT_STRING(0, "cache", &o->cache_dir, "DIR", "kernel cache"),
+		OPT_INT_RANGE('j', "jobs", &o->jobs, 1, 4096, "N", "parallel make jobs"),
+		OPT_END(),
+	};
+	char err[512];
+	int n = parse_options(argc, argv, opts, "kernel build", "", 0);
 
-/* "--opt VALUE" or "--opt=VALUE"; advances *i. */
-static int opt_value(int argc, char **argv, int *i, const char *name, const char **out,
-		     char *err, size_t errlen)
-{
-	return option_value_msg(argc, argv, i, name, out, err, errlen);
-}
-
-int kbuild_opts_parse(struct kbuild_opts *o, int argc, char **argv, char *err, size_t errlen)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *v = NULL;
-		int r;
-
-#define OPT(name, dst)								\
-		if ((r = opt_value(argc, argv, &i, name, &v, err, errlen)) < 0)	\
-			return -1;						\
-		if (r) { dst; continue; }
-		OPT("--tree", o->tree = v);
-		OPT("--ref", o->ref = v);
-		OPT("--patch", o->patches = push_str(o->patches, &o->npatches, v));
-		OPT("--config", o->fragments = push_str(o->fragments, &o->nfragments, v));
-		OPT("--base-config", o->base_config = v);
-		OPT("--name", o->label = v);
-		OPT("--db", o->db_path = v);
-		OPT("--cache", o->cache_dir = v);
-		if ((r = opt_value(argc, argv, &i, "--jobs", &v, err, errlen)) < 0 ||
-		    (!r && (r = opt_value(argc, argv, &i, "-j", &v, err, errlen)) < 0))
-			return -1;
-		if (r) {
-			char *end;
-			long j = strtol(v, &end, 10);
-
-			if (*end || j < 1 || j > 4096) {
-				snprintf(err, errlen, "--jobs '%s': expected a number 1..4096", v);
-				return -1;
-			}
-			o->jobs = (int)j;
-			continue;
-		}
-#undef OPT
-		snprintf(err, errlen, "%s: unknown %s", argv[i],
-			 argv[i][0] == '-' ? "option" : "argument");
+	if (n < 0)
 		return -1;
-	}
-	if (!o->tree) {
-		snprintf(err, errlen, "--tree DIR is required");
-		return -1;
-	}
-	if (!o->label) {
-		snprintf(err, errlen, "--name LABEL is required");
-		return -1;
-	}
-	if (!*o->ref) {
-		snprintf(err, errlen, "--ref: empty");
-		return -1;
-	}
-	if (o->ref[0] == '-') {
-		snprintf(err, errlen, "--ref %s: a git ref cannot start with '-' (git would read it as an option)",
-			 o->ref);
-		return -1;
-	}
-	for (size_t i = 0; i < o->npatches; i++) {
+	if (n)
+		return error("kernel build: %s: unknown argument", argv[0]);
+	if (!o->tree)
+		return error("kernel build: --tree DIR is required");
+	if (!o->label)
+		return error("kernel build: --name LABEL is required");
+	if (!*o->ref)
+		return error("kernel build: --ref: empty");
+	if (o->ref[0] == '-')
+		return error("kernel build: --ref %s: a git ref cannot start with '-' (git would read it as an option)",
+			     o->ref);
+	for (size_t i = 0; i < o->npatches; i++)
 		/* not a file, so a range: refused here, before anything runs */
-		if (o->patches[i][0] == '-' && access(o->patches[i], F_OK) < 0) {
-			snprintf(err, errlen, "--patch %s: a git ref cannot start with '-' (git would read it as an option)",
-				 o->patches[i]);
-			return -1;
-		}
-	}
+		if (o->patches[i][0] == '-' && access(o->patches[i], F_OK) < 0)
+			return error("kernel build: --patch %s: a git ref cannot start with '-' (git would read it as an option)",
+				     o->patches[i]);
 	if (strcmp(o->base_config, "defconfig") && strcmp(o->base_config, "tinyconfig") &&
-	    access(o->base_config, R_OK) < 0) {
-		snprintf(err, errlen,
-			 "--base-config '%s': not defconfig, tinyconfig or a readable file",
-			 o->base_config);
-		return -1;
-	}
-	return kbuild_label_valid(o->label, err, errlen);
+	    access(o->base_config, R_OK) < 0)
+		return error("kernel build: --base-config '%s': not defconfig, tinyconfig or a readable file",
+			     o->base_config);
+	if (kbuild_label_valid(o->label, err, sizeof(err)))
+		return error("kernel build: %s", err);
+	return 0;
 }
 
 void kbuild_result_release(struct kbuild_result *r)
@@ -482,7 +442,7 @@ int kbuild_remove(const char *cache_dir, const char *label)
 	int ret = 0;
 
 	if (unlink(link) < 0) {
-		ret = errno == ENOENT ? -2 : -1;
+		ret = errno == ENOENT ? MMB_EUSAGE : -1;
 		free(link);
 		free(target);
 		return ret;
@@ -706,7 +666,7 @@ static bool patch_name(const char *n)
 
 /*
  * Expand --patch arguments into an ordered list of files.  Ranges become an
- * mbox written with `git format-patch` into the cache.  Returns 0 or -2.
+ * mbox written with `git format-patch` into the cache.  Returns 0 or MMB_EUSAGE.
  */
 static int resolve_patches(const struct kbuild_opts *o, const char *tree, const char *cache,
 			   struct kargv *files)
@@ -722,7 +682,7 @@ static int resolve_patches(const struct kbuild_opts *o, const char *tree, const 
 			size_t n = 0, alloc = 0;
 
 			if (!d)
-				return error("--patch %s: %s", p, strerror(errno)), -2;
+				return error("--patch %s: %s", p, strerror(errno)), MMB_EUSAGE;
 			while ((de = readdir(d))) {
 				if (!patch_name(de->d_name))
 					continue;
@@ -733,7 +693,7 @@ static int resolve_patches(const struct kbuild_opts *o, const char *tree, const 
 			if (!n) {
 				free(names);
 				return error("--patch %s: no *.patch, *.diff, *.mbox or *.eml files in the directory",
-					     p), -2;
+					     p), MMB_EUSAGE;
 			}
 			qsort(names, n, sizeof(*names), cmp_str);
 			for (size_t k = 0; k < n; k++) {
@@ -758,7 +718,7 @@ static int resolve_patches(const struct kbuild_opts *o, const char *tree, const 
 
 			/* "--output=FILE..x" would make format-patch write FILE */
 			if (kbuild_ref_check("--patch", p))
-				return -2;
+				return MMB_EUSAGE;
 			rc = git(tree, &out, &err, "format-patch", "--stdout", "--no-signature",
 				 "--end-of-options", p, "--", NULL);
 
@@ -767,7 +727,7 @@ static int resolve_patches(const struct kbuild_opts *o, const char *tree, const 
 				      rc ? first_line(err.buf) : "the range has no commits");
 				strbuf_release(&out);
 				strbuf_release(&err);
-				return -2;
+				return MMB_EUSAGE;
 			}
 			sha256_hex(out.buf, out.len, hex);
 			dir = xasprintf("%s/patches", cache);
@@ -782,7 +742,7 @@ static int resolve_patches(const struct kbuild_opts *o, const char *tree, const 
 			strbuf_release(&err);
 		} else {
 			return error("--patch %s: no such file or directory, and not a git range A..B",
-				     p), -2;
+				     p), MMB_EUSAGE;
 		}
 	}
 	return 0;
@@ -874,7 +834,7 @@ static int apply_series(const char *src, const struct kargv *files, const char *
 		strbuf_release(&out);
 		strbuf_release(&err);
 		strbuf_release(&where);
-		return -2;
+		return MMB_EUSAGE;
 	}
 	return 0;
 }
@@ -930,7 +890,7 @@ static int set_label(const char *cache, const char *label, const char *key)
 	if (n >= 0) {
 		cur[n] = '\0';
 		if (strcmp(cur, target))
-			ret = -2;
+			ret = MMB_EUSAGE;
 	} else if (symlink(target, link) < 0) {
 		ret = error("cannot create %s: %s", link, strerror(errno));
 	}
@@ -952,7 +912,7 @@ static int label_conflict(const char *cache, const char *label, const char *key)
 		if (!ends_with(cur, key)) {
 			error("kernel label '%s' already names another build (%s); use another --name "
 			      "or `mmbench kernel rm %s`", label, cur, label);
-			ret = -2;
+			ret = MMB_EUSAGE;
 		}
 	}
 	free(link);
@@ -1039,14 +999,14 @@ static int kb_inputs(struct kb *k)
 	k->tree = realpath(k->o->tree, NULL);
 	if (!k->tree) {
 		error("--tree %s: %s", k->o->tree, strerror(errno));
-		return -2;
+		return MMB_EUSAGE;
 	}
 	k->rev = xasprintf("%s^{commit}", k->o->ref);
 	if (git(k->tree, &k->out, &k->err, "rev-parse", "--verify", "--quiet", "--end-of-options", k->rev,
 		NULL) != 0) {
 		error("--ref %s: not a commit in %s%s%s", k->o->ref, k->tree, k->err.len ? ": " : "",
 		      k->err.len ? first_line(k->err.buf) : "");
-		return -2;
+		return MMB_EUSAGE;
 	}
 	k->commit = xstrdup(strtrim(k->out.buf));
 	if ((ret = resolve_patches(k->o, k->tree, k->cache, &k->files)) < 0)
@@ -1063,7 +1023,7 @@ static int kb_inputs(struct kb *k)
 				      cap_str(MMB_CAP_PATCH, c));
 			else
 				error("--patch %s: %s", k->files.v[i], strerror(errno));
-			return -2;
+			return MMB_EUSAGE;
 		}
 	}
 	return 0;
@@ -1088,7 +1048,7 @@ static int kb_recipe(struct kb *k)
 		/* read once: a pipe (<(...)) cannot be read again for the copy */
 		if (read_input_mode(&k->basecfg, k->o->base_config, MMB_CAP_BASE_CONFIG,
 				    "a base config (--base-config)", &k->basemode) < 0)
-			return -2;
+			return MMB_EUSAGE;
 		strbuf_add(&k->recipe, k->basecfg.buf, k->basecfg.len);
 	}
 	for (size_t i = 0; i < k->frags.nr; i++) {
@@ -1096,11 +1056,11 @@ static int kb_recipe(struct kb *k)
 
 		if (read_input(&k->cfg, k->frags.v[i], MMB_CAP_FRAGMENT,
 			       "a kernel config fragment (--config)") < 0)
-			return -2;
+			return MMB_EUSAGE;
 		if (kconf_parse_fragment(&k->reqs, k->frags.v[i], k->cfg.buf + before, k->errbuf,
 					 sizeof(k->errbuf))) {
 			error("%s", k->errbuf);
-			return -2;
+			return MMB_EUSAGE;
 		}
 		if (k->cfg.len && k->cfg.buf[k->cfg.len - 1] != '\n')
 			strbuf_addch(&k->cfg, '\n');
@@ -1157,7 +1117,7 @@ static int kb_checkout(struct kb *k)
 	return 0;
 }
 
-/* configure out of tree; 0, -1, or -2 when Kconfig dropped what was asked */
+/* configure out of tree; 0, -1, or MMB_EUSAGE when Kconfig dropped what was asked */
 static int kb_configure(struct kb *k)
 {
 	int ret = -1, rc;
@@ -1249,7 +1209,7 @@ configured:
 			      "resolved config: %s\n%s", dotconfig, k->report.buf);
 			free(dotconfig);
 			free(marker);
-			return -2;
+			return MMB_EUSAGE;
 		}
 		write_file_atomic(marker, k->hex, strlen(k->hex));
 		free(marker);
@@ -1370,9 +1330,9 @@ int kbuild_build(const struct kbuild_opts *o, struct kbuild_result *r)
 
 	memset(r, 0, sizeof(*r));
 	if (kbuild_label_valid(o->label, k->errbuf, sizeof(k->errbuf)))
-		return error("%s", k->errbuf), -2;
+		return error("%s", k->errbuf), MMB_EUSAGE;
 	if (kbuild_ref_check("--ref", o->ref))
-		return -2;
+		return MMB_EUSAGE;
 	if ((ret = kb_inputs(k)) || (ret = kb_recipe(k)) ||
 	    (ret = label_conflict(k->cache, o->label, k->key)) < 0)
 		goto out;

@@ -88,16 +88,16 @@ void kbuild_opts_init(struct kbuild_opts *o);
 void kbuild_opts_release(struct kbuild_opts *o);
 /*
  * Parse `kernel build` arguments (argv[0] is "build").  Returns 0, or -1
- * after writing one message naming the argument into err.
+ * with one message naming the argument said (a usage error).
  */
-int kbuild_opts_parse(struct kbuild_opts *o, int argc, char **argv, char *err, size_t errlen);
+int kbuild_opts_parse(struct kbuild_opts *o, int argc, char **argv);
 
 void kbuild_result_release(struct kbuild_result *r);
 
 /*
  * Build (or find in the cache) the kernel.  Returns 0, -1 on a runtime
  * failure (build error: first compiler error and the log path printed), or
- * -2 for bad input (a patch that does not apply, a dropped option, an
+ * MMB_EUSAGE for bad input (a patch that does not apply, a dropped option, an
  * unknown ref): callers exit with 2.
  */
 int kbuild_build(const struct kbuild_opts *o, struct kbuild_result *r);

@@ -36,11 +36,6 @@ void vm_result_release(struct vm_result *r)
 
 /* ---- options ---- */
 
-int vm_arg_value(int argc, char **argv, int *i, const char *name, const char **out)
-{
-	return option_value(argc, argv, i, name, out);
-}
-
 static int parse_int_arg(const char *name, const char *v, int lo, int hi, int *out)
 {
 	char *end;
@@ -110,42 +105,41 @@ static int check_mem(const char *v, uint64_t b)
 	return 0;
 }
 
-int vm_parse_opt(struct vm_opts *o, int argc, char **argv, int *i)
+/* The VM_OPTIONS callbacks: opt->value is the vm_opts field, opt->long_name its option. */
+int vm_opt_cpus(const struct option *opt, const char *v)
 {
-	const char *v;
-	int r;
+	int *cpus = opt->value;
 
-	if ((r = vm_arg_value(argc, argv, i, "--cpus", &v)))
-		return r < 0 ? -1 : parse_int_arg("--cpus", v, 1, 256, &o->cpus) ||
-				    check_cpus(v, o->cpus) ? -1 : 1;
-	if ((r = vm_arg_value(argc, argv, i, "--mem", &v)))
-		return r < 0 ? -1 : parse_size_arg("--mem", v, &o->mem_bytes) ||
-				    check_mem(v, o->mem_bytes) ? -1 : 1;
-	if ((r = vm_arg_value(argc, argv, i, "--accel", &v))) {
-		if (r < 0)
-			return -1;
-		if (accel_parse(v, &o->accel))
-			return error("--accel '%s': expected auto, kvm or tcg", v);
-		return 1;
-	}
-	if ((r = vm_arg_value(argc, argv, i, "--timeout", &v)))
-		return r < 0 ? -1 : parse_secs("--timeout", v, &o->timeout_s) ? -1 : 1;
-	if ((r = vm_arg_value(argc, argv, i, "--hang-timeout", &v)))
-		return r < 0 ? -1 : parse_secs("--hang-timeout", v, &o->hang_s) ? -1 : 1;
-	if ((r = vm_arg_value(argc, argv, i, "--boot-timeout", &v)))
-		return r < 0 ? -1 : parse_secs("--boot-timeout", v, &o->boot_s) ? -1 : 1;
-	if ((r = vm_arg_value(argc, argv, i, "--iterations", &v)))
-		return r < 0 ? -1 : parse_int_arg("--iterations", v, 1, 100000, &o->iterations) ? -1 : 1;
-	if ((r = vm_arg_value(argc, argv, i, "--zram", &v)))
-		return r < 0 ? -1 : parse_size_arg("--zram", v, &o->zram_bytes) ? -1 : 1;
-	if ((r = vm_arg_value(argc, argv, i, "--db", &v)))
-		return r < 0 ? -1 : (o->db_path = v, 1);
-	if ((r = vm_arg_value(argc, argv, i, "--qemu", &v)))
-		return r < 0 ? -1 : (o->qemu = v, 1);
-	if (!strcmp(argv[*i], "--quick")) {
-		o->quick = true;
-		return 1;
-	}
+	return parse_int_arg("--cpus", v, 1, 256, cpus) || check_cpus(v, *cpus) ? -1 : 0;
+}
+
+int vm_opt_mem(const struct option *opt, const char *v)
+{
+	uint64_t *b = opt->value;
+
+	return parse_size_arg("--mem", v, b) || check_mem(v, *b) ? -1 : 0;
+}
+
+int vm_opt_size(const struct option *opt, const char *v)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "--%s", opt->long_name);
+	return parse_size_arg(name, v, opt->value);
+}
+
+int vm_opt_secs(const struct option *opt, const char *v)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "--%s", opt->long_name);
+	return parse_secs(name, v, opt->value);
+}
+
+int vm_opt_accel(const struct option *opt, const char *v)
+{
+	if (accel_parse(v, opt->value))
+		return error("--accel '%s': expected auto, kvm or tcg", v);
 	return 0;
 }
 
@@ -566,15 +560,15 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 	memset(&m, 0, sizeof(m));
 	if (kbuild_find(cache, o->label, &k) < 0)
 		return error("vm run: no kernel labelled '%s' in %s (see `mmbench kernel list`)",
-			     o->label, cache), -2;
+			     o->label, cache), MMB_EUSAGE;
 	experiment_init(&e);
 	if (experiment_load(&e, o->experiment) < 0) {
 		kernel_entry_release(&k);
 		experiment_release(&e);
-		return -2;
+		return MMB_EUSAGE;
 	}
 	if (read_input(&text, o->experiment, MMB_CAP_EXPERIMENT, "an experiment config") < 0) {
-		ret = -2;
+		ret = MMB_EUSAGE;
 		goto out;
 	}
 	cfgpath = realpath(o->experiment, NULL);
@@ -656,7 +650,7 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 		      (long long)r->run_id, why.buf, m.nsamples_total);
 		db_run_env(&db, r->run_id, "vm.failure", why.buf, NULL);
 		print_tail(console, 25);
-		ret = m.have_exit && m.exit_code == 2 ? -2 : -1;
+		ret = m.have_exit && m.exit_code == EXIT_USAGE ? MMB_EUSAGE : -1;
 	}
 	db_run_finish(&db, r->run_id, status);
 	snprintf(r->status, sizeof(r->status), "%s", status);

@@ -13,6 +13,7 @@
 #include "db.h"
 #include "kbuild.h"
 #include "lkpreport.h"
+#include "parse-options.h"
 #include "plan.h"
 #include "qemu.h"
 #include "query.h"
@@ -36,85 +37,65 @@
 struct repro_args {
 	const char *report;
 	const char *tree;
-	const char *fixes[MAX_FIXES];
-	int nfixes;
+	const char **fixes;	/* --fix PATCH, at most MAX_FIXES */
+	size_t nfixes;
 	bool dry_run;
 	int runs;
 	const char *name;
 	const char *db;
 	struct vm_opts vm;	/* --cpus --mem --accel ... for --tree */
 	const char *base_config;	/* --base-config, kernel builds */
-	const char *fragments[MAX_FIXES];	/* --config FRAG */
-	int nfragments;
+	const char **fragments;	/* --config FRAG, at most MAX_FIXES */
+	size_t nfragments;
 	int rounds;		/* --rounds: boots per kernel (default 3) */
 };
 
+static void repro_args_release(struct repro_args *a)
+{
+	free(a->fixes);
+	free(a->fragments);
+	a->fixes = a->fragments = NULL;
+}
+
 static int parse_args(int argc, char **argv, struct repro_args *a)
 {
+	const struct option opts[] = {
+		OPT_STRING(0, "tree", &a->tree, "DIR", "kernel git tree holding the commits"),
+		OPT_LIST(0, "fix", &a->fixes, &a->nfixes, "PATCH", "a fix to apply on the suspect"),
+		OPT_BOOL('n', "dry-run", &a->dry_run, "print the plan; stop"),
+		{ .type = OPTION_INT, .long_name = "runs", .value = &a->runs, .argh = "N",
+		  .help = "runs per commit", .min = 1, .max = 1000, .what = "a number 1..1000" },
+		{ .type = OPTION_INT, .long_name = "rounds", .value = &a->rounds, .argh = "N",
+		  .help = "--tree: boots per kernel", .min = 2, .max = 100,
+		  .what = "a number 2..100 (boots per kernel, interleaved)" },
+		OPT_STRING(0, "base-config", &a->base_config, "C",
+			   "--tree: defconfig, tinyconfig or FILE"),
+		OPT_LIST(0, "config", &a->fragments, &a->nfragments, "FRAG",
+			 "--tree: config fragment for every build"),
+		OPT_STRING(0, "name", &a->name, "COMMIT", "the running kernel is this commit"),
+		OPT_STRING(0, "db", &a->db, "FILE", "results database"),
+		VM_OPTIONS(&a->vm),
+		OPT_SET_INT('q', "quiet", &mmb_quiet, 1, "no informational messages"),
+		OPT_END(),
+	};
+	int n;
+
 	memset(a, 0, sizeof(*a));
 	vm_opts_init(&a->vm);
 	a->runs = 6;
-	for (int i = 1; i < argc; i++) {
-		static const char *const valued[] = { "--tree", "--fix", "--runs", "--name", "--db",
-						      "--rounds", "--base-config", "--config" };
-		const char *arg = argv[i], *val = NULL;
-		int rc = 0;
-
-		for (size_t k = 0; !rc && k < ARRAY_SIZE(valued); k++)
-			if ((rc = option_value(argc, argv, &i, valued[k], &val)))
-				arg = valued[k];
-		if (rc < 0)
-			return -1;
-		if (rc) {
-			if (!strcmp(arg, "--tree")) {
-				a->tree = val;
-			} else if (!strcmp(arg, "--fix")) {
-				if (a->nfixes == MAX_FIXES)
-					return error("--fix: at most %d fixes", MAX_FIXES);
-				a->fixes[a->nfixes++] = val;
-			} else if (!strcmp(arg, "--name")) {
-				a->name = val;
-			} else if (!strcmp(arg, "--db")) {
-				a->db = val;
-			} else if (!strcmp(arg, "--base-config")) {
-				a->base_config = val;
-			} else if (!strcmp(arg, "--config")) {
-				if (a->nfragments == MAX_FIXES)
-					return error("--config: at most %d fragments", MAX_FIXES);
-				a->fragments[a->nfragments++] = val;
-			} else if (!strcmp(arg, "--rounds")) {
-				char *end;
-				long n = strtol(val, &end, 10);
-
-				if (*end || n < 2 || n > 100)
-					return error("--rounds wants a number 2..100 (boots per kernel, interleaved), not '%s'",
-						     val);
-				a->rounds = (int)n;
-			} else {
-				char *end;
-				long n = strtol(val, &end, 10);
-
-				if (*end || n < 1 || n > 1000)
-					return error("--runs wants a number 1..1000, not '%s'", val);
-				a->runs = (int)n;
-			}
-		} else if (!strcmp(arg, "--dry-run") || !strcmp(arg, "-n")) {
-			a->dry_run = true;
-		} else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
-			mmb_quiet = 1;
-		} else if (arg[0] == '-' && arg[1] && (rc = vm_parse_opt(&a->vm, argc, argv, &i))) {
-			if (rc < 0)
-				return -1;
-		} else if (arg[0] == '-' && arg[1]) {
-			return error("unknown option '%s' (see `mmbench reproduce --help`)", arg);
-		} else if (!a->report) {
-			a->report = arg;
-		} else {
-			return error("unexpected argument '%s': one REPORT at a time", arg);
-		}
-	}
+	n = parse_options(argc, argv, opts, "reproduce", "REPORT", 0);
+	if (n < 0)
+		return -1;
+	if (n > 1)
+		return error("unexpected argument '%s': one REPORT at a time", argv[1]);
+	a->report = argv[0];
 	if (!a->report)
-		return error("usage: mmbench reproduce [--tree DIR] [--fix PATCH]... [--dry-run] [--runs N] REPORT (a file or -)");
+		return error("which REPORT? (a file, or - for stdin)"),
+		       parse_options_usage(stderr, opts, "reproduce", "REPORT"), -1;
+	if (a->nfixes > MAX_FIXES)
+		return error("--fix: at most %d fixes", MAX_FIXES);
+	if (a->nfragments > MAX_FIXES)
+		return error("--config: at most %d fragments", MAX_FIXES);
 	if (a->nfixes && !a->tree && !a->dry_run)
 		return error("--fix needs --tree (the fix is applied on the suspect commit and built)");
 	if (a->name && !*a->name)
@@ -161,7 +142,7 @@ static void print_commits(const struct lkp_table *t, const struct repro_args *a)
 		       c >= 2 ? "  [the report's third column]" : "");
 		free(s);
 	}
-	for (int i = 0; i < a->nfixes; i++) {
+	for (size_t i = 0; i < a->nfixes; i++) {
 		char *s = short_sha(&t->commits[1]);
 
 		printf("  %-8s %s + %s\n", "fix", s, a->fixes[i]);
@@ -571,7 +552,7 @@ static int run_tree(struct repro_args *a, const struct lkp_report *r, struct rep
 		k->range = c ? xasprintf("%s..%s", sha[0], sha[c]) : NULL;
 		k->rcol = (int)c;
 	}
-	for (int f = 0; f < a->nfixes; f++) {
+	for (size_t f = 0; f < a->nfixes; f++) {
 		struct column *k = &col[ncol++];
 		char *b = xstrdup(a->fixes[f]), *txt;
 
@@ -616,7 +597,7 @@ static int run_tree(struct repro_args *a, const struct lkp_report *r, struct rep
 		if (a->base_config)
 			o.base_config = a->base_config;
 		o.fragments = a->nfragments ? a->fragments : NULL;
-		o.nfragments = (size_t)a->nfragments;
+		o.nfragments = a->nfragments;
 		o.rounds = p->rounds;
 		o.no_compare = true;
 		o.no_plots = true;
@@ -628,7 +609,7 @@ static int run_tree(struct repro_args *a, const struct lkp_report *r, struct rep
 		ab_opts_release(&o);
 		if (rc < 0) {
 			ab_result_release(&res);
-			ret = rc == -2 ? EXIT_USAGE : EXIT_RUNTIME;
+			ret = rc == MMB_EUSAGE ? EXIT_USAGE : EXIT_RUNTIME;
 			goto out;
 		}
 		used = res.accel;
@@ -683,15 +664,19 @@ int cmd_reproduce(int argc, char **argv)
 	int ret = EXIT_OK, col;
 	const char *why = NULL;
 
-	if (parse_args(argc, argv, &a))
+	if (parse_args(argc, argv, &a)) {
+		repro_args_release(&a);
 		return EXIT_USAGE;
+	}
 	if (read_report(a.report, &text)) {
 		strbuf_release(&text);
+		repro_args_release(&a);
 		return EXIT_USAGE;
 	}
 	if (lkpreport_parse(&r, text.buf ? text.buf : "", text.len, err, sizeof(err))) {
 		error("%s: %s", report_name(a.report), err);
 		strbuf_release(&text);
+		repro_args_release(&a);
 		return EXIT_USAGE;
 	}
 	strbuf_release(&text);
@@ -708,6 +693,7 @@ int cmd_reproduce(int argc, char **argv)
 	if (repro_plan_build(&r, &o, &p, err, sizeof(err))) {
 		error("%s: %s", report_name(a.report), err);
 		lkp_report_release(&r);
+		repro_args_release(&a);
 		return EXIT_USAGE;
 	}
 	if (a.dry_run) {
@@ -752,5 +738,6 @@ int cmd_reproduce(int argc, char **argv)
 out:
 	repro_plan_release(&p);
 	lkp_report_release(&r);
+	repro_args_release(&a);
 	return ret < 0 ? EXIT_RUNTIME : ret;
 }

@@ -4,8 +4,10 @@
  */
 #include "builtin.h"
 #include "config.h"
+#include "parse-options.h"
 #include "precision.h"
 #include "session.h"
+#include "units.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -27,92 +29,53 @@ struct run_args {
 	size_t nsets;
 };
 
-/* "1%" or "0.01": a fraction in (0, 1). */
-static int parse_precision(const char *v, double *out)
+/* --precision: "1%" or "0.01", a fraction in (0, 1). */
+static int opt_precision(const struct option *opt, const char *v)
 {
-	char *end;
-	double d = strtod(v, &end);
+	double d;
 
-	if (end == v)
-		return -1;
-	if (*end == '%') {
-		d /= 100;
-		end++;
-	}
-	if (*end || !(d > 0 && d < 1))
-		return -1;
-	*out = d;
+	if (units_parse_share(v, &d) || !(d > 0 && d < 1))
+		return error("--precision wants a share like 1%% (0-100%%, exclusive), not '%s'", v);
+	*(double *)opt->value = d;
 	return 0;
 }
 
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
+	const struct option opts[] = {
+		OPT_STRING(0, "name", &a->label, "LABEL", "kernel label of the samples"),
+		OPT_STRING(0, "db", &a->db, "FILE", "results database"),
+		{ .type = OPTION_INT, .long_name = "iterations", .value = &a->iterations,
+		  .argh = "N", .help = "measured iterations for every workload", .min = 1,
+		  .max = 1000000, .what = "a positive number" },
+		OPT_BOOL(0, "quick", &a->quick, "smoke test"),
+		OPT_STRING(0, "workload", &a->workload, "NAME", "run only this workload"),
+		OPT_STRING(0, "accel", &a->accel, "NAME", "what the kernel runs on"),
+		OPT_STRING(0, "compare", &a->compare, "LABEL", "compare with LABEL after the run"),
+		OPT_CALLBACK(0, "precision", &a->precision, "P", "iterate to this 95% CI",
+			     opt_precision),
+		OPT_LIST(0, "set", &a->sets, &a->nsets, "KEY=VALUE", "override the experiment"),
+		{ .type = OPTION_INT, .long_name = "min-iterations", .value = &a->min_iterations,
+		  .argh = "N", .help = "with --precision: the first look", .min = 2,
+		  .max = 1000000, .what = "a number >= 2" },
+		{ .type = OPTION_INT, .long_name = "max-iterations", .value = &a->max_iterations,
+		  .argh = "N", .help = "with --precision: give up after N", .min = 2,
+		  .max = 1000000, .what = "a number >= 2" },
+		OPT_BOOL(0, "no-counters", &a->no_counters, "count no perf events"),
+		OPT_SET_INT('q', "quiet", &mmb_quiet, 1, "no progress line, no messages"),
+		OPT_END(),
+	};
+	int n;
+
 	memset(a, 0, sizeof(*a));
-	for (int i = 1; i < argc; i++) {
-		static const char *const valued[] = { "--name", "--db", "--iterations",
-						      "--workload", "--accel", "--compare",
-						      "--precision", "--min-iterations",
-						      "--max-iterations", "--set" };
-		const char *arg = argv[i], *val = NULL;
-		int r = 0;
-
-		for (size_t k = 0; !r && k < ARRAY_SIZE(valued); k++)
-			if ((r = option_value(argc, argv, &i, valued[k], &val)))
-				arg = valued[k];
-		if (r < 0)
-			return -1;
-		if (r) {
-			if (!strcmp(arg, "--name"))
-				a->label = val;
-			else if (!strcmp(arg, "--db"))
-				a->db = val;
-			else if (!strcmp(arg, "--workload"))
-				a->workload = val;
-			else if (!strcmp(arg, "--accel"))
-				a->accel = val;
-			else if (!strcmp(arg, "--compare"))
-				a->compare = val;
-			else if (!strcmp(arg, "--set")) {
-				a->sets = xrealloc(a->sets, (a->nsets + 1) * sizeof(*a->sets));
-				a->sets[a->nsets++] = val;
-			}
-			else if (!strcmp(arg, "--precision")) {
-				if (parse_precision(val, &a->precision))
-					return error("--precision wants a share like 1%% (0-100%%, exclusive), not '%s'", val);
-			} else if (!strcmp(arg, "--min-iterations") || !strcmp(arg, "--max-iterations")) {
-				char *end;
-				long n = strtol(val, &end, 10);
-
-				if (*end || n < 2 || n > 1000000)
-					return error("%s wants a number >= 2, not '%s'", arg, val);
-				if (!strcmp(arg, "--min-iterations"))
-					a->min_iterations = (int)n;
-				else
-					a->max_iterations = (int)n;
-			} else {
-				char *end;
-				long n = strtol(val, &end, 10);
-
-				if (*end || n < 1 || n > 1000000)
-					return error("--iterations wants a positive number, not '%s'", val);
-				a->iterations = (int)n;
-			}
-		} else if (!strcmp(arg, "--quick")) {
-			a->quick = true;
-		} else if (!strcmp(arg, "--no-counters")) {
-			a->no_counters = true;
-		} else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
-			mmb_quiet = 1;
-		} else if (arg[0] == '-' && arg[1]) {
-			return error("unknown option '%s' (see `mmbench run --help`)", arg);
-		} else if (!a->config) {
-			a->config = arg;
-		} else {
-			return error("unexpected argument '%s': one CONFIG at a time", arg);
-		}
-	}
+	n = parse_options(argc, argv, opts, "run", "CONFIG", 0);
+	if (n < 0)
+		return -1;
+	if (n > 1)
+		return error("unexpected argument '%s': one CONFIG at a time", argv[1]);
+	a->config = argv[0];
 	if (!a->config)
-		return error("usage: mmbench run CONFIG [--name LABEL] [--db FILE] [--iterations N] [--quick] [--set KEY=VALUE] [-q]");
+		return error("which CONFIG?"), parse_options_usage(stderr, opts, "run", "CONFIG"), -1;
 	if (a->label && !*a->label)
 		return error("--name must not be empty");
 	if ((a->min_iterations || a->max_iterations) && !a->precision)

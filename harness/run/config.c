@@ -747,7 +747,6 @@ static int parse_workloads(struct parse *ps, yaml_node_t *v)
 static int get_share(struct parse *ps, yaml_node_t *v, const char *key, double *out)
 {
 	const char *s;
-	char *end;
 	double d;
 
 	if (want_scalar(ps, v, key, "a share like 10% or off"))
@@ -757,15 +756,9 @@ static int get_share(struct parse *ps, yaml_node_t *v, const char *key, double *
 		*out = -1;
 		return 0;
 	}
-	errno = 0;
-	d = strtod(s, &end);
-	if (end == s || errno)
+	if (units_parse_share(s, &d))
 		return perr(ps, v, "'%s' expects a share like 10%% (or 0.1, or off), got '%s'", key, s);
-	if (*end == '%') {
-		d /= 100;
-		end++;
-	}
-	if (*end || !(d >= 0 && d <= 1))
+	if (!(d >= 0 && d <= 1))
 		return perr(ps, v, "'%s' must be a share between 0%% and 100%% (or off), got '%s'",
 			    key, s);
 	*out = d;

@@ -152,7 +152,7 @@ fail:
 	importer_release(&im);
 	db_rollback(&db);
 	error("nothing imported");
-	ret = ret == -2 ? EXIT_USAGE : EXIT_RUNTIME;
+	ret = ret == MMB_EUSAGE ? EXIT_USAGE : EXIT_RUNTIME;
 close:
 	free(ctx.last_label);
 	importer_release(&im);

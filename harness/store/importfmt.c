@@ -173,10 +173,10 @@ static int vbad(const struct importer *im, int line, int col, const char *fmt, v
 	else
 		error("%s:%d: %s", im->file, line, sb.buf);
 	strbuf_release(&sb);
-	return -2;
+	return MMB_EUSAGE;
 }
 
-/* "FILE:LINE: why"; returns -2 (bad input, exit 2). */
+/* "FILE:LINE: why"; returns MMB_EUSAGE (bad input, exit 2). */
 static int bad(const struct importer *im, int line, const char *fmt, ...) MMB_PRINTF_FMT(3, 4);
 static int bad(const struct importer *im, int line, const char *fmt, ...)
 {
@@ -744,7 +744,7 @@ int import_matrix(struct importer *im, const char *buf, size_t len)
 
 	if (json_parse(buf, len, &j, err, sizeof(err))) {
 		error("%s:%s", im->file, err);
-		return -2;
+		return MMB_EUSAGE;
 	}
 	if (j->type != JSON_OBJECT) {
 		ret = bad_at(im, j, "expected an lkp matrix.json object (stat -> array of per-run values)");

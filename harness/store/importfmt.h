@@ -3,7 +3,7 @@
  * columns workload, metric, variant, iteration, value and optionally unit,
  * better; lkp matrix.json { "testcase.stat": [v_run0, v_run1, ...] }.
  * Every row is checked; the first bad one is reported as FILE:LINE: why
- * (-2).  Samples are packed per series into sample_blocks rows (db/import.h).
+ * (MMB_EUSAGE).  Samples are packed per series into sample_blocks rows (db/import.h).
  */
 #ifndef MMB_IMPORTFMT_H
 #define MMB_IMPORTFMT_H
@@ -94,7 +94,7 @@ int importer_prepare(struct importer *im);
 /* Write every pending block; 0 or -1. */
 int importer_flush(struct importer *im);
 void importer_release(struct importer *im);
-/* Parse buf[0..len) into im: 0, -2 on bad input (FILE:LINE: why printed), -1 on a DB error. */
+/* Parse buf[0..len) into im: 0, MMB_EUSAGE on bad input (FILE:LINE: why printed), -1 on a DB error. */
 int import_csv(struct importer *im, char *buf, size_t len);
 int import_matrix(struct importer *im, const char *buf, size_t len);
 /* A matrix.json (first non-blank byte '{' or '['), else CSV. */

@@ -14,7 +14,7 @@
 
 struct vals {
 	const char *db, *name;
-	int jobs, level;
+	int jobs, level, runs;
 	double scale;
 	bool quick, verbose;
 	const char **patches;
@@ -46,6 +46,10 @@ static const struct option opts[] = {
 	OPT_BOOL('v', "verbose", &v.verbose, "more"),
 	OPT_LIST(0, "patch", &v.patches, &v.npatches, "P", "a patch (repeatable)"),
 	OPT_CALLBACK(0, "mode", &v, "M", "checked by a callback", cb_upper),
+	{ .type = OPTION_INT, .long_name = "runs", .value = &v.runs, .argh = "N", .min = 1,
+	  .max = 9, .what = "a positive digit" },
+	{ .type = OPTION_BOOL, .long_name = "secret", .value = &v.verbose,
+	  .flags = PARSE_OPT_HIDDEN },
 	OPT_END(),
 };
 
@@ -205,27 +209,46 @@ static void test_numbers(void **state)
 
 	(void)state;
 	assert_int_equal(P(&err, NULL, "--jobs", "0"), -1);
-	assert_string_equal(err, "error: --jobs wants a number 1..4096, not '0'\n");
+	assert_string_equal(err, "error: --jobs '0': expected a number 1..4096\n");
 	free(err);
 	assert_int_equal(P(&err, NULL, "-j", "4097"), -1);
-	assert_string_equal(err, "error: -j wants a number 1..4096, not '4097'\n");
+	assert_string_equal(err, "error: -j '4097': expected a number 1..4096\n");
 	free(err);
 	assert_int_equal(P(&err, NULL, "--jobs=4x"), -1);
-	assert_string_equal(err, "error: --jobs wants a number 1..4096, not '4x'\n");
+	assert_string_equal(err, "error: --jobs '4x': expected a number 1..4096\n");
 	free(err);
 	assert_int_equal(P(&err, NULL, "--jobs="), -1);
 	free(err);
 	/* beyond int: refused, not wrapped */
 	assert_int_equal(P(&err, NULL, "--level", "99999999999"), -1);
-	assert_string_equal(err, "error: --level wants a number, not '99999999999'\n");
+	assert_string_equal(err, "error: --level '99999999999': expected a number\n");
 	free(err);
 	assert_int_equal(P(&err, NULL, "--level=-2147483648"), 0);
 	assert_int_equal(v.level, INT_MIN);
 	free(err);
 	assert_int_equal(P(&err, NULL, "--scale", "inf"), -1);
-	assert_string_equal(err, "error: --scale wants a number, not 'inf'\n");
+	assert_string_equal(err, "error: --scale 'inf': expected a number\n");
 	free(err);
 	assert_int_equal(P(&err, NULL, "--scale", "1e999"), -1);
+	free(err);
+	/* what: the command's own words for the range */
+	assert_int_equal(P(&err, NULL, "--runs", "-3"), -1);
+	assert_string_equal(err, "error: --runs wants a positive digit, not '-3'\n");
+	free(err);
+}
+
+static void test_hidden(void **state)
+{
+	char *err;
+
+	(void)state;
+	/* taken, but not in the usage */
+	assert_int_equal(P(&err, NULL, "--secret"), 0);
+	assert_true(v.verbose);
+	free(err);
+	assert_int_equal(P(&err, NULL, "--nope"), -1);
+	assert_null(strstr(err, "secret"));
+	assert_non_null(strstr(err, "[--runs N]"));
 	free(err);
 }
 
@@ -278,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_callback),
+		cmocka_unit_test(test_hidden),
 		cmocka_unit_test(test_stop_at_non_option),
 		cmocka_unit_test(test_looks_like_option),
 	};

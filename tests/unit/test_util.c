@@ -1,4 +1,4 @@
-/* util: capped reads, mode-keeping copies, options with values. */
+/* util: capped reads, mode-keeping copies (options: test_parse_options.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -100,42 +100,11 @@ static void test_copy_keeps_mode(void **state)
 	free(big);
 }
 
-static void test_option_values(void **state)
-{
-	char *argv[] = { "cmd", "--db", "-q", "--db=-q", "--db", "-1", "--db", "-", "--dbx", "--db",
-			 NULL };
-	const char *v = NULL;
-	char err[256];
-	int i;
-
-	(void)state;
-	i = 1;
-	assert_int_equal(option_value_msg(10, argv, &i, "--db", &v, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "option --db needs a value ('-q' is an option; write --db=-q"));
-	assert_int_equal(i, 1);
-	i = 3;
-	assert_int_equal(option_value(10, argv, &i, "--db", &v), 1);
-	assert_string_equal(v, "-q");
-	i = 4;
-	assert_int_equal(option_value(10, argv, &i, "--db", &v), 1);
-	assert_string_equal(v, "-1");
-	assert_int_equal(i, 5);
-	i = 6;
-	assert_int_equal(option_value(10, argv, &i, "--db", &v), 1);
-	assert_string_equal(v, "-");
-	i = 8;
-	assert_int_equal(option_value(10, argv, &i, "--db", &v), 0);
-	i = 9;
-	assert_int_equal(option_value_msg(10, argv, &i, "--db", &v, err, sizeof(err)), -1);
-	assert_string_equal(err, "option --db needs a value");
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_capped),
 		cmocka_unit_test(test_copy_keeps_mode),
-		cmocka_unit_test(test_option_values),
 	};
 	int ret;
 
