@@ -545,14 +545,23 @@ static void cell_change(const struct plot_group *g, const struct plot_opts *o, s
 			struct change *ch)
 {
 	const struct plot_cell *b = plot_group_cell(g, v, 0), *n = plot_group_cell(g, v, k);
-	struct stats_test w, t;
+	struct stats_test w;
 
+	(void)o;
 	ch->rel = ch->lo = ch->hi = ch->p = NAN;
 	ch->cls = -1;
-	/* the change of the statistic drawn, tested as compare tests it */
-	if (b->n < 2 || n->n < 2 ||
-	    stats_test_mean(STATS_WELCH, mean_kind(g), b->v, b->n, n->v, n->n, g->better, &w) < 0)
+	if (b->n < 2 || n->n < 2)
 		return;
+	if (n->interval && n->mean == mean_kind(g)) {
+		/* the comparison value's change of the statistic drawn */
+		if (!n->interval_ok)
+			return;
+		w = *n->interval;
+	} else if (stats_test_mean(STATS_WELCH, mean_kind(g), b->v, b->n, n->v, n->n, g->better,
+				   &w) < 0) {
+		/* a merged group draws a statistic the value's rows do not show */
+		return;
+	}
 	ch->rel = w.rel;
 	ch->lo = w.rel_lo;
 	ch->hi = w.rel_hi;
@@ -570,17 +579,10 @@ static void cell_change(const struct plot_group *g, const struct plot_opts *o, s
 		ch->cls = 2;
 		ch->p = n->p;
 		return;
-	case PLOT_CLS_UNTESTED:
-		ch->cls = -1;
+	case PLOT_CLS_INCONCLUSIVE:
+		ch->p = n->p;
 		return;
 	}
-	if (stats_test_run(o->test, b->v, b->n, n->v, n->n, g->better, &t) < 0)
-		return;
-	ch->p = isnan(t.p) ? w.p : t.p;
-	if (!t.significant)
-		ch->cls = 0;
-	else
-		ch->cls = (t.diff * g->better > 0) ? 1 : 2;
 }
 
 static char *plot_name(const struct plot_group *g, const char *kind, const char *extra)

@@ -42,18 +42,24 @@ struct plot_cell {
 	double *v;
 	size_t n;
 	/*
-	 * The verdict against the baseline when the caller has one (compare's
-	 * BH-adjusted test), so plots and tables agree: PLOT_CLS_*.  Left at
-	 * PLOT_CLS_AUTO, the plot runs opts->test on this cell alone.
+	 * The verdict against the baseline, from the comparison value
+	 * (compare's BH-adjusted test and guard), so plots and tables agree:
+	 * PLOT_CLS_*.  The plot computes no verdict of its own: a cell left at
+	 * PLOT_CLS_AUTO is drawn as having none.
 	 */
 	int cls;
 	double p;		/* p (or q) shown with the verdict; NaN if none */
+	/* the value's change of the statistic (Welch) and its CI, NULL: none */
+	const struct stats_test *interval;
+	bool interval_ok;
+	enum stats_mean_kind mean;	/* the statistic interval is of */
 };
 #define PLOT_CLS_AUTO		0
 #define PLOT_CLS_NONE		1
 #define PLOT_CLS_BETTER		2
 #define PLOT_CLS_WORSE		3
 #define PLOT_CLS_UNTESTED	4
+#define PLOT_CLS_INCONCLUSIVE	5	/* the guard: the machine cannot back one */
 
 /*
  * One workload/metric across kernels and variants.  kernels[0] is the

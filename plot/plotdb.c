@@ -26,6 +26,8 @@ static int verdict_cls(enum compare_verdict v)
 	case VERDICT_UNTESTED:
 	case VERDICT_MISSING:
 		return PLOT_CLS_UNTESTED;
+	case VERDICT_INCONCLUSIVE:
+		return PLOT_CLS_INCONCLUSIVE;
 	default:
 		return PLOT_CLS_AUTO;
 	}
@@ -131,6 +133,9 @@ static void merge_single_ops(struct plot_group **gsp, size_t *ngp)
 				dst = plot_group_cell(&merged, v, k);
 				dst->cls = src->cls;
 				dst->p = src->p;
+				dst->interval = src->interval;
+				dst->interval_ok = src->interval_ok;
+				dst->mean = src->mean;
 			}
 			g->kinds = PLOT_KIND_DIST;
 			used[idx[i]] = true;
@@ -184,6 +189,9 @@ int plot_groups_build(const struct compare *c, struct plot_group **out, size_t *
 			cell = plot_group_cell(g, v, k);
 			if (k > 0) {
 				cell->cls = verdict_cls(c->rows[r].verdict[k]);
+				cell->interval = &c->rows[r].interval[k];
+				cell->interval_ok = c->rows[r].interval_ok[k];
+				cell->mean = c->rows[r].mean;
 				cell->p = isnan(c->rows[r].test[k].q) ? c->rows[r].test[k].p
 								      : c->rows[r].test[k].q;
 			}

@@ -26,7 +26,7 @@
 
 struct report {
 	struct mmb_db db;
-	struct query_set qs;
+	const struct query_set *qs;	/* the comparison's: cmp.qs */
 	struct compare cmp;
 	enum compare_format fmt;
 	enum stats_test_kind test;
@@ -327,7 +327,7 @@ static void env_set(struct env_table *t, const char *key, size_t run, const char
 
 static int env_collect(struct report *rp, struct env_table *t)
 {
-	const struct query_set *qs = &rp->qs;
+	const struct query_set *qs = rp->qs;
 
 	memset(t, 0, sizeof(*t));
 	for (size_t k = 0; k < qs->nlabels; k++)
@@ -408,7 +408,7 @@ static char *env_who(const struct report *rp, const struct env_table *t, const s
 		done[s] = true;
 		strbuf_addf(&ids, "%s%lld", n++ ? ", " : "", (long long)t->runs[s]->id);
 	}
-	who = xasprintf("%s (run%s %s)", rp->qs.kernels[t->label_of[r]].label, n > 1 ? "s" : "", ids.buf);
+	who = xasprintf("%s (run%s %s)", rp->qs->kernels[t->label_of[r]].label, n > 1 ? "s" : "", ids.buf);
 	strbuf_release(&ids);
 	return who;
 }
@@ -449,7 +449,7 @@ static char *change_text(const struct stats_test *t)
 /* Tables of one layout; too wide ones are split per NEW kernel, then squeezed. */
 static void tables_text(struct report *rp, struct strbuf *out, enum compare_format fmt)
 {
-	const struct query_set *qs = &rp->qs;
+	const struct query_set *qs = rp->qs;
 	struct strbuf raw = STRBUF_INIT, fitted = STRBUF_INIT;
 
 	compare_print(&raw, &rp->cmp, fmt);
@@ -457,31 +457,11 @@ static void tables_text(struct report *rp, struct strbuf *out, enum compare_form
 		strbuf_addstr(out, fitted.buf);
 		goto out;
 	}
-	/* one BASE-vs-NEW table per NEW kernel, with the verdicts of the full comparison */
+	/* one BASE-vs-NEW table per NEW kernel: views of the one comparison */
 	for (size_t i = 1; i < qs->nlabels; i++) {
-		struct query_set v;
 		struct compare c;
 
-		memset(&v, 0, sizeof(v));
-		v.nlabels = 2;
-		v.kernels = xcalloc(2, sizeof(*v.kernels));
-		v.kernels[0] = qs->kernels[0];
-		v.kernels[1] = qs->kernels[i];
-		v.nr = qs->nr;
-		v.rows = xcalloc(qs->nr ? qs->nr : 1, sizeof(*v.rows));
-		for (size_t r = 0; r < qs->nr; r++) {
-			v.rows[r] = qs->rows[r];
-			v.rows[r].series = xcalloc(2, sizeof(*v.rows[r].series));
-			v.rows[r].series[0] = qs->rows[r].series[0];
-			v.rows[r].series[1] = qs->rows[r].series[i];
-		}
-		compare_build_mean(&c, &v, rp->test, rp->mean);
-		for (size_t r = 0; r < c.nr; r++) {
-			c.rows[r].test[1] = rp->cmp.rows[r].test[i];
-			c.rows[r].verdict[1] = rp->cmp.rows[r].verdict[i];
-			free(c.rows[r].why[1]);
-			c.rows[r].why[1] = rp->cmp.rows[r].why[i] ? xstrdup(rp->cmp.rows[r].why[i]) : NULL;
-		}
+		compare_pair(&rp->cmp, i, &c);
 		strbuf_reset(&raw);
 		strbuf_reset(&fitted);
 		compare_print(&raw, &c, fmt);
@@ -490,10 +470,6 @@ static void tables_text(struct report *rp, struct strbuf *out, enum compare_form
 			    qs->kernels[i].label);
 		strbuf_addstr(out, fitted.buf);
 		compare_release(&c);
-		for (size_t r = 0; r < qs->nr; r++)
-			free(v.rows[r].series);
-		free(v.rows);
-		free(v.kernels);
 	}
 out:
 	strbuf_release(&raw);
@@ -515,7 +491,7 @@ static void section(struct strbuf *txt, struct strbuf *md, struct strbuf *html, 
 static void report_kernels(struct report *rp, struct strbuf *txt, struct strbuf *md,
 			   struct strbuf *html)
 {
-	const struct query_set *qs = &rp->qs;
+	const struct query_set *qs = rp->qs;
 
 	section(txt, md, html, "Kernels");
 	strbuf_addstr(md, "| kernel | release | commit | config (sha256) | compiler | runs |\n"
@@ -679,7 +655,7 @@ static void report_verdicts(struct report *rp, struct strbuf *txt, struct strbuf
 					    pass ? VERDICT_BETTER : VERDICT_WORSE;
 
 		for (size_t r = 0; r < c->nr; r++)
-			for (size_t i = 1; i < rp->qs.nlabels; i++) {
+			for (size_t i = 1; i < rp->qs->nlabels; i++) {
 				char *name, *chg, *line, *rel;
 				const char *word = pass == 2 ? "inconclusive" :
 						   pass ? "improvement" : "regression";
@@ -695,7 +671,7 @@ static void report_verdicts(struct report *rp, struct strbuf *txt, struct strbuf
 				      isfinite(c->rows[r].test[i].rel) ?
 				      xasprintf("%+.2f%%", c->rows[r].test[i].rel) :
 				      xstrdup("n/a (the baseline is 0)");
-				line = xasprintf("%s: %s, %s %s", word, name, rp->qs.kernels[i].label, rel);
+				line = xasprintf("%s: %s, %s %s", word, name, rp->qs->kernels[i].label, rel);
 				add_wrapped(txt, "- ", "    ", line);
 				add_wrapped(txt, "    ", "    ", chg);
 				strbuf_addstr(md, "- **");
@@ -703,7 +679,7 @@ static void report_verdicts(struct report *rp, struct strbuf *txt, struct strbuf
 				strbuf_addstr(md, "**: ");
 				md_escape(md, name);
 				strbuf_addstr(md, ", ");
-				md_escape(md, rp->qs.kernels[i].label);
+				md_escape(md, rp->qs->kernels[i].label);
 				strbuf_addf(md, " %s, ", rel);
 				md_escape(md, chg);
 				strbuf_addstr(md, "\n");
@@ -711,7 +687,7 @@ static void report_verdicts(struct report *rp, struct strbuf *txt, struct strbuf
 					    pass == 2 ? "na" : pass ? "better" : "worse", word);
 				html_escape(html, name);
 				strbuf_addstr(html, ", ");
-				html_escape(html, rp->qs.kernels[i].label);
+				html_escape(html, rp->qs->kernels[i].label);
 				strbuf_addf(html, " %s, ", rel);
 				html_escape(html, chg);
 				strbuf_addstr(html, "</li>\n");
@@ -726,7 +702,7 @@ static void report_verdicts(struct report *rp, struct strbuf *txt, struct strbuf
 		char *sum, *missing;
 
 		for (size_t r = 0; r < c->nr; r++)
-			for (size_t i = 1; i < rp->qs.nlabels; i++)
+			for (size_t i = 1; i < rp->qs->nlabels; i++)
 				nmissing += c->rows[r].verdict[i] == VERDICT_MISSING;
 		missing = nmissing ? xasprintf(", %zu without samples on one side", nmissing) : xstrdup("");
 		sum = xasprintf("%zu regression%s, %zu improvement%s, %zu without a significant "
@@ -754,7 +730,7 @@ static void report_verdicts(struct report *rp, struct strbuf *txt, struct strbuf
 
 static void report_runs(struct report *rp, struct strbuf *txt, struct strbuf *md, struct strbuf *html)
 {
-	const struct query_set *qs = &rp->qs;
+	const struct query_set *qs = rp->qs;
 	size_t n = 0;
 
 	section(txt, md, html, "Failed and interrupted runs");
@@ -818,7 +794,7 @@ static const char *verdict_word(enum compare_verdict v)
 static void html_tables(struct report *rp, struct strbuf *html)
 {
 	const struct compare *c = &rp->cmp;
-	const struct query_set *qs = &rp->qs;
+	const struct query_set *qs = rp->qs;
 	const char *workload = NULL;
 
 	for (size_t r = 0; r < c->nr; r++) {
@@ -1063,9 +1039,6 @@ out:
 static int draw_plots(struct report *rp)
 {
 	struct plot_opts o;
-	struct plot_group *groups = NULL;
-	size_t ngroups = 0;
-	int ret = 0;
 
 	if (gnuplot_check() < 0)
 		return -1;
@@ -1073,28 +1046,13 @@ static int draw_plots(struct report *rp)
 	o.outdir = rp->outdir;
 	o.machine = rp->machine;
 	o.test = rp->test;
-	o.batch = gnuplot_batch_new(rp->outdir);
-	plot_groups_build(&rp->cmp, &groups, &ngroups);
-	for (size_t i = 0; i < ngroups && !ret; i++)
-		ret = plot_group_all(&groups[i], &o, &rp->plots);
-	if (!ret) {
-		if (progress_enabled())
-			progress_update("report: drawing %zu plots with gnuplot", gnuplot_batch_size(o.batch));
-		ret = gnuplot_batch_run(o.batch);
-		if (progress_enabled())
-			progress_clear();
-		plot_list_drop_skipped(&rp->plots, o.batch);
-	}
-	gnuplot_batch_free(o.batch);
-	plot_groups_free(groups, ngroups);
-	if (ret)
-		plot_list_release(&rp->plots);
-	return ret;
+	return plot_comparison(&rp->cmp, &o, "report", &rp->plots);
 }
 
 int cmd_report(int argc, char **argv)
 {
 	struct report rp;
+	struct compare_select sel;
 	struct query_filter filter = { 0 };
 	const char *dbpath = NULL, *format = NULL;
 	struct strbuf title = STRBUF_INIT;
@@ -1134,33 +1092,29 @@ int cmd_report(int argc, char **argv)
 	rc = db_open_existing(&rp.db, db_default_path(dbpath));
 	if (rc)
 		return rc == DB_ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
-	rc = query_load(&rp.db, (const char *const *)argv, (size_t)n, &filter, &rp.qs);
-	if (rc == QUERY_EUNKNOWN || rc < 0) {
+	compare_select_init(&sel, (const char *const *)argv, (size_t)n);
+	sel.filter = filter;
+	sel.test = rp.test;
+	sel.mean = rp.mean;
+	rc = compare_open(&rp.db, &sel, &rp.cmp);
+	if (rc) {
 		db_close(&rp.db);
-		return rc == QUERY_EUNKNOWN ? EXIT_USAGE : EXIT_RUNTIME;
+		return mmb_exit_code(rc);
 	}
-	if (!rp.qs.nr) {
-		error("no samples of %s%s%s%s%s for these kernels in %s",
-		      filter.workload ? "workload '" : "any workload",
-		      filter.workload ? filter.workload : "", filter.workload ? "'" : "",
-		      filter.metric ? " metric " : "", filter.metric ? filter.metric : "", db_path(&rp.db));
-		ret = EXIT_USAGE;
-		goto out;
-	}
+	rp.qs = rp.cmp.qs;
 	if (mkdir_p(rp.outdir, 0755) < 0) {
 		error("--out %s: cannot create directory: %s", rp.outdir, strerror(errno));
 		ret = EXIT_RUNTIME;
-		goto out;
+		goto out_cmp;
 	}
-	rp.machine = plot_machine_caption(&rp.db, &rp.qs, &rp.nmachines);
-	compare_build_mean(&rp.cmp, &rp.qs, rp.test, rp.mean);
+	rp.machine = plot_machine_caption(&rp.db, rp.qs, &rp.nmachines);
 	if (rp.plots_on && draw_plots(&rp) < 0) {
 		ret = EXIT_RUNTIME;
 		goto out_cmp;
 	}
-	strbuf_addf(&title, "mmbench report: %s vs", rp.qs.kernels[0].label);
-	for (size_t i = 1; i < rp.qs.nlabels; i++)
-		strbuf_addf(&title, "%s %s", i > 1 ? "," : "", rp.qs.kernels[i].label);
+	strbuf_addf(&title, "mmbench report: %s vs", rp.qs->kernels[0].label);
+	for (size_t i = 1; i < rp.qs->nlabels; i++)
+		strbuf_addf(&title, "%s %s", i > 1 ? "," : "", rp.qs->kernels[i].label);
 	if (write_bundle(&rp, title.buf) < 0) {
 		ret = EXIT_RUNTIME;
 		goto out_cmp;
@@ -1173,11 +1127,9 @@ int cmd_report(int argc, char **argv)
 	     rp.outdir);
 out_cmp:
 	compare_release(&rp.cmp);
-out:
 	strbuf_release(&title);
 	plot_list_release(&rp.plots);
 	free(rp.machine);
-	query_set_release(&rp.qs);
 	db_close(&rp.db);
 	return ret;
 }

@@ -70,12 +70,15 @@ void compare_build_mean(struct compare *c, const struct query_set *qs, enum stat
 		row->sum = xcalloc(nl, sizeof(*row->sum));
 		row->test = xcalloc(nl, sizeof(*row->test));
 		row->verdict = xcalloc(nl, sizeof(*row->verdict));
+		row->interval = xcalloc(nl, sizeof(*row->interval));
+		row->interval_ok = xcalloc(nl, sizeof(*row->interval_ok));
 		for (size_t i = 0; i < nl; i++)
 			stats_summarise(qr->series[i].v, qr->series[i].n, qr->better, &row->sum[i]);
 		row->verdict[0] = b->n ? VERDICT_BASELINE : VERDICT_MISSING;
 		for (size_t i = 1; i < nl; i++) {
 			const struct query_series *s = &qr->series[i];
 			struct stats_test *t = &row->test[i];
+			int rc;
 
 			if (!b->n || !s->n) {
 				stats_test_run(test, b->v, b->n, s->v, s->n, qr->better, t);
@@ -83,7 +86,15 @@ void compare_build_mean(struct compare *c, const struct query_set *qs, enum stat
 				continue;
 			}
 			/* the test is of the statistic the row shows */
-			stats_test_mean(test, row->mean, b->v, b->n, s->v, s->n, qr->better, t);
+			rc = stats_test_mean(test, row->mean, b->v, b->n, s->v, s->n, qr->better, t);
+			if (b->n >= 2 && s->n >= 2) {
+				if (test != STATS_WELCH)
+					rc = stats_test_mean(STATS_WELCH, row->mean, b->v, b->n, s->v,
+							     s->n, qr->better, &row->interval[i]);
+				else
+					row->interval[i] = *t;
+				row->interval_ok[i] = rc == 0;
+			}
 			if (untestable(test, b->n, s->n)) {
 				row->verdict[i] = VERDICT_UNTESTED;
 				continue;
@@ -235,18 +246,116 @@ void compare_release(struct compare *c)
 		free(c->rows[r].test);
 		free(c->rows[r].verdict);
 		free(c->rows[r].tested);
+		free(c->rows[r].interval);
+		free(c->rows[r].interval_ok);
 		for (size_t i = 0; c->rows[r].why && i < nl; i++)
 			free(c->rows[r].why[i]);
 		free(c->rows[r].why);
 	}
 	free(c->ndisturbed);
 	free(c->drift);
+	for (size_t i = 0; c->drift_label && i < nl; i++)
+		free(c->drift_label[i]);
+	free(c->drift_label);
 	free(c->rows);
+	if (c->view) {
+		for (size_t r = 0; r < c->view->nr; r++)
+			free(c->view->rows[r].series);
+		free(c->view->rows);
+		free(c->view->kernels);
+		free(c->view);
+	}
 	if (c->own) {
 		query_set_release(c->own);
 		free(c->own);
 	}
 	memset(c, 0, sizeof(*c));
+}
+
+static char **pair_strv(char *const *v, size_t i)
+{
+	char **p;
+
+	if (!v)
+		return NULL;
+	p = xcalloc(2, sizeof(*p));
+	p[0] = v[0] ? xstrdup(v[0]) : NULL;
+	p[1] = v[i] ? xstrdup(v[i]) : NULL;
+	return p;
+}
+
+void compare_pair(const struct compare *c, size_t i, struct compare *view)
+{
+	const struct query_set *qs = c->qs;
+	struct query_set *v = xcalloc(1, sizeof(*v));
+	const size_t pick[2] = { 0, i };
+
+	memset(view, 0, sizeof(*view));
+	*v = *qs;
+	v->nlabels = 2;
+	v->kernels = xcalloc(2, sizeof(*v->kernels));
+	v->kernels[0] = qs->kernels[0];
+	v->kernels[1] = qs->kernels[i];
+	v->rows = xcalloc(qs->nr ? qs->nr : 1, sizeof(*v->rows));
+	view->qs = view->view = v;
+	view->test = c->test;
+	view->mean = c->mean;
+	view->kept_disturbed = c->kept_disturbed;
+	view->nr = c->nr;
+	view->rows = xcalloc(c->nr ? c->nr : 1, sizeof(*view->rows));
+	view->ndisturbed = xcalloc(2, sizeof(*view->ndisturbed));
+	view->drift_label = xcalloc(2, sizeof(*view->drift_label));
+	for (size_t k = 0; k < 2; k++) {
+		view->ndisturbed[k] = c->ndisturbed[pick[k]];
+		if (c->drift_label && c->drift_label[pick[k]])
+			view->drift_label[k] = xstrdup(c->drift_label[pick[k]]);
+	}
+	compare_join_drift(view);
+	view->meta.compiler = pair_strv(c->meta.compiler, i);
+	view->meta.governor = pair_strv(c->meta.governor, i);
+	view->meta.tbox_group = pair_strv(c->meta.tbox_group, i);
+	view->meta.kconfig = pair_strv(c->meta.kconfig, i);
+	view->meta.commit = pair_strv(c->meta.commit, i);
+	view->meta.subject = pair_strv(c->meta.subject, i);
+	for (size_t r = 0; r < c->nr; r++) {
+		const struct compare_row *from = &c->rows[r];
+		struct compare_row *to = &view->rows[r];
+
+		v->rows[r] = qs->rows[r];
+		v->rows[r].series = xcalloc(2, sizeof(*v->rows[r].series));
+		to->q = &v->rows[r];
+		to->mean = from->mean;
+		to->sum = xcalloc(2, sizeof(*to->sum));
+		to->test = xcalloc(2, sizeof(*to->test));
+		to->verdict = xcalloc(2, sizeof(*to->verdict));
+		to->tested = xcalloc(2, sizeof(*to->tested));
+		to->interval = xcalloc(2, sizeof(*to->interval));
+		to->interval_ok = xcalloc(2, sizeof(*to->interval_ok));
+		to->why = xcalloc(2, sizeof(*to->why));
+		for (size_t k = 0; k < 2; k++) {
+			v->rows[r].series[k] = qs->rows[r].series[pick[k]];
+			to->sum[k] = from->sum[pick[k]];
+			to->test[k] = from->test[pick[k]];
+			to->verdict[k] = from->verdict[pick[k]];
+			to->tested[k] = from->tested[pick[k]];
+			to->interval[k] = from->interval[pick[k]];
+			to->interval_ok[k] = from->interval_ok[pick[k]];
+		}
+		if (from->why[i])
+			to->why[1] = xstrdup(from->why[i]);
+		/* the tests compare_build() counted for BH (verdict NONE before BH) */
+		if (to->tested[1] != VERDICT_MISSING && to->tested[1] != VERDICT_UNTESTED &&
+		    !isnan(to->test[1].p))
+			view->ntests++;
+		switch (to->verdict[1]) {
+		case VERDICT_BETTER: view->nbetter++; break;
+		case VERDICT_WORSE: view->nworse++; break;
+		case VERDICT_NONE: view->nnone++; break;
+		case VERDICT_UNTESTED: view->nuntested++; break;
+		case VERDICT_INCONCLUSIVE: view->ninconclusive++; break;
+		default: break;
+		}
+	}
 }
 
 bool compare_significant(const struct compare *c, size_t r, size_t i)

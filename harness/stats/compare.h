@@ -40,6 +40,9 @@ struct compare_row {
 	char **why;			/* [nlabels] why inconclusive, else NULL */
 	enum stats_mean_kind mean;	/* the statistic shown and tested (never AUTO) */
 	enum compare_verdict *tested;	/* [nlabels] the verdict before the guard */
+	struct stats_test *interval;	/* [nlabels] Welch's test of the shown statistic:
+					   the change and CI plots draw (== test for Welch) */
+	bool *interval_ok;		/* [nlabels] interval[i] computed (2+ values a side) */
 };
 
 /* Optional per-label metadata for the lkp header; arrays [nlabels] or NULL. */
@@ -67,6 +70,8 @@ struct compare {
 				   (or kept, with --keep-disturbed), over all rows */
 	bool kept_disturbed;	/* --keep-disturbed */
 	char *drift;		/* run-to-run drift warnings (verdict.c), NULL: none */
+	char **drift_label;	/* [nlabels] each label's drift warning, or NULL */
+	struct query_set *view;	/* compare_pair(): its two-label set (borrowing c's) */
 };
 
 /*
@@ -81,6 +86,8 @@ struct compare {
 #define GUARD_LEVEL_DIFF 0.05		/* interference level difference */
 #define DRIFT_ALPHA 0.001		/* one-way ANOVA across a label's runs */
 void compare_guard(struct compare *c);
+/* c->drift from c->drift_label[], a kernel named twice said once. */
+void compare_join_drift(struct compare *c);
 /* "6" or "6 (2 disturbed)" for label i of row r. */
 void compare_n_cell(char *buf, size_t len, const struct compare *c, size_t r, size_t i);
 /* Lines after a table: disturbed counts and each inconclusive reason. */
@@ -130,6 +137,13 @@ void compare_build(struct compare *c, const struct query_set *qs, enum stats_tes
 void compare_build_mean(struct compare *c, const struct query_set *qs, enum stats_test_kind test,
 			enum stats_mean_kind mean);
 void compare_release(struct compare *c);
+/*
+ * The BASE-vs-label-i part of c as a comparison of its own (the report's
+ * per-kernel tables): the same rows, summaries, tests, verdicts and
+ * reasons, nothing computed again; ntests counts that pair's tests.  The
+ * view borrows c's data: release it (compare_release) before c.
+ */
+void compare_pair(const struct compare *c, size_t i, struct compare *view);
 /* Fill c->meta from the database (for the lkp header); best effort. */
 int compare_load_meta(struct compare *c, struct mmb_db *db);
 

@@ -169,46 +169,67 @@ static double run_mean(const struct query_series *s, size_t a)
 	return m;
 }
 
-static void find_drift(struct compare *c)
+/* The drift warning of label i, or NULL. */
+static char *drift_of(const struct compare *c, size_t i)
+{
+	struct strbuf out = STRBUF_INIT;
+	size_t more = 0;
+	bool said = false;
+
+	for (size_t r = 0; r < c->nr; r++) {
+		const struct query_row *q = c->rows[r].q;
+		const struct query_series *s = &q->series[i];
+		double F, p;
+		size_t k, lo = 0, hi = 0;
+
+		if (drift_test(s, &F, &p, &k, &lo, &hi) || !(p < DRIFT_ALPHA))
+			continue;
+		if (said) {
+			more++;
+			continue;
+		}
+		said = true;
+		strbuf_addf(&out, "drift: the runs of %s disagree more than their own noise"
+			    " allows on %s%s%s%s %s (one-way ANOVA across %zu runs: F = %.3g,"
+			    " p = %.2g < %g): run %lld mean %.6g, run %lld mean %.6g",
+			    c->qs->kernels[i].label, q->workload, *q->variant ? " (" : "",
+			    q->variant, *q->variant ? ")" : "", q->metric, k, F, p,
+			    DRIFT_ALPHA, (long long)s->run_id[lo], run_mean(s, lo),
+			    (long long)s->run_id[hi], run_mean(s, hi));
+	}
+	if (!said)
+		return NULL;
+	strbuf_addf(&out, more ? " (and %zu more row%s)\n" : "\n", more, more == 1 ? "" : "s");
+	return strbuf_detach(&out);
+}
+
+void compare_join_drift(struct compare *c)
 {
 	struct strbuf out = STRBUF_INIT;
 	size_t nl = c->qs->nlabels;
 
 	for (size_t i = 0; i < nl; i++) {
-		size_t more = 0;
-		bool said = false, dup = false;
+		bool dup = false;
 
+		/* a label given twice is one kernel: said once */
 		for (size_t j = 0; j < i; j++)
 			dup |= c->qs->kernels[j].id == c->qs->kernels[i].id;
-		if (dup)
-			continue;
-		for (size_t r = 0; r < c->nr; r++) {
-			const struct query_row *q = c->rows[r].q;
-			const struct query_series *s = &q->series[i];
-			double F, p;
-			size_t k, lo = 0, hi = 0;
-
-			if (drift_test(s, &F, &p, &k, &lo, &hi) || !(p < DRIFT_ALPHA))
-				continue;
-			if (said) {
-				more++;
-				continue;
-			}
-			said = true;
-			strbuf_addf(&out, "drift: the runs of %s disagree more than their own noise"
-				    " allows on %s%s%s%s %s (one-way ANOVA across %zu runs: F = %.3g,"
-				    " p = %.2g < %g): run %lld mean %.6g, run %lld mean %.6g",
-				    c->qs->kernels[i].label, q->workload, *q->variant ? " (" : "",
-				    q->variant, *q->variant ? ")" : "", q->metric, k, F, p,
-				    DRIFT_ALPHA, (long long)s->run_id[lo], run_mean(s, lo),
-				    (long long)s->run_id[hi], run_mean(s, hi));
-		}
-		if (said)
-			strbuf_addf(&out, more ? " (and %zu more row%s)\n" : "\n", more,
-				    more == 1 ? "" : "s");
+		if (!dup && c->drift_label[i])
+			strbuf_addstr(&out, c->drift_label[i]);
 	}
+	free(c->drift);
 	c->drift = out.len ? strbuf_detach(&out) : NULL;
 	strbuf_release(&out);
+}
+
+static void find_drift(struct compare *c)
+{
+	size_t nl = c->qs->nlabels;
+
+	c->drift_label = xcalloc(nl, sizeof(*c->drift_label));
+	for (size_t i = 0; i < nl; i++)
+		c->drift_label[i] = drift_of(c, i);
+	compare_join_drift(c);
 }
 
 void compare_guard(struct compare *c)

@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "seeded.h"
+#include "plotdb.h"
 #include "db.h"
 #include "query.h"
 #include "util.h"
@@ -641,6 +643,89 @@ static void test_lkp_meta(void **state)
 	rmdir(dir);
 }
 
+/*
+ * One value, every consumer: the plot groups and the report's per-kernel
+ * views carry compare's verdicts, tests and reasons for a seeded set (an
+ * inconclusive cell stays without a verdict in the plot: it ran its own
+ * test before), and the plot's interval is the value's Welch change.
+ */
+static void test_value_consumers(void **state)
+{
+	static const char *const labels[] = { "base", "new", "busy" };
+	double v[3][3][8];
+	const double *vals[3];
+	size_t n[3] = { 8, 8, 8 };
+	struct query_set qs;
+	struct compare c;
+	struct plot_group *gs;
+	size_t ng;
+
+	(void)state;
+	seeded_state = 0x1234567ull;
+	set_init(&qs, labels, 3);
+	for (int r = 0; r < 3; r++) {
+		char variant[32];
+
+		for (int i = 0; i < 3; i++) {
+			for (int j = 0; j < 8; j++)
+				v[r][i][j] = 100 + (i == 1 ? 5.0 * r : i == 2 ? 8 : 0) + seeded_gauss();
+			vals[i] = v[r][i];
+		}
+		snprintf(variant, sizeof(variant), "clients=%d", r + 1);
+		set_add(&qs, "w", variant, "m", 1, vals, n);
+		/* "busy" had most of its iterations left out as disturbed */
+		qs.rows[r].series[2].ndisturbed = 20;
+	}
+	for (int t = 0; t < 2; t++) {
+		compare_build(&c, &qs, t ? STATS_MWU : STATS_WELCH);
+		assert_true(c.ninconclusive > 0);
+		assert_int_equal(plot_groups_build(&c, &gs, &ng), 0);
+		assert_int_equal(ng, 1);
+		assert_int_equal(gs[0].nvariants, 3);
+		for (size_t r = 0; r < c.nr; r++)
+			for (size_t i = 1; i < 3; i++) {
+				const struct plot_cell *cell = plot_group_cell(&gs[0], r, i);
+				enum compare_verdict vd = c.rows[r].verdict[i];
+				struct stats_test w;
+
+				assert_int_equal(cell->cls, vd == VERDICT_BETTER ? PLOT_CLS_BETTER :
+							     vd == VERDICT_WORSE ? PLOT_CLS_WORSE :
+							     vd == VERDICT_NONE ? PLOT_CLS_NONE :
+							     vd == VERDICT_INCONCLUSIVE ? PLOT_CLS_INCONCLUSIVE :
+							     PLOT_CLS_UNTESTED);
+				assert_ptr_equal(cell->interval, &c.rows[r].interval[i]);
+				assert_true(cell->interval_ok);
+				assert_int_equal(stats_test_mean(STATS_WELCH, c.rows[r].mean, qs.rows[r].series[0].v,
+								 8, qs.rows[r].series[i].v, 8, 1, &w), 0);
+				assert_true(w.rel == cell->interval->rel && w.rel_lo == cell->interval->rel_lo);
+			}
+		plot_groups_free(gs, ng);
+		for (size_t i = 1; i < 3; i++) {
+			struct compare pv;
+			size_t ntests = 0;
+
+			compare_pair(&c, i, &pv);
+			assert_int_equal(pv.qs->nlabels, 2);
+			assert_string_equal(pv.qs->kernels[1].label, labels[i]);
+			for (size_t r = 0; r < c.nr; r++) {
+				assert_int_equal(pv.rows[r].verdict[1], c.rows[r].verdict[i]);
+				assert_true(pv.rows[r].test[1].q == c.rows[r].test[i].q ||
+					    (isnan(pv.rows[r].test[1].q) && isnan(c.rows[r].test[i].q)));
+				assert_true(pv.rows[r].sum[1].amean == c.rows[r].sum[i].amean);
+				assert_true((pv.rows[r].why[1] == NULL) == (c.rows[r].why[i] == NULL));
+				if (c.rows[r].why[i])
+					assert_string_equal(pv.rows[r].why[1], c.rows[r].why[i]);
+				ntests += !isnan(c.rows[r].test[i].p);
+			}
+			assert_int_equal(pv.ntests, ntests);
+			assert_int_equal(pv.ndisturbed[1], c.ndisturbed[i]);
+			compare_release(&pv);
+		}
+		compare_release(&c);
+	}
+	query_set_release(&qs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -656,6 +741,7 @@ int main(void)
 		cmocka_unit_test(test_text_hmean),
 		cmocka_unit_test(test_query),
 		cmocka_unit_test(test_lkp_meta),
+		cmocka_unit_test(test_value_consumers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
