@@ -470,6 +470,23 @@ void fleet_query(const struct fleet_engine_ops *eng, const struct fleet *f,
 	}
 }
 
+/* status, cancel and collect all start here: the fleet, its engine, every job's state */
+static struct fleet_engine_status *fleet_open(const char *dir, struct fleet *f,
+					      const struct fleet_engine_ops **eng)
+{
+	struct fleet_engine_status *st;
+
+	if (fleet_load(f, dir))
+		return NULL;
+	if (!(*eng = fleet_engine_find(f->engine))) {
+		fleet_release(f);
+		return NULL;
+	}
+	st = xcalloc(f->njobs + 1, sizeof(*st));
+	fleet_query(*eng, f, st);
+	return st;
+}
+
 int fleet_status(const char *dir, FILE *out)
 {
 	const struct fleet_engine_ops *eng;
@@ -477,14 +494,8 @@ int fleet_status(const char *dir, FILE *out)
 	struct fleet f;
 	size_t count[4] = { 0 };
 
-	if (fleet_load(&f, dir))
+	if (!(st = fleet_open(dir, &f, &eng)))
 		return -1;
-	if (!(eng = fleet_engine_find(f.engine))) {
-		fleet_release(&f);
-		return -1;
-	}
-	st = xcalloc(f.njobs + 1, sizeof(*st));
-	fleet_query(eng, &f, st);
 	fprintf(out, "%-10s %-12s %-16s %-8s %s\n", "JOB", "ID", "NODE", "STATE", "DETAIL");
 	for (size_t i = 0; i < f.njobs; i++) {
 		const struct fleet_job *j = &f.jobs[i];
@@ -516,18 +527,13 @@ int fleet_cancel(const char *dir)
 	struct fleet f;
 	int ret = 0;
 
-	if (fleet_load(&f, dir))
+	if (!(st = fleet_open(dir, &f, &eng)))
 		return -1;
-	if (!(eng = fleet_engine_find(f.engine))) {
-		fleet_release(&f);
-		return -1;
-	}
 	if (!eng->cancel) {
+		free(st);
 		fleet_release(&f);
 		return error("the %s engine cannot cancel jobs", eng->name);
 	}
-	st = xcalloc(f.njobs + 1, sizeof(*st));
-	fleet_query(eng, &f, st);
 	for (size_t i = 0; i < f.njobs; i++) {
 		if (st[i].state != FLEET_E_PENDING && st[i].state != FLEET_E_RUNNING)
 			continue;
@@ -550,14 +556,8 @@ int fleet_collect(const char *dir, const char *dbpath, FILE *out)
 	size_t merged = 0, failed = 0, waiting = 0, added = 0, present = 0;
 	int ret = -1;
 
-	if (fleet_load(&f, dir))
+	if (!(st = fleet_open(dir, &f, &eng)))
 		return -1;
-	if (!(eng = fleet_engine_find(f.engine))) {
-		fleet_release(&f);
-		return -1;
-	}
-	st = xcalloc(f.njobs + 1, sizeof(*st));
-	fleet_query(eng, &f, st);
 	db_single_thread();
 	if (db_open(&db, db_default_path(dbpath)))
 		goto out;
