@@ -86,6 +86,9 @@ for k in $(seq 1 "$KILLS"); do
 	[ -e "$MMBENCH_DB" ] || continue	# killed before the database existed
 	[ "$(sqlite3 "$MMBENCH_DB" "PRAGMA integrity_check")" = ok ] ||
 		die "kill $k after ${ms}ms: integrity_check failed"
+	# killed while the schema was being created: its transaction left nothing
+	[ "$(sqlite3 "$MMBENCH_DB" "SELECT count(*) FROM sqlite_master WHERE name = 'iterations'")" = 1 ] ||
+		{ [ "$n_before" = 0 ] || die "kill $k: the schema is gone"; continue; }
 	n_after=$(count)
 	[ "$n_after" -ge "$n_before" ] ||
 		die "kill $k after ${ms}ms: $n_before iterations committed before the kill, $n_after after"

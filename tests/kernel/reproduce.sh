@@ -107,8 +107,16 @@ cat "$work/err" "$work/out"
 grep -q "^   1322908            -5.0%    1256536        aim9.brk_test.ops_per_sec  (report, vm-tcg)\$" \
 	"$work/out" || fail "the report's row is not shown"
 grep -Eq "aim9.brk_test.ops_per_sec  \(here, n=[0-9]+/[0-9]+\)\$" "$work/out" || fail "our row is not shown"
-grep -Eq "^suspect $s10: report: -5.0%, here: -[0-9.]+% \[CI -[0-9.]+, -[0-9.]+\], p=[0-9.e+-]+: reproduced" \
-	"$work/out" || fail "slow-brk is not 'reproduced'"
+# On a busy machine the guard may refuse the verdict: that is the honest
+# answer, so it passes here only with the slowdown still plain in our row.
+if grep -Eq "^suspect $s10: inconclusive: machine busy: " "$work/out"; then
+	grep -Eq "^ +[0-9]+ .* -[0-9.]+% .*aim9.brk_test.ops_per_sec  \(here, " \
+		"$work/out" || fail "inconclusive (machine busy), and our row shows no slowdown"
+	echo "NOTE: machine busy, the guard left the verdict inconclusive (the row shows the slowdown)"
+else
+	grep -Eq "^suspect $s10: report: -5.0%, here: -[0-9.]+% \[CI -[0-9.]+, -[0-9.]+\], p=[0-9.e+-]+: reproduced" \
+		"$work/out" || fail "slow-brk is not 'reproduced'"
+fi
 grep -q "caveat: kernels run under QEMU TCG" "$work/out" || fail "no TCG caveat"
 n=$(sqlite3 "$MMBENCH_DB" "SELECT count(*) FROM samples s JOIN runs r ON s.run_id = r.id
 	JOIN kernels k ON r.kernel_id = k.id WHERE k.label = '$s10' AND s.metric = 'brk_test.ops_per_sec'" 2>/dev/null || echo 6)
