@@ -1366,7 +1366,16 @@ void compare_text(struct strbuf *out, const struct compare *c)
 			    *q->variant ? " (" : "", q->variant, *q->variant ? ")" : "",
 			    q->metric, q->unit, *q->unit ? ", " : "",
 			    q->better > 0 ? "higher" : "lower");
-		strbuf_addf(out, "  %-*s %4s %14s %8s %20s %8s %8s  %s\n", (int)lw, "kernel", "n",
+		/* "10 (8 disturbed)" widens the n column for the whole table */
+		int nw = 4;
+		for (size_t i = 0; i < nl; i++) {
+			char ncell[48];
+
+			compare_n_cell(ncell, sizeof(ncell), c, r, i);
+			if ((int)strlen(ncell) > nw)
+				nw = (int)strlen(ncell);
+		}
+		strbuf_addf(out, "  %-*s %*s %14s %8s %20s %8s %8s  %s\n", (int)lw, "kernel", nw, "n",
 			    stats_mean_title(row->mean), "change", "95% CI of change", "p",
 			    rank ? "p(BH)" : "ratio", "verdict");
 		for (size_t i = 0; i < nl; i++) {
@@ -1383,8 +1392,8 @@ void compare_text(struct strbuf *out, const struct compare *c)
 
 				if (i && s->n && !row->sum[0].n && !row->why[i])
 					v = "no baseline samples";
-				strbuf_addf(out, "  %-*s %4s %14s %8s %20s %8s %8s  %s%s%s\n", (int)lw,
-					    label_of(c, i), ncell, mean, "", "", "", "", v,
+				strbuf_addf(out, "  %-*s %*s %14s %8s %20s %8s %8s  %s%s%s\n", (int)lw,
+					    label_of(c, i), nw, ncell, mean, "", "", "", "", v,
 					    row->why[i] ? ": " : "", row->why[i] ? row->why[i] : "");
 				continue;
 			}
@@ -1419,8 +1428,8 @@ void compare_text(struct strbuf *out, const struct compare *c)
 			} else {
 				snprintf(q2, sizeof(q2), "%.3f", t->statistic);
 			}
-			strbuf_addf(out, "  %-*s %4s %14s %8s %20s %8s %8s  %s%s%s\n", (int)lw,
-				    label_of(c, i), ncell, mean, chg, ci, p, q2,
+			strbuf_addf(out, "  %-*s %*s %14s %8s %20s %8s %8s  %s%s%s\n", (int)lw,
+				    label_of(c, i), nw, ncell, mean, chg, ci, p, q2,
 				    verdict_name(row->verdict[i]), row->why[i] ? ": " : "",
 				    row->why[i] ? row->why[i] : "");
 		}
