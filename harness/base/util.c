@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -770,4 +771,11 @@ void sha256_hex(const void *data, size_t len, char out[65])
 		sha256_block(h, tail + off);
 	for (int i = 0; i < 8; i++)
 		snprintf(out + 8 * i, 9, "%08x", h[i]);
+}
+
+void die_with_parent(pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)	/* it died before prctl() */
+		_exit(128 + SIGTERM);
 }

@@ -540,6 +540,7 @@ static int run_logged(struct kargv *a, const char *logpath, const char *what)
 	}
 	fflush(stdout);
 	fflush(stderr);
+	pid_t self = getpid();
 	pid = fork();
 	if (pid < 0) {
 		close(fd);
@@ -548,6 +549,8 @@ static int run_logged(struct kargv *a, const char *logpath, const char *what)
 	if (pid == 0) {
 		int nul = open("/dev/null", O_RDONLY);
 
+		/* in its own group ^C reaches only us; when we die make gets SIGTERM and stops its jobs */
+		die_with_parent(self);
 		if (nul >= 0)
 			dup2(nul, 0);
 		dup2(fd, 1);

@@ -323,6 +323,7 @@ static enum boot_end boot_once(struct boot *b)
 	b->started = t0;
 	fflush(stdout);
 	fflush(stderr);
+	pid_t self = getpid();
 	pid = fork();
 	if (pid < 0) {
 		kargv_release(&a);
@@ -330,6 +331,8 @@ static enum boot_end boot_once(struct boot *b)
 	}
 	if (pid == 0) {
 		int nul = open("/dev/null", O_RDWR);
+
+		die_with_parent(self);	/* a killed harness leaves no guest running */
 
 		if (nul >= 0)
 			dup2(nul, 0);

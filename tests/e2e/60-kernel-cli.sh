@@ -64,6 +64,21 @@ git -C "$t" -c user.name=t -c user.email=t@t commit -q -am "mm: add line four"
 git -C "$t" checkout -q main
 expect 1 "log: " -- "$MM" kernel build --tree "$t" --patch main..topic --name notakernel
 
+# a killed `kernel build` takes its make with it (make runs in its own process
+# group, so nothing else would reach it): a stand-in make that only sleeps
+mkdir -p "$work/bin"
+printf '#!/bin/sh\necho $$ > "%s/make.pid"\nexec sleep 300\n' "$work" >"$work/bin/make"
+chmod +x "$work/bin/make"
+PATH="$work/bin:$PATH" "$MM" kernel build --tree "$t" --patch main..topic --name slow >/dev/null 2>&1 &
+kb=$!
+for _ in $(seq 600); do [ -s "$work/make.pid" ] && break; sleep 0.1; done
+[ -s "$work/make.pid" ] || { kill $kb; fail "the stand-in make never started"; }
+kill -TERM $kb
+wait $kb 2>/dev/null
+mk=$(cat "$work/make.pid")
+for _ in $(seq 300); do kill -0 "$mk" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$mk" 2>/dev/null && { kill "$mk"; fail "make (pid $mk) outlived the killed kernel build"; }
+
 # a "kernel" that never boots: a cache entry with a bogus bzImage
 command -v qemu-system-x86_64 >/dev/null || { echo "qemu not installed"; exit 77; }
 [ -x /bin/busybox ] || [ -x /usr/bin/busybox ] || command -v busybox >/dev/null ||
