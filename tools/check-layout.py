@@ -4,7 +4,8 @@
   - no C function in harness/, db/, plot/ or workloads/ over 150 lines
     (a body runs from a '{' in column 0 to the next '}' in column 0);
   - sqlite3_ in no C source outside db/ and tests/;
-  - no folder under harness/ with more than 10 .c files.
+  - no folder under harness/ with more than 10 .c files;
+  - each e2e test has a number of its own (docs and notes cite "e2e NN").
 
 Prints one line per breach and exits 1, or exits 0 quietly.
 Usage: tools/check-layout.py [ROOT]
@@ -87,6 +88,15 @@ def main():
             n = len([f for f in os.listdir(os.path.join(hdir, d)) if f.endswith('.c')])
             if n > MAX_C_FILES:
                 bad.append(f"harness/{d}: {n} .c files, over {MAX_C_FILES}")
+    e2e = os.path.join(root, 'tests', 'e2e')
+    by_num = {}
+    for f in sorted(os.listdir(e2e)) if os.path.isdir(e2e) else ():
+        m = re.match(r'(\d+)-.*\.sh$', f)
+        if m:
+            by_num.setdefault(m.group(1), []).append(f)
+    for num, names in sorted(by_num.items()):
+        if len(names) > 1:
+            bad.append(f"tests/e2e: number {num} is used by {', '.join(names)}")
     for b in bad:
         print(b)
     return 1 if bad else 0
