@@ -158,74 +158,13 @@ static int build_one(const struct ab_opts *o, const char *label, bool with_patch
 	return ret;
 }
 
-int ab_run(const struct ab_opts *o, struct ab_result *r)
+/* The two labels, building the kernels from --tree, or checking the cache has them. */
+static int ab_labels(const struct ab_opts *o, const char *cache, struct ab_result *r)
 {
-	const char *cache = o->vm.cache_dir ? o->vm.cache_dir : kbuild_cache_dir();
-	const char *dbpath = db_default_path(o->vm.db_path);
-	struct strbuf text = STRBUF_INIT, accels = STRBUF_INIT;
-	struct mmb_db db;
-	struct vm_opts vm = o->vm;
-	int rounds = o->rounds > 0 ? o->rounds : 3, done, ret = -1, rc;
-	double t0 = now_wall();
-	char why[256];
+	struct kernel_entry e;
+	int rc;
 
-	memset(r, 0, sizeof(*r));
-	r->compare_rc = -1;
-	if (read_input(&text, o->experiment, MMB_CAP_EXPERIMENT, "an experiment config") < 0) {
-		strbuf_release(&text);
-		return MMB_EUSAGE;
-	}
-
-	/* labels */
-	if (o->tree) {
-		struct kbuild_opts k;
-
-		kbuild_opts_init(&k);
-		k.tree = o->tree;
-		k.patches = o->patches;
-		k.npatches = o->npatches;
-		k.cache_dir = o->vm.cache_dir;
-		if (o->base_label) {
-			r->base_label = xstrdup(o->base_label);
-		} else {
-			char *sha = kbuild_resolve_ref(o->tree, o->base_ref);
-
-			if (!sha) {
-				ret = MMB_EUSAGE;
-				goto out;
-			}
-			r->base_label = xstrndup(sha, 12);
-			free(sha);
-		}
-		if (o->new_label) {
-			r->new_label = xstrdup(o->new_label);
-		} else {
-			char *subj = kbuild_series_subject(&k);
-
-			if (!subj) {
-				error("ab: cannot read a subject from the series; give --new-name");
-				ret = MMB_EUSAGE;
-				goto out;
-			}
-			r->new_label = kbuild_label_from_text(subj, 60);
-			free(subj);
-		}
-		if (!strcmp(r->base_label, r->new_label)) {
-			error("ab: base and new kernels would both be labelled '%s'; give --new-name",
-			      r->base_label);
-			ret = MMB_EUSAGE;
-			goto out;
-		}
-		info("ab: A = %s (%s), B = %s (+%zu patch argument%s)", r->base_label, o->base_ref,
-		     r->new_label, o->npatches, o->npatches == 1 ? "" : "s");
-		if ((rc = build_one(o, r->base_label, false, &r->build_base_s)) < 0 ||
-		    (rc = build_one(o, r->new_label, true, &r->build_new_s)) < 0) {
-			ret = rc;
-			goto out;
-		}
-	} else {
-		struct kernel_entry e;
-
+	if (!o->tree) {
 		r->base_label = xstrdup(o->base_label);
 		r->new_label = xstrdup(o->new_label);
 		for (int i = 0; i < 2; i++) {
@@ -233,24 +172,70 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 
 			if (kbuild_find(cache, l, &e) < 0) {
 				error("ab: no kernel labelled '%s' (see `mmbench kernel list`)", l);
-				ret = MMB_EUSAGE;
-				goto out;
+				return MMB_EUSAGE;
 			}
 			kernel_entry_release(&e);
 		}
+		return 0;
 	}
+	struct kbuild_opts k;
 
-	/* one accelerator for every boot */
-	vm.accel = vm_pick_accel(o->vm.accel, cache, why, sizeof(why));
-	if (o->vm.accel == ACCEL_AUTO && vm.accel == ACCEL_TCG)
-		info("ab: using TCG (no KVM: %s)", why);
-	vm.experiment = o->experiment;
+	kbuild_opts_init(&k);
+	k.tree = o->tree;
+	k.patches = o->patches;
+	k.npatches = o->npatches;
+	k.cache_dir = o->vm.cache_dir;
+	if (o->base_label) {
+		r->base_label = xstrdup(o->base_label);
+	} else {
+		char *sha = kbuild_resolve_ref(o->tree, o->base_ref);
+
+		if (!sha)
+			return MMB_EUSAGE;
+		r->base_label = xstrndup(sha, 12);
+		free(sha);
+	}
+	if (o->new_label) {
+		r->new_label = xstrdup(o->new_label);
+	} else {
+		char *subj = kbuild_series_subject(&k);
+
+		if (!subj) {
+			error("ab: cannot read a subject from the series; give --new-name");
+			return MMB_EUSAGE;
+		}
+		r->new_label = kbuild_label_from_text(subj, 60);
+		free(subj);
+	}
+	if (!strcmp(r->base_label, r->new_label)) {
+		error("ab: base and new kernels would both be labelled '%s'; give --new-name",
+		      r->base_label);
+		return MMB_EUSAGE;
+	}
+	info("ab: A = %s (%s), B = %s (+%zu patch argument%s)", r->base_label, o->base_ref,
+	     r->new_label, o->npatches, o->npatches == 1 ? "" : "s");
+	if ((rc = build_one(o, r->base_label, false, &r->build_base_s)) < 0 ||
+	    (rc = build_one(o, r->new_label, true, &r->build_new_s)) < 0)
+		return rc;
+	return 0;
+}
+
+/*
+ * The interleaved rounds A, B, A, B...; rounds an earlier invocation of the
+ * same series recorded are not run again.
+ */
+static int ab_rounds(struct vm_opts *vm, const char *dbpath,
+		     const char *text, int rounds, struct ab_result *r)
+{
+	struct mmb_db db;
+	int done, rc;
+
 	if (db_open(&db, dbpath))
-		goto out;
-	if (db_count_rounds(&db, r->base_label, text.buf, accel_name(vm.accel), &done) ||
-	    db_count_rounds(&db, r->new_label, text.buf, accel_name(vm.accel), &rc)) {
+		return -1;
+	if (db_count_rounds(&db, r->base_label, text, accel_name(vm->accel), &done) ||
+	    db_count_rounds(&db, r->new_label, text, accel_name(vm->accel), &rc)) {
 		db_close(&db);
-		goto out;
+		return -1;
 	}
 	if (rc < done)
 		done = rc;
@@ -263,30 +248,37 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 		for (int side = 0; side < 2; side++) {
 			struct vm_result vr;
 
-			vm.label = side ? r->new_label : r->base_label;
-			info("ab: round %d/%d: %s", round + 1, rounds, vm.label);
-			rc = vm_run(&vm, &vr);
+			vm->label = side ? r->new_label : r->base_label;
+			info("ab: round %d/%d: %s", round + 1, rounds, vm->label);
+			rc = vm_run(vm, &vr);
 			if (rc == 0 && !r->first_sample_s)
 				r->first_sample_s = vr.boot_to_first_sample;
 			/* a KVM probe that fell back decides the rest of the series */
 			if (vr.run_id > 0)
-				vm.accel = vr.accel;
+				vm->accel = vr.accel;
 			vm_result_release(&vr);
 			if (rc < 0) {
 				error("ab: round %d on %s failed; measured rounds are kept, re-run the "
-				      "same command to resume", round + 1, vm.label);
-				ret = rc;
-				goto out;
+				      "same command to resume", round + 1, vm->label);
+				return rc;
 			}
 		}
 		r->rounds_run++;
 	}
 	r->rounds_done = rounds > done ? rounds : done;
-	r->accel = vm.accel;
+	r->accel = vm->accel;
+	return 0;
+}
 
-	/* never compare across accelerators silently */
+/* Never compare across accelerators silently; say when a label holds older runs. */
+static int ab_check_series(const char *dbpath, int rounds, const struct ab_result *r)
+{
+	struct strbuf accels = STRBUF_INIT;
+	struct mmb_db db;
+	int rc;
+
 	if (db_open(&db, dbpath))
-		goto out;
+		return -1;
 	if (db_usable_accels(&db, r->base_label, r->new_label, &accels, &rc))
 		rc = -1;
 	for (int side = 0; side < 2 && rc >= 0; side++) {
@@ -302,14 +294,44 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 			     "series' rounds (compare --last %d)", l, n, dbpath, rounds, rounds);
 	}
 	db_close(&db);
-	if (rc < 0)
-		goto out;
 	if (rc > 1) {
 		error("ab: the runs of %s and %s were made under different accelerators (%s); "
 		      "comparing them would mix emulation speed into the result. Use a fresh --db "
 		      "or the same --accel as before", r->base_label, r->new_label, accels.buf);
-		goto out;
+		rc = -1;
 	}
+	strbuf_release(&accels);
+	return rc < 0 ? -1 : 0;
+}
+
+int ab_run(const struct ab_opts *o, struct ab_result *r)
+{
+	const char *cache = o->vm.cache_dir ? o->vm.cache_dir : kbuild_cache_dir();
+	const char *dbpath = db_default_path(o->vm.db_path);
+	struct strbuf text = STRBUF_INIT;
+	struct mmb_db db;
+	struct vm_opts vm = o->vm;
+	int rounds = o->rounds > 0 ? o->rounds : 3, ret;
+	double t0 = now_wall();
+	char why[256];
+
+	memset(r, 0, sizeof(*r));
+	r->compare_rc = -1;
+	if (read_input(&text, o->experiment, MMB_CAP_EXPERIMENT, "an experiment config") < 0) {
+		strbuf_release(&text);
+		return MMB_EUSAGE;
+	}
+	if ((ret = ab_labels(o, cache, r)) < 0)
+		goto out;
+
+	/* one accelerator for every boot */
+	vm.accel = vm_pick_accel(o->vm.accel, cache, why, sizeof(why));
+	if (o->vm.accel == ACCEL_AUTO && vm.accel == ACCEL_TCG)
+		info("ab: using TCG (no KVM: %s)", why);
+	vm.experiment = o->experiment;
+	if ((ret = ab_rounds(&vm, dbpath, text.buf, rounds, r)) < 0 ||
+	    (ret = ab_check_series(dbpath, rounds, r)) < 0)
+		goto out;
 
 	if ((!o->no_compare || !o->no_plots) && db_open_existing(&db, dbpath) == 0) {
 		/* only this series' rounds: a label may hold older runs (drift) */
@@ -330,6 +352,5 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 	ret = r->compare_rc > 0 ? -1 : 0;
 out:
 	strbuf_release(&text);
-	strbuf_release(&accels);
 	return ret;
 }
