@@ -186,16 +186,6 @@ static int running_column(const struct lkp_table *t, const char *name, const cha
 	return -1;
 }
 
-/* 0-day cell formats (report-formats.md 2.3). */
-static void fmt_mean(struct strbuf *sb, double v)
-{
-	if (fabs(v) < 1000)
-		strbuf_addf(sb, "%10.2f", v);
-	else if (fabs(v) > 1e8)
-		strbuf_addf(sb, "%10.4g", v);
-	else
-		strbuf_addf(sb, "%10lld", (long long)llround(v));
-}
 
 static void fmt_sd(struct strbuf *sb, int pct)
 {
@@ -218,7 +208,7 @@ static void fmt_lkp_row(struct strbuf *sb, const double *mean, const int *sd,
 		if (isnan(mean[c]))
 			strbuf_addstr(sb, "          ");
 		else
-			fmt_mean(sb, mean[c]);
+			lkp_fmt_mean(sb, mean[c]);
 		fmt_sd(sb, sd[c]);
 	}
 	strbuf_addf(sb, "  %s\n", name);

@@ -1203,9 +1203,8 @@ out:
 
 /* ------------------------------------------------------------- describe */
 
-static void fmt_mean(struct strbuf *sb, double v)
+void lkp_fmt_mean(struct strbuf *sb, double v)
 {
-	/* ncompare's cell rules (report-formats.md 2.3) */
 	if (fabs(v) < 1000)
 		strbuf_addf(sb, "%10.2f", v);
 	else if (fabs(v) > 1e8)
@@ -1256,7 +1255,7 @@ void lkp_report_describe(const struct lkp_report *r, struct strbuf *out)
 					else
 						strbuf_addf(out, "%+10.1f%% ", row->change[c]);
 				}
-				fmt_mean(out, row->mean[c]);
+				lkp_fmt_mean(out, row->mean[c]);
 				if (row->stddev[c] >= 0)
 					strbuf_addf(out, " ±%3d%%", row->stddev[c]);
 				else

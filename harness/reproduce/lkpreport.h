@@ -104,4 +104,7 @@ int lkp_metric_better(const char *metric);
 struct strbuf;
 void lkp_report_describe(const struct lkp_report *r, struct strbuf *out);
 
+/* A mean in a 0-day cell, 10 wide (docs/report-formats.md, 2.3 Cells). */
+void lkp_fmt_mean(struct strbuf *sb, double v);
+
 #endif
