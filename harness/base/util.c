@@ -665,21 +665,30 @@ bool progress_enabled(void)
 	return !mmb_quiet && isatty(2);
 }
 
+const char *exe_path(void)
+{
+	static char path[PATH_MAX];
+	ssize_t n;
+
+	if (path[0])
+		return path;
+	n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	if (n <= 0)
+		return NULL;
+	path[n] = '\0';
+	return path;
+}
+
 const char *exe_dir(void)
 {
 	static char dir[PATH_MAX];
-	ssize_t n;
+	const char *exe = exe_path();
 	char *slash;
 
 	if (dir[0])
 		return dir;
-	n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
-	if (n <= 0) {
-		strcpy(dir, ".");
-		return dir;
-	}
-	dir[n] = '\0';
-	slash = strrchr(dir, '/');
+	snprintf(dir, sizeof(dir), "%s", exe ? exe : ".");
+	slash = exe ? strrchr(dir, '/') : NULL;
 	if (slash)
 		*slash = '\0';
 	return dir;

@@ -149,7 +149,8 @@ int run_argv_dir(const char *const *argv, const char *dir, const char *const *en
 /* True when stderr is a terminal and progress output is allowed. */
 bool progress_enabled(void);
 
-/* Directory holding the mmbench executable (for finding build/workloads). */
+/* This binary's absolute path (NULL if the kernel will not say), and its folder. */
+const char *exe_path(void);
 const char *exe_dir(void);
 
 bool starts_with(const char *s, const char *prefix);

@@ -38,8 +38,7 @@ static int fleet_submit_cmd(int argc, char **argv)
 	struct fleet_spec spec = { 0 };
 	const struct fleet_engine_ops *eng;
 	const char *engine = NULL, *dir = NULL;
-	char self[PATH_MAX], *dflt = NULL;
-	ssize_t n;
+	char *dflt = NULL;
 	int ret;
 	const struct option opts[] = {
 		OPT_STRING(0, "engine", &engine, "NAME", "batch system (slurm)"),
@@ -103,11 +102,8 @@ static int fleet_submit_cmd(int argc, char **argv)
 		goto usage;
 	}
 	if (!req.mmbench) {
-		n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-		if (n <= 0)
+		if (!(req.mmbench = exe_path()))
 			goto usage_self;
-		self[n] = 0;
-		req.mmbench = self;
 	} else if (req.mmbench[0] != '/') {
 		error("--mmbench '%s': an absolute path (the nodes run it)", req.mmbench);
 		goto usage;

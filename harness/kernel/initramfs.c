@@ -228,7 +228,6 @@ static int add_host_file(struct cpio *c, const char *path)
 
 int initramfs_build(const struct initramfs_opts *o)
 {
-	char exe[PATH_MAX];
 	const char *mmbench = o->mmbench;
 	char *busybox = o->busybox ? xstrdup(o->busybox) : NULL, *plugdir = NULL;
 	char **libs = NULL;
@@ -238,14 +237,8 @@ int initramfs_build(const struct initramfs_opts *o)
 	struct dirent *de;
 	int ret = -1;
 
-	if (!mmbench) {
-		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-		if (n <= 0)
-			return error("initramfs: cannot find the mmbench binary");
-		exe[n] = '\0';
-		mmbench = exe;
-	}
+	if (!mmbench && !(mmbench = exe_path()))
+		return error("initramfs: cannot find the mmbench binary");
 	if (!busybox) {
 		const char *cands[] = { "/bin/busybox", "/usr/bin/busybox", NULL };
 

@@ -42,7 +42,7 @@ int elf_needed_libs(const char *path, char ***libs, size_t *nlibs);
 
 struct initramfs_opts {
 	const char *out;		/* cpio path to write */
-	const char *mmbench;		/* the mmbench binary (NULL: /proc/self/exe) */
+	const char *mmbench;		/* the mmbench binary (NULL: this one) */
 	const char *plugin_dir;		/* workloads/NAME.so (NULL: next to the binary) */
 	const char *busybox;		/* NULL: search PATH for a static busybox */
 	const char *experiment;		/* experiment file, copied to /mmbench/experiment.yaml */
