@@ -31,3 +31,18 @@ run() {
 		sleep 5
 	done
 }
+
+# The experiment's environment: section pinning THP and every mTHP size to
+# never, when we may set them (root, THP writable); empty otherwise.  Large
+# folios would turn base-page faults into a few folio faults (pft, counters).
+thp_never_env() {
+	local thp=/sys/kernel/mm/transparent_hugepage d kb m=""
+	[ "$(id -u)" = 0 ] && [ -w "$thp/enabled" ] || return 0
+	printf 'environment:\n  thp: never\n'
+	for d in "$thp"/hugepages-*kB; do
+		[ -e "$d/enabled" ] || continue
+		kb=${d##*/hugepages-}; kb=${kb%kB}
+		m="$m${m:+, }${kb}K: never"
+	done
+	[ -z "$m" ] || printf '  mthp: { %s }\n' "$m"
+}

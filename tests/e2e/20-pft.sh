@@ -3,35 +3,14 @@
 # 2 measured iterations) through `mmbench run` into a temp database; check
 # that every variant stored positive faults/sec and faults/cpu samples with
 # the right unit and direction, and the time metrics with theirs.
-set -u
-
-B=${MMBENCH_BUILD:-build}
-MMB=$B/mmbench
-fail() { echo "FAIL: $*" >&2; exit 1; }
-
-[ -x "$MMB" ] || fail "$MMB not built"
-command -v sqlite3 >/dev/null || { echo "SKIP: sqlite3 CLI not installed"; exit 77; }
-[ -f "$B/workloads/pft.so" ] || fail "$B/workloads/pft.so not built"
-
-T=$(mktemp -d) || fail "mktemp"
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/../e2e-lib.sh"
+command -v sqlite3 >/dev/null || skip "sqlite3 CLI not installed"
+[ -f "${MMBENCH_BUILD:-build}/workloads/pft.so" ] || die "pft.so not built"
 
 # THP/mTHP would turn 16384 base-page faults into a few large-folio faults
 # (too little CPU time to measure): pin every size to never when we may.
-ENV=""
-THP=/sys/kernel/mm/transparent_hugepage
-if [ "$(id -u)" = 0 ] && [ -w "$THP/enabled" ]; then
-	ENV=$'environment:\n  thp: never\n'
-	M=""
-	for d in "$THP"/hugepages-*kB; do
-		[ -e "$d/enabled" ] || continue
-		kb=${d##*/hugepages-}; kb=${kb%kB}
-		M="$M${M:+, }${kb}K: never"
-	done
-	[ -n "$M" ] && ENV="$ENV  mthp: { $M }"$'\n'
-fi
-
-cat > "$T/pft.yaml" <<EOF
+ENV=$(thp_never_env)
+cat > "$TMP/pft.yaml" <<EOF
 experiment: pft-e2e
 iterations: 2
 warmup: 1
@@ -44,27 +23,11 @@ workloads:
       mode: [threads, processes]
 EOF
 
-# Runs never overlap (system settings lock); wait while someone else's runs.
-for try in $(seq 1 120); do
-	"$MMB" run "$T/pft.yaml" --db "$T/t.db" -q >"$T/out" 2>"$T/err"
-	rc=$?
-	[ $rc -ne 0 ] && grep -q "runs must not overlap" "$T/err" || break
-	rm -f "$T/t.db" "$T/t.db-wal" "$T/t.db-shm"
-	sleep 5
-done
-if [ $rc -ne 0 ]; then
-	if grep -qi "not available" "$T/out" "$T/err"; then
-		echo "SKIP: mmbench run is not available yet"
-		exit 77
-	fi
-	cat "$T/out" "$T/err" >&2
-	fail "mmbench run exited $rc"
-fi
-
-q() { sqlite3 -batch -noheader "$T/t.db" "$1"; }
+run "$TMP/pft.yaml"
+[ $rc -eq 0 ] || die "mmbench run exited $rc: $(cat "$TMP/out" "$TMP/err")"
 
 [ "$(q "SELECT count(*) FROM runs WHERE status='complete'")" = 1 ] ||
-	fail "run not recorded as complete: $(q 'SELECT id, status FROM runs')"
+	die "run not recorded as complete: $(q 'SELECT id, status FROM runs')"
 
 # metric|unit|better
 METRICS="faults/sec|faults/s|1
@@ -82,16 +45,16 @@ for mode in threads processes; do
 				 FROM samples WHERE workload='pft' AND variant='$v' AND metric='$m'")
 			IFS='|' read -r n iters min u b <<<"$row"
 			[ "$n" = 2 ] && [ "$iters" = 2 ] ||
-				fail "$v $m: expected 2 samples from 2 iterations, got '$row'"
-			[ "$u" = "$unit" ] || fail "$v $m: unit '$u', expected '$unit'"
-			[ "$b" = "$better" ] || fail "$v $m: better '$b', expected '$better'"
+				die "$v $m: expected 2 samples from 2 iterations, got '$row'"
+			[ "$u" = "$unit" ] || die "$v $m: unit '$u', expected '$unit'"
+			[ "$b" = "$better" ] || die "$v $m: better '$b', expected '$better'"
 			case $m in
 			faults/*|elapsed)
 				awk -v x="$min" 'BEGIN { exit !(x > 0) }' ||
-					fail "$v $m: non-positive sample $min" ;;
+					die "$v $m: non-positive sample $min" ;;
 			*)
 				awk -v x="$min" 'BEGIN { exit !(x >= 0) }' ||
-					fail "$v $m: negative sample $min" ;;
+					die "$v $m: negative sample $min" ;;
 			esac
 		done <<<"$METRICS"
 	done
@@ -102,10 +65,10 @@ row=$(q "SELECT count(*), sum(abs(f.value * e.value - 16384) > 1)
 	 FROM samples f JOIN samples e
 	 ON e.iteration_id = f.iteration_id AND e.variant = f.variant
 	 WHERE f.workload='pft' AND f.metric='faults/sec' AND e.metric='elapsed'")
-[ "$row" = "8|0" ] || fail "faults/sec * elapsed != 16384 pages (pairs|bad: $row)"
+[ "$row" = "8|0" ] || die "faults/sec * elapsed != 16384 pages (pairs|bad: $row)"
 
 # Warm-up iterations must not be stored as samples.
 n=$(q "SELECT count(*) FROM samples WHERE workload='pft'")
-[ "$n" = 40 ] || fail "expected 40 samples (4 variants x 2 iterations x 5 metrics), got $n"
+[ "$n" = 40 ] || die "expected 40 samples (4 variants x 2 iterations x 5 metrics), got $n"
 
 echo "ok: pft e2e (4 variants, 5 metrics each)"

@@ -12,19 +12,7 @@
 . "$(dirname "$0")/../e2e-lib.sh"
 [ -f "$MMBENCH_BUILD/workloads/pft.so" ] || die "pft.so not built"
 
-ENV=""
-THP=/sys/kernel/mm/transparent_hugepage
-if [ "$(id -u)" = 0 ] && [ -w "$THP/enabled" ]; then
-	# large folios would turn page faults into far fewer folio faults
-	ENV=$'environment:\n  thp: never\n'
-	M=""
-	for d in "$THP"/hugepages-*kB; do
-		[ -e "$d/enabled" ] || continue
-		kb=${d##*/hugepages-}; kb=${kb%kB}
-		M="$M${M:+, }${kb}K: never"
-	done
-	[ -n "$M" ] && ENV="$ENV  mthp: { $M }"$'\n'
-fi
+ENV=$(thp_never_env)
 cat > "$TMP/pft.yaml" <<EOC
 experiment: counters
 iterations: 2
