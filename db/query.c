@@ -274,6 +274,18 @@ int query_filter_set_last(struct query_filter *f, const char *v)
 	return 0;
 }
 
+bool query_run_selected(const struct query_filter *f, const struct query_run *r)
+{
+	if (!db_run_usable(r->status))
+		return false;
+	if (!f->machines || r->machine_id <= 0)
+		return true;	/* no machine recorded (imports): pools with any */
+	for (size_t i = 0; i < f->nmachines; i++)
+		if (f->machines[i] == r->machine_id)
+			return true;
+	return false;
+}
+
 void query_set_release(struct query_set *qs)
 {
 	if (!qs)
@@ -689,7 +701,7 @@ int query_load(struct mmb_db *db, const char *const *labels, size_t n,
 		size_t usable = 0, skip = 0;
 
 		for (size_t j = 0; j < k->nruns; j++)
-			usable += db_run_usable(k->runs[j].status);
+			usable += query_run_selected(f, &k->runs[j]);
 		/* runs come in id order: the last N are the newest */
 		if (f->last_runs > 0 && usable > (size_t)f->last_runs)
 			skip = usable - (size_t)f->last_runs;
@@ -697,7 +709,7 @@ int query_load(struct mmb_db *db, const char *const *labels, size_t n,
 		for (size_t j = 0; j < k->nruns; j++) {
 			struct query_run *r = &k->runs[j];
 
-			if (!db_run_usable(r->status))
+			if (!query_run_selected(f, r))
 				continue;
 			if (skip) {
 				skip--;

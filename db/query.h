@@ -91,6 +91,9 @@ struct query_filter {
 	int last_runs;		/* > 0: only each label's last N usable runs */
 	bool keep_disturbed;	/* pool values of disturbed iterations too */
 	bool no_guard;		/* compare --no-guard: raw verdicts (implies keep) */
+	const int64_t *machines;	/* non-NULL: only runs on these machine ids, and
+					   runs without one (compare --by machine) */
+	size_t nmachines;
 };
 
 struct query_set {
@@ -114,6 +117,8 @@ int query_load(struct mmb_db *db, const char *const *labels, size_t n,
 void query_set_release(struct query_set *qs);
 /* --last N: parse N (>= 1) into f->last_runs; -1 (and no message) when bad. */
 int query_filter_set_last(struct query_filter *f, const char *v);
+/* Is run r pooled under f (usable, on one of f's machines)?  --last aside. */
+bool query_run_selected(const struct query_filter *f, const struct query_run *r);
 
 /* Only the metadata (kernels and their runs), no samples. */
 int query_kernels(struct mmb_db *db, const char *const *labels, size_t n,

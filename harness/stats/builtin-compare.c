@@ -8,6 +8,7 @@
  * change, 95% CI, p and a verdict.
  */
 #include "builtin.h"
+#include "bymachine.h"
 #include "compare.h"
 #include "db.h"
 #include "parse-options.h"
@@ -29,7 +30,7 @@ static int usage_error(const char *fmt, const char *arg)
 
 int cmd_compare(int argc, char **argv)
 {
-	const char *dbpath = NULL, *format = NULL;
+	const char *dbpath = NULL, *format = NULL, *by = NULL;
 	struct query_filter filter = { 0 };
 	const char **labels = xcalloc((size_t)argc + 1, sizeof(*labels));
 	size_t nlabels = 0;
@@ -42,6 +43,8 @@ int cmd_compare(int argc, char **argv)
 	const struct option opts[] = {
 		OPT_STRING(0, "db", &dbpath, "FILE", "results database"),
 		OPT_STRING(0, "format", &format, "F", "mmtests, lkp, markdown, csv or json"),
+		OPT_STRING(0, "by", &by, "machine", "one comparison per machine, then the change"
+			   " per machine"),
 		COMPARE_SELECT_OPTIONS(&filter, &kind, &mean),
 		OPT_BOOL(0, "no-guard", &filter.no_guard,
 			 "raw verdicts: disturbed values kept, none made inconclusive"),
@@ -61,6 +64,10 @@ int cmd_compare(int argc, char **argv)
 		return usage_error("unknown format '%s' (formats: mmtests, lkp, markdown, csv,"
 				   " json)", format);
 	}
+	if (by && strcmp(by, "machine")) {
+		free(labels);
+		return usage_error("--by '%s': the only grouping is --by machine", by);
+	}
 	if (nlabels < 2) {
 		free(labels);
 		return usage_error("%s", nlabels ? "need a NEW kernel label to compare with BASE"
@@ -79,7 +86,8 @@ int cmd_compare(int argc, char **argv)
 	sel.mean = mean;
 	sel.need = COMPARE_NEED_COMMON;
 	sel.meta = true;
-	ret = compare_show(&db, &sel, fmt, stdout);
+	ret = by ? compare_show_by_machine(&db, &sel, fmt, stdout)
+		 : compare_show(&db, &sel, fmt, stdout);
 	db_close(&db);
 	free(labels);
 	return ret;

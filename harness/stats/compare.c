@@ -3,6 +3,7 @@
  * §1 mmtests compare-kernels, §2 0-day ncompare, §3 mailing-list mean_rel.
  */
 #include "compare.h"
+#include "bymachine.h"
 #include "json.h"
 #include "util.h"
 
@@ -157,6 +158,10 @@ static void strv_free(char **v, size_t n)
 
 static int first_pooled_run(const struct query_kernel *k)
 {
+	/* pooled: within --last and --by machine's machine; a set not from query_load: usable */
+	for (size_t j = 0; j < k->nruns; j++)
+		if (k->runs[j].pooled)
+			return (int)j;
 	for (size_t j = 0; j < k->nruns; j++)
 		if (db_run_usable(k->runs[j].status))
 			return (int)j;
@@ -1581,6 +1586,13 @@ int compare_open(struct mmb_db *db, const struct compare_select *s, struct compa
 	if (rc) {
 		free(qs);
 		return rc == QUERY_EUNKNOWN ? MMB_EUSAGE : -1;
+	}
+	/* two machines' results are not pooled (--by machine compares them) */
+	rc = s->filter.machines ? 0 : compare_check_machines(db, qs);
+	if (rc) {
+		query_set_release(qs);
+		free(qs);
+		return rc;
 	}
 	if (s->need == COMPARE_NEED_COMMON ? !compare_has_common(qs) : !qs->nr) {
 		rc = nothing_selected(db, s);
