@@ -447,8 +447,8 @@ int64_t db_run_begin(struct mmb_db *db, const struct run_info *r)
 	if (sqlite3_prepare_v2(db->c->sql,
 			       "INSERT INTO runs (kernel_id, machine_id, experiment, config_path,"
 			       " config_text, release, version, cmdline, config_hash,"
-			       " harness_version, git_sha, compiler, accel, pid, host, started, status)"
-			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running')",
+			       " harness_version, git_sha, compiler, accel, pid, host, started, options,"
+			       " status) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running')",
 			       -1, &st, NULL) != SQLITE_OK)
 		return error("%s: %s", db->c->path, db_errmsg(db));
 	sqlite3_bind_int64(st, 1, r->kernel_id);
@@ -470,6 +470,7 @@ int64_t db_run_begin(struct mmb_db *db, const struct run_info *r)
 	sqlite3_bind_int(st, 14, (int)getpid());
 	bind_text(st, 15, host);
 	sqlite3_bind_double(st, 16, now_wall());
+	bind_text(st, 17, r->options);
 	id = step_id(db, st, "run");
 	/* after the row: the ballast must not be what keeps the run from starting */
 	if (id > 0)
@@ -534,6 +535,29 @@ int db_run_finish(struct mmb_db *db, int64_t run_id, const char *status)
 	return rc == SQLITE_OK ? 0 :
 		error("%s: cannot mark run %lld %s: %s", db->c->path, (long long)run_id, status,
 		      db_errmsg(db));
+}
+
+int db_run_resume(struct mmb_db *db, int64_t run_id)
+{
+	sqlite3_stmt *st;
+	char host[256] = "";
+	int rc;
+
+	gethostname(host, sizeof(host) - 1);
+	/* the status test makes it a claim: of two resumes one wins */
+	if (db_prepare(db, "UPDATE runs SET status = 'running', pid = ?, host = ?, finished = NULL"
+		       " WHERE id = ? AND status = 'interrupted'", &st))
+		return -1;
+	sqlite3_bind_int(st, 1, (int)getpid());
+	bind_text(st, 2, host);
+	sqlite3_bind_int64(st, 3, run_id);
+	rc = sqlite3_step(st);
+	if (db_done(db, st, rc))
+		return -1;
+	if (sqlite3_changes(db->c->sql) != 1)
+		return 1;
+	reserve_take(db);
+	return 0;
 }
 
 int db_run_env_found(struct mmb_db *db, int64_t run_id, const char *const *keys,

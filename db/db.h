@@ -46,6 +46,7 @@ struct run_info {
 	const char *release, *version, *cmdline, *config_hash;
 	const char *harness_version, *git_sha, *compiler;
 	const char *accel;		/* host, kvm, tcg, import */
+	const char *options;		/* plan options, one per line (runs.options); NULL: none */
 };
 
 struct iteration_info {
@@ -113,6 +114,12 @@ int64_t db_run_begin(struct mmb_db *db, const struct run_info *r);
 int db_run_env(struct mmb_db *db, int64_t run_id, const char *key,
 	       const char *value, const char *original);
 int db_run_finish(struct mmb_db *db, int64_t run_id, const char *status);
+/*
+ * `run --resume`: an interrupted run is 'running' again, owned by this
+ * process.  0, 1 when the run is no longer interrupted (another resume
+ * took it), -1 on error.
+ */
+int db_run_resume(struct mmb_db *db, int64_t run_id);
 /* The environment as found, key by key, where the run did not set the key itself. */
 int db_run_env_found(struct mmb_db *db, int64_t run_id, const char *const *keys,
 		     const char *const *values, size_t n);

@@ -121,7 +121,7 @@ int db_run_detail(struct mmb_db *db, int64_t run_id, struct db_run_detail *out)
 		       "SELECT k.label, r.experiment, r.config_path, r.status, r.accel,"
 		       " r.release, r.version, r.cmdline, r.config_hash, r.harness_version,"
 		       " r.git_sha, r.compiler, r.started, r.finished, m.hostname, m.cpu_model,"
-		       " m.ncpus, m.mem_bytes, r.config_text"
+		       " m.ncpus, m.mem_bytes, r.config_text, r.options, r.host, r.pid"
 		       " FROM runs r JOIN kernels k ON k.id = r.kernel_id"
 		       " LEFT JOIN machines m ON m.id = r.machine_id WHERE r.id = ?", &st))
 		return -1;
@@ -152,6 +152,9 @@ int db_run_detail(struct mmb_db *db, int64_t run_id, struct db_run_detail *out)
 	out->ncpus = sqlite3_column_int(st, 16);
 	out->mem_bytes = sqlite3_column_int64(st, 17);
 	out->config_text = db_col_str(st, 18);
+	out->options = db_col_dup(st, 19);
+	out->host = db_col_str(st, 20);
+	out->pid = sqlite3_column_int(st, 21);
 	sqlite3_finalize(st);
 	return 0;
 }
@@ -173,7 +176,57 @@ void db_run_detail_release(struct db_run_detail *r)
 	free(r->compiler);
 	free(r->hostname);
 	free(r->cpu_model);
+	free(r->options);
+	free(r->host);
 	memset(r, 0, sizeof(*r));
+}
+
+int db_run_recorded(struct mmb_db *db, int64_t run_id, struct db_variant_done **out, size_t *n)
+{
+	sqlite3_stmt *st;
+	size_t alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (db_prepare(db,
+		       "SELECT workload, variant, params, count(CASE WHEN warmup = 0 AND iteration > 0"
+		       " THEN 1 END), ifnull(max(CASE WHEN warmup = 0 THEN iteration END), 0),"
+		       " count(CASE WHEN warmup <> 0 THEN 1 END), count(CASE WHEN status = 'skipped'"
+		       " THEN 1 END) FROM iterations WHERE run_id = ? GROUP BY workload, variant, params"
+		       " ORDER BY min(id)", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_variant_done *d;
+
+		ALLOC_GROW(*out, *n + 1, alloc);
+		d = &(*out)[(*n)++];
+		d->workload = db_col_str(st, 0);
+		d->variant = db_col_str(st, 1);
+		d->params = db_col_str(st, 2);
+		d->measured = sqlite3_column_int(st, 3);
+		d->last = sqlite3_column_int(st, 4);
+		d->warmups = sqlite3_column_int(st, 5);
+		d->skipped = sqlite3_column_int(st, 6) > 0;
+	}
+	if (db_done(db, st, rc)) {
+		db_variant_done_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
+	return 0;
+}
+
+void db_variant_done_free(struct db_variant_done *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].workload);
+		free(v[i].variant);
+		free(v[i].params);
+	}
+	free(v);
 }
 
 int db_last_run_id(struct mmb_db *db, int64_t *id)

@@ -43,12 +43,28 @@ struct db_run_detail {
 	double started, finished;	/* 0 if unknown */
 	int ncpus;
 	int64_t mem_bytes;
+	char *options;			/* runs.options; NULL when not recorded */
+	char *host;			/* the host of the process that ran it, "" if unknown */
+	int pid;
 };
 /* 0 and filled, 1 when there is no such run, -1 on error. */
 int db_run_detail(struct mmb_db *db, int64_t run_id, struct db_run_detail *out);
 void db_run_detail_release(struct db_run_detail *r);
 /* The newest run's id, 0 when there is none. */
 int db_last_run_id(struct mmb_db *db, int64_t *id);
+
+/*
+ * What a run has recorded per (workload, variant, params), for `run --resume`:
+ * measured rows (iteration > 0), the highest measured number, warm-up
+ * rows, and whether the variant was skipped (a 'skipped' row).
+ */
+struct db_variant_done {
+	char *workload, *variant, *params;	/* params "" if NULL */
+	int measured, last, warmups;
+	bool skipped;
+};
+int db_run_recorded(struct mmb_db *db, int64_t run_id, struct db_variant_done **out, size_t *n);
+void db_variant_done_free(struct db_variant_done *v, size_t n);
 
 /* Iterations of a run whose status is not ok (failed, skipped), by id. */
 struct db_iteration_line {

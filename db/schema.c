@@ -135,6 +135,14 @@ const char *const db_migrations[] = {
 	"CREATE UNIQUE INDEX runs_by_uuid ON runs(uuid);"
 	"CREATE TRIGGER runs_uuid AFTER INSERT ON runs WHEN NEW.uuid IS NULL"
 	" BEGIN UPDATE runs SET uuid = " DB_UUID_SQL " WHERE id = NEW.id; END;",
+
+	/*
+	 * 4 -> 5: the options that shaped the run's plan (--iterations,
+	 * --quick, --workload, --precision, --set, ...), one "--opt=value"
+	 * per line, so `run --resume` plans what the run planned.  NULL for
+	 * older runs, imports and runs `reproduce` made: not resumable.
+	 */
+	"ALTER TABLE runs ADD COLUMN options TEXT;",
 };
 
 const int db_nr_migrations = sizeof(db_migrations) / sizeof(db_migrations[0]);

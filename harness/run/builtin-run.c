@@ -6,10 +6,13 @@
 #include "config.h"
 #include "parse-options.h"
 #include "precision.h"
+#include "read.h"
+#include "resume.h"
 #include "session.h"
 #include "units.h"
 #include "util.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +30,22 @@ struct run_args {
 	int min_iterations, max_iterations;
 	const char **sets;	/* --set KEY=VALUE, in order */
 	size_t nsets;
+	int64_t resume;		/* --resume RUN: 0 off */
 };
+
+/* --resume RUN: a run id, a positive whole number. */
+static int opt_run_id(const struct option *opt, const char *v)
+{
+	char *end;
+	long long n;
+
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (errno || end == v || *end || n <= 0)
+		return error("--resume wants a run id (`mmbench list runs`), not '%s'", v);
+	*(int64_t *)opt->value = n;
+	return 0;
+}
 
 /* --precision: "1%" or "0.01", a fraction in (0, 1). */
 static int opt_precision(const struct option *opt, const char *v)
@@ -40,7 +58,18 @@ static int opt_precision(const struct option *opt, const char *v)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct run_args *a)
+/* What a run asked for, apart from its CONFIG and where it goes (see plan_options()). */
+static bool has_plan_options(const struct run_args *a)
+{
+	return a->label || a->iterations || a->quick || a->workload || a->accel || a->precision ||
+	       a->min_iterations || a->max_iterations || a->nsets || a->no_counters;
+}
+
+/*
+ * 0, or -1 after one error: the option parse, then what goes together.
+ * stored: argv is a run's recorded options (runs.options), no CONFIG.
+ */
+static int parse_args(int argc, char **argv, struct run_args *a, bool stored)
 {
 	const struct option opts[] = {
 		OPT_STRING(0, "name", &a->label, "LABEL", "kernel label of the samples"),
@@ -62,6 +91,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		  .argh = "N", .help = "with --precision: give up after N", .min = 2,
 		  .max = 1000000, .what = "a number >= 2" },
 		OPT_BOOL(0, "no-counters", &a->no_counters, "count no perf events"),
+		OPT_CALLBACK(0, "resume", &a->resume, "RUN", "go on with an interrupted run",
+			     opt_run_id),
 		OPT_SET_INT('q', "quiet", &mmb_quiet, 1, "no progress line, no messages"),
 		OPT_END(),
 	};
@@ -74,7 +105,12 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	if (n > 1)
 		return error("unexpected argument '%s': one CONFIG at a time", argv[1]);
 	a->config = argv[0];
-	if (!a->config)
+	if (stored && (n || a->resume || a->label || a->db || a->compare || a->accel))
+		return error("not one of the options a run records");
+	if (a->resume && has_plan_options(a))
+		return error("--resume goes on with run %lld's own options; give only --db, --compare, -q and the CONFIG it ran",
+			     (long long)a->resume);
+	if (!a->config && !a->resume && !stored)
 		return error("which CONFIG?"), parse_options_usage(stderr, opts, "run", "CONFIG"), -1;
 	if (a->label && !*a->label)
 		return error("--name must not be empty");
@@ -92,17 +128,128 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
+/*
+ * The options that shape the plan, one "--opt=value" per line: recorded
+ * with the run (runs.options) so --resume plans the same.  "" for none.
+ */
+static char *plan_options(const struct run_args *a)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "");
+	if (a->iterations)
+		strbuf_addf(&sb, "--iterations=%d\n", a->iterations);
+	if (a->quick)
+		strbuf_addstr(&sb, "--quick\n");
+	if (a->workload)
+		strbuf_addf(&sb, "--workload=%s\n", a->workload);
+	if (a->precision)
+		strbuf_addf(&sb, "--precision=%.17g\n--min-iterations=%d\n--max-iterations=%d\n",
+			    a->precision, a->min_iterations, a->max_iterations);
+	if (a->no_counters)
+		strbuf_addstr(&sb, "--no-counters\n");
+	for (size_t i = 0; i < a->nsets; i++)
+		strbuf_addf(&sb, "--set=%s\n", a->sets[i]);	/* one line: --set checked it */
+	return strbuf_detach(&sb);
+}
+
+/* A run's recorded options back into o (its strings point into *buf): 0 or -1. */
+static int parse_stored(const char *options, int64_t id, struct run_args *o, char **buf)
+{
+	char **argv = xcalloc(strlen(options) + 2, sizeof(*argv));
+	int argc = 1;
+
+	*buf = xstrdup(options);
+	argv[0] = "run";
+	for (char *p = *buf, *nl; p && *p; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		argv[argc++] = p;
+	}
+	if (parse_args(argc, argv, o, true)) {
+		free(argv);
+		free(o->sets);
+		o->sets = NULL;
+		return error("run %lld's recorded options (runs.options) do not parse: the DB was edited?",
+			     (long long)id);
+	}
+	free(argv);
+	if (o->precision)
+		return error("run %lld iterated to a precision (--precision): resuming such a run is not supported",
+			     (long long)id);
+	return 0;
+}
+
+/* The run's experiment: CONFIG (which must be what it recorded) or the recorded text. */
+static int resume_experiment(struct experiment *exp, const struct run_args *a,
+			     const struct run_args *o, const struct db_run_detail *d)
+{
+	char *name = xasprintf("run %lld's experiment", (long long)a->resume);
+	int ret;
+
+	ret = a->config ? experiment_load(exp, a->config)
+			: experiment_load_string(exp, name, d->config_text);
+	free(name);
+	for (size_t i = 0; !ret && i < o->nsets; i++)
+		ret = experiment_set_env(exp, o->sets[i]);
+	if (!ret && !a->config) {
+		/* the text as recorded (it already carries the "# --set" lines) */
+		free(exp->text);
+		exp->text = xstrdup(d->config_text);
+	}
+	exp->no_counters |= o->no_counters;
+	return ret;
+}
+
+/* run --resume RUN [CONFIG]: the run's own options and text, into its own id. */
+static int cmd_run_resume(const struct run_args *a)
+{
+	struct db_run_detail d;
+	struct run_args o;
+	struct experiment exp;
+	struct run_request rq = { 0 };
+	char *buf = NULL;
+	int ret;
+
+	ret = resume_read(db_default_path(a->db), a->resume, &d);
+	if (ret)
+		return ret;
+	experiment_init(&exp);
+	if (parse_stored(d.options, a->resume, &o, &buf) || resume_experiment(&exp, a, &o, &d)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	rq.config_path = d.config_path;
+	rq.db = a->db;
+	rq.compare = a->compare;
+	rq.workload = o.workload;
+	rq.iterations = o.iterations;
+	rq.quick = o.quick;
+	rq.resume = a->resume;
+	ret = run_experiment(&exp, &rq);
+out:
+	experiment_release(&exp);
+	free(o.sets);
+	free(buf);
+	db_run_detail_release(&d);
+	return ret;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a;
 	struct experiment exp;
 	struct run_request rq = { 0 };
+	char *options;
 	int ret;
 
-	if (parse_args(argc, argv, &a)) {
+	if (parse_args(argc, argv, &a, false)) {
 		free(a.sets);
 		return EXIT_USAGE;
 	}
+	if (a.resume)
+		return cmd_run_resume(&a);
 	experiment_init(&exp);
 	if (experiment_load(&exp, a.config)) {
 		experiment_release(&exp);
@@ -115,6 +262,7 @@ int cmd_run(int argc, char **argv)
 			free(a.sets);
 			return EXIT_USAGE;
 		}
+	options = plan_options(&a);
 	free(a.sets);
 	a.sets = NULL;
 	exp.no_counters |= a.no_counters;
@@ -129,7 +277,9 @@ int cmd_run(int argc, char **argv)
 	rq.precision = a.precision;
 	rq.min_iterations = a.min_iterations;
 	rq.max_iterations = a.max_iterations;
+	rq.options = options;
 	ret = run_experiment(&exp, &rq);
 	experiment_release(&exp);
+	free(options);
 	return ret;
 }

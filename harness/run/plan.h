@@ -15,6 +15,10 @@ struct plan_variant {
 	char *variant;			/* matrix params only: "clients=4,mode=threads" */
 	char *params_text;		/* every param: "size=1G clients=4 mode=threads" */
 	const char *unsupported;	/* supported()'s reason, NULL when it can run */
+	/* run --resume (resume.h): what the interrupted run recorded */
+	int resume_measured;		/* measured iterations 1..N already in the DB */
+	int resume_warmups;		/* warm-up rows there (new ones number on below) */
+	bool resume_done;		/* nothing left to run */
 };
 
 struct plan_workload {

@@ -714,7 +714,8 @@ static void show_progress(struct run_state *rs, const struct plan_workload *w,
 			   sizeof(eta));
 	progress_update("%s%s%s  %s %d/%d  [%zu/%zu, ETA %s]", w->plugin.w.name,
 			*v->variant ? " " : "", v->variant, warm ? "warm-up" : "iteration",
-			warm ? i + 1 : i - w->warmup + 1, warm ? w->warmup : w->iterations,
+			warm ? i + 1 : i - w->warmup + 1 + v->resume_measured,
+			warm ? w->warmup : w->iterations,
 			rs->done + 1, rs->plan->total_iterations, eta);
 }
 
@@ -802,7 +803,8 @@ static int run_iteration(struct run_state *rs, struct plan_workload *w, struct p
 	it.workload = w->plugin.w.name;
 	it.variant = v->variant;
 	it.params = v->params_text;
-	it.iteration = warm ? -(i + 1) : i - w->warmup + 1;
+	/* a resumed variant numbers on from what the run recorded */
+	it.iteration = warm ? -(v->resume_warmups + i + 1) : i - w->warmup + 1 + v->resume_measured;
 	it.warmup = warm;
 	it.status = r.status;
 	it.reason = r.reason[0] ? r.reason : NULL;
@@ -839,10 +841,13 @@ out:
 static int run_variant(struct run_state *rs, struct plan_workload *w, struct plan_variant *v)
 {
 	const struct plan *plan = rs->plan;
-	int total = w->warmup + (plan->precision > 0 ? plan->max_iterations : w->iterations);
+	int total = w->warmup + (plan->precision > 0 ? plan->max_iterations : w->iterations) -
+		    v->resume_measured;
 	struct precise pr = { 0 };
 	int i, rc = 0;
 
+	if (v->resume_done)
+		return 0;
 	if (v->unsupported) {
 		struct iteration_info it = {
 			.workload = w->plugin.w.name, .variant = v->variant,

@@ -8,6 +8,7 @@
 #include "envctl.h"
 #include "plan.h"
 #include "read.h"
+#include "resume.h"
 #include "runner.h"
 #include "summary.h"
 #include "sysinfo.h"
@@ -50,6 +51,61 @@ static void on_stop(int sig)
 	runner_request_stop(sig);
 }
 
+/* A new run's row, with its kernel and machine: the run id, or -1 after an error. */
+static int64_t new_run(struct mmb_db *db, const struct experiment *exp, const struct sysinfo *si,
+		       const struct run_request *rq, const char *label)
+{
+	struct kernel_info ki = { 0 };
+	struct machine_info mi = { 0 };
+	struct run_info ri = { 0 };
+	int64_t kid, mid;
+
+	ki.label = label;
+	ki.release = si->release;
+	ki.version = si->version;
+	ki.cmdline = si->cmdline;
+	ki.config_hash = si->config_hash;
+	ki.compiler = NULL;	/* the kernel's compiler is known only for built kernels */
+	mi.hostname = si->hostname;
+	mi.cpu_model = si->cpu_model;
+	mi.ncpus = si->ncpus;
+	mi.mem_bytes = si->mem_bytes;
+	kid = db_kernel_upsert(db, &ki);
+	mid = db_machine_upsert(db, &mi);
+	ri.kernel_id = kid;
+	ri.machine_id = mid;
+	ri.experiment = exp->name;
+	ri.config_path = rq->config_path;
+	ri.config_text = exp->text;
+	ri.release = si->release;
+	ri.version = si->version;
+	ri.cmdline = si->cmdline;
+	ri.config_hash = si->config_hash;
+	ri.harness_version = MMB_VERSION;
+	ri.git_sha = MMB_GIT_SHA;
+	ri.compiler = si->compiler;
+	ri.accel = rq->accel ? rq->accel : "host";
+	ri.options = rq->options;
+	return kid > 0 && mid > 0 ? db_run_begin(db, &ri) : -1;
+}
+
+/*
+ * Ctrl-C / SIGTERM / SIGHUP (the terminal closed): stop after killing
+ * the current child, restore, record the run as interrupted.
+ */
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
+
+	envctl_install_signal_handlers();
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 int run_experiment(struct experiment *exp, const struct run_request *rq)
 {
 	struct plan plan;
@@ -59,11 +115,8 @@ int run_experiment(struct experiment *exp, const struct run_request *rq)
 	struct sysinfo si;
 	struct runner_stats st;
 	struct result_sink sink;
-	struct sigaction sa;
-	struct kernel_info ki = { 0 };
-	struct machine_info mi = { 0 };
-	struct run_info ri = { 0 };
-	int64_t kid, mid, run_id;
+	char *label = NULL;
+	int64_t run_id;
 	off_t mark;
 	const char *status;
 	int ret = EXIT_OK;
@@ -96,56 +149,32 @@ int run_experiment(struct experiment *exp, const struct run_request *rq)
 	}
 
 	sysinfo_collect(&si);
-	ki.label = rq->label ? rq->label : si.release;
-	ki.release = si.release;
-	ki.version = si.version;
-	ki.cmdline = si.cmdline;
-	ki.config_hash = si.config_hash;
-	ki.compiler = NULL;	/* the kernel's compiler is known only for built kernels */
-	mi.hostname = si.hostname;
-	mi.cpu_model = si.cpu_model;
-	mi.ncpus = si.ncpus;
-	mi.mem_bytes = si.mem_bytes;
-	kid = db_kernel_upsert(&db, &ki);
-	mid = db_machine_upsert(&db, &mi);
-	ri.kernel_id = kid;
-	ri.machine_id = mid;
-	ri.experiment = exp->name;
-	ri.config_path = rq->config_path;
-	ri.config_text = exp->text;
-	ri.release = si.release;
-	ri.version = si.version;
-	ri.cmdline = si.cmdline;
-	ri.config_hash = si.config_hash;
-	ri.harness_version = MMB_VERSION;
-	ri.git_sha = MMB_GIT_SHA;
-	ri.compiler = si.compiler;
-	ri.accel = rq->accel ? rq->accel : "host";
-	run_id = kid > 0 && mid > 0 ? db_run_begin(&db, &ri) : -1;
-	if (run_id < 0) {
-		ret = EXIT_RUNTIME;
-		goto out;
+	if (rq->resume > 0) {
+		run_id = rq->resume;
+		ret = resume_claim(&db, run_id, exp, &si, &plan, &label);
+		if (ret)
+			goto out;
+		info("run %lld resumed: experiment '%s' on kernel '%s' (%s), %zu iterations left",
+		     (long long)run_id, exp->name, label, si.release, plan.total_iterations);
+	} else {
+		label = xstrdup(rq->label ? rq->label : si.release);
+		run_id = new_run(&db, exp, &si, rq, label);
+		if (run_id < 0) {
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+		info("run %lld: experiment '%s' on kernel '%s' (%s), %zu iterations",
+		     (long long)run_id, exp->name, label, si.release, plan.total_iterations);
 	}
-	info("run %lld: experiment '%s' on kernel '%s' (%s), %zu iterations",
-	     (long long)run_id, exp->name, ki.label, si.release, plan.total_iterations);
-
-	/*
-	 * Ctrl-C / SIGTERM / SIGHUP (the terminal closed): stop after killing
-	 * the current child, restore, record the run as interrupted.
-	 */
-	envctl_install_signal_handlers();
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	catch_stop_signals();
 
 	mark = envctl_mark();
 	sink_sqlite_init(&sink, &db, run_id);
+	/* a resumed run sets its environment again, journaled like the first time */
 	if (runner_env_apply(exp, &sink) || runner_env_record(&db, run_id)) {
 		envctl_restore_to(mark);
-		db_run_finish(&db, run_id, "failed");
+		/* a resume that could not start leaves the run as it found it */
+		db_run_finish(&db, run_id, rq->resume > 0 ? "interrupted" : "failed");
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
@@ -167,14 +196,14 @@ int run_experiment(struct experiment *exp, const struct run_request *rq)
 	}
 	if (rq->compare && !st.interrupted) {
 		/* a comparison that could not be made fails the command too */
-		int crc = compare_after_run(&db, rq->compare, ki.label);
+		int crc = compare_after_run(&db, rq->compare, label);
 
 		if (crc && !ret)
 			ret = crc;
 	}
 	if (st.interrupted) {
-		error("interrupted by signal %d; finished iterations are kept in %s (run %lld)",
-		      runner_stop_signal(), db_path(&db), (long long)run_id);
+		error("interrupted by signal %d; finished iterations are kept in %s (run %lld; `mmbench run --resume %lld` goes on)",
+		      runner_stop_signal(), db_path(&db), (long long)run_id, (long long)run_id);
 		ret = EXIT_RUNTIME;
 	} else if (st.failed) {
 		error("%d iteration(s) failed; see `mmbench show %lld`", st.failed,
@@ -182,6 +211,7 @@ int run_experiment(struct experiment *exp, const struct run_request *rq)
 		ret = EXIT_RUNTIME;
 	}
 out:
+	free(label);
 	sysinfo_release(&si);
 	db_close(&db);
 	plan_release(&plan);

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct run_request {
 	const char *config_path;	/* recorded with the run (runs.config_path) */
@@ -21,6 +22,8 @@ struct run_request {
 	bool quick;
 	double precision;		/* --precision: 0 off */
 	int min_iterations, max_iterations;
+	const char *options;		/* the plan's options, recorded for --resume (runs.options) */
+	int64_t resume;			/* > 0: go on with this interrupted run (resume.h) */
 };
 
 /* Plan, run and record exp (applying its environment); the command's exit code. */
