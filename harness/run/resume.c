@@ -147,6 +147,14 @@ int resume_plan(struct plan *p, int64_t run_id, const struct db_variant_done *d,
 	return 0;
 }
 
+/* MemTotal moves a little between boots: within 5% is the same memory (as compare --by machine). */
+static bool same_memory(uint64_t a, uint64_t b)
+{
+	uint64_t hi = a > b ? a : b, lo = a > b ? b : a;
+
+	return hi - lo <= hi / 20;
+}
+
 /* The run was measured on this kernel and machine: 0, or -1 after saying which differs. */
 static int same_system(const struct db_run_detail *d, const struct sysinfo *si, int64_t id)
 {
@@ -155,7 +163,7 @@ static int same_system(const struct db_run_detail *d, const struct sysinfo *si, 
 			     (long long)id, or_unknown(d->release), or_unknown(d->config_hash),
 			     or_unknown(si->release), or_unknown(si->config_hash));
 	if (!same_text(d->hostname, si->hostname) || !same_text(d->cpu_model, si->cpu_model) ||
-	    d->ncpus != si->ncpus || (uint64_t)d->mem_bytes != si->mem_bytes)
+	    d->ncpus != si->ncpus || !same_memory((uint64_t)d->mem_bytes, si->mem_bytes))
 		return error("run %lld was measured on %s (%s, %d CPUs, %lld bytes); this is %s (%s, %d CPUs, %llu bytes): resume it on its own machine",
 			     (long long)id, or_unknown(d->hostname), or_unknown(d->cpu_model),
 			     d->ncpus, (long long)d->mem_bytes, or_unknown(si->hostname),

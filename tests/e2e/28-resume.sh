@@ -4,7 +4,7 @@
 # planned), the rows from before the kill untouched, status complete,
 # compare works on it; as root the experiment's THP setting is applied
 # again while it resumes.  Refused: a complete run, an unknown id, options
-# beside --resume, a CONFIG whose text differs, another kernel.
+# beside --resume, a CONFIG whose text differs, another kernel or machine.
 . "$(dirname "$0")/../e2e-lib.sh"
 export MMBENCH_PLUGIN_PATH=$MMBENCH_BUILD/tests/plugins
 THP=/sys/kernel/mm/transparent_hugepage
@@ -119,6 +119,12 @@ resume 2 "$TMP/r.yaml"
 	grep -qF "this is $release (config" "$TMP/err" || die "another kernel: rc $rc, $(cat "$TMP/err")"
 [ "$(q "SELECT status FROM runs WHERE id = 2")" = interrupted ] || die "a refusal changed run 2"
 q "UPDATE runs SET release = '$release' WHERE id = 2"
+q "UPDATE machines SET ncpus = ncpus + 1"
+resume 2 "$TMP/r.yaml"
+[ $rc = 1 ] && grep -q "resume it on its own machine$" "$TMP/err" ||
+	die "another machine: rc $rc, $(cat "$TMP/err")"
+# MemTotal a little off (another boot) is still the machine
+q "UPDATE machines SET ncpus = ncpus - 1, mem_bytes = mem_bytes + mem_bytes / 100"
 
 # 3. with its CONFIG (the --set it ran with comes from the run's options)
 resume 2 "$TMP/r.yaml"
