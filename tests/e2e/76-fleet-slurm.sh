@@ -109,6 +109,9 @@ workloads:
       clients: [1, 2]
       mode: threads
 EOF
+# 8M is 4 huge pages: with THP on (a test beside us, or a machine set so) pft
+# measures too little time to count, so the machine's THP is not left to chance
+thp_never_env >> "$TMP/tiny.yaml"
 cat > "$TMP/bad.yaml" <<'EOF'
 experiment: fleet-bad
 iterations: 1
