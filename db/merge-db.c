@@ -459,7 +459,7 @@ int db_merge_file(struct mmb_db *db, const char *src_path, const struct db_merge
 	    scalar(db, "SELECT count(*) FROM " SRC ".runs WHERE status = 'running' AND uuid NOT IN"
 		   " (SELECT uuid FROM main.runs)", 0, &running))
 		goto rollback;
-	ret = check_labels(db, src_path, o, res);
+	ret = check_labels(db, o && o->name ? o->name : src_path, o, res);
 	if (ret)
 		goto rollback;
 	ret = -1;
@@ -496,7 +496,7 @@ rollback:
 	db_rollback(db);
 	res->runs_added = res->iterations = res->samples = 0;
 	if (ret == -1)
-		error("%s: nothing merged from %s", db->c->path, src_path);
+		error("%s: nothing merged from %s", db->c->path, o && o->name ? o->name : src_path);
 detach:
 	for (size_t i = 0; i < ntables; i++)
 		free(tables[i]);

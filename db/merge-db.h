@@ -38,6 +38,7 @@ struct db_rename {
 struct db_merge_opts {
 	const struct db_rename *renames;
 	size_t nrenames;
+	const char *name;	/* what messages call the source (NULL: its path) */
 };
 
 struct db_merge_result {

@@ -529,14 +529,9 @@ int db_label_samples(struct mmb_db *db, const char *const *labels, size_t nl,
 	return db_done(db, st, rc);
 }
 
-int db_export_samples(struct mmb_db *db, const char *const *labels, size_t nl,
-		      const int64_t *runs, size_t nr,
-		      int (*fn)(const struct db_export_row *r, void *arg), void *arg)
+int db_export_check(struct mmb_db *db, const char *const *labels, size_t nl,
+		    const int64_t *runs, size_t nr)
 {
-	struct strbuf sql = STRBUF_INIT;
-	sqlite3_stmt *st;
-	int rc, ret = 0, b = 1;
-
 	for (size_t i = 0; i < nl; i++)
 		if (db_kernel_find(db, labels[i]) <= 0)
 			return db_kernel_find(db, labels[i]) < 0 ? -1 :
@@ -552,6 +547,19 @@ int db_export_samples(struct mmb_db *db, const char *const *labels, size_t nl,
 				     (long long)runs[i], db->c->path) - 1;
 		db_run_detail_release(&d);
 	}
+	return 0;
+}
+
+int db_export_samples(struct mmb_db *db, const char *const *labels, size_t nl,
+		      const int64_t *runs, size_t nr,
+		      int (*fn)(const struct db_export_row *r, void *arg), void *arg)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st;
+	int rc, ret = db_export_check(db, labels, nl, runs, nr), b = 1;
+
+	if (ret)
+		return ret;
 	strbuf_addstr(&sql, "SELECT k.label, s.run_id, s.workload, s.variant, s.metric,"
 		      " ifnull(s.unit, ''), s.better, s.iteration, s.seq, s.value"
 		      " FROM samples s JOIN runs r ON r.id = s.run_id JOIN kernels k ON k.id = r.kernel_id"

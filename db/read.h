@@ -126,6 +126,9 @@ struct db_export_row {
  * by run then recording order; fn's non-zero return stops it (returned).
  * QUERY-style -2 after naming an unknown label or run; -1 on a DB error.
  */
+/* The labels and runs exist: 0; -2 after naming the first that does not; -1. */
+int db_export_check(struct mmb_db *db, const char *const *labels, size_t nl,
+		    const int64_t *runs, size_t nr);
 int db_export_samples(struct mmb_db *db, const char *const *labels, size_t nl,
 		      const int64_t *runs, size_t nr,
 		      int (*fn)(const struct db_export_row *r, void *arg), void *arg);

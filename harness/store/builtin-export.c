@@ -1,8 +1,10 @@
 /*
- * mmbench export [--db FILE] [--label L]... [--run N]...
+ * mmbench export [--db FILE] [--format csv|json] [--label L]... [--run N]...
  *
- * Writes the samples of the usable runs (what compare pools) as CSV in
- * the form `mmbench import` reads back:
+ * Writes the usable runs (what compare pools) in the form `mmbench import`
+ * reads back.  json: every row of the runs, their kernels, machines,
+ * environment, iterations, samples and monitors (db/dump.h), lossless.
+ * csv: the samples only,
  *   label,run,workload,variant,metric,unit,better,iteration,seq,value
  * one row per sample, by run then recording order; run is the run's id
  * here, which import uses only to keep the runs apart.  Values are
@@ -10,6 +12,7 @@
  */
 #include "builtin.h"
 #include "db.h"
+#include "dump.h"
 #include "parse-options.h"
 #include "read.h"
 #include "util.h"
@@ -69,6 +72,13 @@ static int export_row(const struct db_export_row *r, void *arg)
 	return o->buf.len > (1 << 20) ? flush_out(o) : 0;
 }
 
+static int flush_json(struct strbuf *sb, void *arg)
+{
+	struct export_out *o = arg;
+
+	return flush_out(o);
+}
+
 static int add_run(const struct option *opt, const char *arg)
 {
 	struct { int64_t *v; size_t nr, alloc; } *runs = opt->value;
@@ -93,7 +103,7 @@ int cmd_export(int argc, char **argv)
 	int ret = EXIT_USAGE, n;
 	const struct option opts[] = {
 		OPT_STRING(0, "db", &dbpath, "FILE", "results database"),
-		OPT_STRING(0, "format", &format, "csv", "output format (csv)"),
+		OPT_STRING(0, "format", &format, "F", "csv (samples) or json (everything)"),
 		OPT_LIST(0, "label", &labels, &nlabels, "L", "only the runs of kernel label L"),
 		OPT_CALLBACK(0, "run", &runs, "N", "only run N", add_run),
 		OPT_END(),
@@ -107,8 +117,9 @@ int cmd_export(int argc, char **argv)
 		parse_options_usage(stderr, opts, "export", EXPORT_ARGS);
 		goto out;
 	}
-	if (strcmp(format, "csv")) {
-		error("--format '%s': export writes csv (the form `mmbench import` reads)", format);
+	if (strcmp(format, "csv") && strcmp(format, "json")) {
+		error("--format '%s': export writes csv or json (the forms `mmbench import` reads)",
+		      format);
 		goto out;
 	}
 	db_single_thread();
@@ -117,15 +128,21 @@ int cmd_export(int argc, char **argv)
 		ret = n == DB_ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
-	strbuf_addstr(&o.buf, "label,run,workload,variant,metric,unit,better,iteration,seq,value\n");
-	n = db_export_samples(&db, labels, nlabels, runs.v, runs.nr, export_row, &o);
+	if (!strcmp(format, "json")) {
+		n = db_dump_json(&db, labels, nlabels, runs.v, runs.nr, &o.buf, flush_json, &o,
+				 &o.rows);
+	} else {
+		strbuf_addstr(&o.buf, "label,run,workload,variant,metric,unit,better,iteration,"
+			      "seq,value\n");
+		n = db_export_samples(&db, labels, nlabels, runs.v, runs.nr, export_row, &o);
+	}
 	if (!n)
 		n = flush_out(&o);
 	if (!n && fflush(stdout))
 		n = error("cannot write the export: standard output failed");
 	ret = n == -2 ? EXIT_USAGE : n ? EXIT_RUNTIME : EXIT_OK;
 	if (!n)
-		info("exported %zu samples", o.rows);
+		info("exported %zu %s", o.rows, strcmp(format, "json") ? "samples" : "runs");
 	db_close(&db);
 out:
 	strbuf_release(&o.buf);

@@ -6,7 +6,9 @@
  *  - CSV (RFC 4180) with a header naming the columns workload, metric,
  *    variant, iteration, value and optionally unit, better (higher|lower),
  *    in any order;
- *  - lkp matrix.json: { "aim9.brk_test.ops_per_sec": [v_run0, v_run1, ...] }.
+ *  - lkp matrix.json: { "aim9.brk_test.ops_per_sec": [v_run0, v_run1, ...] };
+ *  - `mmbench export --format json`: every run in it, with everything recorded
+ *    for it, merged as `mmbench merge` does (importfmt.h).
  * Every row is validated; the first bad one is reported as FILE:LINE: why
  * and nothing is imported (everything happens in one transaction).
  *
@@ -20,6 +22,7 @@
 #include "db.h"
 #include "parse-options.h"
 #include "importfmt.h"
+#include "merge-db.h"
 #include "util.h"
 
 #include <errno.h>
@@ -116,6 +119,19 @@ int cmd_import(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	db_bulk_load(&db);
+	if (import_is_export(buf.buf, buf.len)) {
+		struct db_merge_result res = { 0 };
+
+		ret = import_export_json(&db, file, buf.buf, buf.len, label, &res);
+		if (ret)
+			error("nothing imported");
+		else
+			info("imported %zu run%s (%zu iterations, %zu samples) from %s, %zu already here",
+			     res.runs_added, res.runs_added == 1 ? "" : "s", res.iterations,
+			     res.samples, file, res.runs_present);
+		ret = mmb_exit_code(ret);
+		goto close;
+	}
 	im.db = &db;
 	im.file = file;
 	if (db_begin(&db)) {

@@ -5,7 +5,9 @@
  */
 #include "importfmt.h"
 #include "db.h"
+#include "dump.h"
 #include "import.h"
+#include "merge-db.h"
 #include "json.h"
 #include "util.h"
 
@@ -16,6 +18,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- direction of lkp stats (after lkp's etc/index-perf-all.yaml) ---- */
 
@@ -808,4 +811,97 @@ bool import_looks_like_json(const char *buf, size_t len)
 		i++;
 	/* no CSV header starts with '[': a JSON array is a wrong matrix, said so */
 	return i < len && (buf[i] == '{' || buf[i] == '[');
+}
+
+/* ---- mmbench export --format json ---- */
+
+bool import_is_export(const char *buf, size_t len)
+{
+	static const char key[] = "\"mmbench_export\"";
+	size_t i = 0;
+
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < len && strchr(" \t\r\n", buf[i]))
+		i++;
+	if (i >= len || buf[i++] != '{')
+		return false;
+	while (i < len && strchr(" \t\r\n", buf[i]))
+		i++;
+	return len - i >= sizeof(key) - 1 && !memcmp(buf + i, key, sizeof(key) - 1);
+}
+
+static void unlink_db(const char *path)
+{
+	static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(suffix); i++) {
+		char *p = xasprintf("%s%s", path, suffix[i]);
+
+		unlink(p);
+		free(p);
+	}
+}
+
+/* The export's rows in a database of their own (a temporary file): 0, MMB_EUSAGE, -1. */
+static int load_into_temp(const char *file, const struct json *j, const char *path,
+			  char ***labels, size_t *nlabels)
+{
+	struct mmb_db tmp;
+	int ret;
+
+	if (db_open(&tmp, path))
+		return -1;
+	ret = db_dump_load(&tmp, j, file, labels, nlabels);
+	db_close(&tmp);
+	return ret == -2 ? MMB_EUSAGE : ret;
+}
+
+int import_export_json(struct mmb_db *db, const char *file, const char *buf, size_t len,
+		       const char *label, struct db_merge_result *res)
+{
+	const char *dir = getenv("TMPDIR");
+	char *path = xasprintf("%s/mmbench-import-XXXXXX", dir && *dir ? dir : "/tmp");
+	struct db_merge_opts opts = { .name = file };
+	struct db_rename *ren = NULL;
+	char **labels = NULL, err[256];
+	size_t nl = 0;
+	struct json *j;
+	int fd, ret;
+
+	if (json_parse(buf, len, &j, err, sizeof(err))) {
+		error("%s:%s", file, err);
+		free(path);
+		return MMB_EUSAGE;
+	}
+	fd = mkstemp(path);
+	if (fd < 0) {
+		ret = error("cannot make a temporary database %s: %s", path, strerror(errno));
+		goto out;
+	}
+	close(fd);
+	ret = load_into_temp(file, j, path, &labels, &nl);
+	if (ret)
+		goto out;
+	/* --name: every label of the file goes under it */
+	if (label) {
+		ren = xcalloc(nl + 1, sizeof(*ren));
+		for (size_t i = 0; i < nl; i++)
+			ren[i] = (struct db_rename){ labels[i], label };
+		opts.renames = ren;
+		opts.nrenames = nl;
+	}
+	ret = db_merge_file(db, path, &opts, res);
+	if (ret == DB_MERGE_REFUSED)
+		ret = MMB_EUSAGE;
+out:
+	if (fd >= 0)
+		unlink_db(path);
+	for (size_t i = 0; i < nl; i++)
+		free(labels[i]);
+	free(labels);
+	free(ren);
+	free(path);
+	json_free(j);
+	return ret;
 }

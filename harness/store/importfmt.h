@@ -99,6 +99,18 @@ int import_csv(struct importer *im, char *buf, size_t len);
 int import_matrix(struct importer *im, const char *buf, size_t len);
 /* A matrix.json (first non-blank byte '{' or '['), else CSV. */
 bool import_looks_like_json(const char *buf, size_t len);
+/* An `mmbench export --format json` file: '{' and the key "mmbench_export" first. */
+bool import_is_export(const char *buf, size_t len);
+struct db_merge_result;
+/*
+ * Import an export: its rows go into a new temporary database, which is
+ * merged into db as `mmbench merge` merges (runs already here, by uuid,
+ * are skipped; a label naming another kernel here is refused).  label
+ * non-NULL: every run under that label.  0; MMB_EUSAGE after FILE:LINE:COL
+ * or the merge's refusal; -1.
+ */
+int import_export_json(struct mmb_db *db, const char *file, const char *buf, size_t len,
+		       const char *label, struct db_merge_result *res);
 /* Free the compiled lkp direction table. */
 void import_directions_free(void);
 
