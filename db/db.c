@@ -599,18 +599,6 @@ int db_run_set_accel(struct mmb_db *db, int64_t run_id, const char *accel)
 	return db_done(db, st, rc);
 }
 
-int db_open_stream_source(struct mmb_db *db, const char *path)
-{
-	db->c = xcalloc(1, sizeof(*db->c));
-	if (sqlite3_open_v2(path, &db->c->sql, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
-		db_close(db);
-		return -1;
-	}
-	db->c->path = xstrdup(path);
-	sqlite3_busy_timeout(db->c->sql, 2000);
-	return 0;
-}
-
 int64_t db_series_id(struct mmb_db *db, const char *workload, const char *variant,
 		     const char *metric, const char *unit, int better)
 {

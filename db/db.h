@@ -125,12 +125,6 @@ int db_run_env_found(struct mmb_db *db, int64_t run_id, const char *const *keys,
 		     const char *const *values, size_t n);
 /* The accelerator a VM run ended up under (a KVM probe may fall back to TCG). */
 int db_run_set_accel(struct mmb_db *db, int64_t run_id, const char *accel);
-/*
- * The guest agent's view of the runner's DB: opened as it is (no
- * migration, no journal change) while the runner writes it; 0 or -1,
- * quietly (the agent tries again at its next poll).
- */
-int db_open_stream_source(struct mmb_db *db, const char *path);
 /* The id of a (workload, variant, metric, unit, better) series, made on first use. */
 int64_t db_series_id(struct mmb_db *db, const char *workload, const char *variant,
 		     const char *metric, const char *unit, int better);

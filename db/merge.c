@@ -86,168 +86,6 @@ void mstream_fields_free(char **f, int n)
 	free(f);
 }
 
-static const char *col_text(sqlite3_stmt *st, int i)
-{
-	return (const char *)sqlite3_column_text(st, i);
-}
-
-static char *col_num(sqlite3_stmt *st, int i)
-{
-	if (sqlite3_column_type(st, i) == SQLITE_NULL)
-		return NULL;
-	if (sqlite3_column_type(st, i) == SQLITE_INTEGER)
-		return xasprintf("%lld", (long long)sqlite3_column_int64(st, i));
-	return xasprintf("%.17g", sqlite3_column_double(st, i));
-}
-
-static int stream_iteration(sqlite3 *g, sqlite3_stmt *it, struct strbuf *out)
-{
-	int64_t id = sqlite3_column_int64(it, 0);
-	sqlite3_stmt *s = NULL, *o = NULL;
-	struct strbuf body = STRBUF_INIT;
-	int ns = 0, no = 0, ret = -1, rc;
-	char *num[8] = { 0 };
-
-	if (sqlite3_prepare_v2(g, "SELECT metric, unit, better, seq, value FROM samples"
-			       " WHERE iteration_id = ? ORDER BY id", -1, &s, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(g, "SELECT source, key, delta FROM monitors"
-			       " WHERE iteration_id = ?", -1, &o, NULL) != SQLITE_OK)
-		goto out;
-	sqlite3_bind_int64(s, 1, id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		char *b = col_num(s, 2), *q = col_num(s, 3), *v = col_num(s, 4);
-		const char *f[] = { col_text(s, 0), col_text(s, 1), b, q, v };
-
-		mstream_record(&body, 'S', f, 5);
-		free(b);
-		free(q);
-		free(v);
-		ns++;
-	}
-	if (rc != SQLITE_DONE)
-		goto out;	/* no I record with part of its samples: sent next poll */
-	sqlite3_bind_int64(o, 1, id);
-	while ((rc = sqlite3_step(o)) == SQLITE_ROW) {
-		char *d = col_num(o, 2);
-		const char *f[] = { col_text(o, 0), col_text(o, 1), d };
-
-		mstream_record(&body, 'O', f, 3);
-		free(d);
-		no++;
-	}
-	if (rc != SQLITE_DONE)
-		goto out;
-	{
-		num[0] = col_num(it, 4);	/* iteration */
-		num[1] = col_num(it, 5);	/* warmup */
-		num[2] = col_num(it, 8);	/* started */
-		num[3] = col_num(it, 9);	/* elapsed */
-		num[4] = xasprintf("%d", ns);
-		num[5] = xasprintf("%d", no);
-		num[6] = col_num(it, 11);	/* interference */
-		const char *f[] = { col_text(it, 1), col_text(it, 2), col_text(it, 3), num[0],
-				    num[1], col_text(it, 6), col_text(it, 7), num[2], num[3],
-				    num[4], num[5], col_text(it, 10), num[6] };
-
-		mstream_record(out, 'I', f, 13);
-		strbuf_add(out, body.buf, body.len);
-	}
-	ret = 0;
-out:
-	for (int i = 0; i < 8; i++)
-		free(num[i]);
-	sqlite3_finalize(s);
-	sqlite3_finalize(o);
-	strbuf_release(&body);
-	return ret;
-}
-
-int mstream_poll(struct mmb_db *guest, struct mstream_pos *pos, struct strbuf *out)
-{
-	sqlite3 *g = guest->c->sql;
-	sqlite3_stmt *st = NULL;
-	int ret = -1, n = -1, rc;
-
-	if (!pos->run_id) {
-		if (sqlite3_prepare_v2(g, "SELECT id, experiment, config_path, config_text, release,"
-				       " version, cmdline, config_hash, harness_version, git_sha,"
-				       " compiler FROM runs ORDER BY id LIMIT 1", -1, &st,
-				       NULL) != SQLITE_OK)
-			return -1;	/* schema not there yet */
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW) {
-			const char *f[10];
-
-			for (int i = 0; i < 10; i++)
-				f[i] = col_text(st, i + 1);
-			mstream_record(out, 'R', f, 10);
-			pos->run_id = sqlite3_column_int64(st, 0);
-		}
-		sqlite3_finalize(st);
-		st = NULL;
-		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-			return -1;	/* tried again next poll */
-		if (!pos->run_id)
-			return 0;
-	}
-	/* run_env: resend all rows when more appeared (the host upserts) */
-	if (sqlite3_prepare_v2(g, "SELECT count(*) FROM run_env WHERE run_id = ?", -1, &st,
-			       NULL) != SQLITE_OK)
-		goto out;
-	sqlite3_bind_int64(st, 1, pos->run_id);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	st = NULL;
-	if (n < 0)
-		goto out;
-	if (n != pos->nenv) {
-		if (sqlite3_prepare_v2(g, "SELECT key, value, original FROM run_env WHERE run_id = ?"
-				       " ORDER BY key", -1, &st, NULL) != SQLITE_OK)
-			goto out;
-		sqlite3_bind_int64(st, 1, pos->run_id);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			const char *f[] = { col_text(st, 0), col_text(st, 1), col_text(st, 2) };
-
-			mstream_record(out, 'E', f, 3);
-		}
-		if (rc != SQLITE_DONE)
-			goto out;	/* all resent next poll (the host upserts) */
-		sqlite3_finalize(st);
-		st = NULL;
-		pos->nenv = n;
-	}
-	if (sqlite3_prepare_v2(g, "SELECT id, workload, variant, params, iteration, warmup, status,"
-			       " reason, started, elapsed, disturbed, interference FROM iterations"
-			       " WHERE run_id = ? AND id > ? ORDER BY id", -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	sqlite3_bind_int64(st, 1, pos->run_id);
-	sqlite3_bind_int64(st, 2, pos->last_iter);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (stream_iteration(g, st, out))
-			goto out;
-		pos->last_iter = sqlite3_column_int64(st, 0);
-	}
-	if (rc != SQLITE_DONE)
-		goto out;
-	sqlite3_finalize(st);
-	st = NULL;
-	if (sqlite3_prepare_v2(g, "SELECT status FROM runs WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	sqlite3_bind_int64(st, 1, pos->run_id);
-	if (sqlite3_step(st) == SQLITE_ROW && col_text(st, 0) &&
-	    strcmp(col_text(st, 0), pos->status)) {
-		const char *f[] = { col_text(st, 0) };
-
-		snprintf(pos->status, sizeof(pos->status), "%s", col_text(st, 0));
-		mstream_record(out, 'F', f, 1);
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(st);
-	return ret;
-}
-
 /* ---- host side --------------------------------------------------------- */
 
 void merge_init(struct merge_ctx *m, struct mmb_db *db, int64_t run_id)
@@ -534,6 +372,13 @@ static int merge_line(struct merge_ctx *m, const char *line)
 			ret = error("result stream: bad environment record");
 		else
 			ret = db_run_env(m->db, m->run_id, f[1], f[2], f[3]);
+		break;
+	case 'N':
+		if (n != 3 || !f[1])
+			ret = error("result stream: bad environment record");
+		else
+			ret = db_run_env_found(m->db, m->run_id, (const char *const *)&f[1],
+					       (const char *const *)&f[2], 1);
 		break;
 	case 'I':
 		ret = merge_iter_begin(m, f, n);

@@ -1,12 +1,13 @@
 /*
- * Moving results from a guest's database into the host's, as a stream.
+ * Moving results from a guest into the host's database, as a stream.
  *
- * The guest agent (`mmbench vm guest`) polls the runner's SQLite file and
- * writes every newly committed row as a text record to a virtio-serial
- * port; the host appends what arrives to a file and merges each complete
- * record into its own DB at once, under the host's run id (bound
- * parameters only).  A guest that panics mid-run therefore loses at most
- * the iteration in flight: everything streamed before is already merged.
+ * The guest agent (`mmbench vm guest`) runs the experiment with the stream
+ * sink (db/sink.h) on a virtio-serial port: each row is a text record the
+ * moment the runner has it, and the guest writes no database.  The host
+ * appends what arrives to a file and merges each complete record into its
+ * own DB at once, under the host's run id (bound parameters only).  A guest
+ * that panics mid-run therefore loses at most the iteration in flight:
+ * everything streamed before is already merged.
  *
  * Records are lines, fields separated by TAB, with \\, \t, \n and \r
  * escaped and \N for NULL:
@@ -14,9 +15,12 @@
  *   M  ncpus mem_bytes cpu_model release version cmdline     guest facts
  *   R  experiment config_path config_text release version cmdline
  *      config_hash harness_version git_sha compiler         the guest's run
- *   E  key value original                   run_env row
+ *   E  key value original                   run_env row the run set
+ *   N  key value                            run_env row as found (an E row of
+ *                                           the same key stays)
  *   I  workload variant params iteration warmup status reason started
- *      elapsed nsamples nmonitors           then nsamples S and nmonitors O
+ *      elapsed nsamples nmonitors disturbed interference
+ *                                           then nsamples S and nmonitors O
  *   S  metric unit better seq value
  *   O  source key delta
  *   F  status                               the guest run's final status
@@ -35,18 +39,9 @@
 
 struct strbuf;
 
-/* ---- guest side ---- */
-struct mstream_pos {
-	int64_t run_id;		/* guest run being streamed (0: none yet) */
-	int64_t last_iter;	/* highest iteration id sent */
-	int nenv;		/* run_env rows sent */
-	char status[16];	/* last status sent */
-};
-
+/* ---- guest side (the stream sink writes the run's records) ---- */
 /* Append one record; fields may be NULL. */
 void mstream_record(struct strbuf *out, char type, const char *const *fields, int n);
-/* Records for everything new in the guest DB since pos; 0 or -1. */
-int mstream_poll(struct mmb_db *guest, struct mstream_pos *pos, struct strbuf *out);
 
 /* ---- host side ---- */
 struct merge_ctx {

@@ -13,10 +13,22 @@
 
 /* ---- sqlite ---- */
 
+static int sqlite_run(struct result_sink *s, const struct run_info *ri)
+{
+	s->run_id = db_run_begin(s->db, ri);
+	return s->run_id > 0 ? 0 : -1;
+}
+
 static int sqlite_env(struct result_sink *s, const char *key, const char *value,
 		      const char *original)
 {
 	return db_run_env(s->db, s->run_id, key, value, original);
+}
+
+static int sqlite_env_found(struct result_sink *s, const char *const *keys,
+			    const char *const *values, size_t n)
+{
+	return db_run_env_found(s->db, s->run_id, keys, values, n);
 }
 
 static int sqlite_iteration(struct result_sink *s, const struct iteration_record *r)
@@ -31,8 +43,14 @@ static int sqlite_iteration(struct result_sink *s, const struct iteration_record
 				HAS(r, mon_source) ? r->mon_source : NULL) < 0 ? -1 : 0;
 }
 
+static int sqlite_finish(struct result_sink *s, const char *status)
+{
+	return db_run_finish(s->db, s->run_id, status);
+}
+
 static const struct result_sink_ops sqlite_ops = {
-	.name = "sqlite", .env = sqlite_env, .iteration = sqlite_iteration,
+	.name = "sqlite", .run = sqlite_run, .env = sqlite_env, .env_found = sqlite_env_found,
+	.iteration = sqlite_iteration, .finish = sqlite_finish,
 };
 
 void sink_sqlite_init(struct result_sink *s, struct mmb_db *db, int64_t run_id)
@@ -61,17 +79,56 @@ static int write_all(int fd, const struct strbuf *b)
 	return 0;
 }
 
-static int stream_env(struct result_sink *s, const char *key, const char *value,
-		      const char *original)
+/* One record of n fields, written at once. */
+static int stream_record(struct result_sink *s, char type, const char *const *f, int n)
 {
 	struct strbuf b = STRBUF_INIT;
-	const char *f[] = { key, value, original };
 	int ret;
 
-	mstream_record(&b, 'E', f, 3);
+	mstream_record(&b, type, f, n);
 	ret = write_all(s->fd, &b);
 	strbuf_release(&b);
 	return ret;
+}
+
+static int stream_run(struct result_sink *s, const struct run_info *ri)
+{
+	const char *f[] = { ri->experiment, ri->config_path, ri->config_text, ri->release,
+			    ri->version, ri->cmdline, ri->config_hash, ri->harness_version,
+			    ri->git_sha, ri->compiler };
+
+	return stream_record(s, 'R', f, 10);
+}
+
+static int stream_env(struct result_sink *s, const char *key, const char *value,
+		      const char *original)
+{
+	const char *f[] = { key, value, original };
+
+	return stream_record(s, 'E', f, 3);
+}
+
+static int stream_env_found(struct result_sink *s, const char *const *keys,
+			    const char *const *values, size_t n)
+{
+	struct strbuf b = STRBUF_INIT;
+	int ret;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *f[] = { keys[i], values[i] };
+
+		mstream_record(&b, 'N', f, 2);
+	}
+	ret = write_all(s->fd, &b);
+	strbuf_release(&b);
+	return ret;
+}
+
+static int stream_finish(struct result_sink *s, const char *status)
+{
+	const char *f[] = { status };
+
+	return stream_record(s, 'F', f, 1);
 }
 
 static char *num(const char *fmt, double v)
@@ -95,7 +152,7 @@ static int stream_iteration(struct result_sink *s, const struct iteration_record
 	n[5] = xasprintf("%zu", nmon);
 	n[6] = it->measured ? num("%.17g", it->interference) : NULL;
 	{
-		/* the 13 fields merge_feed() reads, as mstream_poll() sends them */
+		/* the 13 fields merge_feed() reads */
 		const char *f[] = { it->workload, it->variant, it->params, n[0], n[1], it->status,
 				    it->reason, n[2], n[3], n[4], n[5], it->disturbed, n[6] };
 
@@ -132,7 +189,8 @@ static int stream_iteration(struct result_sink *s, const struct iteration_record
 }
 
 static const struct result_sink_ops stream_ops = {
-	.name = "stream", .env = stream_env, .iteration = stream_iteration,
+	.name = "stream", .run = stream_run, .env = stream_env, .env_found = stream_env_found,
+	.iteration = stream_iteration, .finish = stream_finish,
 };
 
 void sink_stream_init(struct result_sink *s, int fd)

@@ -1,7 +1,8 @@
 /*
- * Where the runner's results go: a sink takes the run's environment rows
- * and one record per iteration (its row, samples, monitor deltas and the
- * interference record), and nothing in the runner knows what is behind it.
+ * Where a run's results go: a sink takes the run's row, its environment
+ * rows, one record per iteration (its row, samples, monitor deltas and the
+ * interference record) and the final status, and nothing in the runner
+ * knows what is behind it.
  *
  *   sqlite sink   the results DB (db_iteration_add: one transaction each)
  *   stream sink   mmbench-stream records (db/merge.h) on a file descriptor,
@@ -38,11 +39,18 @@ struct iteration_record {
 struct result_sink;
 struct result_sink_ops {
 	const char *name;
+	/* the run's row: sqlite begins it (s->run_id), stream sends R */
+	int (*run)(struct result_sink *s, const struct run_info *ri);
 	/* one run_env row; original NULL when the run did not change it */
 	int (*env)(struct result_sink *s, const char *key, const char *value,
 		   const char *original);
+	/* run_env rows as found on the machine: a key env() recorded keeps its row */
+	int (*env_found)(struct result_sink *s, const char *const *keys,
+			 const char *const *values, size_t n);
 	/* 0 or -1 after printing why (the run then stops: nothing is kept in memory) */
 	int (*iteration)(struct result_sink *s, const struct iteration_record *r);
+	/* the run's final status: complete, interrupted or failed */
+	int (*finish)(struct result_sink *s, const char *status);
 };
 
 struct result_sink {
@@ -52,8 +60,14 @@ struct result_sink {
 	int fd;				/* stream */
 };
 
+/* run_id 0: sink_run() begins the run (the row's id is then s->run_id) */
 void sink_sqlite_init(struct result_sink *s, struct mmb_db *db, int64_t run_id);
 void sink_stream_init(struct result_sink *s, int fd);
+
+static inline int sink_run(struct result_sink *s, const struct run_info *ri)
+{
+	return s->ops->run(s, ri);
+}
 
 static inline int sink_env(struct result_sink *s, const char *key, const char *value,
 			   const char *original)
@@ -61,9 +75,20 @@ static inline int sink_env(struct result_sink *s, const char *key, const char *v
 	return s->ops->env(s, key, value, original);
 }
 
+static inline int sink_env_found(struct result_sink *s, const char *const *keys,
+				 const char *const *values, size_t n)
+{
+	return s->ops->env_found(s, keys, values, n);
+}
+
 static inline int sink_iteration(struct result_sink *s, const struct iteration_record *r)
 {
 	return s->ops->iteration(s, r);
+}
+
+static inline int sink_finish(struct result_sink *s, const char *status)
+{
+	return s->ops->finish(s, status);
 }
 
 #endif

@@ -1,26 +1,32 @@
 /*
  * The guest side of `mmbench vm run`: PID 1's agent in the VM's initramfs
  * (`mmbench vm guest ARGS`).  It finds the result port, sends the guest's
- * facts, runs the runner and streams what it recorded (db/merge.h's
- * records) to the host, with heartbeats, until the runner exits.  The host
- * driver is vmrun.c.
+ * facts, and runs the experiment in this process with the stream sink on
+ * the port (db/sink.h): every row goes to the host as a db/merge.h record
+ * the moment the runner has it, nothing is written to a database here.  A
+ * thread sends heartbeats meanwhile; the last record is the exit code.
+ * The host driver is vmrun.c.
  */
 #include "vmrun.h"
-#include "db.h"
-#include "kargv.h"
+#include "config.h"
 #include "merge.h"
+#include "parse-options.h"
 #include "qemu.h"
+#include "session.h"
+#include "sink.h"
 #include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/swap.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char *find_port(const char *name)
@@ -116,41 +122,228 @@ static int guest_zram(const char *bytes, struct strbuf *out)
 	return rc;
 }
 
+/*
+ * The stream sink on the port, shared with the heartbeat thread: one
+ * writer at a time, so a heartbeat never lands inside a record (a large
+ * iteration takes several writes to a virtio port).
+ */
+struct guest_sink {
+	struct result_sink base;	/* first: what the runner writes to */
+	struct result_sink port;	/* the stream sink on the port */
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	bool stop;
+	int crash_after, sent;		/* --crash-after: panic after N I records */
+};
+
+#define GUEST(s) ((struct guest_sink *)(s))
+
+static int guest_run_rec(struct result_sink *s, const struct run_info *ri)
+{
+	int ret;
+
+	pthread_mutex_lock(&GUEST(s)->lock);
+	ret = sink_run(&GUEST(s)->port, ri);
+	pthread_mutex_unlock(&GUEST(s)->lock);
+	return ret;
+}
+
+static int guest_env(struct result_sink *s, const char *key, const char *value,
+		     const char *original)
+{
+	int ret;
+
+	pthread_mutex_lock(&GUEST(s)->lock);
+	ret = sink_env(&GUEST(s)->port, key, value, original);
+	pthread_mutex_unlock(&GUEST(s)->lock);
+	return ret;
+}
+
+static int guest_env_found(struct result_sink *s, const char *const *keys,
+			   const char *const *values, size_t n)
+{
+	int ret;
+
+	pthread_mutex_lock(&GUEST(s)->lock);
+	ret = sink_env_found(&GUEST(s)->port, keys, values, n);
+	pthread_mutex_unlock(&GUEST(s)->lock);
+	return ret;
+}
+
+static int guest_iteration(struct result_sink *s, const struct iteration_record *r)
+{
+	struct guest_sink *g = GUEST(s);
+	int ret;
+
+	pthread_mutex_lock(&g->lock);
+	ret = sink_iteration(&g->port, r);
+	if (!ret && g->crash_after && ++g->sent >= g->crash_after) {
+		/* test hook: a kernel panic mid-run, after N iterations went out */
+		fsync(g->port.fd);
+		fprintf(stderr, "mmbench-vm: --crash-after %d: crashing the kernel\n",
+			g->crash_after);
+		write_file_str("/proc/sys/kernel/sysrq", "1");
+		write_file_str("/proc/sysrq-trigger", "c");
+	}
+	pthread_mutex_unlock(&g->lock);
+	return ret;
+}
+
+static int guest_finish(struct result_sink *s, const char *status)
+{
+	int ret;
+
+	pthread_mutex_lock(&GUEST(s)->lock);
+	ret = sink_finish(&GUEST(s)->port, status);
+	pthread_mutex_unlock(&GUEST(s)->lock);
+	return ret;
+}
+
+static const struct result_sink_ops guest_ops = {
+	.name = "stream", .run = guest_run_rec, .env = guest_env, .env_found = guest_env_found,
+	.iteration = guest_iteration, .finish = guest_finish,
+};
+
+static void heartbeat_write(int fd)
+{
+	char rec[48];
+	int n = snprintf(rec, sizeof(rec), "H\t%.0f\n", now_ns() / 1e9);
+
+	/* no malloc here: the runner forks while the heartbeat thread runs */
+	for (int off = 0; off < n;) {
+		ssize_t w = write(fd, rec + off, (size_t)(n - off));
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		off += (int)w;
+	}
+}
+
+/* An H record every 5 s until stopped: the host takes silence for a hang. */
+static void *heartbeat(void *arg)
+{
+	struct guest_sink *g = arg;
+	struct timespec ts;
+
+	pthread_mutex_lock(&g->lock);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_sec += 5;
+	while (!g->stop) {
+		if (pthread_cond_timedwait(&g->wake, &g->lock, &ts) == ETIMEDOUT) {
+			heartbeat_write(g->port.fd);
+			ts.tv_sec += 5;
+		}
+	}
+	pthread_mutex_unlock(&g->lock);
+	return NULL;
+}
+
+/* Start the heartbeat with every signal blocked in it: signals are the runner's. */
+static int heartbeat_start(struct guest_sink *g, pthread_t *t)
+{
+	pthread_condattr_t ca;
+	sigset_t all, old;
+	int rc;
+
+	pthread_mutex_init(&g->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&g->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	heartbeat_write(g->port.fd);	/* the first one now */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(t, NULL, heartbeat, g);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc)
+		return error("vm guest: no heartbeat thread: %s", strerror(rc));
+	return 0;
+}
+
+static void heartbeat_stop(struct guest_sink *g, pthread_t t)
+{
+	pthread_mutex_lock(&g->lock);
+	g->stop = true;
+	pthread_cond_signal(&g->wake);
+	pthread_mutex_unlock(&g->lock);
+	pthread_join(t, NULL);
+	pthread_cond_destroy(&g->wake);
+	pthread_mutex_destroy(&g->lock);
+}
+
+/*
+ * The runner's part of the args ("run CONFIG [--iterations N] [--quick]"),
+ * run here into the port; the exit code `mmbench run` would have had.
+ */
+static int guest_experiment(int fd, int argc, char **argv, int crash_after)
+{
+	struct guest_sink g = { .crash_after = crash_after };
+	struct run_request rq = { 0 };
+	struct experiment exp;
+	pthread_t t;
+	int n, rc;
+	const struct option opts[] = {
+		OPT_INT_RANGE(0, "iterations", &rq.iterations, 1, 1000000, "N",
+			      "measured iterations for every workload"),
+		OPT_BOOL(0, "quick", &rq.quick, "smoke test"),
+		OPT_END(),
+	};
+
+	if (argc < 1 || strcmp(argv[0], "run"))
+		return error("vm guest: the args file has no 'run CONFIG' after '--'"), EXIT_USAGE;
+	n = parse_options(argc, argv, opts, "vm guest -- run", "CONFIG", 0);
+	if (n != 1)
+		return n < 0 ? EXIT_USAGE
+			     : (error("vm guest: one CONFIG after 'run', not %d", n), EXIT_USAGE);
+	rq.config_path = argv[0];
+	experiment_init(&exp);
+	if (experiment_load(&exp, rq.config_path)) {
+		experiment_release(&exp);
+		return EXIT_USAGE;
+	}
+	sink_stream_init(&g.port, fd);
+	g.base.ops = &guest_ops;
+	g.base.fd = -1;
+	if (heartbeat_start(&g, &t)) {
+		experiment_release(&exp);
+		return EXIT_RUNTIME;
+	}
+	rc = run_experiment_to(&exp, &rq, &g.base);
+	heartbeat_stop(&g, t);
+	experiment_release(&exp);
+	return rc;
+}
+
 int vm_guest_main(const char *args_file)
 {
 	struct strbuf args = STRBUF_INIT, out = STRBUF_INIT;
-	struct kargv runner = KARGV_INIT;
-	struct mstream_pos pos = { 0 };
+	const char **runner = NULL;
+	size_t nrunner = 0, alloc = 0;
 	const char *zram = NULL;
-	struct mmb_db g;
-	bool have_g = false;
 	char *port = NULL;
-	int fd = -1, status = 0, rc;
-	double last_hb = 0;
-	pid_t pid;
+	int fd = -1, rc;
 	bool in_runner = false;
-	int crash_after = 0, sent = 0;
-	const char *dbfile = "/results.db";
+	int crash_after = 0;
 
 	if (strbuf_read_file(&args, args_file) < 0)
 		return error("vm guest: %s: %s", args_file, strerror(errno)), 3;
-	kargv_push(&runner, "mmbench");
 	for (size_t off = 0; off < args.len; off += strlen(args.buf + off) + 1) {
 		const char *a = args.buf + off;
 
-		if (in_runner)
-			kargv_push(&runner, a);
-		else if (!strcmp(a, "--"))
+		if (in_runner) {
+			ALLOC_GROW(runner, nrunner + 2, alloc);
+			runner[nrunner++] = a;
+			runner[nrunner] = NULL;
+		} else if (!strcmp(a, "--")) {
 			in_runner = true;
-		else if (!strcmp(a, "--zram") && off + strlen(a) + 1 < args.len)
+		} else if (!strcmp(a, "--zram") && off + strlen(a) + 1 < args.len) {
 			zram = args.buf + (off += strlen(a) + 1);
-		else if (!strcmp(a, "--crash-after") && off + strlen(a) + 1 < args.len)
+		} else if (!strcmp(a, "--crash-after") && off + strlen(a) + 1 < args.len) {
 			crash_after = atoi(args.buf + (off += strlen(a) + 1));
+		}
 	}
-	/* the runner's --db is the file to stream */
-	for (size_t i = 1; i + 1 < runner.nr; i++)
-		if (!strcmp(runner.v[i], "--db"))
-			dbfile = runner.v[i + 1];
 	/* MMBENCH_VM_PORT: a file instead of the port, to test the agent on a host */
 	if (getenv("MMBENCH_VM_PORT"))
 		port = xstrdup(getenv("MMBENCH_VM_PORT"));
@@ -165,8 +358,8 @@ int vm_guest_main(const char *args_file)
 			port ? strerror(errno) : "no such virtio-serial port");
 		run_argv(ls, NULL, NULL);
 		free(port);
+		free(runner);
 		strbuf_release(&args);
-		kargv_release(&runner);
 		return 3;
 	}
 	guest_hello(&out);
@@ -174,50 +367,9 @@ int vm_guest_main(const char *args_file)
 		guest_zram(zram, &out);
 	port_write(fd, &out);
 
+	rc = guest_experiment(fd, (int)nrunner, (char **)runner, crash_after);
 	fflush(stdout);
 	fflush(stderr);
-	pid = fork();
-	if (pid == 0) {
-		execv("/proc/self/exe", runner.v);
-		fprintf(stderr, "mmbench-vm: cannot exec the runner: %s\n", strerror(errno));
-		_exit(127);
-	}
-	for (;;) {
-		pid_t w = pid > 0 ? waitpid(pid, &status, WNOHANG) : pid;
-		double now = now_wall();
-
-		if (!have_g && access(dbfile, F_OK) == 0)
-			have_g = db_open_stream_source(&g, dbfile) == 0;
-		if (have_g)
-			mstream_poll(&g, &pos, &out);
-		if (now - last_hb >= 5) {
-			char up[32];
-			const char *f[] = { up };
-
-			snprintf(up, sizeof(up), "%.0f", now_ns() / 1e9);
-			mstream_record(&out, 'H', f, 1);
-			last_hb = now;
-		}
-		for (const char *p = out.buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-			if (p[0] == 'I' && p[1] == '\t')
-				sent++;
-		port_write(fd, &out);
-		if (crash_after && sent >= crash_after) {
-			/* test hook: a kernel panic mid-run, after N iterations went out */
-			fsync(fd);
-			fprintf(stderr, "mmbench-vm: --crash-after %d: crashing the kernel\n", crash_after);
-			write_file_str("/proc/sys/kernel/sysrq", "1");
-			write_file_str("/proc/sysrq-trigger", "c");
-		}
-		if (w == pid || w < 0)
-			break;
-		usleep(250000);
-	}
-	if (have_g) {
-		mstream_poll(&g, &pos, &out);
-		db_close(&g);
-	}
-	rc = pid < 0 ? 127 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	{
 		char n[16];
 		const char *f[] = { n };
@@ -229,8 +381,8 @@ int vm_guest_main(const char *args_file)
 	fsync(fd);
 	close(fd);
 	free(port);
+	free(runner);
 	strbuf_release(&args);
 	strbuf_release(&out);
-	kargv_release(&runner);
 	return rc;
 }

@@ -422,7 +422,7 @@ static int guest_asserts(const struct vm_opts *o, const struct merge_ctx *m, int
 	return 0;
 }
 
-/* The agent's arguments, then the runner's, NUL-separated. */
+/* The agent's arguments, then the run's (vmguest.c reads them), NUL-separated. */
 static void vm_guest_args(const struct vm_opts *o, struct strbuf *args)
 {
 	char num[32];
@@ -437,13 +437,10 @@ static void vm_guest_args(const struct vm_opts *o, struct strbuf *args)
 		snprintf(num, sizeof(num), "%d", o->crash_after);
 		push_arg(args, num);
 	}
+	/* the guest runs it into the result port: no DB, no label of its own */
 	push_arg(args, "--");
 	push_arg(args, "run");
 	push_arg(args, "/mmbench/experiment.yaml");
-	push_arg(args, "--db");
-	push_arg(args, "/results.db");
-	push_arg(args, "--name");
-	push_arg(args, o->label);
 	if (o->iterations > 0) {
 		snprintf(num, sizeof(num), "%d", o->iterations);
 		push_arg(args, "--iterations");

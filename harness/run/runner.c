@@ -1091,7 +1091,7 @@ int runner_env_apply(const struct experiment *e, struct result_sink *sink)
 	return 0;
 }
 
-int runner_env_record(struct mmb_db *db, int64_t run_id)
+int runner_env_record(struct result_sink *sink)
 {
 	struct env_item *items;
 	const char **keys, **values;
@@ -1105,7 +1105,7 @@ int runner_env_record(struct mmb_db *db, int64_t run_id)
 		keys[i] = items[i].key;
 		values[i] = items[i].value;
 	}
-	ret = db_run_env_found(db, run_id, keys, values, n);
+	ret = sink_env_found(sink, keys, values, n);
 	free(keys);
 	free(values);
 	env_items_free(items, n);

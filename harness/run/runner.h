@@ -21,7 +21,7 @@ struct runner_stats {
 /* Apply the experiment's environment section, recording it in run_env. */
 int runner_env_apply(const struct experiment *e, struct result_sink *sink);
 /* Record the environment snapshot (after applying) in run_env. */
-int runner_env_record(struct mmb_db *db, int64_t run_id);
+int runner_env_record(struct result_sink *sink);
 
 /* Every record goes to sink (the results DB on the host, see db/sink.h). */
 int runner_run(struct plan *plan, struct result_sink *sink, struct runner_stats *st);

@@ -51,14 +51,59 @@ static void on_stop(int sig)
 	runner_request_stop(sig);
 }
 
-/* A new run's row, with its kernel and machine: the run id, or -1 after an error. */
-static int64_t new_run(struct mmb_db *db, const struct experiment *exp, const struct sysinfo *si,
-		       const struct run_request *rq, const char *label)
+/* The plan rq asks for; 0, or the command's exit code (the plan is released). */
+static int plan_request(struct plan *plan, struct experiment *exp, const struct run_request *rq)
+{
+	struct plan_opts po = { 0 };
+	struct unit_ctx u;
+	int ret;
+
+	unit_ctx_host(&u);
+	po.iterations = rq->iterations;
+	po.quick = rq->quick;
+	po.only = rq->workload;
+	ret = plan_build(plan, exp, &u, &po);
+	if (ret) {
+		plan_release(plan);
+		return ret == PLAN_PLUGIN_CRASHED ? EXIT_RUNTIME : EXIT_USAGE;
+	}
+	if (rq->precision > 0) {
+		plan->precision = rq->precision;
+		plan->min_iterations = rq->min_iterations;
+		plan->max_iterations = rq->max_iterations;
+		plan->total_iterations = 0;
+		for (size_t i = 0; i < plan->nwls; i++)
+			plan->total_iterations += plan->wls[i].nvariants *
+						  (size_t)(plan->wls[i].warmup + rq->max_iterations);
+	}
+	return 0;
+}
+
+/* The run's row: what ran, on which kernel (the ids are the caller's). */
+static void run_info_fill(struct run_info *ri, const struct sysinfo *si,
+			  const struct experiment *exp, const struct run_request *rq)
+{
+	ri->experiment = exp->name;
+	ri->config_path = rq->config_path;
+	ri->config_text = exp->text;
+	ri->release = si->release;
+	ri->version = si->version;
+	ri->cmdline = si->cmdline;
+	ri->config_hash = si->config_hash;
+	ri->harness_version = MMB_VERSION;
+	ri->git_sha = MMB_GIT_SHA;
+	ri->compiler = si->compiler;
+	ri->accel = rq->accel ? rq->accel : "host";
+	ri->options = rq->options;
+}
+
+/* A new run's row, with its kernel and machine, begun through sink: 0 or -1 after an error. */
+static int new_run(struct result_sink *sink, struct mmb_db *db, const struct experiment *exp,
+		   const struct sysinfo *si, const struct run_request *rq, const char *label)
 {
 	struct kernel_info ki = { 0 };
 	struct machine_info mi = { 0 };
 	struct run_info ri = { 0 };
-	int64_t kid, mid;
 
 	ki.label = label;
 	ki.release = si->release;
@@ -70,23 +115,10 @@ static int64_t new_run(struct mmb_db *db, const struct experiment *exp, const st
 	mi.cpu_model = si->cpu_model;
 	mi.ncpus = si->ncpus;
 	mi.mem_bytes = si->mem_bytes;
-	kid = db_kernel_upsert(db, &ki);
-	mid = db_machine_upsert(db, &mi);
-	ri.kernel_id = kid;
-	ri.machine_id = mid;
-	ri.experiment = exp->name;
-	ri.config_path = rq->config_path;
-	ri.config_text = exp->text;
-	ri.release = si->release;
-	ri.version = si->version;
-	ri.cmdline = si->cmdline;
-	ri.config_hash = si->config_hash;
-	ri.harness_version = MMB_VERSION;
-	ri.git_sha = MMB_GIT_SHA;
-	ri.compiler = si->compiler;
-	ri.accel = rq->accel ? rq->accel : "host";
-	ri.options = rq->options;
-	return kid > 0 && mid > 0 ? db_run_begin(db, &ri) : -1;
+	run_info_fill(&ri, si, exp, rq);
+	ri.kernel_id = db_kernel_upsert(db, &ki);
+	ri.machine_id = db_machine_upsert(db, &mi);
+	return ri.kernel_id > 0 && ri.machine_id > 0 ? sink_run(sink, &ri) : -1;
 }
 
 /*
@@ -106,39 +138,110 @@ static void catch_stop_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+/*
+ * Apply the environment, run the plan into sink, restore, and give the
+ * sink the run's final status (*status).  EXIT_OK or EXIT_RUNTIME; -1 when
+ * the environment could not be applied (nothing ran; a resumed run is left
+ * interrupted, as it was found).
+ */
+static int run_body(struct experiment *exp, struct plan *plan, struct result_sink *sink,
+		    bool resumed, struct runner_stats *st, const char **status)
+{
+	off_t mark;
+	int ret = EXIT_OK;
+
+	memset(st, 0, sizeof(*st));
+	catch_stop_signals();
+	mark = envctl_mark();
+	/* a resumed run sets its environment again, journaled like the first time */
+	if (runner_env_apply(exp, sink) || runner_env_record(sink)) {
+		envctl_restore_to(mark);
+		*status = resumed ? "interrupted" : "failed";
+		sink_finish(sink, *status);
+		return -1;
+	}
+	if (runner_run(plan, sink, st))
+		ret = EXIT_RUNTIME;
+	if (envctl_restore_to(mark))
+		ret = EXIT_RUNTIME;
+	*status = st->interrupted ? "interrupted" : ret ? "failed" : "complete";
+	if (sink_finish(sink, *status))
+		ret = EXIT_RUNTIME;
+	return ret;
+}
+
+static void print_counts(long long run_id, const char *status, const struct runner_stats *st)
+{
+	if (run_id > 0)
+		printf("\nrun %lld (%s): %d ok, %d failed, %d skipped", run_id, status, st->ok,
+		       st->failed, st->skipped);
+	else
+		printf("\nrun (%s): %d ok, %d failed, %d skipped", status, st->ok, st->failed,
+		       st->skipped);
+	/* said only when it happened: clean runs keep the old line */
+	if (st->disturbed)
+		printf(", %d disturbed (compare leaves them out)", st->disturbed);
+	printf("\n");
+}
+
+int run_experiment_to(struct experiment *exp, const struct run_request *rq,
+		      struct result_sink *sink)
+{
+	struct plan plan;
+	struct sysinfo si;
+	struct runner_stats st;
+	struct run_info ri = { 0 };
+	const char *status;
+	int ret;
+
+	ret = plan_request(&plan, exp, rq);
+	if (ret)
+		return ret;
+	if (envctl_lock()) {
+		plan_release(&plan);
+		return EXIT_RUNTIME;
+	}
+	sysinfo_collect(&si);
+	run_info_fill(&ri, &si, exp, rq);
+	if (sink_run(sink, &ri)) {
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	info("run: experiment '%s' on %s, %zu iterations, results to the %s sink", exp->name,
+	     si.release, plan.total_iterations, sink->ops->name);
+	ret = run_body(exp, &plan, sink, false, &st, &status);
+	if (ret < 0) {
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	print_counts(0, status, &st);
+	if (st.interrupted) {
+		error("interrupted by signal %d", runner_stop_signal());
+		ret = EXIT_RUNTIME;
+	} else if (st.failed) {
+		error("%d iteration(s) failed", st.failed);
+		ret = EXIT_RUNTIME;
+	}
+out:
+	sysinfo_release(&si);
+	plan_release(&plan);
+	return ret;
+}
+
 int run_experiment(struct experiment *exp, const struct run_request *rq)
 {
 	struct plan plan;
-	struct plan_opts po = { 0 };
-	struct unit_ctx u;
 	struct mmb_db db;
 	struct sysinfo si;
 	struct runner_stats st;
 	struct result_sink sink;
 	char *label = NULL;
 	int64_t run_id;
-	off_t mark;
 	const char *status;
-	int ret = EXIT_OK;
+	int ret = plan_request(&plan, exp, rq);
 
-	unit_ctx_host(&u);
-	po.iterations = rq->iterations;
-	po.quick = rq->quick;
-	po.only = rq->workload;
-	ret = plan_build(&plan, exp, &u, &po);
-	if (ret) {
-		plan_release(&plan);
-		return ret == PLAN_PLUGIN_CRASHED ? EXIT_RUNTIME : EXIT_USAGE;
-	}
-	if (rq->precision > 0) {
-		plan.precision = rq->precision;
-		plan.min_iterations = rq->min_iterations;
-		plan.max_iterations = rq->max_iterations;
-		plan.total_iterations = 0;
-		for (size_t i = 0; i < plan.nwls; i++)
-			plan.total_iterations += plan.wls[i].nvariants *
-						 (size_t)(plan.wls[i].warmup + rq->max_iterations);
-	}
+	if (ret)
+		return ret;
 	if (envctl_lock()) {
 		plan_release(&plan);
 		return EXIT_RUNTIME;
@@ -154,44 +257,28 @@ int run_experiment(struct experiment *exp, const struct run_request *rq)
 		ret = resume_claim(&db, run_id, exp, &si, &plan, &label);
 		if (ret)
 			goto out;
+		sink_sqlite_init(&sink, &db, run_id);
 		info("run %lld resumed: experiment '%s' on kernel '%s' (%s), %zu iterations left",
 		     (long long)run_id, exp->name, label, si.release, plan.total_iterations);
 	} else {
 		label = xstrdup(rq->label ? rq->label : si.release);
-		run_id = new_run(&db, exp, &si, rq, label);
-		if (run_id < 0) {
+		sink_sqlite_init(&sink, &db, 0);
+		if (new_run(&sink, &db, exp, &si, rq, label)) {
 			ret = EXIT_RUNTIME;
 			goto out;
 		}
+		run_id = sink.run_id;
 		info("run %lld: experiment '%s' on kernel '%s' (%s), %zu iterations",
 		     (long long)run_id, exp->name, label, si.release, plan.total_iterations);
 	}
-	catch_stop_signals();
 
-	mark = envctl_mark();
-	sink_sqlite_init(&sink, &db, run_id);
-	/* a resumed run sets its environment again, journaled like the first time */
-	if (runner_env_apply(exp, &sink) || runner_env_record(&db, run_id)) {
-		envctl_restore_to(mark);
-		/* a resume that could not start leaves the run as it found it */
-		db_run_finish(&db, run_id, rq->resume > 0 ? "interrupted" : "failed");
+	ret = run_body(exp, &plan, &sink, rq->resume > 0, &st, &status);
+	if (ret < 0) {
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	if (runner_run(&plan, &sink, &st))
-		ret = EXIT_RUNTIME;
-	if (envctl_restore_to(mark))
-		ret = EXIT_RUNTIME;
-	status = st.interrupted ? "interrupted" : ret ? "failed" : "complete";
-	db_run_finish(&db, run_id, status);
-
 	if (!mmb_quiet || !st.interrupted) {
-		printf("\nrun %lld (%s): %d ok, %d failed, %d skipped", (long long)run_id, status,
-		       st.ok, st.failed, st.skipped);
-		/* said only when it happened: clean runs keep the old line */
-		if (st.disturbed)
-			printf(", %d disturbed (compare leaves them out)", st.disturbed);
-		printf("\n");
+		print_counts(run_id, status, &st);
 		summary_print_run(stdout, &db, run_id);
 	}
 	if (rq->compare && !st.interrupted) {

@@ -29,4 +29,13 @@ struct run_request {
 /* Plan, run and record exp (applying its environment); the command's exit code. */
 int run_experiment(struct experiment *exp, const struct run_request *rq);
 
+struct result_sink;
+/*
+ * The same into sink instead of the results DB (a VM guest's stream sink):
+ * the run's row, environment, iterations and final status all go to sink;
+ * rq->label, db, compare and resume are not used.  The command's exit code.
+ */
+int run_experiment_to(struct experiment *exp, const struct run_request *rq,
+		      struct result_sink *sink);
+
 #endif

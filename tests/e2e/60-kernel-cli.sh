@@ -106,13 +106,25 @@ if command -v sqlite3 >/dev/null; then
 fi
 
 # the guest agent, run on the host with a file for the virtio port: it
-# streams the runner's rows as they are committed, then the exit code
-printf -- '--\0run\0%s\0--db\0%s\0--name\0L\0' "$work/exp.yaml" "$work/guest.db" >"$work/args"
-MMBENCH_VM_PORT="$work/stream" "$MM" vm guest "$work/args" >"$work/out" 2>&1 ||
+# runs the experiment into the stream (the environment found, every
+# iteration as it ends, the final status), then the exit code; no DB
+runs() { sqlite3 "$MMBENCH_DB" "SELECT count(*) FROM runs" 2>/dev/null || echo none; }
+before=$(runs)
+printf -- '--\0run\0%s\0' "$work/exp.yaml" >"$work/args"
+( cd "$work" && MMBENCH_VM_PORT="$work/stream" "$MM" vm guest "$work/args" ) >"$work/out" 2>&1 ||
 	{ cat "$work/out"; fail "the guest agent failed"; }
-for rec in '^V	mmbench-stream	1$' '^M	' '^R	tiny	' '^I	skeleton	' '^S	' '^F	complete$' '^X	0$'; do
+for rec in '^V	mmbench-stream	1$' '^M	' '^R	tiny	' '^N	swap.total_kb	' '^I	skeleton	' '^S	' \
+	'^H	' '^F	complete$' '^X	0$'; do
 	grep -q "$rec" "$work/stream" || { cat "$work/stream"; fail "no record '$rec' in the stream"; }
 done
+[ "$(runs)" = "$before" ] || fail "the guest agent wrote a run into $MMBENCH_DB"
+ls "$work"/*.db "$work"/results* >/dev/null 2>&1 && fail "the guest agent wrote a database: $(ls "$work")"
+# a runner option the agent does not take: exit 2, and the host hears it
+printf -- '--\0run\0%s\0--db\0x.db\0' "$work/exp.yaml" >"$work/args"
+rc=0
+MMBENCH_VM_PORT="$work/stream2" "$MM" vm guest "$work/args" >"$work/out" 2>&1 || rc=$?
+[ $rc = 2 ] || { cat "$work/out"; fail "vm guest with --db: exit $rc, expected 2"; }
+grep -q '^X	2$' "$work/stream2" || { cat "$work/stream2"; fail "no 'X 2' record"; }
 
 "$MM" kernel rm bogus || fail "kernel rm"
 [ ! -e "$MMBENCH_CACHE/kernels/k0" ] || fail "kernel rm left the build behind"

@@ -3,7 +3,9 @@
  * Records go through both; the stream is merged into a second DB with
  * merge_feed(), as a guest's stream is on the host, and the two DBs'
  * iterations, samples, monitors (with the interference record) and
- * run_env are compared.
+ * run_env are compared.  The whole run as a VM guest sends it (run row,
+ * environment set and found, iterations, final status) also goes through
+ * a pipe and is merged in odd-sized pieces.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -58,8 +60,13 @@ static void feed(struct result_sink *s)
 	const char *keys[] = { "pgfault", "meminfo:AnonHugePages", "interference:foreign_share" };
 	double vals[] = { 4096, -2048, 0.125 };
 
+	const char *found_keys[] = { "thp.enabled", "vm.swappiness" };
+	const char *found_vals[] = { "madvise", "60" };
+
 	assert_int_equal(sink_env(s, "thp.enabled", "never", "always"), 0);
 	assert_int_equal(sink_env(s, "pin_cpu", "1", NULL), 0);
+	/* the snapshot after applying: a key the run set keeps its row */
+	assert_int_equal(sink_env_found(s, found_keys, found_vals, 2), 0);
 	for (size_t i = 0; i < ARRAY_SIZE(its); i++) {
 		struct iteration_record r = ITERATION_RECORD_INIT;
 
@@ -145,6 +152,104 @@ static void test_same_rows(void **state)
 	free(ps);
 }
 
+static const struct run_info guest_run = {
+	.experiment = "sink-test", .config_path = "/mmbench/experiment.yaml",
+	.config_text = "experiment: sink-test\nworkloads:\n  - name: pft\n",
+	.release = "6.12.0-mmb", .version = "#1 SMP", .cmdline = "console=ttyS0\tx",
+	.config_hash = "abc", .harness_version = "0.1.0", .git_sha = "0123456789ab",
+	.compiler = "gcc 12.2.0", .accel = "host",
+};
+
+/* Everything a guest's run sends, as run_experiment_to() sends it. */
+static void feed_run(struct result_sink *s, const struct run_info *ri)
+{
+	assert_int_equal(sink_run(s, ri), 0);
+	feed(s);
+	assert_int_equal(sink_finish(s, "complete"), 0);
+}
+
+static void test_pipe_roundtrip(void **state)
+{
+	char *pa = xasprintf("%s/pa.db", dir), *pb = xasprintf("%s/pb.db", dir);
+	struct mmb_db a, b;
+	struct kernel_info k = { .label = "k" };
+	struct run_info ri = guest_run;
+	struct result_sink sa, sb;
+	struct merge_ctx m;
+	struct strbuf data = STRBUF_INIT;
+	int64_t rb = new_run(&b, pb, "k");
+	int p[2];
+	char *x;
+	static const char *const q[] = {
+		"SELECT workload, variant, params, iteration, warmup, status, reason, started,"
+		" elapsed, disturbed, interference FROM iterations ORDER BY id",
+		"SELECT workload, variant, metric, unit, better, iteration, seq, value FROM samples"
+		" ORDER BY id",
+		"SELECT i.iteration, m.source, m.key, m.delta FROM monitors m JOIN iterations i"
+		" ON i.id = m.iteration_id ORDER BY m.rowid",
+		"SELECT key, value, original FROM run_env ORDER BY key",
+		"SELECT experiment, release, version, cmdline, config_hash, harness_version, git_sha,"
+		" compiler, config_text FROM runs",
+	};
+
+	(void)state;
+	/* the sqlite sink begins its own run */
+	assert_int_equal(db_open(&a, pa), 0);
+	ri.kernel_id = db_kernel_upsert(&a, &k);
+	sink_sqlite_init(&sa, &a, 0);
+	feed_run(&sa, &ri);
+	assert_true(sa.run_id > 0);
+	x = dump(&a, "SELECT status FROM runs");
+	assert_string_equal(x, "complete|\n");
+	free(x);
+
+	/* the stream sink on a pipe (all of it fits the pipe's buffer) */
+	assert_int_equal(pipe(p), 0);
+	sink_stream_init(&sb, p[1]);
+	feed_run(&sb, &guest_run);
+	close(p[1]);
+	assert_int_equal(strbuf_read_fd(&data, p[0]), 0);
+	assert_true(data.len > 0);
+	close(p[0]);
+	merge_init(&m, &b, rb);
+	for (size_t off = 0; off < data.len; off += 7)
+		assert_int_equal(merge_feed(&m, data.buf + off,
+					    data.len - off < 7 ? data.len - off : 7), 0);
+	assert_int_equal(m.iterations, 4);
+	assert_true(m.have_run);
+	assert_string_equal(m.guest_status, "complete");
+	assert_int_equal(m.line->len, 0);	/* no record left half-read */
+	merge_release(&m);
+
+	for (size_t i = 0; i < ARRAY_SIZE(q); i++) {
+		char *y = dump(&b, q[i]);
+
+		x = dump(&a, q[i]);
+		assert_true(strlen(x) > 0);
+		assert_string_equal(x, y);
+		free(x);
+		free(y);
+	}
+	/* what the host DB must hold, said outright */
+	x = dump(&b, "SELECT iteration, disturbed, interference FROM iterations WHERE disturbed"
+		     " IS NOT NULL");
+	assert_string_equal(x, "2|knob thp.enabled changed to always|0.5|\n");
+	free(x);
+	x = dump(&b, "SELECT count(*), min(delta) FROM monitors WHERE source = 'interference'"
+		     " AND key = 'foreign_share'");
+	assert_string_equal(x, "3|0.125|\n");
+	free(x);
+	x = dump(&b, "SELECT key, value, coalesce(original, '-') FROM run_env WHERE key IN"
+		     " ('thp.enabled', 'vm.swappiness') ORDER BY key");
+	assert_string_equal(x, "thp.enabled|never|always|\nvm.swappiness|60|-|\n");
+	free(x);
+	strbuf_release(&data);
+	db_close(&a);
+	db_close(&b);
+	free(pa);
+	free(pb);
+}
+
 /* A record from an older writer (shorter struct) has no monitor fields. */
 static void test_short_record(void **state)
 {
@@ -179,6 +284,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_rows),
 		cmocka_unit_test(test_short_record),
+		cmocka_unit_test(test_pipe_roundtrip),
 	};
 	int rc;
 

@@ -19,6 +19,7 @@
 #include "db.h"
 #include "merge.h"
 #include "query.h"
+#include "sink.h"
 #include "util.h"
 #include "seeded.h"
 
@@ -278,30 +279,34 @@ static void test_drift(void **state)
 /* The guest stream carries disturbed and the level to the host DB. */
 static void test_stream_keeps_notes(void **state)
 {
-	struct mmb_db g, h;
+	struct mmb_db h;
 	struct kernel_info k = { .label = "g" };
 	struct run_info ri = { .accel = "host" };
-	struct mstream_pos pos = { 0 };
 	struct strbuf s = STRBUF_INIT;
+	struct result_sink g;
 	struct merge_ctx m;
-	int64_t grun, hrun;
+	int64_t hrun;
 	struct iteration_info it = { .workload = "spin", .variant = "", .iteration = 1,
 				     .status = "ok", .disturbed = "knob thp.enabled changed to always",
 				     .measured = true, .interference = 0.25 };
 	struct sample_info smp = { .metric = "passes", .unit = "passes/s", .better = 1, .value = 7 };
 	const char *const keys[] = { "interference:foreign_share" };
 	double vals[] = { 0.25 };
+	struct iteration_record r = { .size = sizeof(r), .it = &it, .samples = &smp, .nsamples = 1,
+				      .mon_keys = keys, .mon_values = vals, .nmon = 1,
+				      .mon_source = "vmstat" };
 	const char *v[] = { "mmbench-stream", "1" };
 	sqlite3_stmt *st;
+	int p[2];
 
 	(void)state;
-	open_db(&g);
-	ri.kernel_id = db_kernel_upsert(&g, &k);
-	grun = db_run_begin(&g, &ri);
-	it.run_id = grun;
-	assert_true(db_iteration_add(&g, &it, &smp, 1, keys, vals, 1, "vmstat") > 0);
 	mstream_record(&s, 'V', v, 2);
-	assert_int_equal(mstream_poll(&g, &pos, &s), 0);
+	assert_int_equal(pipe(p), 0);
+	sink_stream_init(&g, p[1]);
+	assert_int_equal(sink_iteration(&g, &r), 0);
+	close(p[1]);
+	assert_int_equal(strbuf_read_fd(&s, p[0]), 0);
+	close(p[0]);
 
 	open_db(&h);
 	k.label = "h";
@@ -324,7 +329,6 @@ static void test_stream_keeps_notes(void **state)
 	assert_int_equal(sqlite3_column_int(st, 0), 1);
 	sqlite3_finalize(st);
 	strbuf_release(&s);
-	db_close(&g);
 	db_close(&h);
 }
 
