@@ -11,7 +11,8 @@
 #     change
 #  5. re-running (3) resumes: nothing rebuilt, no round re-run
 #  6. a guest that panics mid-run: a failed run, console tail printed, the
-#     samples that arrived before kept
+#     samples that arrived before kept; an iteration longer than the hang
+#     timeout completes (heartbeats)
 #  7. a fragment option Kconfig drops: exit 2 naming the option
 # Kernels are cached in $MMBENCH_BUILD/cache/kernel across runs (a clean
 # tinyconfig build takes minutes; later runs reuse it).  Exit 0 pass,
@@ -147,6 +148,27 @@ if command -v sqlite3 >/dev/null; then
 	ns=$(sqlite3 "$MMBENCH_DB" "SELECT count(*) FROM samples WHERE run_id = (SELECT max(id) FROM runs)")
 	[ "$ns" -ge 1 ] || fail "the samples streamed before the panic were lost"
 fi
+
+# 6a. an iteration longer than --hang-timeout: the guest's heartbeats
+#     (sent beside the stream sink while the runner waits) keep it alive
+step "vm run: a 45s iteration under --hang-timeout 20"
+cat >"$work/long.yaml" <<'EOF'
+experiment: vm-heartbeat
+iterations: 1
+warmup: 0
+timeout: 120s
+workloads:
+  - name: aim9
+    params:
+      test: brk_test
+      testtime: 45s
+EOF
+rc=0
+"$MM" vm run --kernel "$base" --accel tcg --cpus 2 --mem 1G --hang-timeout 20 \
+	"$work/long.yaml" >"$work/long.out" 2>"$work/long.err" || rc=$?
+cat "$work/long.err"
+[ $rc = 0 ] || fail "a long iteration: exit $rc (heartbeats lost?)"
+grep -q "complete: 1 iterations, 1 samples" "$work/long.err" || fail "the long iteration did not arrive"
 
 # 6b. --accel auto: KVM when it works, else TCG by itself.  /dev/kvm may
 #     open and QEMU still die or hang under it (no nested virtualisation):
