@@ -599,15 +599,16 @@ int db_run_set_accel(struct mmb_db *db, int64_t run_id, const char *accel)
 	return db_done(db, st, rc);
 }
 
-int64_t db_series_id(struct mmb_db *db, const char *workload, const char *variant,
-		     const char *metric, const char *unit, int better)
+/* json: the variant's typed params (variant.h) for a new series; NULL: typed from the text on read */
+static int64_t series_id(struct mmb_db *db, const char *workload, const char *variant,
+			 const char *json, const char *metric, const char *unit, int better)
 {
 	sqlite3_stmt **st[2] = { &db->c->series_get, &db->c->series_add };
 	static const char *const sql[2] = {
 		"SELECT id FROM series WHERE workload = ?1 AND variant = ?2 AND metric = ?3"
 		" AND unit = ?4 AND better = ?5",
-		"INSERT INTO series (workload, variant, metric, unit, better)"
-		" VALUES (?1, ?2, ?3, ?4, ?5)",
+		"INSERT INTO series (workload, variant, metric, unit, better, params_json)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	};
 	int64_t id = -1;
 
@@ -621,6 +622,8 @@ int64_t db_series_id(struct mmb_db *db, const char *workload, const char *varian
 		sqlite3_bind_text(*st[i], 3, metric, -1, SQLITE_STATIC);
 		sqlite3_bind_text(*st[i], 4, unit ? unit : "", -1, SQLITE_STATIC);
 		sqlite3_bind_int(*st[i], 5, better);
+		if (i == 1)
+			sqlite3_bind_text(*st[i], 6, json, -1, SQLITE_STATIC);
 		rc = sqlite3_step(*st[i]);
 		if (i == 0 && rc == SQLITE_ROW)
 			id = sqlite3_column_int64(*st[i], 0);
@@ -634,6 +637,12 @@ int64_t db_series_id(struct mmb_db *db, const char *workload, const char *varian
 			break;
 	}
 	return id;
+}
+
+int64_t db_series_id(struct mmb_db *db, const char *workload, const char *variant,
+		     const char *metric, const char *unit, int better)
+{
+	return series_id(db, workload, variant, NULL, metric, unit, better);
 }
 
 int64_t db_iteration_add(struct mmb_db *db, const struct iteration_info *it,
@@ -690,8 +699,8 @@ int64_t db_iteration_add(struct mmb_db *db, const struct iteration_info *it,
 				    samples[i - 1].unit ? samples[i - 1].unit : ""))
 				sid = last_sid;
 			else
-				sid = db_series_id(db, it->workload, it->variant, samples[i].metric,
-						   samples[i].unit, samples[i].better);
+				sid = series_id(db, it->workload, it->variant, it->variant_json,
+						samples[i].metric, samples[i].unit, samples[i].better);
 			if (sid < 0)
 				goto fail;
 			last_sid = sid;

@@ -53,6 +53,7 @@ struct iteration_info {
 	int64_t run_id;
 	const char *workload;
 	const char *variant;		/* "clients=4" (matrix params only) */
+	const char *variant_json;	/* the same typed (variant.h); NULL: typed from the text */
 	const char *params;		/* every param, "k=v k=v" */
 	int iteration;			/* 1..N measured, -N..-1 warm-up */
 	bool warmup;

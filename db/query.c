@@ -6,6 +6,7 @@
 #include "query.h"
 #include "db-internal.h"
 #include "../harness/base/util.h"
+#include "../harness/base/variant.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -249,6 +250,7 @@ static void row_release(struct query_row *r, size_t nlabels)
 {
 	free(r->workload);
 	free(r->variant);
+	free(r->params_json);
 	free(r->metric);
 	free(r->unit);
 	for (size_t i = 0; r->series && i < nlabels; i++) {
@@ -388,6 +390,7 @@ struct series_ref {
 	bool wanted;		/* passes the filter */
 	size_t row;		/* SIZE_MAX until its first sample */
 	char *workload, *variant, *metric, *unit;
+	char *params_json;	/* NULL: the series predates typed variants, or was imported */
 	int better;
 };
 
@@ -399,8 +402,8 @@ static int load_series(struct mmb_db *db, const struct query_filter *f, struct l
 	sqlite3_stmt *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(db->c->sql, "SELECT id, workload, variant, metric, unit, better"
-			       " FROM series WHERE (?1 IS NULL OR workload = ?1)"
+	if (sqlite3_prepare_v2(db->c->sql, "SELECT id, workload, variant, metric, unit, better,"
+			       " params_json FROM series WHERE (?1 IS NULL OR workload = ?1)"
 			       " AND (?2 IS NULL OR variant = ?2) AND (?3 IS NULL OR metric = ?3)"
 			       " ORDER BY id", -1, &st, NULL) != SQLITE_OK)
 		return error("%s: %s", db->c->path, db_errmsg(db));
@@ -433,6 +436,7 @@ static int load_series(struct mmb_db *db, const struct query_filter *f, struct l
 		r->metric = col_str(st, 3);
 		r->unit = col_str(st, 4);
 		r->better = sqlite3_column_int(st, 5) < 0 ? -1 : 1;
+		r->params_json = sqlite3_column_type(st, 6) == SQLITE_NULL ? NULL : col_str(st, 6);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : error("%s: %s", db->c->path, db_errmsg(db));
@@ -445,6 +449,7 @@ static void series_refs_release(struct loader *ld)
 		free(ld->series[i].variant);
 		free(ld->series[i].metric);
 		free(ld->series[i].unit);
+		free(ld->series[i].params_json);
 	}
 }
 
@@ -481,6 +486,9 @@ static size_t series_row(struct loader *ld, struct series_ref *r)
 	memset(row, 0, sizeof(*row));
 	row->workload = xstrdup(r->workload);
 	row->variant = xstrdup(r->variant);
+	/* typed from the text once, here, for a series without its JSON */
+	row->params_json = r->params_json ? xstrdup(r->params_json)
+					  : variant_json_from_text(r->variant);
 	row->metric = xstrdup(r->metric);
 	row->unit = xstrdup(r->unit);
 	row->better = r->better;

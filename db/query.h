@@ -54,6 +54,7 @@ struct query_series {
 struct query_row {
 	char *workload;
 	char *variant;		/* "k=v,k=v" matrix params, "" when none */
+	char *params_json;	/* the same typed (variant.h), as the first series has them */
 	char *metric;
 	char *unit;		/* may be "" */
 	int better;		/* +1 higher is better, -1 lower is better */

@@ -143,6 +143,13 @@ const char *const db_migrations[] = {
 	 * older runs, imports and runs `reproduce` made: not resumable.
 	 */
 	"ALTER TABLE runs ADD COLUMN options TEXT;",
+
+	/*
+	 * 5 -> 6: a variant's typed params as JSON (variant.h), written by the
+	 * runner from the plugin's descriptors.  NULL (imports, streams, rows
+	 * older than this) is typed from the variant's text when read.
+	 */
+	"ALTER TABLE series ADD COLUMN params_json TEXT;",
 };
 
 const int db_nr_migrations = sizeof(db_migrations) / sizeof(db_migrations[0]);

@@ -73,9 +73,22 @@ size_t plot_group_variant(struct plot_group *g, const char *variant)
 			return v;
 	g->variants = xrealloc(g->variants, (g->nvariants + 1) * sizeof(*g->variants));
 	g->variants[g->nvariants] = xstrdup(variant);
+	g->typed = xrealloc(g->typed, (g->nvariants + 1) * sizeof(*g->typed));
+	variant_from_text(&g->typed[g->nvariants], variant);
 	g->cells = xrealloc(g->cells, (g->nvariants + 1) * g->nkernels * sizeof(*g->cells));
 	memset(g->cells + g->nvariants * g->nkernels, 0, g->nkernels * sizeof(*g->cells));
 	return g->nvariants++;
+}
+
+void plot_group_variant_typed(struct plot_group *g, size_t v, const char *json)
+{
+	struct variant t;
+	char err[128];
+
+	if (!json || variant_from_json(&t, json, err, sizeof(err)))
+		return;
+	variant_release(&g->typed[v]);
+	g->typed[v] = t;
 }
 
 struct plot_cell *plot_group_cell(const struct plot_group *g, size_t v, size_t k)
@@ -97,8 +110,11 @@ void plot_group_release(struct plot_group *g)
 		free(g->cells[i].v);
 	for (size_t k = 0; k < g->nkernels; k++)
 		free(g->kernels[k]);
-	for (size_t v = 0; v < g->nvariants; v++)
+	for (size_t v = 0; v < g->nvariants; v++) {
 		free(g->variants[v]);
+		variant_release(&g->typed[v]);
+	}
+	free(g->typed);
 	free(g->cells);
 	free(g->kernels);
 	free(g->variants);
@@ -166,71 +182,29 @@ char *plot_sanitize(const char *s)
 	return r;
 }
 
-/* ---- variants: "k=v,k=v" ---- */
+/* ---- variants: typed params (variant.h) ---- */
 
-struct kv {
-	char *key, *val;
-};
-
-static size_t variant_parse(const char *variant, struct kv **out)
+/* The value of key as the variant's name shows it, or NULL. */
+static const char *variant_get(const struct variant *tv, const char *key)
 {
-	char *copy = xstrdup(variant), *save = NULL;
-	struct kv *kv = NULL;
-	size_t n = 0;
+	const struct variant_param *p = variant_find(tv, key);
 
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(t, '=');
-
-		kv = xrealloc(kv, (n + 1) * sizeof(*kv));
-		kv[n].key = eq ? xstrndup(t, eq - t) : xstrdup("");
-		kv[n].val = xstrdup(eq ? eq + 1 : t);
-		n++;
-	}
-	free(copy);
-	*out = kv;
-	return n;
-}
-
-static void kv_free(struct kv *kv, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(kv[i].key);
-		free(kv[i].val);
-	}
-	free(kv);
-}
-
-static const char *variant_get(const char *variant, const char *key, char *buf, size_t len)
-{
-	struct kv *kv;
-	size_t n = variant_parse(variant, &kv);
-	const char *ret = NULL;
-
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(kv[i].key, key)) {
-			snprintf(buf, len, "%s", kv[i].val);
-			ret = buf;
-		}
-	kv_free(kv, n);
-	return ret;
+	return p ? p->text : NULL;
 }
 
 /* The variant without key: "test=fork,threads=4" minus threads -> "test=fork". */
-static char *variant_without(const char *variant, const char *key)
+static char *variant_without(const struct variant *tv, const char *key)
 {
-	struct kv *kv;
-	size_t n = variant_parse(variant, &kv);
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addstr(&sb, "");
-	for (size_t i = 0; i < n; i++) {
-		if (!strcmp(kv[i].key, key))
+	for (size_t i = 0; i < tv->n; i++) {
+		if (!strcmp(tv->p[i].name, key))
 			continue;
 		if (sb.len)
 			strbuf_addch(&sb, ',');
-		strbuf_addf(&sb, "%s=%s", kv[i].key, kv[i].val);
+		strbuf_addf(&sb, "%s=%s", tv->p[i].name, tv->p[i].text);
 	}
-	kv_free(kv, n);
 	return strbuf_detach(&sb);
 }
 
@@ -238,26 +212,23 @@ static char *variant_without(const char *variant, const char *key)
  * The keys ("test, folio_kb") or the values ("fork 64") of a variant joined
  * with sep: values label the tics, keys the axis.
  */
-static char *variant_join(const char *variant, bool keys, const char *sep)
+static char *variant_join(const struct variant *tv, bool keys, const char *sep)
 {
-	struct kv *kv;
-	size_t n = variant_parse(variant, &kv);
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addstr(&sb, "");
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < tv->n; i++) {
 		if (i)
 			strbuf_addstr(&sb, sep);
-		strbuf_addstr(&sb, keys ? kv[i].key : kv[i].val);
+		strbuf_addstr(&sb, keys ? tv->p[i].name : tv->p[i].text);
 	}
-	kv_free(kv, n);
 	return strbuf_detach(&sb);
 }
 
 /* Tic label of a variant: the values only ("fork 64"); keys go in the axis label. */
-static char *variant_label(const char *variant)
+static char *variant_label(const struct variant *tv)
 {
-	char *l = variant_join(variant, false, " ");
+	char *l = variant_join(tv, false, " ");
 
 	if (*l)
 		return l;
@@ -265,44 +236,33 @@ static char *variant_label(const char *variant)
 	return xstrdup("(all)");
 }
 
-static bool parse_number(const char *s, double *out)
-{
-	char *end;
-
-	if (!s || !*s)
-		return false;
-	*out = strtod(s, &end);
-	return *end == '\0' && isfinite(*out);
-}
-
-static const char *const scaling_keys[] = {
-	"clients", "threads", "nr_threads", "nr_task", "tasks", "procs", "nr_procs",
-	"processes", "instances", "cpus", "nr_cpus",
-};
-
+/*
+ * The scaling key: the variant's first parameter, when it is a number
+ * (int, size, duration, double) in every variant and takes more than one
+ * value.  Plugins declare their main dimension first (pft clients, ebizzy
+ * threads); a workload whose first parameter names a case (pte-mapped-folio
+ * test=fork) gets box plots.
+ */
 const char *plot_scaling_key(const struct plot_group *g)
 {
-	char buf[256];
+	const char *key;
+	double first = NAN, x;
+	bool several = false;
 
-	for (size_t i = 0; i < ARRAY_SIZE(scaling_keys); i++) {
-		const char *key = scaling_keys[i];
-		double first = NAN, x;
-		bool all = g->nvariants > 0, several = false;
+	if (!g->nvariants || !g->typed[0].n)
+		return NULL;
+	key = g->typed[0].p[0].name;
+	for (size_t v = 0; v < g->nvariants; v++) {
+		const struct variant *tv = &g->typed[v];
 
-		for (size_t v = 0; v < g->nvariants && all; v++) {
-			if (!parse_number(variant_get(g->variants[v], key, buf, sizeof(buf)), &x)) {
-				all = false;
-				break;
-			}
-			if (isnan(first))
-				first = x;
-			else if (x != first)
-				several = true;
-		}
-		if (all && several)
-			return key;
+		if (!tv->n || strcmp(tv->p[0].name, key) || !variant_param_number(&tv->p[0], &x))
+			return NULL;
+		if (isnan(first))
+			first = x;
+		else if (x != first)
+			several = true;
 	}
-	return NULL;
+	return several && *key ? key : NULL;
 }
 
 /* ---- shared bits of every script ---- */
@@ -674,14 +634,14 @@ static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *
 	double *xs;
 	bool logx, any_negative = false, ci_below_zero = false, any_rel = false;
 	double ylo = INFINITY, yhi = -INFINITY, rlo = 0, rhi = 0;
-	char buf[256], *name, *title, *cap, *yl, *q;
+	char *name, *title, *cap, *yl, *q;
 	int ret;
 
 	for (size_t v = 0; v < g->nvariants; v++) {
-		char *r = variant_without(g->variants[v], key);
+		char *r = variant_without(&g->typed[v], key);
 		double x;
 
-		if (!strcmp(r, rest) && parse_number(variant_get(g->variants[v], key, buf, sizeof(buf)), &x)) {
+		if (!strcmp(r, rest) && variant_param_number(variant_find(&g->typed[v], key), &x)) {
 			pts = xrealloc(pts, (npts + 1) * sizeof(*pts));
 			pts[npts].x = x;
 			pts[npts].v = v;
@@ -878,7 +838,7 @@ int plot_scaling(const struct plot_group *g, const struct plot_opts *o, struct p
 		return 0;
 	/* one picture per combination of the other parameters */
 	for (size_t v = 0; v < g->nvariants; v++) {
-		char *r = variant_without(g->variants[v], key);
+		char *r = variant_without(&g->typed[v], key);
 		size_t i;
 
 		for (i = 0; i < nrest; i++)
@@ -921,7 +881,7 @@ static void tics_for_variants(struct strbuf *sc, const struct plot_group *g, con
 	strbuf_addstr(sc, "set xtics (");
 	for (size_t i = 0; i < nvs; i++) {
 		/* a workload without parameters: name the metric under its box */
-		char *l = *g->variants[vs[i]] ? variant_label(g->variants[vs[i]]) : xstrdup(g->metric);
+		char *l = *g->variants[vs[i]] ? variant_label(&g->typed[vs[i]]) : xstrdup(g->metric);
 		char *q = gnuplot_quote(l);
 
 		if (strlen(l) > longest)
@@ -934,7 +894,7 @@ static void tics_for_variants(struct strbuf *sc, const struct plot_group *g, con
 	if (nvs > 6 || longest * nvs > 60)
 		strbuf_addstr(sc, "set xtics rotate by 40 right\n");
 	if (nvs) {
-		char *keys = variant_join(g->variants[vs[0]], true, ", ");
+		char *keys = variant_join(&g->typed[vs[0]], true, ", ");
 		if (*keys) {
 			char *q = gnuplot_quote(keys);
 			strbuf_addf(sc, "set xlabel %s\n", q);
@@ -1102,8 +1062,7 @@ static int split_by_first_key(const struct plot_group *g, size_t max,
 					const size_t *, size_t, const char *, struct plot_list *),
 			      const struct plot_opts *o, struct plot_list *out)
 {
-	struct kv *kv;
-	size_t nkv = g->nvariants ? variant_parse(g->variants[0], &kv) : 0;
+	size_t nkv = g->nvariants ? g->typed[0].n : 0;
 	size_t *vs = xcalloc(g->nvariants ? g->nvariants : 1, sizeof(*vs));
 	int ret = 0;
 
@@ -1112,12 +1071,12 @@ static int split_by_first_key(const struct plot_group *g, size_t max,
 			vs[v] = v;
 		ret = fn(g, o, vs, g->nvariants, "", out);
 	} else {
-		char **done = NULL, buf[256];
+		char **done = NULL;
 		size_t ndone = 0;
-		const char *key = kv[0].key;
+		const char *key = g->typed[0].p[0].name;
 
 		for (size_t v = 0; v < g->nvariants && !ret; v++) {
-			const char *val = variant_get(g->variants[v], key, buf, sizeof(buf));
+			const char *val = variant_get(&g->typed[v], key);
 			char *part;
 			size_t n = 0, d;
 
@@ -1130,8 +1089,7 @@ static int split_by_first_key(const struct plot_group *g, size_t max,
 			done = xrealloc(done, (ndone + 1) * sizeof(*done));
 			done[ndone++] = xstrdup(val);
 			for (size_t w = 0; w < g->nvariants; w++) {
-				char b2[256];
-				const char *v2 = variant_get(g->variants[w], key, b2, sizeof(b2));
+				const char *v2 = variant_get(&g->typed[w], key);
 				if (!strcmp(v2 ? v2 : "", val))
 					vs[n++] = w;
 			}
@@ -1143,8 +1101,6 @@ static int split_by_first_key(const struct plot_group *g, size_t max,
 			free(done[d]);
 		free(done);
 	}
-	if (nkv)
-		kv_free(kv, nkv);
 	free(vs);
 	return ret;
 }

@@ -13,6 +13,7 @@
 
 #include "stats.h"
 #include "util.h"
+#include "variant.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -72,6 +73,7 @@ struct plot_group {
 	char **kernels;
 	size_t nvariants;
 	char **variants;		/* "clients=4", "test=fork,folio_kb=64", "" */
+	struct variant *typed;		/* [nvariants] the same with their types (variant.h) */
 	struct plot_cell *cells;
 	enum stats_mean_kind mean;	/* the statistic drawn, as compare's row (AUTO: Amean) */
 	unsigned kinds;			/* PLOT_KIND_* to draw; 0 = every kind that fits */
@@ -81,8 +83,10 @@ struct plot_group {
 #define PLOT_KIND_DIST		(1u << 2)
 void plot_group_init(struct plot_group *g, const char *workload, const char *metric,
 		     const char *unit, int better, size_t nkernels, const char *const *kernels);
-/* Index of variant (added when new). */
+/* Index of variant (added when new, typed from its text). */
 size_t plot_group_variant(struct plot_group *g, const char *variant);
+/* Variant v's typed params from the database's JSON (a bad one keeps the text's). */
+void plot_group_variant_typed(struct plot_group *g, size_t v, const char *json);
 void plot_group_add(struct plot_group *g, size_t variant, size_t kernel, double value);
 struct plot_cell *plot_group_cell(const struct plot_group *g, size_t v, size_t k);
 void plot_group_release(struct plot_group *g);

@@ -180,6 +180,7 @@ int plot_groups_build(const struct compare *c, struct plot_group **out, size_t *
 			g->mean = STATS_AMEAN;	/* a variant rules the Hmean out: one statistic for all */
 		}
 		v = plot_group_variant(g, row->variant);
+		plot_group_variant_typed(g, v, row->params_json);
 		for (size_t k = 0; k < qs->nlabels; k++) {
 			const struct query_series *s = &row->series[k];
 			struct plot_cell *cell;

@@ -258,11 +258,15 @@ static int expand(struct plan_workload *w, struct axis *axes, size_t naxes, size
 			pv->values[i] = axes[i].vals[idx[i]];
 			strbuf_addf(&all, "%s%s=%s", i ? " " : "", axes[i].def->name,
 				    pv->values[i].s);
-			if (axes[i].matrix)
+			if (axes[i].matrix) {
 				strbuf_addf(&var, "%s%s=%s", var.len ? "," : "", axes[i].def->name,
 					    pv->values[i].s);
+				variant_add(&pv->typed, axes[i].def->name, axes[i].def->type,
+					    pv->values[i].i, pv->values[i].d, pv->values[i].s);
+			}
 		}
 		pv->variant = strbuf_detach(&var);
+		pv->variant_json = variant_to_json(&pv->typed);
 		pv->params_text = strbuf_detach(&all);
 		if (plugin_call_check_params(&w->plugin, pv->values, &why)) {
 			free(idx);
@@ -469,6 +473,8 @@ void plan_release(struct plan *p)
 		for (size_t v = 0; v < w->nvariants; v++) {
 			free(w->variants[v].values);
 			free(w->variants[v].variant);
+			variant_release(&w->variants[v].typed);
+			free(w->variants[v].variant_json);
 			free(w->variants[v].params_text);
 		}
 		free(w->variants);

@@ -9,10 +9,13 @@
 #include "config.h"
 #include "plugin.h"
 #include "units.h"
+#include "variant.h"
 
 struct plan_variant {
 	struct mmb_value *values;	/* one per descriptor param */
 	char *variant;			/* matrix params only: "clients=4,mode=threads" */
+	struct variant typed;		/* the same params with their types and values */
+	char *variant_json;		/* typed as the database keeps it (variant.h) */
 	char *params_text;		/* every param: "size=1G clients=4 mode=threads" */
 	const char *unsupported;	/* supported()'s reason, NULL when it can run */
 	/* run --resume (resume.h): what the interrupted run recorded */

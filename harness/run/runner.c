@@ -802,6 +802,7 @@ static int run_iteration(struct run_state *rs, struct plan_workload *w, struct p
 	}
 	it.workload = w->plugin.w.name;
 	it.variant = v->variant;
+	it.variant_json = v->variant_json;
 	it.params = v->params_text;
 	/* a resumed variant numbers on from what the run recorded */
 	it.iteration = warm ? -(v->resume_warmups + i + 1) : i - w->warmup + 1 + v->resume_measured;
