@@ -150,6 +150,26 @@ const char *const db_migrations[] = {
 	 * older than this) is typed from the variant's text when read.
 	 */
 	"ALTER TABLE series ADD COLUMN params_json TEXT;",
+
+	/*
+	 * 6 -> 7: run --profile (docs/profiles.md).  One profiles row per run
+	 * and variant: the event perf sampled (cycles, or cpu-clock without a
+	 * hardware PMU), the samples it took and a note; profile_rows holds its
+	 * per-symbol self and per-call-chain percentages of the sampled
+	 * period.  Both hang off run_id only, so merge and rm handle them like
+	 * any run's rows.
+	 */
+	"CREATE TABLE profiles ("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id),"
+	"  workload TEXT NOT NULL, variant TEXT NOT NULL,"
+	"  event TEXT NOT NULL, samples INTEGER NOT NULL, note TEXT,"
+	"  PRIMARY KEY (run_id, workload, variant));"
+	"CREATE TABLE profile_rows ("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id),"
+	"  workload TEXT NOT NULL, variant TEXT NOT NULL,"
+	"  kind TEXT NOT NULL CHECK (kind IN ('self', 'calltrace')),"
+	"  name TEXT NOT NULL, pct REAL NOT NULL CHECK (pct >= 0 AND pct <= 100),"
+	"  PRIMARY KEY (run_id, workload, variant, kind, name));",
 };
 
 const int db_nr_migrations = sizeof(db_migrations) / sizeof(db_migrations[0]);

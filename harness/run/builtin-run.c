@@ -26,6 +26,7 @@ struct run_args {
 	int iterations;
 	bool quick;
 	bool no_counters;
+	bool profile;		/* --profile: one perf-profiled iteration per variant */
 	double precision;	/* --precision: 0 off */
 	int min_iterations, max_iterations;
 	const char **sets;	/* --set KEY=VALUE, in order */
@@ -62,7 +63,8 @@ static int opt_precision(const struct option *opt, const char *v)
 static bool has_plan_options(const struct run_args *a)
 {
 	return a->label || a->iterations || a->quick || a->workload || a->accel || a->precision ||
-	       a->min_iterations || a->max_iterations || a->nsets || a->no_counters;
+	       a->min_iterations || a->max_iterations || a->nsets || a->no_counters ||
+	       a->profile;
 }
 
 /*
@@ -93,6 +95,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool stored)
 		OPT_BOOL(0, "no-counters", &a->no_counters, "count no perf events"),
 		OPT_CALLBACK(0, "resume", &a->resume, "RUN", "go on with an interrupted run",
 			     opt_run_id),
+		OPT_BOOL(0, "profile", &a->profile, "profile each variant with perf record"),
 		OPT_SET_INT('q', "quiet", &mmb_quiet, 1, "no progress line, no messages"),
 		OPT_END(),
 	};
@@ -148,6 +151,8 @@ static char *plan_options(const struct run_args *a)
 			    a->precision, a->min_iterations, a->max_iterations);
 	if (a->no_counters)
 		strbuf_addstr(&sb, "--no-counters\n");
+	if (a->profile)
+		strbuf_addstr(&sb, "--profile\n");
 	for (size_t i = 0; i < a->nsets; i++)
 		strbuf_addf(&sb, "--set=%s\n", a->sets[i]);	/* one line: --set checked it */
 	return strbuf_detach(&sb);
@@ -226,6 +231,7 @@ static int cmd_run_resume(const struct run_args *a)
 	rq.workload = o.workload;
 	rq.iterations = o.iterations;
 	rq.quick = o.quick;
+	rq.profile = o.profile;
 	rq.resume = a->resume;
 	ret = run_experiment(&exp, &rq);
 out:
@@ -274,6 +280,7 @@ int cmd_run(int argc, char **argv)
 	rq.compare = a.compare;
 	rq.iterations = a.iterations;
 	rq.quick = a.quick;
+	rq.profile = a.profile;
 	rq.precision = a.precision;
 	rq.min_iterations = a.min_iterations;
 	rq.max_iterations = a.max_iterations;

@@ -48,6 +48,7 @@ struct plan {
 	size_t total_iterations;	/* warm-up included, for progress/ETA */
 	double precision;		/* run --precision (0: off), a fraction */
 	int min_iterations, max_iterations;	/* its bounds on measured iterations */
+	bool profile;			/* run --profile: a perf profile per variant */
 };
 
 /*

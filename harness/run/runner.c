@@ -5,6 +5,7 @@
 #include "interference.h"
 #include "precision.h"
 #include "monitor.h"
+#include "perfrec.h"
 #include "progress.h"
 #include "util.h"
 #include "warnonce.h"
@@ -55,6 +56,9 @@ static volatile sig_atomic_t child_stop;
 /* The run's counters (NULL: --no-counters); the child opens its own copy. */
 static struct counters *iter_counters;
 static struct counters run_counters;
+/* run --profile: the probe, and perf on the profiled iteration's child (else NULL) */
+static struct perfrec_probe profile_probe;
+static struct perfrec *iter_profile;
 static volatile sig_atomic_t stop_signal;
 
 void runner_request_stop(int sig)
@@ -174,6 +178,8 @@ static void host_timed_begin(struct mmb_ctx *ctx)
 	(void)ctx;
 	if (iter_counters)
 		counters_region_begin(iter_counters);
+	if (iter_profile)
+		perfrec_child_enable(iter_profile, true);
 }
 
 static void host_timed_end(struct mmb_ctx *ctx)
@@ -181,6 +187,8 @@ static void host_timed_end(struct mmb_ctx *ctx)
 	(void)ctx;
 	if (iter_counters)
 		counters_disable(iter_counters);
+	if (iter_profile)
+		perfrec_child_enable(iter_profile, false);
 }
 
 static struct mmb_host host_table = {
@@ -246,6 +254,8 @@ static __attribute__((noreturn)) void child_main(const struct plan_workload *w,
 	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);	/* never outlive a killed harness */
 	envctl_forget_lock();
+	if (iter_profile)
+		perfrec_child_init(iter_profile);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = child_on_term;
 	sigaction(SIGTERM, &sa, NULL);
@@ -271,7 +281,11 @@ static __attribute__((noreturn)) void child_main(const struct plan_workload *w,
 	if (rc == MMB_OK) {
 		if (iter_counters)
 			counters_enable(iter_counters);
+		if (iter_profile)
+			perfrec_child_enable(iter_profile, true);
 		rc = d->run(&host_table, &ctx, v->values, state);
+		if (iter_profile)
+			perfrec_child_enable(iter_profile, false);
 		if (iter_counters)
 			counters_disable(iter_counters);
 		d->teardown(&host_table, &ctx, v->values, state);
@@ -453,6 +467,8 @@ static int run_child(const struct plan_workload *w, const struct plan_variant *v
 	close(fds[1]);
 	close(go[0]);
 	contain_enter(&c, pid);
+	if (iter_profile)
+		perfrec_attach(iter_profile, pid);
 	if (write(go[1], "g", 1) != 1)
 		kill(pid, SIGKILL);
 	close(go[1]);
@@ -501,6 +517,9 @@ static int run_child(const struct plan_workload *w, const struct plan_variant *v
 
 			if (got == pid) {
 				exited = true;
+				/* perf first: the sweep below kills every child of ours */
+				if (iter_profile)
+					perfrec_stop(iter_profile);
 				/* what it left behind (daemons, grandchildren) dies with it */
 				contain_end(&c);
 				eof_by = now_ns() + 1000000000ull;
@@ -838,6 +857,60 @@ out:
 	return ret;
 }
 
+/*
+ * run --profile: one more iteration of the variant under perf record,
+ * after its measured ones; it is neither a sample nor an iteration row.
+ */
+static void run_profiled(struct run_state *rs, struct plan_workload *w, struct plan_variant *v)
+{
+	struct profile_info p = { .workload = w->plugin.w.name, .variant = v->variant };
+	struct perfrec pr;
+	struct iter_result r;
+	off_t mark;
+	int rc;
+
+	if (!rs->sink->db ||
+	    perfrec_begin(&pr, &profile_probe, rs->sink->run_id, w->plugin.w.name, v->variant))
+		return;
+	progress_update("%s%s%s  profile (perf record)", w->plugin.w.name, *v->variant ? " " : "",
+			v->variant);
+	if (rs->e->env.drop_caches)
+		drop_caches();
+	memset(&r, 0, sizeof(r));
+	mark = envctl_mark();
+	iter_profile = &pr;
+	rc = run_child(w, v, rs->e->env.pin_cpu ? &rs->e->env.pin_set : NULL, &r);
+	iter_profile = NULL;
+	envctl_restore_to(mark);
+	progress_clear();
+	if (rc == 0 && strcmp(r.status, "ok"))
+		warning("no profile of %s%s%s: the profiled iteration %s: %s", p.workload,
+			*p.variant ? " " : "", p.variant, r.status, r.reason);
+	else if (rc == 0)
+		perfrec_store(&pr, rs->sink->db, &p);
+	iter_result_release(&r);
+	perfrec_release(&pr);
+}
+
+/* run --profile: can perf sample here?  Said once, recorded with the run. */
+static int start_profile(struct result_sink *sink)
+{
+	perfrec_probe(&profile_probe);
+	if (!profile_probe.usable) {
+		warning("profile: %s; the run goes on without profiles", profile_probe.why);
+		return sink_env(sink, "profile", profile_probe.why, NULL);
+	}
+	if (!sink->db) {
+		profile_probe.usable = false;
+		warning("profile: not recorded here (the results go to a stream, not a database)");
+		return 0;
+	}
+	if (profile_probe.no_pmu)
+		info("profile: no hardware PMU, sampled cpu-clock");
+	return sink_env(sink, "profile.event", profile_probe.no_pmu ? "cpu-clock (no hardware PMU)"
+				   : profile_probe.event, NULL);
+}
+
 /* Every iteration of one variant; 0, or -1 when the run must stop. */
 static int run_variant(struct run_state *rs, struct plan_workload *w, struct plan_variant *v)
 {
@@ -845,7 +918,7 @@ static int run_variant(struct run_state *rs, struct plan_workload *w, struct pla
 	int total = w->warmup + (plan->precision > 0 ? plan->max_iterations : w->iterations) -
 		    v->resume_measured;
 	struct precise pr = { 0 };
-	int i, rc = 0;
+	int i, rc = 0, ok0 = rs->st->ok;
 
 	if (v->resume_done)
 		return 0;
@@ -871,6 +944,8 @@ static int run_variant(struct run_state *rs, struct plan_workload *w, struct pla
 		rc = run_iteration(rs, w, v, i, &pr);
 	if (rc == 1)
 		rs->done += total - i;
+	if (plan->profile && profile_probe.usable && rc >= 0 && rs->st->ok > ok0 && !stop_signal)
+		run_profiled(rs, w, v);
 	if (plan->precision > 0 && !rc && !stop_signal) {
 		progress_clear();
 		warning("%s%s%s: %d iterations (--max-iterations), %zu of them clean, and the 95%% CI"
@@ -907,6 +982,8 @@ int runner_run(struct plan *plan, struct result_sink *sink, struct runner_stats 
 	monitor_snap_init(&rs.before);
 	monitor_snap_init(&rs.after);
 	if (start_counters(plan->exp, sink))
+		return -1;
+	if (plan->profile && start_profile(sink))
 		return -1;
 	for (size_t wi = 0; wi < plan->nwls && !stop_signal && !ret; wi++)
 		for (size_t vi = 0; vi < plan->wls[wi].nvariants && !stop_signal && !ret; vi++)

@@ -76,6 +76,7 @@ static int plan_request(struct plan *plan, struct experiment *exp, const struct 
 			plan->total_iterations += plan->wls[i].nvariants *
 						  (size_t)(plan->wls[i].warmup + rq->max_iterations);
 	}
+	plan->profile = rq->profile;
 	return 0;
 }
 

@@ -24,6 +24,7 @@ struct run_request {
 	int min_iterations, max_iterations;
 	const char *options;		/* the plan's options, recorded for --resume (runs.options) */
 	int64_t resume;			/* > 0: go on with this interrupted run (resume.h) */
+	bool profile;			/* --profile: a perf profile per variant */
 };
 
 /* Plan, run and record exp (applying its environment); the command's exit code. */

@@ -12,6 +12,7 @@
 #include "compare.h"
 #include "db.h"
 #include "parse-options.h"
+#include "profcmp.h"
 #include "query.h"
 #include "util.h"
 
@@ -39,6 +40,7 @@ int cmd_compare(int argc, char **argv)
 	enum stats_mean_kind mean = STATS_MEAN_AUTO;
 	struct compare_select sel;
 	struct mmb_db db;
+	bool profile = false;
 	int ret, n;
 	const struct option opts[] = {
 		OPT_STRING(0, "db", &dbpath, "FILE", "results database"),
@@ -48,6 +50,7 @@ int cmd_compare(int argc, char **argv)
 		COMPARE_SELECT_OPTIONS(&filter, &kind, &mean),
 		OPT_BOOL(0, "no-guard", &filter.no_guard,
 			 "raw verdicts: disturbed values kept, none made inconclusive"),
+		OPT_BOOL(0, "profile", &profile, "then the perf-profile rows (run --profile)"),
 		OPT_END(),
 	};
 
@@ -67,6 +70,10 @@ int cmd_compare(int argc, char **argv)
 	if (by && strcmp(by, "machine")) {
 		free(labels);
 		return usage_error("--by '%s': the only grouping is --by machine", by);
+	}
+	if (profile && (fmt == CMP_CSV || fmt == CMP_JSON)) {
+		free(labels);
+		return usage_error("--profile adds a text table: not with --format %s", format);
 	}
 	if (nlabels < 2) {
 		free(labels);
@@ -88,6 +95,10 @@ int cmd_compare(int argc, char **argv)
 	sel.meta = true;
 	ret = by ? compare_show_by_machine(&db, &sel, fmt, stdout)
 		 : compare_show(&db, &sel, fmt, stdout);
+	if (profile && ret == EXIT_OK) {
+		fputc('\n', stdout);
+		ret = profcmp_show(&db, labels, nlabels, &filter, stdout);
+	}
 	db_close(&db);
 	free(labels);
 	return ret;

@@ -1,0 +1,687 @@
+/*
+ * run --profile's perf side (perfrec.h, docs/profiles.md): the perf script
+ * parser, the probe, and perf record attached to one iteration child.
+ */
+#include "perfrec.h"
+#include "envctl.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ------------------------------------------------ name -> period map */
+
+struct profile_map {
+	char **key;
+	double *val;
+	size_t n, cap;		/* cap: a power of two, or 0 */
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+static double *map_slot(struct profile_map *m, const char *key)
+{
+	size_t i;
+
+	if (2 * (m->n + 1) > m->cap) {
+		struct profile_map g = { .cap = m->cap ? 2 * m->cap : 256 };
+
+		g.key = xcalloc(g.cap, sizeof(*g.key));
+		g.val = xcalloc(g.cap, sizeof(*g.val));
+		for (size_t j = 0; j < m->cap; j++) {
+			if (!m->key[j])
+				continue;
+			for (i = hash_str(m->key[j]) & (g.cap - 1); g.key[i]; i = (i + 1) & (g.cap - 1))
+				;
+			g.key[i] = m->key[j];
+			g.val[i] = m->val[j];
+		}
+		g.n = m->n;
+		free(m->key);
+		free(m->val);
+		*m = g;
+	}
+	for (i = hash_str(key) & (m->cap - 1); m->key[i]; i = (i + 1) & (m->cap - 1))
+		if (!strcmp(m->key[i], key))
+			return &m->val[i];
+	m->key[i] = xstrdup(key);
+	m->n++;
+	return &m->val[i];
+}
+
+void profile_agg_init(struct profile_agg *a)
+{
+	memset(a, 0, sizeof(*a));
+	for (int k = 0; k < PROFILE_NKINDS; k++)
+		a->map[k] = xcalloc(1, sizeof(*a->map[k]));
+}
+
+void profile_agg_release(struct profile_agg *a)
+{
+	for (int k = 0; k < PROFILE_NKINDS; k++) {
+		struct profile_map *m = a->map[k];
+
+		for (size_t i = 0; m && i < m->cap; i++)
+			free(m->key[i]);
+		if (m) {
+			free(m->key);
+			free(m->val);
+		}
+		free(m);
+	}
+	memset(a, 0, sizeof(*a));
+}
+
+/* ------------------------------------------------------------ parser */
+
+#define SYM_MAX 128	/* a symbol longer than this is cut (C++ templates) */
+
+/* One sample being read: its period, leaf and the innermost known frames. */
+struct cur_sample {
+	bool open;
+	double period;
+	size_t nframes;
+	char chain[PROFILE_CHAIN_DEPTH][SYM_MAX + 1];
+	size_t nchain;
+};
+
+static void sample_commit(struct profile_agg *a, struct cur_sample *s)
+{
+	char key[PROFILE_CHAIN_DEPTH * (SYM_MAX + 1) + 1];
+	size_t off = 0;
+
+	if (!s->open)
+		return;
+	s->open = false;
+	if (!s->nchain)
+		snprintf(s->chain[s->nchain++], SYM_MAX + 1, "[unknown]");
+	a->samples++;
+	a->total += s->period;
+	*map_slot(a->map[PROFILE_SELF], s->chain[0]) += s->period;
+	/* caller first, as lkp writes a chain: outermost kept frame .. leaf */
+	for (size_t i = s->nchain; i-- > 0;)
+		off += (size_t)snprintf(key + off, sizeof(key) - off, "%s%s", off ? "." : "",
+					s->chain[i]);
+	*map_slot(a->map[PROFILE_CALLTRACE], key) += s->period;
+}
+
+/* "\t    ffffffff8123 clear_page_erms ([kernel.kallsyms])": the symbol into s. */
+static int parse_frame(struct cur_sample *s, const char *line, char *err, size_t errlen,
+		       size_t lineno)
+{
+	const char *p = line, *sym, *end;
+	char name[SYM_MAX + 1];
+	size_t len, o = 0;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!isxdigit((unsigned char)*p)) {
+		snprintf(err, errlen, "line %zu: a call-chain frame without an address", lineno);
+		return -1;
+	}
+	while (isxdigit((unsigned char)*p))
+		p++;
+	while (*p == ' ')
+		p++;
+	sym = p;
+	end = sym + strlen(sym);
+	while (end > sym && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	/* the dso in parentheses at the end: the last " (" */
+	for (const char *q = end; q > sym; q--)
+		if (q[-1] == ' ' && q[0] == '(') {
+			end = q - 1;
+			break;
+		}
+	len = (size_t)(end - sym);
+	/* lkp's names have no blanks: a demangled C++ name gets '_' */
+	for (size_t i = 0; i < len && o < SYM_MAX; i++)
+		name[o++] = isspace((unsigned char)sym[i]) ? '_' : sym[i];
+	name[o] = '\0';
+	if (!o)
+		snprintf(name, sizeof(name), "[unknown]");
+	s->nframes++;
+	/* the leaf always; callers only when perf knew them (else they break chains) */
+	if (s->nchain < PROFILE_CHAIN_DEPTH && (s->nframes == 1 || strcmp(name, "[unknown]")))
+		snprintf(s->chain[s->nchain++], SYM_MAX + 1, "%s", name);
+	return 0;
+}
+
+int profile_agg_parse(struct profile_agg *a, FILE *f, char *err, size_t errlen)
+{
+	struct cur_sample *s = xcalloc(1, sizeof(*s));
+	char *line = NULL;
+	size_t cap = 0, lineno = 0;
+	ssize_t n;
+	int ret = 0;
+
+	while (!ret && (n = getline(&line, &cap, f)) >= 0) {
+		const char *p = line;
+
+		lineno++;
+		if (line[0] == '\t') {
+			if (!s->open) {
+				snprintf(err, errlen, "line %zu: a call-chain frame before any sample",
+					 lineno);
+				ret = -1;
+			} else {
+				ret = parse_frame(s, line, err, errlen, lineno);
+			}
+			continue;
+		}
+		while (*p == ' ')
+			p++;
+		if (*p == '\n' || *p == '\r' || !*p) {
+			sample_commit(a, s);
+			continue;
+		}
+		if (!isdigit((unsigned char)*p)) {
+			snprintf(err, errlen, "line %zu: expected a sample's period"
+				 " (perf script -F period,ip,sym,dso), not \"%.40s\"", lineno, p);
+			ret = -1;
+			break;
+		}
+		sample_commit(a, s);
+		memset(s, 0, sizeof(*s));
+		s->open = true;
+		s->period = strtod(p, NULL);
+	}
+	if (!ret)
+		sample_commit(a, s);
+	free(line);
+	free(s);
+	return ret;
+}
+
+static int entry_cmp(const void *x, const void *y)
+{
+	const struct profile_entry *a = x, *b = y;
+
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	if (a->pct != b->pct)
+		return a->pct > b->pct ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+size_t profile_agg_entries(const struct profile_agg *a, double min_pct,
+			   struct profile_entry **out)
+{
+	size_t n = 0, alloc = 0;
+
+	*out = NULL;
+	if (!(a->total > 0))
+		return 0;
+	for (int k = 0; k < PROFILE_NKINDS; k++) {
+		const struct profile_map *m = a->map[k];
+
+		for (size_t i = 0; i < m->cap; i++) {
+			double pct = 100 * m->val[i] / a->total;
+
+			if (!m->key[i] || pct < min_pct)
+				continue;
+			ALLOC_GROW(*out, n + 1, alloc);
+			(*out)[n].kind = (enum profile_kind)k;
+			(*out)[n].name = xstrdup(m->key[i]);
+			(*out)[n].pct = pct > 100 ? 100 : pct;
+			n++;
+		}
+	}
+	if (n)
+		qsort(*out, n, sizeof(**out), entry_cmp);
+	return n;
+}
+
+void profile_entries_free(struct profile_entry *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(e[i].name);
+	free(e);
+}
+
+/* ------------------------------------------------------------- probe */
+
+static int try_event(uint32_t type, uint64_t config)
+{
+	struct perf_event_attr at;
+	int fd;
+
+	memset(&at, 0, sizeof(at));
+	at.size = sizeof(at);
+	at.type = type;
+	at.config = config;
+	at.sample_period = 1000000;
+	at.disabled = 1;
+	at.exclude_hv = 1;
+	fd = (int)syscall(SYS_perf_event_open, &at, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+static void first_line(const char *s, char *out, size_t len)
+{
+	size_t n = strcspn(s, "\n");
+
+	snprintf(out, len, "%.*s", (int)n, s);
+}
+
+void perfrec_probe(struct perfrec_probe *p)
+{
+	const char *env = getenv("MMBENCH_PERF");
+	const char *argv[] = { p->perf, "--version", NULL };
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	char msg[256], par[32] = "?";
+	int rc, hw, sw;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->perf, sizeof(p->perf), "%s", env && *env ? env : "perf");
+	rc = run_argv(argv, &out, &err);
+	first_line(err.len ? err.buf : out.buf ? out.buf : "", msg, sizeof(msg));
+	strbuf_release(&out);
+	strbuf_release(&err);
+	if (rc == 127 || rc < 0) {
+		snprintf(p->why, sizeof(p->why), "perf is not installed (%s: %s; Debian: apt-get"
+			 " install linux-perf)", p->perf, *msg ? msg : "cannot run it");
+		return;
+	}
+	if (rc) {
+		snprintf(p->why, sizeof(p->why), "`%s --version` failed (status %d): %s", p->perf,
+			 rc, msg);
+		return;
+	}
+	hw = try_event(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	if (!hw) {
+		p->event = "cycles";
+		p->usable = true;
+		return;
+	}
+	sw = try_event(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+	if (sw == -EACCES || sw == -EPERM) {
+		read_line_file("/proc/sys/kernel/perf_event_paranoid", par, sizeof(par));
+		snprintf(p->why, sizeof(p->why), "not permitted: kernel.perf_event_paranoid is %s"
+			 " (profiling the kernel needs root, CAP_PERFMON or a value <= 1)", par);
+		return;
+	}
+	if (sw) {
+		snprintf(p->why, sizeof(p->why), "cannot sample cpu-clock: %s", strerror(-sw));
+		return;
+	}
+	p->event = "cpu-clock";
+	p->no_pmu = hw == -ENOENT || hw == -EOPNOTSUPP || hw == -ENODEV;
+	p->usable = true;
+}
+
+/* ------------------------------------------------------ perf processes */
+
+/*
+ * fork + exec argv with stdout/stderr on out/err and keep[i] as fd 3+i;
+ * nothing else of ours stays open in it.  The pid, or -1.
+ */
+static pid_t spawn(const char *const *argv, int out, int err, const int *keep, int nkeep)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int high[4], null = open("/dev/null", O_RDONLY);
+		sigset_t none;
+
+		setpgid(0, 0);	/* the terminal's ^C is the harness's to handle */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);	/* perf record ends cleanly with us */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		for (int i = 0; i < nkeep && i < 4; i++)
+			high[i] = fcntl(keep[i], F_DUPFD, 100);
+		if (null >= 0)
+			dup2(null, 0);
+		dup2(out, 1);
+		dup2(err, 2);
+		for (int i = 0; i < nkeep && i < 4; i++)
+			dup2(high[i], 3 + i);
+		close_range(3 + (unsigned int)nkeep, ~0U, 0);
+		execvp(argv[0], (char *const *)argv);
+		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+/* The last line perf wrote to its log, for messages. */
+static void log_tail(const char *path, char *out, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *s, *nl;
+
+	snprintf(out, len, "(no message)");
+	if (read_file_capped(&sb, path, 1 << 20) < 0) {
+		strbuf_release(&sb);
+		return;
+	}
+	s = strtrim(sb.buf ? sb.buf : (char *)"");
+	nl = strrchr(s, '\n');
+	if (*s)
+		snprintf(out, len, "%s", strtrim(nl ? nl + 1 : s));
+	strbuf_release(&sb);
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* Send one --control command and wait up to ms for perf's "ack". 0 or -1. */
+static int ctl_cmd(int ctl, int ack, const char *cmd, int ms)
+{
+	char buf[64];
+	size_t got = 0;
+	struct timespec t0, t;
+	size_t len = strlen(cmd);
+
+	if (send(ctl, cmd, len, MSG_NOSIGNAL) != (ssize_t)len)
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		struct pollfd pfd = { .fd = ack, .events = POLLIN };
+		ssize_t n;
+		int left;
+
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		left = ms - (int)((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
+		if (left <= 0)
+			return -1;
+		if (poll(&pfd, 1, left) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (!pfd.revents)
+			continue;
+		n = read(ack, buf + got, sizeof(buf) - 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;	/* perf is gone */
+		got += (size_t)n;
+		buf[got] = '\0';
+		if (strchr(buf, '\n') || got == sizeof(buf) - 1)
+			return strncmp(buf, "ack", 3) ? -1 : 0;
+	}
+}
+
+/* A file name part: letters, digits and ._=,+- only. */
+static void name_part(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++)
+		strbuf_addch(sb, isalnum((unsigned char)*s) || strchr("._=,+-", *s) ? *s : '_');
+}
+
+int perfrec_begin(struct perfrec *r, const struct perfrec_probe *p, int64_t run_id,
+		  const char *workload, const char *variant)
+{
+	struct strbuf base = STRBUF_INIT;
+	const char *journal = envctl_journal_path(), *slash = strrchr(journal, '/');
+	char *dir;
+
+	memset(r, 0, sizeof(*r));
+	r->probe = p;
+	r->run_id = run_id;
+	r->ctl[0] = r->ctl[1] = r->ack[0] = r->ack[1] = -1;
+	dir = xasprintf("%.*s/profile", slash ? (int)(slash - journal) : 1, slash ? journal : ".");
+	if (mkdir_p(dir, 0755) < 0) {
+		error("profile: cannot create %s: %s", dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	strbuf_addf(&base, "%s/run%lld-", dir, (long long)run_id);
+	name_part(&base, workload);
+	if (variant && *variant) {
+		strbuf_addch(&base, '-');
+		name_part(&base, variant);
+	}
+	r->data = xasprintf("%s.data", base.buf);
+	r->log = xasprintf("%s.log", base.buf);
+	strbuf_release(&base);
+	free(dir);
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, r->ctl) < 0 ||
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, r->ack) < 0) {
+		error("profile: socketpair: %s", strerror(errno));
+		perfrec_release(r);
+		return -1;
+	}
+	return 0;
+}
+
+void perfrec_attach(struct perfrec *r, pid_t child)
+{
+	char pid[24];
+	const char *argv[] = { r->probe->perf, "record", "-g", "-e", r->probe->event, "-p", pid,
+			       "-D", "-1", "--control", "fd:3,4", "-o", r->data, NULL };
+	int keep[2] = { r->ctl[1], r->ack[1] };
+	int logfd;
+
+	snprintf(pid, sizeof(pid), "%d", (int)child);
+	unlink(r->data);	/* perf would keep the old one as .old */
+	logfd = open(r->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (logfd < 0) {
+		snprintf(r->why, sizeof(r->why), "cannot write %s: %s", r->log, strerror(errno));
+		goto out;
+	}
+	r->pid = spawn(argv, logfd, logfd, keep, 2);
+	close(logfd);
+	if (r->pid < 0) {
+		r->pid = 0;
+		snprintf(r->why, sizeof(r->why), "fork: %s", strerror(errno));
+		goto out;
+	}
+	close_fd(&r->ctl[1]);
+	close_fd(&r->ack[1]);
+	/* a no-op command: its ack says perf has opened its events on the child */
+	if (ctl_cmd(r->ctl[0], r->ack[0], "disable\n", 30000) == 0) {
+		r->attached = true;
+	} else {
+		char tail[400];
+
+		log_tail(r->log, tail, sizeof(tail));
+		snprintf(r->why, sizeof(r->why), "perf record did not start: %s", tail);
+		kill(r->pid, SIGKILL);
+		waitpid(r->pid, NULL, 0);
+		r->pid = 0;
+	}
+out:
+	close_fd(&r->ctl[1]);
+	close_fd(&r->ack[1]);
+	/*
+	 * Our ends stay open until perf is done: a hang-up on its control
+	 * socket while it records (the child exiting) makes perf 6.1 fail
+	 * with "Thread and evlist pollfd index mismatch" and lose the data.
+	 */
+}
+
+void perfrec_child_init(struct perfrec *r)
+{
+	/* with perf's ends closed here, a dead perf reads as EOF, not a hang */
+	close_fd(&r->ctl[1]);
+	close_fd(&r->ack[1]);
+	r->on = false;
+}
+
+void perfrec_child_enable(struct perfrec *r, bool on)
+{
+	if (r->ctl[0] < 0 || r->on == on)
+		return;
+	r->on = on;
+	if (ctl_cmd(r->ctl[0], r->ack[0], on ? "enable\n" : "disable\n", 10000))
+		close_fd(&r->ctl[0]);	/* perf is gone: no more waiting on it */
+}
+
+/* Wait up to ms for pid; its status, or -1 when it still runs (or is not ours). */
+static int wait_ms(pid_t pid, int ms, int *status)
+{
+	for (int t = 0; t <= ms; t += 20) {
+		pid_t got = waitpid(pid, status, WNOHANG);
+
+		if (got == pid)
+			return 0;
+		if (got < 0 && errno != EINTR)
+			return -2;	/* reaped elsewhere: killed with the iteration */
+		usleep(20000);
+	}
+	return -1;
+}
+
+void perfrec_stop(struct perfrec *r)
+{
+	int status = 0, rc;
+	char tail[400];
+
+	if (r->pid <= 0) {
+		close_fd(&r->ctl[0]);
+		close_fd(&r->ack[0]);
+		return;
+	}
+	/* perf record -p ends by itself once the child is gone */
+	rc = wait_ms(r->pid, 10000, &status);
+	if (rc == -1) {
+		kill(r->pid, SIGINT);
+		rc = wait_ms(r->pid, 10000, &status);
+	}
+	if (rc == -1) {
+		kill(r->pid, SIGKILL);
+		rc = waitpid(r->pid, &status, 0) == r->pid ? 0 : -2;
+	}
+	r->pid = 0;
+	close_fd(&r->ctl[0]);
+	close_fd(&r->ack[0]);
+	if (rc == -2) {
+		snprintf(r->why, sizeof(r->why), "perf record was killed with the iteration");
+	} else if (WIFSIGNALED(status) && WTERMSIG(status) != SIGINT) {
+		snprintf(r->why, sizeof(r->why), "perf record was killed by signal %d",
+			 WTERMSIG(status));
+	} else if (WIFEXITED(status) && WEXITSTATUS(status)) {
+		log_tail(r->log, tail, sizeof(tail));
+		snprintf(r->why, sizeof(r->why), "perf record failed (status %d): %s",
+			 WEXITSTATUS(status), tail);
+	}
+}
+
+int perfrec_read(struct perfrec *r, struct profile_agg *a)
+{
+	const char *argv[] = { r->probe->perf, "script", "-i", r->data, "-F", "period,ip,sym,dso",
+			       NULL };
+	char err[256] = "", tail[400];
+	int pfd[2], logfd, status = 0, rc;
+	pid_t pid;
+	FILE *f;
+
+	if (r->why[0])
+		return -1;
+	logfd = open(r->log, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (logfd < 0 || pipe2(pfd, O_CLOEXEC) < 0) {
+		snprintf(r->why, sizeof(r->why), "cannot run perf script: %s", strerror(errno));
+		if (logfd >= 0)
+			close(logfd);
+		return -1;
+	}
+	pid = spawn(argv, pfd[1], logfd, NULL, 0);
+	close(pfd[1]);
+	close(logfd);
+	f = pid > 0 ? fdopen(pfd[0], "r") : NULL;
+	if (!f) {
+		close(pfd[0]);
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+		snprintf(r->why, sizeof(r->why), "cannot run perf script: %s", strerror(errno));
+		return -1;
+	}
+	rc = profile_agg_parse(a, f, err, sizeof(err));
+	fclose(f);	/* a perf script still writing gets EPIPE and ends */
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (rc) {
+		snprintf(r->why, sizeof(r->why), "cannot read perf script's output: %s", err);
+	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		log_tail(r->log, tail, sizeof(tail));
+		snprintf(r->why, sizeof(r->why), "perf script failed: %s", tail);
+	} else if (!a->samples) {
+		snprintf(r->why, sizeof(r->why), "perf recorded no samples");
+	}
+	return r->why[0] ? -1 : 0;
+}
+
+void perfrec_release(struct perfrec *r)
+{
+	if (r->pid > 0) {
+		kill(r->pid, SIGKILL);
+		waitpid(r->pid, NULL, 0);
+	}
+	close_fd(&r->ctl[0]);
+	close_fd(&r->ctl[1]);
+	close_fd(&r->ack[0]);
+	close_fd(&r->ack[1]);
+	free(r->data);
+	free(r->log);
+	r->data = r->log = NULL;
+}
+
+int perfrec_store(struct perfrec *r, struct mmb_db *db, const struct profile_info *info_)
+{
+	struct profile_info p = *info_;
+	struct profile_agg a;
+	struct profile_entry *e = NULL;
+	size_t n;
+	int ret = -1;
+
+	profile_agg_init(&a);
+	if (perfrec_read(r, &a))
+		goto out;
+	n = profile_agg_entries(&a, PROFILE_STORE_MIN, &e);
+	p.event = r->probe->event;
+	p.note = r->probe->no_pmu ? "no hardware PMU" : NULL;
+	p.samples = a.samples;
+	if (db_profile_add(db, r->run_id, &p, e, n) == 0) {
+		/* the biggest self share: what the profile is mostly about */
+		const char *top = n && e[0].kind == PROFILE_SELF ? e[0].name : "?";
+
+		info("profile of %s%s%s: %lld samples of %s, most in %s (%.1f%%); perf data: %s",
+		     p.workload, *p.variant ? " " : "", p.variant, (long long)a.samples, p.event, top,
+		     n ? e[0].pct : 0.0, r->data);
+		ret = 0;
+	}
+	profile_entries_free(e, n);
+out:
+	if (ret && r->why[0])
+		warning("no profile of %s%s%s: %s", p.workload, *p.variant ? " " : "", p.variant,
+			r->why);
+	profile_agg_release(&a);
+	return ret;
+}
