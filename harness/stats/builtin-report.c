@@ -12,6 +12,7 @@
 #include "db.h"
 #include "plot.h"
 #include "plotdb.h"
+#include "profcmp.h"
 #include "progress.h"
 #include "query.h"
 #include "util.h"
@@ -36,6 +37,7 @@ struct report {
 	size_t nmachines;
 	struct plot_list plots;
 	bool plots_on;
+	const struct query_filter *filter;	/* the selection's, for the profiles */
 };
 
 /* ---- text helpers ---- */
@@ -767,6 +769,36 @@ static void report_runs(struct report *rp, struct strbuf *txt, struct strbuf *md
 	strbuf_addstr(html, "</ul>\n");
 }
 
+/* The top profile changes (run --profile); no section without profiles.  0 or -1. */
+static int report_profiles(struct report *rp, struct strbuf *txt, struct strbuf *md,
+			   struct strbuf *html)
+{
+	const char **labels = xcalloc(rp->qs->nlabels + 1, sizeof(*labels));
+	struct strbuf t = STRBUF_INIT;
+	struct profcmp pc;
+	int rc;
+
+	for (size_t i = 0; i < rp->qs->nlabels; i++)
+		labels[i] = rp->qs->kernels[i].label;
+	rc = profcmp_load(&rp->db, labels, rp->qs->nlabels, rp->filter, &pc);
+	free(labels);
+	if (rc || !pc.ng)
+		return rc ? -1 : 0;
+	section(txt, md, html, "Profiles");
+	add_wrapped(txt, "", "", "perf profiles of `run --profile`: the top changes per workload"
+		    " variant, in percentage points of the sampled period (docs/profiles.md).");
+	strbuf_addch(txt, '\n');
+	profcmp_report_text(&t, &pc, PROFCMP_REPORT_TOP, WIDTH);
+	strbuf_addstr(txt, t.buf);
+	profcmp_report_md(md, &pc, PROFCMP_REPORT_TOP);
+	strbuf_addstr(html, "<pre>");
+	html_escape(html, t.buf);
+	strbuf_addstr(html, "</pre>\n");
+	strbuf_release(&t);
+	profcmp_release(&pc);
+	return 0;
+}
+
 static const char *verdict_class(enum compare_verdict v)
 {
 	switch (v) {
@@ -981,6 +1013,8 @@ static int write_bundle(struct report *rp, const char *title)
 	strbuf_addstr(&html, "</pre></details>\n");
 
 	report_runs(rp, &txt, &md, &html);
+	if (report_profiles(rp, &txt, &md, &html) < 0)
+		goto out;
 
 	if (rp->plots.nr) {
 		section(&txt, &md, &html, "Plots");
@@ -1102,6 +1136,7 @@ int cmd_report(int argc, char **argv)
 		return mmb_exit_code(rc);
 	}
 	rp.qs = rp.cmp.qs;
+	rp.filter = &filter;
 	if (mkdir_p(rp.outdir, 0755) < 0) {
 		error("--out %s: cannot create directory: %s", rp.outdir, strerror(errno));
 		ret = EXIT_RUNTIME;

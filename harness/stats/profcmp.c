@@ -330,6 +330,35 @@ static void wrapped_name(struct strbuf *out, const char *name, int indent, int w
 	strbuf_addch(out, '\n');
 }
 
+/* text word-wrapped to width, continuation lines indented by two */
+static void wrapped_words(struct strbuf *out, const char *text, int width)
+{
+	int col = 0;
+
+	while (*text) {
+		size_t len = strcspn(text, " \n");
+
+		if (col && col + 1 + (int)len > width) {
+			strbuf_addstr(out, "\n  ");
+			col = 2;
+		} else if (col) {
+			strbuf_addch(out, ' ');
+			col++;
+		}
+		strbuf_add(out, text, len);
+		col += (int)len;
+		text += len;
+		if (*text == '\n') {
+			strbuf_addch(out, '\n');
+			col = 0;
+		}
+		while (*text == ' ' || *text == '\n')
+			text++;
+	}
+	if (col)
+		strbuf_addch(out, '\n');
+}
+
 void profcmp_report_text(struct strbuf *out, const struct profcmp *pc, size_t top, int width)
 {
 	static const enum profile_kind order[] = { PROFILE_CALLTRACE, PROFILE_SELF };
@@ -339,9 +368,13 @@ void profcmp_report_text(struct strbuf *out, const struct profcmp *pc, size_t to
 		const struct profcmp_group *g = &pc->g[i];
 		size_t *idx = xcalloc(g->nr + 1, sizeof(*idx));
 
+		struct strbuf title = STRBUF_INIT;
+
 		if (i)
 			strbuf_addch(out, '\n');
-		group_title(out, g);
+		group_title(&title, g);
+		wrapped_words(out, title.buf, width);
+		strbuf_release(&title);
 		strbuf_addstr(out, "  change    base     new  perf-profile row\n");
 		for (size_t o = 0; o < 2; o++) {
 			size_t n = top_rows(g, order[o], top, idx);
