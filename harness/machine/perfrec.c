@@ -481,14 +481,15 @@ int perfrec_begin(struct perfrec *r, const struct perfrec_probe *p, int64_t run_
 	return 0;
 }
 
-void perfrec_attach(struct perfrec *r, pid_t child)
+static void attach(struct perfrec *r, pid_t child)
 {
 	char pid[24];
 	const char *argv[] = { r->probe->perf, "record", "-g", "-e", r->probe->event, "-p", pid,
 			       "-D", "-1", "--control", "fd:3,4", "-o", r->data, NULL };
-	int keep[2] = { r->ctl[1], r->ack[1] };
-	int logfd;
+	int keep[2], logfd;
 
+	keep[0] = r->ctl[1];
+	keep[1] = r->ack[1];
 	snprintf(pid, sizeof(pid), "%d", (int)child);
 	unlink(r->data);	/* perf would keep the old one as .old */
 	logfd = open(r->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -525,6 +526,12 @@ out:
 	 * socket while it records (the child exiting) makes perf 6.1 fail
 	 * with "Thread and evlist pollfd index mismatch" and lose the data.
 	 */
+}
+
+void perfrec_attach(struct perfrec *r, pid_t child)
+{
+	if (r)
+		attach(r, child);
 }
 
 void perfrec_child_init(struct perfrec *r)
@@ -564,6 +571,8 @@ void perfrec_stop(struct perfrec *r)
 	int status = 0, rc;
 	char tail[400];
 
+	if (!r)
+		return;
 	if (r->pid <= 0) {
 		close_fd(&r->ctl[0]);
 		close_fd(&r->ack[0]);

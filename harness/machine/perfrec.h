@@ -78,13 +78,13 @@ struct perfrec {
  */
 int perfrec_begin(struct perfrec *r, const struct perfrec_probe *p, int64_t run_id,
 		  const char *workload, const char *variant);
-/* Parent, after the child is contained and before it may go on: start perf on it. */
+/* Parent, after the child is contained and before it may go on: start perf on it (r NULL: no-op). */
 void perfrec_attach(struct perfrec *r, pid_t child);
 /* Child: first thing (drops perf's ends of the sockets). */
 void perfrec_child_init(struct perfrec *r);
 /* Child: events on or off (waits for perf's acknowledgement). */
 void perfrec_child_enable(struct perfrec *r, bool on);
-/* Parent, once the child was reaped (and before its leftovers are swept): perf's end. */
+/* Parent, once the child was reaped (before its leftovers are swept): perf's end (NULL: no-op). */
 void perfrec_stop(struct perfrec *r);
 /* Parent: `perf script` of the data into a; 0, or -1 with r->why set. */
 int perfrec_read(struct perfrec *r, struct profile_agg *a);

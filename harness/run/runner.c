@@ -467,8 +467,7 @@ static int run_child(const struct plan_workload *w, const struct plan_variant *v
 	close(fds[1]);
 	close(go[0]);
 	contain_enter(&c, pid);
-	if (iter_profile)
-		perfrec_attach(iter_profile, pid);
+	perfrec_attach(iter_profile, pid);	/* NULL: not the profiled iteration */
 	if (write(go[1], "g", 1) != 1)
 		kill(pid, SIGKILL);
 	close(go[1]);
@@ -518,8 +517,7 @@ static int run_child(const struct plan_workload *w, const struct plan_variant *v
 			if (got == pid) {
 				exited = true;
 				/* perf first: the sweep below kills every child of ours */
-				if (iter_profile)
-					perfrec_stop(iter_profile);
+				perfrec_stop(iter_profile);
 				/* what it left behind (daemons, grandchildren) dies with it */
 				contain_end(&c);
 				eof_by = now_ns() + 1000000000ull;
