@@ -8,6 +8,20 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+bool swap_active(const char *swaps)
+{
+	char line[512];
+	FILE *f = fopen(swaps, "re");
+	int n = 0;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		n++;
+	fclose(f);
+	return n > 1;	/* a header line, then one per device */
+}
+
 unsigned int kernel_version_parse(const char *release)
 {
 	unsigned int a = 0, b = 0, c = 0;

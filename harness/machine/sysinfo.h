@@ -2,6 +2,7 @@
 #ifndef MMB_SYSINFO_H
 #define MMB_SYSINFO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,6 +26,13 @@ void env_snapshot(struct env_item **items, size_t *n);
 void env_items_free(struct env_item *items, size_t n);
 
 #define THP_DIR "/sys/kernel/mm/transparent_hugepage"
+
+/*
+ * Whether a swap device is on: swaps (normally "/proc/swaps") lists one
+ * after its header line.  Plan time and the runner ask (MMB_REQ_SWAP).
+ */
+#define PROC_SWAPS "/proc/swaps"
+bool swap_active(const char *swaps);
 
 /* Kernel version a.b.c from a release string ("6.12.0-rc1" -> 6.12.0). */
 unsigned int kernel_version_parse(const char *release);

@@ -328,20 +328,6 @@ static int plan_workload(struct plan_workload *w, const struct unit_ctx *u, size
 	return ret;
 }
 
-static bool swap_active(void)
-{
-	char line[256];
-	FILE *f = fopen("/proc/swaps", "re");
-	int n = 0;
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		n++;
-	fclose(f);
-	return n > 1;	/* a header line, then one per device */
-}
-
 static bool mthp_present(void)
 {
 	DIR *d = opendir("/sys/kernel/mm/transparent_hugepage");
@@ -368,7 +354,7 @@ static const char *requirements_unmet(struct plan_workload *pw, const struct exp
 
 	if ((w->requires & MMB_REQ_ROOT) && geteuid() != 0)
 		return "needs root (the workload declares MMB_REQ_ROOT); run mmbench as root";
-	if ((w->requires & MMB_REQ_SWAP) && !e->env.zram_bytes && !swap_active())
+	if ((w->requires & MMB_REQ_SWAP) && !e->env.zram_bytes && !swap_active(PROC_SWAPS))
 		return "no swap";	/* the documented reason (docs/workloads.md) */
 	if ((w->requires & MMB_REQ_THP) &&
 	    access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) != 0)

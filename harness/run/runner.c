@@ -277,7 +277,13 @@ static __attribute__((noreturn)) void child_main(const struct plan_workload *w,
 
 	if (iter_counters)
 		counters_open(iter_counters);
-	rc = d->setup(&host_table, &ctx, v->values, &state);
+	/* plan time counted the experiment's own swap as there: now it must be */
+	if ((d->requires & MMB_REQ_SWAP) && !swap_active(PROC_SWAPS)) {
+		host_skip(&ctx, "no swap");
+		rc = MMB_SKIP;
+	} else {
+		rc = d->setup(&host_table, &ctx, v->values, &state);
+	}
 	if (rc == MMB_OK) {
 		if (iter_counters)
 			counters_enable(iter_counters);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "util.h"
+#include "sysinfo.h"
 
 static char dir[] = "/tmp/mmb-util-XXXXXX";
 
@@ -100,11 +101,31 @@ static void test_copy_keeps_mode(void **state)
 	free(big);
 }
 
+/* /proc/swaps: a header line, then one line per device; no file is no swap. */
+static void test_swap_active(void **state)
+{
+	static const char header[] = "Filename\tType\tSize\tUsed\tPriority\n";
+	static const char dev[] = "/dev/zram0\tpartition\t262140\t0\t100\n";
+	char *p = path("swaps");
+	char *both = xasprintf("%s%s", header, dev);
+
+	(void)state;
+	assert_false(swap_active(p));
+	assert_int_equal(write_file_atomic(p, header, strlen(header)), 0);
+	assert_false(swap_active(p));
+	assert_int_equal(write_file_atomic(p, both, strlen(both)), 0);
+	assert_true(swap_active(p));
+	unlink(p);
+	free(both);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_capped),
 		cmocka_unit_test(test_copy_keeps_mode),
+		cmocka_unit_test(test_swap_active),
 	};
 	int ret;
 

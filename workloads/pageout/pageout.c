@@ -77,23 +77,9 @@ struct pageout {
 	int pipefd[2];		/* idle threads block reading [0] until teardown */
 };
 
-static bool swap_active(void)
-{
-	FILE *f = fopen("/proc/swaps", "r");
-	char line[512];
-	int n = 0;
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		n++;
-	fclose(f);
-	return n > 1;		/* a header line, then one line per device */
-}
-
 /*
- * No swap check here: supported() runs at plan time, before the harness
- * sets up the experiment's zram swap; setup() checks it.
+ * No swap check here: the descriptor's MMB_REQ_SWAP has the harness check
+ * at plan time and again, once the experiment's zram swap is up, before setup.
  */
 static const char *pageout_supported(const struct mmb_host *host, const struct mmb_value *p)
 {
@@ -155,10 +141,6 @@ static int pageout_setup(const struct mmb_host *host, struct mmb_ctx *ctx,
 	}
 	s->pipefd[0] = s->pipefd[1] = -1;
 	*state = s;
-	if (!swap_active()) {
-		host->skip(ctx, "no swap");
-		return MMB_SKIP;
-	}
 	if ((why = pageout_supported(host, p))) {
 		host->skip(ctx, "%s", why);
 		return MMB_SKIP;
