@@ -14,16 +14,13 @@
 void ab_opts_init(struct ab_opts *o)
 {
 	memset(o, 0, sizeof(*o));
+	kbuild_opts_init(&o->build);
 	vm_opts_init(&o->vm);
-	o->base_ref = "HEAD";
-	o->base_config = "defconfig";
 }
 
 void ab_opts_release(struct ab_opts *o)
 {
-	free(o->patches);
-	free(o->fragments);
-	o->patches = o->fragments = NULL;
+	kbuild_opts_release(&o->build);
 }
 
 void ab_result_release(struct ab_result *r)
@@ -36,17 +33,17 @@ void ab_result_release(struct ab_result *r)
 int ab_opts_parse(struct ab_opts *o, int argc, char **argv)
 {
 	const struct option opts[] = {
-		OPT_STRING(0, "tree", &o->tree, "DIR", "git work tree of the kernel"),
-		OPT_STRING(0, "base", &o->base_ref, "REF", "base commit"),
-		OPT_LIST(0, "patch", &o->patches, &o->npatches, "P", "the series"),
-		OPT_LIST(0, "config", &o->fragments, &o->nfragments, "FRAG",
+		OPT_STRING(0, "tree", &o->build.tree, "DIR", "git work tree of the kernel"),
+		OPT_STRING(0, "base", &o->build.ref, "REF", "base commit"),
+		OPT_LIST(0, "patch", &o->build.patches, &o->build.npatches, "P", "the series"),
+		OPT_LIST(0, "config", &o->build.fragments, &o->build.nfragments, "FRAG",
 			 "config fragment for both kernels"),
-		OPT_STRING(0, "base-config", &o->base_config, "B",
+		OPT_STRING(0, "base-config", &o->build.base_config, "B",
 			   "defconfig, tinyconfig or a config file"),
 		OPT_STRING(0, "base-name", &o->base_label, "L", "label of the base kernel"),
 		OPT_STRING(0, "new-name", &o->new_label, "L", "label of the patched kernel"),
 		OPT_INT_RANGE(0, "rounds", &o->rounds, 1, 1000, "N", "A/B rounds"),
-		OPT_INT_RANGE(0, "jobs", &o->jobs, 1, 4096, "N", "parallel make jobs"),
+		OPT_INT_RANGE(0, "jobs", &o->build.jobs, 1, 4096, "N", "parallel make jobs"),
 		OPT_STRING(0, "plots", &o->plot_dir, "DIR", "where to write the plots"),
 		OPT_BOOL(0, "no-plots", &o->no_plots, "do not draw plots"),
 		OPT_STRING(0, "format", &o->compare_format, "F", "compare table format"),
@@ -66,18 +63,18 @@ int ab_opts_parse(struct ab_opts *o, int argc, char **argv)
 	if (o->compare_format && compare_format_parse(o->compare_format, &(enum compare_format){ 0 }))
 		return error("ab: unknown --format '%s' (formats: mmtests, lkp, markdown, csv, json)",
 			     o->compare_format);
-	if (!o->tree && (!o->base_label || !o->new_label))
+	if (!o->build.tree && (!o->base_label || !o->new_label))
 		return error("ab: --tree DIR is required (or --base-name and --new-name of built kernels)");
-	if (o->tree && !o->npatches)
+	if (o->build.tree && !o->build.npatches)
 		return error("ab: no --patch given: the new kernel would be the base kernel");
 	if (o->base_label && o->new_label && !strcmp(o->base_label, o->new_label))
 		return error("ab: --base-name and --new-name are both '%s'", o->base_label);
-	if (o->tree && kbuild_ref_check("ab: --base", o->base_ref))
+	if (o->build.tree && kbuild_ref_check("ab: --base", o->build.ref))
 		return -1;
-	for (size_t i = 0; i < o->npatches; i++)
+	for (size_t i = 0; i < o->build.npatches; i++)
 		/* not a file, so a range: refused before anything runs */
-		if (o->patches[i][0] == '-' && access(o->patches[i], F_OK) < 0 &&
-		    kbuild_ref_check("ab: --patch", o->patches[i]))
+		if (o->build.patches[i][0] == '-' && access(o->build.patches[i], F_OK) < 0 &&
+		    kbuild_ref_check("ab: --patch", o->build.patches[i]))
 			return -1;
 	return 0;
 }
@@ -128,24 +125,17 @@ static void ab_plots(struct mmb_db *db, struct compare_select *sel, const char *
 static int build_one(const struct ab_opts *o, const char *label, bool with_patches,
 		     double *secs)
 {
-	struct kbuild_opts k;
+	struct kbuild_opts k = o->build;
 	struct kbuild_result r;
 	int ret;
 
-	kbuild_opts_init(&k);
-	k.tree = o->tree;
-	k.ref = o->base_ref;
-	k.base_config = o->base_config;
-	k.fragments = o->fragments;
-	k.nfragments = o->nfragments;
-	if (with_patches) {
-		k.patches = o->patches;
-		k.npatches = o->npatches;
+	if (!with_patches) {
+		k.patches = NULL;
+		k.npatches = 0;
 	}
 	k.label = label;
 	k.db_path = o->vm.db_path;
 	k.cache_dir = o->vm.cache_dir;
-	k.jobs = o->jobs;
 	ret = kbuild_build(&k, &r);
 	if (ret == 0) {
 		*secs = r.cached ? 0 : r.seconds;
@@ -164,7 +154,7 @@ static int ab_labels(const struct ab_opts *o, const char *cache, struct ab_resul
 	struct kernel_entry e;
 	int rc;
 
-	if (!o->tree) {
+	if (!o->build.tree) {
 		r->base_label = xstrdup(o->base_label);
 		r->new_label = xstrdup(o->new_label);
 		for (int i = 0; i < 2; i++) {
@@ -178,17 +168,13 @@ static int ab_labels(const struct ab_opts *o, const char *cache, struct ab_resul
 		}
 		return 0;
 	}
-	struct kbuild_opts k;
+	struct kbuild_opts k = o->build;
 
-	kbuild_opts_init(&k);
-	k.tree = o->tree;
-	k.patches = o->patches;
-	k.npatches = o->npatches;
 	k.cache_dir = o->vm.cache_dir;
 	if (o->base_label) {
 		r->base_label = xstrdup(o->base_label);
 	} else {
-		char *sha = kbuild_resolve_ref(o->tree, o->base_ref);
+		char *sha = kbuild_resolve_ref(o->build.tree, o->build.ref);
 
 		if (!sha)
 			return MMB_EUSAGE;
@@ -212,8 +198,8 @@ static int ab_labels(const struct ab_opts *o, const char *cache, struct ab_resul
 		      r->base_label);
 		return MMB_EUSAGE;
 	}
-	info("ab: A = %s (%s), B = %s (+%zu patch argument%s)", r->base_label, o->base_ref,
-	     r->new_label, o->npatches, o->npatches == 1 ? "" : "s");
+	info("ab: A = %s (%s), B = %s (+%zu patch argument%s)", r->base_label, o->build.ref,
+	     r->new_label, o->build.npatches, o->build.npatches == 1 ? "" : "s");
 	if ((rc = build_one(o, r->base_label, false, &r->build_base_s)) < 0 ||
 	    (rc = build_one(o, r->new_label, true, &r->build_new_s)) < 0)
 		return rc;

@@ -25,22 +25,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kbuild.h"
 #include "vmrun.h"
 
 struct ab_opts {
-	const char *tree;		/* git tree; NULL: use prebuilt labels */
-	const char *base_ref;		/* default HEAD */
-	const char **patches;		/* as kernel build --patch */
-	size_t npatches;
-	const char **fragments;		/* as kernel build --config, both kernels */
-	size_t nfragments;
-	const char *base_config;	/* defconfig|tinyconfig|FILE (default defconfig) */
+	/*
+	 * As `kernel build` for both kernels (tree NULL: use prebuilt labels;
+	 * ref is --base); the new kernel adds the patches.  label, db_path and
+	 * cache_dir are set per build from the labels and vm.
+	 */
+	struct kbuild_opts build;
 	const char *base_label;		/* NULL: short base commit */
 	const char *new_label;		/* NULL: last patch subject */
 	const char *experiment;		/* CONFIG.yaml */
 	struct vm_opts vm;		/* cpus, mem, accel, timeouts, iterations, db; label/experiment ignored */
 	int rounds;			/* 0: 3 */
-	int jobs;			/* make -j (0: CPUs) */
 	const char *plot_dir;		/* NULL: <db dir>/ab-<base>-vs-<new> */
 	bool no_plots;
 	bool no_compare;

@@ -573,29 +573,29 @@ static int run_tree(struct repro_args *a, const struct lkp_report *r, struct rep
 		int rc;
 
 		ab_opts_init(&o);
-		o.tree = a->tree;
-		o.base_ref = sha[0];
+		o.build.tree = a->tree;
+		o.build.ref = sha[0];
 		patches[0] = col[c].range;
 		patches[1] = col[c].fix;
-		o.patches = patches;
-		o.npatches = col[c].fix ? 2 : 1;
+		o.build.patches = patches;
+		o.build.npatches = col[c].fix ? 2 : 1;
 		o.base_label = col[0].label;
 		o.new_label = col[c].label;
 		o.experiment = exp;
 		o.vm = a->vm;
 		o.vm.db_path = a->db;
 		if (a->base_config)
-			o.base_config = a->base_config;
-		o.fragments = a->nfragments ? a->fragments : NULL;
-		o.nfragments = a->nfragments;
+			o.build.base_config = a->base_config;
+		o.build.fragments = a->nfragments ? a->fragments : NULL;
+		o.build.nfragments = a->nfragments;
 		o.rounds = p->rounds;
 		o.no_compare = true;
 		o.no_plots = true;
 		info("reproduce: A/B %s vs %s, %d boots each", col[0].label, col[c].label, p->rounds);
 		rc = ab_run(&o, &res);
 		/* ab_opts_release would free the caller's arrays */
-		o.patches = NULL;
-		o.fragments = NULL;
+		o.build.patches = NULL;
+		o.build.fragments = NULL;
 		ab_opts_release(&o);
 		if (rc < 0) {
 			ab_result_release(&res);

@@ -223,7 +223,12 @@ static void test_ab_args(void **state)
 	(void)state;
 	ab_opts_init(&o);
 	assert_int_equal(ab_opts_parse(&o, 17, argv), 0);
-	assert_string_equal(o.base_ref, "v1");
+	/* the build options are kernel build's own */
+	assert_string_equal(o.build.tree, "/t");
+	assert_string_equal(o.build.ref, "v1");
+	assert_int_equal(o.build.npatches, 1);
+	assert_string_equal(o.build.patches[0], "p");
+	assert_string_equal(o.build.base_config, "defconfig");
 	assert_int_equal(o.rounds, 4);
 	assert_int_equal(o.vm.cpus, 2);
 	assert_int_equal(o.vm.mem_bytes, 1ull << 30);
