@@ -437,6 +437,18 @@ int64_t db_machine_upsert(struct mmb_db *db, const struct machine_info *m)
 	return step_id(db, st, "machine");
 }
 
+void run_info_init(struct run_info *r, int64_t kernel_id, const char *experiment,
+		   const char *config_path, const char *accel)
+{
+	memset(r, 0, sizeof(*r));
+	r->kernel_id = kernel_id;
+	r->experiment = experiment;
+	r->config_path = config_path;
+	r->accel = accel;
+	r->harness_version = MMB_VERSION;
+	r->git_sha = MMB_GIT_SHA;
+}
+
 int64_t db_run_begin(struct mmb_db *db, const struct run_info *r)
 {
 	sqlite3_stmt *st;

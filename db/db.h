@@ -111,6 +111,12 @@ int db_rollback(struct mmb_db *db);
 int64_t db_kernel_upsert(struct mmb_db *db, const struct kernel_info *k);
 int64_t db_kernel_find(struct mmb_db *db, const char *label);
 int64_t db_machine_upsert(struct mmb_db *db, const struct machine_info *m);
+/*
+ * A run of this mmbench (harness_version, git_sha) on kernel_id, everything
+ * else zero: the caller adds what it knows of the kernel and machine.
+ */
+void run_info_init(struct run_info *r, int64_t kernel_id, const char *experiment,
+		   const char *config_path, const char *accel);
 int64_t db_run_begin(struct mmb_db *db, const struct run_info *r);
 int db_run_env(struct mmb_db *db, int64_t run_id, const char *key,
 	       const char *value, const char *original);

@@ -512,8 +512,9 @@ static int64_t vm_run_begin(struct mmb_db *db, const struct vm_opts *o, const st
 			    const struct experiment *e, const char *cfgpath, const char *text,
 			    enum accel accel)
 {
-	struct run_info ri = { 0 };
+	struct run_info ri;
 	struct kernel_info ki = { 0 };
+	int64_t kid;
 
 	ki.label = o->label;
 	ki.release = k->release;
@@ -521,18 +522,14 @@ static int64_t vm_run_begin(struct mmb_db *db, const struct vm_opts *o, const st
 	ki.base_commit = k->base_commit;
 	ki.patches = k->patches_json;
 	ki.compiler = k->compiler;
-	ri.kernel_id = db_kernel_upsert(db, &ki);
-	if (ri.kernel_id < 0)
+	kid = db_kernel_upsert(db, &ki);
+	if (kid < 0)
 		return -1;
-	ri.experiment = e->name;
-	ri.config_path = cfgpath ? cfgpath : o->experiment;
+	run_info_init(&ri, kid, e->name, cfgpath ? cfgpath : o->experiment, accel_name(accel));
 	ri.config_text = text;
 	ri.release = k->release;
 	ri.config_hash = k->config_hash;
-	ri.harness_version = MMB_VERSION;
-	ri.git_sha = MMB_GIT_SHA;
 	ri.compiler = k->compiler;
-	ri.accel = accel_name(accel);
 	return db_run_begin(db, &ri);
 }
 

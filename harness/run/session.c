@@ -80,21 +80,17 @@ static int plan_request(struct plan *plan, struct experiment *exp, const struct 
 	return 0;
 }
 
-/* The run's row: what ran, on which kernel (the ids are the caller's). */
+/* The run's row: what ran, on which kernel (the ids are the caller's, set after). */
 static void run_info_fill(struct run_info *ri, const struct sysinfo *si,
 			  const struct experiment *exp, const struct run_request *rq)
 {
-	ri->experiment = exp->name;
-	ri->config_path = rq->config_path;
+	run_info_init(ri, 0, exp->name, rq->config_path, rq->accel ? rq->accel : "host");
 	ri->config_text = exp->text;
 	ri->release = si->release;
 	ri->version = si->version;
 	ri->cmdline = si->cmdline;
 	ri->config_hash = si->config_hash;
-	ri->harness_version = MMB_VERSION;
-	ri->git_sha = MMB_GIT_SHA;
 	ri->compiler = si->compiler;
-	ri->accel = rq->accel ? rq->accel : "host";
 	ri->options = rq->options;
 }
 

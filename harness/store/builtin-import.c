@@ -52,7 +52,7 @@ static int64_t import_begin_run(struct importer *im, const char *flabel, size_t 
 {
 	struct import_ctx *ctx = im->arg;
 	struct kernel_info k = { 0 };
-	struct run_info ri = { 0 };
+	struct run_info ri;
 	char *lab;
 	int64_t id;
 
@@ -63,12 +63,7 @@ static int64_t import_begin_run(struct importer *im, const char *flabel, size_t 
 	}
 	lab = ctx->label ? xstrdup(ctx->label) : xstrndup(flabel, ll);
 	k.label = lab;
-	ri.kernel_id = db_kernel_upsert(im->db, &k);
-	ri.config_path = ctx->config_path;
-	ri.accel = "import";
-	ri.experiment = "import";
-	ri.harness_version = MMB_VERSION;
-	ri.git_sha = MMB_GIT_SHA;
+	run_info_init(&ri, db_kernel_upsert(im->db, &k), "import", ctx->config_path, "import");
 	id = ri.kernel_id < 0 ? -1 : db_run_begin(im->db, &ri);
 	free(ctx->last_label);
 	ctx->last_label = lab;

@@ -200,9 +200,13 @@ static void test_iteration_with_samples(void **s)
 
 	(void)s;
 	assert_int_equal(db_open(&db, path), 0);
-	r.kernel_id = db_kernel_upsert(&db, &k);
+	run_info_init(&r, db_kernel_upsert(&db, &k), "e", "e.yaml", "host");
 	run = db_run_begin(&db, &r);
 	assert_true(run > 0);
+	/* every run row says which mmbench wrote it */
+	assert_int_equal(scalar_int(&db, "SELECT harness_version = '" MMB_VERSION "' AND git_sha = '"
+				    MMB_GIT_SHA "' AND experiment = 'e' AND config_path = 'e.yaml'"
+				    " AND accel = 'host' FROM runs"), 1);
 	it.run_id = warm.run_id = run;
 	assert_true(db_iteration_add(&db, &it, smp, 2, keys, deltas, 2, "vmstat") > 0);
 	warm.warmup = true;
