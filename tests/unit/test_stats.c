@@ -498,6 +498,12 @@ static void test_mean_tests(void **state)
 	assert_int_equal(stats_mean_parse("auto", &k), -1);	/* the default, not an option */
 	assert_int_equal(stats_mean_parse("mean", &k), -1);
 	assert_string_equal(stats_mean_title(STATS_GMEAN), "Gmean");
+	/* no name, or a kind outside the tables */
+	assert_int_equal(stats_mean_parse(NULL, &k), -1);
+	assert_int_equal(stats_test_parse(NULL, &(enum stats_test_kind){ 0 }), -1);
+	assert_string_equal(stats_mean_name((enum stats_mean_kind)99), "?");
+	assert_string_equal(stats_mean_title((enum stats_mean_kind)99), "?");
+	assert_string_equal(stats_test_name((enum stats_test_kind)99), "?");
 	assert_close(stats_mean_of(&sb, STATS_MEDIAN), 120, 0);
 }
 
