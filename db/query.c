@@ -246,7 +246,15 @@ static void series_push(struct query_series *s, double v, int64_t run, int iter,
 	s->n++;
 }
 
-static void row_release(struct query_row *r, size_t nlabels)
+void query_series_add(struct query_series *s, double v, int64_t run, int iteration,
+		      bool disturbed, double level)
+{
+	struct iter_note note = { .level = level, .disturbed = disturbed };
+
+	series_push(s, v, run, iteration, &note);
+}
+
+void query_row_release(struct query_row *r, size_t nlabels)
 {
 	free(r->workload);
 	free(r->variant);
@@ -293,7 +301,7 @@ void query_set_release(struct query_set *qs)
 	if (!qs)
 		return;
 	for (size_t i = 0; i < qs->nr; i++)
-		row_release(&qs->rows[i], qs->nlabels);
+		query_row_release(&qs->rows[i], qs->nlabels);
 	free(qs->rows);
 	for (size_t i = 0; qs->kernels && i < qs->nlabels; i++)
 		query_kernel_release(&qs->kernels[i]);

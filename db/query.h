@@ -59,6 +59,7 @@ struct query_row {
 	char *unit;		/* may be "" */
 	int better;		/* +1 higher is better, -1 lower is better */
 	struct query_series *series;	/* [set->nlabels] */
+	bool monitor;		/* a monitor row (monrows.h): metric is its lkp name */
 };
 
 struct query_run {
@@ -148,6 +149,11 @@ struct query_env {
 };
 int query_run_env(struct mmb_db *db, int64_t run_id, struct query_env **out, size_t *n);
 void query_env_free(struct query_env *e, size_t n);
+
+/* Append value v of run/iteration to s; note: disturbed and level of its iteration. */
+void query_series_add(struct query_series *s, double v, int64_t run, int iteration,
+		      bool disturbed, double level);
+void query_row_release(struct query_row *r, size_t nlabels);
 
 /* Index of a row in qs by (workload, variant, metric); -1 if absent. */
 long query_find_row(const struct query_set *qs, const char *workload,

@@ -1,5 +1,6 @@
 #include "ab.h"
 #include "compare.h"
+#include "monitors.h"
 #include "db.h"
 #include "plotdb.h"
 #include "read.h"
@@ -326,6 +327,7 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 
 		compare_select_init(&sel, labels, 2);
 		sel.filter.last_runs = rounds;
+		sel.monitors = MONITORS_CHANGED;	/* the why rows, as compare lists them */
 		if (!o->no_compare)
 			r->compare_rc = ab_compare(&db, &sel, o->compare_format);
 		if (!o->no_plots)

@@ -692,6 +692,33 @@ static void counter_rows(const struct iter_result *r, const char ***keys, double
 			       *deltas + *nmon, COUNTERS_MAX_ROWS);
 }
 
+/*
+ * The iteration child's rusage (setup and teardown included), as lkp's
+ * /usr/bin/time rows: monitor source "time", compared as <workload>.time.*.
+ */
+static void time_rows(const struct iter_result *r, double elapsed, const char ***keys,
+		      double **deltas, size_t *nmon)
+{
+	const struct rusage *u = &r->ru;
+	const struct { const char *key; double v; } t[] = {
+		{ "time:elapsed_time", elapsed },
+		{ "time:user_time", u->ru_utime.tv_sec + u->ru_utime.tv_usec / 1e6 },
+		{ "time:system_time", u->ru_stime.tv_sec + u->ru_stime.tv_usec / 1e6 },
+		{ "time:minor_page_faults", (double)u->ru_minflt },
+		{ "time:major_page_faults", (double)u->ru_majflt },
+		{ "time:voluntary_context_switches", (double)u->ru_nvcsw },
+		{ "time:involuntary_context_switches", (double)u->ru_nivcsw },
+		{ "time:max_resident_set_size", (double)u->ru_maxrss },
+	};
+
+	*keys = xrealloc(*keys, (*nmon + ARRAY_SIZE(t)) * sizeof(**keys));
+	*deltas = xrealloc(*deltas, (*nmon + ARRAY_SIZE(t)) * sizeof(**deltas));
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		(*keys)[*nmon] = t[i].key;
+		(*deltas)[(*nmon)++] = t[i].v;
+	}
+}
+
 /* The experiment's counters, probed once: what cannot count is noted, once. */
 static int start_counters(const struct experiment *e, struct result_sink *sink)
 {
@@ -818,6 +845,8 @@ static int run_iteration(struct run_state *rs, struct plan_workload *w, struct p
 	judge_iteration(e, &rs->isa, &rs->isb, &it, &rs->why, &keys, &deltas, &nmon);
 	if (r.ncounters)
 		counter_rows(&r, &keys, &deltas, &nmon);
+	if (rs->monitors)
+		time_rows(&r, it.elapsed, &keys, &deltas, &nmon);
 	rs->done++;
 	if (rc < 0) {
 		ret = 2;	/* interrupted: the in-flight iteration is dropped */

@@ -4,6 +4,7 @@
  */
 #include "session.h"
 #include "compare.h"
+#include "monitors.h"
 #include "db.h"
 #include "envctl.h"
 #include "plan.h"
@@ -41,6 +42,7 @@ static int compare_after_run(struct mmb_db *db, const char *want, const char *la
 	compare_select_init(&sel, labels, 2);
 	sel.need = COMPARE_NEED_COMMON;
 	sel.meta = true;
+	sel.monitors = MONITORS_CHANGED;
 	rc = compare_show(db, &sel, CMP_TEXT, stdout);
 	free(base);
 	return rc;

@@ -11,6 +11,7 @@
 #include "bymachine.h"
 #include "compare.h"
 #include "db.h"
+#include "monitors.h"
 #include "parse-options.h"
 #include "profcmp.h"
 #include "query.h"
@@ -29,6 +30,13 @@ static int usage_error(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+static int parse_monitors(const struct option *opt, const char *arg)
+{
+	if (monitors_mode_parse(arg, opt->value))
+		return error("--monitors '%s': expected changed, all or none", arg);
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	const char *dbpath = NULL, *format = NULL, *by = NULL;
@@ -38,6 +46,7 @@ int cmd_compare(int argc, char **argv)
 	enum compare_format fmt = CMP_TEXT;
 	enum stats_test_kind kind = STATS_WELCH;
 	enum stats_mean_kind mean = STATS_MEAN_AUTO;
+	enum monitors_mode monitors = MONITORS_CHANGED;
 	struct compare_select sel;
 	struct mmb_db db;
 	bool profile = false;
@@ -48,6 +57,8 @@ int cmd_compare(int argc, char **argv)
 		OPT_STRING(0, "by", &by, "machine", "one comparison per machine, then the change"
 			   " per machine"),
 		COMPARE_SELECT_OPTIONS(&filter, &kind, &mean),
+		OPT_CALLBACK(0, "monitors", &monitors, "M",
+			     "monitor rows: changed (default), all or none", parse_monitors),
 		OPT_BOOL(0, "no-guard", &filter.no_guard,
 			 "raw verdicts: disturbed values kept, none made inconclusive"),
 		OPT_BOOL(0, "profile", &profile, "then the perf-profile rows (run --profile)"),
@@ -93,6 +104,7 @@ int cmd_compare(int argc, char **argv)
 	sel.mean = mean;
 	sel.need = COMPARE_NEED_COMMON;
 	sel.meta = true;
+	sel.monitors = monitors;
 	ret = by ? compare_show_by_machine(&db, &sel, fmt, stdout)
 		 : compare_show(&db, &sel, fmt, stdout);
 	if (profile && ret == EXIT_OK) {

@@ -9,6 +9,7 @@
  */
 #include "builtin.h"
 #include "compare.h"
+#include "monitors.h"
 #include "db.h"
 #include "plot.h"
 #include "plotdb.h"
@@ -633,6 +634,37 @@ static int report_env(struct report *rp, struct strbuf *txt, struct strbuf *md, 
 	return 0;
 }
 
+/* The monitor rows that changed: why the KPI moved, never a verdict of their own. */
+static void report_monitors(struct report *rp, struct strbuf *txt, struct strbuf *md,
+			    struct strbuf *html)
+{
+	struct strbuf lines = STRBUF_INIT;
+	const char *p, *nl;
+
+	monitors_lines(&lines, &rp->cmp);
+	if (!lines.len)
+		return;
+	strbuf_addstr(txt, "\nMonitors that changed (not in the verdict; docs/monitors.md):\n");
+	strbuf_addstr(md, "\nMonitors that changed (not in the verdict; docs/monitors.md):\n\n");
+	strbuf_addstr(html, "<p>Monitors that changed (not in the verdict):</p>\n<ul>\n");
+	for (p = lines.buf; *p; p = nl + 1) {
+		char *line;
+
+		nl = strchr(p, '\n');
+		line = xstrndup(p, (size_t)(nl - p));
+		add_wrapped(txt, "- ", "    ", line);
+		strbuf_addstr(md, "- ");
+		md_escape(md, line);
+		strbuf_addch(md, '\n');
+		strbuf_addstr(html, "<li>");
+		html_escape(html, line);
+		strbuf_addstr(html, "</li>\n");
+		free(line);
+	}
+	strbuf_addstr(html, "</ul>\n");
+	strbuf_release(&lines);
+}
+
 static void report_verdicts(struct report *rp, struct strbuf *txt, struct strbuf *md,
 			    struct strbuf *html)
 {
@@ -656,7 +688,7 @@ static void report_verdicts(struct report *rp, struct strbuf *txt, struct strbuf
 		enum compare_verdict want = pass == 2 ? VERDICT_INCONCLUSIVE :
 					    pass ? VERDICT_BETTER : VERDICT_WORSE;
 
-		for (size_t r = 0; r < c->nr; r++)
+		for (size_t r = 0; r < monitors_kpi_rows(c); r++)
 			for (size_t i = 1; i < rp->qs->nlabels; i++) {
 				char *name, *chg, *line, *rel;
 				const char *word = pass == 2 ? "inconclusive" :
@@ -703,7 +735,7 @@ static void report_verdicts(struct report *rp, struct strbuf *txt, struct strbuf
 		size_t nmissing = 0;
 		char *sum, *missing;
 
-		for (size_t r = 0; r < c->nr; r++)
+		for (size_t r = 0; r < monitors_kpi_rows(c); r++)
 			for (size_t i = 1; i < rp->qs->nlabels; i++)
 				nmissing += c->rows[r].verdict[i] == VERDICT_MISSING;
 		missing = nmissing ? xasprintf(", %zu without samples on one side", nmissing) : xstrdup("");
@@ -728,6 +760,7 @@ static void report_verdicts(struct report *rp, struct strbuf *txt, struct strbuf
 		strbuf_addstr(html, "</p>\n");
 		free(sum);
 	}
+	report_monitors(rp, txt, md, html);
 }
 
 static void report_runs(struct report *rp, struct strbuf *txt, struct strbuf *md, struct strbuf *html)
@@ -1073,6 +1106,8 @@ out:
 static int draw_plots(struct report *rp)
 {
 	struct plot_opts o;
+	size_t nr = rp->cmp.nr;
+	int ret;
 
 	if (gnuplot_check() < 0)
 		return -1;
@@ -1080,7 +1115,11 @@ static int draw_plots(struct report *rp)
 	o.outdir = rp->outdir;
 	o.machine = rp->machine;
 	o.test = rp->test;
-	return plot_comparison(&rp->cmp, &o, "report", &rp->plots);
+	/* no plots of monitor rows: they sit after the KPIs (monitors_settle()) */
+	rp->cmp.nr = monitors_kpi_rows(&rp->cmp);
+	ret = plot_comparison(&rp->cmp, &o, "report", &rp->plots);
+	rp->cmp.nr = nr;
+	return ret;
 }
 
 int cmd_report(int argc, char **argv)
@@ -1130,6 +1169,7 @@ int cmd_report(int argc, char **argv)
 	sel.filter = filter;
 	sel.test = rp.test;
 	sel.mean = rp.mean;
+	sel.monitors = MONITORS_CHANGED;
 	rc = compare_open(&rp.db, &sel, &rp.cmp);
 	if (rc) {
 		db_close(&rp.db);

@@ -5,6 +5,7 @@
 #include "compare.h"
 #include "bymachine.h"
 #include "json.h"
+#include "monitors.h"
 #include "util.h"
 
 #include <math.h>
@@ -301,7 +302,8 @@ void compare_pair(const struct compare *c, size_t i, struct compare *view)
 	v->kernels = xcalloc(2, sizeof(*v->kernels));
 	v->kernels[0] = qs->kernels[0];
 	v->kernels[1] = qs->kernels[i];
-	v->rows = xcalloc(qs->nr ? qs->nr : 1, sizeof(*v->rows));
+	v->nr = c->nr;
+	v->rows = xcalloc(c->nr ? c->nr : 1, sizeof(*v->rows));
 	view->qs = view->view = v;
 	view->test = c->test;
 	view->mean = c->mean;
@@ -326,7 +328,8 @@ void compare_pair(const struct compare *c, size_t i, struct compare *view)
 		const struct compare_row *from = &c->rows[r];
 		struct compare_row *to = &view->rows[r];
 
-		v->rows[r] = qs->rows[r];
+		/* from->q, not qs->rows[r]: monitors_settle() reorders and drops rows */
+		v->rows[r] = *from->q;
 		v->rows[r].series = xcalloc(2, sizeof(*v->rows[r].series));
 		to->q = &v->rows[r];
 		to->mean = from->mean;
@@ -338,7 +341,7 @@ void compare_pair(const struct compare *c, size_t i, struct compare *view)
 		to->interval_ok = xcalloc(2, sizeof(*to->interval_ok));
 		to->why = xcalloc(2, sizeof(*to->why));
 		for (size_t k = 0; k < 2; k++) {
-			v->rows[r].series[k] = qs->rows[r].series[pick[k]];
+			v->rows[r].series[k] = from->q->series[pick[k]];
 			to->sum[k] = from->sum[pick[k]];
 			to->test[k] = from->test[pick[k]];
 			to->verdict[k] = from->verdict[pick[k]];
@@ -352,6 +355,8 @@ void compare_pair(const struct compare *c, size_t i, struct compare *view)
 		if (to->tested[1] != VERDICT_MISSING && to->tested[1] != VERDICT_UNTESTED &&
 		    !isnan(to->test[1].p))
 			view->ntests++;
+		if (from->q->monitor)
+			continue;	/* the headline is the KPIs' alone (monitors.h) */
 		switch (to->verdict[1]) {
 		case VERDICT_BETTER: view->nbetter++; break;
 		case VERDICT_WORSE: view->nworse++; break;
@@ -915,7 +920,9 @@ static bool lkp_block(struct strbuf *out, const struct compare *c, const size_t 
 
 	for (size_t k = 0; k < nrows; k++) {
 		const struct compare_row *row = &c->rows[rows[k]];
-		char *name = xasprintf("%s.%s", row->q->workload, row->q->metric);
+		/* a monitor row's metric is already its lkp name */
+		char *name = row->q->monitor ? xstrdup(row->q->metric)
+					     : xasprintf("%s.%s", row->q->workload, row->q->metric);
 		double base = row->sum[0].amean;
 
 		compare_lkp_value(out, row->sum[0].n ? base : NAN);
@@ -1256,6 +1263,8 @@ void compare_json(struct strbuf *out, const struct compare *c)
 		strbuf_addch(out, ',');
 		jkey(out, "unit");
 		json_add_string(out, row->q->unit);
+		if (row->q->monitor)
+			strbuf_addstr(out, ",\"monitor\":true");
 		strbuf_addf(out, ",\"better\":\"%s\",\"mean\":\"%s\",\"kernels\":[",
 			    row->q->better > 0 ? "higher" : "lower", stats_mean_name(row->mean));
 		for (size_t i = 0; i < nlabels(c); i++) {
@@ -1552,6 +1561,7 @@ void compare_select_init(struct compare_select *s, const char *const *labels, si
 	s->nlabels = n;
 	s->test = STATS_WELCH;
 	s->mean = STATS_MEAN_AUTO;
+	s->monitors = MONITORS_NONE;	/* plots never show monitor rows */
 }
 
 /* Nothing selected: one error naming what there is; MMB_EUSAGE. */
@@ -1604,7 +1614,13 @@ int compare_open(struct mmb_db *db, const struct compare_select *s, struct compa
 		for (size_t i = 0; i < s->nlabels; i++)
 			if (!qs->kernels[i].nruns_pooled)
 				warning("kernel '%s' has no complete or interrupted run", s->labels[i]);
+	if (monitors_add(db, qs, (enum monitors_mode)s->monitors)) {
+		query_set_release(qs);
+		free(qs);
+		return -1;
+	}
 	compare_build_mean(c, qs, s->test, s->mean);
+	monitors_settle(c, (enum monitors_mode)s->monitors);
 	c->own = qs;
 	if (s->meta)
 		compare_load_meta(c, db);
@@ -1621,6 +1637,8 @@ int compare_show(struct mmb_db *db, const struct compare_select *s, enum compare
 	if (rc)
 		return mmb_exit_code(rc);
 	compare_print(&sb, &c, f);
+	if (f != CMP_CSV && f != CMP_JSON)
+		monitors_note(&sb, &c, (enum monitors_mode)s->monitors);
 	fwrite(sb.buf, 1, sb.len, out);
 	rc = fflush(out) ? EXIT_RUNTIME : EXIT_OK;
 	strbuf_release(&sb);

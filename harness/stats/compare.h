@@ -114,6 +114,7 @@ struct compare_select {
 	enum stats_mean_kind mean;	/* default AUTO */
 	enum compare_need need;
 	bool meta;			/* load the lkp header's metadata */
+	int monitors;			/* enum monitors_mode (monitors.h); init: none */
 };
 void compare_select_init(struct compare_select *s, const char *const *labels, size_t n);
 

@@ -9,6 +9,7 @@
 #include "import.h"
 #include "merge-db.h"
 #include "json.h"
+#include "monrows.h"
 #include "util.h"
 
 #include <errno.h>
@@ -738,11 +739,67 @@ out:
 
 /* ---- lkp matrix.json ---- */
 
+/*
+ * lkp's monitor stats become monitor rows of the testcase's iterations
+ * (docs/monitors.md): proc-vmstat.K, meminfo.K, perf-stat.K and
+ * <testcase>.time.K.  Sets *source and *key; false for a sample stat.
+ */
+static bool matrix_monitor(const char *name, const char **source, const char **key)
+{
+	static const struct { const char *prefix, *source; } pre[] = {
+		{ "proc-vmstat.", "vmstat" }, { "meminfo.", "meminfo" }, { "perf-stat.", "perf-stat" },
+	};
+	const char *dot = strchr(name, '.');
+
+	for (size_t i = 0; i < ARRAY_SIZE(pre); i++)
+		if (starts_with(name, pre[i].prefix) && name[strlen(pre[i].prefix)]) {
+			*source = pre[i].source;
+			*key = name + strlen(pre[i].prefix);
+			return true;
+		}
+	if (dot && starts_with(dot, ".time.") && dot[6]) {
+		*source = "time";
+		*key = dot + 6;
+		return true;
+	}
+	return false;
+}
+
+static int matrix_add_monitor(struct importer *im, const struct json *a, const char *name,
+			      const char *testcase, size_t tl)
+{
+	const char *source, *key, *dot = strchr(name, '.');
+	char *wl;
+	int ret = 0;
+
+	matrix_monitor(name, &source, &key);
+	/* <testcase>.time.K belongs to its own testcase, the rest to the matrix's */
+	wl = !strcmp(source, "time") ? xstrndup(name, (size_t)(dot - name)) : xstrndup(testcase, tl);
+	for (size_t k = 0; k < a->n && !ret; k++) {
+		if (a->items[k].type != JSON_NUMBER) {
+			ret = bad_at(im, &a->items[k], "stat '%s' run %zu is not a number", name, k);
+			break;
+		}
+		if (!isfinite(a->items[k].num)) {
+			ret = bad_at(im, &a->items[k], "stat '%s' run %zu is not a finite number",
+				     name, k);
+			break;
+		}
+		/* monrows_import() said why */
+		if (monrows_import(im->db, im->run_id, wl, (int)k + 1, source, key, a->items[k].num))
+			ret = -1;
+	}
+	free(wl);
+	return ret;
+}
+
 int import_matrix(struct importer *im, const char *buf, size_t len)
 {
 	struct smap seen = { 0 };	/* stat names, to refuse one given twice */
 	struct json *j;
 	char err[256];
+	const char *testcase = NULL;	/* the first sample stat's, for monitor rows */
+	size_t tl = 0;
 	int ret = 0;
 
 	if (json_parse(buf, len, &j, err, sizeof(err))) {
@@ -753,8 +810,16 @@ int import_matrix(struct importer *im, const char *buf, size_t len)
 		ret = bad_at(im, j, "expected an lkp matrix.json object (stat -> array of per-run values)");
 		goto out;
 	}
+	for (size_t i = 0; i < j->n && !testcase; i++) {
+		const char *name = j->keys[i], *dot = strchr(name, '.'), *src, *key;
+
+		if (dot && dot != name && !matrix_monitor(name, &src, &key)) {
+			testcase = name;
+			tl = (size_t)(dot - name);
+		}
+	}
 	for (size_t i = 0; i < j->n && !ret; i++) {
-		const char *name = j->keys[i], *dot = strchr(name, '.');
+		const char *name = j->keys[i], *dot = strchr(name, '.'), *src, *key;
 		const struct json *a = &j->items[i];
 		struct sample_row r = { 0 };
 		struct smap_ent *e;
@@ -774,6 +839,10 @@ int import_matrix(struct importer *im, const char *buf, size_t len)
 		if (a->type != JSON_ARRAY) {
 			ret = bad_at(im, a, "stat '%s' is not an array of per-run values", name);
 			break;
+		}
+		if (testcase && matrix_monitor(name, &src, &key)) {
+			ret = matrix_add_monitor(im, a, name, testcase, tl);
+			continue;
 		}
 		r.workload = name;
 		r.wl = (size_t)(dot - name);

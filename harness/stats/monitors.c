@@ -1,0 +1,279 @@
+/*
+ * Which monitor rows a comparison lists (monitors.h, docs/monitors.md).
+ */
+#include "monitors.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int monitors_mode_parse(const char *s, enum monitors_mode *m)
+{
+	if (!strcmp(s, "changed"))
+		*m = MONITORS_CHANGED;
+	else if (!strcmp(s, "all"))
+		*m = MONITORS_ALL;
+	else if (!strcmp(s, "none"))
+		*m = MONITORS_NONE;
+	else
+		return -1;
+	return 0;
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* lkp's "mean" for the decision: the middle element sorted[n / 2]. */
+static double median_elem(const struct query_series *s, double *max_abs)
+{
+	double *v = xmalloc((s->n + 1) * sizeof(*v)), m;
+
+	memcpy(v, s->v, s->n * sizeof(*v));
+	qsort(v, s->n, sizeof(*v), dbl_cmp);
+	m = v[s->n / 2];
+	for (size_t k = 0; k < s->n; k++)
+		if (fabs(v[k]) > *max_abs)
+			*max_abs = fabs(v[k]);
+	free(v);
+	return m;
+}
+
+/* lkp's perf metrics skip the 5% ratio floor: perf-stat., proc-vmstat., *.time.* */
+static bool perf_metric(const char *name)
+{
+	return starts_with(name, "perf-stat.") || starts_with(name, "proc-vmstat.") ||
+	       starts_with(name, "time.") || strstr(name, ".time.");
+}
+
+/* lkp's per-stat minimums (its perf-metrics-threshold.yaml) for the names mmbench has. */
+static const struct {
+	const char *suffix;	/* the name ends with it */
+	double min;		/* max must reach it; delta must reach min / 2 */
+} thresholds[] = {
+	{ ".time.system_time", 10 },
+	{ ".time.minor_page_faults", 1000 },
+	{ "proc-vmstat.allocstall", 100 },
+};
+
+bool monitors_candidate(const char *name, const struct query_series *b,
+			const struct query_series *a)
+{
+	double max = 0, mb, ma, hi, lo, ratio, delta;
+
+	if (!b->n || !a->n || (b->n < MON_MIN_RUNS && a->n < MON_MIN_RUNS))
+		return false;
+	mb = median_elem(b, &max);
+	ma = median_elem(a, &max);
+	hi = fmax(fabs(mb), fabs(ma));
+	lo = fmin(fabs(mb), fabs(ma));
+	delta = fabs(ma - mb);
+	if (hi == 0)
+		return false;
+	/* opposite signs (a meminfo delta that grew on one side, shrank on the other) */
+	ratio = lo == 0 || (mb < 0) != (ma < 0) ? MON_RATIO_CAP : fmin(hi / lo, MON_RATIO_CAP);
+	if (ratio <= MON_RATIO_MIN)
+		return false;
+	if (ratio <= MON_RATIO_OTHER && !perf_metric(name))
+		return false;
+	if ((starts_with(name, "proc-vmstat.") || starts_with(name, "meminfo.")) &&
+	    !(max > MON_VMSTAT_MAX))
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(thresholds); i++) {
+		const double v = thresholds[i].min;
+
+		if (!ends_with(name, thresholds[i].suffix))
+			continue;
+		if (max < v || (v == floor(v) && delta < v / 2))
+			return false;
+	}
+	return true;
+}
+
+static bool keep_candidate(const struct query_set *qs, const struct query_row *row, void *arg)
+{
+	for (size_t i = 1; i < qs->nlabels; i++)
+		if (monitors_candidate(row->metric, &row->series[0], &row->series[i]))
+			return true;
+	return false;
+}
+
+int monitors_add(struct mmb_db *db, struct query_set *qs, enum monitors_mode m)
+{
+	if (m == MONITORS_NONE || qs->nlabels < 2)
+		return 0;
+	/* interference rows are the guard's evidence, not a result: never listed */
+	return monrows_load(db, qs, false, m == MONITORS_CHANGED ? keep_candidate : NULL, NULL);
+}
+
+static bool changed(const struct compare_row *row, size_t nl)
+{
+	for (size_t i = 1; i < nl; i++) {
+		enum compare_verdict v = row->tested ? row->tested[i] : row->verdict[i];
+
+		if (v == VERDICT_BETTER || v == VERDICT_WORSE)
+			return true;
+	}
+	return false;
+}
+
+static void row_free(struct compare_row *row, size_t nl)
+{
+	free(row->sum);
+	free(row->test);
+	free(row->verdict);
+	free(row->tested);
+	free(row->interval);
+	free(row->interval_ok);
+	for (size_t i = 0; row->why && i < nl; i++)
+		free(row->why[i]);
+	free(row->why);
+}
+
+/* "proc-vmstat.pgfault" -> group "proc-vmstat"; "pft.time.user_time" -> "pft.time" */
+static size_t group_len(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	return dot ? (size_t)(dot - name) : strlen(name);
+}
+
+struct mon_order {
+	struct compare_row row;
+	size_t wv;		/* first KPI row of its workload and variant */
+	size_t group_n;		/* rows listed in its group (same wv) */
+};
+
+static int order_cmp(const void *a, const void *b)
+{
+	const struct mon_order *x = a, *y = b;
+	size_t gx = group_len(x->row.q->metric), gy = group_len(y->row.q->metric);
+	int c;
+
+	if (x->wv != y->wv)
+		return x->wv < y->wv ? -1 : 1;
+	if (x->group_n != y->group_n)
+		return x->group_n < y->group_n ? -1 : 1;
+	c = strncmp(x->row.q->metric, y->row.q->metric, gx < gy ? gx : gy);
+	if (c || gx != gy)
+		return c ? c : gx < gy ? -1 : 1;
+	return strcmp(x->row.q->metric, y->row.q->metric);
+}
+
+static bool same_wv(const struct query_row *a, const struct query_row *b)
+{
+	return !strcmp(a->workload, b->workload) && !strcmp(a->variant, b->variant);
+}
+
+void monitors_settle(struct compare *c, enum monitors_mode m)
+{
+	size_t nl = c->qs->nlabels, nk = 0, nm = 0;
+	struct mon_order *mon = xcalloc(c->nr + 1, sizeof(*mon));
+
+	/* KPI rows keep their places; the listed monitor rows are set aside */
+	for (size_t r = 0; r < c->nr; r++) {
+		struct compare_row *row = &c->rows[r];
+
+		if (!row->q->monitor)
+			c->rows[nk++] = *row;
+		else if (m == MONITORS_ALL || changed(row, nl))
+			mon[nm++].row = *row;
+		else
+			row_free(row, nl);
+	}
+	for (size_t j = 0; j < nm; j++) {
+		const struct query_row *q = mon[j].row.q;
+		size_t gl = group_len(q->metric);
+
+		for (mon[j].wv = 0; mon[j].wv < nk && !same_wv(c->rows[mon[j].wv].q, q); mon[j].wv++)
+			;
+		for (size_t k = 0; k < nm; k++)
+			mon[j].group_n += same_wv(mon[k].row.q, q) &&
+					  group_len(mon[k].row.q->metric) == gl &&
+					  !strncmp(mon[k].row.q->metric, q->metric, gl);
+	}
+	qsort(mon, nm, sizeof(*mon), order_cmp);
+	for (size_t j = 0; j < nm; j++)
+		c->rows[nk + j] = mon[j].row;
+	c->nr = nk + nm;
+	free(mon);
+
+	/* the headline is the KPIs' alone */
+	c->nbetter = c->nworse = c->nnone = c->nuntested = c->ninconclusive = 0;
+	for (size_t i = 0; i < nl; i++)
+		c->ndisturbed[i] = 0;
+	for (size_t r = 0; r < nk; r++) {
+		const struct compare_row *row = &c->rows[r];
+
+		for (size_t i = 0; i < nl; i++)
+			c->ndisturbed[i] += row->q->series[i].ndisturbed;
+		for (size_t i = 1; i < nl; i++)
+			switch (row->verdict[i]) {
+			case VERDICT_BETTER: c->nbetter++; break;
+			case VERDICT_WORSE: c->nworse++; break;
+			case VERDICT_NONE: c->nnone++; break;
+			case VERDICT_UNTESTED: c->nuntested++; break;
+			case VERDICT_INCONCLUSIVE: c->ninconclusive++; break;
+			default: break;
+			}
+	}
+}
+
+size_t monitors_listed(const struct compare *c)
+{
+	size_t n = 0;
+
+	for (size_t r = 0; r < c->nr; r++)
+		n += c->rows[r].q->monitor;
+	return n;
+}
+
+void monitors_note(struct strbuf *out, const struct compare *c, enum monitors_mode m)
+{
+	size_t n = monitors_listed(c);
+
+	if (!n)
+		return;
+	if (m == MONITORS_ALL)
+		strbuf_addf(out, "\nmonitors: all %zu rows (--monitors all); never in the verdict\n", n);
+	else
+		strbuf_addf(out, "\nmonitors: %zu row%s over lkp's floors that changed under the test;"
+			    "\n  never in the verdict (docs/monitors.md, --monitors all|none)\n", n,
+			    n == 1 ? "" : "s");
+}
+
+size_t monitors_kpi_rows(const struct compare *c)
+{
+	return c->nr - monitors_listed(c);
+}
+
+void monitors_lines(struct strbuf *out, const struct compare *c)
+{
+	for (size_t r = monitors_kpi_rows(c); r < c->nr; r++) {
+		const struct compare_row *row = &c->rows[r];
+		const struct query_row *q = row->q;
+
+		for (size_t i = 1; i < c->qs->nlabels; i++) {
+			const struct stats_summary *b = &row->sum[0], *s = &row->sum[i];
+			enum compare_verdict v = row->tested ? row->tested[i] : row->verdict[i];
+
+			if (v != VERDICT_BETTER && v != VERDICT_WORSE)
+				continue;
+			strbuf_addf(out, "%s%s%s%s %s: %s ", q->workload, *q->variant ? " (" : "",
+				    q->variant, *q->variant ? ")" : "", q->metric,
+				    c->qs->kernels[i].label);
+			if (b->amean != 0)
+				strbuf_addf(out, "%+.1f%%", 100 * (s->amean - b->amean) / fabs(b->amean));
+			else
+				strbuf_addstr(out, "from 0");
+			strbuf_addf(out, " (%.6g -> %.6g", b->amean, s->amean);
+			if (!isnan(row->test[i].q))
+				strbuf_addf(out, ", BH q = %.2g", row->test[i].q);
+			strbuf_addf(out, "%s)\n", row->why[i] ? "; inconclusive" : "");
+		}
+	}
+}
