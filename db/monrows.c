@@ -219,7 +219,8 @@ static void build_rows(struct query_set *qs, struct mr_load *l, const struct wv 
 {
 	size_t e = 0;
 
-	qsort(l->ent, l->nent, sizeof(*l->ent), ent_cmp);
+	if (l->nent)	/* qsort(NULL, 0) is undefined (UBSan) */
+		qsort(l->ent, l->nent, sizeof(*l->ent), ent_cmp);
 	for (size_t k = 0; k < l->nkeys; k++) {
 		const struct mr_key *key = &l->keys[k];
 		bool zero = key->source != SRC_OTHER;
