@@ -30,13 +30,6 @@ static int usage_error(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
-static int parse_monitors(const struct option *opt, const char *arg)
-{
-	if (monitors_mode_parse(arg, opt->value))
-		return error("--monitors '%s': expected changed, all or none", arg);
-	return 0;
-}
-
 int cmd_compare(int argc, char **argv)
 {
 	const char *dbpath = NULL, *format = NULL, *by = NULL;
@@ -57,8 +50,7 @@ int cmd_compare(int argc, char **argv)
 		OPT_STRING(0, "by", &by, "machine", "one comparison per machine, then the change"
 			   " per machine"),
 		COMPARE_SELECT_OPTIONS(&filter, &kind, &mean),
-		OPT_CALLBACK(0, "monitors", &monitors, "M",
-			     "monitor rows: changed (default), all or none", parse_monitors),
+		OPT_MONITORS(&monitors),
 		OPT_BOOL(0, "no-guard", &filter.no_guard,
 			 "raw verdicts: disturbed values kept, none made inconclusive"),
 		OPT_BOOL(0, "profile", &profile, "then the perf-profile rows (run --profile)"),

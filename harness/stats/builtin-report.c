@@ -1130,6 +1130,7 @@ int cmd_report(int argc, char **argv)
 	const char *dbpath = NULL, *format = NULL;
 	struct strbuf title = STRBUF_INIT;
 	bool no_plots = false;
+	enum monitors_mode monitors = MONITORS_CHANGED;
 	int n, rc, ret = EXIT_OK;
 	const struct option opts[] = {
 		OPT_STRING(0, "db", &dbpath, "FILE", "results database"),
@@ -1137,6 +1138,7 @@ int cmd_report(int argc, char **argv)
 		OPT_STRING(0, "format", &format, "F", "table layout: mmtests or lkp"),
 		OPT_BOOL(0, "no-plots", &no_plots, "no plots"),
 		COMPARE_SELECT_OPTIONS(&filter, &rp.test, &rp.mean),
+		OPT_MONITORS(&monitors),
 		OPT_END(),
 	};
 
@@ -1169,7 +1171,7 @@ int cmd_report(int argc, char **argv)
 	sel.filter = filter;
 	sel.test = rp.test;
 	sel.mean = rp.mean;
-	sel.monitors = MONITORS_CHANGED;
+	sel.monitors = monitors;
 	rc = compare_open(&rp.db, &sel, &rp.cmp);
 	if (rc) {
 		db_close(&rp.db);

@@ -1146,7 +1146,7 @@ void compare_csv(struct strbuf *out, const struct compare *c)
 	strbuf_addstr(out, "workload,variant,metric,unit,better,kernel,baseline,n,min,q1,median,"
 		      "q3,max,amean,hmean,gmean,stddev,pstddev,hstddev,coeffvar,hcoeffvar,best95,"
 		      "test,statistic,df,p,p_bh,diff,diff_lo,diff_hi,rel_pct,rel_lo_pct,rel_hi_pct,"
-		      "significant,verdict,mean\n");
+		      "significant,verdict,mean,monitor\n");
 	for (size_t r = 0; r < c->nr; r++) {
 		const struct compare_row *row = &c->rows[r];
 
@@ -1205,8 +1205,8 @@ void compare_csv(struct strbuf *out, const struct compare *c)
 			} else {
 				csv_field(out, verdict_name(row->verdict[i]));
 			}
-			/* the statistic diff and rel_* are of */
-			strbuf_addf(out, ",%s\n", stats_mean_name(row->mean));
+			/* the statistic diff and rel_* are of; monitor: 1 for a why row (monitors.h) */
+			strbuf_addf(out, ",%s,%d\n", stats_mean_name(row->mean), row->q->monitor);
 		}
 	}
 }
@@ -1263,8 +1263,8 @@ void compare_json(struct strbuf *out, const struct compare *c)
 		strbuf_addch(out, ',');
 		jkey(out, "unit");
 		json_add_string(out, row->q->unit);
-		if (row->q->monitor)
-			strbuf_addstr(out, ",\"monitor\":true");
+		/* always there, so a script can filter either way (monitors.h) */
+		strbuf_addf(out, ",\"monitor\":%s", row->q->monitor ? "true" : "false");
 		strbuf_addf(out, ",\"better\":\"%s\",\"mean\":\"%s\",\"kernels\":[",
 			    row->q->better > 0 ? "higher" : "lower", stats_mean_name(row->mean));
 		for (size_t i = 0; i < nlabels(c); i++) {

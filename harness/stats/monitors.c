@@ -2,6 +2,7 @@
  * Which monitor rows a comparison lists (monitors.h, docs/monitors.md).
  */
 #include "monitors.h"
+#include "parse-options.h"
 #include "util.h"
 
 #include <math.h>
@@ -18,6 +19,13 @@ int monitors_mode_parse(const char *s, enum monitors_mode *m)
 		*m = MONITORS_NONE;
 	else
 		return -1;
+	return 0;
+}
+
+int monitors_opt(const struct option *opt, const char *arg)
+{
+	if (monitors_mode_parse(arg, opt->value))
+		return error("--monitors '%s': expected changed, all or none", arg);
 	return 0;
 }
 

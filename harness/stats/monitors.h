@@ -21,6 +21,13 @@ enum monitors_mode {
 
 int monitors_mode_parse(const char *s, enum monitors_mode *m);
 
+/* --monitors changed|all|none in a parse-options table (compare, report). */
+struct option;
+int monitors_opt(const struct option *opt, const char *arg);	/* enum monitors_mode * */
+#define OPT_MONITORS(v)									\
+	OPT_CALLBACK(0, "monitors", (v), "M", "monitor rows: changed (default), all or none",	\
+		     monitors_opt)
+
 /* lkp's rules before any test, for label a against base b (see docs/monitors.md). */
 #define MON_MIN_RUNS 3		/* skipped when both sides have fewer */
 #define MON_RATIO_MIN 1.01	/* median ratio must exceed this */

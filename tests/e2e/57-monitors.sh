@@ -50,13 +50,23 @@ grep -qx 'verdict: 1 regression, 0 improvements, 0 with no significant change' "
 	die "mmtests has no pgfault row"
 "$MMB" compare --format markdown 6.8-base 6.8-thp | grep -q '^pft, proc-vmstat.pgfault' ||
 	die "markdown has no pgfault row"
-[ "$("$MMB" compare --format csv 6.8-base 6.8-thp | grep -c '^pft,,proc-vmstat.pgfault,')" = 2 ] ||
-	die "csv has no pgfault rows"
+"$MMB" compare --format csv 6.8-base 6.8-thp > "$TMP/csv" || die "csv"
+[ "$(grep -c '^pft,,proc-vmstat.pgfault,' "$TMP/csv")" = 2 ] || die "csv has no pgfault rows"
+# the last column says which rows are monitors, so a script can keep the KPIs alone
+head -1 "$TMP/csv" | grep -q ',mean,monitor$' || die "csv header: $(head -1 "$TMP/csv")"
+[ "$(awk -F, 'NR > 1 && $NF == 1 { print $3 }' "$TMP/csv" | sort -u | tr '\n' ' ')" = \
+  "meminfo.AnonHugePages perf-stat.page-faults pft.time.minor_page_faults proc-vmstat.numa_hit proc-vmstat.pgfault proc-vmstat.pgfree " ] ||
+	die "csv monitor column: $(awk -F, 'NR > 1 { print $3, $NF }' "$TMP/csv")"
+[ "$(awk -F, 'NR > 1 && $NF == 0 { print $3 }' "$TMP/csv" | sort -u)" = faults_per_sec_per_cpu ] ||
+	die "csv: the KPI row is not monitor 0"
 "$MMB" compare --format json 6.8-base 6.8-thp > "$TMP/json"
 python3 - "$TMP/json" <<'PY' || die "json"
 import json, sys
 d = json.load(open(sys.argv[1]))
-mon = [r["metric"] for r in d["rows"] if r.get("monitor")]
+# every row says whether it is a monitor: true or false, never absent
+assert all(isinstance(r["monitor"], bool) for r in d["rows"]), d["rows"]
+assert [r["metric"] for r in d["rows"] if not r["monitor"]] == ["faults_per_sec_per_cpu"]
+mon = [r["metric"] for r in d["rows"] if r["monitor"]]
 assert mon == ["meminfo.AnonHugePages", "perf-stat.page-faults", "pft.time.minor_page_faults",
                "proc-vmstat.numa_hit", "proc-vmstat.pgfault", "proc-vmstat.pgfree"], mon
 assert d["counts"]["regression"] == 1, d["counts"]
@@ -70,4 +80,39 @@ grep -qx -- '- pft proc-vmstat.pgfault: 6.8-thp -47.1% (16565.2 -> 8761.33, BH q
 	"$TMP/rep/report.txt" || die "report: no pgfault line: $(cat "$TMP/rep/report.txt")"
 ! grep -q 'regression: .*proc-vmstat' "$TMP/rep/report.txt" || die "report counts a monitor"
 grep -q '^1 regression, 0 improvements' "$TMP/rep/report.txt" || die "report headline"
+# report --monitors: compare's option and semantics
+"$MMB" -q report --no-plots --monitors none --out "$TMP/rep-none" 6.8-base 6.8-thp > /dev/null ||
+	die "report --monitors none"
+! grep -qE 'proc-vmstat|meminfo\.|Monitors that changed' "$TMP/rep-none/report.txt" ||
+	die "report --monitors none lists monitors"
+grep -q '^1 regression, 0 improvements' "$TMP/rep-none/report.txt" || die "report none: headline"
+"$MMB" -q report --no-plots --monitors all --out "$TMP/rep-all" 6.8-base 6.8-thp > /dev/null ||
+	die "report --monitors all"
+# all 11 monitor rows in the table (unchanged ones too), the headline still the KPI's
+[ "$(grep -cE '^Amean +(proc-vmstat|meminfo|perf-stat|pft\.time)\.' "$TMP/rep-all/report.txt")" = 11 ] ||
+	die "report --monitors all: $(cat "$TMP/rep-all/report.txt")"
+grep -q 'proc-vmstat.nr_dirtied' "$TMP/rep-all/report.txt" || die "report all: no unchanged row"
+! grep -q 'proc-vmstat.nr_dirtied' "$TMP/rep/report.txt" || die "report changed: an unchanged row"
+grep -q '^1 regression, 0 improvements' "$TMP/rep-all/report.txt" || die "report all: headline"
+rc=0; out=$("$MMB" report --no-plots --monitors some --out "$TMP/rep-bad" 6.8-base 6.8-thp 2>&1) || rc=$?
+[ $rc = 2 ] && echo "$out" | grep -qF -- "--monitors 'some': expected changed, all or none" ||
+	die "report: bad --monitors: $rc $out"
+[ ! -e "$TMP/rep-bad" ] || die "report wrote a bundle after a bad --monitors"
+
+# ab lists them too: its compare step, reached without a guest by resuming a
+# series whose one round per kernel is already recorded (the imported runs,
+# made to look like ab's: same experiment text, accelerator tcg; fake cached kernels)
+export MMBENCH_CACHE=$TMP/cache
+for l in 6.8-base 6.8-thp; do
+	mkdir -p "$TMP/cache/k-$l" "$TMP/cache/labels"
+	printf 'key=%s\nrelease=6.8.0\n' "$l" > "$TMP/cache/k-$l/meta"
+	ln -s "../k-$l" "$TMP/cache/labels/$l"
+done
+printf 'experiment: pft\niterations: 1\nworkloads:\n  - name: pft\n' > "$TMP/ab.yaml"
+q "UPDATE runs SET config_text = CAST(readfile('$TMP/ab.yaml') AS TEXT), accel = 'tcg', status = 'complete'"
+"$MMB" ab --base-name 6.8-base --new-name 6.8-thp --accel tcg --rounds 1 --no-plots \
+	--format lkp "$TMP/ab.yaml" > "$TMP/ab" 2> "$TMP/ab.err" || die "ab: $(cat "$TMP/ab.err")"
+grep -q '1 of 1 rounds already recorded' "$TMP/ab.err" || die "ab booted a guest: $(cat "$TMP/ab.err")"
+# the same rows as compare --format lkp, the golden's
+cmp -s "$TMP/ab" "$G" || { diff -u "$G" "$TMP/ab"; die "ab's comparison differs from compare's"; }
 echo ok
