@@ -27,8 +27,9 @@ head -1 "$TMP/x.csv" | grep -qx "label,run,workload,variant,metric,unit,better,i
 same() {	# labels...
 	for f in text mmtests lkp markdown csv json; do
 		[ "$f" = lkp ] && [ "$1" = ra ] && continue
-		"$MMB" compare --db "$X" --format $f "$@" > "$TMP/a" 2>&1 || { cat "$TMP/a"; die "compare $f $*"; }
-		"$MMB" compare --db "$Y" --format $f "$@" > "$TMP/b" 2>&1
+		# export carries samples, not monitor rows (docs/monitors.md): KPIs alone
+		"$MMB" compare --db "$X" --monitors none --format $f "$@" > "$TMP/a" 2>&1 || { cat "$TMP/a"; die "compare $f $*"; }
+		"$MMB" compare --db "$Y" --monitors none --format $f "$@" > "$TMP/b" 2>&1
 		cmp -s "$TMP/a" "$TMP/b" || { diff "$TMP/a" "$TMP/b" | head; die "compare --format $f $* differs after export/import"; }
 	done
 }
