@@ -187,12 +187,18 @@ static int fleet_collect_cmd(int argc, char **argv)
 	return r ? EXIT_RUNTIME : EXIT_OK;
 }
 
+/* the commands a job may run (fleet_args_decode allows only these two) */
+static int job_command(int argc, char **argv)
+{
+	return strcmp(argv[0], "ab") ? cmd_run(argc, argv) : cmd_ab(argc, argv);
+}
+
 static int fleet_job_cmd(int argc, char **argv)
 {
 	if (argc != 2)
 		return error("usage: mmbench fleet job ARGSFILE (what a fleet job runs)"),
 		       EXIT_USAGE;
-	return fleet_run_job(argv[1]);
+	return fleet_run_job(argv[1], job_command);
 }
 
 int cmd_fleet(int argc, char **argv)

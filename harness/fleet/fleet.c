@@ -1,6 +1,5 @@
 /* The fleet's engine-independent half: folder, manifest, args, outcome. */
 #include "fleet.h"
-#include "builtin.h"
 #include "envctl.h"
 
 #include "config.h"
@@ -622,7 +621,7 @@ static void forward_signal(int sig)
 		kill(job_child, sig);
 }
 
-int fleet_run_job(const char *argsfile)
+int fleet_run_job(const char *argsfile, int (*run_cmd)(int argc, char **argv))
 {
 	struct strbuf buf = STRBUF_INIT, exitrec = STRBUF_INIT;
 	struct kargv a = KARGV_INIT;
@@ -659,14 +658,12 @@ int fleet_run_job(const char *argsfile)
 		 * The benchmark runs in a child so that whatever becomes of it
 		 * (a crash included) this process still writes the exit record.
 		 */
-		int (*cmd)(int, char **) = strcmp(a.v[1], "ab") ? cmd_run : cmd_ab;
-
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
 		if (envctl_recover())
 			_exit(EXIT_RUNTIME);
-		rc = cmd((int)a.nr - 1, a.v + 1);
+		rc = run_cmd((int)a.nr - 1, a.v + 1);
 		fflush(NULL);
 		_exit(rc < 0 ? EXIT_RUNTIME : rc);
 	}

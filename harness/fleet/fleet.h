@@ -168,6 +168,7 @@ int fleet_cancel(const char *dir);
  */
 int fleet_collect(const char *dir, const char *dbpath, FILE *out);
 /* `mmbench fleet job ARGS`: run the args file's mmbench, then write exit. */
-int fleet_run_job(const char *argsfile);
+/* run_cmd(argc, argv) runs the job's command ("run" or "ab") in this process. */
+int fleet_run_job(const char *argsfile, int (*run_cmd)(int argc, char **argv));
 
 #endif
