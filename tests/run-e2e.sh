@@ -1,19 +1,49 @@
 #!/bin/bash
 # Run end-to-end scripts: exit 0 = pass, 77 = skip (reason printed), else fail.
 # Each script gets MMBENCH_BUILD, a private MMBENCH_STATE and a private
-# machine lock (MMBENCH_LOCK); scripts run one at a time.
+# machine lock (MMBENCH_LOCK); scripts run one at a time.  With
+# MMBENCH_E2E_LOCK=FILE each script runs under flock FILE, so suites of
+# several checkouts on one box (make check beside make check-asan) never
+# change the machine's knobs under each other.
 set -u
 export MMBENCH_BUILD=${MMBENCH_BUILD:-build}
 case $MMBENCH_BUILD in /*) ;; *) MMBENCH_BUILD=$PWD/$MMBENCH_BUILD ;; esac
 pass=0 fail=0 skip=0 failed=()
+THP=/sys/kernel/mm/transparent_hugepage
+thp_state() {	# "enabled defrag", the selected words
+	local f out=""
+	for f in enabled defrag; do
+		[ -r "$THP/$f" ] && out="$out $(sed 's/.*\[\(.*\)\].*/\1/' "$THP/$f")"
+	done
+	echo "${out# }"
+}
+thp_put_back() {
+	set -- $1
+	[ -w "$THP/enabled" ] && [ -n "${1:-}" ] && echo "$1" >"$THP/enabled"
+	[ -w "$THP/defrag" ] && [ -n "${2:-}" ] && echo "$2" >"$THP/defrag"
+}
 for t in "$@"; do
 	name=$(basename "$t")
 	log=$(mktemp)
 	start=$(date +%s)
 	state=$(mktemp -d)
 	# the machine lock too: a benchmark run elsewhere on the box must not fail the suite
-	MMBENCH_STATE=$state MMBENCH_LOCK=$state/machine.lock bash "$t" >"$log" 2>&1
+	before=$(thp_state)
+	if [ -n "${MMBENCH_E2E_LOCK:-}" ]; then
+		MMBENCH_STATE=$state MMBENCH_LOCK=$state/machine.lock \
+			flock "$MMBENCH_E2E_LOCK" bash "$t" >"$log" 2>&1
+	else
+		MMBENCH_STATE=$state MMBENCH_LOCK=$state/machine.lock bash "$t" >"$log" 2>&1
+	fi
 	rc=$?
+	# THP is what every later test measures under: a script that leaves it
+	# changed fails, and it is put back so the rest still mean something
+	after=$(thp_state)
+	if [ "$after" != "$before" ] && [ $rc -ne 77 ]; then
+		echo "left THP changed: $after (was $before)" >>"$log"
+		thp_put_back "$before"
+		rc=1
+	fi
 	# a journal left behind is a knob nobody restored: fail, keep it for `mmbench restore`
 	if [ -s "$state/journal" ] && [ $rc -ne 77 ]; then
 		echo "left an unrestored journal in $state (MMBENCH_STATE=$state mmbench restore)" >>"$log"
