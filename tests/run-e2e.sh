@@ -28,13 +28,13 @@ for t in "$@"; do
 	start=$(date +%s)
 	state=$(mktemp -d)
 	# the machine lock too: a benchmark run elsewhere on the box must not fail the suite
-	before=$(thp_state)
+	# the lock covers the THP snapshots too: another suite's script may hold THP at never
 	if [ -n "${MMBENCH_E2E_LOCK:-}" ]; then
-		MMBENCH_STATE=$state MMBENCH_LOCK=$state/machine.lock \
-			flock "$MMBENCH_E2E_LOCK" bash "$t" >"$log" 2>&1
-	else
-		MMBENCH_STATE=$state MMBENCH_LOCK=$state/machine.lock bash "$t" >"$log" 2>&1
+		exec 9>"$MMBENCH_E2E_LOCK"
+		flock 9
 	fi
+	before=$(thp_state)
+	MMBENCH_STATE=$state MMBENCH_LOCK=$state/machine.lock bash "$t" >"$log" 2>&1 9>&-
 	rc=$?
 	# THP is what every later test measures under: a script that leaves it
 	# changed fails, and it is put back so the rest still mean something
@@ -51,6 +51,7 @@ for t in "$@"; do
 	else
 		rm -rf "$state"
 	fi
+	exec 9>&-	# the lock, if taken
 	secs=$(( $(date +%s) - start ))
 	case $rc in
 	0) pass=$((pass + 1)); echo "PASS $name (${secs}s)" ;;
