@@ -28,4 +28,14 @@ int db_done(struct mmb_db *db, sqlite3_stmt *st, int rc);
 char *db_col_str(sqlite3_stmt *st, int i);
 char *db_col_dup(sqlite3_stmt *st, int i);
 
+/*
+ * Export's selection: " AND (k.label IN (?...) OR r.id IN (?...))" appended
+ * to sql (nothing when both lists are empty; the query names kernels k and
+ * runs r), and its values bound from parameter b on; returns the next b.
+ */
+struct strbuf;
+void db_sql_run_filter(struct strbuf *sql, size_t nl, size_t nr);
+int db_bind_run_filter(sqlite3_stmt *st, int b, const char *const *labels, size_t nl,
+		       const int64_t *runs, size_t nr);
+
 #endif

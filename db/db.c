@@ -768,3 +768,33 @@ fail:
 	db_rollback(db);
 	return -1;
 }
+
+void db_sql_run_filter(struct strbuf *sql, size_t nl, size_t nr)
+{
+	if (!nl && !nr)
+		return;
+	strbuf_addstr(sql, " AND (0");
+	if (nl) {
+		strbuf_addstr(sql, " OR k.label IN (");
+		for (size_t i = 0; i < nl; i++)
+			strbuf_addstr(sql, i ? ",?" : "?");
+		strbuf_addch(sql, ')');
+	}
+	if (nr) {
+		strbuf_addstr(sql, " OR r.id IN (");
+		for (size_t i = 0; i < nr; i++)
+			strbuf_addstr(sql, i ? ",?" : "?");
+		strbuf_addch(sql, ')');
+	}
+	strbuf_addch(sql, ')');
+}
+
+int db_bind_run_filter(sqlite3_stmt *st, int b, const char *const *labels, size_t nl,
+		       const int64_t *runs, size_t nr)
+{
+	for (size_t i = 0; i < nl; i++)
+		sqlite3_bind_text(st, b++, labels[i], -1, SQLITE_STATIC);
+	for (size_t i = 0; i < nr; i++)
+		sqlite3_bind_int64(st, b++, runs[i]);
+	return b;
+}

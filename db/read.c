@@ -564,31 +564,13 @@ int db_export_samples(struct mmb_db *db, const char *const *labels, size_t nl,
 		      " ifnull(s.unit, ''), s.better, s.iteration, s.seq, s.value"
 		      " FROM samples s JOIN runs r ON r.id = s.run_id JOIN kernels k ON k.id = r.kernel_id"
 		      " WHERE usable_run(r.status)");
-	if (nl || nr) {
-		strbuf_addstr(&sql, " AND (0");
-		if (nl) {
-			strbuf_addstr(&sql, " OR k.label IN (");
-			for (size_t i = 0; i < nl; i++)
-				strbuf_addstr(&sql, i ? ",?" : "?");
-			strbuf_addch(&sql, ')');
-		}
-		if (nr) {
-			strbuf_addstr(&sql, " OR r.id IN (");
-			for (size_t i = 0; i < nr; i++)
-				strbuf_addstr(&sql, i ? ",?" : "?");
-			strbuf_addch(&sql, ')');
-		}
-		strbuf_addch(&sql, ')');
-	}
+	db_sql_run_filter(&sql, nl, nr);
 	strbuf_addstr(&sql, " ORDER BY s.run_id, s.id");
 	rc = db_prepare(db, sql.buf, &st);
 	strbuf_release(&sql);
 	if (rc)
 		return -1;
-	for (size_t i = 0; i < nl; i++)
-		sqlite3_bind_text(st, b++, labels[i], -1, SQLITE_STATIC);
-	for (size_t i = 0; i < nr; i++)
-		sqlite3_bind_int64(st, b++, runs[i]);
+	b = db_bind_run_filter(st, b, labels, nl, runs, nr);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct db_export_row r = {
 			.label = (const char *)sqlite3_column_text(st, 0),
