@@ -788,3 +788,18 @@ void die_with_parent(pid_t parent)
 	if (getppid() != parent)	/* it died before prctl() */
 		_exit(128 + SIGTERM);
 }
+
+void strbuf_add_csv(struct strbuf *sb, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		strbuf_addstr(sb, s);
+		return;
+	}
+	strbuf_addch(sb, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			strbuf_addch(sb, '"');
+		strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '"');
+}

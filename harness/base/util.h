@@ -69,6 +69,8 @@ void strbuf_add(struct strbuf *sb, const void *data, size_t n);
 void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) MMB_PRINTF_FMT(2, 3);
+/* s as one CSV field (RFC 4180: quoted when it holds a comma, quote, CR or LF). */
+void strbuf_add_csv(struct strbuf *sb, const char *s);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 char *strbuf_detach(struct strbuf *sb);
 /* Read a whole file; returns 0 or -1 (errno set). */

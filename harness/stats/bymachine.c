@@ -344,21 +344,6 @@ static void change_table(struct strbuf *out, const struct bymachine *bm, bool ma
 	free(cw);
 }
 
-static void csv_text(struct strbuf *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		strbuf_addstr(out, s);
-		return;
-	}
-	strbuf_addch(out, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			strbuf_addch(out, '"');
-		strbuf_addch(out, *s);
-	}
-	strbuf_addch(out, '"');
-}
-
 /* compare's CSV with the machine in front of every line, one header. */
 static void by_machine_csv(struct strbuf *out, const struct bymachine *bm)
 {
@@ -375,9 +360,9 @@ static void by_machine_csv(struct strbuf *out, const struct bymachine *bm)
 		compare_csv(&one, &p->c);
 		if (m) {
 			strbuf_addf(&pre, "%lld,", (long long)m->id);
-			csv_text(&pre, m->hostname);
+			strbuf_add_csv(&pre, m->hostname);
 			strbuf_addch(&pre, ',');
-			csv_text(&pre, m->cpu_model);
+			strbuf_add_csv(&pre, m->cpu_model);
 			strbuf_addf(&pre, ",%d,%llu,", m->ncpus, (unsigned long long)m->mem_bytes);
 		} else {
 			strbuf_addstr(&pre, ",,,,,");

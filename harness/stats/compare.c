@@ -1119,21 +1119,6 @@ void compare_markdown(struct strbuf *out, const struct compare *c)
 
 /* ---- CSV / JSON ---- */
 
-static void csv_field(struct strbuf *out, const char *s)
-{
-	if (strpbrk(s, ",\"\n\r")) {
-		strbuf_addch(out, '"');
-		for (; *s; s++) {
-			if (*s == '"')
-				strbuf_addch(out, '"');
-			strbuf_addch(out, *s);
-		}
-		strbuf_addch(out, '"');
-	} else {
-		strbuf_addstr(out, s);
-	}
-}
-
 static void csv_num(struct strbuf *out, double v)
 {
 	strbuf_addch(out, ',');
@@ -1154,17 +1139,17 @@ void compare_csv(struct strbuf *out, const struct compare *c)
 			const struct stats_summary *s = &row->sum[i];
 			const struct stats_test *t = &row->test[i];
 
-			csv_field(out, row->q->workload);
+			strbuf_add_csv(out, row->q->workload);
 			strbuf_addch(out, ',');
-			csv_field(out, row->q->variant);
+			strbuf_add_csv(out, row->q->variant);
 			strbuf_addch(out, ',');
-			csv_field(out, row->q->metric);
+			strbuf_add_csv(out, row->q->metric);
 			strbuf_addch(out, ',');
-			csv_field(out, row->q->unit);
+			strbuf_add_csv(out, row->q->unit);
 			strbuf_addf(out, ",%s,", row->q->better > 0 ? "higher" : "lower");
-			csv_field(out, label_of(c, i));
+			strbuf_add_csv(out, label_of(c, i));
 			strbuf_addch(out, ',');
-			csv_field(out, label_of(c, 0));
+			strbuf_add_csv(out, label_of(c, 0));
 			strbuf_addf(out, ",%zu", s->n);
 			csv_num(out, s->min);
 			csv_num(out, s->q1);
@@ -1200,10 +1185,10 @@ void compare_csv(struct strbuf *out, const struct compare *c)
 			if (row->why[i]) {
 				char *v = xasprintf("inconclusive: %s", row->why[i]);
 
-				csv_field(out, v);
+				strbuf_add_csv(out, v);
 				free(v);
 			} else {
-				csv_field(out, verdict_name(row->verdict[i]));
+				strbuf_add_csv(out, verdict_name(row->verdict[i]));
 			}
 			/* the statistic diff and rel_* are of; monitor: 1 for a why row (monitors.h) */
 			strbuf_addf(out, ",%s,%d\n", stats_mean_name(row->mean), row->q->monitor);

@@ -23,22 +23,6 @@
 
 #define EXPORT_ARGS ""
 
-/* RFC 4180: quoted when it holds a comma, quote, CR or LF (or is empty: no). */
-static void csv_cell(struct strbuf *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		strbuf_addstr(out, s);
-		return;
-	}
-	strbuf_addch(out, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			strbuf_addch(out, '"');
-		strbuf_addch(out, *s);
-	}
-	strbuf_addch(out, '"');
-}
-
 struct export_out {
 	struct strbuf buf;
 	size_t rows;
@@ -57,15 +41,15 @@ static int export_row(const struct db_export_row *r, void *arg)
 {
 	struct export_out *o = arg;
 
-	csv_cell(&o->buf, r->label);
+	strbuf_add_csv(&o->buf, r->label);
 	strbuf_addf(&o->buf, ",%lld,", (long long)r->run_id);
-	csv_cell(&o->buf, r->workload);
+	strbuf_add_csv(&o->buf, r->workload);
 	strbuf_addch(&o->buf, ',');
-	csv_cell(&o->buf, r->variant);
+	strbuf_add_csv(&o->buf, r->variant);
 	strbuf_addch(&o->buf, ',');
-	csv_cell(&o->buf, r->metric);
+	strbuf_add_csv(&o->buf, r->metric);
 	strbuf_addch(&o->buf, ',');
-	csv_cell(&o->buf, r->unit);
+	strbuf_add_csv(&o->buf, r->unit);
 	strbuf_addf(&o->buf, ",%s,%d,%d,%.17g\n", r->better < 0 ? "lower" : "higher",
 		    r->iteration, r->seq, r->value);
 	o->rows++;
