@@ -257,6 +257,8 @@ static const struct query_row **union_rows(const struct bymachine *bm, size_t *n
 			const struct query_row *q = c->rows[r].q;
 			size_t j;
 
+			if (q->monitor)	/* the KPIs; monitor rows are in each machine's table */
+				continue;
 			for (j = 0; j < *n; j++)
 				if (!strcmp(rows[j]->workload, q->workload) &&
 				    !strcmp(rows[j]->variant, q->variant) &&
@@ -278,9 +280,17 @@ static char *row_name(const struct query_row *q, const struct compare_select *s,
 			 s->nlabels > 2 ? s->labels[i] : "", s->nlabels > 2 ? "]" : "");
 }
 
+/* q's row in p's comparison: searched in c.rows, whose order is not the query's (monitor rows) */
 static long part_row(const struct mpart *p, const struct query_row *q)
 {
-	return p->compared ? query_find_row(p->c.qs, q->workload, q->variant, q->metric) : -1;
+	for (size_t r = 0; p->compared && r < p->c.nr; r++) {
+		const struct query_row *o = p->c.rows[r].q;
+
+		if (!strcmp(o->workload, q->workload) && !strcmp(o->variant, q->variant) &&
+		    !strcmp(o->metric, q->metric))
+			return (long)r;
+	}
+	return -1;
 }
 
 /* The last table: rows are metrics, columns machines, cells the change and its mark. */
