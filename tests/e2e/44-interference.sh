@@ -105,7 +105,7 @@ wait $mpid || die "hog run failed: $(cat "$TMP/err-c")"
 
 # every iteration wholly inside the hog's window is disturbed, every one
 # wholly outside it is clean (the two it straddles may go either way)
-inside=0
+inside=0 outside=0 outside_hit=0 outside_why=
 while IFS='|' read -r it started elapsed disturbed; do
 	end=$(awk "BEGIN { printf \"%.6f\", $started + $elapsed }")
 	if holds "$started > $t_on + 0.05 && $end < $t_off - 0.05"; then
@@ -114,10 +114,14 @@ while IFS='|' read -r it started elapsed disturbed; do
 		case $disturbed in *"foreign CPU"*) ;; *) die "iteration $it: unexpected reason '$disturbed'" ;; esac
 		inside=$((inside + 1))
 	elif holds "$end < $t_on - 0.05 || $started > $t_off + 0.05"; then
-		[ -z "$disturbed" ] || die "iteration $it did not overlap the hog but looks like it (level >= 25%): $disturbed"
+		outside=$((outside + 1))
+		[ -z "$disturbed" ] || { outside_hit=$((outside_hit + 1)); outside_why="iteration $it: $disturbed"; }
 	fi
 done < <(q "select iteration, started, elapsed, CASE WHEN interference >= 0.25 THEN ifnull(disturbed, '') ELSE '' END from iterations where run_id = 2 order by iteration")
 [ $inside -ge 2 ] || die "only $inside iterations ran wholly beside the hog"
+# a shared box may brush one clean iteration with a neighbour's burst; more is the hog leaking
+[ $outside_hit -le 1 ] ||
+	die "$outside_hit of $outside iterations that did not overlap the hog look like it (level >= 25%), e.g. $outside_why"
 grep -q "disturbed (compare leaves them out)" "$TMP/out-c" || die "run summary does not count the disturbed iterations: $(cat "$TMP/out-c")"
 
 # the record is shown per iteration
