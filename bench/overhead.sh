@@ -43,3 +43,19 @@ WITH it AS (SELECT started, elapsed, lead(started) OVER (ORDER BY id) AS next FR
              AND run_id = (SELECT max(id) FROM runs))
 SELECT printf('pft 512M x10: run %.3f s, iteration children %.3f s, harness gaps %.4f s = %.3f%% of the run; pft timed region %.3f s (%.1f%% of the children: the plugin''s own untimed setup/teardown)',
               total, inside, gaps, 100.0 * gaps / total, timed, 100.0 * timed / inside) FROM t, pft;"
+
+# 3. The per-iteration counters (docs/counters.md) of the same pft run: what
+#    opening, enabling and reading them cost the child, outside the timed
+#    region, per iteration and added to the gaps as a share of the run.
+sqlite3 "$MMBENCH_DB" "
+WITH it AS (SELECT id, started, elapsed, lead(started) OVER (ORDER BY id) AS next FROM iterations
+            WHERE run_id = (SELECT max(id) FROM runs)),
+     t AS (SELECT count(*) AS n, max(started + elapsed) - min(started) AS total,
+                  sum(next - started - elapsed) AS gaps FROM it),
+     c AS (SELECT coalesce(sum(m.delta), 0) / 1000.0 AS secs, count(m.delta) AS nrows
+           FROM monitors m JOIN it ON it.id = m.iteration_id
+           WHERE m.source = 'counters' AND m.key = 'overhead_ms')
+SELECT CASE WHEN c.nrows = 0 THEN 'counters: none recorded (counters: none, or no perf_event_open here)'
+       ELSE printf('counters: %.2f ms per iteration = %.3f%% of the run; with the harness gaps %.3f%% (target: under 1%% all told, with the interference record below)',
+                   1000.0 * c.secs / c.nrows, 100.0 * c.secs / t.total, 100.0 * (c.secs + t.gaps) / t.total) END
+FROM t, c;"

@@ -17,6 +17,7 @@
 #include "plan.h"
 #include "qemu.h"
 #include "query.h"
+#include "repcompare.h"
 #include "reproduce.h"
 #include "session.h"
 #include "stats.h"
@@ -187,197 +188,6 @@ static int running_column(const struct lkp_table *t, const char *name, const cha
 }
 
 
-static void fmt_sd(struct strbuf *sb, int pct)
-{
-	if (pct > 2)
-		strbuf_addf(sb, " ±%3d%%", pct);
-	else
-		strbuf_addstr(sb, "      ");
-}
-
-static void fmt_lkp_row(struct strbuf *sb, const double *mean, const int *sd,
-			const double *chg, size_t n, const char *name)
-{
-	for (size_t c = 0; c < n; c++) {
-		if (c > 0) {
-			if (isnan(chg[c]))
-				strbuf_addstr(sb, "            ");
-			else
-				strbuf_addf(sb, "%+10.1f%% ", chg[c]);
-		}
-		if (isnan(mean[c]))
-			strbuf_addstr(sb, "          ");
-		else
-			lkp_fmt_mean(sb, mean[c]);
-		fmt_sd(sb, sd[c]);
-	}
-	strbuf_addf(sb, "  %s\n", name);
-}
-
-/*
- * Print the 0-day layout for the labels (base first) with the report's own
- * row under it, then one verdict per non-base column.  Returns the number of
- * columns that reproduced, or -1.
- */
-static int print_comparison(struct mmb_db *db, const struct lkp_report *r,
-			    const struct repro_plan *p, const char *const *labels,
-			    const char *const *titles, const int *rcol, size_t nlabels,
-			    bool *complete)
-{
-	struct query_set qs;
-	struct query_filter f = { 0 };
-	struct compare cmp;
-	const struct lkp_table *t = p->table;
-	const struct query_row *row = NULL;
-	struct strbuf sb = STRBUF_INIT;
-	double mean[LKP_MAX_COLS] = { 0 }, chg[LKP_MAX_COLS] = { 0 };
-	int sd[LKP_MAX_COLS] = { 0 };
-	int reproduced = 0;
-	size_t ncol = nlabels < LKP_MAX_COLS ? nlabels : LKP_MAX_COLS;
-
-	*complete = false;
-	f.workload = p->workload;
-	f.metric = p->metric;
-	{
-		char **have;
-		size_t nhave, missing = 0;
-
-		if (query_labels(db, &have, &nhave) < 0)
-			return -1;
-		for (size_t c = 0; c < ncol; c++) {
-			bool found = false;
-
-			for (size_t k = 0; k < nhave; k++)
-				found |= !strcmp(have[k], labels[c]);
-			if (!found) {
-				printf("%s %s: nothing recorded yet\n", c == 0 ? "base" : "column",
-				       labels[c]);
-				missing++;
-			}
-		}
-		query_free_strv(have, nhave);
-		if (missing)
-			return 0;
-	}
-	if (query_load(db, labels, ncol, &f, &qs) < 0)
-		return -1;
-	for (size_t i = 0; i < qs.nr; i++)
-		if (!strcmp(qs.rows[i].metric, p->metric) && !strcmp(qs.rows[i].workload, p->workload))
-			row = &qs.rows[i];
-	if (!row) {
-		query_set_release(&qs);
-		printf("\nno %s.%s samples recorded yet for %s\n", p->workload, p->metric, labels[0]);
-		return 0;
-	}
-
-	strbuf_addf(&sb, "\n=========================================================================================\n");
-	strbuf_addf(&sb, "%s:\n  %s\n\ncommit:\n", t->axes_keys, t->axes_values);
-	for (size_t c = 0; c < ncol; c++)
-		strbuf_addf(&sb, "  %s\n", titles[c]);
-	strbuf_addch(&sb, '\n');
-	for (size_t c = 0; c < ncol; c++)
-		strbuf_addf(&sb, c == 0 ? "%16.16s " : "%27.27s ", labels[c]);
-	strbuf_addch(&sb, '\n');
-	for (size_t c = 0; c < ncol; c++)
-		strbuf_addstr(&sb, c == 0 ? "---------------- " : "--------------------------- ");
-	strbuf_addstr(&sb, "\n         %stddev");
-	for (size_t c = 1; c < ncol; c++)
-		strbuf_addstr(&sb, "     %change         %stddev");
-	strbuf_addstr(&sb, "\n             \\  ");
-	for (size_t c = 1; c < ncol; c++)
-		strbuf_addstr(&sb, "        |                \\  ");
-	strbuf_addch(&sb, '\n');
-
-	for (size_t c = 0; c < ncol; c++) {
-		const struct query_series *s = &row->series[c];
-		struct stats_summary sum;
-
-		mean[c] = NAN;
-		sd[c] = -1;
-		chg[c] = NAN;
-		if (!s->n)
-			continue;
-		stats_summarise(s->v, s->n, row->better, &sum);
-		mean[c] = sum.amean;
-		if (s->n > 1 && sum.amean != 0)
-			sd[c] = (int)(100.0 * sum.pstddev / fabs(sum.amean));
-		if (c > 0 && !isnan(mean[0]))
-			chg[c] = 100.0 * (mean[c] - mean[0]) / (mean[0] ? mean[0] : 1e-100);
-	}
-	{
-		struct strbuf ns = STRBUF_INIT;
-		char *nm;
-
-		for (size_t c = 0; c < ncol; c++)
-			strbuf_addf(&ns, "%s%zu", c ? "/" : "", row->series[c].n);
-		nm = xasprintf("%s  (here, n=%s)", p->lkp_metric, ns.buf);
-		strbuf_release(&ns);
-
-		fmt_lkp_row(&sb, mean, sd, chg, ncol, nm);
-		free(nm);
-	}
-	if (p->row && !p->row->absolute) {
-		char *nm = xasprintf("%s  (report%s%s)", p->lkp_metric,
-				     lkp_table_axis(t, "tbox_group") ? ", " : "",
-				     lkp_table_axis(t, "tbox_group") ? lkp_table_axis(t, "tbox_group") : "");
-
-		/* the report's numbers under the columns they belong to */
-		for (size_t c = 0; c < ncol; c++) {
-			int k = rcol[c];
-
-			mean[c] = k >= 0 ? p->row->mean[k] : NAN;
-			sd[c] = k >= 0 ? p->row->stddev[k] : -1;
-			chg[c] = k > 0 ? p->row->change[k] : NAN;
-		}
-		fmt_lkp_row(&sb, mean, sd, chg, ncol, nm);
-		free(nm);
-	}
-	fputs(sb.buf, stdout);
-	strbuf_release(&sb);
-
-	*complete = true;
-	/* the same honest verdicts as compare: disturbed values out, inconclusive said */
-	compare_build(&cmp, &qs, STATS_WELCH);
-	for (size_t c = 1; c < ncol; c++) {
-		const struct query_series *b = &row->series[0], *s = &row->series[c];
-		const struct compare_row *crow = &cmp.rows[row - qs.rows];
-		struct stats_test st;
-		struct strbuf v = STRBUF_INIT;
-		double rep = NAN;
-
-		if (crow->verdict[c] == VERDICT_INCONCLUSIVE) {
-			printf("%s %s: inconclusive: %s\n", rcol[c] == 1 ? "suspect" : "column",
-			       labels[c], crow->why[c]);
-			continue;
-		}
-		if (p->row && rcol[c] > 0)
-			rep = p->row->change[rcol[c]];
-		else if (rcol[c] == 1)
-			rep = r->headline_change;
-		if (b->n < 2 || s->n < 2) {
-			printf("%s vs %s: need 2+ runs of each (have %zu and %zu)\n", labels[c],
-			       labels[0], b->n, s->n);
-			*complete = false;
-			continue;
-		}
-		if (stats_welch(b->v, b->n, s->v, s->n, &st) < 0) {
-			printf("%s vs %s: no test possible (constant samples?)\n", labels[c], labels[0]);
-			continue;
-		}
-		if (isnan(rep)) {
-			printf("%s: here: %+.1f%% [CI %+.1f, %+.1f], p=%.4f\n", labels[c], st.rel,
-			       st.rel_lo, st.rel_hi, st.p);
-			continue;
-		}
-		reproduced += repro_verdict(rep, st.rel, st.rel_lo, st.rel_hi, st.p, &v);
-		printf("%s %s: %s\n", rcol[c] == 1 ? "suspect" : "column", labels[c], v.buf);
-		strbuf_release(&v);
-	}
-	compare_release(&cmp);
-	query_set_release(&qs);
-	return reproduced;
-}
-
 static void print_notes(const struct repro_plan *p)
 {
 	if (!p->nnotes)
@@ -419,7 +229,8 @@ static int run_here(const struct repro_args *a, const struct lkp_report *r,
 			rcol[c] = (int)c;
 		}
 		if (db_open_existing(&db, db_default_path(a->db)) == 0) {
-			int rc = print_comparison(&db, r, p, labels, titles, rcol, n, &complete);
+			struct repro_columns cols = { labels, titles, rcol, n };
+			int rc = repro_print_comparison(&db, r, p, &cols, &complete);
 
 			if (rc >= 0 && !complete)
 				printf("to complete the comparison, boot the other commit(s) and run this command again\n");
@@ -625,7 +436,11 @@ static int run_tree(struct repro_args *a, const struct lkp_report *r, struct rep
 			ret = EXIT_RUNTIME;
 			goto out;
 		}
-		rc = print_comparison(&db, r, p, labels, titles, rcol, n, &complete);
+		{
+			struct repro_columns cols = { labels, titles, rcol, n };
+
+			rc = repro_print_comparison(&db, r, p, &cols, &complete);
+		}
 		db_close(&db);
 		print_notes(p);
 		if (rc < 0)

@@ -12,6 +12,7 @@
 
 #include "config.h"
 #include "lkpreport.h"
+#include "repcompare.h"
 #include "reproduce.h"
 #include "util.h"
 
@@ -836,6 +837,29 @@ static void test_many_tables_linear(void **state)
 	strbuf_release(&sb);
 }
 
+/* lkp's per-interval / per-second / overall perf-stat rows are our totals' names */
+static void test_monitor_name(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_string_equal(repro_monitor_name("perf-stat.i.context-switches", buf, sizeof(buf)),
+			    "perf-stat.context-switches");
+	assert_string_equal(repro_monitor_name("perf-stat.ps.page-faults", buf, sizeof(buf)),
+			    "perf-stat.page-faults");
+	assert_string_equal(repro_monitor_name("perf-stat.overall.ipc", buf, sizeof(buf)),
+			    "perf-stat.ipc");
+	assert_string_equal(repro_monitor_name("perf-stat.i.dTLB-load-miss-rate%", buf,
+					       sizeof(buf)), "perf-stat.dTLB-load-miss-rate%");
+	/* an unqualified event, and rows of other sources, keep their name */
+	assert_string_equal(repro_monitor_name("perf-stat.cycles", buf, sizeof(buf)),
+			    "perf-stat.cycles");
+	assert_string_equal(repro_monitor_name("proc-vmstat.pgfault", buf, sizeof(buf)),
+			    "proc-vmstat.pgfault");
+	assert_string_equal(repro_monitor_name("aim9.time.system_time", buf, sizeof(buf)),
+			    "aim9.time.system_time");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -857,6 +881,7 @@ int main(void)
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_release_sha),
 		cmocka_unit_test(test_many_tables_linear),
+		cmocka_unit_test(test_monitor_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
