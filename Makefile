@@ -45,6 +45,8 @@ PLUGINS   := $(WORKLOADS:%=$(BUILD)/workloads/%.so)
 TEST_PLUGIN_SRC := $(wildcard tests/plugins/*.c)
 TEST_PLUGINS    := $(TEST_PLUGIN_SRC:tests/plugins/%.c=$(BUILD)/tests/plugins/%.so) \
 		   $(BUILD)/tests/plugins/abi10.so
+# programs the e2e scripts drive (tests/tools/*.c, linked with libmmbench.a)
+TEST_TOOLS := $(patsubst tests/tools/%.c,$(BUILD)/tests/%,$(wildcard tests/tools/*.c))
 UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
 E2E       := $(sort $(wildcard tests/e2e/*.sh))
@@ -103,6 +105,11 @@ $(BUILD)/tests/plugins/abi10.so: tests/plugins/abi-1.0/abi10.c tests/plugins/abi
 	@$(if $(Q),echo "  PLUGIN  $@ (ABI 1.0)")
 	$(Q)$(CC) -Itests/plugins/abi-1.0 $(CFLAGS) $(PLUGIN_CFLAGS) $(PLUGIN_LDFLAGS) -o $@ $<
 
+$(BUILD)/tests/%: tests/tools/%.c $(BUILD)/libmmbench.a
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TOOL    $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libmmbench.a $(LDLIBS)
+
 # Unit tests always run with ASan+UBSan: they are in-process and cheap.
 UNIT_FLAGS := -std=gnu11 $(WARN) -O1 -g -D_GNU_SOURCE -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 UNIT_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/uobj/%.o)
@@ -140,7 +147,7 @@ check:
 	@$(MAKE) --no-print-directory check-unit
 	@$(MAKE) --no-print-directory check-e2e
 
-check-unit: all $(TEST_PLUGINS) $(UNIT_BIN)
+check-unit: all $(TEST_PLUGINS) $(TEST_TOOLS) $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do \
 		echo "== $$t"; MMBENCH_TEST_PLUGINS=$(BUILD)/tests/plugins MMBENCH_BUILD=$(BUILD) \
 		MMBENCH_SRC=$(CURDIR) $$t; done
@@ -153,7 +160,7 @@ stats-vectors:
 		{ diff -u tests/fixtures/stats-vectors.json $$tmp; rc=$$?; rm -f $$tmp; \
 		  [ $$rc = 0 ] && echo "stats-vectors: tests/fixtures/stats-vectors.json is up to date"; exit $$rc; }
 
-check-e2e: all $(TEST_PLUGINS)
+check-e2e: all $(TEST_PLUGINS) $(TEST_TOOLS)
 	@MMBENCH_BUILD=$(BUILD) ./tests/run-e2e.sh $(E2E)
 
 check-asan:

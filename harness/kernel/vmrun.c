@@ -508,9 +508,9 @@ static enum boot_end vm_boot(struct boot *b, const char *cache, struct mmb_db *d
 }
 
 /* The host's run row for a VM run: the kernel as built, the guest fills in the rest (R). */
-static int64_t vm_run_begin(struct mmb_db *db, const struct vm_opts *o, const struct kernel_entry *k,
-			    const struct experiment *e, const char *cfgpath, const char *text,
-			    enum accel accel)
+int64_t vm_run_begin(struct mmb_db *db, const struct vm_opts *o, const struct kernel_entry *k,
+		     const struct experiment *e, const char *cfgpath, const char *text,
+		     enum accel accel)
 {
 	struct run_info ri;
 	struct kernel_info ki = { 0 };

@@ -82,6 +82,18 @@ int vm_opt_accel(const struct option *opt, const char *v);	/* enum accel * */
 int vm_run(const struct vm_opts *o, struct vm_result *r);
 void vm_result_release(struct vm_result *r);
 
+struct mmb_db;
+struct kernel_entry;
+struct experiment;
+/*
+ * The host's run row for a VM run of kernel k, made before boot (accel
+ * is what the boot starts with); the guest's R and M records fill in the
+ * rest.  Exposed for the stream replay of the golden test (tests/tools).
+ */
+int64_t vm_run_begin(struct mmb_db *db, const struct vm_opts *o, const struct kernel_entry *k,
+		     const struct experiment *e, const char *cfgpath, const char *text,
+		     enum accel accel);
+
 /* Decide the accelerator for AUTO without booting (cached probe results). */
 enum accel vm_pick_accel(enum accel want, const char *cache_dir, char *why, size_t len);
 
