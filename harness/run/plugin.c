@@ -139,11 +139,35 @@ static void *host_copy(const char *elem, size_t plugin_size, size_t host_size)
 	return copy;
 }
 
+/* Element i of a plugin's table, walked with the plugin's element size. */
+static const void *def_at(const void *table, size_t i, size_t plugin_size)
+{
+	return (const char *)table + i * plugin_size;
+}
+
+/*
+ * How many defs a plugin's table (params or metrics: the name first) holds
+ * before its NULL name; 0 for no table, -1 after an error when no NULL name
+ * comes within 256 entries.
+ */
+static long def_count(const char *path, const char *what, const void *table, size_t plugin_size)
+{
+	long n;
+
+	for (n = 0; table; n++) {
+		if (!*(const char *const *)def_at(table, (size_t)n, plugin_size))
+			break;
+		if (n >= 256)
+			return error("%s: %s list not terminated by a NULL name", path, what);
+	}
+	return n;
+}
+
 static int plugin_check(struct plugin *p, const struct mmb_workload *d, const char *fname)
 {
 	const char *path = p->path;
-	const char *base;
 	size_t i;
+	long n;
 
 	if (d->abi_major != MMB_ABI_MAJOR)
 		return error("%s: plugin built for ABI %u.%u, this mmbench speaks ABI %u.%u: rebuild it against this include/mmbench/workload.h",
@@ -179,17 +203,15 @@ static int plugin_check(struct plugin *p, const struct mmb_workload *d, const ch
 		return error("%s: no metrics, or metric_def_size %zu smaller than %zu", path,
 			     p->w.metric_def_size, (size_t)MMB_METRIC_DEF_MIN_SIZE);
 
-	base = (const char *)p->w.params;
-	for (i = 0; base; i++) {
-		struct mmb_param_def *pd;
+	n = def_count(path, "parameter", p->w.params, p->w.param_def_size);
+	if (n < 0)
+		return -1;
+	p->params = xcalloc((size_t)n, sizeof(*p->params));
+	for (i = 0; i < (size_t)n; i++) {
+		struct mmb_param_def *pd = host_copy(def_at(p->w.params, i, p->w.param_def_size),
+						     p->w.param_def_size, sizeof(*pd));
 		const char *why;
 
-		if (!((const struct mmb_param_def *)(const void *)(base + i * p->w.param_def_size))->name)
-			break;
-		if (i >= 256)
-			return error("%s: parameter list not terminated by a NULL name", path);
-		pd = host_copy(base + i * p->w.param_def_size, p->w.param_def_size, sizeof(*pd));
-		p->params = xrealloc(p->params, (i + 1) * sizeof(*p->params));
 		p->params[i] = pd;
 		p->nparams = i + 1;
 		if ((why = param_type_ok(pd)))
@@ -198,16 +220,14 @@ static int plugin_check(struct plugin *p, const struct mmb_workload *d, const ch
 			if (!strcmp(p->params[j]->name, pd->name))
 				return error("%s: parameter '%s' declared twice", path, pd->name);
 	}
-	base = (const char *)p->w.metrics;
-	for (i = 0;; i++) {
-		struct mmb_metric_def *md;
+	n = def_count(path, "metric", p->w.metrics, p->w.metric_def_size);
+	if (n < 0)
+		return -1;
+	p->metrics = xcalloc((size_t)n, sizeof(*p->metrics));
+	for (i = 0; i < (size_t)n; i++) {
+		struct mmb_metric_def *md = host_copy(def_at(p->w.metrics, i, p->w.metric_def_size),
+						      p->w.metric_def_size, sizeof(*md));
 
-		if (!((const struct mmb_metric_def *)(const void *)(base + i * p->w.metric_def_size))->name)
-			break;
-		if (i >= 256)
-			return error("%s: metric list not terminated by a NULL name", path);
-		md = host_copy(base + i * p->w.metric_def_size, p->w.metric_def_size, sizeof(*md));
-		p->metrics = xrealloc(p->metrics, (i + 1) * sizeof(*p->metrics));
 		p->metrics[i] = md;
 		p->nmetrics = i + 1;
 		if (md->better != MMB_HIGHER_IS_BETTER && md->better != MMB_LOWER_IS_BETTER)

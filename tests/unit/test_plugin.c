@@ -259,6 +259,42 @@ static void test_accepts_longer_elements(void **s)
 	plugin_release(&p);
 }
 
+/* Tables end at a NULL name: 256 defs load, a 257th without the NULL is refused. */
+static void test_def_table_limit(void **s)
+{
+	static int dummy;
+	static struct mmb_metric_def metrics[258];
+	struct mmb_workload d = {
+		.abi_major = MMB_ABI_MAJOR, .abi_minor = MMB_ABI_MINOR,
+		.size = sizeof(struct mmb_workload), .name = "many", .summary = "many metrics",
+		.metrics = metrics, .metric_def_size = sizeof(metrics[0]),
+		.setup = (void *)&dummy, .run = (void *)&dummy, .teardown = (void *)&dummy,
+	};
+	struct plugin p;
+	struct capture c;
+	char *msg;
+
+	(void)s;
+	for (size_t i = 0; i < 257; i++)
+		metrics[i] = (struct mmb_metric_def){ "m", "u", MMB_LOWER_IS_BETTER, "metric" };
+	metrics[256].name = NULL;
+	plugin_init(&p);
+	p.path = xstrdup("many.so");
+	assert_int_equal(plugin_check_descriptor(&p, &d, "many"), 0);
+	assert_int_equal(p.nmetrics, 256);
+	plugin_release(&p);
+
+	metrics[256].name = "m";
+	plugin_init(&p);
+	p.path = xstrdup("many.so");
+	capture_begin(&c);
+	assert_int_equal(plugin_check_descriptor(&p, &d, "many"), -1);
+	msg = capture_end(&c);
+	assert_non_null(strstr(msg, "many.so: metric list not terminated by a NULL name"));
+	free(msg);
+	plugin_release(&p);
+}
+
 static void test_loads_skeleton(void **s)
 {
 	const char *build = getenv("MMBENCH_BUILD");
@@ -321,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_accepts_minimal),
 		cmocka_unit_test(test_accepts_newer_minor),
 		cmocka_unit_test(test_accepts_longer_elements),
+		cmocka_unit_test(test_def_table_limit),
 		cmocka_unit_test(test_loads_skeleton),
 		cmocka_unit_test(test_search_path_env),
 		cmocka_unit_test(test_name_valid),
