@@ -142,7 +142,8 @@ static const char *dir_arg(int *argc, char **argv, const char *cmd, const char *
 	return NULL;
 }
 
-static int fleet_status_cmd(int argc, char **argv)
+/* The folder of a subcommand that takes nothing else; NULL after a usage error. */
+static const char *only_dir_arg(int argc, char **argv, const char *cmd)
 {
 	const char *dir = NULL;
 	const struct option opts[] = {
@@ -150,22 +151,24 @@ static int fleet_status_cmd(int argc, char **argv)
 		OPT_END(),
 	};
 
-	argc = parse_options(argc, argv, opts, "fleet status", "DIR", 0);
-	if (argc < 0 || !(dir = dir_arg(&argc, argv, "fleet status", dir, opts)))
+	argc = parse_options(argc, argv, opts, cmd, "DIR", 0);
+	return argc < 0 ? NULL : dir_arg(&argc, argv, cmd, dir, opts);
+}
+
+static int fleet_status_cmd(int argc, char **argv)
+{
+	const char *dir = only_dir_arg(argc, argv, "fleet status");
+
+	if (!dir)
 		return EXIT_USAGE;
 	return fleet_status(dir, stdout) ? EXIT_RUNTIME : EXIT_OK;
 }
 
 static int fleet_cancel_cmd(int argc, char **argv)
 {
-	const char *dir = NULL;
-	const struct option opts[] = {
-		OPT_STRING(0, "dir", &dir, "DIR", "fleet folder"),
-		OPT_END(),
-	};
+	const char *dir = only_dir_arg(argc, argv, "fleet cancel");
 
-	argc = parse_options(argc, argv, opts, "fleet cancel", "DIR", 0);
-	if (argc < 0 || !(dir = dir_arg(&argc, argv, "fleet cancel", dir, opts)))
+	if (!dir)
 		return EXIT_USAGE;
 	return fleet_cancel(dir) ? EXIT_RUNTIME : EXIT_OK;
 }

@@ -187,6 +187,15 @@ static int parse_stored(const char *options, int64_t id, struct run_args *o, cha
 }
 
 /* The run's experiment: CONFIG (which must be what it recorded) or the recorded text. */
+/* The run's --set KEY=VALUE overrides, in order: 0, or -1 after the first bad one. */
+static int apply_sets(struct experiment *exp, const struct run_args *a)
+{
+	for (size_t i = 0; i < a->nsets; i++)
+		if (experiment_set_env(exp, a->sets[i]))
+			return -1;
+	return 0;
+}
+
 static int resume_experiment(struct experiment *exp, const struct run_args *a,
 			     const struct run_args *o, const struct db_run_detail *d)
 {
@@ -196,8 +205,8 @@ static int resume_experiment(struct experiment *exp, const struct run_args *a,
 	ret = a->config ? experiment_load(exp, a->config)
 			: experiment_load_string(exp, name, d->config_text);
 	free(name);
-	for (size_t i = 0; !ret && i < o->nsets; i++)
-		ret = experiment_set_env(exp, o->sets[i]);
+	if (!ret)
+		ret = apply_sets(exp, o);
 	if (!ret && !a->config) {
 		/* the text as recorded (it already carries the "# --set" lines) */
 		free(exp->text);
@@ -257,17 +266,11 @@ int cmd_run(int argc, char **argv)
 	if (a.resume)
 		return cmd_run_resume(&a);
 	experiment_init(&exp);
-	if (experiment_load(&exp, a.config)) {
+	if (experiment_load(&exp, a.config) || apply_sets(&exp, &a)) {
 		experiment_release(&exp);
 		free(a.sets);
 		return EXIT_USAGE;
 	}
-	for (size_t i = 0; i < a.nsets; i++)
-		if (experiment_set_env(&exp, a.sets[i])) {
-			experiment_release(&exp);
-			free(a.sets);
-			return EXIT_USAGE;
-		}
 	options = plan_options(&a);
 	free(a.sets);
 	a.sets = NULL;

@@ -677,10 +677,27 @@ static int param_pair(struct parse *ps, const char *key, yaml_node_t *k, yaml_no
 	return 0;
 }
 
+/*
+ * iterations, warmup and timeout: set for the experiment, and a workload may
+ * override each.  1 when key is none of them, else 0, or -1 after the error.
+ */
+static int iteration_pair(struct parse *ps, const char *key, yaml_node_t *v, int *iterations,
+			  int *warmup, int64_t *timeout_ns)
+{
+	if (!strcmp(key, "iterations"))
+		return get_count(ps, v, key, 1, iterations);
+	if (!strcmp(key, "warmup"))
+		return get_count(ps, v, key, 0, warmup);
+	if (!strcmp(key, "timeout"))
+		return get_timeout(ps, v, key, timeout_ns);
+	return 1;
+}
+
 static int workload_pair(struct parse *ps, const char *key, yaml_node_t *k, yaml_node_t *v,
 			 void *data)
 {
 	struct cfg_workload *w = data;
+	int rc;
 
 	if (!strcmp(key, "name")) {
 		if (get_string(ps, v, key, &w->name))
@@ -688,12 +705,8 @@ static int workload_pair(struct parse *ps, const char *key, yaml_node_t *k, yaml
 		w->pos = pos_of(ps, v);
 		return 0;
 	}
-	if (!strcmp(key, "iterations"))
-		return get_count(ps, v, key, 1, &w->iterations);
-	if (!strcmp(key, "warmup"))
-		return get_count(ps, v, key, 0, &w->warmup);
-	if (!strcmp(key, "timeout"))
-		return get_timeout(ps, v, key, &w->timeout_ns);
+	if ((rc = iteration_pair(ps, key, v, &w->iterations, &w->warmup, &w->timeout_ns)) != 1)
+		return rc;
 	/* params */
 	if (is_null(v))
 		return 0;	/* "params:" with nothing under it: all defaults */
@@ -795,6 +808,7 @@ static int top_pair(struct parse *ps, const char *key, yaml_node_t *k, yaml_node
 		    void *data)
 {
 	struct experiment *e = ps->e;
+	int rc;
 
 	if (!strcmp(key, "experiment")) {
 		if (get_string(ps, v, key, &e->name))
@@ -808,12 +822,8 @@ static int top_pair(struct parse *ps, const char *key, yaml_node_t *k, yaml_node
 			return 0;
 		return get_string(ps, v, key, &e->description);
 	}
-	if (!strcmp(key, "iterations"))
-		return get_count(ps, v, key, 1, &e->iterations);
-	if (!strcmp(key, "warmup"))
-		return get_count(ps, v, key, 0, &e->warmup);
-	if (!strcmp(key, "timeout"))
-		return get_timeout(ps, v, key, &e->timeout_ns);
+	if ((rc = iteration_pair(ps, key, v, &e->iterations, &e->warmup, &e->timeout_ns)) != 1)
+		return rc;
 	if (!strcmp(key, "environment")) {
 		if (is_null(v))
 			return 0;

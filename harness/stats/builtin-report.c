@@ -970,10 +970,22 @@ static const char html_style[] =
 	"figure{display:inline-block;margin:.5em}img{max-width:100%;height:auto;border:1px solid #ddd}"
 	"figcaption{font-size:.9em;color:#444}small{color:#666}";
 
+/* One file of the bundle, written whole or not at all. */
+static int write_report_file(const char *outdir, const char *name, const struct strbuf *sb)
+{
+	char *path = xasprintf("%s/%s", outdir, name);
+	int ret = write_file_atomic(path, sb->buf, sb->len);
+
+	if (ret < 0)
+		error("cannot write %s: %s", path, strerror(errno));
+	free(path);
+	return ret;
+}
+
 static int write_bundle(struct report *rp, const char *title)
 {
 	struct strbuf txt = STRBUF_INIT, md = STRBUF_INIT, html = STRBUF_INIT, tables = STRBUF_INIT;
-	char now[64], *path;
+	char now[64];
 	const char *layout = rp->fmt == CMP_LKP ? "0-day ncompare layout" : "mmtests compare-kernels layout";
 	int ret = -1;
 
@@ -1073,27 +1085,10 @@ static int write_bundle(struct report *rp, const char *title)
 		      "if(bad.length)console.error('plots not decoded: '+bad.join(' '));});</script>\n");
 	strbuf_addstr(&html, "</body></html>\n");
 
-	path = xasprintf("%s/report.txt", rp->outdir);
-	if (write_file_atomic(path, txt.buf, txt.len) < 0) {
-		error("cannot write %s: %s", path, strerror(errno));
-		free(path);
+	if (write_report_file(rp->outdir, "report.txt", &txt) < 0 ||
+	    write_report_file(rp->outdir, "report.md", &md) < 0 ||
+	    write_report_file(rp->outdir, "report.html", &html) < 0)
 		goto out;
-	}
-	free(path);
-	path = xasprintf("%s/report.md", rp->outdir);
-	if (write_file_atomic(path, md.buf, md.len) < 0) {
-		error("cannot write %s: %s", path, strerror(errno));
-		free(path);
-		goto out;
-	}
-	free(path);
-	path = xasprintf("%s/report.html", rp->outdir);
-	if (write_file_atomic(path, html.buf, html.len) < 0) {
-		error("cannot write %s: %s", path, strerror(errno));
-		free(path);
-		goto out;
-	}
-	free(path);
 	ret = 0;
 out:
 	strbuf_release(&txt);

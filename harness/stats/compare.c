@@ -133,13 +133,7 @@ void compare_build_mean(struct compare *c, const struct query_set *qs, enum stat
 			else if (sig && t->diff * row->q->better < 0)
 				row->verdict[i] = VERDICT_WORSE;
 count:
-			switch (row->verdict[i]) {
-			case VERDICT_BETTER: c->nbetter++; break;
-			case VERDICT_WORSE: c->nworse++; break;
-			case VERDICT_NONE: c->nnone++; break;
-			case VERDICT_UNTESTED: c->nuntested++; break;
-			default: break;
-			}
+			compare_tally(c, row->verdict[i], true);
 		}
 	}
 	free(p);
@@ -357,15 +351,26 @@ void compare_pair(const struct compare *c, size_t i, struct compare *view)
 			view->ntests++;
 		if (from->q->monitor)
 			continue;	/* the headline is the KPIs' alone (monitors.h) */
-		switch (to->verdict[1]) {
-		case VERDICT_BETTER: view->nbetter++; break;
-		case VERDICT_WORSE: view->nworse++; break;
-		case VERDICT_NONE: view->nnone++; break;
-		case VERDICT_UNTESTED: view->nuntested++; break;
-		case VERDICT_INCONCLUSIVE: view->ninconclusive++; break;
-		default: break;
-		}
+		compare_tally(view, to->verdict[1], true);
 	}
+}
+
+void compare_tally(struct compare *c, enum compare_verdict v, bool add)
+{
+	size_t *n;
+
+	switch (v) {
+	case VERDICT_BETTER: n = &c->nbetter; break;
+	case VERDICT_WORSE: n = &c->nworse; break;
+	case VERDICT_NONE: n = &c->nnone; break;
+	case VERDICT_UNTESTED: n = &c->nuntested; break;
+	case VERDICT_INCONCLUSIVE: n = &c->ninconclusive; break;
+	default: return;
+	}
+	if (add)
+		(*n)++;
+	else
+		(*n)--;
 }
 
 bool compare_significant(const struct compare *c, size_t r, size_t i)

@@ -148,6 +148,12 @@ void compare_pair(const struct compare *c, size_t i, struct compare *view);
 /* Fill c->meta from the database (for the lkp header); best effort. */
 int compare_load_meta(struct compare *c, struct mmb_db *db);
 
+/*
+ * Count a row's verdict v in c's headline (nbetter ... ninconclusive), or
+ * with !add take it back; MISSING is not counted.
+ */
+void compare_tally(struct compare *c, enum compare_verdict v, bool add);
+
 /* Is label i of row r significant under the chosen test (after BH)? */
 bool compare_significant(const struct compare *c, size_t r, size_t i);
 

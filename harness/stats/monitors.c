@@ -220,14 +220,7 @@ void monitors_settle(struct compare *c, enum monitors_mode m)
 		for (size_t i = 0; i < nl; i++)
 			c->ndisturbed[i] += row->q->series[i].ndisturbed;
 		for (size_t i = 1; i < nl; i++)
-			switch (row->verdict[i]) {
-			case VERDICT_BETTER: c->nbetter++; break;
-			case VERDICT_WORSE: c->nworse++; break;
-			case VERDICT_NONE: c->nnone++; break;
-			case VERDICT_UNTESTED: c->nuntested++; break;
-			case VERDICT_INCONCLUSIVE: c->ninconclusive++; break;
-			default: break;
-			}
+			compare_tally(c, row->verdict[i], true);
 	}
 }
 

@@ -88,17 +88,6 @@ static char *why_inconclusive(const struct compare *c, const struct compare_row 
 	return NULL;
 }
 
-static void uncount(struct compare *c, enum compare_verdict v)
-{
-	switch (v) {
-	case VERDICT_BETTER: c->nbetter--; break;
-	case VERDICT_WORSE: c->nworse--; break;
-	case VERDICT_NONE: c->nnone--; break;
-	case VERDICT_UNTESTED: c->nuntested--; break;
-	default: break;
-	}
-}
-
 /* The values of one run start at a (they come grouped by run); returns its end. */
 static size_t run_span(const struct query_series *s, size_t a, double *mean)
 {
@@ -260,9 +249,9 @@ void compare_guard(struct compare *c)
 			row->why[i] = why_inconclusive(c, row, i);
 			if (!row->why[i])
 				continue;
-			uncount(c, row->verdict[i]);
+			compare_tally(c, row->verdict[i], false);
 			row->verdict[i] = VERDICT_INCONCLUSIVE;
-			c->ninconclusive++;
+			compare_tally(c, VERDICT_INCONCLUSIVE, true);
 		}
 	}
 	find_drift(c);
