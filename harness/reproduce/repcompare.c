@@ -397,19 +397,52 @@ static int kpi_verdicts(const struct repro_view *v, bool *complete)
 	return reproduced;
 }
 
+static void select_kpi(struct compare_select *sel, const struct repro_view *v,
+		       enum monitors_mode m)
+{
+	compare_select_init(sel, v->cols->labels, v->cols->n);
+	sel->filter.workload = v->p->workload;
+	sel->filter.metric = v->p->metric;
+	sel->test = STATS_WELCH;
+	sel->mean = STATS_AMEAN;	/* 0-day's cells are arithmetic means */
+	sel->need = COMPARE_NEED_ROWS;
+	sel->monitors = m;
+}
+
+/*
+ * Whatever else changed here, by compare's own rules (as ab lists it): a
+ * cause the report did not print may show up on this machine.
+ */
+static int print_changed_monitors(struct mmb_db *db, const struct repro_view *v)
+{
+	struct compare_select sel;
+	struct compare c;
+	struct strbuf lines = STRBUF_INIT;
+
+	select_kpi(&sel, v, MONITORS_CHANGED);
+	if (compare_open(db, &sel, &c))
+		return -1;
+	monitors_lines(&lines, &c);
+	if (lines.len) {
+		printf("\nmonitor rows that changed here (lkp's rules, never in the verdict; docs/monitors.md):\n");
+		for (char *l = lines.buf, *nl; *l; l = nl + 1) {
+			nl = strchr(l, '\n');
+			printf("  %.*s\n", (int)(nl - l), l);
+		}
+	}
+	strbuf_release(&lines);
+	compare_release(&c);
+	return 0;
+}
+
 static int open_view(struct mmb_db *db, struct repro_view *v)
 {
 	struct compare_select sel;
 	ssize_t kpi;
 	int rc;
 
-	compare_select_init(&sel, v->cols->labels, v->cols->n);
-	sel.filter.workload = v->p->workload;
-	sel.filter.metric = v->p->metric;
-	sel.test = STATS_WELCH;
-	sel.mean = STATS_AMEAN;		/* 0-day's cells are arithmetic means */
-	sel.need = COMPARE_NEED_ROWS;
-	sel.monitors = MONITORS_ALL;	/* the report picks the rows, not lkp's filters */
+	/* all monitor rows: the report picks which, not lkp's filters */
+	select_kpi(&sel, v, MONITORS_ALL);
 	rc = compare_open(db, &sel, &v->cmp);
 	if (rc)
 		return rc < 0 ? -1 : 2;	/* > 0: compare said why */
@@ -464,5 +497,7 @@ int repro_print_comparison(struct mmb_db *db, const struct lkp_report *r,
 	strbuf_release(&sb);
 	free(v.why);
 	compare_release(&v.cmp);
+	if (print_changed_monitors(db, &v) < 0)
+		return -1;
 	return reproduced;
 }
