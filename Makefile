@@ -24,7 +24,7 @@ CFLAGS    += -std=gnu11 $(WARN) $(SANFLAGS) -D_GNU_SOURCE
 SUBSYS    := base run machine stats store kernel reproduce fleet
 HOST_INC  := -Iinclude -Iharness $(SUBSYS:%=-Iharness/%) -Idb -Iplot
 CPPFLAGS  += $(HOST_INC) \
-	     -DMMB_VERSION='"$(VERSION)"' -DMMB_GIT_SHA='"$(GIT_SHA)"' \
+	     -DMMB_VERSION='"$(VERSION)"' \
 	     -DMMB_PLUGIN_DIR='"$(PREFIX)/lib/mmbench"' -DMMB_DATA_DIR='"$(PREFIX)/share/mmbench"'
 LDLIBS    := -lyaml -lsqlite3 -ldl -lpthread -lm
 # Plugins see only the public ABI headers, never the host's.
@@ -64,6 +64,16 @@ $(BUILD)/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# The sha is compiled into version.o alone, rebuilt when HEAD moves: the
+# stamp is rewritten only when it changes.
+.PHONY: FORCE
+$(BUILD)/gen/git-sha: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(GIT_SHA)' | cmp -s - $@ || echo '$(GIT_SHA)' > $@
+VERSION_OBJ := $(foreach d,$(BUILD)/obj $(BUILD)/uobj build-fuzz/obj,$d/harness/base/version.o)
+$(VERSION_OBJ): $(BUILD)/gen/git-sha
+$(VERSION_OBJ): CPPFLAGS += -DMMB_GIT_SHA='"$(GIT_SHA)"'
 
 $(BUILD)/libmmbench.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)

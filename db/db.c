@@ -1,5 +1,6 @@
 #include "db-internal.h"
 #include "../harness/base/util.h"
+#include "version.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -445,8 +446,8 @@ void run_info_init(struct run_info *r, int64_t kernel_id, const char *experiment
 	r->experiment = experiment;
 	r->config_path = config_path;
 	r->accel = accel;
-	r->harness_version = MMB_VERSION;
-	r->git_sha = MMB_GIT_SHA;
+	r->harness_version = mmb_version;
+	r->git_sha = mmb_git_sha;
 }
 
 int64_t db_run_begin(struct mmb_db *db, const struct run_info *r)

@@ -9,6 +9,7 @@
 #include "help.h"
 #include "parse-options.h"
 #include "util.h"
+#include "version.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -75,7 +76,7 @@ int main(int argc, char **argv)
 	if (argc < 0)
 		return EXIT_USAGE;
 	if (version) {
-		printf("mmbench %s (%s)\n", MMB_VERSION, MMB_GIT_SHA);
+		printf("mmbench %s (%s)\n", mmb_version, mmb_git_sha);
 		return EXIT_OK;
 	}
 	if (help) {

@@ -4,6 +4,7 @@
  */
 #include "resume.h"
 #include "util.h"
+#include "version.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -204,9 +205,9 @@ int resume_claim(struct mmb_db *db, int64_t run_id, const struct experiment *exp
 			error("run %lld was taken over by another mmbench meanwhile", (long long)run_id);
 		goto out;
 	}
-	if (strcmp(d.git_sha, MMB_GIT_SHA))
+	if (strcmp(d.git_sha, mmb_git_sha))
 		warning("run %lld was started by mmbench %s; this is %s", (long long)run_id,
-			or_unknown(d.git_sha), MMB_GIT_SHA);
+			or_unknown(d.git_sha), mmb_git_sha);
 	*label = xstrdup(d.label);
 	ret = 0;
 out:

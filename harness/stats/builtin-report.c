@@ -17,6 +17,7 @@
 #include "progress.h"
 #include "query.h"
 #include "util.h"
+#include "version.h"
 
 #include <errno.h>
 #include <math.h>
@@ -994,17 +995,17 @@ static int write_bundle(struct report *rp, const char *title)
 	add_wrapped(&txt, "", "", title);
 	for (size_t i = strlen(title) < WIDTH ? strlen(title) : WIDTH; i; i--)
 		strbuf_addch(&txt, '=');
-	strbuf_addf(&txt, "\nmmbench %s (%s), %s\n", MMB_VERSION, MMB_GIT_SHA, now);
+	strbuf_addf(&txt, "\nmmbench %s (%s), %s\n", mmb_version, mmb_git_sha, now);
 	strbuf_addstr(&md, "# ");
 	md_escape(&md, title);
-	strbuf_addf(&md, "\n\nmmbench %s (%s), %s\n", MMB_VERSION, MMB_GIT_SHA, now);
+	strbuf_addf(&md, "\n\nmmbench %s (%s), %s\n", mmb_version, mmb_git_sha, now);
 	strbuf_addstr(&html, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		      "<meta name=\"viewport\" content=\"width=device-width\"><title>");
 	html_escape(&html, title);
 	strbuf_addf(&html, "</title><style>%s</style></head><body>\n<h1>", html_style);
 	html_escape(&html, title);
-	strbuf_addf(&html, "</h1>\n<p><small>mmbench %s (%s), %s</small></p>\n", MMB_VERSION,
-		    MMB_GIT_SHA, now);
+	strbuf_addf(&html, "</h1>\n<p><small>mmbench %s (%s), %s</small></p>\n", mmb_version,
+		    mmb_git_sha, now);
 
 	section(&txt, &md, &html, "Machine");
 	add_wrapped(&txt, "", "", rp->machine);

@@ -7,6 +7,7 @@
 #include "db.h"
 #include "db-internal.h"
 #include "importfmt.h"
+#include "version.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -78,8 +79,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	ri.config_path = "fuzz";
 	ri.accel = "import";
 	ri.experiment = "import";
-	ri.harness_version = MMB_VERSION;
-	ri.git_sha = MMB_GIT_SHA;
+	ri.harness_version = mmb_version;
+	ri.git_sha = mmb_git_sha;
 	if (ri.kernel_id < 0 || (fuzz_run_id = db_run_begin(&fdb, &ri)) < 0)
 		abort();
 	if (sqlite3_prepare_v2(fdb.c->sql, "SELECT count(*) FROM samples WHERE run_id = ?",

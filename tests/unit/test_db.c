@@ -9,6 +9,7 @@
 #include "db.h"
 #include "read.h"
 #include "util.h"
+#include "version.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -204,9 +205,14 @@ static void test_iteration_with_samples(void **s)
 	run = db_run_begin(&db, &r);
 	assert_true(run > 0);
 	/* every run row says which mmbench wrote it */
-	assert_int_equal(scalar_int(&db, "SELECT harness_version = '" MMB_VERSION "' AND git_sha = '"
-				    MMB_GIT_SHA "' AND experiment = 'e' AND config_path = 'e.yaml'"
-				    " AND accel = 'host' FROM runs"), 1);
+	{
+		char *sql = xasprintf("SELECT harness_version = '%s' AND git_sha = '%s' AND"
+				      " experiment = 'e' AND config_path = 'e.yaml' AND"
+				      " accel = 'host' FROM runs", mmb_version, mmb_git_sha);
+
+		assert_int_equal(scalar_int(&db, sql), 1);
+		free(sql);
+	}
 	it.run_id = warm.run_id = run;
 	assert_true(db_iteration_add(&db, &it, smp, 2, keys, deltas, 2, "vmstat") > 0);
 	warm.warmup = true;
