@@ -3,6 +3,7 @@
  * it is the same experiment on the same kernel and machine.
  */
 #include "resume.h"
+#include "dbopen.h"
 #include "util.h"
 #include "version.h"
 
@@ -45,9 +46,8 @@ int resume_read(const char *dbpath, int64_t run_id, struct db_run_detail *d)
 	int rc, ret;
 
 	memset(d, 0, sizeof(*d));
-	rc = db_open_existing(&db, dbpath);
-	if (rc)
-		return rc == DB_ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+	if ((rc = db_open_results(&db, dbpath)))
+		return rc;
 	/* db_open_existing has marked a killed run (its pid gone) interrupted */
 	rc = db_run_detail(&db, run_id, d);
 	if (rc == 1) {

@@ -11,6 +11,7 @@
 #include "bymachine.h"
 #include "compare.h"
 #include "db.h"
+#include "dbopen.h"
 #include "monitors.h"
 #include "parse-options.h"
 #include "profcmp.h"
@@ -85,10 +86,9 @@ int cmd_compare(int argc, char **argv)
 	}
 
 	db_single_thread();
-	ret = db_open_existing(&db, db_default_path(dbpath));
-	if (ret) {
+	if ((ret = db_open_results(&db, dbpath))) {
 		free(labels);
-		return ret == DB_ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+		return ret;
 	}
 	compare_select_init(&sel, labels, nlabels);
 	sel.filter = filter;

@@ -10,6 +10,7 @@
 #include "builtin.h"
 #include "compare.h"
 #include "db.h"
+#include "dbopen.h"
 #include "plot.h"
 #include "plotdb.h"
 #include "query.h"
@@ -69,9 +70,8 @@ int cmd_plot(int argc, char **argv)
 		error("plot needs a baseline and at least one kernel label to compare: BASE NEW...");
 		return EXIT_USAGE;
 	}
-	rc = db_open_existing(&db, db_default_path(dbpath));
-	if (rc)
-		return rc == DB_ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+	if ((rc = db_open_results(&db, dbpath)))
+		return rc;
 	compare_select_init(&sel, (const char *const *)argv, (size_t)n);
 	sel.filter = filter;
 	sel.test = o.test;

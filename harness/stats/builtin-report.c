@@ -11,6 +11,7 @@
 #include "compare.h"
 #include "monitors.h"
 #include "db.h"
+#include "dbopen.h"
 #include "plot.h"
 #include "plotdb.h"
 #include "profcmp.h"
@@ -1160,9 +1161,8 @@ int cmd_report(int argc, char **argv)
 		error("report needs a baseline and at least one kernel label to compare: BASE NEW...");
 		return EXIT_USAGE;
 	}
-	rc = db_open_existing(&rp.db, db_default_path(dbpath));
-	if (rc)
-		return rc == DB_ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+	if ((rc = db_open_results(&rp.db, dbpath)))
+		return rc;
 	compare_select_init(&sel, (const char *const *)argv, (size_t)n);
 	sel.filter = filter;
 	sel.test = rp.test;

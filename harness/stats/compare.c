@@ -1215,6 +1215,17 @@ static void jnum(struct strbuf *out, const char *k, double v, bool comma)
 		strbuf_addch(out, ',');
 }
 
+/* "k":[lo,hi], (a confidence interval, then the next key) */
+static void jinterval(struct strbuf *out, const char *k, double lo, double hi)
+{
+	jkey(out, k);
+	strbuf_addch(out, '[');
+	json_add_number(out, lo);
+	strbuf_addch(out, ',');
+	json_add_number(out, hi);
+	strbuf_addstr(out, "],");
+}
+
 void compare_json(struct strbuf *out, const struct compare *c)
 {
 	strbuf_addstr(out, "{");
@@ -1295,19 +1306,10 @@ void compare_json(struct strbuf *out, const struct compare *c)
 				jnum(out, "p", t->p, true);
 				jnum(out, "p_bh", t->q, true);
 				jnum(out, "diff", t->diff, true);
-				jkey(out, "diff_ci95");
-				strbuf_addch(out, '[');
-				json_add_number(out, t->diff_lo);
-				strbuf_addch(out, ',');
-				json_add_number(out, t->diff_hi);
-				strbuf_addstr(out, "],");
+				jinterval(out, "diff_ci95", t->diff_lo, t->diff_hi);
 				jnum(out, "rel_pct", t->rel, true);
-				jkey(out, "rel_ci95_pct");
-				strbuf_addch(out, '[');
-				json_add_number(out, t->rel_lo);
-				strbuf_addch(out, ',');
-				json_add_number(out, t->rel_hi);
-				strbuf_addf(out, "],\"significant\":%s}",
+				jinterval(out, "rel_ci95_pct", t->rel_lo, t->rel_hi);
+				strbuf_addf(out, "\"significant\":%s}",
 					    compare_significant(c, r, i) ? "true" : "false");
 			}
 			strbuf_addch(out, '}');

@@ -12,6 +12,7 @@
  */
 #include "builtin.h"
 #include "db.h"
+#include "dbopen.h"
 #include "dump.h"
 #include "parse-options.h"
 #include "read.h"
@@ -107,11 +108,8 @@ int cmd_export(int argc, char **argv)
 		goto out;
 	}
 	db_single_thread();
-	n = db_open_existing(&db, db_default_path(dbpath));
-	if (n) {
-		ret = n == DB_ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+	if ((ret = db_open_results(&db, dbpath)))
 		goto out;
-	}
 	if (!strcmp(format, "json")) {
 		n = db_dump_json(&db, labels, nlabels, runs.v, runs.nr, &o.buf, flush_json, &o,
 				 &o.rows);

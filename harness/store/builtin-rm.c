@@ -9,6 +9,7 @@
  */
 #include "builtin.h"
 #include "db.h"
+#include "dbopen.h"
 #include "merge-db.h"
 #include "parse-options.h"
 #include "read.h"
@@ -79,11 +80,8 @@ int cmd_rm(int argc, char **argv)
 			goto out;
 		}
 	db_single_thread();
-	n = db_open_existing(&db, db_default_path(dbpath));
-	if (n) {
-		ret = n == DB_ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+	if ((ret = db_open_results(&db, dbpath)))
 		goto out;
-	}
 	ret = EXIT_RUNTIME;
 	if (db_list_runs(&db, &lines, &nlines))
 		goto close;
