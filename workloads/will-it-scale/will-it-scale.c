@@ -167,6 +167,14 @@ static void touch_pages(char *p, size_t len, size_t page, volatile uint64_t *ops
 	}
 }
 
+/* A task set up: count it ready, then wait for the common start. */
+static void ready_then_wait_go(struct wis_state *st)
+{
+	__sync_fetch_and_add(&st->ctl->ready, 1);
+	while (!st->ctl->go)
+		sched_yield();
+}
+
 /*
  * The testcase loops.  Each runs until ctl->stop, counting into *ops.
  * Returns only on stop or error (errors via task_error).
@@ -181,9 +189,7 @@ static void loop_page_fault(struct wis_state *st, int idx, volatile uint64_t *op
 			return;
 		flags = st->test == T_PAGE_FAULT2 ? MAP_PRIVATE : MAP_SHARED;
 	}
-	__sync_fetch_and_add(&st->ctl->ready, 1);
-	while (!st->ctl->go)
-		sched_yield();
+	ready_then_wait_go(st);
 	while (!st->ctl->stop) {
 		char *p = mmap(NULL, st->size, PROT_READ | PROT_WRITE, flags, fd, 0);
 
@@ -202,9 +208,7 @@ static void loop_brk(struct wis_state *st, int idx, volatile uint64_t *ops)
 {
 	char *start, *cur;
 
-	__sync_fetch_and_add(&st->ctl->ready, 1);
-	while (!st->ctl->go)
-		sched_yield();
+	ready_then_wait_go(st);
 	/*
 	 * The break is read only now: nothing allocates from the heap once the
 	 * tasks run, so no task ever moves it below memory malloc handed out.
@@ -245,9 +249,7 @@ static void loop_mmap(struct wis_state *st, int idx, volatile uint64_t *ops)
 			return;
 		flags = MAP_SHARED;
 	}
-	__sync_fetch_and_add(&st->ctl->ready, 1);
-	while (!st->ctl->go)
-		sched_yield();
+	ready_then_wait_go(st);
 	while (!st->ctl->stop) {
 		char *p = mmap(NULL, st->size, PROT_READ | PROT_WRITE, flags, fd, 0);
 
@@ -266,9 +268,7 @@ static void loop_malloc(struct wis_state *st, int idx, volatile uint64_t *ops)
 {
 	size_t n = st->test == T_MALLOC1 ? st->size : SMALL_ALLOC;
 
-	__sync_fetch_and_add(&st->ctl->ready, 1);
-	while (!st->ctl->go)
-		sched_yield();
+	ready_then_wait_go(st);
 	while (!st->ctl->stop) {
 		/* volatile: the compiler must not elide the pair */
 		char *volatile p = malloc(n);
@@ -300,9 +300,7 @@ static void loop_tlb_flush(struct wis_state *st, int idx, volatile uint64_t *ops
 			close(fd);
 		return;
 	}
-	__sync_fetch_and_add(&st->ctl->ready, 1);
-	while (!st->ctl->go)
-		sched_yield();
+	ready_then_wait_go(st);
 	while (!st->ctl->stop) {
 		touch_pages(p, TLB_REGION, st->page, ops);
 		if (st->test == T_TLB_FLUSH3) {
