@@ -166,6 +166,17 @@ static int parse_string(struct parser *p, char **out)
 	return 0;
 }
 
+/* Step over the literal word (true, false, null) when it comes next. */
+static bool take_literal(struct parser *p, const char *word)
+{
+	size_t n = strlen(word);
+
+	if ((size_t)(p->end - p->s) < n || memcmp(p->s, word, n))
+		return false;
+	p->s += n;
+	return true;
+}
+
 static int parse_value(struct parser *p, struct json *j, int depth);
 
 static int parse_container(struct parser *p, struct json *j, int depth, bool object)
@@ -267,27 +278,17 @@ static int parse_value(struct parser *p, struct json *j, int depth)
 		j->type = JSON_STRING;
 		return parse_string(p, &j->str);
 	case 't':
-		if (p->end - p->s >= 4 && !memcmp(p->s, "true", 4)) {
-			p->s += 4;
-			j->type = JSON_BOOL;
-			j->b = true;
-			return 0;
-		}
-		break;
 	case 'f':
-		if (p->end - p->s >= 5 && !memcmp(p->s, "false", 5)) {
-			p->s += 5;
-			j->type = JSON_BOOL;
-			return 0;
-		}
-		break;
 	case 'n':
-		if (p->end - p->s >= 4 && !memcmp(p->s, "null", 4)) {
-			p->s += 4;
+		if (take_literal(p, "null")) {
 			j->type = JSON_NULL;
 			return 0;
 		}
-		break;
+		j->b = take_literal(p, "true");
+		if (!j->b && !take_literal(p, "false"))
+			break;
+		j->type = JSON_BOOL;
+		return 0;
 	default:
 		if (*p->s == '-' || isdigit((unsigned char)*p->s))
 			return parse_number(p, j);

@@ -41,11 +41,36 @@ static void test_valid_kept(void **state)
 	check("a\"b\\c\nd\te\x01", "\"a\\\"b\\\\c\\nd\\te\\u0001\"");
 }
 
+/* The literal words: each read as its type, a cut-short one is an error where it starts. */
+static void test_parse_literals(void **state)
+{
+	const char *in = "[true, false, null]";
+	struct json *j;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(json_parse(in, strlen(in), &j, err, sizeof(err)), 0);
+	assert_int_equal(j->n, 3);
+	assert_int_equal(j->items[0].type, JSON_BOOL);
+	assert_true(j->items[0].b);
+	assert_int_equal(j->items[1].type, JSON_BOOL);
+	assert_false(j->items[1].b);
+	assert_int_equal(j->items[2].type, JSON_NULL);
+	json_free(j);
+	assert_int_equal(json_parse("[fals]", 6, &j, err, sizeof(err)), -1);
+	assert_string_equal(err, "1:2: unexpected character");
+	assert_int_equal(json_parse("nul", 3, &j, err, sizeof(err)), -1);
+	assert_string_equal(err, "1:1: unexpected character");
+	/* the length bounds the word: "true" cut at 3 bytes is not true */
+	assert_int_equal(json_parse("true", 3, &j, err, sizeof(err)), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_invalid_utf8_replaced),
 		cmocka_unit_test(test_valid_kept),
+		cmocka_unit_test(test_parse_literals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
