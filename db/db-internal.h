@@ -27,15 +27,46 @@ int db_done(struct mmb_db *db, sqlite3_stmt *st, int rc);
 /* Column i as a malloc'ed string: "" for NULL (db_col_str) or NULL (db_col_dup). */
 char *db_col_str(sqlite3_stmt *st, int i);
 char *db_col_dup(sqlite3_stmt *st, int i);
+/* Bind s (copied) to parameter i, or NULL when s is. */
+void db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s);
 
 /*
- * Export's selection: " AND (k.label IN (?...) OR r.id IN (?...))" appended
- * to sql (nothing when both lists are empty; the query names kernels k and
- * runs r), and its values bound from parameter b on; returns the next b.
+ * A list read from queries: n elements of size bytes at v (NULL when
+ * empty).  Start one as { .size = sizeof(element) }.  Each list-reading
+ * function names how a row goes in and how an element is freed.
  */
-struct strbuf;
-void db_sql_run_filter(struct strbuf *sql, size_t nl, size_t nr);
-int db_bind_run_filter(sqlite3_stmt *st, int b, const char *const *labels, size_t nl,
-		       const int64_t *runs, size_t nr);
+struct db_list {
+	void *v;
+	size_t n, alloc, size;
+};
+/* Put st's current row into l (a new element, or one it adds to); 0, or -1 after error(). */
+typedef int db_row_fn(sqlite3_stmt *st, struct db_list *l, void *arg);
+/* Free what one element holds, not the element. */
+typedef void db_release_fn(void *elem);
+
+/* A new zeroed element at the end of l. */
+void *db_list_add(struct db_list *l);
+/* release (if any) on each of the n elements of v (size bytes each), then free v. */
+void db_list_free(void *v, size_t n, size_t size, db_release_fn *release);
+/*
+ * The read loop of every list query: each row of st through row(st, l, arg)
+ * onto the end of *l; st finalized.  0, or -1 after db_fail() (or row's
+ * error) with all of *l freed (release on each element) and left empty.
+ */
+int db_read_list(struct mmb_db *db, sqlite3_stmt *st, db_row_fn *row, void *arg,
+		 db_release_fn *release, struct db_list *l);
+/* A list of strings (char *): column 0 as db_col_str() reads it, and its free. */
+int db_read_str(sqlite3_stmt *st, struct db_list *l, void *arg);
+void db_release_str(void *elem);
+
+/*
+ * Export's selection: prepare select + " AND (k.label IN (?...) OR r.id IN
+ * (?...))" + order, those values bound (no AND when both lists are empty;
+ * select names kernels k and runs r and ends in a WHERE).  0, or -1 after
+ * db_fail().
+ */
+int db_prepare_run_filter(struct mmb_db *db, const char *select, const char *order,
+			  const char *const *labels, size_t nl, const int64_t *runs, size_t nr,
+			  sqlite3_stmt **st);
 
 #endif

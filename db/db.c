@@ -70,6 +70,58 @@ char *db_col_dup(sqlite3_stmt *st, int i)
 	return s ? xstrdup((const char *)s) : NULL;
 }
 
+void *db_list_add(struct db_list *l)
+{
+	void *e;
+
+	if (l->n == l->alloc) {
+		l->alloc = l->alloc ? l->alloc * 2 : 16;
+		l->v = xrealloc(l->v, l->alloc * l->size);
+	}
+	e = (char *)l->v + l->n++ * l->size;
+	memset(e, 0, l->size);
+	return e;
+}
+
+void db_list_free(void *v, size_t n, size_t size, db_release_fn *release)
+{
+	for (size_t i = 0; release && i < n; i++)
+		release((char *)v + i * size);
+	free(v);
+}
+
+int db_read_str(sqlite3_stmt *st, struct db_list *l, void *arg)
+{
+	char **s = db_list_add(l);
+
+	(void)arg;
+	*s = db_col_str(st, 0);
+	return 0;
+}
+
+void db_release_str(void *elem)
+{
+	free(*(char **)elem);
+}
+
+int db_read_list(struct mmb_db *db, sqlite3_stmt *st, db_row_fn *row, void *arg,
+		 db_release_fn *release, struct db_list *l)
+{
+	int rc = SQLITE_DONE, ret = 0;
+
+	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		ret = row(st, l, arg);
+	if (ret)
+		sqlite3_finalize(st);
+	else
+		ret = db_done(db, st, rc);
+	if (ret) {
+		db_list_free(l->v, l->n, l->size, release);
+		*l = (struct db_list){ .size = l->size };
+	}
+	return ret;
+}
+
 int db_exec(struct mmb_db *db, const char *sql)
 {
 	char *msg = NULL;
@@ -160,15 +212,11 @@ static int db_mark_dead_runs(struct mmb_db *db)
 	int rc;
 
 	gethostname(host, sizeof(host) - 1);
-	if (sqlite3_prepare_v2(db->c->sql,
-			       "SELECT id, pid, host FROM runs WHERE status = 'running'",
-			       -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->c->path, db_errmsg(db));
-	if (sqlite3_prepare_v2(db->c->sql,
-			       "UPDATE runs SET status = 'interrupted' WHERE id = ?",
-			       -1, &up, NULL) != SQLITE_OK) {
+	if (db_prepare(db, "SELECT id, pid, host FROM runs WHERE status = 'running'", &st))
+		return -1;
+	if (db_prepare(db, "UPDATE runs SET status = 'interrupted' WHERE id = ?", &up)) {
 		sqlite3_finalize(st);
-		return error("%s: %s", db->c->path, db_errmsg(db));
+		return -1;
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		pid_t pid = sqlite3_column_int(st, 1);
@@ -183,7 +231,7 @@ static int db_mark_dead_runs(struct mmb_db *db)
 		sqlite3_reset(up);
 	}
 	if (rc != SQLITE_DONE)
-		error("%s: %s", db->c->path, db_errmsg(db));
+		db_fail(db);
 	sqlite3_finalize(up);
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : -1;
@@ -352,7 +400,7 @@ void db_close(struct mmb_db *db)
 	db->c = NULL;
 }
 
-static void bind_text(sqlite3_stmt *st, int i, const char *s)
+void db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
 {
 	if (s)
 		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
@@ -381,15 +429,14 @@ int64_t db_kernel_find(struct mmb_db *db, const char *label)
 	int64_t id = 0;
 	int rc;
 
-	if (sqlite3_prepare_v2(db->c->sql, "SELECT id FROM kernels WHERE label = ?", -1, &st,
-			       NULL) != SQLITE_OK)
-		return error("%s: %s", db->c->path, db_errmsg(db));
-	bind_text(st, 1, label);
+	if (db_prepare(db, "SELECT id FROM kernels WHERE label = ?", &st))
+		return -1;
+	db_bind_text_or_null(st, 1, label);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		id = sqlite3_column_int64(st, 0);
 	else if (rc != SQLITE_DONE)
-		id = error("%s: %s", db->c->path, db_errmsg(db));
+		id = db_fail(db);
 	sqlite3_finalize(st);
 	return id;
 }
@@ -409,16 +456,16 @@ int64_t db_kernel_upsert(struct mmb_db *db, const struct kernel_info *k)
 
 	if (id < 0)
 		return -1;
-	if (sqlite3_prepare_v2(db->c->sql, sql, -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->c->path, db_errmsg(db));
-	bind_text(st, 1, k->label);
-	bind_text(st, 2, k->release);
-	bind_text(st, 3, k->version);
-	bind_text(st, 4, k->cmdline);
-	bind_text(st, 5, k->config_hash);
-	bind_text(st, 6, k->base_commit);
-	bind_text(st, 7, k->patches);
-	bind_text(st, 8, k->compiler);
+	if (db_prepare(db, sql, &st))
+		return -1;
+	db_bind_text_or_null(st, 1, k->label);
+	db_bind_text_or_null(st, 2, k->release);
+	db_bind_text_or_null(st, 3, k->version);
+	db_bind_text_or_null(st, 4, k->cmdline);
+	db_bind_text_or_null(st, 5, k->config_hash);
+	db_bind_text_or_null(st, 6, k->base_commit);
+	db_bind_text_or_null(st, 7, k->patches);
+	db_bind_text_or_null(st, 8, k->compiler);
 	return step_id(db, st, "kernel");
 }
 
@@ -426,13 +473,12 @@ int64_t db_machine_upsert(struct mmb_db *db, const struct machine_info *m)
 {
 	sqlite3_stmt *st;
 
-	if (sqlite3_prepare_v2(db->c->sql,
-			       "INSERT INTO machines (hostname, cpu_model, ncpus, mem_bytes)"
-			       " VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET ncpus = excluded.ncpus"
-			       " RETURNING id", -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->c->path, db_errmsg(db));
-	bind_text(st, 1, m->hostname);
-	bind_text(st, 2, m->cpu_model);
+	if (db_prepare(db, "INSERT INTO machines (hostname, cpu_model, ncpus, mem_bytes)"
+		       " VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET ncpus = excluded.ncpus"
+		       " RETURNING id", &st))
+		return -1;
+	db_bind_text_or_null(st, 1, m->hostname);
+	db_bind_text_or_null(st, 2, m->cpu_model);
 	sqlite3_bind_int(st, 3, m->ncpus);
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)m->mem_bytes);
 	return step_id(db, st, "machine");
@@ -457,33 +503,31 @@ int64_t db_run_begin(struct mmb_db *db, const struct run_info *r)
 	int64_t id;
 
 	gethostname(host, sizeof(host) - 1);
-	if (sqlite3_prepare_v2(db->c->sql,
-			       "INSERT INTO runs (kernel_id, machine_id, experiment, config_path,"
-			       " config_text, release, version, cmdline, config_hash,"
-			       " harness_version, git_sha, compiler, accel, pid, host, started, options,"
-			       " status) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running')",
-			       -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->c->path, db_errmsg(db));
+	if (db_prepare(db, "INSERT INTO runs (kernel_id, machine_id, experiment, config_path,"
+		       " config_text, release, version, cmdline, config_hash,"
+		       " harness_version, git_sha, compiler, accel, pid, host, started, options,"
+		       " status) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running')", &st))
+		return -1;
 	sqlite3_bind_int64(st, 1, r->kernel_id);
 	if (r->machine_id > 0)
 		sqlite3_bind_int64(st, 2, r->machine_id);
 	else
 		sqlite3_bind_null(st, 2);
-	bind_text(st, 3, r->experiment);
-	bind_text(st, 4, r->config_path);
-	bind_text(st, 5, r->config_text);
-	bind_text(st, 6, r->release);
-	bind_text(st, 7, r->version);
-	bind_text(st, 8, r->cmdline);
-	bind_text(st, 9, r->config_hash);
-	bind_text(st, 10, r->harness_version);
-	bind_text(st, 11, r->git_sha);
-	bind_text(st, 12, r->compiler);
-	bind_text(st, 13, r->accel);
+	db_bind_text_or_null(st, 3, r->experiment);
+	db_bind_text_or_null(st, 4, r->config_path);
+	db_bind_text_or_null(st, 5, r->config_text);
+	db_bind_text_or_null(st, 6, r->release);
+	db_bind_text_or_null(st, 7, r->version);
+	db_bind_text_or_null(st, 8, r->cmdline);
+	db_bind_text_or_null(st, 9, r->config_hash);
+	db_bind_text_or_null(st, 10, r->harness_version);
+	db_bind_text_or_null(st, 11, r->git_sha);
+	db_bind_text_or_null(st, 12, r->compiler);
+	db_bind_text_or_null(st, 13, r->accel);
 	sqlite3_bind_int(st, 14, (int)getpid());
-	bind_text(st, 15, host);
+	db_bind_text_or_null(st, 15, host);
 	sqlite3_bind_double(st, 16, now_wall());
-	bind_text(st, 17, r->options);
+	db_bind_text_or_null(st, 17, r->options);
 	id = step_id(db, st, "run");
 	/* after the row: the ballast must not be what keeps the run from starting */
 	if (id > 0)
@@ -497,16 +541,14 @@ int db_run_env(struct mmb_db *db, int64_t run_id, const char *key,
 	sqlite3_stmt *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(db->c->sql,
-			       "INSERT INTO run_env (run_id, key, value, original) VALUES (?,?,?,?)"
-			       " ON CONFLICT DO UPDATE SET value = excluded.value,"
-			       " original = coalesce(run_env.original, excluded.original)",
-			       -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->c->path, db_errmsg(db));
+	if (db_prepare(db, "INSERT INTO run_env (run_id, key, value, original) VALUES (?,?,?,?)"
+		       " ON CONFLICT DO UPDATE SET value = excluded.value,"
+		       " original = coalesce(run_env.original, excluded.original)", &st))
+		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
-	bind_text(st, 2, key);
-	bind_text(st, 3, value);
-	bind_text(st, 4, original);
+	db_bind_text_or_null(st, 2, key);
+	db_bind_text_or_null(st, 3, value);
+	db_bind_text_or_null(st, 4, original);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -523,7 +565,7 @@ static int run_finish_once(struct mmb_db *db, int64_t run_id, const char *status
 				-1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return rc;
-	bind_text(st, 1, status);
+	db_bind_text_or_null(st, 1, status);
 	sqlite3_bind_double(st, 2, now_wall());
 	sqlite3_bind_int64(st, 3, run_id);
 	rc = sqlite3_step(st);
@@ -562,7 +604,7 @@ int db_run_resume(struct mmb_db *db, int64_t run_id)
 		       " WHERE id = ? AND status = 'interrupted'", &st))
 		return -1;
 	sqlite3_bind_int(st, 1, (int)getpid());
-	bind_text(st, 2, host);
+	db_bind_text_or_null(st, 2, host);
 	sqlite3_bind_int64(st, 3, run_id);
 	rc = sqlite3_step(st);
 	if (db_done(db, st, rc))
@@ -606,7 +648,7 @@ int db_run_set_accel(struct mmb_db *db, int64_t run_id, const char *accel)
 
 	if (db_prepare(db, "UPDATE runs SET accel = ? WHERE id = ?", &st))
 		return -1;
-	bind_text(st, 1, accel);
+	db_bind_text_or_null(st, 1, accel);
 	sqlite3_bind_int64(st, 2, run_id);
 	rc = sqlite3_step(st);
 	return db_done(db, st, rc);
@@ -628,8 +670,8 @@ static int64_t series_id(struct mmb_db *db, const char *workload, const char *va
 	for (size_t i = 0; i < 2 && id < 0; i++) {
 		int rc;
 
-		if (!*st[i] && sqlite3_prepare_v2(db->c->sql, sql[i], -1, st[i], NULL) != SQLITE_OK)
-			return error("%s: %s", db->c->path, db_errmsg(db));
+		if (!*st[i] && db_prepare(db, sql[i], st[i]))
+			return -1;
 		sqlite3_bind_text(*st[i], 1, workload, -1, SQLITE_STATIC);
 		sqlite3_bind_text(*st[i], 2, variant, -1, SQLITE_STATIC);
 		sqlite3_bind_text(*st[i], 3, metric, -1, SQLITE_STATIC);
@@ -643,7 +685,7 @@ static int64_t series_id(struct mmb_db *db, const char *workload, const char *va
 		else if (i == 1 && rc == SQLITE_DONE)
 			id = sqlite3_last_insert_rowid(db->c->sql);
 		else if (rc != SQLITE_DONE)
-			id = error("%s: %s", db->c->path, db_errmsg(db));
+			id = db_fail(db);
 		sqlite3_reset(*st[i]);
 		sqlite3_clear_bindings(*st[i]);
 		if (rc != SQLITE_DONE && rc != SQLITE_ROW)
@@ -676,16 +718,16 @@ int64_t db_iteration_add(struct mmb_db *db, const struct iteration_info *it,
 			       -1, &st, NULL) != SQLITE_OK)
 		goto fail;
 	sqlite3_bind_int64(st, 1, it->run_id);
-	bind_text(st, 2, it->workload);
-	bind_text(st, 3, it->variant);
-	bind_text(st, 4, it->params);
+	db_bind_text_or_null(st, 2, it->workload);
+	db_bind_text_or_null(st, 3, it->variant);
+	db_bind_text_or_null(st, 4, it->params);
 	sqlite3_bind_int(st, 5, it->iteration);
 	sqlite3_bind_int(st, 6, it->warmup);
-	bind_text(st, 7, it->status);
-	bind_text(st, 8, it->reason);
+	db_bind_text_or_null(st, 7, it->status);
+	db_bind_text_or_null(st, 8, it->reason);
 	sqlite3_bind_double(st, 9, it->started);
 	sqlite3_bind_double(st, 10, it->elapsed);
-	bind_text(st, 11, it->disturbed);
+	db_bind_text_or_null(st, 11, it->disturbed);
 	if (!it->measured || isnan(it->interference))
 		sqlite3_bind_null(st, 12);
 	else
@@ -748,8 +790,8 @@ int64_t db_iteration_add(struct mmb_db *db, const struct iteration_info *it,
 				key = colon + 1;
 			}
 			sqlite3_bind_int64(st, 1, id);
-			bind_text(st, 2, src);
-			bind_text(st, 3, key);
+			db_bind_text_or_null(st, 2, src);
+			db_bind_text_or_null(st, 3, key);
 			sqlite3_bind_double(st, 4, mon_deltas[i]);
 			if (sqlite3_step(st) != SQLITE_DONE)
 				goto fail;
@@ -770,7 +812,8 @@ fail:
 	return -1;
 }
 
-void db_sql_run_filter(struct strbuf *sql, size_t nl, size_t nr)
+/* " AND (0 OR k.label IN (?...) OR r.id IN (?...))", nothing when both lists are empty. */
+static void sql_run_filter(struct strbuf *sql, size_t nl, size_t nr)
 {
 	if (!nl && !nr)
 		return;
@@ -790,12 +833,23 @@ void db_sql_run_filter(struct strbuf *sql, size_t nl, size_t nr)
 	strbuf_addch(sql, ')');
 }
 
-int db_bind_run_filter(sqlite3_stmt *st, int b, const char *const *labels, size_t nl,
-		       const int64_t *runs, size_t nr)
+int db_prepare_run_filter(struct mmb_db *db, const char *select, const char *order,
+			  const char *const *labels, size_t nl, const int64_t *runs, size_t nr,
+			  sqlite3_stmt **st)
 {
+	struct strbuf sql = STRBUF_INIT;
+	int rc, b = 1;
+
+	strbuf_addstr(&sql, select);
+	sql_run_filter(&sql, nl, nr);
+	strbuf_addstr(&sql, order);
+	rc = db_prepare(db, sql.buf, st);
+	strbuf_release(&sql);
+	if (rc)
+		return -1;
 	for (size_t i = 0; i < nl; i++)
-		sqlite3_bind_text(st, b++, labels[i], -1, SQLITE_STATIC);
+		sqlite3_bind_text(*st, b++, labels[i], -1, SQLITE_STATIC);
 	for (size_t i = 0; i < nr; i++)
-		sqlite3_bind_int64(st, b++, runs[i]);
-	return b;
+		sqlite3_bind_int64(*st, b++, runs[i]);
+	return 0;
 }

@@ -23,24 +23,15 @@
 static int select_runs(struct mmb_db *db, const char *const *labels, size_t nl,
 		       const int64_t *runs, size_t nr)
 {
-	struct strbuf sql = STRBUF_INIT;
 	sqlite3_stmt *st;
-	int rc, b = 1;
 
 	if (db_exec(db, "CREATE TEMP TABLE IF NOT EXISTS mmb_export_runs (id INTEGER PRIMARY KEY)") ||
-	    db_exec(db, "DELETE FROM " EXPORT_RUNS))
+	    db_exec(db, "DELETE FROM " EXPORT_RUNS) ||
+	    db_prepare_run_filter(db, "INSERT INTO " EXPORT_RUNS " SELECT r.id FROM main.runs r"
+				  " JOIN main.kernels k ON k.id = r.kernel_id WHERE usable_run(r.status)",
+				  " ORDER BY r.id", labels, nl, runs, nr, &st))
 		return -1;
-	strbuf_addstr(&sql, "INSERT INTO " EXPORT_RUNS " SELECT r.id FROM main.runs r"
-		      " JOIN main.kernels k ON k.id = r.kernel_id WHERE usable_run(r.status)");
-	db_sql_run_filter(&sql, nl, nr);
-	strbuf_addstr(&sql, " ORDER BY r.id");
-	rc = db_prepare(db, sql.buf, &st);
-	strbuf_release(&sql);
-	if (rc)
-		return -1;
-	b = db_bind_run_filter(st, b, labels, nl, runs, nr);
-	rc = sqlite3_step(st);
-	return db_done(db, st, rc == SQLITE_DONE ? SQLITE_DONE : rc);
+	return db_done(db, st, sqlite3_step(st));
 }
 
 /* One value with its SQLite type: null, integer, real (never without '.' or 'e'), text. */
@@ -153,10 +144,10 @@ static int dump_tables(struct dump *d)
 			    IN_RUNS ")" },
 		{ "iterations", "run_id IN " IN_RUNS },
 	};
+	struct db_list l = { .size = sizeof(char *) };
 	sqlite3_stmt *st;
-	char **names = NULL;
-	size_t n = 0, alloc = 0;
-	int rc, ret = 0;
+	char **names;
+	int ret;
 
 	for (size_t i = 0; i < ARRAY_SIZE(first); i++)
 		if (dump_table(d, first[i].name, first[i].where))
@@ -165,13 +156,9 @@ static int dump_tables(struct dump *d)
 		       " NOT IN ('kernels', 'machines', 'runs', 'series', 'iterations')"
 		       " AND name NOT LIKE 'sqlite_%' ORDER BY rootpage", &st))
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		ALLOC_GROW(names, n + 1, alloc);
-		names[n++] = db_col_str(st, 0);
-	}
-	if (db_done(d->db, st, rc))
-		ret = -1;
-	for (size_t i = 0; i < n && !ret; i++) {
+	ret = db_read_list(d->db, st, db_read_str, NULL, db_release_str, &l);
+	names = l.v;
+	for (size_t i = 0; i < l.n && !ret; i++) {
 		bool run, iter;
 
 		if (has_column(d->db, names[i], "run_id", &run) ||
@@ -183,9 +170,7 @@ static int dump_tables(struct dump *d)
 			ret = dump_table(d, names[i], "iteration_id IN (SELECT id FROM main.iterations"
 					 " WHERE run_id IN " IN_RUNS ")");
 	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	db_list_free(l.v, l.n, l.size, db_release_str);
 	return ret;
 }
 

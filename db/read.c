@@ -6,12 +6,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int read_run_line(sqlite3_stmt *st, struct db_list *list, void *arg)
+{
+	struct db_run_line *l = db_list_add(list);
+
+	(void)arg;
+	l->id = sqlite3_column_int64(st, 0);
+	l->label = db_col_str(st, 1);
+	l->experiment = db_col_str(st, 2);
+	l->status = db_col_str(st, 3);
+	l->accel = db_col_str(st, 4);
+	l->started = sqlite3_column_double(st, 5);
+	l->iterations = sqlite3_column_int(st, 6);
+	l->failed = sqlite3_column_int(st, 7);
+	l->samples = sqlite3_column_int(st, 8);
+	return 0;
+}
+
+static void release_run_line(void *elem)
+{
+	struct db_run_line *l = elem;
+
+	free(l->label);
+	free(l->experiment);
+	free(l->status);
+	free(l->accel);
+}
+
 int db_list_runs(struct mmb_db *db, struct db_run_line **out, size_t *n)
 {
-	struct db_run_line *v = NULL;
-	size_t nr = 0, alloc = 0;
+	struct db_list l = { .size = sizeof(**out) };
 	sqlite3_stmt *st;
-	int rc;
+	int ret;
 
 	*out = NULL;
 	*n = 0;
@@ -28,47 +54,44 @@ int db_list_runs(struct mmb_db *db, struct db_run_line **out, size_t *n)
 		       " (SELECT coalesce(sum(n), 0) FROM sample_blocks b WHERE b.run_id = r.id)"
 		       " FROM runs r JOIN kernels k ON k.id = r.kernel_id ORDER BY r.id", &st))
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct db_run_line *l;
-
-		ALLOC_GROW(v, nr + 1, alloc);
-		l = &v[nr++];
-		l->id = sqlite3_column_int64(st, 0);
-		l->label = db_col_str(st, 1);
-		l->experiment = db_col_str(st, 2);
-		l->status = db_col_str(st, 3);
-		l->accel = db_col_str(st, 4);
-		l->started = sqlite3_column_double(st, 5);
-		l->iterations = sqlite3_column_int(st, 6);
-		l->failed = sqlite3_column_int(st, 7);
-		l->samples = sqlite3_column_int(st, 8);
-	}
-	if (db_done(db, st, rc)) {
-		db_run_lines_free(v, nr);
-		return -1;
-	}
-	*out = v;
-	*n = nr;
-	return 0;
+	ret = db_read_list(db, st, read_run_line, NULL, release_run_line, &l);
+	*out = l.v;
+	*n = l.n;
+	return ret;
 }
 
 void db_run_lines_free(struct db_run_line *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(v[i].label);
-		free(v[i].experiment);
-		free(v[i].status);
-		free(v[i].accel);
-	}
-	free(v);
+	db_list_free(v, n, sizeof(*v), release_run_line);
+}
+
+static int read_kernel_line(sqlite3_stmt *st, struct db_list *list, void *arg)
+{
+	struct db_kernel_line *l = db_list_add(list);
+
+	(void)arg;
+	l->label = db_col_str(st, 0);
+	l->release = db_col_str(st, 1);
+	l->base_commit = db_col_str(st, 2);
+	l->runs = sqlite3_column_int(st, 3);
+	l->samples = sqlite3_column_int(st, 4);
+	return 0;
+}
+
+static void release_kernel_line(void *elem)
+{
+	struct db_kernel_line *l = elem;
+
+	free(l->label);
+	free(l->release);
+	free(l->base_commit);
 }
 
 int db_list_kernels(struct mmb_db *db, struct db_kernel_line **out, size_t *n)
 {
-	struct db_kernel_line *v = NULL;
-	size_t nr = 0, alloc = 0;
+	struct db_list l = { .size = sizeof(**out) };
 	sqlite3_stmt *st;
-	int rc;
+	int ret;
 
 	*out = NULL;
 	*n = 0;
@@ -81,34 +104,15 @@ int db_list_kernels(struct mmb_db *db, struct db_kernel_line **out, size_t *n)
 		       "   WHERE r.kernel_id = k.id)"
 		       " FROM kernels k ORDER BY k.id", &st))
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct db_kernel_line *l;
-
-		ALLOC_GROW(v, nr + 1, alloc);
-		l = &v[nr++];
-		l->label = db_col_str(st, 0);
-		l->release = db_col_str(st, 1);
-		l->base_commit = db_col_str(st, 2);
-		l->runs = sqlite3_column_int(st, 3);
-		l->samples = sqlite3_column_int(st, 4);
-	}
-	if (db_done(db, st, rc)) {
-		db_kernel_lines_free(v, nr);
-		return -1;
-	}
-	*out = v;
-	*n = nr;
-	return 0;
+	ret = db_read_list(db, st, read_kernel_line, NULL, release_kernel_line, &l);
+	*out = l.v;
+	*n = l.n;
+	return ret;
 }
 
 void db_kernel_lines_free(struct db_kernel_line *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(v[i].label);
-		free(v[i].release);
-		free(v[i].base_commit);
-	}
-	free(v);
+	db_list_free(v, n, sizeof(*v), release_kernel_line);
 }
 
 int db_run_detail(struct mmb_db *db, int64_t run_id, struct db_run_detail *out)
@@ -181,11 +185,35 @@ void db_run_detail_release(struct db_run_detail *r)
 	memset(r, 0, sizeof(*r));
 }
 
+static int read_variant_done(sqlite3_stmt *st, struct db_list *list, void *arg)
+{
+	struct db_variant_done *d = db_list_add(list);
+
+	(void)arg;
+	d->workload = db_col_str(st, 0);
+	d->variant = db_col_str(st, 1);
+	d->params = db_col_str(st, 2);
+	d->measured = sqlite3_column_int(st, 3);
+	d->last = sqlite3_column_int(st, 4);
+	d->warmups = sqlite3_column_int(st, 5);
+	d->skipped = sqlite3_column_int(st, 6) > 0;
+	return 0;
+}
+
+static void release_variant_done(void *elem)
+{
+	struct db_variant_done *d = elem;
+
+	free(d->workload);
+	free(d->variant);
+	free(d->params);
+}
+
 int db_run_recorded(struct mmb_db *db, int64_t run_id, struct db_variant_done **out, size_t *n)
 {
+	struct db_list l = { .size = sizeof(**out) };
 	sqlite3_stmt *st;
-	size_t alloc = 0;
-	int rc;
+	int ret;
 
 	*out = NULL;
 	*n = 0;
@@ -197,36 +225,15 @@ int db_run_recorded(struct mmb_db *db, int64_t run_id, struct db_variant_done **
 		       " ORDER BY min(id)", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct db_variant_done *d;
-
-		ALLOC_GROW(*out, *n + 1, alloc);
-		d = &(*out)[(*n)++];
-		d->workload = db_col_str(st, 0);
-		d->variant = db_col_str(st, 1);
-		d->params = db_col_str(st, 2);
-		d->measured = sqlite3_column_int(st, 3);
-		d->last = sqlite3_column_int(st, 4);
-		d->warmups = sqlite3_column_int(st, 5);
-		d->skipped = sqlite3_column_int(st, 6) > 0;
-	}
-	if (db_done(db, st, rc)) {
-		db_variant_done_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return -1;
-	}
-	return 0;
+	ret = db_read_list(db, st, read_variant_done, NULL, release_variant_done, &l);
+	*out = l.v;
+	*n = l.n;
+	return ret;
 }
 
 void db_variant_done_free(struct db_variant_done *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(v[i].workload);
-		free(v[i].variant);
-		free(v[i].params);
-	}
-	free(v);
+	db_list_free(v, n, sizeof(*v), release_variant_done);
 }
 
 int db_last_run_id(struct mmb_db *db, int64_t *id)
@@ -245,13 +252,35 @@ int db_last_run_id(struct mmb_db *db, int64_t *id)
 	return db_done(db, st, rc);
 }
 
+static int read_iteration_line(sqlite3_stmt *st, struct db_list *list, void *arg)
+{
+	struct db_iteration_line *l = db_list_add(list);
+
+	(void)arg;
+	l->workload = db_col_str(st, 0);
+	l->variant = db_col_str(st, 1);
+	l->iteration = sqlite3_column_int(st, 2);
+	l->status = db_col_str(st, 3);
+	l->reason = db_col_str(st, 4);
+	return 0;
+}
+
+static void release_iteration_line(void *elem)
+{
+	struct db_iteration_line *l = elem;
+
+	free(l->workload);
+	free(l->variant);
+	free(l->status);
+	free(l->reason);
+}
+
 int db_run_unsuccessful(struct mmb_db *db, int64_t run_id, struct db_iteration_line **out,
 			size_t *n)
 {
-	struct db_iteration_line *v = NULL;
-	size_t nr = 0, alloc = 0;
+	struct db_list l = { .size = sizeof(**out) };
 	sqlite3_stmt *st;
-	int rc;
+	int ret;
 
 	*out = NULL;
 	*n = 0;
@@ -260,44 +289,45 @@ int db_run_unsuccessful(struct mmb_db *db, int64_t run_id, struct db_iteration_l
 		       " WHERE run_id = ? AND status != 'ok' ORDER BY id", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct db_iteration_line *l;
-
-		ALLOC_GROW(v, nr + 1, alloc);
-		l = &v[nr++];
-		l->workload = db_col_str(st, 0);
-		l->variant = db_col_str(st, 1);
-		l->iteration = sqlite3_column_int(st, 2);
-		l->status = db_col_str(st, 3);
-		l->reason = db_col_str(st, 4);
-	}
-	if (db_done(db, st, rc)) {
-		db_iteration_lines_free(v, nr);
-		return -1;
-	}
-	*out = v;
-	*n = nr;
-	return 0;
+	ret = db_read_list(db, st, read_iteration_line, NULL, release_iteration_line,
+			   &l);
+	*out = l.v;
+	*n = l.n;
+	return ret;
 }
 
 void db_iteration_lines_free(struct db_iteration_line *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(v[i].workload);
-		free(v[i].variant);
-		free(v[i].status);
-		free(v[i].reason);
-	}
-	free(v);
+	db_list_free(v, n, sizeof(*v), release_iteration_line);
+}
+
+static int read_counter_mean(sqlite3_stmt *st, struct db_list *list, void *arg)
+{
+	struct db_counter_mean *l = db_list_add(list);
+
+	(void)arg;
+	l->workload = db_col_str(st, 0);
+	l->variant = db_col_str(st, 1);
+	l->key = db_col_str(st, 2);
+	l->mean = sqlite3_column_double(st, 3);
+	return 0;
+}
+
+static void release_counter_mean(void *elem)
+{
+	struct db_counter_mean *l = elem;
+
+	free(l->workload);
+	free(l->variant);
+	free(l->key);
 }
 
 int db_run_vmstat_means(struct mmb_db *db, int64_t run_id, struct db_counter_mean **out,
 			size_t *n)
 {
-	struct db_counter_mean *v = NULL;
-	size_t nr = 0, alloc = 0;
+	struct db_list l = { .size = sizeof(**out) };
 	sqlite3_stmt *st;
-	int rc;
+	int ret;
 
 	*out = NULL;
 	*n = 0;
@@ -312,41 +342,66 @@ int db_run_vmstat_means(struct mmb_db *db, int64_t run_id, struct db_counter_mea
 		       " GROUP BY i.workload, i.variant, m.key ORDER BY min(i.id), m.key", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct db_counter_mean *l;
-
-		ALLOC_GROW(v, nr + 1, alloc);
-		l = &v[nr++];
-		l->workload = db_col_str(st, 0);
-		l->variant = db_col_str(st, 1);
-		l->key = db_col_str(st, 2);
-		l->mean = sqlite3_column_double(st, 3);
-	}
-	if (db_done(db, st, rc)) {
-		db_counter_means_free(v, nr);
-		return -1;
-	}
-	*out = v;
-	*n = nr;
-	return 0;
+	ret = db_read_list(db, st, read_counter_mean, NULL, release_counter_mean, &l);
+	*out = l.v;
+	*n = l.n;
+	return ret;
 }
 
 void db_counter_means_free(struct db_counter_mean *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(v[i].workload);
-		free(v[i].variant);
-		free(v[i].key);
+	db_list_free(v, n, sizeof(*v), release_counter_mean);
+}
+
+/* Samples come grouped by iteration: a row's series is searched for from the end. */
+static int read_series_sample(sqlite3_stmt *st, struct db_list *list, void *arg)
+{
+	const char *w = (const char *)sqlite3_column_text(st, 0);
+	const char *va = (const char *)sqlite3_column_text(st, 1);
+	const char *m = (const char *)sqlite3_column_text(st, 2);
+	struct db_run_series *v = list->v, *r = NULL;
+
+	(void)arg;
+	for (size_t i = list->n; i-- > 0;)
+		if (!strcmp(v[i].workload, w) && !strcmp(v[i].variant, va) &&
+		    !strcmp(v[i].metric, m)) {
+			r = &v[i];
+			break;
+		}
+	if (!r) {
+		r = db_list_add(list);
+		r->workload = xstrdup(w);
+		r->variant = xstrdup(va);
+		r->metric = xstrdup(m);
+		r->unit = db_col_str(st, 3);
+		r->better = sqlite3_column_int(st, 4);
 	}
-	free(v);
+	/* as compare does: the values are of the clean iterations */
+	if (sqlite3_column_int(st, 6)) {
+		r->ndisturbed++;
+		return 0;
+	}
+	ALLOC_GROW(r->v, r->n + 1, r->alloc);
+	r->v[r->n++] = sqlite3_column_double(st, 5);
+	return 0;
+}
+
+static void release_run_series(void *elem)
+{
+	struct db_run_series *r = elem;
+
+	free(r->workload);
+	free(r->variant);
+	free(r->metric);
+	free(r->unit);
+	free(r->v);
 }
 
 int db_run_series(struct mmb_db *db, int64_t run_id, struct db_run_series **out, size_t *n)
 {
-	struct db_run_series *v = NULL;
-	size_t nr = 0, alloc = 0;
+	struct db_list l = { .size = sizeof(**out) };
 	sqlite3_stmt *st;
-	int rc;
+	int ret;
 
 	*out = NULL;
 	*n = 0;
@@ -357,56 +412,15 @@ int db_run_series(struct mmb_db *db, int64_t run_id, struct db_run_series **out,
 		       " WHERE s.run_id = ? ORDER BY s.id", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *w = (const char *)sqlite3_column_text(st, 0);
-		const char *va = (const char *)sqlite3_column_text(st, 1);
-		const char *m = (const char *)sqlite3_column_text(st, 2);
-		struct db_run_series *r = NULL;
-
-		/* samples come grouped by iteration: search from the end */
-		for (size_t i = nr; i-- > 0;)
-			if (!strcmp(v[i].workload, w) && !strcmp(v[i].variant, va) &&
-			    !strcmp(v[i].metric, m)) {
-				r = &v[i];
-				break;
-			}
-		if (!r) {
-			ALLOC_GROW(v, nr + 1, alloc);
-			r = &v[nr++];
-			memset(r, 0, sizeof(*r));
-			r->workload = xstrdup(w);
-			r->variant = xstrdup(va);
-			r->metric = xstrdup(m);
-			r->unit = db_col_str(st, 3);
-			r->better = sqlite3_column_int(st, 4);
-		}
-		/* as compare does: the values are of the clean iterations */
-		if (sqlite3_column_int(st, 6)) {
-			r->ndisturbed++;
-			continue;
-		}
-		ALLOC_GROW(r->v, r->n + 1, r->alloc);
-		r->v[r->n++] = sqlite3_column_double(st, 5);
-	}
-	if (db_done(db, st, rc)) {
-		db_run_series_free(v, nr);
-		return -1;
-	}
-	*out = v;
-	*n = nr;
-	return 0;
+	ret = db_read_list(db, st, read_series_sample, NULL, release_run_series, &l);
+	*out = l.v;
+	*n = l.n;
+	return ret;
 }
 
 void db_run_series_free(struct db_run_series *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(v[i].workload);
-		free(v[i].variant);
-		free(v[i].metric);
-		free(v[i].unit);
-		free(v[i].v);
-	}
-	free(v);
+	db_list_free(v, n, sizeof(*v), release_run_series);
 }
 
 int db_previous_label(struct mmb_db *db, const char *label, char **out)
@@ -554,23 +568,17 @@ int db_export_samples(struct mmb_db *db, const char *const *labels, size_t nl,
 		      const int64_t *runs, size_t nr,
 		      int (*fn)(const struct db_export_row *r, void *arg), void *arg)
 {
-	struct strbuf sql = STRBUF_INIT;
 	sqlite3_stmt *st;
-	int rc, ret = db_export_check(db, labels, nl, runs, nr), b = 1;
+	int rc, ret = db_export_check(db, labels, nl, runs, nr);
 
 	if (ret)
 		return ret;
-	strbuf_addstr(&sql, "SELECT k.label, s.run_id, s.workload, s.variant, s.metric,"
-		      " ifnull(s.unit, ''), s.better, s.iteration, s.seq, s.value"
-		      " FROM samples s JOIN runs r ON r.id = s.run_id JOIN kernels k ON k.id = r.kernel_id"
-		      " WHERE usable_run(r.status)");
-	db_sql_run_filter(&sql, nl, nr);
-	strbuf_addstr(&sql, " ORDER BY s.run_id, s.id");
-	rc = db_prepare(db, sql.buf, &st);
-	strbuf_release(&sql);
-	if (rc)
+	if (db_prepare_run_filter(db, "SELECT k.label, s.run_id, s.workload, s.variant, s.metric,"
+				  " ifnull(s.unit, ''), s.better, s.iteration, s.seq, s.value"
+				  " FROM samples s JOIN runs r ON r.id = s.run_id"
+				  " JOIN kernels k ON k.id = r.kernel_id WHERE usable_run(r.status)",
+				  " ORDER BY s.run_id, s.id", labels, nl, runs, nr, &st))
 		return -1;
-	b = db_bind_run_filter(st, b, labels, nl, runs, nr);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct db_export_row r = {
 			.label = (const char *)sqlite3_column_text(st, 0),

@@ -381,6 +381,94 @@ static void test_usable_runs(void **s)
 	rm_db(path);
 }
 
+/* db_read_list: a row function that keeps strings, and counts what it is given back. */
+static int nreleased;
+
+static int read_text(sqlite3_stmt *st, struct db_list *l, void *arg)
+{
+	char **s = db_list_add(l);
+	const int *stop_at = arg;
+
+	*s = db_col_str(st, 0);
+	if (stop_at && l->n == (size_t)*stop_at)
+		return error("row %zu: stop", l->n);
+	return 0;
+}
+
+static void release_text(void *elem)
+{
+	free(*(char **)elem);
+	nreleased++;
+}
+
+/* 1..40, but row `bad` is abs(INT64_MIN): an integer overflow while stepping. */
+static sqlite3_stmt *count_to_40(struct mmb_db *db, int bad)
+{
+	sqlite3_stmt *st;
+
+	assert_int_equal(db_prepare(db, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL"
+				    " SELECT x + 1 FROM c WHERE x < 40)"
+				    " SELECT CASE WHEN x = ?1 THEN abs(-9223372036854775807 - 1)"
+				    " ELSE x END FROM c", &st), 0);
+	sqlite3_bind_int(st, 1, bad);
+	return st;
+}
+
+/*
+ * Every row in order; a step error or the row function's error after more
+ * rows than the first allocation holds gives all of them back (ASan sees
+ * a leak), the list empty, the error said once.
+ */
+static void test_read_list(void **s)
+{
+	char *path = tmp_db(), *msg;
+	struct db_list l = { .size = sizeof(char *) };
+	struct mmb_db db;
+	struct capture c;
+	int stop = 20;
+
+	(void)s;
+	assert_int_equal(db_open(&db, path), 0);
+	assert_int_equal(db_read_list(&db, count_to_40(&db, 0), read_text, NULL, release_text, &l), 0);
+	assert_int_equal(l.n, 40);
+	assert_string_equal(((char **)l.v)[0], "1");
+	assert_string_equal(((char **)l.v)[39], "40");
+	/* rows append: a second query adds to the list */
+	assert_int_equal(db_read_list(&db, count_to_40(&db, 0), read_text, NULL, release_text, &l), 0);
+	assert_int_equal(l.n, 80);
+	assert_string_equal(((char **)l.v)[40], "1");
+	nreleased = 0;
+	db_list_free(l.v, l.n, l.size, release_text);
+	assert_int_equal(nreleased, 80);
+
+	l = (struct db_list){ .size = sizeof(char *) };
+	nreleased = 0;
+	capture_begin(&c);
+	assert_int_equal(db_read_list(&db, count_to_40(&db, 30), read_text, NULL, release_text, &l),
+			 -1);
+	msg = capture_end(&c);
+	assert_non_null(strstr(msg, "integer overflow"));
+	assert_ptr_equal(strchr(msg, '\n'), msg + strlen(msg) - 1);	/* one line */
+	free(msg);
+	assert_int_equal(nreleased, 29);
+	assert_null(l.v);
+	assert_int_equal(l.n, 0);
+	assert_int_equal(l.size, sizeof(char *));
+
+	nreleased = 0;
+	capture_begin(&c);
+	assert_int_equal(db_read_list(&db, count_to_40(&db, 0), read_text, &stop, release_text, &l),
+			 -1);
+	msg = capture_end(&c);
+	assert_string_equal(msg, "error: row 20: stop\n");
+	free(msg);
+	assert_int_equal(nreleased, 20);
+	assert_null(l.v);
+	assert_int_equal(l.n, 0);
+	db_close(&db);
+	rm_db(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -395,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_blocks_through_view),
 		cmocka_unit_test(test_dead_run_marked_interrupted),
 		cmocka_unit_test(test_usable_runs),
+		cmocka_unit_test(test_read_list),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
