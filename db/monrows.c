@@ -291,6 +291,18 @@ int monrows_load(struct mmb_db *db, struct query_set *qs, bool interference,
 	return ret;
 }
 
+/* sql prepared with an imported iteration's key bound: run_id, workload, iteration. */
+static int prepare_import_iteration(struct mmb_db *db, const char *sql, int64_t run_id,
+				    const char *workload, int iteration, sqlite3_stmt **st)
+{
+	if (db_prepare(db, sql, st))
+		return -1;
+	sqlite3_bind_int64(*st, 1, run_id);
+	sqlite3_bind_text(*st, 2, workload, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(*st, 3, iteration);
+	return 0;
+}
+
 int monrows_import(struct mmb_db *db, int64_t run_id, const char *workload, int iteration,
 		   const char *source, const char *key, double value)
 {
@@ -298,12 +310,10 @@ int monrows_import(struct mmb_db *db, int64_t run_id, const char *workload, int 
 	int64_t id = -1;
 	int rc;
 
-	if (db_prepare(db, "SELECT id FROM iterations WHERE run_id = ? AND workload = ?"
-		       " AND variant = '' AND iteration = ? AND warmup = 0", &st))
+	if (prepare_import_iteration(db, "SELECT id FROM iterations WHERE run_id = ? AND workload = ?"
+				     " AND variant = '' AND iteration = ? AND warmup = 0",
+				     run_id, workload, iteration, &st))
 		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_text(st, 2, workload, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 3, iteration);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		id = sqlite3_column_int64(st, 0);
@@ -312,13 +322,10 @@ int monrows_import(struct mmb_db *db, int64_t run_id, const char *workload, int 
 	if (db_done(db, st, rc))
 		return -1;
 	if (id < 0) {
-		if (db_prepare(db, "INSERT INTO iterations (run_id, workload, variant, iteration,"
-			       " warmup, status) VALUES (?, ?, '', ?, 0, 'ok')", &st))
-			return -1;
-		sqlite3_bind_int64(st, 1, run_id);
-		sqlite3_bind_text(st, 2, workload, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int(st, 3, iteration);
-		if (db_done(db, st, sqlite3_step(st)))
+		if (prepare_import_iteration(db, "INSERT INTO iterations (run_id, workload, variant,"
+					     " iteration, warmup, status) VALUES (?, ?, '', ?, 0, 'ok')",
+					     run_id, workload, iteration, &st) ||
+		    db_done(db, st, sqlite3_step(st)))
 			return -1;
 		id = sqlite3_last_insert_rowid(db->c->sql);
 	}

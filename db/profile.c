@@ -11,14 +11,6 @@ const char *profile_kind_name(enum profile_kind k)
 	return k == PROFILE_SELF ? "self" : "calltrace";
 }
 
-static void bind_opt(sqlite3_stmt *st, int i, const char *s)
-{
-	if (s)
-		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
-}
-
 static int step_done(struct mmb_db *db, sqlite3_stmt *st)
 {
 	int rc = sqlite3_step(st);
@@ -43,19 +35,19 @@ int db_profile_add(struct mmb_db *db, int64_t run_id, const struct profile_info 
 		       " name, pct) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", &row))
 		goto out;
 	sqlite3_bind_int64(head, 1, run_id);
-	bind_opt(head, 2, p->workload);
-	bind_opt(head, 3, p->variant ? p->variant : "");
-	bind_opt(head, 4, p->event);
+	db_bind_text_or_null(head, 2, p->workload);
+	db_bind_text_or_null(head, 3, p->variant ? p->variant : "");
+	db_bind_text_or_null(head, 4, p->event);
 	sqlite3_bind_int64(head, 5, p->samples);
-	bind_opt(head, 6, p->note);
+	db_bind_text_or_null(head, 6, p->note);
 	if (step_done(db, head))
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		sqlite3_bind_int64(row, 1, run_id);
-		bind_opt(row, 2, p->workload);
-		bind_opt(row, 3, p->variant ? p->variant : "");
-		bind_opt(row, 4, profile_kind_name(e[i].kind));
-		bind_opt(row, 5, e[i].name);
+		db_bind_text_or_null(row, 2, p->workload);
+		db_bind_text_or_null(row, 3, p->variant ? p->variant : "");
+		db_bind_text_or_null(row, 4, profile_kind_name(e[i].kind));
+		db_bind_text_or_null(row, 5, e[i].name);
 		sqlite3_bind_double(row, 6, e[i].pct);
 		if (step_done(db, row))
 			goto out;
@@ -72,89 +64,100 @@ out:
 	return 0;
 }
 
+static int read_entry(sqlite3_stmt *st, struct db_list *list, void *arg)
+{
+	struct profile_entry *e = db_list_add(list);
+	const char *kind = (const char *)sqlite3_column_text(st, 0);
+
+	(void)arg;
+	e->kind = kind && !strcmp(kind, "self") ? PROFILE_SELF : PROFILE_CALLTRACE;
+	e->name = db_col_str(st, 1);
+	e->pct = sqlite3_column_double(st, 2);
+	return 0;
+}
+
+static void release_entry(void *elem)
+{
+	free(((struct profile_entry *)elem)->name);
+}
+
 /* The entries of profile p, largest share first within each kind. */
 static int load_entries(struct mmb_db *db, struct db_profile *p)
 {
+	struct db_list l = { .size = sizeof(*p->e) };
 	sqlite3_stmt *st;
-	size_t alloc = 0;
-	int rc;
+	int ret;
 
 	if (db_prepare(db, "SELECT kind, name, pct FROM profile_rows WHERE run_id = ?1"
 		       " AND workload = ?2 AND variant = ?3 ORDER BY kind DESC, pct DESC, name", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, p->run_id);
-	bind_opt(st, 2, p->workload);
-	bind_opt(st, 3, p->variant);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *kind = (const char *)sqlite3_column_text(st, 0);
+	db_bind_text_or_null(st, 2, p->workload);
+	db_bind_text_or_null(st, 3, p->variant);
+	ret = db_read_list(db, st, read_entry, NULL, release_entry, &l);
+	p->e = l.v;
+	p->n = l.n;
+	return ret;
+}
 
-		ALLOC_GROW(p->e, p->n + 1, alloc);
-		p->e[p->n].kind = kind && !strcmp(kind, "self") ? PROFILE_SELF : PROFILE_CALLTRACE;
-		p->e[p->n].name = db_col_str(st, 1);
-		p->e[p->n].pct = sqlite3_column_double(st, 2);
-		p->n++;
-	}
-	return db_done(db, st, rc);
+/* One profile of run *arg. */
+static int read_profile(sqlite3_stmt *st, struct db_list *list, void *arg)
+{
+	struct db_profile *p = db_list_add(list);
+
+	p->run_id = *(const int64_t *)arg;
+	p->workload = db_col_str(st, 0);
+	p->variant = db_col_str(st, 1);
+	p->event = db_col_str(st, 2);
+	p->samples = sqlite3_column_int64(st, 3);
+	p->note = db_col_dup(st, 4);
+	return 0;
+}
+
+static void release_profile(void *elem)
+{
+	struct db_profile *p = elem;
+
+	free(p->workload);
+	free(p->variant);
+	free(p->event);
+	free(p->note);
+	db_list_free(p->e, p->n, sizeof(*p->e), release_entry);
 }
 
 int db_profiles_load(struct mmb_db *db, const int64_t *runs, size_t nruns, const char *workload,
 		     const char *variant, struct db_profile **out, size_t *n)
 {
-	struct db_profile *v = NULL;
-	size_t nr = 0, alloc = 0;
-	sqlite3_stmt *st;
-	int rc = SQLITE_DONE;
+	struct db_list l = { .size = sizeof(**out) };
+	int ret = 0;
 
 	*out = NULL;
 	*n = 0;
-	if (db_prepare(db, "SELECT workload, variant, event, samples, note FROM profiles"
-		       " WHERE run_id = ?1 AND (?2 IS NULL OR workload = ?2)"
-		       " AND (?3 IS NULL OR variant = ?3) ORDER BY rowid", &st))
-		return -1;
-	for (size_t r = 0; r < nruns; r++) {
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, runs[r]);
-		bind_opt(st, 2, workload);
-		bind_opt(st, 3, variant);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			struct db_profile *p;
+	for (size_t r = 0; r < nruns && !ret; r++) {
+		sqlite3_stmt *st;
 
-			ALLOC_GROW(v, nr + 1, alloc);
-			p = &v[nr++];
-			memset(p, 0, sizeof(*p));
-			p->run_id = runs[r];
-			p->workload = db_col_str(st, 0);
-			p->variant = db_col_str(st, 1);
-			p->event = db_col_str(st, 2);
-			p->samples = sqlite3_column_int64(st, 3);
-			p->note = db_col_dup(st, 4);
-		}
-		if (rc != SQLITE_DONE)
+		ret = db_prepare(db, "SELECT workload, variant, event, samples, note FROM profiles"
+				 " WHERE run_id = ?1 AND (?2 IS NULL OR workload = ?2)"
+				 " AND (?3 IS NULL OR variant = ?3) ORDER BY rowid", &st);
+		if (ret)
 			break;
+		sqlite3_bind_int64(st, 1, runs[r]);
+		db_bind_text_or_null(st, 2, workload);
+		db_bind_text_or_null(st, 3, variant);
+		ret = db_read_list(db, st, read_profile, (void *)&runs[r], release_profile, &l);
 	}
-	if (db_done(db, st, rc))
-		goto fail;
-	for (size_t i = 0; i < nr; i++)
-		if (load_entries(db, &v[i]))
-			goto fail;
-	*out = v;
-	*n = nr;
+	for (size_t i = 0; i < l.n && !ret; i++)
+		ret = load_entries(db, (struct db_profile *)l.v + i);
+	if (ret) {
+		db_list_free(l.v, l.n, l.size, release_profile);
+		return -1;
+	}
+	*out = l.v;
+	*n = l.n;
 	return 0;
-fail:
-	db_profiles_free(v, nr);
-	return -1;
 }
 
 void db_profiles_free(struct db_profile *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(p[i].workload);
-		free(p[i].variant);
-		free(p[i].event);
-		free(p[i].note);
-		for (size_t j = 0; j < p[i].n; j++)
-			free(p[i].e[j].name);
-		free(p[i].e);
-	}
-	free(p);
+	db_list_free(p, n, sizeof(*p), release_profile);
 }

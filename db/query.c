@@ -14,15 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *col_str(sqlite3_stmt *st, int i)
+static void release_run(void *elem)
 {
-	const unsigned char *s = sqlite3_column_text(st, i);
+	struct query_run *r = elem;
 
-	return xstrdup(s ? (const char *)s : "");
-}
-
-static void run_release(struct query_run *r)
-{
 	free(r->status);
 	free(r->accel);
 	free(r->experiment);
@@ -49,42 +44,29 @@ void query_kernel_release(struct query_kernel *k)
 	free(k->base_commit);
 	free(k->patches);
 	free(k->compiler);
-	for (size_t i = 0; i < k->nruns; i++)
-		run_release(&k->runs[i]);
-	free(k->runs);
+	db_list_free(k->runs, k->nruns, sizeof(*k->runs), release_run);
 	memset(k, 0, sizeof(*k));
 }
 
 void query_free_strv(char **v, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
+	db_list_free(v, n, sizeof(*v), db_release_str);
 }
 
 int query_labels(struct mmb_db *db, char ***out, size_t *n)
 {
+	struct db_list l = { .size = sizeof(**out) };
 	sqlite3_stmt *st;
-	size_t alloc = 0;
-	int rc;
+	int ret;
 
 	*out = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(db->c->sql, "SELECT label FROM kernels ORDER BY id", -1, &st,
-			       NULL) != SQLITE_OK)
-		return error("%s: %s", db->c->path, db_errmsg(db));
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		ALLOC_GROW(*out, *n + 1, alloc);
-		(*out)[(*n)++] = col_str(st, 0);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		query_free_strv(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return error("%s: %s", db->c->path, db_errmsg(db));
-	}
-	return 0;
+	if (db_prepare(db, "SELECT label FROM kernels ORDER BY id", &st))
+		return -1;
+	ret = db_read_list(db, st, db_read_str, NULL, db_release_str, &l);
+	*out = l.v;
+	*n = l.n;
+	return ret;
 }
 
 static int unknown_label(struct mmb_db *db, const char *label)
@@ -103,48 +85,49 @@ static int unknown_label(struct mmb_db *db, const char *label)
 	return QUERY_EUNKNOWN;
 }
 
+/* One run of kernel arg, counted in its nruns_pooled when usable. */
+static int read_run(sqlite3_stmt *st, struct db_list *list, void *arg)
+{
+	struct query_run *r = db_list_add(list);
+	struct query_kernel *k = arg;
+
+	r->id = sqlite3_column_int64(st, 0);
+	r->status = db_col_str(st, 1);
+	r->accel = db_col_str(st, 2);
+	r->experiment = db_col_str(st, 3);
+	r->config_path = db_col_str(st, 4);
+	r->release = db_col_str(st, 5);
+	r->version = db_col_str(st, 6);
+	r->cmdline = db_col_str(st, 7);
+	r->config_hash = db_col_str(st, 8);
+	r->compiler = db_col_str(st, 9);
+	r->harness_version = db_col_str(st, 10);
+	r->git_sha = db_col_str(st, 11);
+	r->host = db_col_str(st, 12);
+	r->started = sqlite3_column_double(st, 13);
+	r->finished = sqlite3_column_double(st, 14);
+	r->machine_id = sqlite3_column_int64(st, 15);
+	if (db_run_usable(r->status))
+		k->nruns_pooled++;
+	return 0;
+}
+
 static int load_runs(struct mmb_db *db, struct query_kernel *k)
 {
+	struct db_list l = { .size = sizeof(*k->runs) };
 	sqlite3_stmt *st;
-	size_t alloc = 0;
-	int rc;
+	int ret;
 
-	if (sqlite3_prepare_v2(db->c->sql,
-			       "SELECT id, status, accel, experiment, config_path, release, version,"
-			       " cmdline, config_hash, compiler, harness_version, git_sha, host,"
-			       " started, finished, machine_id"
-			       " FROM runs WHERE kernel_id = ? ORDER BY id", -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->c->path, db_errmsg(db));
+	if (db_prepare(db, "SELECT id, status, accel, experiment, config_path, release, version,"
+		       " cmdline, config_hash, compiler, harness_version, git_sha, host,"
+		       " started, finished, machine_id"
+		       " FROM runs WHERE kernel_id = ? ORDER BY id", &st))
+		return -1;
 	sqlite3_bind_int64(st, 1, k->id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct query_run *r;
-
-		ALLOC_GROW(k->runs, k->nruns + 1, alloc);
-		r = &k->runs[k->nruns++];
-		memset(r, 0, sizeof(*r));
-		r->id = sqlite3_column_int64(st, 0);
-		r->status = col_str(st, 1);
-		r->accel = col_str(st, 2);
-		r->experiment = col_str(st, 3);
-		r->config_path = col_str(st, 4);
-		r->release = col_str(st, 5);
-		r->version = col_str(st, 6);
-		r->cmdline = col_str(st, 7);
-		r->config_hash = col_str(st, 8);
-		r->compiler = col_str(st, 9);
-		r->harness_version = col_str(st, 10);
-		r->git_sha = col_str(st, 11);
-		r->host = col_str(st, 12);
-		r->started = sqlite3_column_double(st, 13);
-		r->finished = sqlite3_column_double(st, 14);
-		r->machine_id = sqlite3_column_int64(st, 15);
-		if (db_run_usable(r->status))
-			k->nruns_pooled++;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return error("%s: %s", db->c->path, db_errmsg(db));
-	return 0;
+	ret = db_read_list(db, st, read_run, k, release_run, &l);
+	k->runs = l.v;
+	k->nruns = l.n;
+	return ret;
 }
 
 int query_kernels(struct mmb_db *db, const char *const *labels, size_t n,
@@ -155,12 +138,10 @@ int query_kernels(struct mmb_db *db, const char *const *labels, size_t n,
 	int ret = 0;
 
 	*out = NULL;
-	if (sqlite3_prepare_v2(db->c->sql,
-			       "SELECT id, label, release, version, cmdline, config_hash,"
-			       " base_commit, patches, compiler FROM kernels WHERE label = ?",
-			       -1, &st, NULL) != SQLITE_OK) {
+	if (db_prepare(db, "SELECT id, label, release, version, cmdline, config_hash,"
+		       " base_commit, patches, compiler FROM kernels WHERE label = ?", &st)) {
 		free(ks);
-		return error("%s: %s", db->c->path, db_errmsg(db));
+		return -1;
 	}
 	for (size_t i = 0; i < n && !ret; i++) {
 		struct query_kernel *k = &ks[i];
@@ -174,18 +155,18 @@ int query_kernels(struct mmb_db *db, const char *const *labels, size_t n,
 			break;
 		}
 		if (rc != SQLITE_ROW) {
-			ret = error("%s: %s", db->c->path, db_errmsg(db));
+			ret = db_fail(db);
 			break;
 		}
 		k->id = sqlite3_column_int64(st, 0);
-		k->label = col_str(st, 1);
-		k->release = col_str(st, 2);
-		k->version = col_str(st, 3);
-		k->cmdline = col_str(st, 4);
-		k->config_hash = col_str(st, 5);
-		k->base_commit = col_str(st, 6);
-		k->patches = col_str(st, 7);
-		k->compiler = col_str(st, 8);
+		k->label = db_col_str(st, 1);
+		k->release = db_col_str(st, 2);
+		k->version = db_col_str(st, 3);
+		k->cmdline = db_col_str(st, 4);
+		k->config_hash = db_col_str(st, 5);
+		k->base_commit = db_col_str(st, 6);
+		k->patches = db_col_str(st, 7);
+		k->compiler = db_col_str(st, 8);
 		ret = load_runs(db, k);
 	}
 	sqlite3_finalize(st);
@@ -410,11 +391,11 @@ static int load_series(struct mmb_db *db, const struct query_filter *f, struct l
 	sqlite3_stmt *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(db->c->sql, "SELECT id, workload, variant, metric, unit, better,"
-			       " params_json FROM series WHERE (?1 IS NULL OR workload = ?1)"
-			       " AND (?2 IS NULL OR variant = ?2) AND (?3 IS NULL OR metric = ?3)"
-			       " ORDER BY id", -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->c->path, db_errmsg(db));
+	if (db_prepare(db, "SELECT id, workload, variant, metric, unit, better,"
+		       " params_json FROM series WHERE (?1 IS NULL OR workload = ?1)"
+		       " AND (?2 IS NULL OR variant = ?2) AND (?3 IS NULL OR metric = ?3)"
+		       " ORDER BY id", &st))
+		return -1;
 	sqlite3_bind_text(st, 1, f->workload, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, f->variant, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, f->metric, -1, SQLITE_STATIC);
@@ -439,15 +420,14 @@ static int load_series(struct mmb_db *db, const struct query_filter *f, struct l
 		r = &ld->series[id];
 		r->wanted = true;
 		r->row = SIZE_MAX;
-		r->workload = col_str(st, 1);
-		r->variant = col_str(st, 2);
-		r->metric = col_str(st, 3);
-		r->unit = col_str(st, 4);
+		r->workload = db_col_str(st, 1);
+		r->variant = db_col_str(st, 2);
+		r->metric = db_col_str(st, 3);
+		r->unit = db_col_str(st, 4);
 		r->better = sqlite3_column_int(st, 5) < 0 ? -1 : 1;
-		r->params_json = sqlite3_column_type(st, 6) == SQLITE_NULL ? NULL : col_str(st, 6);
+		r->params_json = sqlite3_column_type(st, 6) == SQLITE_NULL ? NULL : db_col_str(st, 6);
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : error("%s: %s", db->c->path, db_errmsg(db));
+	return db_done(db, st, rc);
 }
 
 static void series_refs_release(struct loader *ld)
@@ -565,10 +545,10 @@ static int prepare_by_runs(struct mmb_db *db, const struct loader *ld, const cha
 	for (size_t i = 0; i < ld->nmap; i++)
 		strbuf_addstr(&sql, i ? ",?" : "?");
 	strbuf_addstr(&sql, ") ORDER BY run_id, id");
-	rc = sqlite3_prepare_v2(db->c->sql, sql.buf, -1, st, NULL);
+	rc = db_prepare(db, sql.buf, st);
 	strbuf_release(&sql);
-	if (rc != SQLITE_OK)
-		return error("%s: %s", db->c->path, db_errmsg(db));
+	if (rc)
+		return -1;
 	for (size_t i = 0; i < ld->nmap; i++)
 		sqlite3_bind_int64(*st, (int)i + 1, ld->map[i].run);
 	return 0;
@@ -587,8 +567,7 @@ static int load_rows(struct mmb_db *db, struct loader *ld)
 		load_sample(ld, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 2),
 			    sqlite3_column_int64(st, 1), sqlite3_column_int(st, 3),
 			    sqlite3_column_double(st, 4), sqlite3_column_int64(st, 5));
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : error("%s: %s", db->c->path, db_errmsg(db));
+	return db_done(db, st, rc);
 }
 
 /*
@@ -596,28 +575,31 @@ static int load_rows(struct mmb_db *db, struct loader *ld)
  * something to say (measured or disturbed), so runs from before migration
  * 3 and imports cost nothing.
  */
+static int read_iter_note(sqlite3_stmt *st, struct db_list *list, void *arg)
+{
+	struct iter_note *note = db_list_add(list);
+
+	(void)arg;
+	*note = (struct iter_note){
+		.id = sqlite3_column_int64(st, 0),
+		.disturbed = sqlite3_column_int(st, 1) != 0,
+		.level = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 2),
+	};
+	return 0;
+}
+
 static int load_notes(struct mmb_db *db, struct loader *ld)
 {
+	struct db_list l = { .size = sizeof(*ld->notes) };
 	sqlite3_stmt *st;
-	size_t alloc = 0;
-	int rc;
 
 	if (prepare_by_runs(db, ld, "SELECT id, d, lvl FROM (SELECT id, run_id,"
 			    " disturbed IS NOT NULL AS d, interference AS lvl FROM iterations"
-			    " WHERE disturbed IS NOT NULL OR interference IS NOT NULL)", &st))
+			    " WHERE disturbed IS NOT NULL OR interference IS NOT NULL)", &st) ||
+	    db_read_list(db, st, read_iter_note, NULL, NULL, &l))
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		ALLOC_GROW(ld->notes, ld->nnotes + 1, alloc);
-		ld->notes[ld->nnotes++] = (struct iter_note){
-			.id = sqlite3_column_int64(st, 0),
-			.disturbed = sqlite3_column_int(st, 1) != 0,
-			.level = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN
-									 : sqlite3_column_double(st, 2),
-		};
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return error("%s: %s", db->c->path, db_errmsg(db));
+	ld->notes = l.v;
+	ld->nnotes = l.n;
 	if (ld->nnotes)
 		qsort(ld->notes, ld->nnotes, sizeof(*ld->notes), note_cmp);
 	return 0;
@@ -688,10 +670,11 @@ static int load_blocks(struct mmb_db *db, struct loader *ld)
 			break;
 		}
 	}
-	sqlite3_finalize(st);
-	if (rc == SQLITE_CORRUPT)
+	if (rc == SQLITE_CORRUPT) {
+		sqlite3_finalize(st);
 		return -1;
-	return rc == SQLITE_DONE ? 0 : error("%s: %s", db->c->path, db_errmsg(db));
+	}
+	return db_done(db, st, rc);
 }
 
 int query_load(struct mmb_db *db, const char *const *labels, size_t n,
@@ -812,16 +795,15 @@ int query_machine(struct mmb_db *db, int64_t machine_id, struct query_machine *o
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (sqlite3_prepare_v2(db->c->sql,
-			       "SELECT id, hostname, cpu_model, ncpus, mem_bytes FROM machines"
-			       " WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->c->path, db_errmsg(db));
+	if (db_prepare(db, "SELECT id, hostname, cpu_model, ncpus, mem_bytes FROM machines"
+		       " WHERE id = ?", &st))
+		return -1;
 	sqlite3_bind_int64(st, 1, machine_id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		out->id = sqlite3_column_int64(st, 0);
-		out->hostname = col_str(st, 1);
-		out->cpu_model = col_str(st, 2);
+		out->hostname = db_col_str(st, 1);
+		out->cpu_model = db_col_str(st, 2);
 		out->ncpus = sqlite3_column_int(st, 3);
 		out->mem_bytes = (uint64_t)sqlite3_column_int64(st, 4);
 	}
@@ -830,7 +812,7 @@ int query_machine(struct mmb_db *db, int64_t machine_id, struct query_machine *o
 		return 0;
 	if (rc == SQLITE_DONE)
 		return 1;
-	return error("%s: %s", db->c->path, db_errmsg(db));
+	return db_fail(db);
 }
 
 void query_machine_release(struct query_machine *m)
@@ -840,43 +822,46 @@ void query_machine_release(struct query_machine *m)
 	memset(m, 0, sizeof(*m));
 }
 
+static int read_env(sqlite3_stmt *st, struct db_list *list, void *arg)
+{
+	struct query_env *e = db_list_add(list);
+
+	(void)arg;
+	e->key = db_col_str(st, 0);
+	e->value = db_col_str(st, 1);
+	e->original = db_col_str(st, 2);
+	e->set = sqlite3_column_type(st, 2) != SQLITE_NULL;
+	return 0;
+}
+
+static void release_env(void *elem)
+{
+	struct query_env *e = elem;
+
+	free(e->key);
+	free(e->value);
+	free(e->original);
+}
+
 int query_run_env(struct mmb_db *db, int64_t run_id, struct query_env **out, size_t *n)
 {
+	struct db_list l = { .size = sizeof(**out) };
 	sqlite3_stmt *st;
-	size_t alloc = 0;
-	int rc;
+	int ret;
 
 	*out = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(db->c->sql,
-			       "SELECT key, value, original FROM run_env WHERE run_id = ?"
-			       " ORDER BY key", -1, &st, NULL) != SQLITE_OK)
-		return error("%s: %s", db->c->path, db_errmsg(db));
+	if (db_prepare(db, "SELECT key, value, original FROM run_env WHERE run_id = ?"
+		       " ORDER BY key", &st))
+		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		ALLOC_GROW(*out, *n + 1, alloc);
-		(*out)[*n].key = col_str(st, 0);
-		(*out)[*n].value = col_str(st, 1);
-		(*out)[*n].original = col_str(st, 2);
-		(*out)[*n].set = sqlite3_column_type(st, 2) != SQLITE_NULL;
-		(*n)++;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		query_env_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return error("%s: %s", db->c->path, db_errmsg(db));
-	}
-	return 0;
+	ret = db_read_list(db, st, read_env, NULL, release_env, &l);
+	*out = l.v;
+	*n = l.n;
+	return ret;
 }
 
 void query_env_free(struct query_env *e, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(e[i].key);
-		free(e[i].value);
-		free(e[i].original);
-	}
-	free(e);
+	db_list_free(e, n, sizeof(*e), release_env);
 }
