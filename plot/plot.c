@@ -52,6 +52,24 @@ const char *plot_format_ext(enum plot_format f)
 
 /* ---- data model ---- */
 
+/* Free the n strings of v and v itself. */
+static void free_strings(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Add a copy of s to the n strings of *v unless one of them is s already. */
+static void add_unique(char ***v, size_t *n, const char *s)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*v)[i], s))
+			return;
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = xstrdup(s);
+}
+
 void plot_group_init(struct plot_group *g, const char *workload, const char *metric,
 		     const char *unit, int better, size_t nkernels, const char *const *kernels)
 {
@@ -108,16 +126,12 @@ void plot_group_release(struct plot_group *g)
 {
 	for (size_t i = 0; i < g->nvariants * g->nkernels; i++)
 		free(g->cells[i].v);
-	for (size_t k = 0; k < g->nkernels; k++)
-		free(g->kernels[k]);
-	for (size_t v = 0; v < g->nvariants; v++) {
-		free(g->variants[v]);
-		variant_release(&g->typed[v]);
-	}
-	free(g->typed);
 	free(g->cells);
-	free(g->kernels);
-	free(g->variants);
+	for (size_t v = 0; v < g->nvariants; v++)
+		variant_release(&g->typed[v]);
+	free(g->typed);
+	free_strings(g->variants, g->nvariants);
+	free_strings(g->kernels, g->nkernels);
 	free(g->workload);
 	free(g->metric);
 	free(g->unit);
@@ -129,13 +143,17 @@ void plot_list_init(struct plot_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+static void plot_file_release(struct plot_file *f)
+{
+	free(f->name);
+	free(f->kind);
+	free(f->title);
+}
+
 void plot_list_release(struct plot_list *l)
 {
-	for (size_t i = 0; i < l->nr; i++) {
-		free(l->items[i].name);
-		free(l->items[i].kind);
-		free(l->items[i].title);
-	}
+	for (size_t i = 0; i < l->nr; i++)
+		plot_file_release(&l->items[i]);
 	free(l->items);
 	memset(l, 0, sizeof(*l));
 }
@@ -146,9 +164,7 @@ void plot_list_drop_skipped(struct plot_list *l, const struct gnuplot_batch *b)
 
 	for (size_t i = 0; i < l->nr; i++) {
 		if (gnuplot_batch_skipped(b, l->items[i].name)) {
-			free(l->items[i].name);
-			free(l->items[i].kind);
-			free(l->items[i].title);
+			plot_file_release(&l->items[i]);
 			continue;
 		}
 		l->items[w++] = l->items[i];
@@ -327,24 +343,22 @@ static char *caption(const struct plot_group *g, const struct plot_opts *o, cons
 	return strbuf_detach(&sb);
 }
 
-static void add_label(struct strbuf *sb, const char *text, const char *where)
+/* "set WHAT "TEXT"REST": labels are text, quoted for gnuplot. */
+static void set_text(struct strbuf *sb, const char *what, const char *text, const char *rest)
 {
 	char *q = gnuplot_quote(text);
 
-	strbuf_addf(sb, "set label %s %s\n", q, where);
+	strbuf_addf(sb, "set %s %s%s\n", what, q, rest);
 	free(q);
 }
 
 /* Title, subtitle and caption at fixed places so they never collide with the key. */
 static void headings(struct strbuf *sb, const char *title, const char *subtitle, const char *cap)
 {
-	char *q = gnuplot_quote(title);
-
-	strbuf_addf(sb, "set label %s at screen 0.5,0.972 center font \",12\"\n", q);
-	free(q);
+	set_text(sb, "label", title, " at screen 0.5,0.972 center font \",12\"");
 	if (subtitle)
-		add_label(sb, subtitle, "at screen 0.5,0.937 center font \",9\"");
-	add_label(sb, cap, "at screen 0.01,0.018 left font \",9\"");
+		set_text(sb, "label", subtitle, " at screen 0.5,0.937 center font \",9\"");
+	set_text(sb, "label", cap, " at screen 0.01,0.018 left font \",9\"");
 }
 
 /*
@@ -420,7 +434,58 @@ static char *metric_axis(const struct plot_group *g)
 	return xasprintf("%s, %s", g->metric, direction(g->better));
 }
 
-static int cmp_double(const void *a, const void *b);
+/* The axis ("ylabel", "xlabel") that carries the metric, its unit and direction. */
+static void metric_label(struct strbuf *sb, const char *axis, const struct plot_group *g)
+{
+	char *l = metric_axis(g);
+
+	set_text(sb, axis, l, "");
+	free(l);
+}
+
+/* A kernel's name in the key. */
+static void add_title(struct strbuf *sb, const char *kernel)
+{
+	char *q = gnuplot_quote(kernel);
+
+	strbuf_addf(sb, " title %s", q);
+	free(q);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The n values of v in ascending order, a copy to free. */
+static double *sorted_copy(const double *v, size_t n)
+{
+	double *s = xmalloc((n ? n : 1) * sizeof(*s));
+
+	if (n)
+		memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	return s;
+}
+
+/* The smallest and largest sample of variants vs over every kernel (INFINITY, -INFINITY: none). */
+static void sample_range(const struct plot_group *g, const size_t *vs, size_t nvs, double *lo,
+			 double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = 0; i < nvs; i++)
+		for (size_t k = 0; k < g->nkernels; k++) {
+			const struct plot_cell *c = plot_group_cell(g, vs[i], k);
+
+			for (size_t j = 0; j < c->n; j++) {
+				*lo = fmin(*lo, c->v[j]);
+				*hi = fmax(*hi, c->v[j]);
+			}
+		}
+}
 
 /* The statistic the group draws (compare's choice for its rows). */
 static enum stats_mean_kind mean_kind(const struct plot_group *g)
@@ -477,12 +542,10 @@ static void cell_ci(const struct plot_cell *c, const struct plot_opts *o, int be
 		return;
 	}
 	case STATS_MEDIAN: {
-		double *sorted = xmalloc(c->n * sizeof(*sorted));
+		double *sorted = sorted_copy(c->v, c->n);
 		double kk = floor((c->n - 1.96 * sqrt((double)c->n)) / 2);
 		size_t k = kk > 0 ? (size_t)kk : 0;
 
-		memcpy(sorted, c->v, c->n * sizeof(*sorted));
-		qsort(sorted, c->n, sizeof(*sorted), cmp_double);
 		*lo = sorted[k];
 		*hi = sorted[c->n - 1 - k];
 		free(sorted);
@@ -545,6 +608,22 @@ static void cell_change(const struct plot_group *g, const struct plot_opts *o, s
 	}
 }
 
+/* The range that holds every change's interval and 0, and whether any change is computable. */
+struct change_range {
+	double lo, hi;
+	bool any;
+};
+
+static void change_range_add(struct change_range *r, const struct change *ch)
+{
+	if (isfinite(ch->rel))
+		r->any = true;
+	if (isfinite(ch->lo) && ch->lo < r->lo)
+		r->lo = ch->lo;
+	if (isfinite(ch->hi) && ch->hi > r->hi)
+		r->hi = ch->hi;
+}
+
 static char *plot_name(const struct plot_group *g, const char *kind, const char *extra)
 {
 	char *w = plot_sanitize(g->workload), *m = plot_sanitize(g->metric), *name;
@@ -561,43 +640,68 @@ static char *plot_name(const struct plot_group *g, const char *kind, const char 
 	return name;
 }
 
-static int finish(const struct plot_opts *o, struct plot_list *out, const char *name,
-		  const char *kind, const char *title, struct strbuf *script, struct strbuf *data)
+/* ---- one picture: its script, its data and what it is listed as ---- */
+
+struct picture {
+	const char *kind;		/* scaling, box, change, dist */
+	char *name, *title, *cap;
+	struct strbuf sc, dat;		/* NAME.gp and NAME.dat */
+};
+
+static void picture_init(struct picture *p, const char *kind)
 {
-	char *ext_name = xasprintf("%s.%s", name, plot_format_ext(o->format));
-	char *gp_self = xasprintf("%s.gp", name);
-	char *text;
+	memset(p, 0, sizeof(*p));
+	p->kind = kind;
+}
+
+/*
+ * Name the picture after the group, its kind and extra ("mode=a"), give it
+ * title (taken over), caption the samples of variants vs, start the script.
+ */
+static void picture_begin(struct picture *p, const struct plot_group *g, const struct plot_opts *o,
+			  const char *extra, char *title, const size_t *vs, size_t nvs)
+{
+	p->name = plot_name(g, p->kind, extra);
+	p->title = title;
+	p->cap = caption(g, o, vs, nvs);
+	script_begin(&p->sc, o, g);
+}
+
+static void picture_release(struct picture *p)
+{
+	free(p->name);
+	free(p->title);
+	free(p->cap);
+	strbuf_release(&p->sc);
+	strbuf_release(&p->dat);
+}
+
+/* Draw the picture and list it (one gnuplot skipped is said and is no error); releases p. */
+static int picture_finish(struct picture *p, const struct plot_opts *o, struct plot_list *out)
+{
+	char *ext_name = xasprintf("%s.%s", p->name, plot_format_ext(o->format));
+	char *gp_self = xasprintf("%s.gp", p->name);
+	const char *self = strstr(p->sc.buf, "THIS_FILE.gp");
+	struct strbuf text = STRBUF_INIT;
 	int ret;
 
 	/* name the script itself in its header comment */
-	{
-		struct strbuf fixed = STRBUF_INIT;
-		const char *p = strstr(script->buf, "THIS_FILE.gp");
-
-		strbuf_add(&fixed, script->buf, p - script->buf);
-		strbuf_addstr(&fixed, gp_self);
-		strbuf_addstr(&fixed, p + strlen("THIS_FILE.gp"));
-		text = strbuf_detach(&fixed);
-	}
-	ret = gnuplot_render(o, name, text, data->buf);
+	strbuf_add(&text, p->sc.buf, self - p->sc.buf);
+	strbuf_addstr(&text, gp_self);
+	strbuf_addstr(&text, self + strlen("THIS_FILE.gp"));
+	ret = gnuplot_render(o, p->name, text.buf, p->dat.buf);
 	if (!ret)
-		plot_list_add(out, ext_name, kind, title);
+		plot_list_add(out, ext_name, p->kind, p->title);
 	else if (ret > 0)
 		ret = 0;	/* skipped, said why */
-	free(text);
+	strbuf_release(&text);
 	free(gp_self);
 	free(ext_name);
+	picture_release(p);
 	return ret;
 }
 
 /* ---- scaling: metric vs clients, one line per kernel, change panel below ---- */
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 struct xpoint {
 	double x;
@@ -625,43 +729,55 @@ static bool wants_log2(const double *x, size_t n)
 	return false;
 }
 
-static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *o,
-			    const char *key, const char *rest, struct plot_list *out)
+/* One scaling picture: the variants whose other parameters are rest, along key. */
+struct scaling {
+	const char *key, *rest;
+	struct xpoint *pts;		/* sorted by x */
+	size_t npts;
+	bool logx;
+	bool cut_at_zero;		/* an interval of a positive quantity is cut at 0, marked */
+	double ylo, yhi;		/* the top panel's range: every interval */
+	struct change_range rel;	/* the change panel's, from 0: it holds the zero line */
+};
+
+/* The points of the line: the variants of s->rest, sorted by the value of the key. */
+static void scaling_points(struct scaling *s, const struct plot_group *g)
 {
-	struct strbuf sc = STRBUF_INIT, dat = STRBUF_INIT;
-	struct xpoint *pts = NULL;
-	size_t npts = 0, K = g->nkernels;
 	double *xs;
-	bool logx, any_negative = false, ci_below_zero = false, any_rel = false;
-	double ylo = INFINITY, yhi = -INFINITY, rlo = 0, rhi = 0;
-	char *name, *title, *cap, *yl, *q;
-	int ret;
 
 	for (size_t v = 0; v < g->nvariants; v++) {
-		char *r = variant_without(&g->typed[v], key);
+		char *r = variant_without(&g->typed[v], s->key);
 		double x;
 
-		if (!strcmp(r, rest) && variant_param_number(variant_find(&g->typed[v], key), &x)) {
-			pts = xrealloc(pts, (npts + 1) * sizeof(*pts));
-			pts[npts].x = x;
-			pts[npts].v = v;
-			npts++;
+		if (!strcmp(r, s->rest) && variant_param_number(variant_find(&g->typed[v], s->key), &x)) {
+			s->pts = xrealloc(s->pts, (s->npts + 1) * sizeof(*s->pts));
+			s->pts[s->npts].x = x;
+			s->pts[s->npts].v = v;
+			s->npts++;
 		}
 		free(r);
 	}
-	qsort(pts, npts, sizeof(*pts), cmp_xpoint);
-	xs = xcalloc(npts, sizeof(*xs));
-	for (size_t i = 0; i < npts; i++)
-		xs[i] = pts[i].x;
-	logx = wants_log2(xs, npts);
+	qsort(s->pts, s->npts, sizeof(*s->pts), cmp_xpoint);
+	xs = xcalloc(s->npts, sizeof(*xs));
+	for (size_t i = 0; i < s->npts; i++)
+		xs[i] = s->pts[i].x;
+	s->logx = wants_log2(xs, s->npts);
+	free(xs);
+}
 
-	/* blocks 0..K-1: x mean lo hi n; blocks K..2K-2: x rel lo hi p class */
-	strbuf_addf(&dat, "# mmbench plot data: %s %s vs %s\n", g->workload, g->metric, key);
-	for (size_t k = 0; k < K; k++) {
-		strbuf_addf(&dat, "# block %zu: kernel %s\n# %s mean ci95_lo ci95_hi n\n", k,
-			    g->kernels[k], key);
-		for (size_t i = 0; i < npts; i++) {
-			const struct plot_cell *c = plot_group_cell(g, pts[i].v, k);
+/* Data blocks 0..K-1, x mean lo hi n of each kernel; the top panel's range. */
+static void scaling_means(struct scaling *s, const struct plot_group *g, const struct plot_opts *o,
+			  struct strbuf *dat)
+{
+	bool any_negative = false, ci_below_zero = false;
+
+	s->ylo = INFINITY;
+	s->yhi = -INFINITY;
+	for (size_t k = 0; k < g->nkernels; k++) {
+		strbuf_addf(dat, "# block %zu: kernel %s\n# %s mean ci95_lo ci95_hi n\n", k,
+			    g->kernels[k], s->key);
+		for (size_t i = 0; i < s->npts; i++) {
+			const struct plot_cell *c = plot_group_cell(g, s->pts[i].v, k);
 			double m, lo, hi;
 
 			for (size_t j = 0; j < c->n; j++)
@@ -670,161 +786,187 @@ static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *
 			cell_ci(c, o, g->better, mean_kind(g), &m, &lo, &hi);
 			if (lo < 0)
 				ci_below_zero = true;
-			if (isfinite(lo) && lo < ylo)
-				ylo = lo;
-			if (isfinite(hi) && hi > yhi)
-				yhi = hi;
-			strbuf_addf(&dat, "%.17g %.10g %.10g %.10g %zu\n", pts[i].x, m, lo, hi, c->n);
+			if (isfinite(lo) && lo < s->ylo)
+				s->ylo = lo;
+			if (isfinite(hi) && hi > s->yhi)
+				s->yhi = hi;
+			strbuf_addf(dat, "%.17g %.10g %.10g %.10g %zu\n", s->pts[i].x, m, lo, hi, c->n);
 		}
-		strbuf_addstr(&dat, "\n\n");
+		strbuf_addstr(dat, "\n\n");
 	}
+	/* a wide interval of a positive quantity is cut at 0 (and marked), not drawn into negative rates */
+	s->cut_at_zero = ci_below_zero && !any_negative;
+	if (s->cut_at_zero)
+		s->ylo = 0;
+}
+
+/* Data blocks K..2K-2, x rel lo hi p class of each kernel vs the baseline; the change panel's range. */
+static void scaling_changes(struct scaling *s, const struct plot_group *g, const struct plot_opts *o,
+			    struct strbuf *dat)
+{
+	size_t K = g->nkernels;
+
 	for (size_t k = 1; k < K; k++) {
-		strbuf_addf(&dat, "# block %zu: %% change of %s vs %s\n# %s rel ci95_lo ci95_hi p class(0 none,1 better,2 worse)\n",
-			    K + k - 1, g->kernels[k], g->kernels[0], key);
-		for (size_t i = 0; i < npts; i++) {
+		strbuf_addf(dat, "# block %zu: %% change of %s vs %s\n# %s rel ci95_lo ci95_hi p class(0 none,1 better,2 worse)\n",
+			    K + k - 1, g->kernels[k], g->kernels[0], s->key);
+		for (size_t i = 0; i < s->npts; i++) {
 			struct change ch;
 
-			cell_change(g, o, pts[i].v, k, &ch);
-			if (isfinite(ch.rel))
-				any_rel = true;
-			/* the panel's range holds every interval and the zero line */
-			if (isfinite(ch.lo) && ch.lo < rlo)
-				rlo = ch.lo;
-			if (isfinite(ch.hi) && ch.hi > rhi)
-				rhi = ch.hi;
-			strbuf_addf(&dat, "%.17g %.6g %.6g %.6g %.6g %d\n", pts[i].x, ch.rel, ch.lo,
+			cell_change(g, o, s->pts[i].v, k, &ch);
+			change_range_add(&s->rel, &ch);
+			strbuf_addf(dat, "%.17g %.6g %.6g %.6g %.6g %d\n", s->pts[i].x, ch.rel, ch.lo,
 				    ch.hi, ch.p, ch.cls);
 		}
-		strbuf_addstr(&dat, "\n\n");
+		strbuf_addstr(dat, "\n\n");
 	}
+}
 
-	name = plot_name(g, "scaling", rest);
-	title = *rest ? xasprintf("%s %s vs %s (%s)", g->workload, g->metric, key, rest)
-		      : xasprintf("%s %s vs %s", g->workload, g->metric, key);
-	{
-		size_t *vs = xcalloc(npts ? npts : 1, sizeof(*vs));
-		for (size_t i = 0; i < npts; i++)
-			vs[i] = pts[i].v;
-		cap = caption(g, o, vs, npts);
-		free(vs);
-	}
-	script_begin(&sc, o, g);
-	strbuf_addstr(&sc, "set multiplot\n");
-	{
-		char *sub = xasprintf("%s with 95%% confidence interval; lower panel: change of the %s"
-				      " vs the baseline", mean_title(g), mean_title(g));
+/* The x of kernel k's points, nudged sideways so that the kernels' error bars do not hide each other. */
+static char *nudged_x(const struct scaling *s, size_t k, size_t K)
+{
+	double f = (double)k - (K - 1) / 2.0;
+	double span = s->npts > 1 ? s->pts[s->npts - 1].x - s->pts[0].x : 0;
 
-		headings(&sc, title, sub, cap);
-		free(sub);
+	if (s->logx)
+		return xasprintf("($1*%.6f)", pow(2.0, 0.04 * f));
+	return xasprintf("($1+%.6f)", s->npts > 1 ? 0.006 * f * span : 0.0);
+}
+
+/* A tic at each point (up to 16), labelled in the bottom panel only (the top one shares its axis). */
+static void scaling_xtics(struct strbuf *sc, const struct scaling *s, bool labelled)
+{
+	if (!s->npts || s->npts > 16)
+		return;
+	strbuf_addstr(sc, "set xtics (");
+	for (size_t i = 0; i < s->npts; i++) {
+		if (labelled)
+			strbuf_addf(sc, "%s\"%g\" %.17g", i ? ", " : "", s->pts[i].x, s->pts[i].x);
+		else
+			strbuf_addf(sc, "%s\"\" %.17g", i ? ", " : "", s->pts[i].x);
 	}
-	strbuf_addstr(&sc, "set lmargin at screen 0.13\nset rmargin at screen 0.97\n");
-	if (logx)
-		strbuf_addstr(&sc, "set logscale x 2\n");
-	if (npts && npts <= 16) {
-		/* the top panel shares the x axis: tics without labels */
-		strbuf_addstr(&sc, "set xtics (");
-		for (size_t i = 0; i < npts; i++)
-			strbuf_addf(&sc, "%s\"\" %.17g", i ? ", " : "", pts[i].x);
-		strbuf_addstr(&sc, ")\n");
-	}
-	if (npts) {
-		double lo = xs[0], hi = xs[npts - 1];
-		if (logx)
-			strbuf_addf(&sc, "set xrange [%.17g:%.17g]\n", lo / 1.25, hi * 1.25);
-		else {
+	strbuf_addstr(sc, ")\n");
+}
+
+/* The x axis both panels share: log2 for strided lists, a margin either side. */
+static void scaling_xaxis(struct strbuf *sc, const struct scaling *s)
+{
+	if (s->logx)
+		strbuf_addstr(sc, "set logscale x 2\n");
+	scaling_xtics(sc, s, false);
+	if (s->npts) {
+		double lo = s->pts[0].x, hi = s->pts[s->npts - 1].x;
+
+		if (s->logx) {
+			strbuf_addf(sc, "set xrange [%.17g:%.17g]\n", lo / 1.25, hi * 1.25);
+		} else {
 			double pad = (hi - lo) * 0.04 + (hi == lo ? 0.5 : 0);
-			strbuf_addf(&sc, "set xrange [%.17g:%.17g]\n", lo - pad, hi + pad);
+			strbuf_addf(sc, "set xrange [%.17g:%.17g]\n", lo - pad, hi + pad);
 		}
 	}
-	/* top panel; the key above it, never on the curves */
-	strbuf_addf(&sc, "set tmargin at screen %s\nset bmargin at screen 0.42\n"
-		      "set format x \"\"\n"
-		      "set key at screen 0.5,0.915 center top horizontal samplen 3 maxrows 2\n",
-		      K > 4 ? "0.84" : "0.87");
-	/* a wide interval of a positive quantity is cut at 0 (and marked), not drawn into negative rates */
-	if (ci_below_zero && !any_negative) {
-		ylo = 0;
-		strbuf_addstr(&sc, "set label \"\xe2\x96\xbc: 95% CI cut at 0\" at graph 0.99,0.04 right"
-			      " font \",8\"\n");
-	}
-	/* the range holds every interval: nothing is clipped unmarked */
-	si_tics(&sc, "y", ylo, yhi, g->unit, 5, true, NULL);
-	yl = metric_axis(g);
-	q = gnuplot_quote(yl);
-	strbuf_addf(&sc, "set ylabel %s\n", q);
-	free(q);
-	free(yl);
-	strbuf_addstr(&sc, "plot ");
-	for (size_t k = 0; k < K; k++) {
-		/* nudge kernels sideways so their error bars do not hide each other */
-		double f = (double)k - (K - 1) / 2.0;
-		char *kq = gnuplot_quote(g->kernels[k]);
-		char *xexpr = logx ? xasprintf("($1*%.6f)", pow(2.0, 0.04 * f))
-				   : xasprintf("($1+%.6f)", npts > 1 ? 0.006 * f * (xs[npts - 1] - xs[0]) : 0.0);
+}
 
-		strbuf_addf(&sc, "%s@DATA@ index %zu using %s:2:3:4 with yerrorlines lt %d title %s",
-			    k ? ", \\\n     " : "", k, xexpr, lt_of(k), kq);
-		if (ci_below_zero && !any_negative)
+/* Top panel: the statistic and its CI per kernel; the key above it, never on the curves. */
+static void scaling_top_panel(struct strbuf *sc, const struct scaling *s, const struct plot_group *g)
+{
+	size_t K = g->nkernels;
+
+	strbuf_addf(sc, "set tmargin at screen %s\nset bmargin at screen 0.42\n"
+		    "set format x \"\"\n"
+		    "set key at screen 0.5,0.915 center top horizontal samplen 3 maxrows 2\n",
+		    K > 4 ? "0.84" : "0.87");
+	if (s->cut_at_zero)
+		strbuf_addstr(sc, "set label \"\xe2\x96\xbc: 95% CI cut at 0\" at graph 0.99,0.04 right"
+			      " font \",8\"\n");
+	/* the range holds every interval: nothing is clipped unmarked */
+	si_tics(sc, "y", s->ylo, s->yhi, g->unit, 5, true, NULL);
+	metric_label(sc, "ylabel", g);
+	strbuf_addstr(sc, "plot ");
+	for (size_t k = 0; k < K; k++) {
+		char *xexpr = nudged_x(s, k, K);
+
+		strbuf_addf(sc, "%s@DATA@ index %zu using %s:2:3:4 with yerrorlines lt %d",
+			    k ? ", \\\n     " : "", k, xexpr, lt_of(k));
+		add_title(sc, g->kernels[k]);
+		if (s->cut_at_zero)
 			/* a triangle where an interval is cut at 0 */
-			strbuf_addf(&sc, ", \\\n     '' index %zu using %s:($3<0?0:NaN) with points lt %d"
+			strbuf_addf(sc, ", \\\n     '' index %zu using %s:($3<0?0:NaN) with points lt %d"
 				    " pt 11 ps 1.6 notitle", k, xexpr, lt_of(k));
 		free(xexpr);
-		free(kq);
 	}
-	strbuf_addstr(&sc, "\n");
-	/* bottom panel: change vs baseline */
-	strbuf_addstr(&sc, "unset label\nset tmargin at screen 0.38\nset bmargin at screen 0.13\n"
+	strbuf_addstr(sc, "\n");
+}
+
+/* Bottom panel: the change of each kernel vs the baseline, or why there is none. */
+static void scaling_change_panel(struct strbuf *sc, const struct scaling *s,
+				 const struct plot_group *g)
+{
+	size_t K = g->nkernels;
+	char *bl;
+
+	strbuf_addstr(sc, "unset label\nset tmargin at screen 0.38\nset bmargin at screen 0.13\n"
 		      "set format x \"%g\"\nset format y \"%g\"\nunset key\n"
 		      "set xzeroaxis lt -1 lw 1\n");
-	if (any_rel)
-		si_tics(&sc, "y", rlo, rhi, NULL, 4, true, NULL);
+	if (s->rel.any)
+		si_tics(sc, "y", s->rel.lo, s->rel.hi, NULL, 4, true, NULL);
 	else
-		strbuf_addstr(&sc, "set ytics autofreq\n");
-	if (npts && npts <= 16) {
-		strbuf_addstr(&sc, "set xtics (");
-		for (size_t i = 0; i < npts; i++)
-			strbuf_addf(&sc, "%s\"%g\" %.17g", i ? ", " : "", pts[i].x, pts[i].x);
-		strbuf_addstr(&sc, ")\n");
-	}
-	{
-		char *bl = xasprintf("change of the %s vs %s, with 95%% CI", mean_title(g), g->kernels[0]);
-		q = gnuplot_quote(bl);
-		/* in the gap between the panels, not on the data */
-		strbuf_addf(&sc, "set ylabel \"%% change\"\nset label %s at screen 0.13,0.4 left font \",9\"\n", q);
-		free(q);
-		free(bl);
-	}
-	q = gnuplot_quote(key);
-	strbuf_addf(&sc, "set xlabel %s offset 0,0.3\n", q);
-	free(q);
-	if (K > 1 && any_rel) {
-		strbuf_addstr(&sc, "plot ");
-		for (size_t k = 1; k < K; k++) {
-			double f = (double)k - (K - 1) / 2.0;
-			char *xexpr = logx ? xasprintf("($1*%.6f)", pow(2.0, 0.04 * f))
-					   : xasprintf("($1+%.6f)", npts > 1 ? 0.006 * f * (xs[npts - 1] - xs[0]) : 0.0);
-
-			strbuf_addf(&sc, "%s@DATA@ index %zu using %s:2:3:4 with yerrorlines lt %d",
-				    k > 1 ? ", \\\n     " : "", K + k - 1, xexpr, lt_of(k));
-			free(xexpr);
-		}
-		strbuf_addstr(&sc, "\n");
-	} else {
+		strbuf_addstr(sc, "set ytics autofreq\n");
+	scaling_xtics(sc, s, true);
+	strbuf_addstr(sc, "set ylabel \"% change\"\n");
+	/* in the gap between the panels, not on the data */
+	bl = xasprintf("change of the %s vs %s, with 95%% CI", mean_title(g), g->kernels[0]);
+	set_text(sc, "label", bl, " at screen 0.13,0.4 left font \",9\"");
+	free(bl);
+	set_text(sc, "xlabel", s->key, " offset 0,0.3");
+	if (K < 2 || !s->rel.any) {
 		/* nothing to draw: say why instead of failing on an empty plot */
-		strbuf_addstr(&sc, "set yrange [-1:1]\nset label \"no change to show: fewer than 2 samples per kernel\" "
+		strbuf_addstr(sc, "set yrange [-1:1]\nset label \"no change to show: fewer than 2 samples per kernel\" "
 			      "at graph 0.5,0.5 center\nplot 0 with lines lt -1\n");
+		return;
 	}
-	strbuf_addstr(&sc, "unset multiplot\n");
+	strbuf_addstr(sc, "plot ");
+	for (size_t k = 1; k < K; k++) {
+		char *xexpr = nudged_x(s, k, K);
 
-	ret = finish(o, out, name, "scaling", title, &sc, &dat);
-	free(name);
-	free(title);
-	free(cap);
-	free(pts);
-	free(xs);
-	strbuf_release(&sc);
-	strbuf_release(&dat);
-	return ret;
+		strbuf_addf(sc, "%s@DATA@ index %zu using %s:2:3:4 with yerrorlines lt %d",
+			    k > 1 ? ", \\\n     " : "", K + k - 1, xexpr, lt_of(k));
+		free(xexpr);
+	}
+	strbuf_addstr(sc, "\n");
+}
+
+static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *o,
+			    const char *key, const char *rest, struct plot_list *out)
+{
+	struct scaling s = { .key = key, .rest = rest };
+	struct picture p;
+	size_t *vs;
+	char *title, *sub;
+
+	picture_init(&p, "scaling");
+	scaling_points(&s, g);
+	strbuf_addf(&p.dat, "# mmbench plot data: %s %s vs %s\n", g->workload, g->metric, key);
+	scaling_means(&s, g, o, &p.dat);
+	scaling_changes(&s, g, o, &p.dat);
+
+	title = *rest ? xasprintf("%s %s vs %s (%s)", g->workload, g->metric, key, rest)
+		      : xasprintf("%s %s vs %s", g->workload, g->metric, key);
+	vs = xcalloc(s.npts ? s.npts : 1, sizeof(*vs));
+	for (size_t i = 0; i < s.npts; i++)
+		vs[i] = s.pts[i].v;
+	picture_begin(&p, g, o, rest, title, vs, s.npts);
+	free(vs);
+	strbuf_addstr(&p.sc, "set multiplot\n");
+	sub = xasprintf("%s with 95%% confidence interval; lower panel: change of the %s"
+			" vs the baseline", mean_title(g), mean_title(g));
+	headings(&p.sc, p.title, sub, p.cap);
+	free(sub);
+	strbuf_addstr(&p.sc, "set lmargin at screen 0.13\nset rmargin at screen 0.97\n");
+	scaling_xaxis(&p.sc, &s);
+	scaling_top_panel(&p.sc, &s, g);
+	scaling_change_panel(&p.sc, &s, g);
+	strbuf_addstr(&p.sc, "unset multiplot\n");
+	free(s.pts);
+	return picture_finish(&p, o, out);
 }
 
 int plot_scaling(const struct plot_group *g, const struct plot_opts *o, struct plot_list *out)
@@ -839,23 +981,13 @@ int plot_scaling(const struct plot_group *g, const struct plot_opts *o, struct p
 	/* one picture per combination of the other parameters */
 	for (size_t v = 0; v < g->nvariants; v++) {
 		char *r = variant_without(&g->typed[v], key);
-		size_t i;
 
-		for (i = 0; i < nrest; i++)
-			if (!strcmp(rests[i], r))
-				break;
-		if (i < nrest) {
-			free(r);
-			continue;
-		}
-		rests = xrealloc(rests, (nrest + 1) * sizeof(*rests));
-		rests[nrest++] = r;
+		add_unique(&rests, &nrest, r);
+		free(r);
 	}
 	for (size_t i = 0; i < nrest && !ret; i++)
 		ret = plot_scaling_one(g, o, key, rests[i], out);
-	for (size_t i = 0; i < nrest; i++)
-		free(rests[i]);
-	free(rests);
+	free_strings(rests, nrest);
 	return ret;
 }
 
@@ -873,11 +1005,20 @@ static double jitter(size_t a, size_t b, size_t c)
 	return (double)(h % 10007) / 10007.0 - 0.5;
 }
 
-static void tics_for_variants(struct strbuf *sc, const struct plot_group *g, const size_t *vs,
-			      size_t nvs)
+/*
+ * The frame of the pictures with a slot per variant (box, change): the key
+ * above, a tic labelled with each variant's values, the keys as x label.
+ */
+static void variant_axis(struct strbuf *sc, const struct plot_group *g, const size_t *vs,
+			 size_t nvs, bool zero_line)
 {
 	size_t longest = 0;
 
+	strbuf_addstr(sc, "set tmargin at screen 0.84\nset bmargin 7\nset lmargin 12\n"
+		      "set key at screen 0.5,0.915 center top horizontal samplen 2\n"
+		      "set grid noxtics\n");
+	if (zero_line)
+		strbuf_addstr(sc, "set xzeroaxis lt -1 lw 1\n");
 	strbuf_addstr(sc, "set xtics (");
 	for (size_t i = 0; i < nvs; i++) {
 		/* a workload without parameters: name the metric under its box */
@@ -895,162 +1036,182 @@ static void tics_for_variants(struct strbuf *sc, const struct plot_group *g, con
 		strbuf_addstr(sc, "set xtics rotate by 40 right\n");
 	if (nvs) {
 		char *keys = variant_join(&g->typed[vs[0]], true, ", ");
-		if (*keys) {
-			char *q = gnuplot_quote(keys);
-			strbuf_addf(sc, "set xlabel %s\n", q);
-			free(q);
-		}
+		if (*keys)
+			set_text(sc, "xlabel", keys, "");
 		free(keys);
 	}
 	strbuf_addf(sc, "set xrange [-0.6:%.1f]\n", nvs - 0.4);
 }
 
-static int plot_boxes_one(const struct plot_group *g, const struct plot_opts *o,
-			  const size_t *vs, size_t nvs, const char *part, struct plot_list *out)
-{
-	struct strbuf sc = STRBUF_INIT, dat = STRBUF_INIT;
-	size_t K = g->nkernels;
-	double bw = 0.8 / K, *scale = xcalloc(nvs ? nvs : 1, sizeof(*scale));
-	double smin = INFINITY, smax = 0;
-	bool normalise, any_box;
-	char *name, *title, *cap, *yl, *q;
-	int ret;
+/* One box picture: its variants, the box width and the scale of each operation. */
+struct boxes {
+	const size_t *vs;
+	size_t nvs;
+	double bw;		/* the slot of one kernel */
+	double *mean;		/* [nvs] the baseline's mean of each variant, NaN: no samples */
+	bool normalise;		/* values in % of those means */
+};
 
-	/* Operations of very different magnitude: show % of the baseline mean. */
-	for (size_t i = 0; i < nvs; i++) {
-		const struct plot_cell *b = plot_group_cell(g, vs[i], 0);
+/* Operations of very different magnitude: show % of the baseline mean. */
+static void box_scale(struct boxes *b, const struct plot_group *g)
+{
+	double smin = INFINITY, smax = 0;
+
+	b->mean = xcalloc(b->nvs ? b->nvs : 1, sizeof(*b->mean));
+	for (size_t i = 0; i < b->nvs; i++) {
+		const struct plot_cell *c = plot_group_cell(g, b->vs[i], 0);
 		double s = 0;
 
-		for (size_t j = 0; j < b->n; j++)
-			s += b->v[j];
-		scale[i] = b->n ? s / b->n : NAN;
-		if (isfinite(scale[i]) && scale[i] > 0) {
-			if (scale[i] < smin)
-				smin = scale[i];
-			if (scale[i] > smax)
-				smax = scale[i];
+		for (size_t j = 0; j < c->n; j++)
+			s += c->v[j];
+		b->mean[i] = c->n ? s / c->n : NAN;
+		if (isfinite(b->mean[i]) && b->mean[i] > 0) {
+			if (b->mean[i] < smin)
+				smin = b->mean[i];
+			if (b->mean[i] > smax)
+				smax = b->mean[i];
 		}
 	}
-	normalise = nvs > 1 && smax > 0 && isfinite(smin) && smax / smin > 10;
-	any_box = false;
+	b->normalise = b->nvs > 1 && smax > 0 && isfinite(smin) && smax / smin > 10;
+}
 
-	strbuf_addf(&dat, "# mmbench plot data: %s %s box plots%s\n", g->workload, g->metric,
-		    normalise ? " (values in % of the baseline mean of each operation)" : "");
+/* The factor variant i's values are drawn with; false: normalised, but no baseline mean to do it by. */
+static bool box_factor(const struct boxes *b, size_t i, double *f)
+{
+	*f = b->normalise ? 100.0 / b->mean[i] : 1.0;
+	return !b->normalise || (isfinite(b->mean[i]) && b->mean[i] > 0);
+}
+
+/* Tukey whiskers: the furthest samples within 1.5 IQR of the box. */
+static void tukey_whiskers(const struct plot_cell *c, const struct stats_summary *s, double *wlo,
+			   double *whi)
+{
+	double *sorted = sorted_copy(c->v, c->n), iqr = s->q3 - s->q1;
+
+	*wlo = s->q1;
+	*whi = s->q3;
+	for (size_t j = 0; j < c->n; j++) {
+		if (sorted[j] >= s->q1 - 1.5 * iqr && sorted[j] < *wlo)
+			*wlo = sorted[j];
+		if (sorted[j] <= s->q3 + 1.5 * iqr && sorted[j] > *whi)
+			*whi = sorted[j];
+	}
+	free(sorted);
+}
+
+/* Data blocks 0..K-1, a box per variant of each kernel; false: no box to draw. */
+static bool box_stats(const struct boxes *b, const struct plot_group *g, struct strbuf *dat)
+{
+	size_t K = g->nkernels;
+	bool any_box = false;
+
 	for (size_t k = 0; k < K; k++) {
-		double off = ((double)k - (K - 1) / 2.0) * bw;
+		double off = ((double)k - (K - 1) / 2.0) * b->bw;
 
-		strbuf_addf(&dat, "# block %zu: kernel %s\n# x q1 whisker_lo whisker_hi q3 median mean n\n",
+		strbuf_addf(dat, "# block %zu: kernel %s\n# x q1 whisker_lo whisker_hi q3 median mean n\n",
 			    k, g->kernels[k]);
-		for (size_t i = 0; i < nvs; i++) {
-			const struct plot_cell *c = plot_group_cell(g, vs[i], k);
-			double f = normalise ? 100.0 / scale[i] : 1.0, *sorted, wlo, whi, iqr;
+		for (size_t i = 0; i < b->nvs; i++) {
+			const struct plot_cell *c = plot_group_cell(g, b->vs[i], k);
+			double f, wlo, whi;
 			struct stats_summary s;
 
-			if (!c->n || (normalise && !(isfinite(scale[i]) && scale[i] > 0))) {
-				strbuf_addf(&dat, "%.4f NaN NaN NaN NaN NaN NaN 0\n", i + off);
+			if (!box_factor(b, i, &f) || !c->n) {
+				strbuf_addf(dat, "%.4f NaN NaN NaN NaN NaN NaN 0\n", i + off);
 				continue;
 			}
 			stats_summarise(c->v, c->n, g->better, &s);
-			sorted = xmalloc(c->n * sizeof(*sorted));
-			memcpy(sorted, c->v, c->n * sizeof(*sorted));
-			qsort(sorted, c->n, sizeof(*sorted), cmp_double);
-			/* Tukey whiskers: the furthest samples within 1.5 IQR of the box */
-			iqr = s.q3 - s.q1;
-			wlo = s.q1;
-			whi = s.q3;
-			for (size_t j = 0; j < c->n; j++) {
-				if (sorted[j] >= s.q1 - 1.5 * iqr && sorted[j] < wlo)
-					wlo = sorted[j];
-				if (sorted[j] <= s.q3 + 1.5 * iqr && sorted[j] > whi)
-					whi = sorted[j];
-			}
-			free(sorted);
+			tukey_whiskers(c, &s, &wlo, &whi);
 			any_box = true;
-			strbuf_addf(&dat, "%.4f %.10g %.10g %.10g %.10g %.10g %.10g %zu\n", i + off,
+			strbuf_addf(dat, "%.4f %.10g %.10g %.10g %.10g %.10g %.10g %zu\n", i + off,
 				    s.q1 * f, wlo * f, whi * f, s.q3 * f, s.median * f, s.amean * f, c->n);
 		}
-		strbuf_addstr(&dat, "\n\n");
+		strbuf_addstr(dat, "\n\n");
 	}
+	return any_box;
+}
+
+/* Data blocks K..2K-1: every sample of each kernel, jittered around its box. */
+static void box_samples(const struct boxes *b, const struct plot_group *g, struct strbuf *dat)
+{
+	size_t K = g->nkernels;
+
 	for (size_t k = 0; k < K; k++) {
-		double off = ((double)k - (K - 1) / 2.0) * bw;
+		double off = ((double)k - (K - 1) / 2.0) * b->bw;
 
-		strbuf_addf(&dat, "# block %zu: samples of %s (x jittered)\n# x value\n", K + k, g->kernels[k]);
-		for (size_t i = 0; i < nvs; i++) {
-			const struct plot_cell *c = plot_group_cell(g, vs[i], k);
-			double f = normalise ? 100.0 / scale[i] : 1.0;
+		strbuf_addf(dat, "# block %zu: samples of %s (x jittered)\n# x value\n", K + k, g->kernels[k]);
+		for (size_t i = 0; i < b->nvs; i++) {
+			const struct plot_cell *c = plot_group_cell(g, b->vs[i], k);
+			double f;
 
-			if (normalise && !(isfinite(scale[i]) && scale[i] > 0))
+			if (!box_factor(b, i, &f))
 				continue;
 			for (size_t j = 0; j < c->n; j++)
-				strbuf_addf(&dat, "%.4f %.10g\n", i + off + jitter(vs[i], k, j) * bw * 0.6,
+				strbuf_addf(dat, "%.4f %.10g\n", i + off + jitter(b->vs[i], k, j) * b->bw * 0.6,
 					    c->v[j] * f);
 		}
-		strbuf_addstr(&dat, "\n\n");
+		strbuf_addstr(dat, "\n\n");
 	}
+}
 
-	if (!any_box) {
-		free(scale);
-		strbuf_release(&dat);
+/* The y axis names the metric, or the baseline its values are in % of. */
+static void box_ylabel(struct strbuf *sc, const struct boxes *b, const struct plot_group *g)
+{
+	char *l;
+
+	if (!b->normalise) {
+		metric_label(sc, "ylabel", g);
+		return;
+	}
+	l = xasprintf("%s, %% of %s mean per operation (%s)", g->metric, g->kernels[0],
+		      direction(g->better));
+	set_text(sc, "ylabel", l, "");
+	free(l);
+}
+
+static int plot_boxes_one(const struct plot_group *g, const struct plot_opts *o,
+			  const size_t *vs, size_t nvs, const char *part, struct plot_list *out)
+{
+	struct boxes b = { .vs = vs, .nvs = nvs, .bw = 0.8 / g->nkernels };
+	struct picture p;
+	size_t K = g->nkernels;
+	char *title;
+
+	picture_init(&p, "box");
+	box_scale(&b, g);
+	strbuf_addf(&p.dat, "# mmbench plot data: %s %s box plots%s\n", g->workload, g->metric,
+		    b.normalise ? " (values in % of the baseline mean of each operation)" : "");
+	if (!box_stats(&b, g, &p.dat)) {
+		free(b.mean);
+		picture_release(&p);
 		return 0;
 	}
-	name = plot_name(g, "box", part);
+	box_samples(&b, g, &p.dat);
 	title = part && *part ? xasprintf("%s %s per operation (%s)", g->workload, g->metric, part)
 			      : xasprintf("%s %s per operation", g->workload, g->metric);
-	cap = caption(g, o, vs, nvs);
-	script_begin(&sc, o, g);
-	headings(&sc, title, "box: quartiles and median; whiskers: furthest sample within 1.5 IQR; points: every sample", cap);
-	if (!normalise) {
-		double vlo = INFINITY, vhi = -INFINITY;
+	picture_begin(&p, g, o, part, title, vs, nvs);
+	headings(&p.sc, p.title, "box: quartiles and median; whiskers: furthest sample within 1.5 IQR; points: every sample", p.cap);
+	if (!b.normalise) {
+		double vlo, vhi;
 
 		/* every sample is drawn: the range holds them all */
-		for (size_t i = 0; i < nvs; i++)
-			for (size_t k = 0; k < K; k++) {
-				const struct plot_cell *c = plot_group_cell(g, vs[i], k);
-
-				for (size_t j = 0; j < c->n; j++) {
-					vlo = fmin(vlo, c->v[j]);
-					vhi = fmax(vhi, c->v[j]);
-				}
-			}
-		si_tics(&sc, "y", vlo, vhi, g->unit, 6, true, NULL);
+		sample_range(g, vs, nvs, &vlo, &vhi);
+		si_tics(&p.sc, "y", vlo, vhi, g->unit, 6, true, NULL);
 	}
-	strbuf_addstr(&sc, "set tmargin at screen 0.84\nset bmargin 7\nset lmargin 12\n"
-		      "set key at screen 0.5,0.915 center top horizontal samplen 2\n"
-		      "set grid noxtics\n");
-	tics_for_variants(&sc, g, vs, nvs);
-	if (normalise) {
-		char *l = xasprintf("%s, %% of %s mean per operation (%s)", g->metric, g->kernels[0],
-				    direction(g->better));
-		q = gnuplot_quote(l);
-		free(l);
-	} else {
-		yl = metric_axis(g);
-		q = gnuplot_quote(yl);
-		free(yl);
-	}
-	strbuf_addf(&sc, "set ylabel %s\n", q);
-	free(q);
-	strbuf_addf(&sc, "set boxwidth %.4f absolute\nset style fill solid 0.15 border\n", bw * 0.75);
-	strbuf_addstr(&sc, "plot ");
+	variant_axis(&p.sc, g, vs, nvs, false);
+	box_ylabel(&p.sc, &b, g);
+	strbuf_addf(&p.sc, "set boxwidth %.4f absolute\nset style fill solid 0.15 border\n", b.bw * 0.75);
+	strbuf_addstr(&p.sc, "plot ");
 	for (size_t k = 0; k < K; k++) {
-		char *kq = gnuplot_quote(g->kernels[k]);
-
-		strbuf_addf(&sc, "%s@DATA@ index %zu using 1:2:3:4:5 with candlesticks whiskerbars 0.6 lt %d lw 1.5 title %s, \\\n"
-			    "     '' index %zu using 1:6:6:6:6 with candlesticks lt %d lw 3 dt 1 notitle, \\\n"
+		strbuf_addf(&p.sc, "%s@DATA@ index %zu using 1:2:3:4:5 with candlesticks whiskerbars 0.6 lt %d lw 1.5",
+			    k ? ", \\\n     " : "", k, lt_of(k));
+		add_title(&p.sc, g->kernels[k]);
+		strbuf_addf(&p.sc, ", \\\n     '' index %zu using 1:6:6:6:6 with candlesticks lt %d lw 3 dt 1 notitle, \\\n"
 			    "     '' index %zu using 1:2 with points lt %d pt %d ps 0.6 notitle",
-			    k ? ", \\\n     " : "", k, lt_of(k), kq, k, lt_of(k), K + k, lt_of(k),
-			    kernel_open_points[k % NSTYLE]);
-		free(kq);
+			    k, lt_of(k), K + k, lt_of(k), kernel_open_points[k % NSTYLE]);
 	}
-	strbuf_addstr(&sc, "\n");
-	ret = finish(o, out, name, "box", title, &sc, &dat);
-	free(name);
-	free(title);
-	free(cap);
-	free(scale);
-	strbuf_release(&sc);
-	strbuf_release(&dat);
-	return ret;
+	strbuf_addstr(&p.sc, "\n");
+	free(b.mean);
+	return picture_finish(&p, o, out);
 }
 
 /*
@@ -1071,35 +1232,30 @@ static int split_by_first_key(const struct plot_group *g, size_t max,
 			vs[v] = v;
 		ret = fn(g, o, vs, g->nvariants, "", out);
 	} else {
-		char **done = NULL;
-		size_t ndone = 0;
+		char **vals = NULL;
+		size_t nvals = 0;
 		const char *key = g->typed[0].p[0].name;
 
-		for (size_t v = 0; v < g->nvariants && !ret; v++) {
+		/* the first key's values, in the order they come */
+		for (size_t v = 0; v < g->nvariants; v++) {
 			const char *val = variant_get(&g->typed[v], key);
-			char *part;
-			size_t n = 0, d;
 
-			val = val ? val : "";
-			for (d = 0; d < ndone; d++)
-				if (!strcmp(done[d], val))
-					break;
-			if (d < ndone)
-				continue;
-			done = xrealloc(done, (ndone + 1) * sizeof(*done));
-			done[ndone++] = xstrdup(val);
+			add_unique(&vals, &nvals, val ? val : "");
+		}
+		for (size_t d = 0; d < nvals && !ret; d++) {
+			char *part;
+			size_t n = 0;
+
 			for (size_t w = 0; w < g->nvariants; w++) {
 				const char *v2 = variant_get(&g->typed[w], key);
-				if (!strcmp(v2 ? v2 : "", val))
+				if (!strcmp(v2 ? v2 : "", vals[d]))
 					vs[n++] = w;
 			}
-			part = xasprintf("%s=%s", key, val);
+			part = xasprintf("%s=%s", key, vals[d]);
 			ret = fn(g, o, vs, n, part, out);
 			free(part);
 		}
-		for (size_t d = 0; d < ndone; d++)
-			free(done[d]);
-		free(done);
+		free_strings(vals, nvals);
 	}
 	free(vs);
 	return ret;
@@ -1112,132 +1268,141 @@ int plot_boxes(const struct plot_group *g, const struct plot_opts *o, struct plo
 
 /* ---- relative change bars ---- */
 
-static int plot_change_one(const struct plot_group *g, const struct plot_opts *o,
-			   const size_t *vs, size_t nvs, const char *part, struct plot_list *out)
+/* The changes one chart draws: its range, and the series that names each class in the key. */
+struct changes {
+	size_t first_of[3];	/* class 0 none, 1 improvement, 2 regression */
+	struct change_range r;
+};
+
+/* Data block j: the change of kernel j + 1 vs the baseline at each variant. */
+static void change_data(struct changes *c, const struct plot_group *g, const struct plot_opts *o,
+			const size_t *vs, size_t nvs, double bw, struct strbuf *dat)
 {
-	struct strbuf sc = STRBUF_INIT, dat = STRBUF_INIT;
-	size_t K = g->nkernels, J = K > 1 ? K - 1 : 1;
-	double bw = 0.8 / J, ymin = 0, ymax = 0;
-	char *name, *title, *cap, *q, *sub;
-	int ret;
+	size_t K = g->nkernels, J = K - 1;
 
-	/* each class is named in the key by the first series that has it */
-	size_t first_of[3] = { (size_t)-1, (size_t)-1, (size_t)-1 };
-	bool crowded, any_rel = false;
-
-	if (K < 2)
-		return 0;
-	strbuf_addf(&dat, "# mmbench plot data: %s %s change vs %s\n", g->workload, g->metric,
+	for (size_t j = 0; j < 3; j++)
+		c->first_of[j] = (size_t)-1;
+	strbuf_addf(dat, "# mmbench plot data: %s %s change vs %s\n", g->workload, g->metric,
 		    g->kernels[0]);
 	for (size_t k = 1; k < K; k++) {
 		double off = ((double)(k - 1) - (J - 1) / 2.0) * bw;
 
-		strbuf_addf(&dat, "# block %zu: %s vs %s\n# x rel%% ci95_lo ci95_hi p class(0 none,1 improvement,2 regression)\n",
+		strbuf_addf(dat, "# block %zu: %s vs %s\n# x rel%% ci95_lo ci95_hi p class(0 none,1 improvement,2 regression)\n",
 			    k - 1, g->kernels[k], g->kernels[0]);
 		for (size_t i = 0; i < nvs; i++) {
 			struct change ch;
+			int cls;
 
 			cell_change(g, o, vs[i], k, &ch);
-			strbuf_addf(&dat, "%.4f %.6g %.6g %.6g %.6g %d\n", i + off, ch.rel, ch.lo, ch.hi,
+			strbuf_addf(dat, "%.4f %.6g %.6g %.6g %.6g %d\n", i + off, ch.rel, ch.lo, ch.hi,
 				    ch.p, ch.cls);
-			{
-				int c = ch.cls < 0 ? 0 : ch.cls;
-				if (first_of[c] == (size_t)-1 && isfinite(ch.rel))
-					first_of[c] = k - 1;
-			}
-			if (isfinite(ch.rel))
-				any_rel = true;
-			if (isfinite(ch.lo) && ch.lo < ymin)
-				ymin = ch.lo;
-			if (isfinite(ch.hi) && ch.hi > ymax)
-				ymax = ch.hi;
+			cls = ch.cls < 0 ? 0 : ch.cls;
+			if (c->first_of[cls] == (size_t)-1 && isfinite(ch.rel))
+				c->first_of[cls] = k - 1;
+			change_range_add(&c->r, &ch);
 		}
-		strbuf_addstr(&dat, "\n\n");
+		strbuf_addstr(dat, "\n\n");
 	}
+}
 
-	name = plot_name(g, "change", part);
-	if (!any_rel) {
-		/* nothing to draw: no chart rather than an empty one, and say why */
-		bool zero = false;
+/* No change to draw: no chart rather than an empty one, and say why. */
+static void change_skipped(const struct plot_group *g, const struct plot_opts *o,
+			   const size_t *vs, size_t nvs, const char *part)
+{
+	char *name = plot_name(g, "change", part);
+	bool zero = false;
 
-		for (size_t i = 0; i < nvs && !zero; i++) {
-			const struct plot_cell *b = plot_group_cell(g, vs[i], 0);
-			double sum = 0;
+	for (size_t i = 0; i < nvs && !zero; i++) {
+		const struct plot_cell *b = plot_group_cell(g, vs[i], 0);
+		double sum = 0;
 
-			for (size_t j = 0; j < b->n; j++)
-				sum += b->v[j];
-			zero = b->n >= 2 && sum == 0;
-		}
-		warning("skipped plot %s/%s.%s: %s", o->outdir ? o->outdir : ".", name,
-			plot_format_ext(o->format), zero ? "no relative change, the baseline mean is 0"
-			: "no change to draw, fewer than 2 samples on a side");
-		free(name);
-		strbuf_release(&dat);
-		return 0;
+		for (size_t j = 0; j < b->n; j++)
+			sum += b->v[j];
+		zero = b->n >= 2 && sum == 0;
 	}
-	title = part && *part ? xasprintf("%s %s: change vs %s (%s)", g->workload, g->metric, g->kernels[0], part)
-			      : xasprintf("%s %s: change vs %s", g->workload, g->metric, g->kernels[0]);
-	cap = caption(g, o, vs, nvs);
-	script_begin(&sc, o, g);
-	if (K > 2) {
-		struct strbuf order = STRBUF_INIT;
-		strbuf_addstr(&order, "bars left to right:");
-		for (size_t k = 1; k < K; k++)
-			strbuf_addf(&order, " %s%s", g->kernels[k], k + 1 < K ? "," : "");
-		strbuf_addf(&order, "; error bars: 95%% CI of the change of the %s", mean_title(g));
-		sub = strbuf_detach(&order);
-	} else {
-		sub = xasprintf("%s; error bars: 95%% CI of the change of the %s", g->kernels[1],
-				mean_title(g));
-	}
-	headings(&sc, title, sub, cap);
-	free(sub);
-	strbuf_addstr(&sc, "set tmargin at screen 0.84\nset bmargin 7\nset lmargin 12\n"
-		      "set key at screen 0.5,0.915 center top horizontal samplen 2\n"
-		      "set grid noxtics\nset xzeroaxis lt -1 lw 1\n");
-	tics_for_variants(&sc, g, vs, nvs);
-	{
-		char *yl = xasprintf("%% change of %s %s (%s)", mean_title(g), g->metric,
-				     direction(g->better));
-		q = gnuplot_quote(yl);
-		strbuf_addf(&sc, "set ylabel %s\n", q);
-		free(q);
-		free(yl);
-	}
-	/* room for the value labels above/below the bars; vertical when bars are narrow */
-	crowded = J * nvs > 10;
-	{
-		double span = ymax - ymin > 0 ? ymax - ymin : 1, pad = crowded ? 0.2 : 0.12;
-		strbuf_addf(&sc, "set yrange [%.6g:%.6g]\n", ymin - pad * span, ymax + pad * span);
-	}
-	strbuf_addf(&sc, "set boxwidth %.4f absolute\n", bw * 0.7);
-	strbuf_addstr(&sc, "set style line 101 lc rgb \"#1a9641\" lw 1\n"		/* improvement */
-		      "set style line 102 lc rgb \"#d7191c\" lw 1\n"			/* regression */
-		      "set style line 103 lc rgb \"#808080\" lw 1\n");
-	strbuf_addstr(&sc, "plot ");
+	warning("skipped plot %s/%s.%s: %s", o->outdir ? o->outdir : ".", name,
+		plot_format_ext(o->format), zero ? "no relative change, the baseline mean is 0"
+		: "no change to draw, fewer than 2 samples on a side");
+	free(name);
+}
+
+/* Which bar is which kernel, and what the error bars are. */
+static char *change_subtitle(const struct plot_group *g)
+{
+	struct strbuf order = STRBUF_INIT;
+	size_t K = g->nkernels;
+
+	if (K <= 2)
+		return xasprintf("%s; error bars: 95%% CI of the change of the %s", g->kernels[1],
+				 mean_title(g));
+	strbuf_addstr(&order, "bars left to right:");
+	for (size_t k = 1; k < K; k++)
+		strbuf_addf(&order, " %s%s", g->kernels[k], k + 1 < K ? "," : "");
+	strbuf_addf(&order, "; error bars: 95%% CI of the change of the %s", mean_title(g));
+	return strbuf_detach(&order);
+}
+
+/* A bar per kernel and variant, its fill the class (in black and white too: solid, hatched, empty). */
+static void change_bars(struct strbuf *sc, const struct changes *c, size_t J, bool crowded)
+{
+	strbuf_addstr(sc, "plot ");
 	for (size_t j = 0; j < J; j++) {
-		/* fill encodes the class in black and white too: solid, hatched, empty */
-		strbuf_addf(&sc, "%s@DATA@ index %zu using 1:($6==1?$2:NaN) with boxes ls 101 fill solid 0.8 border lc rgb \"black\" %s, \\\n"
+		strbuf_addf(sc, "%s@DATA@ index %zu using 1:($6==1?$2:NaN) with boxes ls 101 fill solid 0.8 border lc rgb \"black\" %s, \\\n"
 			    "     '' index %zu using 1:($6==2?$2:NaN) with boxes ls 102 fill pattern 2 border lc rgb \"black\" %s, \\\n"
 			    "     '' index %zu using 1:($6==0||$6==-1?$2:NaN) with boxes ls 103 fill empty border lc rgb \"#404040\" %s, \\\n"
 			    "     '' index %zu using 1:2:3:4 with yerrorbars lc rgb \"black\" lw 1 dt 1 pt 7 ps 0.4 notitle, \\\n"
 			    "     '' index %zu using 1:($2>=0?$4:NaN):(sprintf(\"%%+.1f%%%%\",$2)) with labels %s font \",8\" notitle, \\\n"
 			    "     '' index %zu using 1:($2<0?$3:NaN):(sprintf(\"%%+.1f%%%%\",$2)) with labels %s font \",8\" notitle",
 			    j ? ", \\\n     " : "", j,
-			    first_of[1] != j ? "notitle" : "title \"significant improvement\"",
-			    j, first_of[2] != j ? "notitle" : "title \"significant regression\"",
-			    j, first_of[0] != j ? "notitle" : "title \"no significant change\"",
+			    c->first_of[1] != j ? "notitle" : "title \"significant improvement\"",
+			    j, c->first_of[2] != j ? "notitle" : "title \"significant regression\"",
+			    j, c->first_of[0] != j ? "notitle" : "title \"no significant change\"",
 			    j, j, crowded ? "rotate by 90 left offset 0,0.4" : "offset 0,0.7",
 			    j, crowded ? "rotate by 90 right offset 0,-0.4" : "offset 0,-0.7");
 	}
-	strbuf_addstr(&sc, "\n");
-	ret = finish(o, out, name, "change", title, &sc, &dat);
-	free(name);
-	free(title);
-	free(cap);
-	strbuf_release(&sc);
-	strbuf_release(&dat);
-	return ret;
+	strbuf_addstr(sc, "\n");
+}
+
+static int plot_change_one(const struct plot_group *g, const struct plot_opts *o,
+			   const size_t *vs, size_t nvs, const char *part, struct plot_list *out)
+{
+	size_t K = g->nkernels, J = K > 1 ? K - 1 : 1;
+	double bw = 0.8 / J, span, pad;
+	struct changes c = { .r.any = false };	/* the range from 0: it holds the zero line */
+	struct picture p;
+	char *title, *sub, *yl;
+	bool crowded;
+
+	if (K < 2)
+		return 0;
+	picture_init(&p, "change");
+	change_data(&c, g, o, vs, nvs, bw, &p.dat);
+	if (!c.r.any) {
+		change_skipped(g, o, vs, nvs, part);
+		picture_release(&p);
+		return 0;
+	}
+	title = part && *part ? xasprintf("%s %s: change vs %s (%s)", g->workload, g->metric, g->kernels[0], part)
+			      : xasprintf("%s %s: change vs %s", g->workload, g->metric, g->kernels[0]);
+	picture_begin(&p, g, o, part, title, vs, nvs);
+	sub = change_subtitle(g);
+	headings(&p.sc, p.title, sub, p.cap);
+	free(sub);
+	variant_axis(&p.sc, g, vs, nvs, true);
+	yl = xasprintf("%% change of %s %s (%s)", mean_title(g), g->metric, direction(g->better));
+	set_text(&p.sc, "ylabel", yl, "");
+	free(yl);
+	/* room for the value labels above/below the bars; vertical when bars are narrow */
+	crowded = J * nvs > 10;
+	span = c.r.hi - c.r.lo > 0 ? c.r.hi - c.r.lo : 1;
+	pad = crowded ? 0.2 : 0.12;
+	strbuf_addf(&p.sc, "set yrange [%.6g:%.6g]\n", c.r.lo - pad * span, c.r.hi + pad * span);
+	strbuf_addf(&p.sc, "set boxwidth %.4f absolute\n", bw * 0.7);
+	strbuf_addstr(&p.sc, "set style line 101 lc rgb \"#1a9641\" lw 1\n"		/* improvement */
+		      "set style line 102 lc rgb \"#d7191c\" lw 1\n"			/* regression */
+		      "set style line 103 lc rgb \"#808080\" lw 1\n");
+	change_bars(&p.sc, &c, J, crowded);
+	return picture_finish(&p, o, out);
 }
 
 int plot_change(const struct plot_group *g, const struct plot_opts *o, struct plot_list *out)
@@ -1249,76 +1414,100 @@ int plot_change(const struct plot_group *g, const struct plot_opts *o, struct pl
 
 /* ---- distributions: empirical CDF per kernel ---- */
 
+/* A data block: the samples of c sorted, each with its cumulative fraction. */
+static void ecdf_block(struct strbuf *dat, const struct plot_cell *c)
+{
+	double *s = sorted_copy(c->v, c->n);
+
+	for (size_t i = 0; i < c->n; i++)
+		strbuf_addf(dat, "%.10g %.6f\n", s[i], (double)(i + 1) / c->n);
+	if (!c->n)
+		strbuf_addstr(dat, "NaN NaN\n");
+	strbuf_addstr(dat, "\n\n");
+	free(s);
+}
+
+/* The curves: a step line and its points per kernel, from data block first on; ps: the points' size. */
+static void ecdf_plot(struct strbuf *sc, const struct plot_group *g, size_t first, bool titled,
+		      const char *ps)
+{
+	strbuf_addstr(sc, "plot ");
+	for (size_t k = 0; k < g->nkernels; k++) {
+		strbuf_addf(sc, "%s@DATA@ index %zu using 1:2 with steps lt %d", k ? ", \\\n     " : "",
+			    first + k, lt_of(k));
+		if (titled)
+			add_title(sc, g->kernels[k]);
+		else
+			strbuf_addstr(sc, " notitle");
+		strbuf_addf(sc, ", \\\n     '' index %zu using 1:2 with points lt %d ps %s notitle",
+			    first + k, lt_of(k), ps);
+	}
+	strbuf_addstr(sc, "\n");
+}
+
 static int plot_dist_one(const struct plot_group *g, const struct plot_opts *o, size_t v,
 			 struct plot_list *out)
 {
-	struct strbuf sc = STRBUF_INIT, dat = STRBUF_INIT;
-	size_t K = g->nkernels;
-	char *name, *title, *cap, *q, *xl;
-	int ret;
+	struct picture p;
+	double lo, hi;
+	char *title;
 
-	strbuf_addf(&dat, "# mmbench plot data: %s %s [%s] empirical CDF\n", g->workload, g->metric,
+	picture_init(&p, "dist");
+	strbuf_addf(&p.dat, "# mmbench plot data: %s %s [%s] empirical CDF\n", g->workload, g->metric,
 		    g->variants[v]);
-	for (size_t k = 0; k < K; k++) {
-		const struct plot_cell *c = plot_group_cell(g, v, k);
-		double *s = xmalloc((c->n ? c->n : 1) * sizeof(*s));
-
-		if (c->n)
-			memcpy(s, c->v, c->n * sizeof(*s));
-		qsort(s, c->n, sizeof(*s), cmp_double);
-		strbuf_addf(&dat, "# block %zu: %s\n# value cumulative_fraction\n", k, g->kernels[k]);
-		for (size_t i = 0; i < c->n; i++)
-			strbuf_addf(&dat, "%.10g %.6f\n", s[i], (double)(i + 1) / c->n);
-		if (!c->n)
-			strbuf_addstr(&dat, "NaN NaN\n");
-		strbuf_addstr(&dat, "\n\n");
-		free(s);
+	for (size_t k = 0; k < g->nkernels; k++) {
+		strbuf_addf(&p.dat, "# block %zu: %s\n# value cumulative_fraction\n", k, g->kernels[k]);
+		ecdf_block(&p.dat, plot_group_cell(g, v, k));
 	}
-	name = plot_name(g, "dist", *g->variants[v] ? g->variants[v] : NULL);
 	title = *g->variants[v] ? xasprintf("%s %s distribution (%s)", g->workload, g->metric, g->variants[v])
 				: xasprintf("%s %s distribution", g->workload, g->metric);
-	cap = caption(g, o, &v, 1);
-	script_begin(&sc, o, g);
-	headings(&sc, title, "empirical CDF of the samples of each kernel: steps show noise and bimodality", cap);
-	{
-		double lo = INFINITY, hi = -INFINITY;
-
-		for (size_t k = 0; k < K; k++) {
-			const struct plot_cell *c = plot_group_cell(g, v, k);
-
-			for (size_t i = 0; i < c->n; i++) {
-				lo = fmin(lo, c->v[i]);
-				hi = fmax(hi, c->v[i]);
-			}
-		}
-		si_tics(&sc, "x", lo, hi, g->unit, 5, false, NULL);
-	}
-	strbuf_addstr(&sc, "set tmargin at screen 0.88\nset bmargin 5\nset lmargin 12\nset rmargin 6\n"
+	picture_begin(&p, g, o, g->variants[v], title, &v, 1);
+	headings(&p.sc, p.title, "empirical CDF of the samples of each kernel: steps show noise and bimodality", p.cap);
+	sample_range(g, &v, 1, &lo, &hi);
+	si_tics(&p.sc, "x", lo, hi, g->unit, 5, false, NULL);
+	strbuf_addstr(&p.sc, "set tmargin at screen 0.88\nset bmargin 5\nset lmargin 12\nset rmargin 6\n"
 		      "set key bottom right box opaque samplen 3\n"
 		      "set grid xtics ytics\n"
 		      "set yrange [0:1.02]\nset ylabel \"fraction of samples <= x\"\n");
-	xl = metric_axis(g);
-	q = gnuplot_quote(xl);
-	strbuf_addf(&sc, "set xlabel %s\n", q);
-	free(q);
-	free(xl);
-	strbuf_addstr(&sc, "plot ");
-	for (size_t k = 0; k < K; k++) {
-		char *kq = gnuplot_quote(g->kernels[k]);
+	metric_label(&p.sc, "xlabel", g);
+	ecdf_plot(&p.sc, g, 0, true, "0.8");
+	return picture_finish(&p, o, out);
+}
 
-		strbuf_addf(&sc, "%s@DATA@ index %zu using 1:2 with steps lt %d title %s, \\\n"
-			    "     '' index %zu using 1:2 with points lt %d ps 0.8 notitle",
-			    k ? ", \\\n     " : "", k, lt_of(k), kq, k, lt_of(k));
-		free(kq);
+/* Panel p of a grid of cols x rows: its place, x tics over its samples, the variant, the curves. */
+static void dist_panel(struct strbuf *sc, const struct plot_group *g, const size_t *vs, size_t p,
+		       size_t cols, size_t rows)
+{
+	const char *lab = *g->variants[vs[p]] ? g->variants[vs[p]] : g->metric;
+	double lo, hi;
+	double left = 0.08, right = 0.98, bottom = 0.11, top = 0.84, hsp = 0.06, vsp = 0.11;
+	double w = (right - left - (cols - 1) * hsp) / cols, h = (top - bottom - (rows - 1) * vsp) / rows;
+	double x0 = left + (p % cols) * (w + hsp), y1 = top - (p / cols) * (h + vsp);
+
+	strbuf_addf(sc, "set lmargin at screen %.4f\nset rmargin at screen %.4f\n"
+		    "set tmargin at screen %.4f\nset bmargin at screen %.4f\n",
+		    x0, x0 + w, y1, y1 - h);
+	sample_range(g, &vs[p], 1, &lo, &hi);
+	si_tics(sc, "x", lo, hi, g->unit, 4, false, "\",8\"");
+	set_text(sc, "title", lab, " font \",9\" offset 0,-0.6");
+	ecdf_plot(sc, g, p * g->nkernels, false, "0.5");
+	if (!p)	/* headings once */
+		strbuf_addstr(sc, "unset label\n");
+}
+
+/* The legend: an empty full-size plot whose curves lie outside its range. */
+static void dist_legend(struct strbuf *sc, const struct plot_group *g)
+{
+	strbuf_addstr(sc, "set lmargin at screen 0.02\nset rmargin at screen 0.98\n"
+		      "set tmargin at screen 0.99\nset bmargin at screen 0.01\n"
+		      "unset border\nunset xtics\nunset ytics\nunset grid\nunset title\n"
+		      "set xrange [0:1]\nset yrange [0:1]\n"
+		      "set key at screen 0.5,0.915 center top horizontal samplen 3\nplot ");
+	for (size_t k = 0; k < g->nkernels; k++) {
+		strbuf_addf(sc, "%s2 with linespoints lt %d ps 0.7", k ? ", " : "", lt_of(k));
+		add_title(sc, g->kernels[k]);
 	}
-	strbuf_addstr(&sc, "\n");
-	ret = finish(o, out, name, "dist", title, &sc, &dat);
-	free(name);
-	free(title);
-	free(cap);
-	strbuf_release(&sc);
-	strbuf_release(&dat);
-	return ret;
+	strbuf_addstr(sc, "\n");
 }
 
 /*
@@ -1329,104 +1518,38 @@ static int plot_dist_one(const struct plot_group *g, const struct plot_opts *o, 
 static int plot_dist_panels(const struct plot_group *g, const struct plot_opts *o,
 			    const size_t *vs, size_t nvs, const char *part, struct plot_list *out)
 {
-	struct strbuf sc = STRBUF_INIT, dat = STRBUF_INIT;
 	size_t K = g->nkernels, cols, rows;
-	char *name, *title, *cap, *sub, *xl;
-
-	int ret;
+	struct picture p;
+	char *sub, *xl;
 
 	cols = nvs <= 2 ? nvs : nvs <= 4 ? 2 : nvs <= 9 ? 3 : 4;
 	rows = (nvs + cols - 1) / cols;
-	strbuf_addf(&dat, "# mmbench plot data: %s %s empirical CDF, block = panel * %zu + kernel\n",
+	picture_init(&p, "dist");
+	strbuf_addf(&p.dat, "# mmbench plot data: %s %s empirical CDF, block = panel * %zu + kernel\n",
 		    g->workload, g->metric, K);
-	for (size_t p = 0; p < nvs; p++)
+	for (size_t i = 0; i < nvs; i++)
 		for (size_t k = 0; k < K; k++) {
-			const struct plot_cell *c = plot_group_cell(g, vs[p], k);
-			double *s = xmalloc((c->n ? c->n : 1) * sizeof(*s));
-
-			if (c->n)
-				memcpy(s, c->v, c->n * sizeof(*s));
-			qsort(s, c->n, sizeof(*s), cmp_double);
-			strbuf_addf(&dat, "# block %zu: [%s] %s\n# value cumulative_fraction\n", p * K + k,
-				    g->variants[vs[p]], g->kernels[k]);
-			for (size_t i = 0; i < c->n; i++)
-				strbuf_addf(&dat, "%.10g %.6f\n", s[i], (double)(i + 1) / c->n);
-			if (!c->n)
-				strbuf_addstr(&dat, "NaN NaN\n");
-			strbuf_addstr(&dat, "\n\n");
-			free(s);
+			strbuf_addf(&p.dat, "# block %zu: [%s] %s\n# value cumulative_fraction\n", i * K + k,
+				    g->variants[vs[i]], g->kernels[k]);
+			ecdf_block(&p.dat, plot_group_cell(g, vs[i], k));
 		}
-	name = plot_name(g, "dist", part);
-	title = xasprintf("%s %s distribution per variant", g->workload, g->metric);
-	cap = caption(g, o, vs, nvs);
+	picture_begin(&p, g, o, part, xasprintf("%s %s distribution per variant", g->workload, g->metric),
+		      vs, nvs);
 	xl = metric_axis(g);
 	sub = xasprintf("empirical CDF per kernel; x: %s; y: fraction of samples <= x", xl);
-	script_begin(&sc, o, g);
-	headings(&sc, title, sub, cap);
-	/* panels placed by hand, so that the legend can span the whole width */
-	strbuf_addstr(&sc, "set multiplot\n");
-	strbuf_addstr(&sc, "set yrange [0:1.02]\nset ytics 0.25 font \",8\"\nset format y \"%.2g\"\n"
-		      "set grid xtics ytics\nunset key\n");
-	for (size_t p = 0; p < nvs; p++) {
-		char *lab = xstrdup(*g->variants[vs[p]] ? g->variants[vs[p]] : g->metric), *q = gnuplot_quote(lab);
-		double lo = INFINITY, hi = -INFINITY;
-		double left = 0.08, right = 0.98, bottom = 0.11, top = 0.84, hsp = 0.06, vsp = 0.11;
-		double w = (right - left - (cols - 1) * hsp) / cols, h = (top - bottom - (rows - 1) * vsp) / rows;
-		double x0 = left + (p % cols) * (w + hsp), y1 = top - (p / cols) * (h + vsp);
-
-		strbuf_addf(&sc, "set lmargin at screen %.4f\nset rmargin at screen %.4f\n"
-			    "set tmargin at screen %.4f\nset bmargin at screen %.4f\n",
-			    x0, x0 + w, y1, y1 - h);
-
-		for (size_t k = 0; k < K; k++) {
-			const struct plot_cell *c = plot_group_cell(g, vs[p], k);
-			for (size_t i = 0; i < c->n; i++) {
-				lo = c->v[i] < lo ? c->v[i] : lo;
-				hi = c->v[i] > hi ? c->v[i] : hi;
-			}
-		}
-		si_tics(&sc, "x", lo, hi, g->unit, 4, false, "\",8\"");
-
-		strbuf_addf(&sc, "set title %s font \",9\" offset 0,-0.6\n", q);
-		free(q);
-		free(lab);
-		strbuf_addstr(&sc, "plot ");
-		for (size_t k = 0; k < K; k++) {
-			char *kq = gnuplot_quote(g->kernels[k]);
-
-			strbuf_addf(&sc, "%s@DATA@ index %zu using 1:2 with steps lt %d notitle, \\\n"
-				    "     '' index %zu using 1:2 with points lt %d ps 0.5 notitle",
-				    k ? ", \\\n     " : "", p * K + k, lt_of(k), p * K + k, lt_of(k));
-			free(kq);
-		}
-		strbuf_addstr(&sc, "\n");
-		if (!p)	/* headings once */
-			strbuf_addstr(&sc, "unset label\n");
-	}
-	/* the legend: an empty full-size plot whose curves lie outside its range */
-	strbuf_addstr(&sc, "set lmargin at screen 0.02\nset rmargin at screen 0.98\n"
-		      "set tmargin at screen 0.99\nset bmargin at screen 0.01\n"
-		      "unset border\nunset xtics\nunset ytics\nunset grid\nunset title\n"
-		      "set xrange [0:1]\nset yrange [0:1]\n"
-		      "set key at screen 0.5,0.915 center top horizontal samplen 3\nplot ");
-	for (size_t k = 0; k < K; k++) {
-		char *kq = gnuplot_quote(g->kernels[k]);
-
-		strbuf_addf(&sc, "%s2 with linespoints lt %d ps 0.7 title %s", k ? ", " : "", lt_of(k), kq);
-		free(kq);
-	}
-	strbuf_addstr(&sc, "\nunset multiplot\n");
-	ret = finish(o, out, name, "dist", title, &sc, &dat);
-	free(name);
-	free(title);
-	free(cap);
+	headings(&p.sc, p.title, sub, p.cap);
 	free(sub);
 	free(xl);
-	strbuf_release(&sc);
-	strbuf_release(&dat);
-	return ret;
+	/* panels placed by hand, so that the legend can span the whole width */
+	strbuf_addstr(&p.sc, "set multiplot\n");
+	strbuf_addstr(&p.sc, "set yrange [0:1.02]\nset ytics 0.25 font \",8\"\nset format y \"%.2g\"\n"
+		      "set grid xtics ytics\nunset key\n");
+	for (size_t i = 0; i < nvs; i++)
+		dist_panel(&p.sc, g, vs, i, cols, rows);
+	dist_legend(&p.sc, g);
+	strbuf_addstr(&p.sc, "unset multiplot\n");
+	return picture_finish(&p, o, out);
 }
-
 int plot_dist(const struct plot_group *g, const struct plot_opts *o, struct plot_list *out)
 {
 	size_t *vs;
