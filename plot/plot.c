@@ -25,29 +25,22 @@ void plot_opts_init(struct plot_opts *o)
 	o->alpha = 0.05;
 }
 
+/* --format's words, which are the pictures' file name extensions too */
+static const char *const format_names[] = { [PLOT_PNG] = "png", [PLOT_SVG] = "svg", [PLOT_PDF] = "pdf" };
+
 int plot_format_parse(const char *s, enum plot_format *out)
 {
-	if (!strcmp(s, "png"))
-		*out = PLOT_PNG;
-	else if (!strcmp(s, "svg"))
-		*out = PLOT_SVG;
-	else if (!strcmp(s, "pdf"))
-		*out = PLOT_PDF;
-	else
+	int i = name_index(format_names, ARRAY_SIZE(format_names), s);
+
+	if (i < 0)
 		return -1;
+	*out = i;
 	return 0;
 }
 
 const char *plot_format_ext(enum plot_format f)
 {
-	switch (f) {
-	case PLOT_SVG:
-		return "svg";
-	case PLOT_PDF:
-		return "pdf";
-	default:
-		return "png";
-	}
+	return (size_t)f < ARRAY_SIZE(format_names) ? format_names[f] : "png";
 }
 
 /* ---- data model ---- */

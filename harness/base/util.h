@@ -159,6 +159,11 @@ bool starts_with(const char *s, const char *prefix);
 bool ends_with(const char *s, const char *suffix);
 /* Strip leading/trailing whitespace in place; returns s. */
 char *strtrim(char *s);
+/*
+ * The index of s among the n words of names, an enum's words indexed by
+ * its values ({ [ACCEL_KVM] = "kvm", ... }); -1 when it is none of them.
+ */
+int name_index(const char *const *names, size_t n, const char *s);
 
 /* Hex SHA-256 of a buffer (64 chars + NUL into out). */
 void sha256_hex(const void *data, size_t len, char out[65]);

@@ -9,22 +9,21 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+static const char *const accel_names[] = { [ACCEL_AUTO] = "auto", [ACCEL_KVM] = "kvm", [ACCEL_TCG] = "tcg" };
+
 int accel_parse(const char *s, enum accel *out)
 {
-	if (!strcmp(s, "auto"))
-		*out = ACCEL_AUTO;
-	else if (!strcmp(s, "kvm"))
-		*out = ACCEL_KVM;
-	else if (!strcmp(s, "tcg"))
-		*out = ACCEL_TCG;
-	else
+	int i = name_index(accel_names, ARRAY_SIZE(accel_names), s);
+
+	if (i < 0)
 		return -1;
+	*out = i;
 	return 0;
 }
 
 const char *accel_name(enum accel a)
 {
-	return a == ACCEL_KVM ? "kvm" : a == ACCEL_TCG ? "tcg" : "auto";
+	return (size_t)a < ARRAY_SIZE(accel_names) ? accel_names[a] : "auto";
 }
 
 bool kvm_usable(char *why, size_t len)

@@ -11,14 +11,14 @@
 
 int monitors_mode_parse(const char *s, enum monitors_mode *m)
 {
-	if (!strcmp(s, "changed"))
-		*m = MONITORS_CHANGED;
-	else if (!strcmp(s, "all"))
-		*m = MONITORS_ALL;
-	else if (!strcmp(s, "none"))
-		*m = MONITORS_NONE;
-	else
+	static const char *const names[] = {
+		[MONITORS_CHANGED] = "changed", [MONITORS_ALL] = "all", [MONITORS_NONE] = "none",
+	};
+	int i = name_index(names, ARRAY_SIZE(names), s);
+
+	if (i < 0)
 		return -1;
+	*m = i;
 	return 0;
 }
 

@@ -120,10 +120,26 @@ static void test_swap_active(void **state)
 	free(p);
 }
 
+/* An enum's words by value: whole words only, a hole in the table matches nothing. */
+static void test_name_index(void **state)
+{
+	static const char *const names[] = { [0] = "auto", [2] = "kvm", [3] = "" };
+
+	(void)state;
+	assert_int_equal(name_index(names, ARRAY_SIZE(names), "auto"), 0);
+	assert_int_equal(name_index(names, ARRAY_SIZE(names), "kvm"), 2);
+	assert_int_equal(name_index(names, ARRAY_SIZE(names), ""), 3);
+	assert_int_equal(name_index(names, ARRAY_SIZE(names), "kv"), -1);
+	assert_int_equal(name_index(names, ARRAY_SIZE(names), "kvmx"), -1);
+	assert_int_equal(name_index(names, ARRAY_SIZE(names), "AUTO"), -1);
+	assert_int_equal(name_index(names, 2, "kvm"), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_capped),
+		cmocka_unit_test(test_name_index),
 		cmocka_unit_test(test_copy_keeps_mode),
 		cmocka_unit_test(test_swap_active),
 	};
