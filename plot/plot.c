@@ -672,26 +672,23 @@ static void picture_release(struct picture *p)
 /* Draw the picture and list it (one gnuplot skipped is said and is no error); releases p. */
 static int picture_finish(struct picture *p, const struct plot_opts *o, struct plot_list *out)
 {
-	char *ext_name = xasprintf("%s.%s", p->name, plot_format_ext(o->format));
-	char *gp_self = xasprintf("%s.gp", p->name);
 	const char *self = strstr(p->sc.buf, "THIS_FILE.gp");
 	struct strbuf text = STRBUF_INIT;
 	int ret;
 
 	/* name the script itself in its header comment */
 	strbuf_add(&text, p->sc.buf, self - p->sc.buf);
-	strbuf_addstr(&text, gp_self);
-	strbuf_addstr(&text, self + strlen("THIS_FILE.gp"));
+	strbuf_addf(&text, "%s.gp%s", p->name, self + strlen("THIS_FILE.gp"));
 	ret = gnuplot_render(o, p->name, text.buf, p->dat.buf);
-	if (!ret)
-		plot_list_add(out, ext_name, p->kind, p->title);
-	else if (ret > 0)
-		ret = 0;	/* skipped, said why */
 	strbuf_release(&text);
-	free(gp_self);
-	free(ext_name);
+	if (!ret) {
+		char *file = xasprintf("%s.%s", p->name, plot_format_ext(o->format));
+
+		plot_list_add(out, file, p->kind, p->title);
+		free(file);
+	}
 	picture_release(p);
-	return ret;
+	return ret > 0 ? 0 : ret;	/* > 0: skipped, said why */
 }
 
 /* ---- scaling: metric vs clients, one line per kernel, change panel below ---- */
