@@ -248,12 +248,7 @@ static void match_why_rows(struct repro_view *v)
 static void fmt_p(struct strbuf *sb, const char *what, double p)
 {
 	strbuf_addf(sb, ", %s=", what);
-	if (isnan(p))
-		strbuf_addstr(sb, "n/a");
-	else if (p < 0.0001)
-		strbuf_addf(sb, "%.1e", p);
-	else
-		strbuf_addf(sb, "%.4f", p);
+	repro_fmt_p(sb, p);
 }
 
 /* One line per column for a why row: the report's change, ours, the outcome. */

@@ -474,6 +474,16 @@ void repro_plan_caveats(struct repro_plan *p, const struct lkp_report *r,
 		note(p, "caveat: kernels run under QEMU TCG (emulated CPU): syscall and fault costs are distorted, magnitudes differ from bare metal");
 }
 
+void repro_fmt_p(struct strbuf *out, double p)
+{
+	if (isnan(p))
+		strbuf_addstr(out, "n/a");
+	else if (p < 0.0001)
+		strbuf_addf(out, "%.1e", p);
+	else
+		strbuf_addf(out, "%.4f", p);
+}
+
 int repro_verdict(double report_change, double rel, double rel_lo, double rel_hi,
 		  double p, struct strbuf *out)
 {
@@ -486,12 +496,7 @@ int repro_verdict(double report_change, double rel, double rel_lo, double rel_hi
 	ok = sig && same;
 	strbuf_addf(out, "report: %+.1f%%, here: %+.1f%% [CI %+.1f, %+.1f], p=", report_change,
 		    rel, rel_lo, rel_hi);
-	if (isnan(p))
-		strbuf_addstr(out, "n/a");
-	else if (p < 0.0001)
-		strbuf_addf(out, "%.1e", p);
-	else
-		strbuf_addf(out, "%.4f", p);
+	repro_fmt_p(out, p);
 	strbuf_addstr(out, ok ? ": reproduced" : ": not reproduced");
 	if (ok && (rel_hi < report_change || rel_lo > report_change))
 		strbuf_addf(out, " (magnitude differs: the report's %+.1f%% is outside the CI)",
