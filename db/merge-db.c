@@ -463,9 +463,17 @@ int db_merge_file(struct mmb_db *db, const char *src_path, const struct db_merge
 	if (ret)
 		goto rollback;
 	ret = -1;
-	/* every series first: samples find theirs by name */
-	if (exec3(db, "INSERT OR IGNORE INTO main.series (workload, variant, metric, unit, better)"
-		  " SELECT workload, variant, metric, unit, better FROM " SRC ".series ORDER BY id",
+	/*
+	 * every series first: samples find theirs by name; the typed variant
+	 * comes along, and fills a gap where this DB has the series untyped
+	 */
+	if (exec3(db, "INSERT OR IGNORE INTO main.series (workload, variant, metric, unit, better,"
+		  " params_json) SELECT workload, variant, metric, unit, better, params_json FROM "
+		  SRC ".series ORDER BY id", 0, 0, 0) < 0 ||
+	    exec3(db, "UPDATE main.series SET params_json = (SELECT s.params_json FROM " SRC
+		  ".series s WHERE s.workload = main.series.workload AND s.variant ="
+		  " main.series.variant AND s.metric = main.series.metric AND s.unit ="
+		  " main.series.unit AND s.better = main.series.better) WHERE params_json IS NULL",
 		  0, 0, 0) < 0)
 		goto rollback;
 	if (db_prepare(db, "SELECT r.id, r.kernel_id, ifnull(r.machine_id, 0), k.label FROM " SRC

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #define MSTREAM_MAGIC "mmbench-stream"
+/* an I record's fields, its type included: the most a writer sends */
+#define MSTREAM_ITER_FIELDS 15
 
 /* ---- encoding ------------------------------------------------------ */
 
@@ -101,7 +103,7 @@ void merge_init(struct merge_ctx *m, struct mmb_db *db, int64_t run_id)
 static void merge_iter_reset(struct merge_ctx *m)
 {
 	if (m->iter)
-		mstream_fields_free(m->iter, 14);
+		mstream_fields_free(m->iter, MSTREAM_ITER_FIELDS);
 	m->iter = NULL;
 	for (int i = 0; i < 2 * m->nsamples; i++)
 		free(m->sample_strs[i]);
@@ -179,6 +181,8 @@ static int merge_iteration_commit(struct merge_ctx *m)
 	it.disturbed = m->iter[12];
 	if (m->iter[13] && !parse_dbl(m->iter[13], &it.interference))
 		it.measured = true;
+	/* field 14: the typed variant a new series keeps (NULL: typed from the text on read) */
+	it.variant_json = m->iter[14];
 	if (!it.workload || !it.status)
 		return error("result stream: iteration without workload or status");
 	id = db_iteration_add(m->db, &it, m->samples, m->nsamples,
@@ -274,10 +278,10 @@ static int merge_iter_begin(struct merge_ctx *m, char **f, int n)
 {
 	long long ns, no;
 
-	if ((n != 12 && n != 14) || parse_int(f[10], &ns) || parse_int(f[11], &no) || ns < 0 || no < 0 ||
+	if ((n != 12 && n != 14 && n != MSTREAM_ITER_FIELDS) || parse_int(f[10], &ns) || parse_int(f[11], &no) || ns < 0 || no < 0 ||
 	    ns > 1000000 || no > 1000000)
 		return error("result stream: bad iteration record");
-	m->iter = xcalloc(14, sizeof(char *));
+	m->iter = xcalloc(MSTREAM_ITER_FIELDS, sizeof(char *));
 	for (int i = 0; i < n; i++) {
 		m->iter[i] = f[i];
 		f[i] = NULL;

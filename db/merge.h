@@ -19,8 +19,11 @@
  *   N  key value                            run_env row as found (an E row of
  *                                           the same key stays)
  *   I  workload variant params iteration warmup status reason started
- *      elapsed nsamples nmonitors disturbed interference
+ *      elapsed nsamples nmonitors disturbed interference variant_json
  *                                           then nsamples S and nmonitors O
+ *                                           (variant_json: the variant typed,
+ *                                           series.params_json; \N: typed
+ *                                           from the text)
  *   S  metric unit better seq value
  *   O  source key delta
  *   F  status                               the guest run's final status
@@ -49,7 +52,7 @@ struct merge_ctx {
 	int64_t run_id;			/* host run receiving the rows */
 	struct strbuf *line;		/* incomplete line carried between feeds */
 	/* iteration being assembled */
-	char **iter;			/* I fields */
+	char **iter;			/* I fields (MSTREAM_ITER_FIELDS) */
 	int need_s, need_o;
 	struct sample_info *samples;
 	char **sample_strs;		/* metric/unit storage */

@@ -152,11 +152,12 @@ static int stream_iteration(struct result_sink *s, const struct iteration_record
 	n[5] = xasprintf("%zu", nmon);
 	n[6] = it->measured ? num("%.17g", it->interference) : NULL;
 	{
-		/* the 13 fields merge_feed() reads */
+		/* the 14 fields merge_feed() reads */
 		const char *f[] = { it->workload, it->variant, it->params, n[0], n[1], it->status,
-				    it->reason, n[2], n[3], n[4], n[5], it->disturbed, n[6] };
+				    it->reason, n[2], n[3], n[4], n[5], it->disturbed, n[6],
+				    it->variant_json };
 
-		mstream_record(&b, 'I', f, 13);
+		mstream_record(&b, 'I', f, 14);
 	}
 	for (size_t i = 0; !it->warmup && i < r->nsamples; i++) {
 		const struct sample_info *x = &r->samples[i];

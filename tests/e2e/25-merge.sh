@@ -1,8 +1,8 @@
 #!/bin/bash
 # merge: another DB's runs (runner rows, import blocks, iterations,
 # monitors, environment, machine) land as they were; merging twice adds
-# nothing; a label naming another kernel is refused unless --rename; an
-# SQLite file given to import points at merge.
+# nothing; a label naming another kernel is refused unless --rename; typed
+# variants come along; an SQLite file given to import points at merge.
 . "$(dirname "$0")/../e2e-lib.sh"
 export MMBENCH_PLUGIN_PATH=$MMBENCH_BUILD/tests/plugins
 FIX=$(cd "$(dirname "$0")/../fixtures" && pwd)
@@ -102,6 +102,29 @@ badmerge "No such file" "$TMP/nope.db"
 echo "workload,metric" > "$TMP/x.csv"
 badmerge "not an mmbench results database" "$TMP/x.csv"
 [ "$(counts "$A")" = "$(counts "$A")" ]
+
+# typed variants come along (series.params_json): a series only the source
+# has keeps its types, one the target has untyped gets them
+cat > "$TMP/spin.yaml" <<EOC
+experiment: typed
+iterations: 1
+warmup: 0
+workloads:
+  - name: spin
+    params: { threads: 1, ms: [5, 10] }
+EOC
+MMBENCH_DB=$TMP/typed.db run --name spin-a "$TMP/spin.yaml"
+[ $rc -eq 0 ] || die "spin run failed: $(cat "$TMP/err")"
+types() { sq "$1" "SELECT variant || ' ' || ifnull(params_json, 'untyped') FROM series
+	WHERE workload = 'spin' ORDER BY variant, metric"; }
+typed=$(types "$TMP/typed.db")
+grep -qF 'ms=10 [{"name":"ms","type":"int","value":10,"text":"10"}]' <<<"$typed" ||
+	die "the spin run's series are not typed: $typed"
+"$MMB" -q merge --db "$A" "$TMP/typed.db" || die "merge of the typed run failed"
+[ "$(types "$A")" = "$typed" ] || die "merge lost the typed variants: $(types "$A")"
+sq "$A" "UPDATE series SET params_json = NULL WHERE workload = 'spin'"
+"$MMB" -q merge --db "$A" "$TMP/typed.db" || die "second merge of the typed run failed"
+[ "$(types "$A")" = "$typed" ] || die "merge did not type the untyped series: $(types "$A")"
 
 # import of a results DB says to use merge
 set +e

@@ -2,8 +2,8 @@
  * db/sink.c: the sqlite sink and the stream sink give the same rows.
  * Records go through both; the stream is merged into a second DB with
  * merge_feed(), as a guest's stream is on the host, and the two DBs'
- * iterations, samples, monitors (with the interference record) and
- * run_env are compared.  The whole run as a VM guest sends it (run row,
+ * iterations, samples, monitors (with the interference record),
+ * run_env and series (with the typed variant) are compared.  The whole run as a VM guest sends it (run row,
  * environment set and found, iterations, final status) also goes through
  * a pipe and is merged in odd-sized pieces.
  */
@@ -36,19 +36,26 @@ static int64_t new_run(struct mmb_db *db, const char *path, const char *label)
 	return db_run_begin(db, &r);
 }
 
+/* typed as the plugin declares clients: what series.params_json keeps */
+#define CLIENTS2_JSON "[{\"name\":\"clients\",\"type\":\"int\",\"value\":2,\"text\":\"2\"}]"
+
 static void feed(struct result_sink *s)
 {
 	struct iteration_info its[] = {
-		{ .workload = "pft", .variant = "clients=2", .params = "clients=2 size=1G",
+		{ .workload = "pft", .variant = "clients=2",
+		  .variant_json = CLIENTS2_JSON, .params = "clients=2 size=1G",
 		  .iteration = -1, .warmup = true, .status = "ok", .started = 1.25, .elapsed = 0.5 },
-		{ .workload = "pft", .variant = "clients=2", .params = "clients=2 size=1G",
+		{ .workload = "pft", .variant = "clients=2",
+		  .variant_json = CLIENTS2_JSON, .params = "clients=2 size=1G",
 		  .iteration = 1, .status = "ok", .started = 2.5, .elapsed = 0.75, .measured = true,
 		  .interference = 0.125 },
-		{ .workload = "pft", .variant = "clients=2", .params = "clients=2 size=1G",
+		{ .workload = "pft", .variant = "clients=2",
+		  .variant_json = CLIENTS2_JSON, .params = "clients=2 size=1G",
 		  .iteration = 2, .status = "ok", .started = 3.5, .elapsed = 0.75,
 		  .disturbed = "knob thp.enabled changed to always", .measured = true,
 		  .interference = 0.5 },
-		{ .workload = "pft", .variant = "clients=2", .params = "clients=2 size=1G",
+		{ .workload = "pft", .variant = "clients=2",
+		  .variant_json = CLIENTS2_JSON, .params = "clients=2 size=1G",
 		  .iteration = 3, .status = "failed", .reason = "killed by signal 11 (tab\there)",
 		  .started = 4.5, .elapsed = 0.25 },
 	};
@@ -102,6 +109,30 @@ static char *dump(struct mmb_db *db, const char *sql)
 	return strbuf_detach(&out);
 }
 
+/* The rows both sinks must give, query by query. */
+static const char *const same_rows[] = {
+	"SELECT workload, variant, params, iteration, warmup, status, reason, started,"
+	" elapsed, disturbed, interference FROM iterations ORDER BY id",
+	"SELECT workload, variant, metric, unit, better, iteration, seq, value FROM samples"
+	" ORDER BY id",
+	"SELECT i.iteration, m.source, m.key, m.delta FROM monitors m JOIN iterations i"
+	" ON i.id = m.iteration_id ORDER BY m.rowid",
+	"SELECT key, value, original FROM run_env ORDER BY key",
+	"SELECT workload, variant, metric, unit, better, params_json FROM series ORDER BY id",
+};
+
+static void assert_same_rows(struct mmb_db *a, struct mmb_db *b, const char *const *q, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *x = dump(a, q[i]), *y = dump(b, q[i]);
+
+		assert_true(strlen(x) > 0);
+		assert_string_equal(x, y);
+		free(x);
+		free(y);
+	}
+}
+
 static void test_same_rows(void **state)
 {
 	char *pa = xasprintf("%s/a.db", dir), *pb = xasprintf("%s/b.db", dir);
@@ -112,15 +143,6 @@ static void test_same_rows(void **state)
 	struct strbuf data = STRBUF_INIT;
 	int64_t ra = new_run(&a, pa, "k"), rb = new_run(&b, pb, "k");
 	int fd = open(ps, O_CREAT | O_TRUNC | O_WRONLY, 0600);
-	static const char *const q[] = {
-		"SELECT workload, variant, params, iteration, warmup, status, reason, started,"
-		" elapsed, disturbed, interference FROM iterations ORDER BY id",
-		"SELECT workload, variant, metric, unit, better, iteration, seq, value FROM samples"
-		" ORDER BY id",
-		"SELECT i.iteration, m.source, m.key, m.delta FROM monitors m JOIN iterations i"
-		" ON i.id = m.iteration_id ORDER BY m.rowid",
-		"SELECT key, value, original FROM run_env ORDER BY key",
-	};
 
 	(void)state;
 	assert_true(fd >= 0);
@@ -136,14 +158,7 @@ static void test_same_rows(void **state)
 	assert_int_equal(merge_feed(&m, data.buf, data.len), 0);
 	assert_int_equal(m.iterations, 4);
 	merge_release(&m);
-	for (size_t i = 0; i < ARRAY_SIZE(q); i++) {
-		char *x = dump(&a, q[i]), *y = dump(&b, q[i]);
-
-		assert_true(strlen(x) > 0);
-		assert_string_equal(x, y);
-		free(x);
-		free(y);
-	}
+	assert_same_rows(&a, &b, same_rows, ARRAY_SIZE(same_rows));
 	strbuf_release(&data);
 	db_close(&a);
 	db_close(&b);
@@ -180,14 +195,7 @@ static void test_pipe_roundtrip(void **state)
 	int64_t rb = new_run(&b, pb, "k");
 	int p[2];
 	char *x;
-	static const char *const q[] = {
-		"SELECT workload, variant, params, iteration, warmup, status, reason, started,"
-		" elapsed, disturbed, interference FROM iterations ORDER BY id",
-		"SELECT workload, variant, metric, unit, better, iteration, seq, value FROM samples"
-		" ORDER BY id",
-		"SELECT i.iteration, m.source, m.key, m.delta FROM monitors m JOIN iterations i"
-		" ON i.id = m.iteration_id ORDER BY m.rowid",
-		"SELECT key, value, original FROM run_env ORDER BY key",
+	static const char *const run_row[] = {
 		"SELECT experiment, release, version, cmdline, config_hash, harness_version, git_sha,"
 		" compiler, config_text FROM runs",
 	};
@@ -221,15 +229,8 @@ static void test_pipe_roundtrip(void **state)
 	assert_int_equal(m.line->len, 0);	/* no record left half-read */
 	merge_release(&m);
 
-	for (size_t i = 0; i < ARRAY_SIZE(q); i++) {
-		char *y = dump(&b, q[i]);
-
-		x = dump(&a, q[i]);
-		assert_true(strlen(x) > 0);
-		assert_string_equal(x, y);
-		free(x);
-		free(y);
-	}
+	assert_same_rows(&a, &b, same_rows, ARRAY_SIZE(same_rows));
+	assert_same_rows(&a, &b, run_row, ARRAY_SIZE(run_row));
 	/* what the host DB must hold, said outright */
 	x = dump(&b, "SELECT iteration, disturbed, interference FROM iterations WHERE disturbed"
 		     " IS NOT NULL");
@@ -242,6 +243,10 @@ static void test_pipe_roundtrip(void **state)
 	x = dump(&b, "SELECT key, value, coalesce(original, '-') FROM run_env WHERE key IN"
 		     " ('thp.enabled', 'vm.swappiness') ORDER BY key");
 	assert_string_equal(x, "thp.enabled|never|always|\nvm.swappiness|60|-|\n");
+	free(x);
+	/* the variant as typed, not typed again from its text */
+	x = dump(&b, "SELECT DISTINCT params_json FROM series");
+	assert_string_equal(x, CLIENTS2_JSON "|\n");
 	free(x);
 	strbuf_release(&data);
 	db_close(&a);
