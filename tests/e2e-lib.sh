@@ -46,3 +46,38 @@ thp_never_env() {
 	done
 	[ -z "$m" ] || printf '  mthp: { %s }\n' "$m"
 }
+
+# A synthetic 0-day report of aim9 brk_test naming two commits, aaaaaaaaaa
+# (base) and bbbbbbbbbb (suspect), with a 1 s testtime, into FILE; rows
+# read from stdin follow the KPI row (reproduce e2e tests).
+aim9_report() {	# FILE
+	cat >"$1" <<'R'
+Greeting,
+
+kernel test robot noticed a -5.0% regression of aim9.brk_test.ops_per_sec on:
+
+commit: bbbbbbbbbb0123456789abcdef0123456789abcd ("mm: the suspect")
+
+testcase: aim9
+test machine: 2 threads 1 sockets QEMU Virtual CPU with 24G memory
+parameters:
+
+	testtime: 1s
+	test: brk_test
+
+=========================================================================================
+compiler/kconfig/rootfs/tbox_group/test/testcase/testtime:
+  gcc-12/x86_64-rhel-8.3/debian-12-x86_64-20240206.cgz/vm-2/brk_test/aim9/1s
+
+commit: 
+  aaaaaaaaaa ("mm: the base")
+  bbbbbbbbbb ("mm: the suspect")
+
+aaaaaaaaaa012345 bbbbbbbbbb0123456789abcdef0 
+---------------- --------------------------- 
+         %stddev     %change         %stddev
+             \          |                \  
+   1322908            -5.0%    1256536        aim9.brk_test.ops_per_sec
+R
+	cat >>"$1"
+}

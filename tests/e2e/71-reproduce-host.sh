@@ -10,34 +10,7 @@
 export MMBENCH_STATE=${MMBENCH_STATE:-$TMP/state}
 command -v sqlite3 >/dev/null || skip "sqlite3 CLI not installed"
 
-cat >"$TMP/report.txt" <<'R'
-Greeting,
-
-kernel test robot noticed a -5.0% regression of aim9.brk_test.ops_per_sec on:
-
-commit: bbbbbbbbbb0123456789abcdef0123456789abcd ("mm: the suspect")
-
-testcase: aim9
-test machine: 2 threads 1 sockets QEMU Virtual CPU with 24G memory
-parameters:
-
-	testtime: 1s
-	test: brk_test
-
-=========================================================================================
-compiler/kconfig/rootfs/tbox_group/test/testcase/testtime:
-  gcc-12/x86_64-rhel-8.3/debian-12-x86_64-20240206.cgz/vm-2/brk_test/aim9/1s
-
-commit: 
-  aaaaaaaaaa ("mm: the base")
-  bbbbbbbbbb ("mm: the suspect")
-
-aaaaaaaaaa012345 bbbbbbbbbb0123456789abcdef0 
----------------- --------------------------- 
-         %stddev     %change         %stddev
-             \          |                \  
-   1322908            -5.0%    1256536        aim9.brk_test.ops_per_sec
-R
+aim9_report "$TMP/report.txt" </dev/null
 
 "$MMB" -q reproduce --runs 2 --name aaaaaaaaaa --db "$MMBENCH_DB" "$TMP/report.txt" >"$TMP/o1" 2>"$TMP/e1" ||
 	die "base run failed: $(cat "$TMP/e1")"

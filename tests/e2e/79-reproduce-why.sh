@@ -12,31 +12,7 @@
 [ -f "${MMBENCH_BUILD:-build}/workloads/aim9.so" ] || die "aim9 plugin not built"
 export MMBENCH_STATE=${MMBENCH_STATE:-$TMP/state}
 
-cat >"$TMP/report.txt" <<'R'
-kernel test robot noticed a -5.0% regression of aim9.brk_test.ops_per_sec on:
-
-commit: bbbbbbbbbb0123456789abcdef0123456789abcd ("mm: the suspect")
-
-testcase: aim9
-test machine: 2 threads 1 sockets QEMU Virtual CPU with 24G memory
-parameters:
-
-	testtime: 1s
-	test: brk_test
-
-=========================================================================================
-compiler/kconfig/rootfs/tbox_group/test/testcase/testtime:
-  gcc-12/x86_64-rhel-8.3/debian-12-x86_64-20240206.cgz/vm-2/brk_test/aim9/1s
-
-commit: 
-  aaaaaaaaaa ("mm: the base")
-  bbbbbbbbbb ("mm: the suspect")
-
-aaaaaaaaaa012345 bbbbbbbbbb0123456789abcdef0 
----------------- --------------------------- 
-         %stddev     %change         %stddev
-             \          |                \  
-   1322908            -5.0%    1256536        aim9.brk_test.ops_per_sec
+aim9_report "$TMP/report.txt" <<'R'
     201.54            +2.9%     207.44        aim9.time.system_time
      97.70            -5.9        91.84        aim9.time.user_time
       0.21 ±  3%      +0.0        0.22 ±  2%  mpstat.cpu.all.soft%
