@@ -14,11 +14,48 @@ static int width(int cur, const char *s)
 	return l > cur ? l : cur;
 }
 
+static void n_cell(char *buf, size_t len, const struct db_run_series *r)
+{
+	if (r->ndisturbed)
+		snprintf(buf, len, "%zu (%zu disturbed)", r->n, r->ndisturbed);
+	else
+		snprintf(buf, len, "%zu", r->n);
+}
+
+static void print_row(FILE *f, const struct db_run_series *r, const int *w)
+{
+	struct stats_summary s;
+	bool higher = r->better > 0;
+	const char *better = r->better > 0 ? "(higher is better)" : "(lower is better)";
+	double mean, cov;
+	char n[48];
+
+	n_cell(n, sizeof(n), r);
+	fprintf(f, "%-*s  %-*s  %-*s  %-*s  %*s  ", w[0], r->workload, w[1], r->variant, w[2],
+		r->metric, w[3], r->unit, w[4], n);
+	if (!r->n) {
+		/* every value was disturbed: no statistic, rather than "nan" */
+		fprintf(f, "%-5s  %16s  %7s  %s\n", "-", "-", "-", better);
+		return;
+	}
+	stats_summarise(r->v, r->n, r->better, &s);
+	/* a harmonic mean needs positive samples (deltas may be negative) */
+	if (s.min <= 0)
+		higher = false;
+	mean = higher ? s.hmean : s.amean;
+	cov = higher ? s.hcoeffvar : s.coeffvar;
+	fprintf(f, "%-5s  %16.4f  ", higher ? "Hmean" : "Amean", mean);
+	if (r->n > 1 && isfinite(cov))
+		fprintf(f, "%6.2f%%  %s\n", cov, better);
+	else
+		fprintf(f, "%7s  %s\n", "-", better);	/* one value has no spread */
+}
+
 int summary_print_run(FILE *f, struct mmb_db *db, int64_t run_id)
 {
 	struct db_run_series *rows;
-	size_t nr;
-	int ww = 8, wv = 7, wm = 6, wu = 4;
+	size_t nr, nempty = 0;
+	int w[5] = { 8, 7, 6, 4, 4 };	/* workload variant metric unit n */
 
 	if (db_run_series(db, run_id, &rows, &nr))
 		return -1;
@@ -27,37 +64,25 @@ int summary_print_run(FILE *f, struct mmb_db *db, int64_t run_id)
 		return 0;
 	}
 	for (size_t i = 0; i < nr; i++) {
-		ww = width(ww, rows[i].workload);
-		wv = width(wv, rows[i].variant);
-		wm = width(wm, rows[i].metric);
-		wu = width(wu, rows[i].unit);
-	}
-	fprintf(f, "%-*s  %-*s  %-*s  %-*s  %4s  %-23s  %7s\n", ww, "workload", wv,
-		"variant", wm, "metric", wu, "unit", "n", "mean", "CoV");
-	for (size_t i = 0; i < nr; i++) {
-		struct db_run_series *r = &rows[i];
-		struct stats_summary s;
-		bool higher = r->better > 0;
-		double mean, cov;
-
-		stats_summarise(r->v, r->n, r->better, &s);
-		/* a harmonic mean needs positive samples (deltas may be negative) */
-		if (s.min <= 0)
-			higher = false;
-		mean = higher ? s.hmean : s.amean;
-		cov = higher ? s.hcoeffvar : s.coeffvar;
 		char n[48];
 
-		if (r->ndisturbed)
-			snprintf(n, sizeof(n), "%zu (%zu disturbed)", r->n, r->ndisturbed);
-		else
-			snprintf(n, sizeof(n), "%zu", r->n);
-		fprintf(f, "%-*s  %-*s  %-*s  %-*s  %4s  %-5s  %16.4f  %6.2f%%  %s\n", ww,
-			r->workload, wv, r->variant, wm, r->metric, wu, r->unit, n,
-			higher ? "Hmean" : "Amean", r->n ? mean : NAN,
-			r->n > 1 && isfinite(cov) ? cov : 0.0,
-			r->better > 0 ? "(higher is better)" : "(lower is better)");
+		n_cell(n, sizeof(n), &rows[i]);
+		w[0] = width(w[0], rows[i].workload);
+		w[1] = width(w[1], rows[i].variant);
+		w[2] = width(w[2], rows[i].metric);
+		w[3] = width(w[3], rows[i].unit);
+		w[4] = width(w[4], n);
+		nempty += !rows[i].n;
 	}
+	fprintf(f, "%-*s  %-*s  %-*s  %-*s  %*s  %-23s  %7s\n", w[0], "workload", w[1],
+		"variant", w[2], "metric", w[3], "unit", w[4], "n", "mean", "CoV");
+	for (size_t i = 0; i < nr; i++)
+		print_row(f, &rows[i], w);
+	if (nempty)
+		fprintf(f, "%zu row%s without a clean value: every iteration was disturbed (a busy "
+			"machine; `mmbench show %lld` says by what). Run again on a quieter machine, "
+			"or compare --keep-disturbed to pool them anyway.\n", nempty,
+			nempty == 1 ? "" : "s", (long long)run_id);
 	db_run_series_free(rows, nr);
 	return 0;
 }
