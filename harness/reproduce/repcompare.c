@@ -308,6 +308,19 @@ static const char *unmeasured_reason(const char *name, const char *testcase)
 	return "no such monitor in mmbench";
 }
 
+/* Is report row i in the table: the KPI or a measured why row? */
+static bool row_shown(const struct repro_view *v, size_t i)
+{
+	const struct lkp_row *row = &v->p->table->rows[i];
+
+	if (!strcmp(row->metric, v->p->lkp_metric))
+		return true;
+	for (size_t w = 0; w < v->nwhy; w++)
+		if (v->why[w].rep == row)
+			return true;
+	return false;
+}
+
 static void print_unmeasured(struct strbuf *sb, const struct repro_view *v)
 {
 	const struct lkp_table *t = v->p->table;
@@ -316,12 +329,9 @@ static void print_unmeasured(struct strbuf *sb, const struct repro_view *v)
 
 	for (size_t i = 0; i < t->nrows; i++) {
 		const char *name = t->rows[i].metric, *why;
-		bool matched = !strcmp(name, v->p->lkp_metric);
 		bool seen = false;
 
-		for (size_t w = 0; w < v->nwhy && !matched; w++)
-			matched = v->why[w].rep == &t->rows[i];
-		if (matched)
+		if (row_shown(v, i))
 			continue;
 		why = unmeasured_reason(name, v->p->testcase);
 		for (size_t k = 0; k < nreasons; k++)
@@ -333,11 +343,8 @@ static void print_unmeasured(struct strbuf *sb, const struct repro_view *v)
 		strbuf_addf(sb, "  not measured here (%s): ", reasons[k]);
 		for (size_t i = 0, first = 1; i < t->nrows; i++) {
 			const char *name = t->rows[i].metric;
-			bool matched = !strcmp(name, v->p->lkp_metric);
 
-			for (size_t w = 0; w < v->nwhy && !matched; w++)
-				matched = v->why[w].rep == &t->rows[i];
-			if (matched || unmeasured_reason(name, v->p->testcase) != reasons[k])
+			if (row_shown(v, i) || unmeasured_reason(name, v->p->testcase) != reasons[k])
 				continue;
 			strbuf_addf(sb, "%s%s", first ? "" : ", ", name);
 			first = 0;
