@@ -31,8 +31,12 @@ export MMBENCH_CACHE=${MMBENCH_KERNEL_CACHE:-$B/cache/kernel}
 
 die() { echo "kernel-ab-power: $*" >&2; exit 1; }
 [ -x "$MM" ] || die "$MM not built (run make)"
+if [ -z "${KSENS_TREE:-}" ]; then
+	mkdir -p "$B/cache"
+	tests/kernel/make-repo.sh "$TREE" || die "no kernel repo in $TREE"
+fi
 git -C "$TREE" rev-parse -q --verify v6.12-debian >/dev/null 2>&1 ||
-	die "$TREE has no v6.12-debian tag: run make check-kernel once first"
+	die "$TREE has no v6.12-debian tag"
 for n in $LOOPS $REPS $ROUNDS; do
 	[[ $n =~ ^[0-9]+$ ]] || die "'$n' is not a number (KSENS_LOOPS, KSENS_REPS, KSENS_ROUNDS)"
 done

@@ -25,7 +25,6 @@ B=$(cd "${MMBENCH_BUILD:-$top/build}" && pwd)
 MM="$B/mmbench"
 FIX="$top/tests/fixtures/kernel"
 EXP="$here/aim9-brk-short.yaml"
-TARBALL=/usr/src/linux-source-6.12.tar.xz
 REPO="$B/cache/linux-6.12.git"
 export MMBENCH_CACHE="${MMBENCH_KERNEL_CACHE:-$B/cache/kernel}"
 ROUNDS=${MMBENCH_AB_ROUNDS:-3}
@@ -47,30 +46,11 @@ done
 [ -e "$B/workloads/aim9.so" ] || skip "aim9 plugin not built"
 
 # 1. the kernel repo
-if [ ! -f "$TARBALL" ]; then
-	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-		step "installing linux-source-6.12"
-		apt-get install -y -q linux-source-6.12 >/dev/null 2>&1 || apt-get update -q >/dev/null 2>&1
-		apt-get install -y -q linux-source-6.12 >/dev/null 2>&1 || skip "cannot install linux-source-6.12"
-	else
-		skip "$TARBALL missing (apt-get install linux-source-6.12)"
-	fi
-fi
-if ! git -C "$REPO" rev-parse -q --verify v6.12-debian >/dev/null 2>&1; then
-	step "making a git repo of $TARBALL"
-	rm -rf "$REPO.tmp"
-	mkdir -p "$REPO.tmp"
-	tar -xJf "$TARBALL" -C "$REPO.tmp" --strip-components=1
-	# Debian's .gitignore ignores the whole top level: drop that section
-	sed -i '/^# Debian packaging/,$d' "$REPO.tmp/.gitignore"
-	git -C "$REPO.tmp" init -q -b master
-	git -C "$REPO.tmp" add -A .
-	git -C "$REPO.tmp" -c user.name=mmbench -c user.email=mmbench@localhost \
-		commit -q -m "linux-source-6.12 (Debian)"
-	git -C "$REPO.tmp" tag v6.12-debian
-	rm -rf "$REPO"
-	mv "$REPO.tmp" "$REPO"
-fi
+step "kernel repo $REPO"
+rc=0
+"$here/make-repo.sh" "$REPO" || rc=$?
+[ $rc = 77 ] && exit 77
+[ $rc = 0 ] || fail "could not make the kernel repo $REPO"
 head_before=$(git -C "$REPO" rev-parse HEAD)
 branch_before=$(git -C "$REPO" symbolic-ref -q HEAD || echo detached)
 
