@@ -14,16 +14,16 @@
 # there is a false positive.
 #
 # Env: MMBENCH_BUILD (build), KSENS_TREE (the check-kernel repo,
-#   $MMBENCH_BUILD/cache/linux-6.12.git), KSENS_LOOPS ("0 300 600 1200"),
-#   KSENS_REPS (4), KSENS_ROUNDS (3, ab's default), KSENS_DB (keep the DB;
+#   $MMBENCH_BUILD/cache/linux-6.12.git), KSENS_LOOPS ("0 80 500 1000 2500"),
+#   KSENS_REPS (5), KSENS_ROUNDS (3, ab's default), KSENS_DB (keep the DB;
 #   default a temporary one), MMBENCH_KERNEL_CACHE (as check-kernel).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 B=$(cd "${MMBENCH_BUILD:-build}" && pwd) || exit 1
 MM=$B/mmbench
 TREE=${KSENS_TREE:-$B/cache/linux-6.12.git}
-LOOPS=${KSENS_LOOPS:-0 300 600 1200}
-REPS=${KSENS_REPS:-4}
+LOOPS=${KSENS_LOOPS:-0 80 500 1000 2500}
+REPS=${KSENS_REPS:-5}
 ROUNDS=${KSENS_ROUNDS:-3}
 EXP=tests/kernel/aim9-brk-short.yaml
 FIX=tests/fixtures/kernel/slow-brk-tunable
