@@ -137,7 +137,8 @@ chg() { sed -n 's/^  c .* \([-+][0-9.]*\)%  .*/\1/p' "$1" | head -n 1; }
 # "n (k disturbed)" widens the n column: the means still line up under their title
 col_end() { awk -v re="$2" '{ if (match($0, re)) { print RSTART + RLENGTH; exit } }' "$1"; }
 h=$(grep -m1 '^  kernel ' "$TMP/keep" | col_end /dev/stdin '[HAG]mean')
-ea=$(grep -m1 '^  a ' "$TMP/keep" | col_end /dev/stdin '^  a +[0-9]+ +[0-9.]+')
+# a's n may carry "(k disturbed)" too when a neighbour brushed the quiet run
+ea=$(grep -m1 '^  a ' "$TMP/keep" | col_end /dev/stdin '^  a +[0-9]+( \([0-9]+ disturbed\))? +[0-9.]+')
 ec=$(grep -m1 '^  c ' "$TMP/keep" | col_end /dev/stdin 'disturbed\) +[0-9.]+')
 [ -n "$h" ] && [ "$h" = "$ea" ] && [ "$h" = "$ec" ] ||
 	die "the mean column is out of line (title ends at $h, a's mean at $ea, c's at $ec): $(cat "$TMP/keep")"
