@@ -6,7 +6,7 @@
 #  2. a patch that does not apply: exit 2 naming patch and file, the
 #     user's tree untouched
 #  3. mmbench ab with tests/fixtures/kernel/slow-brk-tunable booted with
-#     mmb_brk_loops=$MMBENCH_AB_LOOPS (default 2500, about -50%: twice the
+#     mmb_brk_loops=$MMBENCH_AB_LOOPS (default 2500, about -53%: twice the
 #     smallest change ab finds at 3 rounds under TCG, docs/kernel-ab.md):
 #     compare must call brk_test a significant regression
 #  4. the same with tests/fixtures/kernel/noop (a comment): no significant
