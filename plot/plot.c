@@ -602,19 +602,125 @@ static void cell_change(const struct plot_group *g, const struct plot_opts *o, s
 }
 
 /* The range that holds every change's interval and 0, and whether any change is computable. */
+/*
+ * An interval the data cannot bound (a harmonic mean's upper limit when
+ * the reciprocals' interval reaches 0, the change of such a mean) is drawn
+ * to the panel's edge and marked there with a triangle.  Left to gnuplot,
+ * a NaN or inf bound makes the whole point undefined: the kernel's line
+ * vanishes, or the picture fails when every point is open.
+ */
+struct open_ends {
+	bool above, below;	/* some drawn interval is open that way */
+	double top, bottom;	/* the edges open intervals are drawn to */
+	bool *above_in, *below_in;	/* per data block */
+	size_t nblocks;
+};
+
+static void open_ends_init(struct open_ends *e, size_t nblocks)
+{
+	*e = (struct open_ends){ .nblocks = nblocks };
+	e->above_in = xcalloc(nblocks ? nblocks : 1, sizeof(*e->above_in));
+	e->below_in = xcalloc(nblocks ? nblocks : 1, sizeof(*e->below_in));
+}
+
+static void open_ends_release(struct open_ends *e)
+{
+	free(e->above_in);
+	free(e->below_in);
+}
+
+/* A point at y with bounds lo, hi in data block b: note the open sides. */
+static void open_ends_note(struct open_ends *e, size_t b, double y, double lo, double hi)
+{
+	if (!isfinite(y))
+		return;
+	if (!isfinite(hi))
+		e->above = e->above_in[b] = true;
+	if (!isfinite(lo))
+		e->below = e->below_in[b] = true;
+}
+
+/* Room beyond the closed range [*lo, *hi] for the open intervals to reach. */
+static void open_ends_place(struct open_ends *e, double *lo, double *hi)
+{
+	double span = *hi - *lo > 0 ? *hi - *lo : *hi != 0 ? fabs(*hi) : 1;
+
+	if (e->above)
+		*hi += 0.15 * span;
+	if (e->below)
+		*lo -= 0.15 * span;
+	e->top = *hi;
+	e->bottom = *lo;
+}
+
+/* The bounds $3 and $4 as expressions, open ones drawn to the edge. */
+static void open_ends_cols(const struct open_ends *e, char lo[static 96], char hi[static 96])
+{
+	if (e->below)
+		snprintf(lo, 96, "(valid(3)&&$3>%.10g?$3:%.10g)", e->bottom, e->bottom);
+	else
+		strcpy(lo, "$3");
+	if (e->above)
+		snprintf(hi, 96, "(valid(4)&&$4<%.10g?$4:%.10g)", e->top, e->top);
+	else
+		strcpy(hi, "$4");
+}
+
+/* The y:ylow:yhigh columns of yerror styles: 2:3:4, open bounds drawn to the edge. */
+static char *open_ends_using(const struct open_ends *e)
+{
+	char lo[96], hi[96];
+
+	if (!e->below && !e->above)
+		return xstrdup("2:3:4");
+	open_ends_cols(e, lo, hi);
+	/* a bare $3 is no using column: a plain bound is its column number */
+	return xasprintf("2:%s:%s", e->below ? lo : "3", e->above ? hi : "4");
+}
+
+/* Block b's triangles at the edge where its intervals are open; x: the x column or expression. */
+static void open_ends_marks(struct strbuf *sc, const struct open_ends *e, size_t b,
+			    const char *x, const char *style)
+{
+	if (e->above_in[b])
+		strbuf_addf(sc, ", \\\n     '' index %zu using %s:(valid(2)&&!(valid(4)&&$4<%.10g)?%.10g:NaN)"
+			    " with points %s pt 9 ps 1.4 notitle", b, x, e->top, e->top, style);
+	if (e->below_in[b])
+		strbuf_addf(sc, ", \\\n     '' index %zu using %s:(valid(2)&&!(valid(3)&&$3>%.10g)?%.10g:NaN)"
+			    " with points %s pt 11 ps 1.4 notitle", b, x, e->bottom, e->bottom, style);
+}
+
+/* What the triangles mean, in a corner of the panel. */
+static void open_ends_legend(struct strbuf *sc, const struct open_ends *e)
+{
+	if (!e->above && !e->below)
+		return;
+	/* just above the panel's top right corner: the triangles sit at the top or bottom edge */
+	strbuf_addf(sc, "set label \"%s%s%s: 95%% CI unbounded (too few or too spread samples)\""
+		    " at graph 1,1.025 right font \",8\"\n",
+		    e->above ? "\xe2\x96\xb2" : "", e->above && e->below ? "/" : "",
+		    e->below ? "\xe2\x96\xbc" : "");
+}
+
 struct change_range {
 	double lo, hi;
 	bool any;
+	struct open_ends open;
 };
 
-static void change_range_add(struct change_range *r, const struct change *ch)
+/* A change in data block b: the range holds it and its closed bounds. */
+static void change_range_add(struct change_range *r, size_t b, const struct change *ch)
 {
-	if (isfinite(ch->rel))
+	if (isfinite(ch->rel)) {
 		r->any = true;
+		r->lo = fmin(r->lo, ch->rel);
+		r->hi = fmax(r->hi, ch->rel);
+	}
 	if (isfinite(ch->lo) && ch->lo < r->lo)
 		r->lo = ch->lo;
 	if (isfinite(ch->hi) && ch->hi > r->hi)
 		r->hi = ch->hi;
+	open_ends_note(&r->open, b, ch->rel, ch->lo, ch->hi);
 }
 
 static char *plot_name(const struct plot_group *g, const char *kind, const char *extra)
@@ -727,6 +833,7 @@ struct scaling {
 	bool logx;
 	bool cut_at_zero;		/* an interval of a positive quantity is cut at 0, marked */
 	double ylo, yhi;		/* the top panel's range: every interval */
+	struct open_ends top;		/* the top panel's intervals the data cannot bound */
 	struct change_range rel;	/* the change panel's, from 0: it holds the zero line */
 };
 
@@ -763,6 +870,7 @@ static void scaling_means(struct scaling *s, const struct plot_group *g, const s
 
 	s->ylo = INFINITY;
 	s->yhi = -INFINITY;
+	open_ends_init(&s->top, g->nkernels);
 	for (size_t k = 0; k < g->nkernels; k++) {
 		strbuf_addf(dat, "# block %zu: kernel %s\n# %s mean ci95_lo ci95_hi n\n", k,
 			    g->kernels[k], s->key);
@@ -780,6 +888,11 @@ static void scaling_means(struct scaling *s, const struct plot_group *g, const s
 				s->ylo = lo;
 			if (isfinite(hi) && hi > s->yhi)
 				s->yhi = hi;
+			if (isfinite(m)) {
+				s->ylo = fmin(s->ylo, m);
+				s->yhi = fmax(s->yhi, m);
+			}
+			open_ends_note(&s->top, k, m, lo, hi);
 			strbuf_addf(dat, "%.17g %.10g %.10g %.10g %zu\n", s->pts[i].x, m, lo, hi, c->n);
 		}
 		strbuf_addstr(dat, "\n\n");
@@ -788,6 +901,8 @@ static void scaling_means(struct scaling *s, const struct plot_group *g, const s
 	s->cut_at_zero = ci_below_zero && !any_negative;
 	if (s->cut_at_zero)
 		s->ylo = 0;
+	if (isfinite(s->ylo) && isfinite(s->yhi))
+		open_ends_place(&s->top, &s->ylo, &s->yhi);
 }
 
 /* Data blocks K..2K-2, x rel lo hi p class of each kernel vs the baseline; the change panel's range. */
@@ -796,6 +911,7 @@ static void scaling_changes(struct scaling *s, const struct plot_group *g, const
 {
 	size_t K = g->nkernels;
 
+	open_ends_init(&s->rel.open, 2 * K);	/* indexed by data block: K..2K-2 */
 	for (size_t k = 1; k < K; k++) {
 		strbuf_addf(dat, "# block %zu: %% change of %s vs %s\n# %s rel ci95_lo ci95_hi p class(0 none,1 better,2 worse)\n",
 			    K + k - 1, g->kernels[k], g->kernels[0], s->key);
@@ -803,12 +919,14 @@ static void scaling_changes(struct scaling *s, const struct plot_group *g, const
 			struct change ch;
 
 			cell_change(g, o, s->pts[i].v, k, &ch);
-			change_range_add(&s->rel, &ch);
+			change_range_add(&s->rel, K + k - 1, &ch);
 			strbuf_addf(dat, "%.17g %.6g %.6g %.6g %.6g %d\n", s->pts[i].x, ch.rel, ch.lo,
 				    ch.hi, ch.p, ch.cls);
 		}
 		strbuf_addstr(dat, "\n\n");
 	}
+	if (s->rel.any)
+		open_ends_place(&s->rel.open, &s->rel.lo, &s->rel.hi);
 }
 
 /* The x of kernel k's points, nudged sideways so that the kernels' error bars do not hide each other. */
@@ -867,16 +985,21 @@ static void scaling_top_panel(struct strbuf *sc, const struct scaling *s, const 
 	if (s->cut_at_zero)
 		strbuf_addstr(sc, "set label \"\xe2\x96\xbc: 95% CI cut at 0\" at graph 0.99,0.04 right"
 			      " font \",8\"\n");
+	open_ends_legend(sc, &s->top);
 	/* the range holds every interval: nothing is clipped unmarked */
 	si_tics(sc, "y", s->ylo, s->yhi, g->unit, 5, true, NULL);
 	metric_label(sc, "ylabel", g);
 	strbuf_addstr(sc, "plot ");
 	for (size_t k = 0; k < K; k++) {
-		char *xexpr = nudged_x(s, k, K);
+		char *xexpr = nudged_x(s, k, K), *cols = open_ends_using(&s->top), *lt;
 
-		strbuf_addf(sc, "%s@DATA@ index %zu using %s:2:3:4 with yerrorlines lt %d",
-			    k ? ", \\\n     " : "", k, xexpr, lt_of(k));
+		strbuf_addf(sc, "%s@DATA@ index %zu using %s:%s with yerrorlines lt %d",
+			    k ? ", \\\n     " : "", k, xexpr, cols, lt_of(k));
+		free(cols);
 		add_title(sc, g->kernels[k]);
+		lt = xasprintf("lt %d", lt_of(k));
+		open_ends_marks(sc, &s->top, k, xexpr, lt);
+		free(lt);
 		if (s->cut_at_zero)
 			/* a triangle where an interval is cut at 0 */
 			strbuf_addf(sc, ", \\\n     '' index %zu using %s:($3<0?0:NaN) with points lt %d"
@@ -907,6 +1030,7 @@ static void scaling_change_panel(struct strbuf *sc, const struct scaling *s,
 	set_text(sc, "label", bl, " at screen 0.13,0.4 left font \",9\"");
 	free(bl);
 	set_text(sc, "xlabel", s->key, " offset 0,0.3");
+	open_ends_legend(sc, &s->rel.open);
 	if (K < 2 || !s->rel.any) {
 		/* nothing to draw: say why instead of failing on an empty plot */
 		strbuf_addstr(sc, "set yrange [-1:1]\nset label \"no change to show: fewer than 2 samples per kernel\" "
@@ -915,10 +1039,14 @@ static void scaling_change_panel(struct strbuf *sc, const struct scaling *s,
 	}
 	strbuf_addstr(sc, "plot ");
 	for (size_t k = 1; k < K; k++) {
-		char *xexpr = nudged_x(s, k, K);
+		char *xexpr = nudged_x(s, k, K), *cols = open_ends_using(&s->rel.open), *lt;
 
-		strbuf_addf(sc, "%s@DATA@ index %zu using %s:2:3:4 with yerrorlines lt %d",
-			    k > 1 ? ", \\\n     " : "", K + k - 1, xexpr, lt_of(k));
+		strbuf_addf(sc, "%s@DATA@ index %zu using %s:%s with yerrorlines lt %d",
+			    k > 1 ? ", \\\n     " : "", K + k - 1, xexpr, cols, lt_of(k));
+		lt = xasprintf("lt %d", lt_of(k));
+		open_ends_marks(sc, &s->rel.open, K + k - 1, xexpr, lt);
+		free(lt);
+		free(cols);
 		free(xexpr);
 	}
 	strbuf_addstr(sc, "\n");
@@ -955,6 +1083,8 @@ static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *
 	scaling_top_panel(&p.sc, &s, g);
 	scaling_change_panel(&p.sc, &s, g);
 	strbuf_addstr(&p.sc, "unset multiplot\n");
+	open_ends_release(&s.top);
+	open_ends_release(&s.rel.open);
 	free(s.pts);
 	return picture_finish(&p, o, out);
 }
@@ -1272,6 +1402,7 @@ static void change_data(struct changes *c, const struct plot_group *g, const str
 
 	for (size_t j = 0; j < 3; j++)
 		c->first_of[j] = (size_t)-1;
+	open_ends_init(&c->r.open, J);
 	strbuf_addf(dat, "# mmbench plot data: %s %s change vs %s\n", g->workload, g->metric,
 		    g->kernels[0]);
 	for (size_t k = 1; k < K; k++) {
@@ -1289,7 +1420,7 @@ static void change_data(struct changes *c, const struct plot_group *g, const str
 			cls = ch.cls < 0 ? 0 : ch.cls;
 			if (c->first_of[cls] == (size_t)-1 && isfinite(ch.rel))
 				c->first_of[cls] = k - 1;
-			change_range_add(&c->r, &ch);
+			change_range_add(&c->r, k - 1, &ch);
 		}
 		strbuf_addstr(dat, "\n\n");
 	}
@@ -1335,22 +1466,27 @@ static char *change_subtitle(const struct plot_group *g)
 /* A bar per kernel and variant, its fill the class (in black and white too: solid, hatched, empty). */
 static void change_bars(struct strbuf *sc, const struct changes *c, size_t J, bool crowded)
 {
+	char lo[96], hi[96], *cols = open_ends_using(&c->r.open);
+
+	open_ends_cols(&c->r.open, lo, hi);
 	strbuf_addstr(sc, "plot ");
 	for (size_t j = 0; j < J; j++) {
 		strbuf_addf(sc, "%s@DATA@ index %zu using 1:($6==1?$2:NaN) with boxes ls 101 fill solid 0.8 border lc rgb \"black\" %s, \\\n"
 			    "     '' index %zu using 1:($6==2?$2:NaN) with boxes ls 102 fill pattern 2 border lc rgb \"black\" %s, \\\n"
 			    "     '' index %zu using 1:($6==0||$6==-1?$2:NaN) with boxes ls 103 fill empty border lc rgb \"#404040\" %s, \\\n"
-			    "     '' index %zu using 1:2:3:4 with yerrorbars lc rgb \"black\" lw 1 dt 1 pt 7 ps 0.4 notitle, \\\n"
-			    "     '' index %zu using 1:($2>=0?$4:NaN):(sprintf(\"%%+.1f%%%%\",$2)) with labels %s font \",8\" notitle, \\\n"
-			    "     '' index %zu using 1:($2<0?$3:NaN):(sprintf(\"%%+.1f%%%%\",$2)) with labels %s font \",8\" notitle",
+			    "     '' index %zu using 1:%s with yerrorbars lc rgb \"black\" lw 1 dt 1 pt 7 ps 0.4 notitle, \\\n"
+			    "     '' index %zu using 1:($2>=0?%s:NaN):(sprintf(\"%%+.1f%%%%\",$2)) with labels %s font \",8\" notitle, \\\n"
+			    "     '' index %zu using 1:($2<0?%s:NaN):(sprintf(\"%%+.1f%%%%\",$2)) with labels %s font \",8\" notitle",
 			    j ? ", \\\n     " : "", j,
 			    c->first_of[1] != j ? "notitle" : "title \"significant improvement\"",
 			    j, c->first_of[2] != j ? "notitle" : "title \"significant regression\"",
 			    j, c->first_of[0] != j ? "notitle" : "title \"no significant change\"",
-			    j, j, crowded ? "rotate by 90 left offset 0,0.4" : "offset 0,0.7",
-			    j, crowded ? "rotate by 90 right offset 0,-0.4" : "offset 0,-0.7");
+			    j, cols, j, hi, crowded ? "rotate by 90 left offset 0,0.4" : "offset 0,0.7",
+			    j, lo, crowded ? "rotate by 90 right offset 0,-0.4" : "offset 0,-0.7");
+		open_ends_marks(sc, &c->r.open, j, "1", "lc rgb \"black\"");
 	}
 	strbuf_addstr(sc, "\n");
+	free(cols);
 }
 
 static int plot_change_one(const struct plot_group *g, const struct plot_opts *o,
@@ -1370,8 +1506,10 @@ static int plot_change_one(const struct plot_group *g, const struct plot_opts *o
 	if (!c.r.any) {
 		change_skipped(g, o, vs, nvs, part);
 		picture_release(&p);
+		open_ends_release(&c.r.open);
 		return 0;
 	}
+	open_ends_place(&c.r.open, &c.r.lo, &c.r.hi);
 	title = part && *part ? xasprintf("%s %s: change vs %s (%s)", g->workload, g->metric, g->kernels[0], part)
 			      : xasprintf("%s %s: change vs %s", g->workload, g->metric, g->kernels[0]);
 	picture_begin(&p, g, o, part, title, vs, nvs);
@@ -1391,7 +1529,9 @@ static int plot_change_one(const struct plot_group *g, const struct plot_opts *o
 	strbuf_addstr(&p.sc, "set style line 101 lc rgb \"#1a9641\" lw 1\n"		/* improvement */
 		      "set style line 102 lc rgb \"#d7191c\" lw 1\n"			/* regression */
 		      "set style line 103 lc rgb \"#808080\" lw 1\n");
+	open_ends_legend(&p.sc, &c.r.open);
 	change_bars(&p.sc, &c, J, crowded);
+	open_ends_release(&c.r.open);
 	return picture_finish(&p, o, out);
 }
 

@@ -24,7 +24,7 @@ json=$(q "SELECT params_json FROM series WHERE variant = 'ms=10' LIMIT 1")
 [ "$json" = '[{"name":"ms","type":"int","value":10,"text":"10"}]' ] ||
 	die "series.params_json of ms=10: '$json'"
 "$MMB" plot --out "$TMP/p" a b > "$TMP/list" 2> "$TMP/perr" || die "plot failed: $(cat "$TMP/perr")"
-[ -s "$TMP/p/spin-passes-scaling.png" ] || die "no scaling plot over ms: $(ls "$TMP/p")"
+[ -s "$TMP/p/spin-passes-scaling.png" ] || die "no scaling plot over ms: $(ls "$TMP/p"); plot said: $(cat "$TMP/perr")"
 grep -q 'spin passes vs ms' "$TMP/p/spin-passes-scaling.gp" || die "scaling title should name ms"
 [ ! -e "$TMP/p/spin-passes-box.png" ] || die "spin ms drawn as boxes"
 # x is the typed value: 5, 10, 20 in the data's first block
