@@ -834,6 +834,7 @@ struct scaling {
 	bool cut_at_zero;		/* an interval of a positive quantity is cut at 0, marked */
 	double ylo, yhi;		/* the top panel's range: every interval */
 	struct open_ends top;		/* the top panel's intervals the data cannot bound */
+	bool *empty;			/* per kernel: no point of its line has a sample */
 	struct change_range rel;	/* the change panel's, from 0: it holds the zero line */
 };
 
@@ -871,7 +872,9 @@ static void scaling_means(struct scaling *s, const struct plot_group *g, const s
 	s->ylo = INFINITY;
 	s->yhi = -INFINITY;
 	open_ends_init(&s->top, g->nkernels);
+	s->empty = xcalloc(g->nkernels ? g->nkernels : 1, sizeof(*s->empty));
 	for (size_t k = 0; k < g->nkernels; k++) {
+		s->empty[k] = true;
 		strbuf_addf(dat, "# block %zu: kernel %s\n# %s mean ci95_lo ci95_hi n\n", k,
 			    g->kernels[k], s->key);
 		for (size_t i = 0; i < s->npts; i++) {
@@ -889,6 +892,7 @@ static void scaling_means(struct scaling *s, const struct plot_group *g, const s
 			if (isfinite(hi) && hi > s->yhi)
 				s->yhi = hi;
 			if (isfinite(m)) {
+				s->empty[k] = false;
 				s->ylo = fmin(s->ylo, m);
 				s->yhi = fmax(s->yhi, m);
 			}
@@ -991,8 +995,18 @@ static void scaling_top_panel(struct strbuf *sc, const struct scaling *s, const 
 	metric_label(sc, "ylabel", g);
 	strbuf_addstr(sc, "plot ");
 	for (size_t k = 0; k < K; k++) {
-		char *xexpr = nudged_x(s, k, K), *cols = open_ends_using(&s->top), *lt;
+		char *xexpr = nudged_x(s, k, K), *cols = open_ends_using(&s->top), *lt, *t;
 
+		if (s->empty[k]) {
+			/* gnuplot leaves a line without points out of the key: say why it is missing */
+			t = xasprintf("%s: no clean samples", g->kernels[k]);
+			strbuf_addf(sc, "%skeyentry with yerrorlines lt %d", k ? ", \\\n     " : "", lt_of(k));
+			add_title(sc, t);
+			free(t);
+			free(cols);
+			free(xexpr);
+			continue;
+		}
 		strbuf_addf(sc, "%s@DATA@ index %zu using %s:%s with yerrorlines lt %d",
 			    k ? ", \\\n     " : "", k, xexpr, cols, lt_of(k));
 		free(cols);
@@ -1085,6 +1099,7 @@ static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *
 	strbuf_addstr(&p.sc, "unset multiplot\n");
 	open_ends_release(&s.top);
 	open_ends_release(&s.rel.open);
+	free(s.empty);
 	free(s.pts);
 	return picture_finish(&p, o, out);
 }

@@ -38,7 +38,7 @@ yr=$(sed -n 's/^set yrange \[\([^:]*\):\([^]]*\)\].*/\2/p' "$gp" | head -1)
 awk -v t="$top" -v y="$yr" 'BEGIN { exit !(t > 0 && t <= y) }' || die "edge $top outside the y range (top $yr)"
 
 # every iteration of a run left out as disturbed: the other kernel is still
-# drawn, and no change (nothing to compare it with)
+# drawn, the key says why the other has no line, and no change is drawn
 export MMBENCH_DB=$TMP/runs.db MMBENCH_PLUGIN_PATH=$MMBENCH_BUILD/tests/plugins
 cat > "$TMP/spin.yaml" <<EOC
 experiment: open
@@ -57,5 +57,7 @@ n=$(q "UPDATE iterations SET disturbed = 'foreign CPU 50% of 2 CPUs (limit 10%)'
 "$MMB" plot --out "$TMP/d" a b > /dev/null 2> "$TMP/err" || die "plot of a disturbed kernel failed: $(cat "$TMP/err")"
 [ -s "$TMP/d/spin-passes-scaling.png" ] || die "no scaling plot with a disturbed: $(cat "$TMP/err")"
 grep -q 'title "b"' "$TMP/d/spin-passes-scaling.gp" || die "b not drawn"
+grep -q 'keyentry .*title "a: no clean samples"' "$TMP/d/spin-passes-scaling.gp" ||
+	die "the key does not say why a has no line"
 grep -q 'no change to show' "$TMP/d/spin-passes-scaling.gp" || die "a change drawn without a baseline"
 echo ok

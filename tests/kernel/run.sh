@@ -81,9 +81,7 @@ ab() {
 }
 # the size knob reaches both sides' boots; the base kernel hands it to init
 slow_ab() {
-	MMBENCH_VM_APPEND="mmb_brk_loops=$LOOPS" "$MM" ab --tree "$REPO" --base v6.12-debian \
-		--base-config tinyconfig --accel tcg --cpus 2 --mem 1G --rounds "$ROUNDS" \
-		--no-plots --patch "$FIX/slow-brk-tunable" "$EXP"
+	MMBENCH_VM_APPEND="mmb_brk_loops=$LOOPS" ab --patch "$FIX/slow-brk-tunable"
 }
 step "ab: slow-brk-tunable, mmb_brk_loops=$LOOPS"
 t0=$(date +%s)
