@@ -999,7 +999,7 @@ static void scaling_top_panel(struct strbuf *sc, const struct scaling *s, const 
 
 		if (s->empty[k]) {
 			/* gnuplot leaves a line without points out of the key: say why it is missing */
-			t = xasprintf("%s: no clean samples", g->kernels[k]);
+			t = xasprintf("%s: no samples", g->kernels[k]);
 			strbuf_addf(sc, "%skeyentry with yerrorlines lt %d", k ? ", \\\n     " : "", lt_of(k));
 			add_title(sc, t);
 			free(t);

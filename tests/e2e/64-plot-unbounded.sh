@@ -57,7 +57,7 @@ n=$(q "UPDATE iterations SET disturbed = 'foreign CPU 50% of 2 CPUs (limit 10%)'
 "$MMB" plot --out "$TMP/d" a b > /dev/null 2> "$TMP/err" || die "plot of a disturbed kernel failed: $(cat "$TMP/err")"
 [ -s "$TMP/d/spin-passes-scaling.png" ] || die "no scaling plot with a disturbed: $(cat "$TMP/err")"
 grep -q 'title "b"' "$TMP/d/spin-passes-scaling.gp" || die "b not drawn"
-grep -q 'keyentry .*title "a: no clean samples"' "$TMP/d/spin-passes-scaling.gp" ||
+grep -q 'keyentry .*title "a: no samples"' "$TMP/d/spin-passes-scaling.gp" ||
 	die "the key does not say why a has no line"
 grep -q 'no change to show' "$TMP/d/spin-passes-scaling.gp" || die "a change drawn without a baseline"
 echo ok
