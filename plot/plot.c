@@ -601,7 +601,6 @@ static void cell_change(const struct plot_group *g, const struct plot_opts *o, s
 	}
 }
 
-/* The range that holds every change's interval and 0, and whether any change is computable. */
 /*
  * An interval the data cannot bound (a harmonic mean's upper limit when
  * the reciprocals' interval reaches 0, the change of such a mean) is drawn
@@ -613,12 +612,11 @@ struct open_ends {
 	bool above, below;	/* some drawn interval is open that way */
 	double top, bottom;	/* the edges open intervals are drawn to */
 	bool *above_in, *below_in;	/* per data block */
-	size_t nblocks;
 };
 
 static void open_ends_init(struct open_ends *e, size_t nblocks)
 {
-	*e = (struct open_ends){ .nblocks = nblocks };
+	*e = (struct open_ends){ .above = false };
 	e->above_in = xcalloc(nblocks ? nblocks : 1, sizeof(*e->above_in));
 	e->below_in = xcalloc(nblocks ? nblocks : 1, sizeof(*e->below_in));
 }
@@ -702,6 +700,7 @@ static void open_ends_legend(struct strbuf *sc, const struct open_ends *e)
 		    e->below ? "\xe2\x96\xbc" : "");
 }
 
+/* The range that holds every change's interval and 0, and whether any change is computable. */
 struct change_range {
 	double lo, hi;
 	bool any;
