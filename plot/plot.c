@@ -980,6 +980,7 @@ static void scaling_xaxis(struct strbuf *sc, const struct scaling *s)
 static void scaling_top_panel(struct strbuf *sc, const struct scaling *s, const struct plot_group *g)
 {
 	size_t K = g->nkernels;
+	char *cols;
 
 	strbuf_addf(sc, "set tmargin at screen %s\nset bmargin at screen 0.42\n"
 		    "set format x \"\"\n"
@@ -993,8 +994,9 @@ static void scaling_top_panel(struct strbuf *sc, const struct scaling *s, const 
 	si_tics(sc, "y", s->ylo, s->yhi, g->unit, 5, true, NULL);
 	metric_label(sc, "ylabel", g);
 	strbuf_addstr(sc, "plot ");
+	cols = open_ends_using(&s->top);
 	for (size_t k = 0; k < K; k++) {
-		char *xexpr = nudged_x(s, k, K), *cols = open_ends_using(&s->top), *lt, *t;
+		char *xexpr, *lt, *t;
 
 		if (s->empty[k]) {
 			/* gnuplot leaves a line without points out of the key: say why it is missing */
@@ -1002,13 +1004,11 @@ static void scaling_top_panel(struct strbuf *sc, const struct scaling *s, const 
 			strbuf_addf(sc, "%skeyentry with yerrorlines lt %d", k ? ", \\\n     " : "", lt_of(k));
 			add_title(sc, t);
 			free(t);
-			free(cols);
-			free(xexpr);
 			continue;
 		}
+		xexpr = nudged_x(s, k, K);
 		strbuf_addf(sc, "%s@DATA@ index %zu using %s:%s with yerrorlines lt %d",
 			    k ? ", \\\n     " : "", k, xexpr, cols, lt_of(k));
-		free(cols);
 		add_title(sc, g->kernels[k]);
 		lt = xasprintf("lt %d", lt_of(k));
 		open_ends_marks(sc, &s->top, k, xexpr, lt);
@@ -1019,6 +1019,7 @@ static void scaling_top_panel(struct strbuf *sc, const struct scaling *s, const 
 				    " pt 11 ps 1.6 notitle", k, xexpr, lt_of(k));
 		free(xexpr);
 	}
+	free(cols);
 	strbuf_addstr(sc, "\n");
 }
 
@@ -1027,7 +1028,7 @@ static void scaling_change_panel(struct strbuf *sc, const struct scaling *s,
 				 const struct plot_group *g)
 {
 	size_t K = g->nkernels;
-	char *bl;
+	char *bl, *cols;
 
 	strbuf_addstr(sc, "unset label\nset tmargin at screen 0.38\nset bmargin at screen 0.13\n"
 		      "set format x \"%g\"\nset format y \"%g\"\nunset key\n"
@@ -1051,17 +1052,18 @@ static void scaling_change_panel(struct strbuf *sc, const struct scaling *s,
 		return;
 	}
 	strbuf_addstr(sc, "plot ");
+	cols = open_ends_using(&s->rel.open);
 	for (size_t k = 1; k < K; k++) {
-		char *xexpr = nudged_x(s, k, K), *cols = open_ends_using(&s->rel.open), *lt;
+		char *xexpr = nudged_x(s, k, K), *lt;
 
 		strbuf_addf(sc, "%s@DATA@ index %zu using %s:%s with yerrorlines lt %d",
 			    k > 1 ? ", \\\n     " : "", K + k - 1, xexpr, cols, lt_of(k));
 		lt = xasprintf("lt %d", lt_of(k));
 		open_ends_marks(sc, &s->rel.open, K + k - 1, xexpr, lt);
 		free(lt);
-		free(cols);
 		free(xexpr);
 	}
+	free(cols);
 	strbuf_addstr(sc, "\n");
 }
 

@@ -32,6 +32,24 @@ run() {
 	done
 }
 
+# One run per label of the test plugin spin over ms 5, 10 and 20, two
+# iterations each: the plot tests' typed numeric axis.  Needs
+# MMBENCH_PLUGIN_PATH at the test plugins.
+spin_ms_runs() {
+	cat > "$TMP/spin.yaml" <<EOC
+experiment: spin-ms
+iterations: 2
+warmup: 0
+workloads:
+  - name: spin
+    params: { threads: 1, ms: [5, 10, 20] }
+EOC
+	for l in "$@"; do
+		run --name "$l" "$TMP/spin.yaml"
+		[ $rc -eq 0 ] || die "spin run $l failed: $(cat "$TMP/err")"
+	done
+}
+
 # The experiment's environment: section pinning THP and every mTHP size to
 # never, when we may set them (root, THP writable); empty otherwise.  Large
 # folios would turn base-page faults into a few folio faults (pft, counters).

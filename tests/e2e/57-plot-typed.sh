@@ -8,18 +8,7 @@
 command -v gnuplot >/dev/null || skip "gnuplot is not installed (apt-get install gnuplot-nox)"
 export MMBENCH_PLUGIN_PATH=$MMBENCH_BUILD/tests/plugins
 
-cat > "$TMP/spin.yaml" <<EOC
-experiment: typed
-iterations: 2
-warmup: 0
-workloads:
-  - name: spin
-    params: { threads: 1, ms: [5, 10, 20] }
-EOC
-for l in a b; do
-	run --name $l "$TMP/spin.yaml"
-	[ $rc -eq 0 ] || die "spin run $l failed: $(cat "$TMP/err")"
-done
+spin_ms_runs a b
 json=$(q "SELECT params_json FROM series WHERE variant = 'ms=10' LIMIT 1")
 [ "$json" = '[{"name":"ms","type":"int","value":10,"text":"10"}]' ] ||
 	die "series.params_json of ms=10: '$json'"

@@ -40,18 +40,7 @@ awk -v t="$top" -v y="$yr" 'BEGIN { exit !(t > 0 && t <= y) }' || die "edge $top
 # every iteration of a run left out as disturbed: the other kernel is still
 # drawn, the key says why the other has no line, and no change is drawn
 export MMBENCH_DB=$TMP/runs.db MMBENCH_PLUGIN_PATH=$MMBENCH_BUILD/tests/plugins
-cat > "$TMP/spin.yaml" <<EOC
-experiment: open
-iterations: 2
-warmup: 0
-workloads:
-  - name: spin
-    params: { threads: 1, ms: [5, 10, 20] }
-EOC
-for l in a b; do
-	run --name $l "$TMP/spin.yaml"
-	[ $rc -eq 0 ] || die "spin run $l failed: $(cat "$TMP/err")"
-done
+spin_ms_runs a b
 n=$(q "UPDATE iterations SET disturbed = 'foreign CPU 50% of 2 CPUs (limit 10%)' WHERE run_id = 1; SELECT changes()")
 [ "$n" = 6 ] || die "marked $n iterations of run 1 disturbed, expected 6"
 "$MMB" plot --out "$TMP/d" a b > /dev/null 2> "$TMP/err" || die "plot of a disturbed kernel failed: $(cat "$TMP/err")"
