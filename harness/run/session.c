@@ -15,6 +15,7 @@
 #include "sysinfo.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,70 @@ static void catch_stop_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+static const struct {
+	const char *workload;	/* plugin name */
+	const char *program;	/* run as PROGRAM --version, found on $PATH */
+} tools[] = {
+	{ "stress-ng", "stress-ng" },
+};
+
+/* "stress-ng, version 0.15.06 (gcc ...)" -> "0.15.06"; else the first line. */
+static void version_of(char *out, size_t len, const char *text)
+{
+	const char *v = strstr(text, "version ");
+	size_t n;
+
+	if (v) {
+		v += strlen("version ");
+		n = strspn(v, "0123456789.");
+		if (n) {
+			snprintf(out, len, "%.*s", (int)n, v);
+			return;
+		}
+	}
+	n = strcspn(text, "\n");
+	snprintf(out, len, "%.*s", (int)n, text);
+	for (char *c = out; *c; c++)
+		if (!isprint((unsigned char)*c))
+			*c = ' ';
+}
+
+/*
+ * Record in run_env "tool.<program>" = the version of each external
+ * program a planned workload runs (stress-ng: "tool.stress-ng" = "0.15.06"):
+ * its results are only comparable between runs of the same version.
+ * Nothing for a program that is not installed.  0 or -1 (the sink failed).
+ */
+static int runner_env_tools(const struct plan *p, struct result_sink *sink)
+{
+	for (size_t t = 0; t < sizeof(tools) / sizeof(tools[0]); t++) {
+		bool used = false;
+
+		for (size_t w = 0; w < p->nwls && !used; w++)
+			used = !strcmp(p->wls[w].plugin.w.name, tools[t].workload);
+		if (!used)
+			continue;
+		{
+			const char *argv[] = { tools[t].program, "--version", NULL };
+			struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+			char key[64], ver[128];
+
+			if (run_argv(argv, &out, &err) == 0 && out.len) {
+				version_of(ver, sizeof(ver), out.buf);
+				snprintf(key, sizeof(key), "tool.%s", tools[t].program);
+				if (sink_env(sink, key, ver, NULL)) {
+					strbuf_release(&out);
+					strbuf_release(&err);
+					return -1;
+				}
+			}
+			strbuf_release(&out);
+			strbuf_release(&err);
+		}
+	}
+	return 0;
+}
+
 /*
  * Apply the environment, run the plan into sink, restore, and give the
  * sink the run's final status (*status).  EXIT_OK or EXIT_RUNTIME; -1 when
@@ -153,7 +218,8 @@ static int run_body(struct experiment *exp, struct plan *plan, struct result_sin
 	catch_stop_signals();
 	mark = envctl_mark();
 	/* a resumed run sets its environment again, journaled like the first time */
-	if (runner_env_apply(exp, sink) || runner_env_record(sink)) {
+	if (runner_env_apply(exp, sink) || runner_env_record(sink) ||
+	    runner_env_tools(plan, sink)) {
 		envctl_restore_to(mark);
 		*status = resumed ? "interrupted" : "failed";
 		sink_finish(sink, *status);
