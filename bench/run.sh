@@ -18,6 +18,10 @@ bash bench/pft-fidelity.sh -s 256M -c 2 -i 30 || { echo "bench/pft-fidelity.sh f
 echo "== bench/fidelity-workloads.sh -i 30 -d 2 -t 2 -c ebizzy-compat,ebizzy-lcg,brk_test,page_test"
 bash bench/fidelity-workloads.sh -i 30 -d 2 -t 2 -c ebizzy-compat,ebizzy-lcg,brk_test,page_test ||
 	{ echo "bench/fidelity-workloads.sh failed"; rc=1; }
+# vm-scalability and stress-ng (issue 29): quick-size CoV and stress-ng
+# harness vs by hand (~30 min); the default sizes too with VMSDEF=1 (hours)
+echo "== bench/vms-stress-ng.sh${VMSDEF:+ -d}"
+bash bench/vms-stress-ng.sh ${VMSDEF:+-d} || { echo "bench/vms-stress-ng.sh failed"; rc=1; }
 # ~13 minutes of machine time: only when asked (make bench SENS=1)
 if [ -n "${SENS:-}" ]; then
 	echo "== bench/sensitivity.sh"

@@ -488,9 +488,11 @@ int cmd_reproduce(int argc, char **argv)
 
 	o.runs = a.runs;
 	o.ncpus = online_cpus() > 0 ? online_cpus() : 1;
+	o.mem_bytes = mem_total_bytes();
 	if (a.tree) {
 		/* the runs happen in the guest: its CPUs, 3 interleaved boots */
 		o.ncpus = a.vm.cpus ? a.vm.cpus : (o.ncpus < 2 ? o.ncpus : 2);
+		o.mem_bytes = a.vm.mem_bytes ? a.vm.mem_bytes : 2ull << 30;	/* the guest's default */
 		o.rounds = a.rounds ? a.rounds : 3;
 	}
 	o.has_cpufreq = a.tree ? false : repro_host_has_cpufreq();

@@ -549,12 +549,14 @@ int lkp_metric_better(const char *m)
 {
 	static const char *const higher[] = {
 		".ops_per_sec", ".throughput", "_ops", ".faults_per_sec_per_cpu", ".workload",
+		".median", "_per_sec", ".ops",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(higher); i++)
 		if (ends_with(m, higher[i]))
 			return 1;
-	if (strstr(m, ".time.") || strstr(m, "latency"))
+	if (strstr(m, ".time.") || strstr(m, "latency") || strstr(m, ".nanosecs_per_") ||
+	    ends_with(m, ".free_time"))
 		return -1;
 	return 0;
 }

@@ -19,11 +19,57 @@ static const char *const wis_tests[] = {
 	"malloc1", "malloc2", "tlb_flush1", "tlb_flush2", "tlb_flush3", NULL,
 };
 
+/* vm-scalability cases the plugin implements (keep in sync with it). */
+static const char *const vms_tests[] = {
+	"anon-r-seq", "anon-r-rand", "anon-r-seq-mt", "anon-r-rand-mt", "anon-rx-seq-mt",
+	"anon-rx-rand-mt", "anon-w-seq", "anon-w-rand", "anon-w-seq-mt", "anon-w-rand-mt",
+	"anon-wx-seq-mt", "anon-wx-rand-mt", "anon-cow-seq", "anon-cow-rand", "anon-cow-seq-mt",
+	"anon-cow-rand-mt", "lru-file-mmap-read", "lru-file-mmap-read-rand", "lru-file-readonce",
+	"lru-file-readtwice", "mmap-pread-seq", "mmap-pread-rand", "mmap-pread-seq-mt",
+	"mmap-pread-rand-mt", "mmap-xread-seq-mt", "mmap-xread-rand-mt", "mremap-xread-rand-mt",
+	"small-allocs", "small-allocs-mt", "msync", "msync-mt", "truncate", "truncate-seq",
+	"lru-shm", "lru-shm-rand", "shm-pread-seq", "shm-pread-seq-mt", "shm-xread-seq",
+	"shm-xread-seq-mt", "shm-pread-rand-mt", "shm-xread-rand-mt", "anon-w-seq-hugetlb",
+	"anon-w-rand-hugetlb", "anon-cow-seq-hugetlb", "anon-cow-rand-hugetlb", NULL,
+};
+
+/* Its metrics a report's headline may name. */
+static const char *const vms_metrics[] = {
+	"throughput", "median", "stddev%", "free_time", "workload", "throughput_fault",
+	"median_fault", "stddev_fault%", NULL,
+};
+
+/* The stress-ng plugin's stressors and miscellaneous metrics (keep in sync). */
+static const char *const sng_tests[] = {
+	"bigheap", "brk", "dev-shm", "fork", "madvise", "malloc", "memfd", "mincore", "mlock",
+	"mlockmany", "mmap", "mmapaddr", "mmapfixed", "mmapfork", "mmaphuge", "mmapmany",
+	"mprotect", "mremap", "msync", "msyncmany", "munmap", "pagemove", "pageswap", "physpage",
+	"remap", "rmap", "shm", "shm-sysv", "stack", "stackmmap", "tlb-shootdown", "tmpfs",
+	"userfaultfd", "vm", "vm-addr", "vm-rw", "vm-segv", "vm-splice", NULL,
+};
+
+static const char *const sng_misc[] = {
+	"bigheap.realloc_calls_per_sec", "brk.nanosecs_per_sbrk_page_expand",
+	"brk.nanosecs_per_sbrk_page_shrink", "memfd.nanosecs_per_memfd_create_call",
+	"mincore.nanosecs_per_mincore_call", "mlock.nanosecs_per_mlock_call",
+	"mlock.nanosecs_per_munlock_call", "mremap.nanosecs_per_mremap_call",
+	"munmap.nanosecs_per_page_mmap", "pagemove.page_remaps_per_sec",
+	"remap.nanosecs_per_page_remap", "shm-sysv.nanosecs_per_shmget_call",
+	"shm-sysv.nanosecs_per_shmat_call", "shm-sysv.nanosecs_per_shmdt_call",
+	"userfaultfd.nanosecs_per_page_fault", "vm-splice.vm-splice_calls_per_sec",
+	"vm-splice.MB_per_sec_vm-splice_rate", NULL,
+};
+
 const char *repro_supported_list(void)
 {
 	return "aim9/brk_test, aim9/page_test, ebizzy, pft, will-it-scale/{page_fault1, "
 	       "page_fault2, page_fault3, brk1, brk2, mmap1, mmap2, malloc1, malloc2, "
-	       "tlb_flush1, tlb_flush2, tlb_flush3}";
+	       "tlb_flush1, tlb_flush2, tlb_flush3}, vm-scalability/{anon-*, lru-file-*, "
+	       "mmap-*, mremap-xread-rand-mt, small-allocs*, msync*, truncate*, lru-shm*, shm-*, "
+	       "*-hugetlb: `mmbench list workloads -v` names each}, stress-ng/{bigheap, brk, "
+	       "dev-shm, fork, madvise, malloc, memfd, mincore, mlock*, mmap*, mprotect, mremap, "
+	       "msync*, munmap, pagemove, pageswap, physpage, remap, rmap, shm*, stack*, "
+	       "tlb-shootdown, tmpfs, userfaultfd, vm*}";
 }
 
 bool repro_host_has_cpufreq(void)
@@ -303,6 +349,150 @@ static int64_t dur_or(const char *s, int64_t def)
 
 #define SEC 1000000000LL
 
+/* "... with 192G memory" / "memory: 256G": the report's machine, 0 unknown. */
+static uint64_t report_mem(const struct lkp_report *r, const struct lkp_table *t)
+{
+	const char *texts[] = { t ? t->model : NULL, r->test_machine };
+
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
+		const char *s = texts[i], *m;
+		struct unit_ctx u = { .ncpus = 1, .mem_total = 0, .page_size = 4096 };
+		char num[32], e[128];
+		int64_t v;
+
+		if (!s)
+			continue;
+		if ((m = strstr(s, "memory: "))) {
+			m += strlen("memory: ");
+		} else if ((m = strstr(s, " memory")) && m > s) {
+			while (m > s && m[-1] != ' ')
+				m--;
+			if (m > s && !strcmp(m, " memory"))
+				continue;
+		} else {
+			continue;
+		}
+		snprintf(num, sizeof(num), "%.*s", (int)strcspn(m, " \t\n,)"), m);
+		if (units_parse_size(num, &u, &v, e, sizeof(e)) == 0 && v > 0)
+			return (uint64_t)v;
+	}
+	return 0;
+}
+
+static char *fmt_size(uint64_t b)
+{
+	char buf[32];
+
+	units_format_size_exact((int64_t)b, buf, sizeof(buf));
+	return xstrdup(buf);
+}
+
+/*
+ * vm-scalability: lkp's sizes are for the report's machine; the same share
+ * of memory here ("size 128G -> 16G: this machine has 24G").  One round is
+ * unit_size (lkp's default: half of memory), at most 3/8 of memory for the
+ * cow cases (their copies need as much again); size is rounds of it, at
+ * most 4096, and runtime ends the iteration as it ends lkp's.
+ */
+static int map_vms(struct repro_plan *p, const struct lkp_report *r, const struct repro_opts *o,
+		   const char *test, int64_t *work_ns, char *err, size_t errlen)
+{
+	static const char *const used[] = { "test", "size", "nr_task", "unit_size", "runtime", NULL };
+	uint64_t theirs = report_mem(r, p->table), here = o->mem_bytes, unit, size, cap;
+	const char *lsize = lkp_report_param(r, "size"), *lunit = lkp_report_param(r, "unit_size");
+	const char *rt = param_or(r, "runtime", "300s");
+	struct unit_ctx u = { .ncpus = o->ncpus, .mem_total = theirs, .page_size = 4096 };
+	char e[160], hs[32], ts[32];
+	int64_t v;
+
+	if (!test || !in_list(test, vms_tests))
+		return -2;
+	p->workload = xstrdup("vm-scalability");
+	p->metric = xstrdup("throughput");
+	add_param(p, "test", test, NULL);
+	if (!here || !theirs) {
+		add_param(p, "size", "50%mem", xstrdup("the report does not say its machine's memory: half of it here, one round"));
+	} else {
+		units_format_size((int64_t)here, hs, sizeof(hs));
+		units_format_size_exact((int64_t)theirs, ts, sizeof(ts));
+		unit = theirs / 2;
+		if (lunit && units_parse_size(lunit, &u, &v, e, sizeof(e)) == 0 && v > 0)
+			unit = (uint64_t)v;
+		size = unit;
+		if (lsize && *lsize && units_parse_size(lsize, &u, &v, e, sizeof(e)) < 0) {
+			snprintf(err, errlen, "report parameter size: %s", e);
+			return -1;
+		}
+		if (lsize && *lsize)
+			size = (uint64_t)v;
+		/* the same share of memory here, in whole MiB */
+		unit = (uint64_t)((double)unit * (double)here / (double)theirs) >> 20 << 20;
+		cap = (strstr(test, "-cow-") ? here / 8 * 3 : here / 2) >> 20 << 20;
+		if (unit > cap)
+			unit = cap;
+		if (unit < (1u << 20))
+			unit = 1u << 20;
+		size = (uint64_t)((double)size * (double)here / (double)theirs) >> 20 << 20;
+		if (size < unit)
+			size = unit;
+		if (size / unit > 4096)
+			size = unit * 4096;
+		{
+			char *sz = fmt_size(size), *un = fmt_size(unit);
+
+			add_param(p, "size", sz, xasprintf("size %s -> %s: the report's machine has %s, %s has %s",
+							   lsize && *lsize ? lsize : "(none: one round)", sz, ts,
+							   o->where ? o->where : "this machine", hs));
+			add_param(p, "unit_size", un,
+				  xasprintf("unit_size %s -> %s: %llu round%s of it, until runtime",
+					    lunit ? lunit : "(lkp: mem/2)", un,
+					    (unsigned long long)(size / unit), size / unit == 1 ? "" : "s"));
+			free(sz);
+			free(un);
+		}
+	}
+	if (add_cpu_param(p, "nr_task", "nr_task", param_or(r, "nr_task", "100%"), o->ncpus, err,
+			  errlen) < 0)
+		return -1;
+	add_param(p, "runtime", rt, NULL);
+	*work_ns = dur_or(rt, 300 * SEC);
+	if (strstr(test, "hugetlb"))
+		note(p, "%s reserves hugetlb pages for each iteration (needs root); without them it is skipped", test);
+	note_ignored(p, r, used);
+	return 0;
+}
+
+/* stress-ng: one mm stressor with lkp's options; the KPI is <stressor>.<metric>. */
+static int map_stress_ng(struct repro_plan *p, const struct lkp_report *r,
+			 const struct repro_opts *o, const char *test, int64_t *work_ns,
+			 char *err, size_t errlen)
+{
+	static const char *const used[] = { "test", "nr_threads", "testtime", "method", NULL };
+	const char *tt = param_or(r, "testtime", "60s"), *method = lkp_report_param(r, "method");
+	const char *m = strncmp(r->headline_metric, "stress-ng.", 10) ? "" : r->headline_metric + 10;
+	size_t tl = test ? strlen(test) : 0;
+
+	if (!test || !in_list(test, sng_tests))
+		return -2;
+	p->workload = xstrdup("stress-ng");
+	if (!strncmp(m, test, tl) && m[tl] == '.' &&
+	    (!strcmp(m + tl, ".ops") || !strcmp(m + tl, ".ops_per_sec") || in_list(m, sng_misc)))
+		p->metric = xstrdup(m);
+	else
+		p->metric = xasprintf("%s.ops_per_sec", test);
+	add_param(p, "test", test, NULL);
+	if (add_cpu_param(p, "nr_threads", "nr_threads", param_or(r, "nr_threads", "100%"),
+			  o->ncpus, err, errlen) < 0)
+		return -1;
+	add_param(p, "testtime", tt, NULL);
+	if (method)
+		add_param(p, "method", method, NULL);
+	*work_ns = dur_or(tt, 60 * SEC);
+	note(p, "bogo ops depend on the stress-ng version: the report's is lkp's build, this machine's is recorded with the run (run_env tool.stress-ng)");
+	note_ignored(p, r, used);
+	return 0;
+}
+
 int repro_plan_build(const struct lkp_report *r, const struct repro_opts *o,
 		     struct repro_plan *p, char *err, size_t errlen)
 {
@@ -392,6 +582,14 @@ int repro_plan_build(const struct lkp_report *r, const struct repro_opts *o,
 			goto fail;
 		work_ns = 60 * SEC;
 		note_ignored(p, r, used);
+	} else if (!strcmp(tc, "vm-scalability") || !strcmp(tc, "stress-ng")) {
+		int rc = tc[0] == 'v' ? map_vms(p, r, o, test, &work_ns, err, errlen)
+				      : map_stress_ng(p, r, o, test, &work_ns, err, errlen);
+
+		if (rc == -2)
+			goto unsupported;
+		if (rc < 0)
+			goto fail;
 	} else {
 		goto unsupported;
 	}
@@ -400,9 +598,16 @@ int repro_plan_build(const struct lkp_report *r, const struct repro_opts *o,
 	{
 		size_t n = strlen(tc);
 		const char *m = strlen(r->headline_metric) > n ? r->headline_metric + n + 1 : "";
-		bool same = !strncmp(r->headline_metric, tc, n) && r->headline_metric[n] == '.' &&
-			    (!strcmp(m, p->metric) ||
-			     (!strcmp(tc, "pft") && !strcmp(m, "faults_per_sec_per_cpu")));
+		bool same;
+
+		/* vm-scalability: the headline by name, where the plugin measures it */
+		if (!strcmp(tc, "vm-scalability") && in_list(m, vms_metrics)) {
+			free(p->metric);
+			p->metric = xstrdup(m);
+		}
+		same = !strncmp(r->headline_metric, tc, n) && r->headline_metric[n] == '.' &&
+		       (!strcmp(m, p->metric) ||
+			(!strcmp(tc, "pft") && !strcmp(m, "faults_per_sec_per_cpu")));
 
 		if (!same) {
 			note(p, "the headline %s is not a metric mmbench's %s measures; comparing %s.%s instead",
@@ -412,6 +617,8 @@ int repro_plan_build(const struct lkp_report *r, const struct repro_opts *o,
 							  : xasprintf("%s.%s", tc, p->metric);
 		}
 		p->row = lkp_table_row(p->table, p->lkp_metric);
+		if (lkp_metric_better(p->lkp_metric) < 0)
+			p->better = -1;
 	}
 
 	/* the experiment file's own rule for a governor (config.c) */

@@ -9,6 +9,9 @@
  *                                                     workload iterations (rng: compat)
  *   pft           nr_task                           -> pft clients, mode: processes
  *   will-it-scale test, mode, nr_task               -> will-it-scale test, mode, nr_task
+ *   vm-scalability test, size, unit_size, nr_task, runtime -> the same names, sizes
+ *                 scaled from the report's memory to this machine's
+ *   stress-ng     test, nr_threads, testtime, method -> the same names
  *   cpufreq_governor -> environment governor (only where cpufreq exists)
  */
 #ifndef MMB_REPRODUCE_H
@@ -33,6 +36,7 @@ struct repro_opts {
 	int runs;		/* runs per commit (>= 1; 0-day uses >= 6) */
 	int rounds;		/* boots per kernel (A/B in VMs), 0 = one host run */
 	int ncpus;		/* this machine (or the guest) */
+	uint64_t mem_bytes;	/* its memory: lkp's sizes are scaled to it; 0 unknown */
 	bool has_cpufreq;	/* governor can be applied where the runs happen */
 	const char *where;	/* "this machine", "the QEMU guest": for the notes */
 };
