@@ -493,6 +493,33 @@ static int map_stress_ng(struct repro_plan *p, const struct lkp_report *r,
 	return 0;
 }
 
+/* The KPI the verdict is about: the headline when mmbench measures it. */
+static void match_kpi(struct repro_plan *p, const struct lkp_report *r, const char *tc)
+{
+	size_t n = strlen(tc);
+	const char *m = strlen(r->headline_metric) > n ? r->headline_metric + n + 1 : "";
+	bool same;
+
+	/* vm-scalability: the headline by name, where the plugin measures it */
+	if (!strcmp(tc, "vm-scalability") && in_list(m, vms_metrics)) {
+		free(p->metric);
+		p->metric = xstrdup(m);
+	}
+	same = !strncmp(r->headline_metric, tc, n) && r->headline_metric[n] == '.' &&
+	       (!strcmp(m, p->metric) ||
+		(!strcmp(tc, "pft") && !strcmp(m, "faults_per_sec_per_cpu")));
+	if (!same) {
+		note(p, "the headline %s is not a metric mmbench's %s measures; comparing %s.%s instead",
+		     r->headline_metric, p->workload, tc, p->metric);
+		free(p->lkp_metric);
+		p->lkp_metric = !strcmp(tc, "pft") ? xstrdup("pft.faults_per_sec_per_cpu")
+						  : xasprintf("%s.%s", tc, p->metric);
+	}
+	p->row = lkp_table_row(p->table, p->lkp_metric);
+	if (lkp_metric_better(p->lkp_metric) < 0)
+		p->better = -1;
+}
+
 int repro_plan_build(const struct lkp_report *r, const struct repro_opts *o,
 		     struct repro_plan *p, char *err, size_t errlen)
 {
@@ -594,32 +621,7 @@ int repro_plan_build(const struct lkp_report *r, const struct repro_opts *o,
 		goto unsupported;
 	}
 
-	/* The KPI the verdict is about: the headline when mmbench measures it. */
-	{
-		size_t n = strlen(tc);
-		const char *m = strlen(r->headline_metric) > n ? r->headline_metric + n + 1 : "";
-		bool same;
-
-		/* vm-scalability: the headline by name, where the plugin measures it */
-		if (!strcmp(tc, "vm-scalability") && in_list(m, vms_metrics)) {
-			free(p->metric);
-			p->metric = xstrdup(m);
-		}
-		same = !strncmp(r->headline_metric, tc, n) && r->headline_metric[n] == '.' &&
-		       (!strcmp(m, p->metric) ||
-			(!strcmp(tc, "pft") && !strcmp(m, "faults_per_sec_per_cpu")));
-
-		if (!same) {
-			note(p, "the headline %s is not a metric mmbench's %s measures; comparing %s.%s instead",
-			     r->headline_metric, p->workload, tc, p->metric);
-			free(p->lkp_metric);
-			p->lkp_metric = !strcmp(tc, "pft") ? xstrdup("pft.faults_per_sec_per_cpu")
-							  : xasprintf("%s.%s", tc, p->metric);
-		}
-		p->row = lkp_table_row(p->table, p->lkp_metric);
-		if (lkp_metric_better(p->lkp_metric) < 0)
-			p->better = -1;
-	}
+	match_kpi(p, r, tc);
 
 	/* the experiment file's own rule for a governor (config.c) */
 	if (gov && o->has_cpufreq && strpbrk(gov, " \t\n/")) {

@@ -346,6 +346,7 @@ static void *thread_main(void *p)
 	struct thread_arg *a = p;
 
 	task_body(a->r, a->idx);
+	__atomic_add_fetch(&a->r->ctl->finished, 1, __ATOMIC_SEQ_CST);
 	return NULL;
 }
 
@@ -416,6 +417,12 @@ static void wait_tasks(const struct mmb_host *host, struct mmb_ctx *ctx, struct 
 		       pid_t *pids, pthread_t *th, int started)
 {
 	if (r->c->mt) {
+		/* threads look at ctl->stop between pages: ask, then join */
+		while (__atomic_load_n(&r->ctl->finished, __ATOMIC_SEQ_CST) < started) {
+			if (host->should_stop(ctx))
+				r->ctl->stop = 1;
+			usleep(5000);	/* the tasks time themselves: a rare wake-up */
+		}
 		for (int i = 0; i < started; i++)
 			pthread_join(th[i], NULL);
 		return;
@@ -426,7 +433,7 @@ static void wait_tasks(const struct mmb_host *host, struct mmb_ctx *ctx, struct 
 		while (waitpid(pids[i], &status, WNOHANG) == 0) {
 			if (host->should_stop(ctx))
 				r->ctl->stop = 1;
-			usleep(1000);
+			usleep(5000);	/* the tasks time themselves: a rare wake-up */
 		}
 		if (!r->res[i].err && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
 			task_fail(&r->res[i], WIFSIGNALED(status) ? strsignal(WTERMSIG(status))

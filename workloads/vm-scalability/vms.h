@@ -56,6 +56,7 @@ struct vms_res {
 
 struct vms_ctl {
 	volatile int ready, go, stop;
+	int finished;			/* threads done (-mt cases) */
 	int holder_ready;		/* cow -mt: the child that keeps the pages shared */
 };
 
