@@ -211,6 +211,7 @@ static ssize_t find_row(const struct compare *c, const char *workload, const cha
 static void match_why_rows(struct repro_view *v)
 {
 	const struct lkp_table *t = v->p->table;
+	size_t tl = strlen(v->p->testcase);
 	char buf[256];
 
 	v->why = xcalloc(t->nrows ? t->nrows : 1, sizeof(*v->why));
@@ -222,6 +223,9 @@ static void match_why_rows(struct repro_view *v)
 			continue;
 		k = find_row(&v->cmp, v->p->workload, repro_monitor_name(name, buf, sizeof(buf)),
 			     true);
+		/* "<testcase>.<metric>" the workload itself measures (vm-scalability.median) */
+		if (k < 0 && !strncmp(name, v->p->testcase, tl) && name[tl] == '.')
+			k = find_row(&v->cmp, v->p->workload, name + tl + 1, false);
 		if (k < 0)
 			continue;
 		v->why[v->nwhy].rep = &t->rows[i];
@@ -443,8 +447,13 @@ static int open_view(struct mmb_db *db, struct repro_view *v)
 	ssize_t kpi;
 	int rc;
 
-	/* all monitor rows: the report picks which, not lkp's filters */
+	/*
+	 * all monitor rows and all the workload's metrics: the report picks
+	 * which it lists beside the KPI, not lkp's filters (the KPI's verdict
+	 * is its own test's, whatever else the table holds)
+	 */
 	select_kpi(&sel, v, MONITORS_ALL);
+	sel.filter.metric = NULL;
 	rc = compare_open(db, &sel, &v->cmp);
 	if (rc)
 		return rc < 0 ? -1 : 2;	/* > 0: compare said why */
