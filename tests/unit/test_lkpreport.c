@@ -758,6 +758,139 @@ static void test_plan_ebizzy_pft(void **state)
 	lkp_report_release(&r);
 }
 
+static int plan_mem(const char *text, int ncpus, uint64_t mem, struct repro_plan *p,
+		    struct lkp_report *r, char *err, size_t errlen)
+{
+	struct repro_opts o = { .runs = 6, .ncpus = ncpus, .mem_bytes = mem,
+				.has_cpufreq = false, .where = "this machine" };
+	char perr[512];
+
+	if (lkpreport_parse(r, text, strlen(text), perr, sizeof(perr)))
+		fail_msg("parse: %s", perr);
+	return repro_plan_build(r, &o, p, err, errlen);
+}
+
+static const char *param_value(const struct repro_plan *p, const char *name)
+{
+	for (size_t i = 0; i < p->nparams; i++)
+		if (!strcmp(p->params[i].name, name))
+			return p->params[i].value;
+	return NULL;
+}
+
+#define VMS_MAIL(headline, machine, params, axes_keys, axes_values, row)			\
+	"kernel test robot noticed a -9.0% regression of " headline " on:\n"			\
+	"testcase: vm-scalability\ntest machine: " machine "\nparameters:\n\n" params "\n"	\
+	axes_keys ":\n  " axes_values "\n\ncommit:\n  1111111111 (\"a\")\n  2222222222 (\"b\")\n\n" \
+	"         %stddev     %change         %stddev\n" row
+
+/* vm-scalability: lkp's sizes become the same share of this machine's memory. */
+static void test_plan_vms(void **state)
+{
+	static const char w[] = VMS_MAIL("vm-scalability.throughput", "104 threads with 192G memory",
+		"\truntime: 300s\n\tsize: 128G\n\ttest: anon-w-rand\n",
+		"compiler/runtime/size/tbox_group/test/testcase", "gcc-12/300s/128G/lkp-x/anon-w-rand/vm-scalability",
+		"   1000000            -9.0%     910000        vm-scalability.throughput\n");
+	static const char cow[] = VMS_MAIL("vm-scalability.free_time", "104 threads with 192G memory",
+		"\tsize: 512G\n\ttest: anon-cow-seq\n\tnr_task: 50%\n",
+		"compiler/nr_task/size/tbox_group/test/testcase", "gcc-12/50%/512G/lkp-x/anon-cow-seq/vm-scalability",
+		"      1.00            -9.0%       0.91        vm-scalability.free_time\n");
+	static const char nomem[] = VMS_MAIL("vm-scalability.stddev", "104 threads",
+		"\ttest: lru-shm\n", "compiler/tbox_group/test/testcase", "gcc-12/lkp-x/lru-shm/vm-scalability",
+		"      1.00            -9.0%       0.91        vm-scalability.stddev\n");
+	struct lkp_report r;
+	struct repro_plan p;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(plan_mem(w, 2, 24ull << 30, &p, &r, err, sizeof(err)), 0);
+	assert_string_equal(p.workload, "vm-scalability");
+	assert_string_equal(p.metric, "throughput");
+	assert_string_equal(param_value(&p, "test"), "anon-w-rand");
+	/* 128G of 192G is 16G of 24G; lkp's unit mem/2 is 12G: rounds of 12G */
+	assert_string_equal(param_value(&p, "size"), "16G");
+	assert_string_equal(param_value(&p, "unit_size"), "12G");
+	assert_string_equal(param_value(&p, "nr_task"), "100%");
+	assert_string_equal(param_value(&p, "runtime"), "300s");
+	assert_non_null(strstr(p.yaml, "# size 128G -> 16G: the report's machine has 192G, this machine has 24.0G"));
+	assert_int_equal(p.better, 1);
+	same_experiment(&p);
+	repro_plan_release(&p);
+	lkp_report_release(&r);
+
+	/* cow: a round is at most 3/8 of memory (the copies need as much again); free_time is lower-better */
+	assert_int_equal(plan_mem(cow, 4, 24ull << 30, &p, &r, err, sizeof(err)), 0);
+	assert_string_equal(p.metric, "free_time");
+	assert_string_equal(p.lkp_metric, "vm-scalability.free_time");
+	assert_int_equal(p.better, -1);
+	assert_string_equal(param_value(&p, "unit_size"), "9G");
+	assert_string_equal(param_value(&p, "size"), "64G");
+	assert_string_equal(p.params[3].note, "50% of 4 CPUs here = 2");
+	repro_plan_release(&p);
+	lkp_report_release(&r);
+
+	/* no memory in the mail: half of it here, one round; an unknown headline falls back */
+	assert_int_equal(plan_mem(nomem, 2, 24ull << 30, &p, &r, err, sizeof(err)), 0);
+	assert_string_equal(param_value(&p, "size"), "50%mem");
+	assert_null(param_value(&p, "unit_size"));
+	assert_string_equal(p.metric, "throughput");
+	assert_true(has_note(&p, "is not a metric mmbench's vm-scalability measures"));
+	repro_plan_release(&p);
+	lkp_report_release(&r);
+}
+
+#define SNG_MAIL(headline, params)								\
+	"kernel test robot noticed a 5.0% improvement of " headline " on:\n"			\
+	"testcase: stress-ng\nparameters:\n\n" params "\n"					\
+	"compiler/nr_threads/tbox_group/test/testcase/testtime:\n  gcc-12/100%/lkp-x/mmap/stress-ng/60s\n\n" \
+	"commit:\n  1111111111 (\"a\")\n  2222222222 (\"b\")\n\n"				\
+	"         %stddev     %change         %stddev\n"					\
+	"     10000            +5.0%      10500        " headline "\n"
+
+static void test_plan_stress_ng(void **state)
+{
+	static const char ops[] = SNG_MAIL("stress-ng.mmap.ops_per_sec",
+					   "\tnr_threads: 100%\n\ttesttime: 60s\n\ttest: mmap\n");
+	static const char ns[] = SNG_MAIL("stress-ng.brk.nanosecs_per_sbrk_page_expand",
+					  "\tnr_threads: 1\n\ttest: brk\n");
+	static const char other[] = SNG_MAIL("stress-ng.mmap.some_new_metric",
+					     "\ttest: mmap\n\tclass: vm\n");
+	static const char cpu[] = SNG_MAIL("stress-ng.cpu.ops_per_sec", "\ttest: cpu\n");
+	struct lkp_report r;
+	struct repro_plan p;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(plan_mem(ops, 2, 0, &p, &r, err, sizeof(err)), 0);
+	assert_string_equal(p.workload, "stress-ng");
+	assert_string_equal(p.metric, "mmap.ops_per_sec");
+	assert_string_equal(p.lkp_metric, "stress-ng.mmap.ops_per_sec");
+	assert_string_equal(param_value(&p, "nr_threads"), "100%");
+	assert_string_equal(param_value(&p, "testtime"), "60s");
+	assert_true(has_note(&p, "stress-ng version"));
+	same_experiment(&p);
+	repro_plan_release(&p);
+	lkp_report_release(&r);
+
+	assert_int_equal(plan_mem(ns, 2, 0, &p, &r, err, sizeof(err)), 0);
+	assert_string_equal(p.metric, "brk.nanosecs_per_sbrk_page_expand");
+	assert_int_equal(p.better, -1);
+	assert_string_equal(param_value(&p, "testtime"), "60s");
+	repro_plan_release(&p);
+	lkp_report_release(&r);
+
+	assert_int_equal(plan_mem(other, 2, 0, &p, &r, err, sizeof(err)), 0);
+	assert_string_equal(p.metric, "mmap.ops_per_sec");
+	assert_true(has_note(&p, "comparing stress-ng.mmap.ops_per_sec instead"));
+	assert_true(has_note(&p, "report parameter class: vm has no mmbench equivalent"));
+	repro_plan_release(&p);
+	lkp_report_release(&r);
+
+	assert_int_equal(plan_mem(cpu, 2, 0, &p, &r, err, sizeof(err)), -1);
+	assert_true(starts_with(err, "not supported: stress-ng/cpu; mmbench can reproduce: "));
+	lkp_report_release(&r);
+}
+
 static void test_plan_unsupported(void **state)
 {
 	struct lkp_report r;
@@ -877,6 +1010,8 @@ int main(void)
 		cmocka_unit_test(test_plan_wis),
 		cmocka_unit_test(test_plan_ebizzy_pft),
 		cmocka_unit_test(test_plan_value_is_record),
+		cmocka_unit_test(test_plan_vms),
+		cmocka_unit_test(test_plan_stress_ng),
 		cmocka_unit_test(test_plan_unsupported),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_release_sha),
