@@ -16,7 +16,30 @@ struct db_conn {
 	sqlite3_stmt *series_get, *series_add;	/* db_series_id(), prepared once */
 	char *reserve;		/* db_run_begin's ballast file beside the DB, or NULL */
 	int reserve_fd;
+	unsigned guard_calls;	/* progress handler calls while the guard is armed */
+	bool in_memory;		/* a reader's migrated copy of an older file */
+	unsigned busy_ms;	/* waited for another process's lock (db_busy()) */
 };
+
+/*
+ * Every database file is untrusted input (db/guard.c).  db_guard_defend():
+ * SQLITE_DBCONFIG_DEFENSIVE, trusted_schema off, no extensions.
+ * db_guard_arm(): a work budget for what runs while it is on (the
+ * statement over budget fails with SQLITE_INTERRUPT).  db_guard_schema():
+ * schema's objects are exactly those migrations 0..version-1 make, or
+ * error() naming the first that is not.  All 0 or -1.
+ */
+int db_guard_defend(struct db_conn *c);
+void db_guard_arm(struct db_conn *c, bool on);
+int db_guard_schema(struct db_conn *c, const char *schema, int version);
+/* After db_guard_schema() passed: the schema is ours, trust it (trusted_schema on). */
+void db_guard_trust(struct db_conn *c);
+/* A reader's view of runs that shows killed 'running' runs as 'interrupted' (TEMP). */
+int db_guard_runs_view(struct mmb_db *db);
+/* Swap db's connection for a copy of it in memory (to migrate without writing the file). */
+int db_guard_to_memory(struct mmb_db *db);
+/* ATTACH an in-memory copy of src's main database to dst AS as. */
+int db_guard_attach_copy(struct mmb_db *dst, struct mmb_db *src, const char *as);
 
 /* error("FILE: sqlite's message"); returns -1. */
 int db_fail(struct mmb_db *db);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *db_default_path(const char *opt)
@@ -171,19 +172,24 @@ int db_schema_version(struct mmb_db *db)
 	return read_user_version(db, &v) ? -1 : v;
 }
 
-static int db_migrate(struct mmb_db *db)
+/* The version is a number anyone can set: 0..N, or error(). */
+static int check_version(struct mmb_db *db, int v)
 {
-	int v;
-
-	if (read_user_version(db, &v))
-		return -1;
-	/* the version is a number anyone can set: a negative one is not ours */
 	if (v < 0)
 		return error("%s: schema version %d is not one mmbench writes (0..%d): not an mmbench database, or a damaged one",
 			     db->c->path, v, db_nr_migrations);
 	if (v > db_nr_migrations)
 		return error("%s: schema version %d is newer than this mmbench (%d); upgrade mmbench",
 			     db->c->path, v, db_nr_migrations);
+	return 0;
+}
+
+static int db_migrate(struct mmb_db *db)
+{
+	int v;
+
+	if (read_user_version(db, &v) || check_version(db, v))
+		return -1;
 	for (; v < db_nr_migrations; v++) {
 		char pragma[64];
 
@@ -237,6 +243,19 @@ static int db_mark_dead_runs(struct mmb_db *db)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* A reader's stand-in for db_mark_dead_runs(): a damaged runs table is found at open too. */
+static int db_check_runs(struct mmb_db *db)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (db_prepare(db, "SELECT id, pid, host, status FROM runs", &st))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		;
+	return db_done(db, st, rc);
+}
+
 void db_single_thread(void)
 {
 	/* SQLITE_MISUSE if SQLite was already initialised in this process: fine */
@@ -263,8 +282,67 @@ static void sql_usable_run(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_int(ctx, db_run_usable((const char *)sqlite3_value_text(argv[0])));
 }
 
-static int db_open_flags(struct mmb_db *db, const char *path, int flags)
+/* mmb_ctl(text): does it hold a control byte (name_ctl())?  NULL: no. */
+static void sql_ctl(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
+	(void)argc;
+	sqlite3_result_int(ctx, name_ctl((const char *)sqlite3_value_text(argv[0])) != NULL);
+}
+
+/*
+ * Another process holds the lock (a long rm or merge): wait for it, up
+ * to 10 minutes, rather than fail a write and lose what it records -- a
+ * finished iteration, a run's end.  Said once, after 10 s.
+ */
+#define DB_BUSY_MS	(10 * 60 * 1000)
+
+static int db_busy(void *arg, int n)
+{
+	struct db_conn *c = arg;
+	int ms = n < 10 ? 10 : 100;
+
+	if (!n)
+		c->busy_ms = 0;
+	if (c->busy_ms >= DB_BUSY_MS)
+		return 0;
+	if (c->busy_ms < 10000 && c->busy_ms + ms >= 10000)
+		info("%s: another process is writing to it; waiting for its lock", c->path);
+	usleep((useconds_t)ms * 1000);
+	c->busy_ms += ms;
+	return 1;
+}
+
+/*
+ * Any file may come from elsewhere: defences on, then, under a work
+ * budget, its version and a schema that is exactly ours (a view over an
+ * endless CTE, a trigger, a table we do not know: refused, not run).
+ */
+static int open_checked(struct mmb_db *db, int *v)
+{
+	int ret;
+
+	if (db_guard_defend(db->c))
+		return -1;
+	db_guard_arm(db->c, true);
+	ret = read_user_version(db, v) || check_version(db, *v) ||
+	      db_guard_schema(db->c, "main", *v) ? -1 : 0;
+	if (ret && db->c->guard_calls > 0 && sqlite3_errcode(db->c->sql) == SQLITE_INTERRUPT)
+		error("%s: gave up reading it: opening took more work than any mmbench database needs",
+		      db->c->path);
+	db_guard_arm(db->c, false);
+	/*
+	 * The schema is now exactly ours, so its views may call what they
+	 * call (SQLite 3.40's json_extract() is not marked innocuous).
+	 */
+	if (!ret)
+		db_guard_trust(db->c);
+	return ret;
+}
+
+static int db_open_flags(struct mmb_db *db, const char *path, int flags, bool reader)
+{
+	int v = 0;
+
 	db->c = xcalloc(1, sizeof(*db->c));
 	db->c->path = xstrdup(path);
 	if (sqlite3_open_v2(path, &db->c->sql, flags, NULL) != SQLITE_OK) {
@@ -273,14 +351,34 @@ static int db_open_flags(struct mmb_db *db, const char *path, int flags)
 		db_close(db);
 		return -1;
 	}
-	sqlite3_busy_timeout(db->c->sql, 10000);
+	sqlite3_busy_handler(db->c->sql, db_busy, db->c);
 	sqlite3_extended_result_codes(db->c->sql, 1);
+	if (open_checked(db, &v)) {
+		db_close(db);
+		return -1;
+	}
+	/* a reader never changes the file: an older one is migrated in memory */
+	if (reader && v < db_nr_migrations && db_guard_to_memory(db)) {
+		db_close(db);
+		return -1;
+	}
 	if (sqlite3_create_function_v2(db->c->sql, "usable_run", 1,
 				       SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_usable_run,
-				       NULL, NULL, NULL) != SQLITE_OK) {
+				       NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_create_function_v2(db->c->sql, "mmb_ctl", 1,
+				       SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY, NULL,
+				       sql_ctl, NULL, NULL, NULL) != SQLITE_OK) {
 		db_fail(db);
 		db_close(db);
 		return -1;
+	}
+	if (reader) {
+		if ((db->c->in_memory && db_migrate(db)) || db_guard_runs_view(db) ||
+		    db_check_runs(db)) {
+			db_close(db);
+			return -1;
+		}
+		return 0;
 	}
 	/* WAL + synchronous=NORMAL: a committed iteration survives kill -9. */
 	if (db_exec(db, "PRAGMA journal_mode = WAL") ||
@@ -308,11 +406,23 @@ static int check_dir_writable(const char *path)
 	return ret;
 }
 
+/* A database is a regular file: /dev/null would get a -journal beside it (0666, as root). */
+static int check_regular(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return error("database %s is not a regular file (%s); give the path of a file",
+			     path, S_ISDIR(st.st_mode) ? "a folder" : S_ISCHR(st.st_mode) ? "a device" :
+			     S_ISFIFO(st.st_mode) ? "a FIFO" : "not a file");
+	return 0;
+}
+
 int db_open(struct mmb_db *db, const char *path)
 {
 	memset(db, 0, sizeof(*db));
-	if (check_dir_writable(path) ||
-	    db_open_flags(db, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+	if (check_regular(path) || check_dir_writable(path) ||
+	    db_open_flags(db, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, false))
 		return -1;
 	/*
 	 * SQLite quietly opens a write-protected file read-only; a writer
@@ -335,7 +445,10 @@ int db_open_existing(struct mmb_db *db, const char *path)
 		      path);
 		return DB_ENOENT;
 	}
-	return db_open_flags(db, path, SQLITE_OPEN_READWRITE);
+	memset(db, 0, sizeof(*db));
+	if (check_regular(path))
+		return -1;
+	return db_open_flags(db, path, SQLITE_OPEN_READONLY, true);
 }
 
 /*
@@ -444,7 +557,7 @@ int64_t db_kernel_find(struct mmb_db *db, const char *label)
 int64_t db_kernel_upsert(struct mmb_db *db, const struct kernel_info *k)
 {
 	sqlite3_stmt *st;
-	int64_t id = db_kernel_find(db, k->label);
+	int64_t id = name_check("kernel label", k->label) ? -1 : db_kernel_find(db, k->label);
 	const char *sql = id > 0 ?
 		"UPDATE kernels SET release = coalesce(?2, release),"
 		" version = coalesce(?3, version), cmdline = coalesce(?4, cmdline),"
@@ -667,6 +780,10 @@ static int64_t series_id(struct mmb_db *db, const char *workload, const char *va
 	};
 	int64_t id = -1;
 
+	/* the last gate for names from every way in (run, vm, import) */
+	if (name_check("workload", workload) || name_check("variant", variant) ||
+	    name_check("metric", metric) || name_check("unit", unit))
+		return -1;
 	for (size_t i = 0; i < 2 && id < 0; i++) {
 		int rc;
 

@@ -391,19 +391,77 @@ out:
 	return ret;
 }
 
-static int attach(struct mmb_db *db, const char *path)
-{
-	sqlite3_stmt *st;
-	int rc;
+/*
+ * What a source must hold before anything of it is copied: rows that keep
+ * our schema's invariants (a label on every run's kernel, names without
+ * control characters, finite numbers).  A file from another machine may
+ * break any of them; the first broken row is named with the source file.
+ */
+static const struct source_check {
+	const char *sql;	/* one row: where, the value as text (may be NULL) */
+	const char *why;
+} source_checks[] = {
+	{ "SELECT 'run ' || r.id, NULL FROM " SRC ".runs r LEFT JOIN " SRC ".kernels k"
+	  " ON k.id = r.kernel_id WHERE k.id IS NULL OR k.label IS NULL OR k.label = ''",
+	  "has no kernel label (NULL, empty or a missing kernel row)" },
+	{ "SELECT 'kernel ' || id, label FROM " SRC ".kernels WHERE mmb_ctl(label)",
+	  "label holds a control character" },
+	{ "SELECT 'series ' || id, NULL FROM " SRC ".series WHERE workload IS NULL OR variant IS NULL"
+	  " OR metric IS NULL OR unit IS NULL OR workload = '' OR metric = ''",
+	  "has a NULL or empty name" },
+	{ "SELECT 'series ' || id, workload || ' ' || variant || ' ' || metric || ' ' || unit FROM "
+	  SRC ".series WHERE mmb_ctl(workload) OR mmb_ctl(variant) OR mmb_ctl(metric) OR mmb_ctl(unit)",
+	  "name holds a control character" },
+	{ "SELECT 'iteration ' || id, ifnull(workload, '') || ' ' || ifnull(variant, '') FROM " SRC
+	  ".iterations WHERE mmb_ctl(workload) OR mmb_ctl(variant)",
+	  "name holds a control character" },
+	{ "SELECT 'sample ' || rowid || ' of run ' || run_id, CAST(value AS TEXT) FROM " SRC
+	  ".sample_values WHERE typeof(value) NOT IN ('integer', 'real') OR abs(value) > 1.7976931348623157e308",
+	  "value is not a finite number" },
+	{ "SELECT 'sample block ' || b.id || ' of run ' || b.run_id, NULL FROM " SRC ".sample_blocks b"
+	  " WHERE NOT json_valid(b.data) OR json_type(b.data) <> 'array'"
+	  " OR json_array_length(b.data) <> b.n",
+	  "is not a JSON array of n samples" },
+	{ "SELECT 'sample block ' || b.id || ' of run ' || b.run_id, CAST(j.value AS TEXT) FROM " SRC
+	  ".sample_blocks b, json_each(b.data) j WHERE json_type(j.value) <> 'array'"
+	  " OR json_array_length(j.value) <> 3"
+	  " OR json_type(j.value, '$[2]') NOT IN ('integer', 'real')"
+	  " OR abs(json_extract(j.value, '$[2]')) > 1.7976931348623157e308",
+	  "holds a value that is not a finite number" },
+};
 
-	if (db_prepare(db, "ATTACH DATABASE ?1 AS " SRC, &st))
-		return -1;
-	sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	return db_done(db, st, rc);
+static int check_source(struct mmb_db *db, const char *src_name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(source_checks); i++) {
+		sqlite3_stmt *st;
+		int rc;
+
+		if (db_prepare(db, source_checks[i].sql, &st))
+			return -1;
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			const char *val = (const char *)sqlite3_column_text(st, 1);
+			char *where = db_col_str(st, 0), *esc = val ? ctl_escape(val) : NULL;
+
+			error("cannot merge %s: %s %s%s%s%s; nothing merged", src_name, where,
+			      source_checks[i].why, esc ? " ('" : "", esc ? esc : "", esc ? "')" : "");
+			free(where);
+			free(esc);
+			sqlite3_finalize(st);
+			return DB_MERGE_REFUSED;
+		}
+		if (db_done(db, st, rc))
+			return -1;
+	}
+	return 0;
 }
 
-/* The source as mmbench opens any DB: is it one, of this schema? */
+/*
+ * The source as mmbench opens any DB it only reads: read-only, its schema
+ * checked, an older one migrated in memory; then attached as a
+ * copy in memory, so nothing the merge does can write the file, and the
+ * file cannot change between the check and the copy.
+ */
 static int open_source(struct mmb_db *dst, const char *src_path)
 {
 	struct mmb_db src;
@@ -428,8 +486,9 @@ static int open_source(struct mmb_db *dst, const char *src_path)
 		      src_path);
 		return DB_MERGE_REFUSED;
 	}
+	ret = db_guard_attach_copy(dst, &src, SRC);
 	db_close(&src);
-	return 0;
+	return ret;
 }
 
 int db_merge_file(struct mmb_db *db, const char *src_path, const struct db_merge_opts *o,
@@ -449,8 +508,6 @@ int db_merge_file(struct mmb_db *db, const char *src_path, const struct db_merge
 	ret = open_source(db, src_path);
 	if (ret)
 		return ret;
-	if (attach(db, src_path))
-		return -1;
 	ret = -1;
 	if (db_begin(db))
 		goto detach;
@@ -459,7 +516,9 @@ int db_merge_file(struct mmb_db *db, const char *src_path, const struct db_merge
 	    scalar(db, "SELECT count(*) FROM " SRC ".runs WHERE status = 'running' AND uuid NOT IN"
 		   " (SELECT uuid FROM main.runs)", 0, &running))
 		goto rollback;
-	ret = check_labels(db, o && o->name ? o->name : src_path, o, res);
+	ret = check_source(db, o && o->name ? o->name : src_path);
+	if (!ret)
+		ret = check_labels(db, o && o->name ? o->name : src_path, o, res);
 	if (ret)
 		goto rollback;
 	ret = -1;

@@ -4,6 +4,7 @@
 #include "../harness/base/util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -151,7 +152,8 @@ static int parse_dbl(const char *s, double *v)
 	if (!s || !*s)
 		return -1;
 	*v = strtod(s, &end);
-	return *end ? -1 : 0;
+	/* finite or refused: "nan", "inf" and 1e309 are no measurements */
+	return *end || !isfinite(*v) ? -1 : 0;
 }
 
 static int merge_iteration_commit(struct merge_ctx *m)

@@ -12,6 +12,7 @@
 #include "version.h"
 
 #include <stdio.h>
+#include <errno.h>
 #include <string.h>
 
 /* Preconditions (git's RUN_SETUP idea). */
@@ -59,6 +60,21 @@ static int wants_help(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * What a command printed may still sit in stdio's buffer: a full disk or
+ * /dev/full shows only when it is flushed.  Say so and fail, as git's
+ * check_write does (a reader that went away, EPIPE, is no error).
+ */
+static int check_stdout(int ret)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return ret;
+	if (errno == EPIPE)
+		return ret;
+	error("write error on standard output: %s", strerror(errno));
+	return ret ? ret : EXIT_RUNTIME;
+}
+
 int main(int argc, char **argv)
 {
 	const char *name;
@@ -101,7 +117,8 @@ int main(int argc, char **argv)
 			return EXIT_RUNTIME;
 		ret = c->fn(argc, argv);
 		/* error() returns -1: a runtime failure */
-		return ret < 0 ? EXIT_RUNTIME : ret;
+		ret = ret < 0 ? EXIT_RUNTIME : ret;
+		return check_stdout(ret);
 	}
 	error("'%s' is not an mmbench command; commands are:", name);
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)

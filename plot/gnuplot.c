@@ -29,11 +29,14 @@ char *gnuplot_quote(const char *s)
 
 	strbuf_addch(&sb, '"');
 	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
 		/* gnuplot runs `...` through the shell even inside "..." */
 		if (*s == '\\' || *s == '"' || *s == '`')
 			strbuf_addch(&sb, '\\');
-		if (*s == '\n') {
-			strbuf_addstr(&sb, "\\n");
+		/* a control byte is shown as text ("\x0a"), never passed on */
+		if (c < 0x20 || c == 0x7f) {
+			strbuf_addf(&sb, "\\\\x%02x", c);
 			continue;
 		}
 		strbuf_addch(&sb, *s);
@@ -404,11 +407,37 @@ static bool is_gnuplot_error(const char *msg)
 	return false;
 }
 
-static bool nonempty_file(const char *path)
+/*
+ * A whole picture at path, of the format final's extension names: gnuplot
+ * exits 0 when the disk fills under it, leaving a cut PNG, so the end is
+ * checked (PNG's IEND chunk, SVG's </svg>, PDF's %%EOF), not only a size.
+ */
+static bool picture_complete(const char *path, const char *final)
 {
+	static const unsigned char iend[] = { 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82 };
+	unsigned char tail[64];
 	struct stat st;
+	ssize_t n;
+	int fd;
 
-	return !stat(path, &st) && st.st_size > 0;
+	if (stat(path, &st) || st.st_size <= 0)
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = pread(fd, tail, sizeof(tail) - 1, st.st_size > (off_t)sizeof(tail) - 1 ?
+		  st.st_size - (off_t)(sizeof(tail) - 1) : 0);
+	close(fd);
+	if (n <= 0)
+		return false;
+	tail[n] = 0;
+	if (ends_with(final, ".png"))
+		return n >= 8 && !memcmp(tail + n - 8, iend, 8);
+	if (ends_with(final, ".svg"))
+		return memmem(tail, (size_t)n, "</svg>", 6) != NULL;
+	if (ends_with(final, ".pdf"))
+		return memmem(tail, (size_t)n, "%%EOF", 5) != NULL;
+	return true;
 }
 
 int gnuplot_batch_run(struct gnuplot_batch *b)
@@ -450,7 +479,8 @@ int gnuplot_batch_run(struct gnuplot_batch *b)
 	failed = xcalloc(b->nr, sizeof(*failed));
 	for (i = 0; i < b->nr; i++) {
 		/* exit 0: no error anywhere; messages like "Unable to convert" are not one */
-		failed[i] = !nonempty_file(b->jobs[i].tmp_out) || (st != 0 && is_gnuplot_error(msg[i]));
+		failed[i] = !picture_complete(b->jobs[i].tmp_out, b->jobs[i].out) ||
+			    (st != 0 && is_gnuplot_error(msg[i]));
 		ndrawn += !failed[i];
 	}
 	if (!ndrawn) {
@@ -458,7 +488,7 @@ int gnuplot_batch_run(struct gnuplot_batch *b)
 			;
 		error("gnuplot failed drawing %s (exit %d): %s", i < b->nr ? b->jobs[i].shown :
 		      b->jobs[0].shown, st, i < b->nr ? msg[i] : msg[b->nr] ? msg[b->nr] :
-		      "no picture written");
+		      "no whole picture written (a full disk?)");
 		goto cleanup;
 	}
 	for (i = 0; i < b->nr; i++) {
@@ -468,7 +498,7 @@ int gnuplot_batch_run(struct gnuplot_batch *b)
 			const char *file = strrchr(j->out, '/') ? strrchr(j->out, '/') + 1 : j->out;
 
 			warning("skipped plot %s: gnuplot could not draw it: %s", j->shown,
-				msg[i] ? msg[i] : "no picture written");
+				msg[i] ? msg[i] : "no whole picture written (a full disk?)");
 			ALLOC_GROW(b->skipped, b->nskipped + 1, b->askipped);
 			b->skipped[b->nskipped++] = xstrdup(file);
 			/* no stale picture of an earlier run under this name */
@@ -505,6 +535,15 @@ cleanup:
 	return ret;
 }
 
+/* A byte below 0x20 but newline and tab, or DEL: none is ever written by us. */
+static bool script_ctl(const char *s)
+{
+	for (; *s; s++)
+		if (((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t') || *s == 0x7f)
+			return true;
+	return false;
+}
+
 int gnuplot_render(const struct plot_opts *o, const char *name, const char *script,
 		   const char *data)
 {
@@ -512,6 +551,14 @@ int gnuplot_render(const struct plot_opts *o, const char *name, const char *scri
 	struct gnuplot_batch *b = o->batch;
 	int ret = 0;
 
+	/*
+	 * The last check before gnuplot: names are escaped where they enter
+	 * (plot_group_init(), gnuplot_quote()), so a control byte here is a
+	 * bug that could make a name a command; refuse rather than draw.
+	 */
+	if (script_ctl(script) || (data && script_ctl(data)))
+		return error("plot %s: a control character in the %s; not drawing it", name,
+			     script_ctl(script) ? "gnuplot script" : "data file");
 	if (!b)
 		b = gnuplot_batch_new(dir);
 	for (size_t i = 0; i < b->nr; i++) {

@@ -67,23 +67,28 @@ void plot_group_init(struct plot_group *g, const char *workload, const char *met
 		     const char *unit, int better, size_t nkernels, const char *const *kernels)
 {
 	memset(g, 0, sizeof(*g));
-	g->workload = xstrdup(workload);
-	g->metric = xstrdup(metric);
-	g->unit = xstrdup(unit ? unit : "");
+	g->workload = ctl_escape(workload);
+	g->metric = ctl_escape(metric);
+	g->unit = ctl_escape(unit ? unit : "");
 	g->better = better >= 0 ? 1 : -1;
 	g->nkernels = nkernels;
 	g->kernels = xcalloc(nkernels, sizeof(*g->kernels));
 	for (size_t k = 0; k < nkernels; k++)
-		g->kernels[k] = xstrdup(kernels[k]);
+		g->kernels[k] = ctl_escape(kernels[k]);
 }
 
 size_t plot_group_variant(struct plot_group *g, const char *variant)
 {
+	char *esc = ctl_escape(variant);
+
 	for (size_t v = 0; v < g->nvariants; v++)
-		if (!strcmp(g->variants[v], variant))
+		if (!strcmp(g->variants[v], esc)) {
+			free(esc);
 			return v;
+		}
 	g->variants = xrealloc(g->variants, (g->nvariants + 1) * sizeof(*g->variants));
-	g->variants[g->nvariants] = xstrdup(variant);
+	g->variants[g->nvariants] = esc;
+	variant = esc;
 	g->typed = xrealloc(g->typed, (g->nvariants + 1) * sizeof(*g->typed));
 	variant_from_text(&g->typed[g->nvariants], variant);
 	g->cells = xrealloc(g->cells, (g->nvariants + 1) * g->nkernels * sizeof(*g->cells));
@@ -98,6 +103,12 @@ void plot_group_variant_typed(struct plot_group *g, size_t v, const char *json)
 
 	if (!json || variant_from_json(&t, json, err, sizeof(err)))
 		return;
+	for (size_t i = 0; i < t.n; i++)
+		if (name_ctl(t.p[i].name) || name_ctl(t.p[i].text)) {
+			/* the escaped text's typing: no control byte reaches a script */
+			variant_release(&t);
+			return;
+		}
 	variant_release(&g->typed[v]);
 	g->typed[v] = t;
 }

@@ -64,7 +64,10 @@ struct plot_cell {
 
 /*
  * One workload/metric across kernels and variants.  kernels[0] is the
- * baseline.  cells[v * nkernels + k] holds variant v of kernel k.
+ * baseline.  cells[v * nkernels + k] holds variant v of kernel k.  Every
+ * name is stored with its control bytes escaped (ctl_escape()): this is
+ * where names from a database enter the scripts and data files, so a
+ * newline in one can never start a line of gnuplot.
  */
 struct plot_group {
 	char *workload, *metric, *unit;

@@ -165,11 +165,16 @@ int plot_groups_build(const struct compare *c, struct plot_group **out, size_t *
 		struct plot_group *g = NULL;
 		size_t v;
 
+		char *wl = ctl_escape(row->workload), *metric = ctl_escape(row->metric);
+
+		/* group names are escaped (plot_group_init()): look them up so */
 		for (size_t i = 0; i < ng; i++)
-			if (!strcmp(gs[i].workload, row->workload) && !strcmp(gs[i].metric, row->metric)) {
+			if (!strcmp(gs[i].workload, wl) && !strcmp(gs[i].metric, metric)) {
 				g = &gs[i];
 				break;
 			}
+		free(wl);
+		free(metric);
 		if (!g) {
 			gs = xrealloc(gs, (ng + 1) * sizeof(*gs));
 			g = &gs[ng++];

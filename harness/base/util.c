@@ -706,6 +706,50 @@ bool ends_with(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
+const char *name_ctl(const char *s)
+{
+	for (; s && *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return s;
+	return NULL;
+}
+
+char *ctl_escape(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "");
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\n')
+			strbuf_addstr(&sb, "\\n");
+		else if (c == '\t')
+			strbuf_addstr(&sb, "\\t");
+		else if (c == '\r')
+			strbuf_addstr(&sb, "\\r");
+		else if (c < 0x20 || c == 0x7f)
+			strbuf_addf(&sb, "\\x%02x", c);
+		else
+			strbuf_addch(&sb, *s);
+	}
+	return strbuf_detach(&sb);
+}
+
+int name_check(const char *what, const char *s)
+{
+	const char *bad = name_ctl(s);
+	char *e;
+
+	if (!bad)
+		return 0;
+	e = ctl_escape(s);
+	error("%s '%s': control character 0x%02x at byte %zu; names cannot hold control characters "
+	      "(newlines, tabs, escapes)", what, e, (unsigned char)*bad, (size_t)(bad - s) + 1);
+	free(e);
+	return -1;
+}
+
 int name_index(const char *const *names, size_t n, const char *s)
 {
 	for (size_t i = 0; i < n; i++)
@@ -797,13 +841,46 @@ void die_with_parent(pid_t parent)
 		_exit(128 + SIGTERM);
 }
 
+char *md_text(const char *s)
+{
+	char *e = ctl_escape(s);
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "");
+	for (const char *p = e; *p; p++) {
+		if (strchr("\\`*[]|<>&", *p))
+			strbuf_addch(&sb, '\\');
+		strbuf_addch(&sb, *p);
+	}
+	free(e);
+	return strbuf_detach(&sb);
+}
+
+bool csv_formula(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && s[i] == '\'')
+		i++;
+	return i < n && s[i] && strchr("=+-@\t\r", s[i]);
+}
+
 void strbuf_add_csv(struct strbuf *sb, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
+	/*
+	 * A spreadsheet runs a cell starting = + - @ (or TAB, CR before one)
+	 * as a formula: such text cells get a leading ' (OWASP's guard),
+	 * quoted.  Numbers never come through here.
+	 */
+	bool formula = csv_formula(s, strlen(s));
+
+	if (!formula && !strpbrk(s, ",\"\r\n")) {
 		strbuf_addstr(sb, s);
 		return;
 	}
 	strbuf_addch(sb, '"');
+	if (formula)
+		strbuf_addch(sb, '\'');
 	for (; *s; s++) {
 		if (*s == '"')
 			strbuf_addch(sb, '"');

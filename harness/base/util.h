@@ -69,8 +69,24 @@ void strbuf_add(struct strbuf *sb, const void *data, size_t n);
 void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) MMB_PRINTF_FMT(2, 3);
-/* s as one CSV field (RFC 4180: quoted when it holds a comma, quote, CR or LF). */
+/*
+ * s as one CSV field (RFC 4180: quoted when it holds a comma, quote, CR or
+ * LF) for reports; text starting = + - @ TAB CR gets a leading ' so a
+ * spreadsheet shows it instead of running it as a formula.
+ */
 void strbuf_add_csv(struct strbuf *sb, const char *s);
+/*
+ * Does s (n bytes) start like a formula, after any ' ?  strbuf_add_csv()
+ * guards those ("'" + s, quoted) and the CSV importer takes one ' off a
+ * quoted field that does, so export -> import keeps every name.
+ */
+bool csv_formula(const char *s, size_t n);
+/*
+ * s as Markdown text: control bytes escaped (ctl_escape()); \ ` * [ ] | < > &
+ * backslashed, so no name becomes HTML, a link, code or a table cell break
+ * (an underscore inside a word is no emphasis: names keep theirs).
+ */
+char *md_text(const char *s);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 char *strbuf_detach(struct strbuf *sb);
 /* Read a whole file; returns 0 or -1 (errno set). */
@@ -164,6 +180,17 @@ char *strtrim(char *s);
  * its values ({ [ACCEL_KVM] = "kvm", ... }); -1 when it is none of them.
  */
 int name_index(const char *const *names, size_t n, const char *s);
+
+/*
+ * Names (labels, workloads, metrics, variants, units) never hold control
+ * characters: a newline in one would start a new line in a plot script,
+ * a data file or a terminal.  name_ctl() is the first such byte of s or
+ * NULL; name_check() is error("WHAT 'ESCAPED': ...") for one, else 0.
+ */
+const char *name_ctl(const char *s);
+int name_check(const char *what, const char *s);
+/* s with each control byte written as \n, \t, \r or \xNN (a copy to free). */
+char *ctl_escape(const char *s);
 
 /* Hex SHA-256 of a buffer (64 chars + NUL into out). */
 void sha256_hex(const void *data, size_t len, char out[65]);

@@ -117,6 +117,8 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool stored)
 		return error("which CONFIG?"), parse_options_usage(stderr, opts, "run", "CONFIG"), -1;
 	if (a->label && !*a->label)
 		return error("--name must not be empty");
+	if (a->label && name_check("--name", a->label))
+		return -1;
 	if ((a->min_iterations || a->max_iterations) && !a->precision)
 		return error("--min-iterations and --max-iterations go with --precision");
 	if (a->precision) {

@@ -1026,10 +1026,17 @@ void compare_markdown(struct strbuf *out, const struct compare *c)
 
 		if (r)
 			strbuf_addch(out, '\n');
-		strbuf_addf(out, "%s%s%s, %s (%s%s%s is better; %s):\n", row->q->workload,
-			    *row->q->variant ? ", " : "", row->q->variant, row->q->metric,
-			    row->q->unit, *row->q->unit ? ", " : "",
-			    row->q->better > 0 ? "higher" : "lower", stats_mean_title(row->mean));
+		/* names are text, never markup: "<img onerror=...>" is shown, not rendered */
+		char *mw = md_text(row->q->workload), *mv = md_text(row->q->variant);
+		char *mm = md_text(row->q->metric), *mu = md_text(row->q->unit);
+
+		strbuf_addf(out, "%s%s%s, %s (%s%s%s is better; %s):\n", mw, *mv ? ", " : "", mv, mm,
+			    mu, *mu ? ", " : "", row->q->better > 0 ? "higher" : "lower",
+			    stats_mean_title(row->mean));
+		free(mw);
+		free(mv);
+		free(mm);
+		free(mu);
 		for (size_t k = 0; k < 4; k++)
 			w[k] = strlen(head[k]) + 2;
 		for (size_t i = 0; i < nl; i++) {
@@ -1037,7 +1044,7 @@ void compare_markdown(struct strbuf *out, const struct compare *c)
 			const struct stats_test *t = &row->test[i];
 
 			cells[i] = xcalloc(4, sizeof(char *));
-			cells[i][0] = xstrdup(label_of(c, i));
+			cells[i][0] = md_text(label_of(c, i));
 			if (!s->n || !b->n) {
 				cells[i][1] = xstrdup("n/a");
 				cells[i][2] = s->n > 1 && s->amean ?

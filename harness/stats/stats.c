@@ -60,13 +60,40 @@ static double hmean_of(const double *x, size_t n)
 	return n ? (double)n / inv : NAN;
 }
 
+/*
+ * 2^e with every |x[i]| * 2^-e below 2^16, when some |x[i]| is so large
+ * (over 2^960) that sums or squares of them overflow; else 0.  Scaling by
+ * a power of two is exact, so the statistics of the scaled values are the
+ * scaled statistics.
+ */
+static int huge_exp(const double *x, size_t n)
+{
+	double m = 0;
+	int e;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]) && fabs(x[i]) > m)
+			m = fabs(x[i]);
+	if (!(m > 0x1p960))
+		return 0;
+	frexp(m, &e);
+	return e - 16;
+}
+
 static double amean_of(const double *x, size_t n)
 {
 	double sum = 0;
+	int e;
 
 	for (size_t i = 0; i < n; i++)
 		sum += x[i];
-	return n ? sum / (double)n : NAN;
+	if (isfinite(sum) || !(e = huge_exp(x, n)))
+		return n ? sum / (double)n : NAN;
+	/* 1.7e308 + 1.6e308 overflows; their mean does not */
+	sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += ldexp(x[i], -e);
+	return ldexp(sum / (double)n, e);
 }
 
 /* Sum of squared deviations, two-pass for accuracy. */
@@ -83,7 +110,40 @@ static double ssd(const double *x, size_t n, double mean)
 	return s - c * c / (double)n;
 }
 
+static void summarise(const double *x, size_t n, int better, struct stats_summary *out);
+
 void stats_summarise(const double *x, size_t n, int better, struct stats_summary *out)
+{
+	int e = huge_exp(x, n);
+	double *y;
+
+	if (!e) {
+		summarise(x, n, better, out);
+		return;
+	}
+	/* values near DBL_MAX: summarise them scaled (exact), scale back what has their unit */
+	y = malloc(n * sizeof(*y));
+	if (!y)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		y[i] = ldexp(x[i], -e);
+	summarise(y, n, better, out);
+	free(y);
+	out->min = ldexp(out->min, e);
+	out->max = ldexp(out->max, e);
+	out->q1 = ldexp(out->q1, e);
+	out->median = ldexp(out->median, e);
+	out->q3 = ldexp(out->q3, e);
+	out->amean = ldexp(out->amean, e);
+	out->hmean = ldexp(out->hmean, e);
+	out->gmean = ldexp(out->gmean, e);
+	out->stddev = ldexp(out->stddev, e);
+	out->pstddev = ldexp(out->pstddev, e);
+	out->hstddev = ldexp(out->hstddev, e);
+	out->best95 = ldexp(out->best95, e);
+}
+
+static void summarise(const double *x, size_t n, int better, struct stats_summary *out)
 {
 	double *s;
 	double logsum = 0, hsum = 0;

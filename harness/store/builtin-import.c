@@ -94,6 +94,8 @@ int cmd_import(int argc, char **argv)
 	file = argv[0];
 	if (label && !*label)
 		return usage_error("--name LABEL: the label is empty");
+	if (label && name_check("--name", label))
+		return EXIT_USAGE;
 	if (!file)
 		return usage_error("missing FILE (CSV or lkp matrix.json)");
 	if (read_input(&buf, file, MMB_CAP_IMPORT, "an import file")) {

@@ -80,8 +80,16 @@ int cmd_rm(int argc, char **argv)
 			goto out;
 		}
 	db_single_thread();
-	if ((ret = db_open_results(&db, dbpath)))
+	/* a writer: it must exist (a typo makes no new database), then open read-write */
+	if (access(db_default_path(dbpath), F_OK) < 0) {
+		error("database %s does not exist", db_default_path(dbpath));
+		ret = EXIT_USAGE;
 		goto out;
+	}
+	if (db_open(&db, db_default_path(dbpath))) {
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
 	ret = EXIT_RUNTIME;
 	if (db_list_runs(&db, &lines, &nlines))
 		goto close;

@@ -207,6 +207,28 @@ static int bad_at(const struct importer *im, const struct json *where, const cha
 	return ret;
 }
 
+/* A name field with a control character: refused, shown escaped (a newline would reach plots). */
+static int ctl_field(const struct importer *im, int line, const char *what, const char *s, size_t n)
+{
+	char *copy, *esc;
+	int ret;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c != 0x7f)
+			continue;
+		copy = xstrndup(s, n);
+		esc = ctl_escape(copy);
+		ret = bad(im, line, "%s '%s': control character 0x%02x; names cannot hold control "
+			  "characters (newlines, tabs, escapes)", what, esc, c);
+		free(esc);
+		free(copy);
+		return ret;
+	}
+	return 0;
+}
+
 static int import_db_fail(struct importer *im)
 {
 	return error("%s: cannot import: %s", db_path(im->db), db_errmsg(im->db));
@@ -318,12 +340,11 @@ static int add_sample(struct importer *im, const struct sample_row *r)
 {
 	struct smap_ent *m;
 	bool created;
-	int better = r->better;
+	int better = r->better, ret;
 	size_t before;
 
 	if (!im->run_id) {
-		int ret = importer_use_run(im, NULL, 0, "", 0);
-
+		ret = importer_use_run(im, NULL, 0, "", 0);
 		if (ret)
 			return ret;
 	}
@@ -339,6 +360,11 @@ static int add_sample(struct importer *im, const struct sample_row *r)
 			   (int)r->vl, r->variant);
 	if (!isfinite(r->value))
 		return bad(im, r->line, "value is not a finite number");
+	if ((ret = ctl_field(im, r->line, "workload", r->workload, r->wl)) ||
+	    (ret = ctl_field(im, r->line, "metric", r->metric, r->ml)) ||
+	    (ret = ctl_field(im, r->line, "variant", r->variant, r->vl)) ||
+	    (r->unit && (ret = ctl_field(im, r->line, "unit", r->unit, r->ul))))
+		return ret;
 
 	strbuf_reset(&im->key);
 	strbuf_add(&im->key, r->workload, r->wl);
@@ -466,6 +492,11 @@ int csv_record(struct csv *c, struct field **f, size_t *alloc, const char **msg)
 			}
 			(*f)[nf].s = start;
 			(*f)[nf].n = (size_t)(out - start);
+			/* our exports guard formula-like text with a ' (strbuf_add_csv()) */
+			if ((*f)[nf].n && *start == '\'' && csv_formula(start, (*f)[nf].n)) {
+				(*f)[nf].s++;
+				(*f)[nf].n--;
+			}
 			if (c->p < c->end && *c->p != ',' && *c->p != '\n' && *c->p != '\r') {
 				*msg = "text after a closing quote (a quote inside a field must be doubled)";
 				c->err_line = c->line;
@@ -569,13 +600,14 @@ static int parse_value(const char *s, size_t n, struct sample_row *r)
 	}
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
-	if (!n || n >= sizeof(buf))
+	/* "5\0junk" is not 5 */
+	if (!n || n >= sizeof(buf) || memchr(s, '\0', n))
 		return -1;
 	memcpy(buf, s, n);
 	buf[n] = '\0';
-	errno = 0;
+	/* finite or refused; an underflow (4.9e-324, a subnormal) is finite */
 	r->value = strtod(buf, &end);
-	if (*end || errno == ERANGE || !isfinite(r->value))
+	if (*end || !isfinite(r->value))
 		return -1;
 	/* "0x1p3", "+5", ".5", "007": stored re-printed instead */
 	r->vtext = json_number(s, n) ? s : NULL;
@@ -598,6 +630,16 @@ int import_csv(struct importer *im, char *buf, size_t len)
 
 	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
 		c.p += 3;
+	/* a file cut mid-line would import a shortened last value: every line ends */
+	if (len && buf[len - 1] != '\n') {
+		int last = 1;
+
+		for (size_t i = 0; i + 1 < len; i++)
+			last += buf[i] == '\n';
+		ret = bad(im, last, "the file does not end with a newline: cut short? (a CSV file's "
+			  "every line ends with one; add it if the file is whole)");
+		goto out;
+	}
 	for (int i = 0; i < C_NR; i++)
 		col[i] = -1;
 	line = c.line;

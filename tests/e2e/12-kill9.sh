@@ -29,9 +29,13 @@ sleep 0.5
 [ "$(sqlite3 "$MMBENCH_DB" "PRAGMA integrity_check")" = ok ] || die "integrity_check failed"
 kept=$(q "SELECT count(*) FROM samples")
 [ "$kept" -ge 3 ] || die "finished iterations lost ($kept samples)"
-# any mmbench command marks the dead run interrupted
-"$MMB" list runs | grep -q interrupted || die "run not marked interrupted"
-[ "$(q "SELECT status FROM runs")" = interrupted ] || die "status not interrupted"
+# a reader shows the dead run interrupted without writing the file;
+# the next writer marks it so
+"$MMB" list runs | grep -q interrupted || die "run not shown interrupted"
+[ "$(q "SELECT status FROM runs")" = running ] || die "a reader wrote the file"
+printf 'workload,metric,variant,iteration,value\nw,m,,1,1\n' > "$TMP/one.csv"
+"$MMB" import --name other "$TMP/one.csv" > /dev/null
+[ "$(q "SELECT status FROM runs WHERE id = 1")" = interrupted ] || die "status not interrupted"
 # the killed iteration's cgroup (cgroup v2) is journaled: restore removes it
 "$MMB" restore > /dev/null
 [ -z "$(find /sys/fs/cgroup -maxdepth 6 -type d -name "mmbench-$pid-*" 2>/dev/null)" ] ||

@@ -119,7 +119,7 @@ workloads:
   - name: no-such-workload
 EOF
 # user text that must reach the run intact and never a shell
-label="fleet \$(touch $TMP/pwned) \`touch $TMP/pwned2\` \"q\" 's'"$'\n'"line2 %j"
+label="fleet \$(touch $TMP/pwned) \`touch $TMP/pwned2\` \"q\" 's' line2 %j"
 fl="$TMP/fleet %j \\x \$(x) dir"
 
 "$MMB" run "$TMP/tiny.yaml" --name "$label" --db "$TMP/direct.db" -q > /dev/null ||

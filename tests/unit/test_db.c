@@ -161,8 +161,10 @@ static void test_labels_round_trip(void **s)
 {
 	static const char *labels[] = {
 		"6.12.0-rc1", "it's \"quoted\"", "a b; rm -rf / $(reboot) `id`",
-		"line\nbreak", "\xff\xfe not utf-8", "'; DROP TABLE kernels; --",
+		"\xff\xfe not utf-8", "'; DROP TABLE kernels; --",
 	};
+	/* a control character would start a line in a plot script: never stored */
+	static const char *refused[] = { "line\nbreak", "tab\there", "esc\x1b[31m", "del\x7f" };
 	char *path = tmp_db();
 	struct mmb_db db;
 
@@ -177,7 +179,15 @@ static void test_labels_round_trip(void **s)
 		/* upsert of the same label keeps the id */
 		assert_int_equal(db_kernel_upsert(&db, &k), id);
 	}
+	for (size_t i = 0; i < ARRAY_SIZE(refused); i++) {
+		struct kernel_info k = { .label = refused[i], .release = "6.12" };
+
+		assert_int_equal(db_kernel_upsert(&db, &k), -1);
+		assert_true(db_series_id(&db, "w", "", refused[i], "", 1) < 0);
+		assert_true(db_series_id(&db, refused[i], "", "m", "", 1) < 0);
+	}
 	assert_int_equal(scalar_int(&db, "SELECT count(*) FROM kernels"), (int)ARRAY_SIZE(labels));
+	assert_int_equal(scalar_int(&db, "SELECT count(*) FROM series"), 0);
 	db_close(&db);
 	rm_db(path);
 }

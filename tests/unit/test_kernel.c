@@ -600,7 +600,7 @@ static void test_stream_roundtrip(void **state)
 		struct sample_info s[2] = {
 			{ .metric = "brk_test.ops_per_sec", .unit = "ops/s", .better = 1,
 			  .value = 1000.0 + i },
-			{ .metric = "sys\ttime", .unit = NULL, .better = -1, .seq = 1,
+			{ .metric = "sys\\time", .unit = NULL, .better = -1, .seq = 1,
 			  .value = 0.125 },
 		};
 		const char *keys[] = { "vmstat:pgfault" };
@@ -665,7 +665,7 @@ static void test_stream_roundtrip(void **state)
 	assert_int_equal(count(&h, "SELECT count(*) FROM samples s JOIN runs r ON s.run_id = r.id"
 				   " JOIN kernels k ON r.kernel_id = k.id WHERE k.label = 'vm-kernel'"),
 			 4);
-	assert_int_equal(count(&h, "SELECT count(*) FROM samples WHERE metric = 'sys\ttime'"), 2);
+	assert_int_equal(count(&h, "SELECT count(*) FROM samples WHERE metric = 'sys\\time'"), 2);
 	assert_int_equal(count(&h, "SELECT count(*) FROM monitors WHERE source = 'vmstat'"
 				   " AND key = 'pgfault' AND delta = 42"), 3);
 	assert_int_equal(count(&h, "SELECT count(*) FROM run_env WHERE key = 'thp.enabled'"

@@ -1,0 +1,198 @@
+/*
+ * Issue 27: inputs from elsewhere.  Databases a reader opens are never
+ * changed and must have our schema; names hold no control characters;
+ * Slurm job ids are numbers; statistics of values near DBL_MAX do not
+ * overflow.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "db-internal.h"
+#include "capture.h"
+#include "db.h"
+#include "fleet.h"
+#include "stats.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *tmp_path(void)
+{
+	char tmpl[] = "/tmp/mmb-untrusted-XXXXXX";
+	int fd = mkstemp(tmpl);
+
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(tmpl);
+	return xstrdup(tmpl);
+}
+
+static char *file_hash(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char hex[65];
+
+	assert_int_equal(strbuf_read_file(&sb, path), (int)sb.len);
+	sha256_hex(sb.buf, sb.len, hex);
+	strbuf_release(&sb);
+	return xstrdup(hex);
+}
+
+/* A schema-3 database as an older mmbench left it, with a run of a dead process. */
+static char *old_db(void)
+{
+	char *path = tmp_path();
+	sqlite3 *raw;
+
+	assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
+	for (int v = 0; v < 3; v++)
+		assert_int_equal(sqlite3_exec(raw, db_migrations[v], NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 3;"
+				      "INSERT INTO kernels (id, label) VALUES (1, 'k');"
+				      "INSERT INTO runs (id, kernel_id, status, pid, host)"
+				      " VALUES (1, 1, 'running', 999999999, NULL);",
+				      NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(raw);
+	return path;
+}
+
+static void test_reader_never_writes(void **s)
+{
+	char *path = old_db(), *before = file_hash(path), *after, *wal;
+	struct mmb_db db;
+	sqlite3_stmt *st;
+
+	(void)s;
+	chmod(path, 0444);
+	assert_int_equal(db_open_existing(&db, path), 0);
+	/* migrated in memory: the current schema, the dead run shown interrupted */
+	assert_int_equal(db_schema_version(&db), db_nr_migrations);
+	assert_int_equal(sqlite3_prepare_v2(db.c->sql, "SELECT status FROM runs WHERE id = 1", -1,
+					    &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "interrupted");
+	sqlite3_finalize(st);
+	db_close(&db);
+	after = file_hash(path);
+	assert_string_equal(before, after);
+	wal = xasprintf("%s-wal", path);
+	assert_int_equal(access(wal, F_OK), -1);
+	free(wal);
+	free(before);
+	free(after);
+	unlink(path);
+	free(path);
+}
+
+static void test_hostile_schema_refused(void **s)
+{
+	static const char *const evil[] = {
+		/* the hang: a runs view over an endless recursive CTE */
+		"ALTER TABLE runs RENAME TO runs_real; CREATE VIEW runs AS WITH RECURSIVE c(x) AS"
+		" (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x AS id FROM c;",
+		"CREATE TRIGGER t AFTER INSERT ON series BEGIN SELECT 1; END;",
+		"CREATE TABLE extra (a);",
+		"DROP INDEX runs_by_uuid;",
+	};
+
+	(void)s;
+	for (size_t i = 0; i < ARRAY_SIZE(evil); i++) {
+		char *path = tmp_path(), *msg;
+		struct mmb_db db;
+		sqlite3 *raw;
+		struct capture c;
+
+		assert_int_equal(db_open(&db, path), 0);
+		db_close(&db);
+		assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
+		assert_int_equal(sqlite3_exec(raw, evil[i], NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_close(raw);
+		capture_begin(&c);
+		assert_int_equal(db_open_existing(&db, path), -1);
+		assert_int_equal(db_open(&db, path), -1);
+		msg = capture_end(&c);
+		assert_non_null(strstr(msg, "not a database mmbench wrote"));
+		free(msg);
+		unlink(path);
+		free(path);
+	}
+}
+
+static void test_names(void **s)
+{
+	char *e;
+
+	(void)s;
+	assert_null(name_ctl("a b\xff;$(x)"));
+	assert_non_null(name_ctl("a\nb"));
+	assert_non_null(name_ctl("a\x7f"));
+	e = ctl_escape("m\nsystem(\"id\")\t\x1b");
+	assert_string_equal(e, "m\\nsystem(\"id\")\\t\\x1b");
+	free(e);
+}
+
+static void test_csv_formula_guard(void **s)
+{
+	static const char *const in[] = { "=1+2", "-x", "@SUM(A1)", "+a", "'=x", "plain", "a,b", "'q" };
+	static const char *const out[] = { "\"'=1+2\"", "\"'-x\"", "\"'@SUM(A1)\"", "\"'+a\"",
+					   "\"''=x\"", "plain", "\"a,b\"", "'q" };
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)s;
+	for (size_t i = 0; i < ARRAY_SIZE(in); i++) {
+		strbuf_reset(&sb);
+		strbuf_add_csv(&sb, in[i]);
+		assert_string_equal(sb.buf, out[i]);
+	}
+	strbuf_release(&sb);
+}
+
+static void test_job_ids(void **s)
+{
+	(void)s;
+	assert_true(fleet_job_id_valid("123"));
+	assert_true(fleet_job_id_valid("123_4"));
+	assert_false(fleet_job_id_valid("-uroot"));
+	assert_false(fleet_job_id_valid("--user=root"));
+	assert_false(fleet_job_id_valid("12abc"));
+	assert_false(fleet_job_id_valid("12_"));
+	assert_false(fleet_job_id_valid("_1"));
+	assert_false(fleet_job_id_valid(""));
+}
+
+static void test_huge_values(void **s)
+{
+	const double x[] = { 1.7e308, 1.7e308, 1.6e308, 1.6e308 };
+	const double tiny[] = { 4.9e-324, 4.9e-324 };
+	struct stats_summary sum;
+
+	(void)s;
+	stats_summarise(x, ARRAY_SIZE(x), -1, &sum);
+	assert_true(isfinite(sum.amean));
+	assert_true(fabs(sum.amean - 1.65e308) < 1e294);
+	assert_true(isfinite(sum.stddev) && sum.stddev > 5e306 && sum.stddev < 6e306);
+	assert_true(isfinite(sum.coeffvar));
+	assert_true(isfinite(sum.gmean) && isfinite(sum.hmean));
+	stats_summarise(tiny, ARRAY_SIZE(tiny), -1, &sum);
+	assert_true(sum.amean == 4.9e-324);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reader_never_writes),
+		cmocka_unit_test(test_hostile_schema_refused),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_csv_formula_guard),
+		cmocka_unit_test(test_job_ids),
+		cmocka_unit_test(test_huge_values),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
