@@ -321,8 +321,11 @@ out:
 
 static int slurm_cancel(const struct fleet *f, const struct fleet_job *job)
 {
-	const char *argv[] = { "scancel", job->id, NULL };
+	const char *argv[] = { "scancel", "--", job->id, NULL };
 
+	/* the manifest's ids are checked on load; this is the last gate */
+	if (job->id[0] && !fleet_job_id_valid(job->id))
+		return error("job id '%s' is not a Slurm job id (N or N_M)", job->id);
 	return job->id[0] ? tool(argv, NULL) : 0;
 }
 

@@ -84,6 +84,23 @@ static bool is_word(const char *s)
 	return true;
 }
 
+/*
+ * A job id is what the engine hands to its tools (`scancel ID`): Slurm's
+ * are numbers, N_M for an array task.  Anything else ("-uroot") could be
+ * read as an option.
+ */
+bool fleet_job_id_valid(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	if (!n || n > 20)
+		return false;
+	if (!s[n])
+		return true;
+	return s[n] == '_' && strspn(s + n + 1, "0123456789") == strlen(s + n + 1) && s[n + 1] &&
+	       strlen(s + n + 1) <= 20;
+}
+
 int fleet_save(const struct fleet *f)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -140,7 +157,8 @@ int fleet_load(struct fleet *f, const char *dir)
 			snprintf(f->engine, sizeof(f->engine), "%s", eng);
 		} else if (sscanf(line, "job %d %d %127s %63s %c", &r, &n, host, id, &extra) == 4 &&
 			   r >= 1 && r <= FLEET_MAX_ROUNDS && n >= 1 && n <= FLEET_MAX_NODES &&
-			   is_word(host) && is_word(id)) {
+			   is_word(host) && host[0] != '-' &&
+			   (!strcmp(id, "-") || fleet_job_id_valid(id))) {
 			struct fleet_job *j = fleet_add_job(f, r, n, host);
 
 			if (strcmp(id, "-"))

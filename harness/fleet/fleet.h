@@ -131,6 +131,8 @@ struct fleet_job *fleet_add_job(struct fleet *f, int round, int node, const char
 /* Manifest: write atomically; load refuses anything it did not write. */
 int fleet_save(const struct fleet *f);
 int fleet_load(struct fleet *f, const char *dir);
+/* A Slurm job id: N, or N_M for an array task (never an option such as "-uroot"). */
+bool fleet_job_id_valid(const char *s);
 
 /* ---- the args file ---- */
 /* FLEET_ARGS_MAGIC then each argument, every one NUL-terminated. */

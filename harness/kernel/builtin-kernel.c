@@ -52,6 +52,8 @@ static int kernel_list(int argc, char **argv)
 		return EXIT_USAGE;
 	if (nargs)
 		return error("kernel list: unknown argument '%s'", argv[0]), EXIT_USAGE;
+	if (kbuild_cache_check(cache))
+		return EXIT_RUNTIME;
 	labels = kbuild_labels(cache, &n);
 	if (!n) {
 		info("no kernels built yet in %s (see `mmbench kernel build`)", cache);
@@ -104,9 +106,19 @@ static int kernel_rm(int argc, char **argv)
 		return EXIT_USAGE;
 	if (!nlabels)
 		return error("kernel rm: which LABEL? (see `mmbench kernel list`)"), EXIT_USAGE;
+	if (kbuild_cache_check(cache))
+		return EXIT_RUNTIME;
 	for (int i = 0; i < nlabels; i++) {
-		int rc = kbuild_remove(cache, argv[i]);
+		char err[256];
+		int rc;
 
+		/* a label names a link in labels/: never a path ("../../x") */
+		if (kbuild_label_valid(argv[i], err, sizeof(err))) {
+			error("kernel rm: label %s", err);
+			ret = EXIT_USAGE;
+			continue;
+		}
+		rc = kbuild_remove(cache, argv[i]);
 		if (rc == MMB_EUSAGE) {
 			error("kernel rm: no kernel labelled '%s' in %s", argv[i], cache);
 			ret = EXIT_USAGE;

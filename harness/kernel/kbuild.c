@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,23 +190,32 @@ void kbuild_opts_release(struct kbuild_opts *o)
 
 int kbuild_label_valid(const char *label, char *err, size_t errlen)
 {
+	char *esc;
+
 	if (!label || !*label) {
-		snprintf(err, errlen, "--name: empty kernel label");
+		snprintf(err, errlen, "'': empty kernel label");
 		return -1;
 	}
+	esc = ctl_escape(label);
 	if (strlen(label) > 100 || label[0] == '.' || label[0] == '-') {
-		snprintf(err, errlen, "--name '%s': must be 1-100 characters, not starting with '.' or '-'",
-			 label);
+		snprintf(err, errlen, "'%s': must be 1-100 characters, not starting with '.' or '-'",
+			 esc);
+		free(esc);
 		return -1;
 	}
 	for (const char *p = label; *p; p++) {
 		if (sym_char(*p) || *p == '.' || *p == '-' || *p == '+' || *p == '@' || *p == ':')
 			continue;
-		snprintf(err, errlen,
-			 "--name '%s': character '%c' not allowed (use letters, digits and . - _ + @ :)",
-			 label, *p);
+		if (*p >= 0x20 && *p < 0x7f)
+			snprintf(err, errlen, "'%s': character '%c' not allowed (use letters, digits and . - _ + @ :)",
+				 esc, *p);
+		else
+			snprintf(err, errlen, "'%s': byte 0x%02x not allowed (use letters, digits and . - _ + @ :)",
+				 esc, (unsigned char)*p);
+		free(esc);
 		return -1;
 	}
+	free(esc);
 	return 0;
 }
 
@@ -250,7 +260,7 @@ int kbuild_opts_parse(struct kbuild_opts *o, int argc, char **argv)
 		return error("kernel build: --base-config '%s': not defconfig, tinyconfig or a readable file",
 			     o->base_config);
 	if (kbuild_label_valid(o->label, err, sizeof(err)))
-		return error("kernel build: %s", err);
+		return error("kernel build: --name %s", err);
 	return 0;
 }
 
@@ -276,13 +286,57 @@ const char *kbuild_cache_dir(void)
 
 	if (dir)
 		return dir;
-	if ((e = getenv("MMBENCH_CACHE")) && *e)
+	if ((e = getenv("MMBENCH_CACHE")) && *e) {
 		dir = xstrdup(e);
-	else if ((e = getenv("XDG_CACHE_HOME")) && *e)
+	} else if ((e = getenv("XDG_CACHE_HOME")) && *e) {
 		dir = xasprintf("%s/mmbench", e);
-	else
-		dir = xasprintf("%s/.cache/mmbench", getenv("HOME") ? getenv("HOME") : "/tmp");
+	} else {
+		/* without HOME, the home folder of the user, never a shared /tmp */
+		const struct passwd *pw = getpwuid(geteuid());
+
+		e = getenv("HOME");
+		if (!e || !*e)
+			e = pw && pw->pw_dir && *pw->pw_dir ? pw->pw_dir : NULL;
+		dir = e ? xasprintf("%s/.cache/mmbench", e)
+			: xasprintf("/tmp/mmbench-cache-%u", (unsigned)geteuid());
+	}
 	return dir;
+}
+
+/*
+ * Kernels in the cache are booted and its folders removed with rm -rf: a
+ * cache (or one of its labels/ and kernels/ folders) that another user
+ * owns or may write could point us anywhere.  Missing is fine (made ours).
+ */
+int kbuild_cache_check(const char *cache)
+{
+	static const char *const sub[] = { "", "/labels", "/kernels" };
+	int ret = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(sub) && !ret; i++) {
+		char *p = xasprintf("%s%s", cache, sub[i]);
+		struct stat st;
+
+		if (lstat(p, &st) < 0) {
+			if (errno != ENOENT)
+				ret = error("kernel cache %s: %s", p, strerror(errno));
+		} else if (S_ISLNK(st.st_mode) && i) {
+			ret = error("refusing the kernel cache: %s is a symbolic link", p);
+		} else if (S_ISLNK(st.st_mode) && stat(p, &st) < 0) {
+			/* the cache itself may be a link the user made; its target is checked */
+			ret = error("kernel cache %s: %s", p, strerror(errno));
+		} else if (!S_ISDIR(st.st_mode)) {
+			ret = error("refusing the kernel cache: %s is not a folder", p);
+		} else if (st.st_uid != geteuid() && st.st_uid != 0) {
+			ret = error("refusing the kernel cache: %s belongs to uid %u, not to you (uid %u) or root; another user could plant kernels or make `kernel rm` remove your files (set MMBENCH_CACHE to a folder of yours)",
+				    p, (unsigned)st.st_uid, (unsigned)geteuid());
+		} else if (st.st_mode & S_IWOTH) {
+			ret = error("refusing the kernel cache: %s is world-writable (mode %04o); another user could plant kernels or links (chmod o-w, or set MMBENCH_CACHE)",
+				    p, (unsigned)(st.st_mode & 07777));
+		}
+		free(p);
+	}
+	return ret;
 }
 
 char *mmb_data_file(const char *rel)
@@ -349,13 +403,40 @@ static void meta_put(struct strbuf *sb, const char *key, const char *value)
 	strbuf_addch(sb, '\n');
 }
 
+/*
+ * The kernel folder labels/LABEL points at (set_label() makes it
+ * ../kernels/KEY), resolved, or NULL when it resolves to anything but a
+ * folder inside the cache other than labels/ or kernels/ themselves: a
+ * link out of the cache is never followed (only removed).
+ */
+static char *label_target(const char *cache_dir, const char *link)
+{
+	char *real = realpath(link, NULL), *cache = realpath(cache_dir, NULL);
+	size_t n = cache ? strlen(cache) : 0;
+	struct stat st;
+	bool ok = real && cache && !strncmp(real, cache, n) && real[n] == '/' &&
+		  strcmp(real + n, "/labels") && strcmp(real + n, "/kernels") &&
+		  !stat(real, &st) && S_ISDIR(st.st_mode);
+
+	free(cache);
+	if (!ok) {
+		free(real);
+		return NULL;
+	}
+	return real;
+}
+
 int kbuild_find(const char *cache_dir, const char *label, struct kernel_entry *e)
 {
 	struct strbuf meta = STRBUF_INIT;
-	char *link = xasprintf("%s/labels/%s", cache_dir, label), *dir, *path;
+	char *link, *dir, *path, err[256];
 
 	memset(e, 0, sizeof(*e));
-	dir = realpath(link, NULL);
+	/* a label is a name in labels/, never a path; the link must be ours */
+	if (kbuild_label_valid(label, err, sizeof(err)))
+		return -1;
+	link = xasprintf("%s/labels/%s", cache_dir, label);
+	dir = label_target(cache_dir, link);
 	free(link);
 	if (!dir)
 		return -1;
@@ -434,13 +515,24 @@ static int rm_rf(const char *path)
 
 int kbuild_remove(const char *cache_dir, const char *label)
 {
-	char *link = xasprintf("%s/labels/%s", cache_dir, label);
-	char *target = realpath(link, NULL);
+	char err[256];
+	char *link, *target;
 	size_t n;
 	char **labels;
 	bool shared = false;
 	int ret = 0;
+	struct stat st;
 
+	/* the caller said why (kernel rm checks first); this is the last gate */
+	if (kbuild_label_valid(label, err, sizeof(err)) || kbuild_cache_check(cache_dir))
+		return KBUILD_EREFUSED;
+	link = xasprintf("%s/labels/%s", cache_dir, label);
+	if (lstat(link, &st) < 0 || !S_ISLNK(st.st_mode)) {
+		ret = errno == ENOENT || !S_ISLNK(st.st_mode) ? MMB_EUSAGE : -1;
+		free(link);
+		return ret;
+	}
+	target = label_target(cache_dir, link);
 	if (unlink(link) < 0) {
 		ret = errno == ENOENT ? MMB_EUSAGE : -1;
 		free(link);
@@ -451,7 +543,7 @@ int kbuild_remove(const char *cache_dir, const char *label)
 	labels = kbuild_labels(cache_dir, &n);
 	for (size_t i = 0; i < n; i++) {
 		char *l = xasprintf("%s/labels/%s", cache_dir, labels[i]);
-		char *t = realpath(l, NULL);
+		char *t = label_target(cache_dir, l);
 
 		if (t && target && !strcmp(t, target))
 			shared = true;
@@ -1333,9 +1425,11 @@ int kbuild_build(const struct kbuild_opts *o, struct kbuild_result *r)
 
 	memset(r, 0, sizeof(*r));
 	if (kbuild_label_valid(o->label, k->errbuf, sizeof(k->errbuf)))
-		return error("%s", k->errbuf), MMB_EUSAGE;
+		return error("--name %s", k->errbuf), MMB_EUSAGE;
 	if (kbuild_ref_check("--ref", o->ref))
 		return MMB_EUSAGE;
+	if (kbuild_cache_check(k->cache))
+		return -1;
 	if ((ret = kb_inputs(k)) || (ret = kb_recipe(k)) ||
 	    (ret = label_conflict(k->cache, o->label, k->key)) < 0)
 		goto out;

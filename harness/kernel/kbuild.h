@@ -126,6 +126,13 @@ int kbuild_remove(const char *cache_dir, const char *label);
 
 /* Check a label is usable as a file name and a DB label. */
 int kbuild_label_valid(const char *label, char *err, size_t errlen);
+/*
+ * A cache folder we may trust: missing, or a folder (its labels/ and
+ * kernels/ too) owned by us or root, not world-writable, labels/ and
+ * kernels/ no symbolic links.  0, or -1 after saying why.
+ */
+int kbuild_cache_check(const char *cache);
+#define KBUILD_EREFUSED (-3)	/* kbuild_remove(): a bad label or cache (check them first) */
 
 /*
  * Refs and ranges reach git as arguments: refuse an empty one or one
