@@ -268,6 +268,17 @@ static int expand(struct plan_workload *w, struct axis *axes, size_t naxes, size
 		pv->variant = strbuf_detach(&var);
 		pv->variant_json = variant_to_json(&pv->typed);
 		pv->params_text = strbuf_detach(&all);
+		/* the variant is a name: recorded, plotted; a newline would break both */
+		if (name_ctl(pv->params_text)) {
+			char *esc = ctl_escape(pv->params_text);
+			int ret = pos_error(&w->cfg->pos, d->name, "parameters '%s': a value holds a "
+					    "control character (newline, tab, escape); names cannot",
+					    esc);
+
+			free(esc);
+			free(idx);
+			return ret;
+		}
 		if (plugin_call_check_params(&w->plugin, pv->values, &why)) {
 			free(idx);
 			return PLAN_PLUGIN_CRASHED;

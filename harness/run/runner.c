@@ -1056,8 +1056,10 @@ static int set_env_knob(struct result_sink *sink, const char *key,
 	return sink_env(sink, key, value, strcmp(old, value) ? old : NULL);
 }
 
-static int find_free_zram(char *dev, size_t len, char *sys, size_t slen)
+/* A free zram device; *added: the number of one hot-added for us (remove it after), else -1. */
+static int find_free_zram(char *dev, size_t len, char *sys, size_t slen, int *added)
 {
+	*added = -1;
 	for (int i = 0; i < 16; i++) {
 		char path[128], buf[64];
 
@@ -1075,6 +1077,7 @@ static int find_free_zram(char *dev, size_t len, char *sys, size_t slen)
 		char buf[32];
 
 		if (read_line_file("/sys/class/zram-control/hot_add", buf, sizeof(buf)) > 0) {
+			*added = atoi(buf);
 			snprintf(dev, len, "/dev/zram%s", buf);
 			snprintf(sys, slen, "/sys/block/zram%s", buf);
 			return 0;
@@ -1090,12 +1093,18 @@ static int setup_zram_swap(const struct cfg_env *env, struct result_sink *sink)
 	const char *swapon[] = { "swapon", "-p", "32767", dev, NULL };
 	const char *swapoff[] = { "swapoff", dev, NULL };
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	int ret;
+	int ret, added;
 
 	if (geteuid() != 0)
 		return error("environment swap: setting up zram swap needs root");
-	if (find_free_zram(dev, sizeof(dev), sys, sizeof(sys)))
+	if (find_free_zram(dev, sizeof(dev), sys, sizeof(sys), &added))
 		return error("environment swap: no free zram device (is the zram module loaded? `modprobe zram`)");
+	/* a device hot-added for this run goes when it is undone (after its reset) */
+	if (added >= 0) {
+		snprintf(size, sizeof(size), "%d", added);
+		if (envctl_push_undo_write("/sys/class/zram-control/hot_remove", size))
+			return -1;
+	}
 	/* undo order, replayed backwards: reset the device last */
 	snprintf(path, sizeof(path), "%s/reset", sys);
 	if (envctl_push_undo_write(path, "1"))

@@ -12,6 +12,7 @@
 #include "db-internal.h"
 #include "capture.h"
 #include "db.h"
+#include "envctl.h"
 #include "fleet.h"
 #include "stats.h"
 #include "util.h"
@@ -153,6 +154,15 @@ static void test_csv_formula_guard(void **s)
 	strbuf_release(&sb);
 }
 
+/* item 12: the hot-added zram device is journaled for removal; nothing else of zram-control is */
+static void test_zram_hot_remove_journaled(void **s)
+{
+	(void)s;
+	assert_true(envctl_knob_allowed("/sys/class/zram-control/hot_remove"));
+	assert_false(envctl_knob_allowed("/sys/class/zram-control/hot_add"));
+	assert_false(envctl_knob_allowed("/sys/class/zram-control/hot_remove/../x"));
+}
+
 static void test_job_ids(void **s)
 {
 	(void)s;
@@ -191,6 +201,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_csv_formula_guard),
 		cmocka_unit_test(test_job_ids),
+		cmocka_unit_test(test_zram_hot_remove_journaled),
 		cmocka_unit_test(test_huge_values),
 	};
 
