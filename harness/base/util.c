@@ -736,6 +736,20 @@ char *ctl_escape(const char *s)
 	return strbuf_detach(&sb);
 }
 
+const char *ctl_show(const char *s)
+{
+	static char *ring[16];
+	static size_t next;
+
+	if (!name_ctl(s))
+		return s ? s : "";
+	free(ring[next]);
+	ring[next] = ctl_escape(s);
+	s = ring[next];
+	next = (next + 1) % ARRAY_SIZE(ring);
+	return s;
+}
+
 int name_check(const char *what, const char *s)
 {
 	const char *bad = name_ctl(s);

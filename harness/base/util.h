@@ -191,6 +191,12 @@ const char *name_ctl(const char *s);
 int name_check(const char *what, const char *s);
 /* s with each control byte written as \n, \t, \r or \xNN (a copy to free). */
 char *ctl_escape(const char *s);
+/*
+ * s for a terminal: s itself without control bytes, else ctl_escape(s) in
+ * one of 16 slots reused in turn (valid until 16 more calls; no free).
+ * Names from a database written before they were refused at the door.
+ */
+const char *ctl_show(const char *s);
 
 /* Hex SHA-256 of a buffer (64 chars + NUL into out). */
 void sha256_hex(const void *data, size_t len, char out[65]);

@@ -136,8 +136,8 @@ static int list_runs(struct mmb_db *db)
 
 		fmt_time(v[i].started, when, sizeof(when));
 		printf("%5lld  %-19s  %-11s  %-6s  %5d  %6d  %8d  %-20s  %s\n", (long long)v[i].id,
-		       when, v[i].status, v[i].accel, v[i].iterations, v[i].failed, v[i].samples,
-		       v[i].experiment, v[i].label);
+		       when, ctl_show(v[i].status), ctl_show(v[i].accel), v[i].iterations,
+		       v[i].failed, v[i].samples, ctl_show(v[i].experiment), ctl_show(v[i].label));
 	}
 	db_run_lines_free(v, n);
 	return 0;
@@ -152,8 +152,8 @@ static int list_kernels(struct mmb_db *db)
 		return -1;
 	printf("%-32s  %-28s  %4s  %8s  %s\n", "label", "release", "runs", "samples", "base commit");
 	for (size_t i = 0; i < n; i++)
-		printf("%-32s  %-28s  %4d  %8d  %s\n", v[i].label, v[i].release, v[i].runs,
-		       v[i].samples, v[i].base_commit);
+		printf("%-32s  %-28s  %4d  %8d  %s\n", ctl_show(v[i].label), ctl_show(v[i].release),
+		       v[i].runs, v[i].samples, ctl_show(v[i].base_commit));
 	db_kernel_lines_free(v, n);
 	return 0;
 }

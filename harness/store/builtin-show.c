@@ -37,8 +37,8 @@ static int show_monitors(FILE *out, struct mmb_db *db, int64_t run_id)
 	if (n)
 		fprintf(out, "\nvmstat, mean delta per measured iteration\n");
 	for (size_t i = 0; i < n; i++)
-		fprintf(out, "  %-18s %-24s %-24s %14.1f\n", v[i].workload, v[i].variant, v[i].key,
-			v[i].mean);
+		fprintf(out, "  %-18s %-24s %-24s %14.1f\n", ctl_show(v[i].workload),
+			ctl_show(v[i].variant), ctl_show(v[i].key), v[i].mean);
 	db_counter_means_free(v, n);
 	return 0;
 }
@@ -52,8 +52,9 @@ static int show_env(FILE *out, struct mmb_db *db, int64_t run_id)
 	if (query_run_env(db, run_id, &e, &n))
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		fprintf(out, "  %c %-28s %s%s%s%s\n", e[i].set ? '*' : ' ', e[i].key, e[i].value,
-			e[i].set ? "  (was " : "", e[i].set ? e[i].original : "",
+		fprintf(out, "  %c %-28s %s%s%s%s\n", e[i].set ? '*' : ' ', ctl_show(e[i].key),
+			ctl_show(e[i].value), e[i].set ? "  (was " : "",
+			e[i].set ? ctl_show(e[i].original) : "",
 			e[i].set ? ")" : "");
 	query_env_free(e, n);
 	return 0;
@@ -69,8 +70,9 @@ static int show_failed(FILE *out, struct mmb_db *db, int64_t run_id)
 	if (n)
 		fprintf(out, "\nfailed or skipped iterations\n");
 	for (size_t i = 0; i < n; i++)
-		fprintf(out, "  %-8s %s %s iteration %d: %s\n", v[i].status, v[i].workload,
-			v[i].variant, v[i].iteration, v[i].reason);
+		fprintf(out, "  %-8s %s %s iteration %d: %s\n", ctl_show(v[i].status),
+			ctl_show(v[i].workload), ctl_show(v[i].variant), v[i].iteration,
+			ctl_show(v[i].reason));
 	db_iteration_lines_free(v, n);
 	return 0;
 }
@@ -89,8 +91,8 @@ static int show_run(FILE *out, struct mmb_db *db, int64_t run_id, bool config)
 		return 0;
 	}
 	fprintf(out, "run          %lld\n", (long long)run_id);
-	fprintf(out, "kernel       %s\n", r.label);
-	fprintf(out, "experiment   %s (%s)\n", r.experiment, r.config_path);
+	fprintf(out, "kernel       %s\n", ctl_show(r.label));
+	fprintf(out, "experiment   %s (%s)\n", ctl_show(r.experiment), ctl_show(r.config_path));
 	fprintf(out, "status       %s\n", r.status);
 	fprintf(out, "accel        %s\n", r.accel);
 	print_time(out, "started", r.started);
@@ -134,7 +136,8 @@ static int show_interference(FILE *out, struct mmb_db *db, int64_t run_id)
 	for (size_t i = 0; i < n; i++) {
 		const struct iteration_note *x = &v[i];
 
-		fprintf(out, "  %-18s %-16s %4d", x->workload, x->variant, x->iteration);
+		fprintf(out, "  %-18s %-16s %4d", ctl_show(x->workload), ctl_show(x->variant),
+			x->iteration);
 		print_share(out, x->foreign_share);
 		print_share(out, x->steal_share);
 		if (isnan(x->load1))

@@ -47,6 +47,13 @@ cp "$MMBENCH_DB" "$TMP/src.db"
 sqlite3 "$MMBENCH_DB" "UPDATE series SET metric = CAST(x'$(printf '%s' "$evil_metric" | od -An -tx1 | tr -d ' \n')' AS TEXT);
 	UPDATE kernels SET label = CAST(x'$(printf '%s' "$evil_label" | od -An -tx1 | tr -d ' \n')' AS TEXT) WHERE label = 'new'"
 cp "$MMBENCH_DB" "$TMP/evil.db"
+# on the terminal such names are shown escaped: no line starts with the payload
+for what in "list runs" "list kernels" "show 2"; do
+	# shellcheck disable=SC2086
+	"$MMB" $what > "$TMP/out" 2>&1 || die "$what failed: $(cat "$TMP/out")"
+	grep -q '^3 900 800' "$TMP/out" && die "$what printed a name's newline raw"
+	grep -qF 'lab\n3 900' "$TMP/out" || die "$what: the label is not shown escaped: $(cat "$TMP/out")"
+done
 
 # merge refuses it, naming the source
 MMBENCH_DB=$TMP/target.db "$MMB" import --name other "$TMP/ok.csv" > /dev/null
