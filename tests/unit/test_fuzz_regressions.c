@@ -38,6 +38,11 @@
 #define LLVMFuzzerTestOneInput fuzz_plugin_one
 #include "../fuzz/fuzz_plugin.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_mergedb_one
+#define LLVMFuzzerInitialize fuzz_mergedb_init
+#include "../fuzz/fuzz_mergedb.c"
+#undef LLVMFuzzerTestOneInput
+#undef LLVMFuzzerInitialize
 
 typedef int (*fuzz_fn)(const uint8_t *, size_t);
 
@@ -167,6 +172,14 @@ static void test_import(void **state)
 	db_close(&fdb);
 }
 
+static void test_mergedb(void **state)
+{
+	(void)state;
+	fuzz_mergedb_init(NULL, NULL);
+	replay(fuzz_mergedb_one, "mergedb");
+	db_close(&mdb);
+}
+
 /* The entry points themselves reject and accept: a known-good and a known-bad input. */
 static void test_entry_points_decide(void **state)
 {
@@ -206,6 +219,7 @@ int main(void)
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_lkpreport),
 		cmocka_unit_test(test_import),
+		cmocka_unit_test(test_mergedb),
 		cmocka_unit_test(test_plugin),
 		cmocka_unit_test(test_entry_points_decide),
 		cmocka_unit_test(test_double_param_beyond_int64),
