@@ -228,6 +228,29 @@ static int build_axis(struct plan_workload *w, const struct mmb_param_def *d,
 #define PLAN_MAX_VARIANTS 100000
 
 /* before: the variants of the experiment's earlier workloads */
+/* check_params on every variant, in one child; the first refusal is the error. */
+static int check_variants(struct plan_workload *w)
+{
+	const struct mmb_value **vals = xcalloc(w->nvariants + 1, sizeof(*vals));
+	char **why = xcalloc(w->nvariants + 1, sizeof(*why));
+	int ret = 0;
+
+	for (size_t v = 0; v < w->nvariants; v++)
+		vals[v] = w->variants[v].values;
+	if (plugin_call_check_params_all(&w->plugin, vals, w->nvariants, why))
+		ret = PLAN_PLUGIN_CRASHED;
+	for (size_t v = 0; v < w->nvariants; v++) {
+		if (!ret && why[v])
+			ret = pos_error(&w->cfg->pos, w->plugin.w.name, "%s%s%s", why[v],
+					*w->variants[v].variant ? " in variant " : "",
+					w->variants[v].variant);
+		free(why[v]);
+	}
+	free(why);
+	free(vals);
+	return ret;
+}
+
 static int expand(struct plan_workload *w, struct axis *axes, size_t naxes, size_t before)
 {
 	size_t total = 1, *idx;
@@ -250,7 +273,6 @@ static int expand(struct plan_workload *w, struct axis *axes, size_t naxes, size
 	for (size_t v = 0; v < total; v++) {
 		struct plan_variant *pv = &w->variants[v];
 		struct strbuf var = STRBUF_INIT, all = STRBUF_INIT;
-		char *why;
 
 		strbuf_init(&var);
 		pv->values = xcalloc(naxes ? naxes : 1, sizeof(*pv->values));
@@ -279,18 +301,6 @@ static int expand(struct plan_workload *w, struct axis *axes, size_t naxes, size
 			free(idx);
 			return ret;
 		}
-		if (plugin_call_check_params(&w->plugin, pv->values, &why)) {
-			free(idx);
-			return PLAN_PLUGIN_CRASHED;
-		}
-		if (why) {
-			int ret = pos_error(&w->cfg->pos, d->name, "%s%s%s", why,
-					    *pv->variant ? " in variant " : "", pv->variant);
-
-			free(why);
-			free(idx);
-			return ret;
-		}
 		/* odometer over the axes, last one fastest */
 		for (size_t i = naxes; i-- > 0;) {
 			if (++idx[i] < axes[i].n)
@@ -299,7 +309,7 @@ static int expand(struct plan_workload *w, struct axis *axes, size_t naxes, size
 		}
 	}
 	free(idx);
-	return 0;
+	return check_variants(w);
 }
 
 static int plan_workload(struct plan_workload *w, const struct unit_ctx *u, size_t before)
@@ -380,6 +390,30 @@ static const char *requirements_unmet(struct plan_workload *pw, const struct exp
 	return NULL;
 }
 
+/* supported() on every variant, in one child: the refused ones are marked. */
+static int mark_unsupported(struct plan_workload *w)
+{
+	const struct mmb_value **vals = xcalloc(w->nvariants + 1, sizeof(*vals));
+	char **why = xcalloc(w->nvariants + 1, sizeof(*why));
+	int ret = 0;
+
+	for (size_t v = 0; v < w->nvariants; v++)
+		vals[v] = w->variants[v].values;
+	if (plugin_call_supported_all(&w->plugin, runner_host_table(), vals, w->nvariants, why))
+		ret = -1;
+	for (size_t v = 0; v < w->nvariants; v++) {
+		if (!why[v])
+			continue;
+		/* kept with the plan's strings, freed by plan_release */
+		ALLOC_GROW(w->strings, w->nstrings + 1, w->astrings);
+		w->strings[w->nstrings++] = why[v];
+		w->variants[v].unsupported = why[v];
+	}
+	free(why);
+	free(vals);
+	return ret;
+}
+
 int plan_build(struct plan *p, struct experiment *e, const struct unit_ctx *u,
 	       const struct plan_opts *o)
 {
@@ -438,21 +472,11 @@ int plan_build(struct plan *p, struct experiment *e, const struct unit_ctx *u,
 		nvariants += w->nvariants;
 		const char *unmet = requirements_unmet(w, e);
 
+		if (!unmet && mark_unsupported(w))
+			return PLAN_PLUGIN_CRASHED;
 		for (size_t v = 0; v < w->nvariants; v++) {
-			struct plan_variant *pv = &w->variants[v];
-			char *why;
-
-			if (unmet) {
-				pv->unsupported = unmet;
-			} else if (plugin_call_supported(&w->plugin, runner_host_table(), pv->values,
-							 &why)) {
-				return PLAN_PLUGIN_CRASHED;
-			} else if (why) {
-				/* kept with the plan's strings, freed by plan_release */
-				ALLOC_GROW(w->strings, w->nstrings + 1, w->astrings);
-				w->strings[w->nstrings++] = why;
-				pv->unsupported = why;
-			}
+			if (unmet)
+				w->variants[v].unsupported = unmet;
 			p->total_iterations += w->iterations + w->warmup;
 		}
 	}

@@ -423,17 +423,58 @@ static long hook_timeout_ms(void)
 	return v > 0 ? v : 10000;
 }
 
-static int call_in_child(const struct plugin *p, const char *hook,
-			 const struct mmb_host *host, const struct mmb_value *vals, char **why)
+/* The child's side: hook on each value set, one record each ('0', or '1' and why, then NUL). */
+static void __attribute__((noreturn)) child_answers(const struct plugin *p, const struct mmb_host *host,
+					 const struct mmb_value *const *vals, size_t n, int fd)
+{
+	/* die of the crash itself, so the parent can name it (no sanitizer or restore handler) */
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGBUS, SIG_DFL);
+	signal(SIGFPE, SIG_DFL);
+	signal(SIGILL, SIG_DFL);
+	signal(SIGABRT, SIG_DFL);
+	for (size_t i = 0; i < n; i++) {
+		const char *r = host ? p->w.supported(host, vals[i]) : p->w.check_params(vals[i]);
+		char out[4096];
+		int len = snprintf(out, sizeof(out) - 1, "%c%s", r ? '1' : '0', r ? r : "");
+		const char *q = out;
+
+		if (len > (int)sizeof(out) - 2)
+			len = sizeof(out) - 2;
+		out[len++] = '\0';
+		while (len > 0) {
+			ssize_t w = write(fd, q, len);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				_exit(1);
+			q += w;
+			len -= w;
+		}
+	}
+	_exit(0);
+}
+
+/*
+ * hook on n value sets in one forked child (a fork per variant made
+ * planning 1000 variants take 27 s): why[i] is NULL or the plugin's
+ * reason.  The time limit is the hook's per 1000 sets.  0, or -1 after
+ * naming a crash, a hang or an exit.
+ */
+static int call_in_child(const struct plugin *p, const char *hook, const struct mmb_host *host,
+			 const struct mmb_value *const *vals, size_t n, char **why)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char tmp[4096], sig[64];
 	int fds[2], status = 0, hung = 0;
 	long long deadline;
+	size_t got = 0;
 	pid_t pid;
-	ssize_t n;
+	ssize_t r;
 
-	*why = NULL;
+	for (size_t i = 0; i < n; i++)
+		why[i] = NULL;
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return error("pipe: %s", strerror(errno));
 	fflush(NULL);
@@ -444,37 +485,13 @@ static int call_in_child(const struct plugin *p, const char *hook,
 		return error("fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
-		const char *r;
-
-		/* die of the crash itself, so the parent can name it (no sanitizer or restore handler) */
-		signal(SIGSEGV, SIG_DFL);
-		signal(SIGBUS, SIG_DFL);
-		signal(SIGFPE, SIG_DFL);
-		signal(SIGILL, SIG_DFL);
-		signal(SIGABRT, SIG_DFL);
-		r = host ? p->w.supported(host, vals) : p->w.check_params(vals);
-		char out[4096];
-		int len = snprintf(out, sizeof(out), "%c%s", r ? '1' : '0', r ? r : "");
-		const char *q = out;
-
 		close(fds[0]);
-		if (len > (int)sizeof(out) - 1)
-			len = sizeof(out) - 1;
-		while (len > 0) {
-			ssize_t w = write(fds[1], q, len);
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				_exit(1);
-			q += w;
-			len -= w;
-		}
-		_exit(0);
+		child_answers(p, host, vals, n, fds[1]);
 	}
 	close(fds[1]);
 	strbuf_init(&sb);
-	deadline = (long long)now_ns() + hook_timeout_ms() * 1000000LL;
+	deadline = (long long)now_ns() +
+		   hook_timeout_ms() * (long long)(1 + n / 1000) * 1000000LL;
 	for (;;) {
 		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
 		long long left_ms = (deadline - (long long)now_ns()) / 1000000LL;
@@ -483,12 +500,12 @@ static int call_in_child(const struct plugin *p, const char *hook,
 			hung = 1;
 			break;
 		}
-		n = read(fds[0], tmp, sizeof(tmp));
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		r = read(fds[0], tmp, sizeof(tmp));
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
-		if (n <= 0 || sb.len > 65536)
+		if (r <= 0 || sb.len > n * 4096 + 65536)
 			break;
-		strbuf_add(&sb, tmp, n);
+		strbuf_add(&sb, tmp, r);
 	}
 	close(fds[0]);
 	/* a hook that answered but does not exit is as hung as a silent one */
@@ -505,20 +522,32 @@ static int call_in_child(const struct plugin *p, const char *hook,
 			;
 		strbuf_release(&sb);
 		return error("plugin %s did not return from %s within %ld ms (hung?): killed it",
-			     p->w.name, hook, hook_timeout_ms());
+			     p->w.name, hook, hook_timeout_ms() * (long)(1 + n / 1000));
 	}
 	if (WIFSIGNALED(status)) {
 		strbuf_release(&sb);
 		return error("plugin %s crashed in %s: %s", p->w.name, hook,
 			     signal_name(WTERMSIG(status), sig, sizeof(sig)));
 	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) || !sb.len) {
+	for (size_t off = 0; off < sb.len && got < n; got++) {
+		const char *rec = sb.buf + off;
+		size_t len = strnlen(rec, sb.len - off);
+
+		if (off + len == sb.len)
+			break;		/* no NUL: cut short */
+		if (rec[0] == '1')
+			why[got] = xstrdup(rec + 1);
+		off += len + 1;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) || got < n) {
+		for (size_t i = 0; i < n; i++) {
+			free(why[i]);
+			why[i] = NULL;
+		}
 		strbuf_release(&sb);
 		return error("plugin %s exited with status %d in %s, without an answer (exit() called?)",
 			     p->w.name, WIFEXITED(status) ? WEXITSTATUS(status) : -1, hook);
 	}
-	if (sb.buf[0] == '1')
-		*why = xstrdup(sb.buf + 1);
 	strbuf_release(&sb);
 	return 0;
 }
@@ -529,7 +558,7 @@ int plugin_call_supported(const struct plugin *p, const struct mmb_host *host,
 	*why = NULL;
 	if (!p->w.supported)
 		return 0;
-	return call_in_child(p, "supported", host, vals, why);
+	return call_in_child(p, "supported", host, &vals, 1, why);
 }
 
 int plugin_call_check_params(const struct plugin *p, const struct mmb_value *vals, char **why)
@@ -537,5 +566,25 @@ int plugin_call_check_params(const struct plugin *p, const struct mmb_value *val
 	*why = NULL;
 	if (!p->w.check_params)
 		return 0;
-	return call_in_child(p, "check_params", NULL, vals, why);
+	return call_in_child(p, "check_params", NULL, &vals, 1, why);
+}
+
+int plugin_call_supported_all(const struct plugin *p, const struct mmb_host *host,
+			      const struct mmb_value *const *vals, size_t n, char **why)
+{
+	for (size_t i = 0; i < n; i++)
+		why[i] = NULL;
+	if (!p->w.supported || !n)
+		return 0;
+	return call_in_child(p, "supported", host, vals, n, why);
+}
+
+int plugin_call_check_params_all(const struct plugin *p, const struct mmb_value *const *vals,
+				 size_t n, char **why)
+{
+	for (size_t i = 0; i < n; i++)
+		why[i] = NULL;
+	if (!p->w.check_params || !n)
+		return 0;
+	return call_in_child(p, "check_params", NULL, vals, n, why);
 }

@@ -41,6 +41,14 @@ char *plugin_find(const char *name);
 int plugin_call_supported(const struct plugin *p, const struct mmb_host *host,
 			  const struct mmb_value *vals, char **why);
 int plugin_call_check_params(const struct plugin *p, const struct mmb_value *vals, char **why);
+/*
+ * The same on n value sets in one child (planning forks once per workload,
+ * not once per variant): why[i] NULL or the reason; 0, or -1 after error().
+ */
+int plugin_call_check_params_all(const struct plugin *p, const struct mmb_value *const *vals,
+				 size_t n, char **why);
+int plugin_call_supported_all(const struct plugin *p, const struct mmb_host *host,
+			      const struct mmb_value *const *vals, size_t n, char **why);
 
 int plugin_param_index(const struct plugin *p, const char *name);
 int plugin_metric_index(const struct plugin *p, const char *name);
