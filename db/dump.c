@@ -34,9 +34,13 @@ static int select_runs(struct mmb_db *db, const char *const *labels, size_t nl,
 	return db_done(db, st, sqlite3_step(st));
 }
 
-/* One value with its SQLite type: null, integer, real (never without '.' or 'e'), text. */
+/*
+ * One value with its SQLite type: null, integer, real (never without '.'
+ * or 'e'), text; text that is not UTF-8 as {"bytes":"HEX"}.
+ */
 static void put_value(struct strbuf *out, sqlite3_stmt *st, int i)
 {
+	const char *text;
 	char buf[40];
 	double v;
 
@@ -59,7 +63,16 @@ static void put_value(struct strbuf *out, sqlite3_stmt *st, int i)
 			strbuf_addstr(out, ".0");
 		break;
 	default:
-		json_add_string(out, (const char *)sqlite3_column_text(st, i));
+		text = (const char *)sqlite3_column_text(st, i);
+		if (json_utf8_valid(text)) {
+			json_add_string(out, text);
+			break;
+		}
+		/* JSON holds only UTF-8: other bytes go as hex, so export is lossless */
+		strbuf_addstr(out, "{\"bytes\":\"");
+		for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+			strbuf_addf(out, "%02x", *p);
+		strbuf_addstr(out, "\"}");
 		break;
 	}
 }
@@ -240,9 +253,39 @@ static char *column_of(struct mmb_db *db, const char *t, const char *c)
 	return name;
 }
 
+/* {"bytes":"HEX"}: text that is not UTF-8, as put_value() writes it; 0 or -1. */
+static int bind_bytes(sqlite3_stmt *st, int i, const struct json *v)
+{
+	const char *hex;
+	size_t n;
+	char *buf;
+
+	if (v->n != 1 || strcmp(v->keys[0], "bytes") || v->items[0].type != JSON_STRING)
+		return SQLITE_MISMATCH;
+	hex = v->items[0].str;
+	n = strlen(hex);
+	if (n % 2 || strspn(hex, "0123456789abcdefABCDEF") != n)
+		return SQLITE_MISMATCH;
+	buf = xmalloc(n / 2 + 1);
+	for (size_t k = 0; k < n / 2; k++) {
+		unsigned int b;
+
+		sscanf(hex + 2 * k, "%2x", &b);
+		buf[k] = (char)b;
+	}
+	/* a NUL would cut the text: not a name mmbench wrote */
+	if (memchr(buf, '\0', n / 2)) {
+		free(buf);
+		return SQLITE_MISMATCH;
+	}
+	return sqlite3_bind_text(st, i, buf, (int)(n / 2), free);
+}
+
 static int bind_value(sqlite3_stmt *st, int i, const struct json *v)
 {
 	switch (v->type) {
+	case JSON_OBJECT:
+		return bind_bytes(st, i, v);
 	case JSON_NULL:
 		return sqlite3_bind_null(st, i);
 	case JSON_BOOL:
@@ -325,7 +368,8 @@ static int load_table(struct mmb_db *db, const char *t, const struct json *tab, 
 		for (size_t i = 0; i < row->n && !ret; i++)
 			if (bind_value(st, (int)i + 1, &row->items[i]) != SQLITE_OK)
 				ret = bad(file, &row->items[i], "table '%s' row %zu: a value is a"
-					  " number, a string or null", t, r + 1);
+					  " number, a string, null or {\"bytes\": \"HEX\"} (text that"
+					  " is not UTF-8, no NUL)", t, r + 1);
 		if (ret)
 			break;
 		rc = sqlite3_step(st);

@@ -390,6 +390,14 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
+bool json_utf8_valid(const char *s)
+{
+	for (size_t n; *s; s += n)
+		if (!(n = utf8_len((const unsigned char *)s)))
+			return false;
+	return true;
+}
+
 void json_add_string(struct strbuf *sb, const char *s)
 {
 	strbuf_addch(sb, '"');

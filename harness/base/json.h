@@ -42,6 +42,8 @@ double json_get_num(const struct json *obj, const char *key);
  * character), so the output always parses with a strict parser.
  */
 void json_add_string(struct strbuf *sb, const char *s);
+/* Is s well-formed UTF-8 (what json_add_string() keeps as it is)? */
+bool json_utf8_valid(const char *s);
 /* Append a number: %.17g, or null for NaN/inf (JSON has neither). */
 void json_add_number(struct strbuf *sb, double v);
 
