@@ -241,6 +241,84 @@ static int plugin_check(struct plugin *p, const struct mmb_workload *d, const ch
 	return 0;
 }
 
+static long hook_timeout_ms(void);
+static const char *signal_name(int sig, char *buf, size_t len);
+
+/*
+ * dlopen() runs the plugin's constructors, and then its entry point runs:
+ * a truncated .so (SIGBUS), a constructor that crashes or never returns
+ * took the harness down or hung it.  Load it first in a child of its own
+ * process group, under the hook time limit; only what loads there is
+ * loaded here.  (A constructor that starts a setsid() daemon is not caught.)
+ */
+static int probe_load(const char *path, const char *name)
+{
+	int fds[2], status = 0;
+	long long deadline;
+	char sig[64], c;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return error("pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return error("fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		void *h;
+		mmb_entry_fn entry = NULL;
+
+		setpgid(0, 0);
+		signal(SIGSEGV, SIG_DFL);
+		signal(SIGBUS, SIG_DFL);
+		signal(SIGFPE, SIG_DFL);
+		signal(SIGILL, SIG_DFL);
+		signal(SIGABRT, SIG_DFL);
+		close(fds[0]);
+		h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+		if (h)
+			*(void **)&entry = dlsym(h, MMB_ENTRY_SYMBOL);
+		if (entry)
+			entry();
+		/* loaded, or an error the parent's own dlopen() will word */
+		if (write(fds[1], "o", 1) != 1)
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	deadline = (long long)now_ns() + hook_timeout_ms() * 1000000LL;
+	for (;;) {
+		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+		long long left = (deadline - (long long)now_ns()) / 1000000LL;
+		ssize_t n;
+
+		if (left <= 0 || poll(&pfd, 1, (int)left) == 0) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			close(fds[0]);
+			return error("plugin %s: did not answer in %.0f s while loading (an endless loop in a constructor or in %s()?): %s",
+				     name, hook_timeout_ms() / 1000.0, MMB_ENTRY_SYMBOL, path);
+		}
+		n = read(fds[0], &c, 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		break;
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	kill(-pid, SIGKILL);	/* anything it left in its group */
+	if (WIFSIGNALED(status))
+		return error("plugin %s: crashed while loading (%s): %s", name,
+			     signal_name(WTERMSIG(status), sig, sizeof(sig)), path);
+	return 0;
+}
+
 int plugin_load_file(struct plugin *p, const char *path)
 {
 	mmb_entry_fn entry;
@@ -251,6 +329,11 @@ int plugin_load_file(struct plugin *p, const char *path)
 	plugin_init(p);
 	p->path = xstrdup(path);
 	if (check_plugin_file(path))
+		return -1;
+	fname = name_from_path(path);
+	ret = probe_load(path, fname);
+	free(fname);
+	if (ret)
 		return -1;
 	/* RTLD_LOCAL: plugins cannot see each other or resolve against us. */
 	p->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
