@@ -251,9 +251,10 @@ static const char *signal_name(int sig, char *buf, size_t len);
  * process group, under the hook time limit; only what loads there is
  * loaded here.  (A constructor that starts a setsid() daemon is not caught.)
  */
-static int probe_load(const char *path, const char *name)
+static int probe_load(const char *path)
 {
-	int fds[2], status = 0;
+	int fds[2], status = 0, ret;
+	char *name;
 	long long deadline;
 	char sig[64], c;
 	pid_t pid;
@@ -301,8 +302,11 @@ static int probe_load(const char *path, const char *name)
 			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 				;
 			close(fds[0]);
-			return error("plugin %s: did not answer in %.0f s while loading (an endless loop in a constructor or in %s()?): %s",
-				     name, hook_timeout_ms() / 1000.0, MMB_ENTRY_SYMBOL, path);
+			name = name_from_path(path);
+			ret = error("plugin %s: did not answer in %.0f s while loading (an endless loop in a constructor or in %s()?): %s",
+				    name, hook_timeout_ms() / 1000.0, MMB_ENTRY_SYMBOL, path);
+			free(name);
+			return ret;
 		}
 		n = read(fds[0], &c, 1);
 		if (n < 0 && errno == EINTR)
@@ -313,10 +317,13 @@ static int probe_load(const char *path, const char *name)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	kill(-pid, SIGKILL);	/* anything it left in its group */
-	if (WIFSIGNALED(status))
-		return error("plugin %s: crashed while loading (%s): %s", name,
-			     signal_name(WTERMSIG(status), sig, sizeof(sig)), path);
-	return 0;
+	if (!WIFSIGNALED(status))
+		return 0;
+	name = name_from_path(path);
+	ret = error("plugin %s: crashed while loading (%s): %s", name,
+		    signal_name(WTERMSIG(status), sig, sizeof(sig)), path);
+	free(name);
+	return ret;
 }
 
 int plugin_load_file(struct plugin *p, const char *path)
@@ -330,10 +337,8 @@ int plugin_load_file(struct plugin *p, const char *path)
 	p->path = xstrdup(path);
 	if (check_plugin_file(path))
 		return -1;
-	fname = name_from_path(path);
-	ret = probe_load(path, fname);
-	free(fname);
-	if (ret)
+	/* nothing allocated across the probe's fork: its child leaves by _exit() */
+	if (probe_load(path))
 		return -1;
 	/* RTLD_LOCAL: plugins cannot see each other or resolve against us. */
 	p->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
