@@ -40,6 +40,7 @@ int cmd_compare(int argc, char **argv)
 	enum compare_format fmt = CMP_TEXT;
 	enum stats_test_kind kind = STATS_WELCH;
 	enum stats_mean_kind mean = STATS_MEAN_AUTO;
+	enum stats_unit unit = STATS_UNIT_AUTO;
 	enum monitors_mode monitors = MONITORS_CHANGED;
 	struct compare_select sel;
 	struct mmb_db db;
@@ -50,7 +51,7 @@ int cmd_compare(int argc, char **argv)
 		OPT_STRING(0, "format", &format, "F", "mmtests, lkp, markdown, csv or json"),
 		OPT_STRING(0, "by", &by, "machine", "one comparison per machine, then the change"
 			   " per machine"),
-		COMPARE_SELECT_OPTIONS(&filter, &kind, &mean),
+		COMPARE_SELECT_OPTIONS(&filter, &kind, &mean, &unit),
 		OPT_MONITORS(&monitors),
 		OPT_BOOL(0, "no-guard", &filter.no_guard,
 			 "raw verdicts: disturbed values kept, none made inconclusive"),
@@ -94,6 +95,7 @@ int cmd_compare(int argc, char **argv)
 	sel.filter = filter;
 	sel.test = kind;
 	sel.mean = mean;
+	sel.unit = unit;
 	sel.need = COMPARE_NEED_COMMON;
 	sel.meta = true;
 	sel.monitors = monitors;

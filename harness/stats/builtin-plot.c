@@ -41,6 +41,7 @@ int cmd_plot(int argc, char **argv)
 	struct query_filter filter = { 0 };
 	struct plot_opts o;
 	enum stats_mean_kind mean = STATS_MEAN_AUTO;
+	enum stats_unit unit = STATS_UNIT_AUTO;
 	struct compare_select sel;
 	struct mmb_db db;
 	int n, rc, ret;
@@ -50,7 +51,7 @@ int cmd_plot(int argc, char **argv)
 		OPT_STRING(0, "out", &outdir, "DIR", "where to write the files"),
 		OPT_STRING(0, "format", &format, "FMT", "png, svg or pdf"),
 		OPT_STRING(0, "size", &size, "WxH", "picture size in pixels"),
-		COMPARE_SELECT_OPTIONS(&filter, &o.test, &mean),
+		COMPARE_SELECT_OPTIONS(&filter, &o.test, &mean, &unit),
 		OPT_END(),
 	};
 
@@ -76,6 +77,7 @@ int cmd_plot(int argc, char **argv)
 	sel.filter = filter;
 	sel.test = o.test;
 	sel.mean = mean;
+	sel.unit = unit;
 	o.outdir = outdir;
 	ret = plot_show(&db, &sel, &o);
 	db_close(&db);

@@ -1128,13 +1128,14 @@ int cmd_report(int argc, char **argv)
 	struct strbuf title = STRBUF_INIT;
 	bool no_plots = false;
 	enum monitors_mode monitors = MONITORS_CHANGED;
+	enum stats_unit unit = STATS_UNIT_AUTO;
 	int n, rc, ret = EXIT_OK;
 	const struct option opts[] = {
 		OPT_STRING(0, "db", &dbpath, "FILE", "results database"),
 		OPT_STRING(0, "out", &rp.outdir, "DIR", "output directory (required)"),
 		OPT_STRING(0, "format", &format, "F", "table layout: mmtests or lkp"),
 		OPT_BOOL(0, "no-plots", &no_plots, "no plots"),
-		COMPARE_SELECT_OPTIONS(&filter, &rp.test, &rp.mean),
+		COMPARE_SELECT_OPTIONS(&filter, &rp.test, &rp.mean, &unit),
 		OPT_MONITORS(&monitors),
 		OPT_END(),
 	};
@@ -1167,6 +1168,7 @@ int cmd_report(int argc, char **argv)
 	sel.filter = filter;
 	sel.test = rp.test;
 	sel.mean = rp.mean;
+	sel.unit = unit;
 	sel.monitors = monitors;
 	rc = compare_open(&rp.db, &sel, &rp.cmp);
 	if (rc) {

@@ -46,26 +46,94 @@ static enum stats_mean_kind row_mean(enum stats_mean_kind want, const struct que
 
 void compare_build(struct compare *c, const struct query_set *qs, enum stats_test_kind test)
 {
-	compare_build_mean(c, qs, test, STATS_MEAN_AUTO);
+	compare_build_unit(c, qs, test, STATS_MEAN_AUTO, STATS_UNIT_AUTO);
 }
 
 void compare_build_mean(struct compare *c, const struct query_set *qs, enum stats_test_kind test,
 			enum stats_mean_kind mean)
 {
-	size_t nl = qs->nlabels, np = 0;
-	double *p = xmalloc((qs->nr * nl + 1) * sizeof(*p)), *q;
-	size_t *where = xmalloc((qs->nr * nl + 1) * sizeof(*where));
+	compare_build_unit(c, qs, test, mean, STATS_UNIT_AUTO);
+}
+
+/* The test of label i against the baseline in row r, at the level asked for. */
+static void test_cell(struct compare *c, size_t r, size_t i)
+{
+	struct compare_row *row = &c->rows[r];
+	const struct query_row *qr = row->q;
+	const struct query_series *b = &qr->series[0], *s = &qr->series[i];
+	const struct stats_side sb = { b->v, b->run_id, b->n }, sn = { s->v, s->run_id, s->n };
+	struct stats_test *t = &row->test[i];
+	struct stats_level_info *lv = &row->level[i];
+
+	if (!b->n || !s->n) {
+		stats_test_run(c->test, b->v, b->n, s->v, s->n, qr->better, t);
+		row->verdict[i] = VERDICT_MISSING;
+		return;
+	}
+	/* the test is of the statistic the row shows, at the run level when there are runs */
+	stats_test_levels(c->test, row->mean, &sb, &sn, qr->better, c->unit, t, lv);
+	if (c->test == STATS_WELCH) {
+		row->interval[i] = *t;
+		row->interval_ok[i] = !isnan(t->p);
+	} else {
+		/* the plots' change: the level-aware Welch of the shown statistic */
+		struct stats_level_info wl;
+
+		row->interval_ok[i] = !stats_test_levels(STATS_WELCH, row->mean, &sb, &sn,
+							  qr->better, c->unit, &row->interval[i], &wl);
+	}
+	if (c->test == STATS_WELCH ? isnan(t->p) : untestable(c->test, b->n, s->n)) {
+		row->verdict[i] = VERDICT_UNTESTED;
+		return;
+	}
+	row->verdict[i] = VERDICT_NONE;
+}
+
+/*
+ * Benjamini-Hochberg over one family: the KPI rows (monitor == false) or
+ * the monitor rows, never both (a noisy monitor row must not move a KPI's
+ * verdict).  Returns the family's size.
+ */
+static size_t adjust_family(struct compare *c, bool monitor)
+{
+	size_t nl = c->qs->nlabels, np = 0;
+	double *p = xmalloc((c->nr * nl + 1) * sizeof(*p)), *q;
+	size_t *where = xmalloc((c->nr * nl + 1) * sizeof(*where));
+
+	for (size_t r = 0; r < c->nr; r++) {
+		if (c->rows[r].q->monitor != monitor)
+			continue;
+		for (size_t i = 1; i < nl; i++)
+			if (c->rows[r].verdict[i] == VERDICT_NONE && !isnan(c->rows[r].test[i].p)) {
+				p[np] = c->rows[r].test[i].p;
+				where[np++] = r * nl + i;
+			}
+	}
+	q = xmalloc((np + 1) * sizeof(*q));
+	stats_bh(p, np, q);
+	for (size_t k = 0; k < np; k++)
+		c->rows[where[k] / nl].test[where[k] % nl].q = q[k];
+	free(p);
+	free(q);
+	free(where);
+	return np;
+}
+
+void compare_build_unit(struct compare *c, const struct query_set *qs, enum stats_test_kind test,
+			enum stats_mean_kind mean, enum stats_unit unit)
+{
+	size_t nl = qs->nlabels;
 
 	memset(c, 0, sizeof(*c));
 	c->qs = qs;
 	c->test = test;
 	c->mean = mean;
+	c->unit = unit;
 	c->nr = qs->nr;
 	c->rows = xcalloc(qs->nr ? qs->nr : 1, sizeof(*c->rows));
 	for (size_t r = 0; r < qs->nr; r++) {
 		struct compare_row *row = &c->rows[r];
 		const struct query_row *qr = &qs->rows[r];
-		const struct query_series *b = &qr->series[0];
 
 		row->q = qr;
 		row->mean = row_mean(mean, qr, nl);
@@ -74,46 +142,21 @@ void compare_build_mean(struct compare *c, const struct query_set *qs, enum stat
 		row->verdict = xcalloc(nl, sizeof(*row->verdict));
 		row->interval = xcalloc(nl, sizeof(*row->interval));
 		row->interval_ok = xcalloc(nl, sizeof(*row->interval_ok));
-		for (size_t i = 0; i < nl; i++)
-			stats_summarise(qr->series[i].v, qr->series[i].n, qr->better, &row->sum[i]);
-		row->verdict[0] = b->n ? VERDICT_BASELINE : VERDICT_MISSING;
-		for (size_t i = 1; i < nl; i++) {
+		row->level = xcalloc(nl, sizeof(*row->level));
+		row->comp = xcalloc(nl, sizeof(*row->comp));
+		for (size_t i = 0; i < nl; i++) {
 			const struct query_series *s = &qr->series[i];
-			struct stats_test *t = &row->test[i];
-			int rc;
 
-			if (!b->n || !s->n) {
-				stats_test_run(test, b->v, b->n, s->v, s->n, qr->better, t);
-				row->verdict[i] = VERDICT_MISSING;
-				continue;
-			}
-			/* the test is of the statistic the row shows */
-			rc = stats_test_mean(test, row->mean, b->v, b->n, s->v, s->n, qr->better, t);
-			if (b->n >= 2 && s->n >= 2) {
-				if (test != STATS_WELCH)
-					rc = stats_test_mean(STATS_WELCH, row->mean, b->v, b->n, s->v,
-							     s->n, qr->better, &row->interval[i]);
-				else
-					row->interval[i] = *t;
-				row->interval_ok[i] = rc == 0;
-			}
-			if (untestable(test, b->n, s->n)) {
-				row->verdict[i] = VERDICT_UNTESTED;
-				continue;
-			}
-			row->verdict[i] = VERDICT_NONE;
-			if (!isnan(t->p)) {
-				p[np] = t->p;
-				where[np++] = r * nl + i;
-			}
+			stats_summarise(s->v, s->n, qr->better, &row->sum[i]);
+			stats_components(s->v, s->run_id, s->n, &row->comp[i]);
 		}
+		row->verdict[0] = qr->series[0].n ? VERDICT_BASELINE : VERDICT_MISSING;
+		for (size_t i = 1; i < nl; i++)
+			test_cell(c, r, i);
 	}
-	/* FDR control across every comparison in the table */
-	q = xmalloc((np + 1) * sizeof(*q));
-	stats_bh(p, np, q);
-	for (size_t k = 0; k < np; k++)
-		c->rows[where[k] / nl].test[where[k] % nl].q = q[k];
-	c->ntests = np;
+	/* FDR control: the KPIs as one family, the monitor rows as another */
+	c->ntests = adjust_family(c, false);
+	c->nmonitor_tests = adjust_family(c, true);
 
 	for (size_t r = 0; r < c->nr; r++) {
 		struct compare_row *row = &c->rows[r];
@@ -136,9 +179,6 @@ count:
 			compare_tally(c, row->verdict[i], true);
 		}
 	}
-	free(p);
-	free(q);
-	free(where);
 	compare_guard(c);
 }
 
@@ -248,6 +288,8 @@ void compare_release(struct compare *c)
 		free(c->rows[r].tested);
 		free(c->rows[r].interval);
 		free(c->rows[r].interval_ok);
+		free(c->rows[r].level);
+		free(c->rows[r].comp);
 		for (size_t i = 0; c->rows[r].why && i < nl; i++)
 			free(c->rows[r].why[i]);
 		free(c->rows[r].why);
@@ -301,6 +343,7 @@ void compare_pair(const struct compare *c, size_t i, struct compare *view)
 	view->qs = view->view = v;
 	view->test = c->test;
 	view->mean = c->mean;
+	view->unit = c->unit;
 	view->kept_disturbed = c->kept_disturbed;
 	view->nr = c->nr;
 	view->rows = xcalloc(c->nr ? c->nr : 1, sizeof(*view->rows));
@@ -333,6 +376,8 @@ void compare_pair(const struct compare *c, size_t i, struct compare *view)
 		to->tested = xcalloc(2, sizeof(*to->tested));
 		to->interval = xcalloc(2, sizeof(*to->interval));
 		to->interval_ok = xcalloc(2, sizeof(*to->interval_ok));
+		to->level = xcalloc(2, sizeof(*to->level));
+		to->comp = xcalloc(2, sizeof(*to->comp));
 		to->why = xcalloc(2, sizeof(*to->why));
 		for (size_t k = 0; k < 2; k++) {
 			v->rows[r].series[k] = from->q->series[pick[k]];
@@ -342,13 +387,15 @@ void compare_pair(const struct compare *c, size_t i, struct compare *view)
 			to->tested[k] = from->tested[pick[k]];
 			to->interval[k] = from->interval[pick[k]];
 			to->interval_ok[k] = from->interval_ok[pick[k]];
+			to->level[k] = from->level[pick[k]];
+			to->comp[k] = from->comp[pick[k]];
 		}
 		if (from->why[i])
 			to->why[1] = xstrdup(from->why[i]);
 		/* the tests compare_build() counted for BH (verdict NONE before BH) */
 		if (to->tested[1] != VERDICT_MISSING && to->tested[1] != VERDICT_UNTESTED &&
 		    !isnan(to->test[1].p))
-			view->ntests++;
+			(*(from->q->monitor ? &view->nmonitor_tests : &view->ntests))++;
 		if (from->q->monitor)
 			continue;	/* the headline is the KPIs' alone (monitors.h) */
 		compare_tally(view, to->verdict[1], true);
@@ -476,6 +523,13 @@ int compare_opt_mean(const struct option *opt, const char *arg)
 {
 	if (stats_mean_parse(arg, opt->value) < 0)
 		return error("--mean '%s': expected amean, hmean, gmean or median", arg);
+	return 0;
+}
+
+int compare_opt_unit(const struct option *opt, const char *arg)
+{
+	if (stats_unit_parse(arg, opt->value) < 0)
+		return error("--unit '%s': expected auto, run or iteration", arg);
 	return 0;
 }
 
@@ -1618,7 +1672,7 @@ int compare_open(struct mmb_db *db, const struct compare_select *s, struct compa
 		free(qs);
 		return -1;
 	}
-	compare_build_mean(c, qs, s->test, s->mean);
+	compare_build_unit(c, qs, s->test, s->mean, s->unit);
 	monitors_settle(c, (enum monitors_mode)s->monitors);
 	c->own = qs;
 	if (s->meta)

@@ -8,6 +8,7 @@
 #ifndef MMB_COMPARE_H
 #define MMB_COMPARE_H
 
+#include "levels.h"
 #include "parse-options.h"
 #include "query.h"
 #include "stats.h"
@@ -43,6 +44,8 @@ struct compare_row {
 	struct stats_test *interval;	/* [nlabels] Welch's test of the shown statistic:
 					   the change and CI plots draw (== test for Welch) */
 	bool *interval_ok;		/* [nlabels] interval[i] computed (2+ values a side) */
+	struct stats_level_info *level;	/* [nlabels] the unit test[i] used (levels.h) */
+	struct stats_components *comp;	/* [nlabels] each label's run/within variance */
 };
 
 /* Optional per-label metadata for the lkp header; arrays [nlabels] or NULL. */
@@ -63,7 +66,9 @@ struct compare {
 	enum stats_mean_kind mean;	/* as asked (--mean); AUTO: the run summary's */
 	struct compare_row *rows;
 	size_t nr;
-	size_t ntests;		/* comparisons that produced a p-value (BH's m) */
+	enum stats_unit unit;	/* asked for (--unit): AUTO, RUN or ITERATION */
+	size_t ntests;		/* KPI comparisons that produced a p-value (BH's m) */
+	size_t nmonitor_tests;	/* monitor rows' tests: a BH family of their own */
 	size_t nbetter, nworse, nnone, nuntested;
 	size_t ninconclusive;	/* turned inconclusive by compare_guard() */
 	size_t *ndisturbed;	/* [nlabels] disturbed iterations' values left out
@@ -112,6 +117,7 @@ struct compare_select {
 	struct query_filter filter;
 	enum stats_test_kind test;	/* default Welch */
 	enum stats_mean_kind mean;	/* default AUTO */
+	enum stats_unit unit;		/* default AUTO (--unit) */
 	enum compare_need need;
 	bool meta;			/* load the lkp header's metadata */
 	int monitors;			/* enum monitors_mode (monitors.h); init: none */
@@ -137,6 +143,9 @@ void compare_build(struct compare *c, const struct query_set *qs, enum stats_tes
 /* The same, showing and testing the central statistic mean (--mean). */
 void compare_build_mean(struct compare *c, const struct query_set *qs, enum stats_test_kind test,
 			enum stats_mean_kind mean);
+/* The same at unit u (--unit): AUTO tests run means when a side has 2+ runs. */
+void compare_build_unit(struct compare *c, const struct query_set *qs, enum stats_test_kind test,
+			enum stats_mean_kind mean, enum stats_unit u);
 void compare_release(struct compare *c);
 /*
  * The BASE-vs-label-i part of c as a comparison of its own (the report's
@@ -176,8 +185,11 @@ int compare_explain_nothing(const struct query_set *all, const struct query_filt
 int compare_opt_test(const struct option *opt, const char *arg);	/* enum stats_test_kind * */
 int compare_opt_mean(const struct option *opt, const char *arg);	/* enum stats_mean_kind * */
 int compare_opt_last(const struct option *opt, const char *arg);	/* struct query_filter * */
-#define COMPARE_SELECT_OPTIONS(f, test, mean)						\
+int compare_opt_unit(const struct option *opt, const char *arg);	/* enum stats_unit * */
+#define COMPARE_SELECT_OPTIONS(f, test, mean, unit)					\
 	OPT_STRING(0, "workload", &(f)->workload, "W", "only this workload"),		\
+	OPT_CALLBACK(0, "unit", (unit), "U", "auto, run or iteration: what the test"	\
+		     " treats as independent", compare_opt_unit),			\
 	OPT_STRING(0, "metric", &(f)->metric, "M", "only this metric"),			\
 	OPT_CALLBACK(0, "test", (test), "T", "welch, mwu, mmtests or lkp",		\
 		     compare_opt_test),							\

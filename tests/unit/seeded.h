@@ -22,4 +22,22 @@ static inline double seeded_gauss(void)
 	return sqrt(-2 * log(seeded_uniform())) * cos(2 * M_PI * seeded_uniform());
 }
 
+/* Box-Muller's pair, both used (the simulations that need millions of draws) */
+static inline double seeded_gauss2(void)
+{
+	static double spare;
+	static int have;
+	double r, a;
+
+	if (have) {
+		have = 0;
+		return spare;
+	}
+	r = sqrt(-2 * log(seeded_uniform()));
+	a = 2 * M_PI * seeded_uniform();
+	spare = r * sin(a);
+	have = 1;
+	return r * cos(a);
+}
+
 #endif

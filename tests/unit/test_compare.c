@@ -687,6 +687,10 @@ static void test_value_consumers(void **state)
 				const struct plot_cell *cell = plot_group_cell(&gs[0], r, i);
 				enum compare_verdict vd = c.rows[r].verdict[i];
 				struct stats_test w;
+				struct stats_level_info wl;
+				const struct query_series *sb = &qs.rows[r].series[0], *si = &qs.rows[r].series[i];
+				const struct stats_side b = { sb->v, sb->run_id, sb->n };
+				const struct stats_side x = { si->v, si->run_id, si->n };
 
 				assert_int_equal(cell->cls, vd == VERDICT_BETTER ? PLOT_CLS_BETTER :
 							     vd == VERDICT_WORSE ? PLOT_CLS_WORSE :
@@ -695,8 +699,8 @@ static void test_value_consumers(void **state)
 							     PLOT_CLS_UNTESTED);
 				assert_ptr_equal(cell->interval, &c.rows[r].interval[i]);
 				assert_true(cell->interval_ok);
-				assert_int_equal(stats_test_mean(STATS_WELCH, c.rows[r].mean, qs.rows[r].series[0].v,
-								 8, qs.rows[r].series[i].v, 8, 1, &w), 0);
+				assert_int_equal(stats_test_levels(STATS_WELCH, c.rows[r].mean, &b, &x, 1,
+								   STATS_UNIT_AUTO, &w, &wl), 0);
 				assert_true(w.rel == cell->interval->rel && w.rel_lo == cell->interval->rel_lo);
 			}
 		plot_groups_free(gs, ng);
