@@ -44,7 +44,7 @@ int cmd_compare(int argc, char **argv)
 	enum monitors_mode monitors = MONITORS_CHANGED;
 	struct compare_select sel;
 	struct mmb_db db;
-	bool profile = false;
+	bool profile = false, verbose = false;
 	int ret, n;
 	const struct option opts[] = {
 		OPT_STRING(0, "db", &dbpath, "FILE", "results database"),
@@ -56,6 +56,8 @@ int cmd_compare(int argc, char **argv)
 		OPT_BOOL(0, "no-guard", &filter.no_guard,
 			 "raw verdicts: disturbed values kept, none made inconclusive"),
 		OPT_BOOL(0, "profile", &profile, "then the perf-profile rows (run --profile)"),
+		OPT_BOOL(0, "verbose", &verbose, "each row's variance components: between runs,"
+			 " within a run"),
 		OPT_END(),
 	};
 
@@ -96,6 +98,7 @@ int cmd_compare(int argc, char **argv)
 	sel.test = kind;
 	sel.mean = mean;
 	sel.unit = unit;
+	sel.verbose = verbose;
 	sel.need = COMPARE_NEED_COMMON;
 	sel.meta = true;
 	sel.monitors = monitors;

@@ -271,6 +271,21 @@ int compare_load_meta(struct compare *c, struct mmb_db *db)
 	return 0;
 }
 
+void compare_row_release(struct compare_row *row, size_t nl)
+{
+	free(row->sum);
+	free(row->test);
+	free(row->verdict);
+	free(row->tested);
+	free(row->interval);
+	free(row->interval_ok);
+	free(row->level);
+	free(row->comp);
+	for (size_t i = 0; row->why && i < nl; i++)
+		free(row->why[i]);
+	free(row->why);
+}
+
 void compare_release(struct compare *c)
 {
 	size_t nl = c->qs ? c->qs->nlabels : 0;
@@ -281,19 +296,9 @@ void compare_release(struct compare *c)
 	strv_free(c->meta.kconfig, nl);
 	strv_free(c->meta.commit, nl);
 	strv_free(c->meta.subject, nl);
-	for (size_t r = 0; r < c->nr; r++) {
-		free(c->rows[r].sum);
-		free(c->rows[r].test);
-		free(c->rows[r].verdict);
-		free(c->rows[r].tested);
-		free(c->rows[r].interval);
-		free(c->rows[r].interval_ok);
-		free(c->rows[r].level);
-		free(c->rows[r].comp);
-		for (size_t i = 0; c->rows[r].why && i < nl; i++)
-			free(c->rows[r].why[i]);
-		free(c->rows[r].why);
-	}
+	for (size_t r = 0; r < c->nr; r++)
+		compare_row_release(&c->rows[r], nl);
+	compare_settings_release(c, nl);
 	free(c->ndisturbed);
 	free(c->drift);
 	for (size_t i = 0; c->drift_label && i < nl; i++)
@@ -355,6 +360,7 @@ void compare_pair(const struct compare *c, size_t i, struct compare *view)
 			view->drift_label[k] = xstrdup(c->drift_label[pick[k]]);
 	}
 	compare_join_drift(view);
+	compare_settings_pair(c, i, view);
 	view->meta.compiler = pair_strv(c->meta.compiler, i);
 	view->meta.governor = pair_strv(c->meta.governor, i);
 	view->meta.tbox_group = pair_strv(c->meta.tbox_group, i);
@@ -466,10 +472,13 @@ static void describe_test(struct strbuf *out, const struct compare *c, const cha
 	case STATS_WELCH:
 	case STATS_MWU:
 		strbuf_addf(out, "%s%s test, two-sided; significant when the p-value adjusted\n"
-			    "  with Benjamini-Hochberg across all %zu comparison%s here is < %.2f"
+			    "  with Benjamini-Hochberg across the %zu KPI comparison%s here is < %.2f"
 			    " (FDR 5%%)\n", prefix,
 			    c->test == STATS_WELCH ? "Welch's t" : "Mann-Whitney U", c->ntests,
 			    c->ntests == 1 ? "" : "s", COMPARE_ALPHA);
+		if (c->nmonitor_tests)
+			strbuf_addf(out, "  (the %zu monitor-row test%s: a family of their own)\n",
+				    c->nmonitor_tests, c->nmonitor_tests == 1 ? "" : "s");
 		break;
 	case STATS_MMTESTS:
 		strbuf_addf(out, "%smmtests rule: significant when the +-1.96 sigma bands of the\n"
@@ -1192,12 +1201,24 @@ static void csv_num(struct strbuf *out, double v)
 		strbuf_addf(out, "%.17g", v);
 }
 
+/* The keys whose recorded values differ between the labels, ';'-joined. */
+static void csv_settings(struct strbuf *out, const struct compare *c)
+{
+	struct strbuf keys = STRBUF_INIT;
+
+	for (size_t k = 0; k < c->nsettings; k++)
+		strbuf_addf(&keys, "%s%s", k ? ";" : "", c->setting[k].key);
+	strbuf_add_csv(out, keys.len ? keys.buf : "");
+	strbuf_release(&keys);
+}
+
 void compare_csv(struct strbuf *out, const struct compare *c)
 {
 	strbuf_addstr(out, "workload,variant,metric,unit,better,kernel,baseline,n,min,q1,median,"
 		      "q3,max,amean,hmean,gmean,stddev,pstddev,hstddev,coeffvar,hcoeffvar,best95,"
 		      "test,statistic,df,p,p_bh,diff,diff_lo,diff_hi,rel_pct,rel_lo_pct,rel_hi_pct,"
-		      "significant,verdict,mean,monitor\n");
+		      "significant,verdict,mean,monitor,unit,units_base,units,runs,between_run_cov,"
+		      "within_run_cov,between_run_share,settings_differ\n");
 	for (size_t r = 0; r < c->nr; r++) {
 		const struct compare_row *row = &c->rows[r];
 
@@ -1257,7 +1278,19 @@ void compare_csv(struct strbuf *out, const struct compare *c)
 				strbuf_add_csv(out, verdict_name(row->verdict[i]));
 			}
 			/* the statistic diff and rel_* are of; monitor: 1 for a why row (monitors.h) */
-			strbuf_addf(out, ",%s,%d\n", stats_mean_name(row->mean), row->q->monitor);
+			strbuf_addf(out, ",%s,%d,%s,", stats_mean_name(row->mean), row->q->monitor,
+				    compare_unit_name(c, r, i));
+			if (*compare_unit_name(c, r, i))
+				strbuf_addf(out, "%zu,%zu", row->level[i].nb, row->level[i].nn);
+			else
+				strbuf_addch(out, ',');
+			strbuf_addf(out, ",%zu", row->comp[i].nruns);
+			csv_num(out, row->comp[i].between_cov);
+			csv_num(out, row->comp[i].within_cov);
+			csv_num(out, row->comp[i].between_share);
+			strbuf_addch(out, ',');
+			csv_settings(out, c);
+			strbuf_addch(out, '\n');
 		}
 	}
 }
@@ -1287,6 +1320,45 @@ static void jinterval(struct strbuf *out, const char *k, double lo, double hi)
 	strbuf_addstr(out, "],");
 }
 
+/* "unit":"...", "same_kernel":b, "settings_differ":[{"key":K,"values":[...]}], */
+static void json_settings(struct strbuf *out, const struct compare *c)
+{
+	struct strbuf unit = STRBUF_INIT;
+
+	compare_unit_line(&unit, c, "");
+	/* one line: the text's wrap "\n  " becomes a space */
+	for (size_t i = 0, j = 0; i <= unit.len; i++) {
+		if (unit.buf[i] == '\n') {
+			while (unit.buf[i + 1] == ' ')
+				i++;
+			if (unit.buf[i + 1])
+				unit.buf[j++] = ' ';
+			continue;
+		}
+		unit.buf[j++] = unit.buf[i];
+		if (!unit.buf[i])
+			unit.len = j - 1;
+	}
+	jkey(out, "unit");
+	json_add_string(out, unit.buf);
+	strbuf_release(&unit);
+	strbuf_addf(out, ",\"same_kernel\":%s,\"settings_differ\":[",
+		    c->same_kernel ? "true" : "false");
+	for (size_t k = 0; k < c->nsettings; k++) {
+		strbuf_addstr(out, k ? ",{" : "{");
+		jkey(out, "key");
+		json_add_string(out, c->setting[k].key);
+		strbuf_addstr(out, ",\"values\":[");
+		for (size_t i = 0; i < c->qs->nlabels; i++) {
+			if (i)
+				strbuf_addch(out, ',');
+			json_add_string(out, c->setting[k].values[i] ? c->setting[k].values[i] : "");
+		}
+		strbuf_addstr(out, "]}");
+	}
+	strbuf_addstr(out, "],");
+}
+
 void compare_json(struct strbuf *out, const struct compare *c)
 {
 	strbuf_addstr(out, "{");
@@ -1305,7 +1377,9 @@ void compare_json(struct strbuf *out, const struct compare *c)
 	jkey(out, "multiple_comparisons");
 	json_add_string(out, c->test == STATS_WELCH || c->test == STATS_MWU ?
 			"benjamini-hochberg" : "none");
-	strbuf_addf(out, ",\"comparisons_adjusted\":%zu,\"alpha\":%.2f,", c->ntests, COMPARE_ALPHA);
+	strbuf_addf(out, ",\"comparisons_adjusted\":%zu,\"monitor_comparisons_adjusted\":%zu,"
+		    "\"alpha\":%.2f,", c->ntests, c->nmonitor_tests, COMPARE_ALPHA);
+	json_settings(out, c);
 	strbuf_addf(out, "\"counts\":{\"improvement\":%zu,\"regression\":%zu,"
 		    "\"no_significant_change\":%zu,\"too_few_samples\":%zu},",
 		    c->nbetter, c->nworse, c->nnone, c->nuntested);
@@ -1360,8 +1434,16 @@ void compare_json(struct strbuf *out, const struct compare *c)
 			}
 			if (row->q->series[i].ndisturbed)
 				strbuf_addf(out, ",\"disturbed\":%zu", row->q->series[i].ndisturbed);
+			strbuf_addf(out, ",\"runs\":%zu,", row->comp[i].nruns);
+			jnum(out, "between_run_cov_pct", row->comp[i].between_cov, true);
+			jnum(out, "within_run_cov_pct", row->comp[i].within_cov, true);
+			jnum(out, "between_run_share", row->comp[i].between_share, false);
 			if (i > 0 && row->verdict[i] != VERDICT_MISSING) {
 				strbuf_addstr(out, ",\"test\":{");
+				jkey(out, "unit");
+				json_add_string(out, compare_unit_name(c, r, i));
+				strbuf_addf(out, ",\"units\":[%zu,%zu],", row->level[i].nb,
+					    row->level[i].nn);
 				jnum(out, "statistic", t->statistic, true);
 				jnum(out, "df", t->df, true);
 				jnum(out, "p", t->p, true);
@@ -1675,8 +1757,11 @@ int compare_open(struct mmb_db *db, const struct compare_select *s, struct compa
 	compare_build_unit(c, qs, s->test, s->mean, s->unit);
 	monitors_settle(c, (enum monitors_mode)s->monitors);
 	c->own = qs;
+	c->verbose = s->verbose;
 	if (s->meta)
 		compare_load_meta(c, db);
+	if (compare_load_settings(c, db))
+		warning("could not read the runs' recorded settings from %s", db_path(db));
 	return 0;
 }
 

@@ -58,6 +58,12 @@ struct compare_meta {
 	char **subject;		/* that patch's subject */
 };
 
+/* A recorded setting whose values differ between labels (or a label's runs). */
+struct compare_setting {
+	char *key;
+	char **values;		/* [nlabels] "madvise", "always|never" (runs differ), "" unset */
+};
+
 struct compare {
 	const struct query_set *qs;
 	struct query_set *own;		/* the set compare_open() loaded, freed with c */
@@ -77,6 +83,11 @@ struct compare {
 	char *drift;		/* run-to-run drift warnings (verdict.c), NULL: none */
 	char **drift_label;	/* [nlabels] each label's drift warning, or NULL */
 	struct query_set *view;	/* compare_pair(): its two-label set (borrowing c's) */
+	char *settings;		/* the labels' recorded settings differ: what, or NULL */
+	struct compare_setting *setting;	/* [nsettings] the keys that differ */
+	size_t nsettings;
+	bool same_kernel;	/* every label is the same kernel build */
+	bool verbose;		/* compare --verbose: variance components in the text */
 };
 
 /*
@@ -95,6 +106,26 @@ void compare_guard(struct compare *c);
 void compare_join_drift(struct compare *c);
 /* "6" or "6 (2 disturbed)" for label i of row r. */
 void compare_n_cell(char *buf, size_t len, const struct compare *c, size_t r, size_t i);
+/*
+ * The unit the KPI rows were tested at, one line after prefix: "run, 3 v 3
+ * (...)", or "iteration: 1 run per label: run-to-run variation not
+ * measured; ..." (levels.h).
+ */
+void compare_unit_line(struct strbuf *out, const struct compare *c, const char *prefix);
+/* "run" or "iteration" for label i of row r ("" for the baseline or no test). */
+const char *compare_unit_name(const struct compare *c, size_t r, size_t i);
+/* Per KPI row, each label's runs and variance components (compare --verbose). */
+void compare_components_lines(struct strbuf *out, const struct compare *c);
+/*
+ * What else differs between the labels' recorded runs (THP, mTHP,
+ * governor, swap, cmdline, tool versions, ...): c->settings gets one
+ * paragraph or stays NULL; c->same_kernel when every label is one build.
+ * 0, or -1 on a database error.
+ */
+int compare_load_settings(struct compare *c, struct mmb_db *db);
+void compare_settings_release(struct compare *c, size_t nlabels);
+/* view's settings: those of c that differ between the baseline and label i. */
+void compare_settings_pair(const struct compare *c, size_t i, struct compare *view);
 /* Lines after a table: disturbed counts and each inconclusive reason. */
 void compare_guard_notes(struct strbuf *out, const struct compare *c);
 
@@ -118,6 +149,7 @@ struct compare_select {
 	enum stats_test_kind test;	/* default Welch */
 	enum stats_mean_kind mean;	/* default AUTO */
 	enum stats_unit unit;		/* default AUTO (--unit) */
+	bool verbose;			/* compare --verbose */
 	enum compare_need need;
 	bool meta;			/* load the lkp header's metadata */
 	int monitors;			/* enum monitors_mode (monitors.h); init: none */
@@ -147,6 +179,8 @@ void compare_build_mean(struct compare *c, const struct query_set *qs, enum stat
 void compare_build_unit(struct compare *c, const struct query_set *qs, enum stats_test_kind test,
 			enum stats_mean_kind mean, enum stats_unit u);
 void compare_release(struct compare *c);
+/* What one row owns (a row dropped from c, as monitors_settle() does). */
+void compare_row_release(struct compare_row *row, size_t nlabels);
 /*
  * The BASE-vs-label-i part of c as a comparison of its own (the report's
  * per-kernel tables): the same rows, summaries, tests, verdicts and

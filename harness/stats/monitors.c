@@ -129,19 +129,6 @@ static bool changed(const struct compare_row *row, size_t nl)
 	return false;
 }
 
-static void row_free(struct compare_row *row, size_t nl)
-{
-	free(row->sum);
-	free(row->test);
-	free(row->verdict);
-	free(row->tested);
-	free(row->interval);
-	free(row->interval_ok);
-	for (size_t i = 0; row->why && i < nl; i++)
-		free(row->why[i]);
-	free(row->why);
-}
-
 /* "proc-vmstat.pgfault" -> group "proc-vmstat"; "pft.time.user_time" -> "pft.time" */
 static size_t group_len(const char *name)
 {
@@ -191,7 +178,7 @@ void monitors_settle(struct compare *c, enum monitors_mode m)
 		else if (m == MONITORS_ALL || changed(row, nl))
 			mon[nm++].row = *row;
 		else
-			row_free(row, nl);
+			compare_row_release(row, nl);
 	}
 	for (size_t j = 0; j < nm; j++) {
 		const struct query_row *q = mon[j].row.q;

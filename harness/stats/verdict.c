@@ -158,6 +158,22 @@ static double run_mean(const struct query_series *s, size_t a)
 	return m;
 }
 
+/* The drift restated from the variance components, and what the test made of it. */
+static void drift_components(struct strbuf *out, const struct compare *c, size_t r, size_t i)
+{
+	const struct stats_components *k = &c->rows[r].comp[i];
+
+	if (!isnan(k->between_cov))
+		strbuf_addf(out, "; between-run CoV %.1f%%, within a run %.1f%% (%.0f%% of the"
+			    " variance between runs)", k->between_cov, k->within_cov,
+			    100 * k->between_share);
+	if (c->unit == STATS_UNIT_ITERATION || c->test == STATS_MMTESTS || c->test == STATS_LKP)
+		strbuf_addstr(out, "; the test pools the iterations and ignores it (the default"
+			      " --unit auto tests runs)");
+	else
+		strbuf_addstr(out, "; the test's unit is the run, so this spread is in its CI");
+}
+
 /* The drift warning of label i, or NULL. */
 static char *drift_of(const struct compare *c, size_t i)
 {
@@ -186,6 +202,7 @@ static char *drift_of(const struct compare *c, size_t i)
 			    q->variant, *q->variant ? ")" : "", q->metric, k, F, p,
 			    DRIFT_ALPHA, (long long)s->run_id[lo], run_mean(s, lo),
 			    (long long)s->run_id[hi], run_mean(s, hi));
+		drift_components(&out, c, r, i);
 	}
 	if (!said)
 		return NULL;
@@ -272,6 +289,12 @@ void compare_guard_notes(struct strbuf *out, const struct compare *c)
 	size_t nl = c->qs->nlabels;
 	bool any = false;
 
+	compare_unit_line(out, c, "unit: ");
+	if (c->settings)
+		strbuf_addstr(out, c->settings);
+	if (c->verbose)
+		compare_components_lines(out, c);
+
 	for (size_t i = 0; i < nl; i++)
 		any |= c->ndisturbed[i] > 0;
 	if (any) {
@@ -297,4 +320,275 @@ void compare_guard_notes(struct strbuf *out, const struct compare *c)
 					    *q->variant ? ")" : "", q->metric, c->qs->kernels[i].label,
 					    c->qs->kernels[0].label, row->why[i]);
 	}
+}
+
+/* ---- the unit of the tests (levels.h) ---- */
+
+/* Runs of label i among the KPI rows' tests: the most any row used (0: none). */
+static size_t label_runs(const struct compare *c, size_t i)
+{
+	size_t most = 0;
+
+	for (size_t r = 0; r < c->nr; r++) {
+		const struct query_series *s = &c->rows[r].q->series[i];
+		size_t k;
+
+		if (c->rows[r].q->monitor)
+			continue;
+		k = stats_count_runs(s->run_id, s->n);
+		if (k > most)
+			most = k;
+	}
+	return most;
+}
+
+void compare_unit_line(struct strbuf *out, const struct compare *c, const char *prefix)
+{
+	size_t nl = c->qs->nlabels, by_run = 0, by_iter = 0, most = 0;
+	bool rule = c->test == STATS_MMTESTS || c->test == STATS_LKP;
+
+	for (size_t r = 0; r < c->nr; r++)
+		for (size_t i = 1; i < nl && !c->rows[r].q->monitor; i++) {
+			const struct stats_level_info *lv = &c->rows[r].level[i];
+
+			if (c->rows[r].verdict[i] == VERDICT_MISSING)
+				continue;
+			if (lv->unit == STATS_UNIT_RUN)
+				by_run++;
+			else
+				by_iter++;
+		}
+	for (size_t i = 0; i < nl; i++)
+		if (label_runs(c, i) > most)
+			most = label_runs(c, i);
+	strbuf_addf(out, "%s", prefix);
+	if (rule) {
+		strbuf_addf(out, "iteration (the %s rule is defined on every value; --test welch"
+			    " tests runs)\n", c->test == STATS_MMTESTS ? "mmtests" : "0-day");
+		return;
+	}
+	if (by_run && !by_iter) {
+		strbuf_addstr(out, "run, ");
+		for (size_t i = 0; i < nl; i++)
+			strbuf_addf(out, "%s%zu", i ? " v " : "", label_runs(c, i));
+		strbuf_addstr(out, " (each run's mean is one sample: run-to-run variation is in"
+			      " the test)\n");
+	} else if (!by_run && c->unit == STATS_UNIT_ITERATION && most >= 2) {
+		strbuf_addstr(out, "iteration (--unit iteration): every value taken as independent"
+			      "\n  although a label has several runs: run-to-run variation ignored\n");
+	} else if (!by_run) {
+		strbuf_addstr(out, "iteration: 1 run per label: run-to-run variation not measured;"
+			      "\n  the CI covers iteration noise only\n");
+	} else {
+		strbuf_addf(out, "run for %zu comparison%s, iteration for %zu (1 run a side"
+			    " there)\n", by_run, by_run == 1 ? "" : "s", by_iter);
+	}
+}
+
+const char *compare_unit_name(const struct compare *c, size_t r, size_t i)
+{
+	if (c->rows[r].verdict[i] == VERDICT_MISSING || !i)
+		return "";
+	return stats_unit_name(c->rows[r].level[i].unit);
+}
+
+void compare_components_lines(struct strbuf *out, const struct compare *c)
+{
+	size_t nl = c->qs->nlabels;
+
+	strbuf_addstr(out, "variance components (between runs / within a run, CoV; share of the"
+		      " variance between runs):\n");
+	for (size_t r = 0; r < c->nr; r++) {
+		const struct query_row *q = c->rows[r].q;
+
+		if (q->monitor)
+			continue;
+		strbuf_addf(out, "  %s%s%s%s %s:", q->workload, *q->variant ? " (" : "", q->variant,
+			    *q->variant ? ")" : "", q->metric);
+		for (size_t i = 0; i < nl; i++) {
+			const struct stats_components *k = &c->rows[r].comp[i];
+
+			strbuf_addf(out, "%s %s %zu run%s", i ? ";" : "", c->qs->kernels[i].label,
+				    k->nruns, k->nruns == 1 ? "" : "s");
+			if (!isnan(k->between_cov))
+				strbuf_addf(out, ", between %.1f%%, within %.1f%%, %.0f%% between",
+					    k->between_cov, k->within_cov, 100 * k->between_share);
+			else if (!isnan(k->runmean_cov))
+				strbuf_addf(out, ", run means %.1f%% (1 value a run)", k->runmean_cov);
+			else if (!isnan(k->within_cov))
+				strbuf_addf(out, ", within %.1f%%", k->within_cov);
+		}
+		strbuf_addch(out, '\n');
+	}
+}
+
+/* ---- what else differs: the recorded settings ---- */
+
+/* Recorded facts that cannot move a metric (a device's name, what was counted). */
+static bool setting_ignored(const char *key)
+{
+	static const char *const keys[] = {
+		"swap.zram", "counters.unsupported", "profile", "profile.event",
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(key, keys[i]))
+			return true;
+	return false;
+}
+
+/* Add value v of key for label i (distinct values, "|"-joined, sorted as met). */
+static void setting_add(struct compare *c, size_t *alloc, const char *key, size_t i,
+			const char *v)
+{
+	size_t nl = c->qs->nlabels, k;
+	char **slot, *joined;
+
+	for (k = 0; k < c->nsettings && strcmp(c->setting[k].key, key); k++)
+		;
+	if (k == c->nsettings) {
+		ALLOC_GROW(c->setting, c->nsettings + 1, *alloc);
+		c->setting[k].key = xstrdup(key);
+		c->setting[k].values = xcalloc(nl, sizeof(char *));
+		c->nsettings++;
+	}
+	slot = &c->setting[k].values[i];
+	if (!*slot) {
+		*slot = xstrdup(v);
+		return;
+	}
+	/* already there? (a "|"-joined list of the runs' values) */
+	for (const char *p = *slot; p; p = strchr(p, '|') ? strchr(p, '|') + 1 : NULL)
+		if (!strncmp(p, v, strlen(v)) && (p[strlen(v)] == '|' || !p[strlen(v)]))
+			return;
+	joined = xasprintf("%s|%s", *slot, v);
+	free(*slot);
+	*slot = joined;
+}
+
+static bool setting_differs(const struct compare *c, const struct compare_setting *s)
+{
+	for (size_t i = 0; i < c->qs->nlabels; i++) {
+		const char *v = s->values[i] ? s->values[i] : "";
+
+		if (strchr(v, '|') || strcmp(v, s->values[0] ? s->values[0] : ""))
+			return true;
+	}
+	return false;
+}
+
+static bool same_build(const struct query_kernel *a, const struct query_kernel *b)
+{
+	return *a->release && !strcmp(a->release, b->release) && !strcmp(a->version, b->version) &&
+	       !strcmp(a->config_hash, b->config_hash) && !strcmp(a->base_commit, b->base_commit) &&
+	       !strcmp(a->patches, b->patches);
+}
+
+static void settings_text(struct compare *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t nl = c->qs->nlabels;
+
+	strbuf_addstr(&sb, c->same_kernel ? "settings: every label is the same kernel build, so "
+		      "this compares settings; the labels' runs differ in " :
+		      "settings: the labels' runs differ in ");
+	for (size_t k = 0; k < c->nsettings; k++) {
+		const struct compare_setting *s = &c->setting[k];
+
+		strbuf_addf(&sb, "%s%s (", k ? ", " : "", s->key);
+		if (nl == 2 && !strchr(s->values[0] ? s->values[0] : "", '|') &&
+		    !strchr(s->values[1] ? s->values[1] : "", '|')) {
+			strbuf_addf(&sb, "%s -> %s)", s->values[0] && *s->values[0] ? s->values[0] :
+				    "unset", s->values[1] && *s->values[1] ? s->values[1] : "unset");
+			continue;
+		}
+		for (size_t i = 0; i < nl; i++)
+			strbuf_addf(&sb, "%s%s: %s", i ? ", " : "", c->qs->kernels[i].label,
+				    s->values[i] && *s->values[i] ? s->values[i] : "unset");
+		strbuf_addch(&sb, ')');
+	}
+	strbuf_addstr(&sb, c->same_kernel ? "\n" : ": changes may come from the settings, not the"
+		      " kernel\n");
+	c->settings = strbuf_detach(&sb);
+}
+
+int compare_load_settings(struct compare *c, struct mmb_db *db)
+{
+	size_t nl = c->qs->nlabels, alloc = 0, keep = 0;
+
+	c->same_kernel = nl > 1;
+	for (size_t i = 0; i < nl; i++) {
+		const struct query_kernel *k = &c->qs->kernels[i];
+
+		c->same_kernel &= same_build(&c->qs->kernels[0], k);
+		for (size_t j = 0; j < k->nruns; j++) {
+			const struct query_run *run = &k->runs[j];
+			struct query_env *env;
+			size_t ne;
+
+			if (!run->pooled)
+				continue;
+			setting_add(c, &alloc, "cmdline", i, run->cmdline);
+			if (query_run_env(db, run->id, &env, &ne))
+				return -1;
+			for (size_t e = 0; e < ne; e++)
+				if (!setting_ignored(env[e].key))
+					setting_add(c, &alloc, env[e].key, i, env[e].value);
+			query_env_free(env, ne);
+		}
+	}
+	/* keep the keys whose values differ, in key order */
+	for (size_t k = 0; k < c->nsettings; k++) {
+		if (setting_differs(c, &c->setting[k])) {
+			c->setting[keep++] = c->setting[k];
+			continue;
+		}
+		for (size_t i = 0; i < nl; i++)
+			free(c->setting[k].values[i]);
+		free(c->setting[k].values);
+		free(c->setting[k].key);
+	}
+	c->nsettings = keep;
+	if (keep)
+		settings_text(c);
+	return 0;
+}
+
+void compare_settings_release(struct compare *c, size_t nl)
+{
+	for (size_t k = 0; k < c->nsettings; k++) {
+		for (size_t i = 0; i < nl; i++)
+			free(c->setting[k].values[i]);
+		free(c->setting[k].values);
+		free(c->setting[k].key);
+	}
+	free(c->setting);
+	free(c->settings);
+	c->setting = NULL;
+	c->settings = NULL;
+	c->nsettings = 0;
+}
+
+void compare_settings_pair(const struct compare *c, size_t i, struct compare *view)
+{
+	const size_t pick[2] = { 0, i };
+	size_t alloc = 0;
+
+	view->same_kernel = same_build(&c->qs->kernels[0], &c->qs->kernels[i]);
+	for (size_t k = 0; k < c->nsettings; k++) {
+		struct compare_setting s;
+
+		s.values = (char *[2]){ c->setting[k].values[0], c->setting[k].values[i] };
+		if (!setting_differs(view, &s))
+			continue;
+		ALLOC_GROW(view->setting, view->nsettings + 1, alloc);
+		s.key = xstrdup(c->setting[k].key);
+		s.values = xcalloc(2, sizeof(char *));
+		for (size_t j = 0; j < 2; j++)
+			s.values[j] = c->setting[k].values[pick[j]] ?
+				      xstrdup(c->setting[k].values[pick[j]]) : NULL;
+		view->setting[view->nsettings++] = s;
+	}
+	if (view->nsettings)
+		settings_text(view);
 }

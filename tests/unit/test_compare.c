@@ -308,7 +308,8 @@ static void test_text_hmean(void **state)
 	assert_true(strstr(sb.buf, want) != NULL);
 	strbuf_reset(&sb);
 	compare_csv(&sb, &c);
-	assert_true(strstr(sb.buf, ",regression,hmean,0\n") != NULL);
+	/* then the unit (1 run a side: iterations, 6 v 6), runs, components, settings */
+	assert_true(strstr(sb.buf, ",regression,hmean,0,iteration,6,6,1,,1.62") != NULL);
 	strbuf_reset(&sb);
 	compare_lkp(&sb, &c);
 	assert_true(strstr(sb.buf, "values: arithmetic means") != NULL);
@@ -448,7 +449,8 @@ static void test_zero_baseline(void **state)
 	compare_csv(&sb, &c);
 	/* rel_pct, rel_lo_pct, rel_hi_pct empty; p etc. present */
 	assert_true(strstr(sb.buf, ",0.0040000000000000001,-0.0011969130545004415,"
-				   "0.0091969130545004416,,,,0,no significant change,amean,0\n") != NULL);
+				   "0.0091969130545004416,,,,0,no significant change,amean,0,"
+				   "iteration,4,4,1,,") != NULL);
 	strbuf_reset(&sb);
 	compare_json(&sb, &c);
 	assert_true(strstr(sb.buf, "\"rel_pct\":null,\"rel_ci95_pct\":[null,null]") != NULL);
