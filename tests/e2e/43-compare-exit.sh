@@ -36,7 +36,7 @@ for m in amean hmean gmean median; do
 	t=$(echo "$m" | sed 's/^./\U&/')
 	grep -q "^  kernel  *n  *$t   change" "$TMP/out" || die "--mean $m: column not named $t"
 done
-"$MMB" compare --mean hmean --format csv e e2 | grep -q ',throughput,.*,hmean,0$' || die "csv names the mean"
+"$MMB" compare --mean hmean --format csv e e2 | grep -q ',throughput,.*,hmean,0,' || die "csv names the mean"
 for cmd in compare plot report; do
 	out=(--out "$TMP/x")
 	[ $cmd = compare ] && out=()
