@@ -5,9 +5,12 @@
 #include "plotdb.h"
 #include "read.h"
 #include "kbuild.h"
+#include "levels.h"
+#include "precision.h"
 
 #include <errno.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -44,6 +47,10 @@ int ab_opts_parse(struct ab_opts *o, int argc, char **argv)
 		OPT_STRING(0, "base-name", &o->base_label, "L", "label of the base kernel"),
 		OPT_STRING(0, "new-name", &o->new_label, "L", "label of the patched kernel"),
 		OPT_INT_RANGE(0, "rounds", &o->rounds, 1, 1000, "N", "A/B rounds"),
+		OPT_CALLBACK(0, "precision", &o->precision, "P", "add rounds until every KPI's"
+			     " run-level 95% CI is within P of the mean", precision_opt),
+		OPT_INT_RANGE(0, "max-rounds", &o->max_rounds, 2, 1000, "N",
+			      "at most N rounds with --precision (default 30)"),
 		OPT_INT_RANGE(0, "jobs", &o->build.jobs, 1, 4096, "N", "parallel make jobs"),
 		OPT_STRING(0, "plots", &o->plot_dir, "DIR", "where to write the plots"),
 		OPT_BOOL(0, "no-plots", &o->no_plots, "do not draw plots"),
@@ -68,6 +75,10 @@ int ab_opts_parse(struct ab_opts *o, int argc, char **argv)
 		return error("ab: --tree DIR is required (or --base-name and --new-name of built kernels)");
 	if (o->build.tree && !o->build.npatches)
 		return error("ab: no --patch given: the new kernel would be the base kernel");
+	if (o->max_rounds && !o->precision)
+		return error("ab: --max-rounds goes with --precision");
+	if (o->precision && o->max_rounds && o->rounds > o->max_rounds)
+		return error("ab: --rounds %d is more than --max-rounds %d", o->rounds, o->max_rounds);
 	if (o->base_label && o->new_label && !strcmp(o->base_label, o->new_label))
 		return error("ab: --base-name and --new-name are both '%s'", o->base_label);
 	if (o->build.tree && kbuild_ref_check("ab: --base", o->build.ref))
@@ -240,6 +251,11 @@ static int ab_rounds(struct vm_opts *vm, const char *dbpath,
 			rc = vm_run(vm, &vr);
 			if (rc == 0 && !r->first_sample_s)
 				r->first_sample_s = vr.boot_to_first_sample;
+			if (rc == 0 && vr.iterations > 0 && vr.boot_to_first_sample > 0) {
+				r->boot_s += vr.boot_to_first_sample;
+				r->iter_s += (vr.wall - vr.boot_to_first_sample) / vr.iterations;
+				r->nboots++;
+			}
 			/* a KVM probe that fell back decides the rest of the series */
 			if (vr.run_id > 0)
 				vm->accel = vr.accel;
@@ -291,6 +307,133 @@ static int ab_check_series(const char *dbpath, int rounds, const struct ab_resul
 	return rc < 0 ? -1 : 0;
 }
 
+/* The widest run-level CI of a KPI, and the variance components of its row and label. */
+struct ab_look {
+	double worst;			/* % of the label's mean */
+	const char *label, *what;	/* where: the ab_result's label, ab_look's buffer */
+	size_t side;			/* 0 base, 1 new */
+	double between, within;		/* that label's CoVs, % */
+};
+
+static void look_row(const struct compare *c, size_t r, struct ab_look *lk, struct strbuf *what)
+{
+	for (size_t i = 0; i < 2; i++) {
+		const struct query_series *s = &c->rows[r].q->series[i];
+		double *m = xmalloc((s->n + 1) * sizeof(*m)), hw;
+		size_t k = 0;
+
+		/* the mean of each run, as the run-level test sees them */
+		for (size_t a = 0, b; a < s->n; a = b, k++) {
+			m[k] = 0;
+			for (b = a; b < s->n && s->run_id[b] == s->run_id[a]; b++)
+				m[k] += s->v[b];
+			m[k] /= (double)(b - a);
+		}
+		hw = 100 * precision_rel_halfwidth(m, k);
+		free(m);
+		if (!(hw > lk->worst))
+			continue;	/* NaN never wins; INFINITY (one run) always does */
+		lk->worst = hw;
+		lk->side = i;
+		lk->between = c->rows[r].comp[i].between_cov;
+		lk->within = c->rows[r].comp[i].within_cov;
+		strbuf_reset(what);
+		strbuf_addf(what, "%s %s", c->rows[r].q->workload, c->rows[r].q->metric);
+	}
+}
+
+/* After `rounds` rounds: the widest KPI CI over both labels (0, or -1). */
+static int ab_look(const char *dbpath, const struct ab_result *r, int rounds, struct ab_look *lk,
+		   struct strbuf *what)
+{
+	const char *labels[2] = { r->base_label, r->new_label };
+	struct compare_select sel;
+	struct compare c;
+	struct mmb_db db;
+	int rc;
+
+	memset(lk, 0, sizeof(*lk));
+	lk->between = lk->within = NAN;
+	if (db_open_existing(&db, dbpath))
+		return -1;
+	compare_select_init(&sel, labels, 2);
+	sel.filter.last_runs = rounds;
+	sel.need = COMPARE_NEED_ROWS;
+	rc = compare_open(&db, &sel, &c);
+	db_close(&db);
+	if (rc)
+		return -1;
+	/* the worst of the rows, each label's CI on its own: never the difference */
+	lk->worst = -1;
+	for (size_t row = 0; row < c.nr; row++)
+		if (!c.rows[row].q->monitor)
+			look_row(&c, row, lk, what);
+	if (lk->worst < 0)
+		lk->worst = INFINITY;	/* no KPI row: never precise */
+	lk->what = what->buf;
+	lk->label = lk->side ? r->new_label : r->base_label;
+	compare_release(&c);
+	return 0;
+}
+
+/* After the pilot rounds: Kalibera and Jones's plan, said, and the iterations it sets. */
+static void ab_plan(const struct ab_opts *o, const struct ab_result *r, const struct ab_look *lk,
+		    struct vm_opts *vm)
+{
+	double boot = r->nboots ? r->boot_s / r->nboots : NAN;
+	double iter = r->nboots ? r->iter_s / r->nboots : NAN;
+	size_t per, runs;
+
+	if (stats_plan_levels(lk->between, lk->within, boot, iter, 100 * o->precision, &per,
+			      &runs)) {
+		info("ab: no plan from the first rounds (between-run %.1f%%, within %.1f%%): "
+		     "keeping the experiment's iterations", lk->between, lk->within);
+		return;
+	}
+	info("ab: %s: boot-to-boot %.1f%%, within a boot %.1f%%; a boot costs %.1f s, an "
+	     "iteration %.2f s: %zu iteration%s per boot, ~%zu boots per side for +-%.3g%%",
+	     lk->label, lk->between, lk->within, boot, iter, per, per == 1 ? "" : "s", runs,
+	     100 * o->precision);
+	vm->iterations = (int)(per > 100000 ? 100000 : per);
+}
+
+/* ab --precision: the pilot rounds, then more until every label is precise. */
+static int ab_rounds_precise(const struct ab_opts *o, struct vm_opts *vm, const char *dbpath,
+			     const char *text, int *rounds, struct ab_result *r)
+{
+	size_t max = o->max_rounds > 0 ? (size_t)o->max_rounds : 30, k = (size_t)*rounds, next;
+	struct strbuf what = STRBUF_INIT;
+	bool was = false, planned = false;
+	struct ab_look lk;
+
+	for (;;) {
+		if (ab_rounds(vm, dbpath, text, (int)k, r) < 0 || ab_look(dbpath, r, (int)k, &lk, &what))
+			goto fail;
+		info("ab: after %zu round%s: widest 95%% CI +-%.2f%% (%s, %s), target +-%.3g%%", k,
+		     k == 1 ? "" : "s", lk.worst, lk.label ? lk.label : "-", lk.what,
+		     100 * o->precision);
+		if (!planned) {
+			ab_plan(o, r, &lk, vm);
+			planned = true;
+		}
+		next = stats_rounds_next(k, lk.worst <= 100 * o->precision, &was, max);
+		if (!next)
+			break;
+		k = next;
+	}
+	r->halfwidth = lk.worst;
+	if (!(lk.worst <= 100 * o->precision))
+		warning("ab: --precision %.3g%% not reached in --max-rounds %zu: the widest CI is "
+			"+-%.2f%% (%s, %s)", 100 * o->precision, max, lk.worst, lk.label ? lk.label : "-",
+			lk.what);
+	*rounds = (int)k;
+	strbuf_release(&what);
+	return 0;
+fail:
+	strbuf_release(&what);
+	return -1;
+}
+
 int ab_run(const struct ab_opts *o, struct ab_result *r)
 {
 	const char *cache = o->vm.cache_dir ? o->vm.cache_dir : kbuild_cache_dir();
@@ -316,7 +459,8 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 	if (o->vm.accel == ACCEL_AUTO && vm.accel == ACCEL_TCG)
 		info("ab: using TCG (no KVM: %s)", why);
 	vm.experiment = o->experiment;
-	if ((ret = ab_rounds(&vm, dbpath, text.buf, rounds, r)) < 0 ||
+	if ((ret = o->precision > 0 ? ab_rounds_precise(o, &vm, dbpath, text.buf, &rounds, r) :
+		   ab_rounds(&vm, dbpath, text.buf, rounds, r)) < 0 ||
 	    (ret = ab_check_series(dbpath, rounds, r)) < 0)
 		goto out;
 

@@ -44,6 +44,9 @@ struct ab_opts {
 	bool no_plots;
 	bool no_compare;
 	const char *compare_format;	/* NULL: compare's readable table */
+	double precision;		/* --precision: every KPI's run-level 95% CI within this
+					   share of each label's mean; 0 off */
+	int max_rounds;			/* --max-rounds with --precision; 0: 30 */
 };
 
 struct ab_result {
@@ -55,6 +58,11 @@ struct ab_result {
 	double first_sample_s;		/* boot to first sample of the first boot */
 	double wall;
 	enum accel accel;
+	/* the costs Kalibera-Jones plans with: per boot, boot to first sample
+	   and the rest of the boot per iteration, summed over nboots */
+	double boot_s, iter_s;
+	int nboots;
+	double halfwidth;		/* --precision: the widest KPI CI at the end, % */
 };
 
 void ab_opts_init(struct ab_opts *o);

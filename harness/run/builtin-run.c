@@ -48,17 +48,6 @@ static int opt_run_id(const struct option *opt, const char *v)
 	return 0;
 }
 
-/* --precision: "1%" or "0.01", a fraction in (0, 1). */
-static int opt_precision(const struct option *opt, const char *v)
-{
-	double d;
-
-	if (units_parse_share(v, &d) || !(d > 0 && d < 1))
-		return error("--precision wants a share like 1%% (0-100%%, exclusive), not '%s'", v);
-	*(double *)opt->value = d;
-	return 0;
-}
-
 /* What a run asked for, apart from its CONFIG and where it goes (see plan_options()). */
 static bool has_plan_options(const struct run_args *a)
 {
@@ -84,7 +73,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool stored)
 		OPT_STRING(0, "accel", &a->accel, "NAME", "what the kernel runs on"),
 		OPT_STRING(0, "compare", &a->compare, "LABEL", "compare with LABEL after the run"),
 		OPT_CALLBACK(0, "precision", &a->precision, "P", "iterate to this 95% CI",
-			     opt_precision),
+			     precision_opt),
 		OPT_LIST(0, "set", &a->sets, &a->nsets, "KEY=VALUE", "override the experiment"),
 		{ .type = OPTION_INT, .long_name = "min-iterations", .value = &a->min_iterations,
 		  .argh = "N", .help = "with --precision: the first look", .min = 2,

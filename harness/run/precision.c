@@ -1,5 +1,8 @@
 #include "precision.h"
+#include "parse-options.h"
 #include "stats.h"
+#include "units.h"
+#include "util.h"
 
 #include <math.h>
 
@@ -26,4 +29,14 @@ double precision_rel_halfwidth(const double *x, size_t n)
 		return INFINITY;
 	return stats_t_quantile(0.975, (double)(n - 1)) * sqrt(ss / (double)(n - 1)) /
 	       sqrt((double)n) / fabs(m);
+}
+
+int precision_opt(const struct option *opt, const char *v)
+{
+	double d;
+
+	if (units_parse_share(v, &d) || !(d > 0 && d < 1))
+		return error("--precision wants a share like 1%% (0-100%%, exclusive), not '%s'", v);
+	*(double *)opt->value = d;
+	return 0;
 }

@@ -21,4 +21,8 @@ bool precision_look(size_t n, size_t nmin);
 /* t(0.975, n-1) * s / sqrt(n) / |mean|; INFINITY when n < 2 or mean == 0. */
 double precision_rel_halfwidth(const double *x, size_t n);
 
+/* --precision: "1%" or "0.01", a fraction in (0, 1), into a double (run, ab). */
+struct option;
+int precision_opt(const struct option *opt, const char *v);
+
 #endif

@@ -418,3 +418,11 @@ int stats_plan_levels(double between_cov, double within_cov, double cost_run, do
 		}
 	return -1;
 }
+
+size_t stats_rounds_next(size_t k, bool precise, bool *was_precise, size_t max)
+{
+	if ((precise && *was_precise) || k >= max)
+		return 0;
+	*was_precise = precise;
+	return 2 * k < max ? 2 * k : max;
+}

@@ -95,4 +95,14 @@ int stats_fieller(double mb, double vb, double mn, double vn, double tq, double 
 int stats_plan_levels(double between_cov, double within_cov, double cost_run, double cost_iter,
 		      double precision, size_t *iters_per_run, size_t *runs);
 
+/*
+ * `ab --precision`: the rounds to have after a look at k rounds (a pilot
+ * first, then doubling, at most max), or 0: stop.  It stops when every
+ * label was precise at two looks in a row (once is too eager: a look
+ * that happens to see a small spread ends the series early and leaves the
+ * interval too narrow); *was_precise carries the last look's answer.
+ * Simulated coverage: tests/unit/test_levels.c, docs/statistics.md.
+ */
+size_t stats_rounds_next(size_t k, bool precise, bool *was_precise, size_t max);
+
 #endif

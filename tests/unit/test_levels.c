@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "levels.h"
+#include "stats.h"
 #include "seeded.h"
 
 static void test_unit_names(void **state)
@@ -280,6 +281,98 @@ static void test_simulation(void **state)
 	assert_true(pooled_max > 0.5);
 }
 
+/*
+ * ab --precision's schedule under optional stopping: runs with a random
+ * effect, the pilot's 3 rounds, then 6, 12, ... until precise at two
+ * looks in a row.  Coverage of the final run-level 95% CI of a label's
+ * mean (the interval compare reports), and the rounds it took.
+ */
+/* t(0.975, k-1) s / sqrt(k) / |mean| of the run means (as ab_look()) */
+static double precision_halfwidth_runs(const double *x, size_t k)
+{
+	double m = 0, ss = 0;
+
+	for (size_t i = 0; i < k; i++)
+		m += x[i];
+	m /= (double)k;
+	for (size_t i = 0; i < k; i++)
+		ss += (x[i] - m) * (x[i] - m);
+	return stats_t_quantile(0.975, (double)(k - 1)) * sqrt(ss / (double)(k - 1)) /
+	       sqrt((double)k) / fabs(m);
+}
+
+static double runs_mean(const double *x, size_t n)
+{
+	double m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m += x[i];
+	return m / (double)n;
+}
+
+static void test_rounds_schedule(void **state)
+{
+	const double betweens[] = { 0.02, 0.12, 0.20 }, precisions[] = { 0.02, 0.05, 0.10 };
+	const size_t iters[] = { 1, 10 }, max = 400, trials = 4000;
+	bool table = getenv("MMBENCH_SIM_TABLE") != NULL;
+	double *x = malloc(max * sizeof(*x)), worst = 1;
+	bool was = false;
+
+	(void)state;
+	/* the schedule itself */
+	assert_int_equal(stats_rounds_next(3, true, &was, 30), 6);	/* once is not enough */
+	assert_int_equal(stats_rounds_next(6, true, &was, 30), 0);
+	was = false;
+	assert_int_equal(stats_rounds_next(3, false, &was, 30), 6);
+	assert_int_equal(stats_rounds_next(24, false, &was, 30), 30);
+	assert_int_equal(stats_rounds_next(30, false, &was, 30), 0);
+	seeded_state = 0x853c49e6748fea9bull;
+	for (int ln = 0; ln < 2; ln++)
+		for (size_t a = 0; a < 3; a++)
+			for (size_t i = 0; i < 2; i++)
+				for (size_t p = 0; p < 3; p++) {
+					size_t covered = 0, rounds = 0;
+					double cov, truth = ln ? 1000 * exp((betweens[a] * betweens[a] +
+									     0.0025) / 2) : 1000;
+
+					for (size_t t = 0; t < trials; t++) {
+						size_t k = 0, target = 3;
+						double hw;
+
+						was = false;
+						for (;;) {
+							for (; k < target; k++) {
+								double b = seeded_gauss2() * betweens[a], s = 0;
+
+								for (size_t j = 0; j < iters[i]; j++) {
+									double z = b + seeded_gauss2() * 0.05;
+
+									s += ln ? 1000 * exp(z) : 1000 * (1 + z);
+								}
+								x[k] = s / (double)iters[i];
+							}
+							hw = precision_halfwidth_runs(x, k);
+							target = stats_rounds_next(k, hw <= precisions[p], &was, max);
+							if (!target)
+								break;
+						}
+						covered += fabs(runs_mean(x, k) - truth) <= hw * fabs(runs_mean(x, k));
+						rounds += k;
+					}
+					cov = (double)covered / (double)trials;
+					if (table)
+						printf("| %s | %.0f%% | 5%% | %zu | +-%.0f%% | %.1f | %.2f%% |\n",
+						       ln ? "log-normal" : "normal", 100 * betweens[a], iters[i],
+						       100 * precisions[p], (double)rounds / (double)trials,
+						       100 * cov);
+					if (cov < worst)
+						worst = cov;
+				}
+	printf("ab --precision schedule: worst coverage %.2f%%\n", 100 * worst);
+	free(x);
+	assert_true(worst >= 0.92);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -290,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_ratio_bounds),
 		cmocka_unit_test(test_unit_choice),
 		cmocka_unit_test(test_simulation),
+		cmocka_unit_test(test_rounds_schedule),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
