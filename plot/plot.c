@@ -726,11 +726,14 @@ static void change_range_add(struct change_range *r, size_t b, const struct chan
 		r->lo = fmin(r->lo, ch->rel);
 		r->hi = fmax(r->hi, ch->rel);
 	}
-	if (isfinite(ch->lo) && ch->lo < r->lo)
-		r->lo = ch->lo;
+	/* a ratio's interval cut at -100% is not bounded below by the data: open */
+	double lo = ch->lo > -100 ? ch->lo : -INFINITY;
+
+	if (isfinite(lo) && lo < r->lo)
+		r->lo = lo;
 	if (isfinite(ch->hi) && ch->hi > r->hi)
 		r->hi = ch->hi;
-	open_ends_note(&r->open, b, ch->rel, ch->lo, ch->hi);
+	open_ends_note(&r->open, b, ch->rel, lo, ch->hi);
 }
 
 static char *plot_name(const struct plot_group *g, const char *kind, const char *extra)

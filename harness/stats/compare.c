@@ -1342,8 +1342,9 @@ static void json_settings(struct strbuf *out, const struct compare *c)
 	jkey(out, "unit");
 	json_add_string(out, unit.buf);
 	strbuf_release(&unit);
-	strbuf_addf(out, ",\"same_kernel\":%s,\"settings_differ\":[",
-		    c->same_kernel ? "true" : "false");
+	/* true: one kernel build under different settings (an export loses the build) */
+	strbuf_addf(out, ",\"compares_settings\":%s,\"settings_differ\":[",
+		    c->same_kernel && c->nsettings ? "true" : "false");
 	for (size_t k = 0; k < c->nsettings; k++) {
 		strbuf_addstr(out, k ? ",{" : "{");
 		jkey(out, "key");

@@ -34,7 +34,9 @@ range_holds() {	# gp dat first_block last_block lo_col hi_col which_yrange
 	awk -v lo="$lo" -v hi="$hi" -v b0="$3" -v b1="$4" -v cl="$5" -v ch="$6" '
 		/^# block / { b = $3 + 0; sub(":", "", b) }
 		/^[-0-9.]/ && b >= b0 && b <= b1 && $cl != "NaN" && $ch != "NaN" {
-			if ($cl + 0 < lo - 1e-12 || $ch + 0 > hi + 1e-12) { print "outside: " $0; bad = 1 }
+			# open ends (inf, a ratio cut at -100%) are drawn to the edge
+			if (($cl !~ /inf/ && $cl + 0 > -100 && $cl + 0 < lo - 1e-12) ||
+			    ($ch !~ /inf/ && $ch + 0 > hi + 1e-12)) { print "outside: " $0; bad = 1 }
 		}
 		END { exit bad }' "$2"
 }

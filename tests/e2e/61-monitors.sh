@@ -78,7 +78,7 @@ assert d["monitor_comparisons_adjusted"] == 7, d["monitor_comparisons_adjusted"]
 PY
 # the report lists them after the significant changes, never among them
 "$MMB" -q report --no-plots --out "$TMP/rep" 6.8-base 6.8-thp > /dev/null || die "report"
-grep -qx -- '- pft proc-vmstat.pgfault: 6.8-thp -47.1% (16565.2 -> 8761.33, BH q = 3.1e-19)' \
+grep -qx -- '- pft proc-vmstat.pgfault: 6.8-thp -47.1% (16565.2 -> 8761.33, BH q = 2.7e-19)' \
 	"$TMP/rep/report.txt" || die "report: no pgfault line: $(cat "$TMP/rep/report.txt")"
 ! grep -q 'regression: .*proc-vmstat' "$TMP/rep/report.txt" || die "report counts a monitor"
 grep -q '^1 regression, 0 improvements' "$TMP/rep/report.txt" || die "report headline"
