@@ -182,7 +182,7 @@ check-kernel:
 	MMBENCH_BUILD=$(BUILD) ./tests/kernel/run.sh
 
 bench: all $(BUILD)/bench/interference-cost
-	MMBENCH_BUILD=$(BUILD) SENS=$(SENS) KSENS=$(KSENS) VMSDEF=$(VMSDEF) ./bench/run.sh
+	MMBENCH_BUILD=$(BUILD) SENS=$(SENS) KSENS=$(KSENS) KAA=$(KAA) VMSDEF=$(VMSDEF) ./bench/run.sh
 
 $(BUILD)/bench/interference-cost: bench/interference-cost.c $(BUILD)/libmmbench.a
 	@mkdir -p $(dir $@)

@@ -27,6 +27,11 @@ if [ -n "${SENS:-}" ]; then
 	echo "== bench/sensitivity.sh"
 	bash bench/sensitivity.sh || { echo "bench/sensitivity.sh failed"; rc=1; }
 fi
+# false verdicts of A/As under TCG, pooled vs run-level (30 A/Bs, ~25 min): make bench KAA=1
+if [ -n "${KAA:-}" ]; then
+	echo "== bench/kernel-aa.sh"
+	bash bench/kernel-aa.sh || { echo "bench/kernel-aa.sh failed"; rc=1; }
+fi
 # kernel A/B power under TCG (dozens of boots, ~20+ min): make bench KSENS=1
 if [ -n "${KSENS:-}" ]; then
 	echo "== bench/kernel-ab-power.sh"
