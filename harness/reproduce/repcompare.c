@@ -497,6 +497,10 @@ int repro_print_comparison(struct mmb_db *db, const struct lkp_report *r,
 
 	*complete = true;
 	reproduced = kpi_verdicts(&v, complete);
+	/* what the verdicts rest on: the unit tested, and settings that differ */
+	compare_unit_line(&sb, &v.cmp, "unit: ");
+	if (v.cmp.settings)
+		strbuf_addstr(&sb, v.cmp.settings);
 
 	if (v.nwhy || p->table->nrows > 1)
 		strbuf_addstr(&sb, "\nthe report's rows beside the KPI:\n");
