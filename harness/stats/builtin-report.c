@@ -667,6 +667,35 @@ static void report_monitors(struct report *rp, struct strbuf *txt, struct strbuf
 	strbuf_release(&lines);
 }
 
+/* The unit tested, the settings that differ and, with runs to tell, the variance components. */
+static void report_levels(const struct compare *c, struct strbuf *txt, struct strbuf *md,
+			  struct strbuf *html)
+{
+	struct strbuf u = STRBUF_INIT;
+	bool runs = false;
+
+	for (size_t r = 0; r < c->nr; r++)
+		for (size_t i = 0; i < c->qs->nlabels; i++)
+			runs |= c->rows[r].comp[i].nruns >= 2;
+	compare_unit_line(&u, c, "unit: ");
+	if (runs)
+		compare_components_lines(&u, c);
+	strbuf_addstr(txt, u.buf);
+	if (c->settings) {
+		char *line = xstrndup(c->settings, strcspn(c->settings, "\n"));
+
+		add_wrapped(txt, "", "    ", line);	/* report.txt keeps to 80 columns */
+		free(line);
+		strbuf_addstr(&u, c->settings);
+	}
+	strbuf_addch(txt, '\n');
+	strbuf_addf(md, "```\n%s```\n\n", u.buf);
+	strbuf_addstr(html, "<pre>");
+	html_escape(html, u.buf);
+	strbuf_addstr(html, "</pre>\n");
+	strbuf_release(&u);
+}
+
 static void report_verdicts(struct report *rp, struct strbuf *txt, struct strbuf *md,
 			    struct strbuf *html)
 {
@@ -684,8 +713,10 @@ static void report_verdicts(struct report *rp, struct strbuf *txt, struct strbuf
 	strbuf_addf(md, "%s\n\n", how);
 	strbuf_addstr(html, "<p>");
 	html_escape(html, how);
-	strbuf_addstr(html, "</p>\n<ul class=\"verdicts\">\n");
+	strbuf_addstr(html, "</p>\n");
 	free(how);
+	report_levels(c, txt, md, html);
+	strbuf_addstr(html, "<ul class=\"verdicts\">\n");
 	for (int pass = 0; pass < 3; pass++) {
 		enum compare_verdict want = pass == 2 ? VERDICT_INCONCLUSIVE :
 					    pass ? VERDICT_BETTER : VERDICT_WORSE;

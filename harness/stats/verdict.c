@@ -371,8 +371,8 @@ void compare_unit_line(struct strbuf *out, const struct compare *c, const char *
 		strbuf_addstr(out, "run, ");
 		for (size_t i = 0; i < nl; i++)
 			strbuf_addf(out, "%s%zu", i ? " v " : "", label_runs(c, i));
-		strbuf_addstr(out, " (each run's mean is one sample: run-to-run variation is in"
-			      " the test)\n");
+		strbuf_addstr(out, ": each run's mean is one sample,\n  so run-to-run variation is"
+			      " in the test\n");
 	} else if (!by_run && c->unit == STATS_UNIT_ITERATION && most >= 2) {
 		strbuf_addstr(out, "iteration (--unit iteration): every value taken as independent"
 			      "\n  although a label has several runs: run-to-run variation ignored\n");
@@ -396,29 +396,29 @@ void compare_components_lines(struct strbuf *out, const struct compare *c)
 {
 	size_t nl = c->qs->nlabels;
 
-	strbuf_addstr(out, "variance components (between runs / within a run, CoV; share of the"
-		      " variance between runs):\n");
+	strbuf_addstr(out, "variance components (CoV between runs, within a run; the share of\n"
+		      "  the variance that lies between runs):\n");
 	for (size_t r = 0; r < c->nr; r++) {
 		const struct query_row *q = c->rows[r].q;
 
 		if (q->monitor)
 			continue;
-		strbuf_addf(out, "  %s%s%s%s %s:", q->workload, *q->variant ? " (" : "", q->variant,
+		strbuf_addf(out, "  %s%s%s%s %s\n", q->workload, *q->variant ? " (" : "", q->variant,
 			    *q->variant ? ")" : "", q->metric);
 		for (size_t i = 0; i < nl; i++) {
 			const struct stats_components *k = &c->rows[r].comp[i];
 
-			strbuf_addf(out, "%s %s %zu run%s", i ? ";" : "", c->qs->kernels[i].label,
-				    k->nruns, k->nruns == 1 ? "" : "s");
+			strbuf_addf(out, "    %s: %zu run%s", c->qs->kernels[i].label, k->nruns,
+				    k->nruns == 1 ? "" : "s");
 			if (!isnan(k->between_cov))
-				strbuf_addf(out, ", between %.1f%%, within %.1f%%, %.0f%% between",
+				strbuf_addf(out, ", between %.1f%%, within %.1f%% (%.0f%% between)",
 					    k->between_cov, k->within_cov, 100 * k->between_share);
 			else if (!isnan(k->runmean_cov))
 				strbuf_addf(out, ", run means %.1f%% (1 value a run)", k->runmean_cov);
 			else if (!isnan(k->within_cov))
 				strbuf_addf(out, ", within %.1f%%", k->within_cov);
+			strbuf_addch(out, '\n');
 		}
-		strbuf_addch(out, '\n');
 	}
 }
 
