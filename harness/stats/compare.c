@@ -1498,9 +1498,10 @@ void compare_text(struct strbuf *out, const struct compare *c)
 	for (size_t i = 0; i < nl; i++)
 		if (strlen(label_of(c, i)) > lw)
 			lw = strlen(label_of(c, i));
-	strbuf_addf(out, "baseline: %s; compared: ", label_of(c, 0));
+	/* names from a database written before the door refused control bytes: escaped */
+	strbuf_addf(out, "baseline: %s; compared: ", ctl_show(label_of(c, 0)));
 	for (size_t i = 1; i < nl; i++)
-		strbuf_addf(out, "%s%s", i > 1 ? ", " : "", label_of(c, i));
+		strbuf_addf(out, "%s%s", i > 1 ? ", " : "", ctl_show(label_of(c, i)));
 	strbuf_addch(out, '\n');
 	describe_test(out, c, "test: ");
 	strbuf_addstr(out, "change, 95% CI: relative to the baseline's value of the row's statistic;"
@@ -1512,9 +1513,9 @@ void compare_text(struct strbuf *out, const struct compare *c)
 		const struct query_row *q = row->q;
 		bool rank = c->test == STATS_WELCH || c->test == STATS_MWU;
 
-		strbuf_addf(out, "\n%s%s%s%s %s [%s%s%s is better]\n", q->workload,
-			    *q->variant ? " (" : "", q->variant, *q->variant ? ")" : "",
-			    q->metric, q->unit, *q->unit ? ", " : "",
+		strbuf_addf(out, "\n%s%s%s%s %s [%s%s%s is better]\n", ctl_show(q->workload),
+			    *q->variant ? " (" : "", ctl_show(q->variant), *q->variant ? ")" : "",
+			    ctl_show(q->metric), ctl_show(q->unit), *q->unit ? ", " : "",
 			    q->better > 0 ? "higher" : "lower");
 		/* "10 (8 disturbed)" widens the n column for the whole table */
 		int nw = 4;
@@ -1543,7 +1544,7 @@ void compare_text(struct strbuf *out, const struct compare *c)
 				if (i && s->n && !row->sum[0].n && !row->why[i])
 					v = "no baseline samples";
 				strbuf_addf(out, "  %-*s %*s %14s %8s %20s %8s %8s  %s%s%s\n", (int)lw,
-					    label_of(c, i), nw, ncell, mean, "", "", "", "", v,
+					    ctl_show(label_of(c, i)), nw, ncell, mean, "", "", "", "", v,
 					    row->why[i] ? ": " : "", row->why[i] ? row->why[i] : "");
 				continue;
 			}
@@ -1579,7 +1580,7 @@ void compare_text(struct strbuf *out, const struct compare *c)
 				snprintf(q2, sizeof(q2), "%.3f", t->statistic);
 			}
 			strbuf_addf(out, "  %-*s %*s %14s %8s %20s %8s %8s  %s%s%s\n", (int)lw,
-				    label_of(c, i), nw, ncell, mean, chg, ci, p, q2,
+				    ctl_show(label_of(c, i)), nw, ncell, mean, chg, ci, p, q2,
 				    verdict_name(row->verdict[i]), row->why[i] ? ": " : "",
 				    row->why[i] ? row->why[i] : "");
 		}

@@ -129,6 +129,40 @@ static bool all_positive(const struct stats_side *s)
 	return true;
 }
 
+/* The mean of values [a, b) transformed, divided first (values near DBL_MAX). */
+static double mean_of_transformed(const struct stats_side *s, size_t a, size_t b,
+				  enum stats_mean_kind k)
+{
+	double m = 0;
+
+	for (size_t i = a; i < b; i++)
+		m += transform(s->v[i], k) / (double)(b - a);
+	return m;
+}
+
+/* Scale both sides' units by 2^-e when some |u| is over 2^500; returns e (0: untouched). */
+static int units_scale(double *ub, size_t nb, double *un, size_t nn)
+{
+	double m = 0;
+	int e;
+
+	for (size_t i = 0; i < nb + nn; i++) {
+		double a = fabs(i < nb ? ub[i] : un[i - nb]);
+
+		if (isfinite(a) && a > m)
+			m = a;
+	}
+	if (!(m > 0x1p500))
+		return 0;
+	frexp(m, &e);
+	e -= 16;
+	for (size_t i = 0; i < nb; i++)
+		ub[i] = ldexp(ub[i], -e);
+	for (size_t i = 0; i < nn; i++)
+		un[i] = ldexp(un[i], -e);
+	return e;
+}
+
 /* The side's units on the transformed scale: run means, or every value. */
 static size_t units_of(const struct stats_side *s, enum stats_mean_kind k, bool by_run, double *u)
 {
@@ -144,7 +178,7 @@ static size_t units_of(const struct stats_side *s, enum stats_mean_kind k, bool 
 
 		for (b = a; b < s->n && s->run[b] == s->run[a]; b++)
 			sum += transform(s->v[b], k);
-		u[nu++] = sum / (double)(b - a);
+		u[nu++] = isfinite(sum) ? sum / (double)(b - a) : mean_of_transformed(s, a, b, k);
 	}
 	return nu;
 }
@@ -155,16 +189,29 @@ static double mean_of(const double *x, size_t n)
 
 	for (size_t i = 0; i < n; i++)
 		s += x[i];
+	if (!isfinite(s)) {
+		/* values near DBL_MAX: their sum overflows, their mean does not */
+		s = 0;
+		for (size_t i = 0; i < n; i++)
+			s += x[i] / (double)n;
+		return s;
+	}
 	return s / (double)n;
 }
 
+/* Sample variance; deviations scaled by the largest so values near DBL_MAX do not overflow. */
 static double var_of(const double *x, size_t n, double m)
 {
-	double s = 0;
+	double s = 0, big = 0;
 
 	for (size_t i = 0; i < n; i++)
-		s += (x[i] - m) * (x[i] - m);
-	return s / (double)(n - 1);
+		if (fabs(x[i] - m) > big)
+			big = fabs(x[i] - m);
+	if (!(big > 0) || !isfinite(big))
+		return big > 0 ? INFINITY : 0;
+	for (size_t i = 0; i < n; i++)
+		s += ((x[i] - m) / big) * ((x[i] - m) / big);
+	return s / (double)(n - 1) * big * big;
 }
 
 /*
@@ -212,7 +259,18 @@ static int unit_test(const double *yb, size_t nb, const double *yn, size_t nn,
 
 int stats_fieller(double mb, double vb, double mn, double vn, double tq, double *lo, double *hi)
 {
-	double t2 = tq * tq, a = mb * mb - t2 * vb, b = mn * mb, c = mn * mn - t2 * vn, disc;
+	double k = fmax(fabs(mb), fabs(mn)), t2 = tq * tq, a, b, c, disc;
+
+	/* the ratio does not depend on the scale: keep the squares finite */
+	if (k > 0x1p500 && isfinite(k)) {
+		mb /= k;
+		mn /= k;
+		vb = vb / k / k;
+		vn = vn / k / k;
+	}
+	a = mb * mb - t2 * vb;
+	b = mn * mb;
+	c = mn * mn - t2 * vn;
 
 	if (a <= 0)
 		return -1;
@@ -282,9 +340,7 @@ static double center_of(const struct stats_side *s, enum stats_mean_kind k, int 
 		stats_summarise(s->v, s->n, better, &sum);
 		return sum.median;
 	}
-	for (size_t i = 0; i < s->n; i++)
-		acc += transform(s->v[i], k);
-	acc /= (double)s->n;
+	acc = mean_of_transformed(s, 0, s->n, k);
 	return k == STATS_HMEAN ? 1 / acc : k == STATS_GMEAN ? exp(acc) : acc;
 }
 
@@ -327,7 +383,7 @@ int stats_test_levels(enum stats_test_kind kind, enum stats_mean_kind mean,
 	enum stats_mean_kind k = mean == STATS_MEAN_AUTO ? STATS_AMEAN : mean;
 	double *ub, *un, vb = 0, vn = 0, tq = 0, center;
 	size_t nb, nn;
-	int ret;
+	int ret, scale;
 
 	memset(info, 0, sizeof(*info));
 	if (want == STATS_UNIT_AUTO)
@@ -359,6 +415,8 @@ int stats_test_levels(enum stats_test_kind kind, enum stats_mean_kind mean,
 	}
 	nb = units_of(base, k, by_run, ub);
 	nn = units_of(new_, k, by_run, un);
+	/* units near DBL_MAX: their variances overflow; t, p and ratios do not depend on the scale */
+	scale = units_scale(ub, nb, un, nn);
 	test_reset(out, STATS_WELCH);
 	/* one value against several: only a run can borrow the other side's variance */
 	ret = !by_run && (nb < 2 || nn < 2) ? -1 : unit_test(ub, nb, un, nn, out, &vb, &vn, &tq);
@@ -385,6 +443,11 @@ int stats_test_levels(enum stats_test_kind kind, enum stats_mean_kind mean,
 			out->diff_lo = center * out->rel_lo / 100;
 			out->diff_hi = center * out->rel_hi / 100;
 		}
+	}
+	if (scale && k == STATS_AMEAN) {
+		out->diff = ldexp(out->diff, scale);
+		out->diff_lo = ldexp(out->diff_lo, scale);
+		out->diff_hi = ldexp(out->diff_hi, scale);
 	}
 	out->significant = out->p < 0.05;
 done:

@@ -80,6 +80,21 @@ static int huge_exp(const double *x, size_t n)
 	return e - 16;
 }
 
+/* Like huge_exp(), for squares: 2^e when some |x[i]| is over 2^500 (its square overflows), else 0. */
+static int square_exp(const double *x, size_t n)
+{
+	double m = 0;
+	int e;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]) && fabs(x[i]) > m)
+			m = fabs(x[i]);
+	if (!(m > 0x1p500))
+		return 0;
+	frexp(m, &e);
+	return e - 16;
+}
+
 static double amean_of(const double *x, size_t n)
 {
 	double sum = 0;
@@ -390,9 +405,10 @@ static void set_rel(struct stats_test *t, double base_mean)
 
 	if (b == 0 || isnan(b))
 		return;		/* no relative change from 0: rel* stay NaN */
-	t->rel = 100.0 * t->diff / b;
-	t->rel_lo = 100.0 * t->diff_lo / b;
-	t->rel_hi = 100.0 * t->diff_hi / b;
+	/* divide first: 100 * diff overflows near DBL_MAX */
+	t->rel = t->diff / b * 100.0;
+	t->rel_lo = t->diff_lo / b * 100.0;
+	t->rel_hi = t->diff_hi / b * 100.0;
 }
 
 /* Welch's p, df and CI of the difference of arithmetic means. */
@@ -429,10 +445,32 @@ static void welch_core(const double *b, size_t nb, const double *x, size_t nn,
 int stats_welch(const double *base, size_t nb, const double *new_, size_t nn,
 		struct stats_test *out)
 {
+	int eb, en, e;
+
 	test_init(out, STATS_WELCH);
 	if (!nb || !nn)
 		return -1;
-	welch_core(base, nb, new_, nn, out);
+	eb = square_exp(base, nb);
+	en = square_exp(new_, nn);
+	e = eb > en ? eb : en;
+	if (e) {
+		/* values near DBL_MAX: their squares overflow; t, df and p do not depend on the scale */
+		double *b = malloc((nb + nn) * sizeof(*b)), *x = b + nb;
+
+		if (!b)
+			abort();
+		for (size_t i = 0; i < nb; i++)
+			b[i] = ldexp(base[i], -e);
+		for (size_t i = 0; i < nn; i++)
+			x[i] = ldexp(new_[i], -e);
+		welch_core(b, nb, x, nn, out);
+		free(b);
+		out->diff = ldexp(out->diff, e);
+		out->diff_lo = ldexp(out->diff_lo, e);
+		out->diff_hi = ldexp(out->diff_hi, e);
+	} else {
+		welch_core(base, nb, new_, nn, out);
+	}
 	set_rel(out, amean_of(base, nb));
 	out->significant = out->p < 0.05;
 	return isnan(out->p) ? -1 : 0;

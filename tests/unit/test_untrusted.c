@@ -14,6 +14,7 @@
 #include "db.h"
 #include "envctl.h"
 #include "fleet.h"
+#include "levels.h"
 #include "stats.h"
 #include "util.h"
 
@@ -191,6 +192,25 @@ static void test_huge_values(void **s)
 	assert_true(isfinite(sum.gmean) && isfinite(sum.hmean));
 	stats_summarise(tiny, ARRAY_SIZE(tiny), -1, &sum);
 	assert_true(sum.amean == 4.9e-324);
+	/* the test too: 1.7e308 vs 1.6e308 is the same test as 1.7 vs 1.6 */
+	{
+		const double b[] = { 1.7e308, 1.71e308, 1.69e308 }, n[] = { 1.6e308, 1.61e308, 1.59e308 };
+		const double bs[] = { 1.7, 1.71, 1.69 }, ns[] = { 1.6, 1.61, 1.59 };
+		const int64_t rb[] = { 1, 2, 3 }, rn[] = { 4, 5, 6 };
+		const struct stats_side sb = { b, rb, 3 }, sn = { n, rn, 3 };
+		struct stats_test t, ts;
+		struct stats_level_info li;
+
+		assert_int_equal(stats_welch(b, 3, n, 3, &t), 0);
+		assert_int_equal(stats_welch(bs, 3, ns, 3, &ts), 0);
+		assert_true(isfinite(t.p) && fabs(t.p - ts.p) < 1e-9 * ts.p);
+		assert_true(isfinite(t.diff_lo) && isfinite(t.diff_hi) && t.diff_hi < 0);
+		assert_true(fabs(t.rel - ts.rel) < 1e-9);
+		assert_int_equal(stats_test_levels(STATS_WELCH, STATS_AMEAN, &sb, &sn, -1,
+						   STATS_UNIT_AUTO, &t, &li), 0);
+		assert_true(isfinite(t.rel_lo) && isfinite(t.rel_hi) && t.rel_hi < 0);
+		assert_true(fabs(t.rel - 100 * (1.6 / 1.7 - 1)) < 1e-9);
+	}
 }
 
 int main(void)
