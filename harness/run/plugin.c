@@ -241,6 +241,23 @@ static int plugin_check(struct plugin *p, const struct mmb_workload *d, const ch
 	return 0;
 }
 
+/* A child with a pipe to answer on: its pid (0 in the child), or -1 after the message. */
+static pid_t fork_piped(int fds[2])
+{
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return error("pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return error("fork: %s", strerror(errno));
+	}
+	return pid;
+}
+
 static long hook_timeout_ms(void);
 static const char *signal_name(int sig, char *buf, size_t len);
 
@@ -259,15 +276,9 @@ static int probe_load(const char *path)
 	char sig[64], c;
 	pid_t pid;
 
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return error("pipe: %s", strerror(errno));
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return error("fork: %s", strerror(errno));
-	}
+	pid = fork_piped(fds);
+	if (pid < 0)
+		return -1;
 	if (pid == 0) {
 		void *h;
 		mmb_entry_fn entry = NULL;
@@ -563,15 +574,9 @@ static int call_in_child(const struct plugin *p, const char *hook, const struct 
 
 	for (size_t i = 0; i < n; i++)
 		why[i] = NULL;
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return error("pipe: %s", strerror(errno));
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return error("fork: %s", strerror(errno));
-	}
+	pid = fork_piped(fds);
+	if (pid < 0)
+		return -1;
 	if (pid == 0) {
 		close(fds[0]);
 		child_answers(p, host, vals, n, fds[1]);
