@@ -57,7 +57,7 @@ grep -Eq "^ +[0-9.e+]+$cell +[+-][0-9]+\.[0-9]   +[0-9.e+]+$cell  aim9\.time\.us
 grep -Eq '^  aim9.time.user_time bbbbbbbbbb: report -5.9, here [+-][0-9.e+-]+ \[CI [+-][0-9.e+-]+, [+-][0-9.e+-]+\], p=' "$o" ||
 	die "user_time verdict (absolute): $(cat "$o")"
 grep -q '^the report.s rows beside the KPI:$' "$o" || die "no why section: $(cat "$o")"
-verdict='report [+-][0-9.]+%, here [+-][0-9.]+% \[CI [+-][0-9.]+, [+-][0-9.]+\], p=[0-9.e+-]+, q=[0-9.e+-]+: (agrees|opposite direction|no significant change here)$'
+verdict='report [+-][0-9.]+%, here [+-][0-9.]+% \[CI [+-][0-9.]+, [+-]([0-9.]+|inf)\], p=[0-9.e+-]+, q=[0-9.e+-]+: (agrees|opposite direction|no significant change here)$'
 for m in aim9.time.system_time perf-stat.i.context-switches proc-vmstat.pgfault; do
 	grep -Eq "^  $m bbbbbbbbbb: ($verdict|inconclusive: .+)" "$o" || die "verdict of $m: $(cat "$o")"
 done
