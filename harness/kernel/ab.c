@@ -320,15 +320,9 @@ static void look_row(const struct compare *c, size_t r, struct ab_look *lk, stru
 	for (size_t i = 0; i < 2; i++) {
 		const struct query_series *s = &c->rows[r].q->series[i];
 		double *m = xmalloc((s->n + 1) * sizeof(*m)), hw;
-		size_t k = 0;
-
 		/* the mean of each run, as the run-level test sees them */
-		for (size_t a = 0, b; a < s->n; a = b, k++) {
-			m[k] = 0;
-			for (b = a; b < s->n && s->run_id[b] == s->run_id[a]; b++)
-				m[k] += s->v[b];
-			m[k] /= (double)(b - a);
-		}
+		size_t k = stats_run_means(s->v, s->run_id, s->n, m);
+
 		hw = 100 * precision_rel_halfwidth(m, k);
 		free(m);
 		if (!(hw > lk->worst))

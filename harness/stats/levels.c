@@ -183,6 +183,13 @@ static size_t units_of(const struct stats_side *s, enum stats_mean_kind k, bool 
 	return nu;
 }
 
+size_t stats_run_means(const double *v, const int64_t *run, size_t n, double *m)
+{
+	const struct stats_side s = { v, run, n };
+
+	return units_of(&s, STATS_AMEAN, true, m);
+}
+
 static double mean_of(const double *x, size_t n)
 {
 	double s = 0;

@@ -43,6 +43,8 @@ struct stats_components {
 /* v[0..n) grouped by run (equal run[] values are consecutive). */
 void stats_components(const double *v, const int64_t *run, size_t n,
 		      struct stats_components *out);
+/* Each run's mean of v[0..n) (grouped by run) into m[] (room for n); returns the runs. */
+size_t stats_run_means(const double *v, const int64_t *run, size_t n, double *m);
 /* Number of runs in run[0..n) (consecutive equal ids are one run). */
 size_t stats_count_runs(const int64_t *run, size_t n);
 

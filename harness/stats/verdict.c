@@ -358,9 +358,12 @@ void compare_unit_line(struct strbuf *out, const struct compare *c, const char *
 			else
 				by_iter++;
 		}
-	for (size_t i = 0; i < nl; i++)
-		if (label_runs(c, i) > most)
-			most = label_runs(c, i);
+	for (size_t i = 0; i < nl; i++) {
+		size_t k = label_runs(c, i);
+
+		if (k > most)
+			most = k;
+	}
 	strbuf_addf(out, "%s", prefix);
 	if (rule) {
 		strbuf_addf(out, "iteration (the %s rule is defined on every value; --test welch"

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "levels.h"
+#include "precision.h"
 #include "stats.h"
 #include "seeded.h"
 
@@ -287,20 +288,6 @@ static void test_simulation(void **state)
  * looks in a row.  Coverage of the final run-level 95% CI of a label's
  * mean (the interval compare reports), and the rounds it took.
  */
-/* t(0.975, k-1) s / sqrt(k) / |mean| of the run means (as ab_look()) */
-static double precision_halfwidth_runs(const double *x, size_t k)
-{
-	double m = 0, ss = 0;
-
-	for (size_t i = 0; i < k; i++)
-		m += x[i];
-	m /= (double)k;
-	for (size_t i = 0; i < k; i++)
-		ss += (x[i] - m) * (x[i] - m);
-	return stats_t_quantile(0.975, (double)(k - 1)) * sqrt(ss / (double)(k - 1)) /
-	       sqrt((double)k) / fabs(m);
-}
-
 static double runs_mean(const double *x, size_t n)
 {
 	double m = 0;
@@ -351,7 +338,7 @@ static void test_rounds_schedule(void **state)
 								}
 								x[k] = s / (double)iters[i];
 							}
-							hw = precision_halfwidth_runs(x, k);
+							hw = precision_rel_halfwidth(x, k);
 							target = stats_rounds_next(k, hw <= precisions[p], &was, max);
 							if (!target)
 								break;
