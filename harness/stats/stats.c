@@ -455,10 +455,11 @@ int stats_welch(const double *base, size_t nb, const double *new_, size_t nn,
 	e = eb > en ? eb : en;
 	if (e) {
 		/* values near DBL_MAX: their squares overflow; t, df and p do not depend on the scale */
-		double *b = malloc((nb + nn) * sizeof(*b)), *x = b + nb;
+		double *b = malloc((nb + nn) * sizeof(*b)), *x;
 
 		if (!b)
 			abort();
+		x = b + nb;
 		for (size_t i = 0; i < nb; i++)
 			b[i] = ldexp(base[i], -e);
 		for (size_t i = 0; i < nn; i++)
