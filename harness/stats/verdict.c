@@ -255,13 +255,12 @@ void compare_guard(struct compare *c)
 			c->ndisturbed[i] += row->q->series[i].ndisturbed;
 		for (size_t i = 1; i < nl && !c->qs->no_guard; i++) {
 			enum compare_verdict v = row->verdict[i];
-
 			/* "no samples" because every value was disturbed is no verdict either */
-			if (v == VERDICT_MISSING && !c->kept_disturbed &&
-			    (row->q->series[0].ndisturbed || row->q->series[i].ndisturbed))
-				v = VERDICT_UNTESTED;
-			else if (v != VERDICT_BETTER && v != VERDICT_WORSE && v != VERDICT_NONE &&
-				 v != VERDICT_UNTESTED)
+			bool all_disturbed = v == VERDICT_MISSING && !c->kept_disturbed &&
+				(row->q->series[0].ndisturbed || row->q->series[i].ndisturbed);
+
+			if (!all_disturbed && v != VERDICT_BETTER && v != VERDICT_WORSE &&
+			    v != VERDICT_NONE && v != VERDICT_UNTESTED)
 				continue;
 			row->why[i] = why_inconclusive(c, row, i);
 			if (!row->why[i])
@@ -469,12 +468,13 @@ static void setting_add(struct compare *c, size_t *alloc, const char *key, size_
 	*slot = joined;
 }
 
-static bool setting_differs(const struct compare *c, const struct compare_setting *s)
+/* Do n labels' values of a setting differ (or one label's runs, "a|b")? */
+static bool values_differ(char *const *values, size_t n)
 {
-	for (size_t i = 0; i < c->qs->nlabels; i++) {
-		const char *v = s->values[i] ? s->values[i] : "";
+	for (size_t i = 0; i < n; i++) {
+		const char *v = values[i] ? values[i] : "";
 
-		if (strchr(v, '|') || strcmp(v, s->values[0] ? s->values[0] : ""))
+		if (strchr(v, '|') || strcmp(v, values[0] ? values[0] : ""))
 			return true;
 	}
 	return false;
@@ -542,7 +542,7 @@ int compare_load_settings(struct compare *c, struct mmb_db *db)
 	}
 	/* keep the keys whose values differ, in key order */
 	for (size_t k = 0; k < c->nsettings; k++) {
-		if (setting_differs(c, &c->setting[k])) {
+		if (values_differ(c->setting[k].values, nl)) {
 			c->setting[keep++] = c->setting[k];
 			continue;
 		}
@@ -579,10 +579,10 @@ void compare_settings_pair(const struct compare *c, size_t i, struct compare *vi
 
 	view->same_kernel = same_build(&c->qs->kernels[0], &c->qs->kernels[i]);
 	for (size_t k = 0; k < c->nsettings; k++) {
+		char *const pair[2] = { c->setting[k].values[0], c->setting[k].values[i] };
 		struct compare_setting s;
 
-		s.values = (char *[2]){ c->setting[k].values[0], c->setting[k].values[i] };
-		if (!setting_differs(view, &s))
+		if (!values_differ(pair, 2))
 			continue;
 		ALLOC_GROW(view->setting, view->nsettings + 1, alloc);
 		s.key = xstrdup(c->setting[k].key);
