@@ -19,10 +19,12 @@ SANFLAGS  := $(if $(SAN),$(SAN_OPTS))
 WARN      := -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS    ?= -O2 -g
 CFLAGS    += -std=gnu11 $(WARN) $(SANFLAGS) -D_GNU_SOURCE
-# harness/ is one folder per subsystem (docs/ARCHITECTURE.md); headers are
-# included by bare name, so a file can move between folders without edits.
-SUBSYS    := base run machine stats store kernel reproduce fleet
-HOST_INC  := -Iinclude -Iharness $(SUBSYS:%=-Iharness/%) -Idb -Iplot
+# The folders of harness/, db/ and plot/ are the layers of
+# docs/ARCHITECTURE.md (tools/check-layout.py keeps includes going down);
+# headers are included by bare name, so a file can move between folders
+# without edits.
+SUBSYS    := base machine run compare render session kernel reproduce fleet commands
+HOST_INC  := -Iinclude $(SUBSYS:%=-Iharness/%) -Idb -Iplot
 CPPFLAGS  += $(HOST_INC) \
 	     -DMMB_VERSION='"$(VERSION)"' \
 	     -DMMB_PLUGIN_DIR='"$(PREFIX)/lib/mmbench"' -DMMB_DATA_DIR='"$(PREFIX)/share/mmbench"'
@@ -33,12 +35,11 @@ PLUGIN_CFLAGS  := -fPIC -fvisibility=hidden
 PLUGIN_LDFLAGS := -shared -Wl,-z,defs
 
 SUBSYS_C  := $(wildcard $(SUBSYS:%=harness/%/*.c))
-BUILTIN_C := $(foreach f,$(SUBSYS_C),$(if $(findstring /builtin-,$f),$f))
-LIB_SRC   := $(sort $(filter-out $(BUILTIN_C),$(SUBSYS_C)) $(wildcard db/*.c plot/*.c))
-CMD_SRC   := $(sort harness/mmbench.c $(BUILTIN_C))
+CMD_SRC   := $(sort $(wildcard harness/commands/*.c))
+LIB_SRC   := $(sort $(filter-out $(CMD_SRC),$(SUBSYS_C)) $(wildcard db/*.c plot/*.c))
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CMD_OBJ   := $(CMD_SRC:%.c=$(BUILD)/obj/%.o)
-HDRS      := $(wildcard include/mmbench/*.h harness/*.h $(SUBSYS:%=harness/%/*.h) db/*.h plot/*.h)
+HDRS      := $(wildcard include/mmbench/*.h $(SUBSYS:%=harness/%/*.h) db/*.h plot/*.h)
 
 WORKLOADS := $(notdir $(patsubst %/,%,$(sort $(dir $(wildcard workloads/*/*.c)))))
 PLUGINS   := $(WORKLOADS:%=$(BUILD)/workloads/%.so)
@@ -51,12 +52,16 @@ UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
 E2E       := $(sort $(wildcard tests/e2e/*.sh))
 
-.PHONY: all run check check-unit check-e2e check-asan check-kernel bench install clean deps lint fuzz stats-vectors
+.PHONY: all run check check-unit check-e2e check-asan check-kernel bench install clean deps lint fuzz stats-vectors host-inc lint-layout layer-graph
 .DELETE_ON_ERROR:
 # Keep the sanitizer objects of the unit tests between runs.
 .SECONDARY:
 
 all: $(BUILD)/mmbench $(PLUGINS)
+
+# the host's include flags, for programs built beside the Makefile (bench/power.c)
+host-inc:
+	@echo $(HOST_INC)
 
 # Quiet build unless V=1.
 Q := $(if $(V),,@)
@@ -154,6 +159,7 @@ $(BUILD)/tests/unit/test_plugin_abi: tests/unit/test_plugin_abi.c $(BUILD)/uobj-
 # Dependencies first (they may be what the build needs), then the tests.
 check:
 	@./tools/install-deps.sh test
+	@$(MAKE) --no-print-directory lint-layout
 	@$(MAKE) --no-print-directory check-unit
 	@$(MAKE) --no-print-directory check-e2e
 
@@ -267,7 +273,17 @@ CPPCHECK_FLAGS := --enable=warning,portability,performance --std=c11 --inline-su
 		  --template='{file}:{line}: {severity}: {message} [{id}]'
 CLANG_TIDY     ?= clang-tidy
 LINT_JOBS      ?= 1
-lint:
+# the layer order, size limits and repeated code of docs/ARCHITECTURE.md
+# (fast; also run by `make check`)
+lint-layout:
+	@echo "== layout (tools/check-layout.py)"
+	@python3 tools/check-layout.py .
+
+# docs/layers.md, the include graph between the layers
+layer-graph:
+	@python3 tools/check-layout.py --graph . > docs/layers.md
+
+lint: lint-layout
 	@command -v cppcheck >/dev/null && command -v $(CLANG_TIDY) >/dev/null || \
 		{ echo "lint needs cppcheck and clang-tidy (apt-get install cppcheck clang-tidy)"; exit 1; }
 	@echo "== cppcheck"

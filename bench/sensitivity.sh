@@ -207,7 +207,8 @@ fi
 # ---- 3. power on the pooled samples ---------------------------------------
 # power.c is bench material, built here (not by the Makefile)
 POWER=$W/power
-gcc -std=gnu11 -O2 -Wall -Wextra -Werror -Iinclude -Iharness -Iharness/base -Iharness/run -Iharness/machine -Iharness/stats -Iharness/store -Iharness/kernel -Iharness/reproduce -Idb \
+# shellcheck disable=SC2046 # the include flags are words
+gcc -std=gnu11 -O2 -Wall -Wextra -Werror $(make -s --no-print-directory host-inc) \
 	-o "$POWER" bench/power.c "$BUILD/libmmbench.a" -lyaml -lsqlite3 -ldl -lpthread -lm ||
 	{ echo "error: building bench/power.c failed" >&2; exit 1; }
 pool_power() {	# title, then power.c args

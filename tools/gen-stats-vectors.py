@@ -5,7 +5,7 @@
 
 The values come from numpy and scipy (Debian's python3-scipy, installed by
 `tools/install-deps.sh test`), not from mmbench's C code, so
-tests/unit/test_stats.c checks harness/stats/stats.c against an independent
+tests/unit/test_stats.c checks harness/compare/stats.c against an independent
 implementation.  `make stats-vectors` runs this and diffs the result against
 the committed file.
 

@@ -1,6 +1,6 @@
 #include "precision.h"
 #include "parse-options.h"
-#include "stats.h"
+#include "dist.h"
 #include "units.h"
 #include "util.h"
 

@@ -1,7 +1,7 @@
 /*
  * libFuzzer target: `mmbench import` input, CSV (RFC 4180) and lkp
  * matrix.json, through the same functions cmd_import() calls
- * (harness/store/importfmt.h).  Blocks go into an in-memory database inside
+ * (db/importfmt.h).  Blocks go into an in-memory database inside
  * a transaction that is rolled back after each input.
  */
 #include "db.h"

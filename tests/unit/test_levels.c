@@ -1,5 +1,5 @@
 /*
- * Level-aware tests (harness/stats/levels.c): the arithmetic on small
+ * Level-aware tests (harness/compare/levels.c): the arithmetic on small
  * known cases, then a seeded simulation of two-level data (runs with a
  * random effect, iterations inside them) that the default test must keep
  * at its nominal false-verdict rate and CI coverage in every cell, while

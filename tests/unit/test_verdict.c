@@ -1,5 +1,5 @@
 /*
- * Honest verdicts (harness/stats/verdict.c) end to end through a real DB:
+ * Honest verdicts (harness/compare/verdict.c) end to end through a real DB:
  * iterations recorded with their interference level and disturbed
  * reasons, pooled by query_load() and judged by compare_build().  The
  * trials are seeded draws, so every run of this test sees the same data.

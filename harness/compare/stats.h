@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "dist.h"
+
 struct stats_summary {
 	size_t n;
 	double min, max, q1, median, q3;	/* quartiles: linear interpolation (R type 7) */
@@ -98,13 +100,6 @@ int stats_test_mean(enum stats_test_kind kind, enum stats_mean_kind mean, const 
 /* Benjamini-Hochberg adjusted p-values, in input order; NaN p stays NaN. */
 void stats_bh(const double *p, size_t n, double *q);
 
-/* Student t distribution. */
-double stats_t_cdf(double t, double df);
-double stats_t_quantile(double p, double df);
-double stats_norm_cdf(double z);
-double stats_norm_quantile(double p);
-/* Regularised incomplete beta I_x(a, b). */
-double stats_ibeta(double x, double a, double b);
 /* Quantile p of sorted s[0..n), linear interpolation (R type 7). */
 double stats_quantile_sorted(const double *s, size_t n, double p);
 
