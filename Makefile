@@ -127,7 +127,9 @@ $(BUILD)/tests/%: tests/tools/%.c $(BUILD)/libmmbench.a
 
 # Unit tests always run with ASan+UBSan: they are in-process and cheap.
 UNIT_FLAGS := -std=gnu11 $(WARN) -O1 -g -D_GNU_SOURCE -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-UNIT_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/uobj/%.o)
+# the commands too (not main()): their option tables are tested there
+UNIT_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/uobj/%.o) \
+		$(filter-out %/mmbench.o,$(CMD_SRC:%.c=$(BUILD)/uobj/%.o)) $(BUILD)/gen/help_texts.o
 $(BUILD)/uobj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $< (asan)")

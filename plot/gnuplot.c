@@ -5,6 +5,7 @@
  */
 #include "plot.h"
 #include "util.h"
+#include "proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,90 +52,15 @@ char *gnuplot_quote(const char *s)
  */
 static int gnuplot_run(const char *dir, const char *script, struct strbuf *err)
 {
-	int inp[2], errp[2], status;
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
 	const char *argv[] = { gnuplot_path(), NULL };
-	size_t off = 0, len = strlen(script);
-	pid_t pid;
+	struct proc p = PROC_INIT(argv);
 
-	if (pipe2(inp, O_CLOEXEC) < 0)
-		return -1;
-	if (pipe2(errp, O_CLOEXEC) < 0) {
-		close(inp[0]);
-		close(inp[1]);
-		return -1;
-	}
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0) {
-		close(inp[0]); close(inp[1]); close(errp[0]); close(errp[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-
-		dup2(inp[0], 0);
-		dup2(errp[1], 2);
-		if (null >= 0)
-			dup2(null, 1);
-		if (dir && chdir(dir) < 0) {
-			fprintf(stderr, "cannot chdir to %s: %s\n", dir, strerror(errno));
-			_exit(126);
-		}
-		execvp(argv[0], (char *const *)argv);
-		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(inp[0]);
-	close(errp[1]);
-	/* gnuplot dying early must not kill us with SIGPIPE. */
-	sigaction(SIGPIPE, &ign, &old);
-	if (!err->buf)
-		strbuf_init(err);
-	for (;;) {
-		struct pollfd pfd[2] = {
-			{ .fd = errp[0], .events = POLLIN },
-			{ .fd = inp[1], .events = POLLOUT },
-		};
-		int nfds = inp[1] >= 0 ? 2 : 1;
-
-		if (poll(pfd, nfds, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (nfds == 2 && (pfd[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
-			ssize_t n = write(inp[1], script + off, len - off);
-
-			if (n > 0)
-				off += n;
-			if ((n < 0 && errno != EINTR && errno != EAGAIN) || off == len) {
-				close(inp[1]);
-				inp[1] = -1;
-			}
-		}
-		if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-			char buf[4096];
-			ssize_t n = read(errp[0], buf, sizeof(buf));
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			strbuf_add(err, buf, n);
-		}
-	}
-	if (inp[1] >= 0)
-		close(inp[1]);
-	close(errp[0]);
-	sigaction(SIGPIPE, &old, NULL);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	p.dir = dir;
+	p.in = script;
+	p.in_len = strlen(script);
+	p.err = err;
+	p.flags = PROC_NULL_OUT;
+	return proc_run(&p);
 }
 
 /* gnuplot's message without blank lines, on one line ("a; b"). */

@@ -1,4 +1,5 @@
 #include "util.h"
+#include "proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +31,12 @@ int error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("error: ", fmt, ap);
 	va_end(ap);
+	return -1;
+}
+
+int verror(const char *fmt, va_list ap)
+{
+	vreport("error: ", fmt, ap);
 	return -1;
 }
 
@@ -567,92 +574,13 @@ uint64_t mem_total_bytes(void)
 int run_argv_dir(const char *const *argv, const char *dir, const char *const *envp_extra,
 		 struct strbuf *out, struct strbuf *err)
 {
-	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
-	pid_t pid;
-	int status;
+	struct proc p = PROC_INIT(argv);
 
-	if (out && pipe2(outp, O_CLOEXEC) < 0)
-		return -1;
-	if (err && pipe2(errp, O_CLOEXEC) < 0)
-		return -1;
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		if (out)
-			dup2(outp[1], 1);
-		if (err)
-			dup2(errp[1], 2);
-		if (dir && chdir(dir) < 0) {
-			fprintf(stderr, "cannot chdir to %s: %s\n", dir, strerror(errno));
-			_exit(127);
-		}
-		for (const char *const *e = envp_extra; e && *e; e++)
-			putenv((char *)*e);
-		execvp(argv[0], (char *const *)argv);
-		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	if (out)
-		close(outp[1]);
-	if (err)
-		close(errp[1]);
-	/* Drain both pipes without deadlock: poll-free, alternate reads. */
-	if (out && err) {
-		struct strbuf *sbs[2] = { out, err };
-		int fds[2] = { outp[0], errp[0] };
-		int open_fds = 2;
-		if (!out->buf)
-			strbuf_init(out);
-		if (!err->buf)
-			strbuf_init(err);
-		while (open_fds) {
-			fd_set set;
-			int maxfd = -1;
-			FD_ZERO(&set);
-			for (int i = 0; i < 2; i++)
-				if (fds[i] >= 0) {
-					FD_SET(fds[i], &set);
-					if (fds[i] > maxfd)
-						maxfd = fds[i];
-				}
-			if (select(maxfd + 1, &set, NULL, NULL, NULL) < 0) {
-				if (errno == EINTR)
-					continue;
-				break;
-			}
-			for (int i = 0; i < 2; i++) {
-				char buf[8192];
-				ssize_t n;
-				if (fds[i] < 0 || !FD_ISSET(fds[i], &set))
-					continue;
-				n = read(fds[i], buf, sizeof(buf));
-				if (n <= 0) {
-					close(fds[i]);
-					fds[i] = -1;
-					open_fds--;
-				} else {
-					strbuf_add(sbs[i], buf, n);
-				}
-			}
-		}
-	} else if (out) {
-		strbuf_read_fd(out, outp[0]);
-		close(outp[0]);
-	} else if (err) {
-		strbuf_read_fd(err, errp[0]);
-		close(errp[0]);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return -1;
+	p.dir = dir;
+	p.env = envp_extra;
+	p.out = out;
+	p.err = err;
+	return proc_run(&p);
 }
 
 int run_argv(const char *const *argv, struct strbuf *out, struct strbuf *err)

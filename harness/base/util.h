@@ -31,6 +31,7 @@ static inline enum mmb_exit mmb_exit_code(int ret)
 
 /* git style: error() prints "error: ..." and returns -1; die() exits. */
 int error(const char *fmt, ...) MMB_PRINTF_FMT(1, 2);
+int verror(const char *fmt, va_list ap) MMB_PRINTF_FMT(1, 0);
 void warning(const char *fmt, ...) MMB_PRINTF_FMT(1, 2);
 void info(const char *fmt, ...) MMB_PRINTF_FMT(1, 2);
 __attribute__((noreturn)) void die(const char *fmt, ...) MMB_PRINTF_FMT(1, 2);

@@ -11,7 +11,6 @@
 #include "bymachine.h"
 #include "compare.h"
 #include "db.h"
-#include "dbopen.h"
 #include "monitors.h"
 #include "parse-options.h"
 #include "profcmp.h"
@@ -24,7 +23,7 @@
 
 static const struct option *compare_opts;	/* cmd_compare's table, for the usage */
 
-static int usage_error(const char *fmt, const char *arg)
+static int compare_usage(const char *fmt, const char *arg)
 {
 	error(fmt, arg);
 	parse_options_usage(stderr, compare_opts, "compare", "BASE NEW...");
@@ -71,25 +70,25 @@ int cmd_compare(int argc, char **argv)
 		labels[nlabels++] = argv[i];
 	if (format && compare_format_parse(format, &fmt)) {
 		free(labels);
-		return usage_error("unknown format '%s' (formats: mmtests, lkp, markdown, csv,"
+		return compare_usage("unknown format '%s' (formats: mmtests, lkp, markdown, csv,"
 				   " json)", format);
 	}
 	if (by && strcmp(by, "machine")) {
 		free(labels);
-		return usage_error("--by '%s': the only grouping is --by machine", by);
+		return compare_usage("--by '%s': the only grouping is --by machine", by);
 	}
 	if (profile && (fmt == CMP_CSV || fmt == CMP_JSON)) {
 		free(labels);
-		return usage_error("--profile adds a text table: not with --format %s", format);
+		return compare_usage("--profile adds a text table: not with --format %s", format);
 	}
 	if (nlabels < 2) {
 		free(labels);
-		return usage_error("%s", nlabels ? "need a NEW kernel label to compare with BASE"
+		return compare_usage("%s", nlabels ? "need a NEW kernel label to compare with BASE"
 					       : "need BASE and NEW kernel labels");
 	}
 
 	db_single_thread();
-	if ((ret = db_open_results(&db, dbpath))) {
+	if ((ret = command_open_db(&db, dbpath))) {
 		free(labels);
 		return ret;
 	}

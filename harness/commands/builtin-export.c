@@ -12,7 +12,6 @@
  */
 #include "builtin.h"
 #include "db.h"
-#include "dbopen.h"
 #include "dump.h"
 #include "parse-options.h"
 #include "read.h"
@@ -108,7 +107,7 @@ int cmd_export(int argc, char **argv)
 		goto out;
 	}
 	db_single_thread();
-	if ((ret = db_open_results(&db, dbpath)))
+	if ((ret = command_open_db(&db, dbpath)))
 		goto out;
 	if (!strcmp(format, "json")) {
 		n = db_dump_json(&db, labels, nlabels, runs.v, runs.nr, &o.buf, flush_json, &o,

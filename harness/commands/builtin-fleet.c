@@ -190,41 +190,23 @@ static int fleet_collect_cmd(int argc, char **argv)
 	return r ? EXIT_RUNTIME : EXIT_OK;
 }
 
-/* the commands a job may run (fleet_args_decode allows only these two) */
-static int job_command(int argc, char **argv)
-{
-	return strcmp(argv[0], "ab") ? cmd_run(argc, argv) : cmd_ab(argc, argv);
-}
-
 static int fleet_job_cmd(int argc, char **argv)
 {
 	if (argc != 2)
-		return error("usage: mmbench fleet job ARGSFILE (what a fleet job runs)"),
-		       EXIT_USAGE;
-	return fleet_run_job(argv[1], job_command);
+		return usage_error("fleet", "usage: mmbench fleet job ARGSFILE (what a fleet job runs)");
+	/* `run` or `ab` (fleet_args_decode allows only these), as main() runs them */
+	return fleet_run_job(argv[1], run_command);
 }
 
 int cmd_fleet(int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		int (*fn)(int, char **);
-	} subs[] = {
-		{ "submit", fleet_submit_cmd },
-		{ "status", fleet_status_cmd },
-		{ "collect", fleet_collect_cmd },
-		{ "cancel", fleet_cancel_cmd },
-		{ "job", fleet_job_cmd },
+	static const struct command subs[] = {
+		{ "submit", fleet_submit_cmd, 0 },
+		{ "status", fleet_status_cmd, 0 },
+		{ "collect", fleet_collect_cmd, 0 },
+		{ "cancel", fleet_cancel_cmd, 0 },
+		{ "job", fleet_job_cmd, SUBCOMMAND_HIDDEN },
 	};
 
-	if (argc >= 2)
-		for (size_t i = 0; i < ARRAY_SIZE(subs); i++)
-			if (!strcmp(argv[1], subs[i].name))
-				return subs[i].fn(argc - 1, argv + 1);
-	if (argc < 2)
-		error("usage: mmbench fleet submit|status|collect|cancel ... "
-		      "(see mmbench fleet --help)");
-	else
-		error("fleet: unknown subcommand '%s' (submit, status, collect, cancel)", argv[1]);
-	return EXIT_USAGE;
+	return run_subcommand("fleet", subs, ARRAY_SIZE(subs), argc - 1, argv + 1);
 }

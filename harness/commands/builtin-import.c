@@ -34,7 +34,7 @@
 
 static const struct option *import_opts;	/* cmd_import's table, for the usage */
 
-static int usage_error(const char *msg)
+static int import_usage(const char *msg)
 {
 	error("%s", msg);
 	parse_options_usage(stderr, import_opts, "import", "FILE");
@@ -90,14 +90,14 @@ int cmd_import(int argc, char **argv)
 	if (n < 0)
 		return EXIT_USAGE;
 	if (n > 1)
-		return usage_error("import takes one FILE");
+		return import_usage("import takes one FILE");
 	file = argv[0];
 	if (label && !*label)
-		return usage_error("--name LABEL: the label is empty");
+		return import_usage("--name LABEL: the label is empty");
 	if (label && name_check("--name", label))
 		return EXIT_USAGE;
 	if (!file)
-		return usage_error("missing FILE (CSV or lkp matrix.json)");
+		return import_usage("missing FILE (CSV or lkp matrix.json)");
 	if (read_input(&buf, file, MMB_CAP_IMPORT, "an import file")) {
 		strbuf_release(&buf);
 		return EXIT_USAGE;
@@ -111,9 +111,9 @@ int cmd_import(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	db_single_thread();
-	if (db_open(&db, db_default_path(dbpath))) {
+	if ((ret = command_open_db(&db, dbpath))) {
 		strbuf_release(&buf);
-		return EXIT_RUNTIME;
+		return ret;
 	}
 	db_bulk_load(&db);
 	if (import_is_export(buf.buf, buf.len)) {

@@ -13,6 +13,26 @@
 #include <sys/stat.h>
 #include <time.h>
 
+int kernel_build_parse_args(struct kbuild_opts *o, int argc, char **argv)
+{
+	const struct option opts[] = {
+		OPT_STRING(0, "tree", &o->tree, "DIR", "git work tree of the kernel"),
+		OPT_STRING(0, "ref", &o->ref, "REF", "commit, tag or branch to build"),
+		OPT_LIST(0, "patch", &o->patches, &o->npatches, "P", "a patch series"),
+		OPT_LIST(0, "config", &o->fragments, &o->nfragments, "FRAG", "a config fragment"),
+		OPT_STRING(0, "base-config", &o->base_config, "B",
+			   "defconfig, tinyconfig or a config file"),
+		OPT_STRING(0, "name", &o->label, "LABEL", "the kernel's label"),
+		OPT_STRING(0, "db", &o->db_path, "FILE", "results database"),
+		OPT_STRING(0, "cache", &o->cache_dir, "DIR", "kernel cache"),
+		OPT_INT_RANGE('j', "jobs", &o->jobs, 1, 4096, "N", "parallel make jobs"),
+		OPT_END(),
+	};
+	int n = parse_options(argc, argv, opts, "kernel build", "", 0);
+
+	return n < 0 ? -1 : kbuild_opts_check(o, n, argv);
+}
+
 static int kernel_build(int argc, char **argv)
 {
 	struct kbuild_opts o;
@@ -20,7 +40,7 @@ static int kernel_build(int argc, char **argv)
 	int ret;
 
 	kbuild_opts_init(&o);
-	if (kbuild_opts_parse(&o, argc, argv)) {
+	if (kernel_build_parse_args(&o, argc, argv)) {
 		kbuild_opts_release(&o);
 		return EXIT_USAGE;
 	}
@@ -135,20 +155,16 @@ static int kernel_rm(int argc, char **argv)
 
 int cmd_kernel(int argc, char **argv)
 {
+	static const struct command subs[] = {
+		{ "build", kernel_build, 0 },
+		{ "list", kernel_list, 0 },
+		{ "rm", kernel_rm, 0 },
+	};
 	const struct option opts[] = { OPT_END() };
 
 	argc = parse_options(argc, argv, opts, "kernel", "build|list|rm ...",
 			     PARSE_OPT_STOP_AT_NON_OPTION);
 	if (argc < 0)
 		return EXIT_USAGE;
-	if (argc < 1)
-		return error("which kernel subcommand? (build, list, rm)"),
-		       parse_options_usage(stderr, opts, "kernel", "build|list|rm ..."), EXIT_USAGE;
-	if (!strcmp(argv[0], "build"))
-		return kernel_build(argc, argv);
-	if (!strcmp(argv[0], "list"))
-		return kernel_list(argc, argv);
-	if (!strcmp(argv[0], "rm"))
-		return kernel_rm(argc, argv);
-	return error("kernel: unknown subcommand '%s' (build, list, rm)", argv[0]), EXIT_USAGE;
+	return run_subcommand("kernel", subs, ARRAY_SIZE(subs), argc, argv);
 }

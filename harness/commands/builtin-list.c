@@ -185,8 +185,8 @@ int cmd_list(int argc, char **argv)
 		return list_workloads(verbose) ? EXIT_RUNTIME : EXIT_OK;
 	if (strcmp(what, "runs") && strcmp(what, "kernels"))
 		die_usage("cannot list '%s'; choose workloads, runs or kernels", what);
-	if (db_open_existing(&db, db_default_path(dbpath)))
-		return EXIT_RUNTIME;
+	if ((ret = command_open_db(&db, dbpath)))
+		return ret;
 	ret = !strcmp(what, "runs") ? list_runs(&db) : list_kernels(&db);
 	db_close(&db);
 	return ret ? EXIT_RUNTIME : EXIT_OK;

@@ -68,10 +68,8 @@ int cmd_merge(int argc, char **argv)
 	}
 
 	db_single_thread();
-	if (db_open(&db, db_default_path(dbpath))) {
-		ret = EXIT_RUNTIME;
+	if ((ret = command_open_db(&db, dbpath)))
 		goto out;
-	}
 	res.rename_used = xcalloc(o.nrenames + 1, sizeof(*res.rename_used));
 	for (size_t f = 0; f < nfiles; f++) {
 		int r = db_merge_file(&db, files[f], &o, &res);

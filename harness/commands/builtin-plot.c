@@ -10,7 +10,6 @@
 #include "builtin.h"
 #include "compare.h"
 #include "db.h"
-#include "dbopen.h"
 #include "plot.h"
 #include "plotdb.h"
 #include "query.h"
@@ -71,7 +70,7 @@ int cmd_plot(int argc, char **argv)
 		error("plot needs a baseline and at least one kernel label to compare: BASE NEW...");
 		return EXIT_USAGE;
 	}
-	if ((rc = db_open_results(&db, dbpath)))
+	if ((rc = command_open_db(&db, dbpath)))
 		return rc;
 	compare_select_init(&sel, (const char *const *)argv, (size_t)n);
 	sel.filter = filter;

@@ -11,7 +11,6 @@
 #include "compare.h"
 #include "monitors.h"
 #include "db.h"
-#include "dbopen.h"
 #include "plot.h"
 #include "plotdb.h"
 #include "profcmp.h"
@@ -1193,7 +1192,7 @@ int cmd_report(int argc, char **argv)
 		error("report needs a baseline and at least one kernel label to compare: BASE NEW...");
 		return EXIT_USAGE;
 	}
-	if ((rc = db_open_results(&rp.db, dbpath)))
+	if ((rc = command_open_db(&rp.db, dbpath)))
 		return rc;
 	compare_select_init(&sel, (const char *const *)argv, (size_t)n);
 	sel.filter = filter;

@@ -23,6 +23,7 @@
 #include "stats.h"
 #include "units.h"
 #include "util.h"
+#include "vm-options.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -9,7 +9,6 @@
  */
 #include "builtin.h"
 #include "db.h"
-#include "dbopen.h"
 #include "merge-db.h"
 #include "parse-options.h"
 #include "read.h"
@@ -80,16 +79,8 @@ int cmd_rm(int argc, char **argv)
 			goto out;
 		}
 	db_single_thread();
-	/* a writer: it must exist (a typo makes no new database), then open read-write */
-	if (access(db_default_path(dbpath), F_OK) < 0) {
-		error("database %s does not exist", db_default_path(dbpath));
-		ret = EXIT_USAGE;
+	if ((ret = command_open_db(&db, dbpath)))
 		goto out;
-	}
-	if (db_open(&db, db_default_path(dbpath))) {
-		ret = EXIT_RUNTIME;
-		goto out;
-	}
 	ret = EXIT_RUNTIME;
 	if (db_list_runs(&db, &lines, &nlines))
 		goto close;

@@ -204,8 +204,8 @@ int cmd_show(int argc, char **argv)
 		parse_options_usage(stderr, opts, "show", "RUN");
 		return EXIT_USAGE;
 	}
-	if (db_open_existing(&db, db_default_path(dbpath)))
-		return EXIT_RUNTIME;
+	if ((ret = command_open_db(&db, dbpath)))
+		return ret;
 	if (!strcmp(which, "last")) {
 		if (db_last_run_id(&db, &run_id)) {
 			db_close(&db);

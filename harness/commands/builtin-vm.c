@@ -6,6 +6,7 @@
 #include "builtin.h"
 #include "parse-options.h"
 #include "util.h"
+#include "vm-options.h"
 #include "vmrun.h"
 
 #include <stdlib.h>
@@ -44,23 +45,23 @@ static int vm_run_cmd(int argc, char **argv)
 	return mmb_exit_code(ret);
 }
 
+static int vm_guest_cmd(int argc, char **argv)
+{
+	if (argc != 2)
+		return usage_error("vm", "usage: mmbench vm guest ARGSFILE (inside the guest only)");
+	return vm_guest_main(argv[1]);
+}
+
 int cmd_vm(int argc, char **argv)
 {
+	static const struct command subs[] = {
+		{ "run", vm_run_cmd, 0 },
+		{ "guest", vm_guest_cmd, SUBCOMMAND_HIDDEN },
+	};
 	const struct option opts[] = { OPT_END() };
 
 	argc = parse_options(argc, argv, opts, "vm", "run|guest ...", PARSE_OPT_STOP_AT_NON_OPTION);
 	if (argc < 0)
 		return EXIT_USAGE;
-	if (argc < 1)
-		return error("which vm subcommand? (run)"),
-		       parse_options_usage(stderr, opts, "vm", "run ..."), EXIT_USAGE;
-	if (!strcmp(argv[0], "run"))
-		return vm_run_cmd(argc, argv);
-	if (!strcmp(argv[0], "guest")) {
-		if (argc != 2)
-			return error("usage: mmbench vm guest ARGSFILE (inside the guest only)"),
-			       EXIT_USAGE;
-		return vm_guest_main(argv[1]);
-	}
-	return error("vm: unknown subcommand '%s' (run)", argv[0]), EXIT_USAGE;
+	return run_subcommand("vm", subs, ARRAY_SIZE(subs), argc, argv);
 }

@@ -2,6 +2,49 @@
 #ifndef MMB_BUILTIN_H
 #define MMB_BUILTIN_H
 
+#include <stddef.h>
+
+struct mmb_db;
+
+/* Preconditions the dispatcher takes care of (git's RUN_SETUP idea). */
+#define RESTORE_ENV		(1u << 0)	/* replay a crashed run's knob journal first */
+#define NEED_DB			(1u << 1)	/* writes the results DB (created, migrated) */
+#define NEED_DB_EXISTING	(1u << 2)	/* reads a results DB that must exist */
+#define SUBCOMMAND_HIDDEN	(1u << 3)	/* not listed (fleet job, vm guest: not for users) */
+
+/* A command or a subcommand: one table type for both. */
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	unsigned int flags;
+};
+
+/*
+ * Run the command argv[0] of commands[] as main() does: --help, the
+ * preconditions of its flags, error() (-1) turned into EXIT_RUNTIME.  The
+ * one way a command runs another (a fleet job runs `run` or `ab`).
+ */
+int run_command(int argc, char **argv);
+
+/*
+ * Run the subcommand argv[0] of cmd ("kernel build ...") from its table
+ * (argv[0] is the subcommand on the call); a missing or unknown one is one
+ * usage error listing the table.
+ */
+int run_subcommand(const char *cmd, const struct command *subs, size_t nsubs,
+		   int argc, char **argv);
+
+/*
+ * Open the results DB (path: --db FILE or NULL for the default) as the
+ * running command's flags say: NEED_DB opens or creates it, NEED_DB_EXISTING
+ * refuses a missing file (EXIT_USAGE) or one it cannot read (EXIT_RUNTIME).
+ * EXIT_OK or the exit code, after one message.
+ */
+int command_open_db(struct mmb_db *db, const char *path);
+
+/* The one usage-error idiom: "error: MSG" plus where help is; EXIT_USAGE. */
+int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_show(int argc, char **argv);
@@ -19,6 +62,13 @@ int cmd_reproduce(int argc, char **argv);
 int cmd_fleet(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
+
+/* Option parsing of two commands, for their unit tests (test_kernel.c):
+ * 0, or -1 after one message. */
+struct ab_opts;
+struct kbuild_opts;
+int ab_parse_args(struct ab_opts *o, int argc, char **argv);
+int kernel_build_parse_args(struct kbuild_opts *o, int argc, char **argv);
 
 /* Print the help text of a command (shared by --help and `mmbench help`). */
 int help_show(const char *cmd);

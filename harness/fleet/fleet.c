@@ -679,8 +679,7 @@ int fleet_run_job(const char *argsfile, int (*run_cmd)(int argc, char **argv))
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
-		if (envctl_recover())
-			_exit(EXIT_RUNTIME);
+		/* run_cmd is run_command(): the dispatcher's preconditions apply */
 		rc = run_cmd((int)a.nr - 1, a.v + 1);
 		fflush(NULL);
 		_exit(rc < 0 ? EXIT_RUNTIME : rc);

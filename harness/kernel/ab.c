@@ -34,36 +34,9 @@ void ab_result_release(struct ab_result *r)
 	r->base_label = r->new_label = NULL;
 }
 
-int ab_opts_parse(struct ab_opts *o, int argc, char **argv)
+int ab_opts_check(struct ab_opts *o, int argc, char **argv)
 {
-	const struct option opts[] = {
-		OPT_STRING(0, "tree", &o->build.tree, "DIR", "git work tree of the kernel"),
-		OPT_STRING(0, "base", &o->build.ref, "REF", "base commit"),
-		OPT_LIST(0, "patch", &o->build.patches, &o->build.npatches, "P", "the series"),
-		OPT_LIST(0, "config", &o->build.fragments, &o->build.nfragments, "FRAG",
-			 "config fragment for both kernels"),
-		OPT_STRING(0, "base-config", &o->build.base_config, "B",
-			   "defconfig, tinyconfig or a config file"),
-		OPT_STRING(0, "base-name", &o->base_label, "L", "label of the base kernel"),
-		OPT_STRING(0, "new-name", &o->new_label, "L", "label of the patched kernel"),
-		OPT_INT_RANGE(0, "rounds", &o->rounds, 1, 1000, "N", "A/B rounds"),
-		OPT_CALLBACK(0, "precision", &o->precision, "P", "add rounds until every KPI's"
-			     " run-level 95% CI is within P of the mean", precision_opt),
-		OPT_INT_RANGE(0, "max-rounds", &o->max_rounds, 2, 1000, "N",
-			      "at most N rounds with --precision (default 30)"),
-		OPT_INT_RANGE(0, "jobs", &o->build.jobs, 1, 4096, "N", "parallel make jobs"),
-		OPT_STRING(0, "plots", &o->plot_dir, "DIR", "where to write the plots"),
-		OPT_BOOL(0, "no-plots", &o->no_plots, "do not draw plots"),
-		OPT_STRING(0, "format", &o->compare_format, "F", "compare table format"),
-		VM_OPTIONS(&o->vm),
-		OPT_STRING(0, "db", &o->vm.db_path, "FILE", "results database"),
-		OPT_END(),
-	};
-	int n = parse_options(argc, argv, opts, "ab", "CONFIG.yaml", 0);
-
-	if (n < 0)
-		return -1;
-	if (n > 1)
+	if (argc > 1)
 		return error("ab: one CONFIG.yaml only ('%s' and '%s')", argv[0], argv[1]);
 	o->experiment = argv[0];
 	if (!o->experiment)
@@ -97,7 +70,7 @@ static int ab_compare(struct mmb_db *db, struct compare_select *sel, const char 
 	enum compare_format f = CMP_TEXT;
 
 	if (format)
-		compare_format_parse(format, &f);	/* checked by ab_opts_parse() */
+		compare_format_parse(format, &f);	/* checked by ab_opts_check() */
 	fflush(stdout);
 	sel->need = COMPARE_NEED_COMMON;
 	sel->meta = true;

@@ -68,10 +68,11 @@ struct ab_result {
 void ab_opts_init(struct ab_opts *o);
 void ab_opts_release(struct ab_opts *o);
 /*
- * Parse `ab` arguments (argv[0] "ab"); 0, or -1 with the message printed
- * (usage error: exit 2).
+ * Check `ab`'s options as parsed into o (the table is builtin-ab.c's) and
+ * the operands left (argc, argv: the CONFIG.yaml); sets o->experiment.  0,
+ * or -1 with one message (a usage error: exit 2).
  */
-int ab_opts_parse(struct ab_opts *o, int argc, char **argv);
+int ab_opts_check(struct ab_opts *o, int argc, char **argv);
 
 /*
  * Run it.  Returns 0 when every round ran and compare succeeded, -1 on a

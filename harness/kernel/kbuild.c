@@ -4,10 +4,12 @@
  * argv, never through a shell.
  */
 #include "kbuild.h"
+#include "kbuild-internal.h"
 #include "db.h"
 #include "json.h"
 #include "kargv.h"
 #include "parse-options.h"
+#include "proc.h"
 #include "progress.h"
 
 #include <dirent.h>
@@ -23,153 +25,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define KB_ARCH "x86_64"
-#define KB_RECIPE_VERSION "mmbench-kbuild-1"
-
-/* ---- fragments and .config ---------------------------------------- */
-
-static void kconf_set(struct kconf_reqs *reqs, const char *sym, const char *value,
-		      const char *file, int line)
-{
-	for (size_t i = 0; i < reqs->nr; i++) {
-		struct kconf_req *r = &reqs->v[i];
-
-		if (!strcmp(r->sym, sym)) {
-			/* Kconfig keeps the last assignment: so do we */
-			free(r->value);
-			free(r->file);
-			r->value = xstrdup(value);
-			r->file = xstrdup(file);
-			r->line = line;
-			return;
-		}
-	}
-	ALLOC_GROW(reqs->v, reqs->nr + 1, reqs->alloc);
-	reqs->v[reqs->nr].sym = xstrdup(sym);
-	reqs->v[reqs->nr].value = xstrdup(value);
-	reqs->v[reqs->nr].file = xstrdup(file);
-	reqs->v[reqs->nr].line = line;
-	reqs->nr++;
-}
-
-static bool sym_char(char c)
-{
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-	       c == '_';
-}
-
-int kconf_parse_fragment(struct kconf_reqs *reqs, const char *file, const char *text,
-			 char *err, size_t errlen)
-{
-	const char *p = text;
-	int lineno = 0;
-
-	while (*p) {
-		const char *eol = strchr(p, '\n');
-		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-		char *line = xstrndup(p, len), *s = strtrim(line);
-
-		lineno++;
-		p += len + (eol ? 1 : 0);
-		if (starts_with(s, "# CONFIG_") && ends_with(s, " is not set")) {
-			char *sym = s + 2, *end = sym;
-
-			while (sym_char(*end))
-				end++;
-			if (strcmp(end, " is not set") || end == sym + 7) {
-				snprintf(err, errlen, "%s:%d: malformed '# CONFIG_X is not set' line",
-					 file, lineno);
-				free(line);
-				return -1;
-			}
-			*end = '\0';
-			kconf_set(reqs, sym, "n", file, lineno);
-		} else if (!*s || *s == '#') {
-			/* comment or blank */
-		} else if (starts_with(s, "CONFIG_")) {
-			char *eq = strchr(s, '='), *q;
-
-			for (q = s; q < (eq ? eq : s + strlen(s)); q++)
-				if (!sym_char(*q))
-					break;
-			if (!eq || q != eq || eq == s + 7 || !eq[1]) {
-				snprintf(err, errlen, "%s:%d:%d: expected CONFIG_NAME=VALUE", file,
-					 lineno, (int)((eq ? q : s) - s) + 1);
-				free(line);
-				return -1;
-			}
-			*eq = '\0';
-			kconf_set(reqs, s, eq + 1, file, lineno);
-		} else {
-			snprintf(err, errlen,
-				 "%s:%d:1: not a config line (expected CONFIG_NAME=VALUE or "
-				 "'# CONFIG_NAME is not set')", file, lineno);
-			free(line);
-			return -1;
-		}
-		free(line);
-	}
-	return 0;
-}
-
-void kconf_reqs_release(struct kconf_reqs *reqs)
-{
-	for (size_t i = 0; i < reqs->nr; i++) {
-		free(reqs->v[i].sym);
-		free(reqs->v[i].value);
-		free(reqs->v[i].file);
-	}
-	free(reqs->v);
-	reqs->v = NULL;
-	reqs->nr = reqs->alloc = 0;
-}
-
-char *kconf_lookup(const char *config_text, const char *sym)
-{
-	size_t sl = strlen(sym);
-	const char *p = config_text;
-
-	while (p && *p) {
-		const char *eol = strchr(p, '\n');
-		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-
-		if (len > sl && !strncmp(p, sym, sl) && p[sl] == '=') {
-			const char *v = p + sl + 1;
-			size_t vl = len - sl - 1;
-
-			if (vl == 1 && *v == 'n')
-				break;
-			return xstrndup(v, vl);
-		}
-		p = eol ? eol + 1 : NULL;
-	}
-	return xstrdup("n");
-}
-
-int kconf_verify(const struct kconf_reqs *reqs, const char *config_text, struct strbuf *report)
-{
-	int dropped = 0;
-
-	for (size_t i = 0; i < reqs->nr; i++) {
-		const struct kconf_req *r = &reqs->v[i];
-		char *got = kconf_lookup(config_text, r->sym);
-
-		if (strcmp(got, r->value)) {
-			if (!strcmp(r->value, "n"))
-				strbuf_addf(report, "  # %s is not set (%s:%d): resolved to %s=%s\n",
-					    r->sym, r->file, r->line, r->sym, got);
-			else if (!strcmp(got, "n"))
-				strbuf_addf(report, "  %s=%s (%s:%d): resolved to not set\n",
-					    r->sym, r->value, r->file, r->line);
-			else
-				strbuf_addf(report, "  %s=%s (%s:%d): resolved to %s=%s\n",
-					    r->sym, r->value, r->file, r->line, r->sym, got);
-			dropped++;
-		}
-		free(got);
-	}
-	return dropped;
-}
 
 /* ---- options -------------------------------------------------------- */
 
@@ -204,7 +59,7 @@ int kbuild_label_valid(const char *label, char *err, size_t errlen)
 		return -1;
 	}
 	for (const char *p = label; *p; p++) {
-		if (sym_char(*p) || *p == '.' || *p == '-' || *p == '+' || *p == '@' || *p == ':')
+		if (kconf_sym_char(*p) || *p == '.' || *p == '-' || *p == '+' || *p == '@' || *p == ':')
 			continue;
 		if (*p >= 0x20 && *p < 0x7f)
 			snprintf(err, errlen, "'%s': character '%c' not allowed (use letters, digits and . - _ + @ :)",
@@ -219,27 +74,11 @@ int kbuild_label_valid(const char *label, char *err, size_t errlen)
 	return 0;
 }
 
-int kbuild_opts_parse(struct kbuild_opts *o, int argc, char **argv)
+int kbuild_opts_check(const struct kbuild_opts *o, int argc, char **argv)
 {
-	const struct option opts[] = {
-		OPT_STRING(0, "tree", &o->tree, "DIR", "git work tree of the kernel"),
-		OPT_STRING(0, "ref", &o->ref, "REF", "commit, tag or branch to build"),
-		OPT_LIST(0, "patch", &o->patches, &o->npatches, "P", "a patch series"),
-		OPT_LIST(0, "config", &o->fragments, &o->nfragments, "FRAG", "a config fragment"),
-		OPT_STRING(0, "base-config", &o->base_config, "B",
-			   "defconfig, tinyconfig or a config file"),
-		OPT_STRING(0, "name", &o->label, "LABEL", "the kernel's label"),
-		OPT_STRING(0, "db", &o->db_path, "FILE", "results database"),
-		OPT_STRING(0, "cache", &o->cache_dir, "DIR", "kernel cache"),
-		OPT_INT_RANGE('j', "jobs", &o->jobs, 1, 4096, "N", "parallel make jobs"),
-		OPT_END(),
-	};
 	char err[512];
-	int n = parse_options(argc, argv, opts, "kernel build", "", 0);
 
-	if (n < 0)
-		return -1;
-	if (n)
+	if (argc)
 		return error("kernel build: %s: unknown argument", argv[0]);
 	if (!o->tree)
 		return error("kernel build: --tree DIR is required");
@@ -277,287 +116,6 @@ void kbuild_result_release(struct kbuild_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* ---- paths ---------------------------------------------------------- */
-
-const char *kbuild_cache_dir(void)
-{
-	static char *dir;
-	const char *e;
-
-	if (dir)
-		return dir;
-	if ((e = getenv("MMBENCH_CACHE")) && *e) {
-		dir = xstrdup(e);
-	} else if ((e = getenv("XDG_CACHE_HOME")) && *e) {
-		dir = xasprintf("%s/mmbench", e);
-	} else {
-		/* without HOME, the home folder of the user, never a shared /tmp */
-		const struct passwd *pw = getpwuid(geteuid());
-
-		e = getenv("HOME");
-		if (!e || !*e)
-			e = pw && pw->pw_dir && *pw->pw_dir ? pw->pw_dir : NULL;
-		dir = e ? xasprintf("%s/.cache/mmbench", e)
-			: xasprintf("/tmp/mmbench-cache-%u", (unsigned)geteuid());
-	}
-	return dir;
-}
-
-/*
- * Kernels in the cache are booted and its folders removed with rm -rf: a
- * cache (or one of its labels/ and kernels/ folders) that another user
- * owns or may write could point us anywhere.  Missing is fine (made ours).
- */
-int kbuild_cache_check(const char *cache)
-{
-	static const char *const sub[] = { "", "/labels", "/kernels" };
-	int ret = 0;
-
-	for (size_t i = 0; i < ARRAY_SIZE(sub) && !ret; i++) {
-		char *p = xasprintf("%s%s", cache, sub[i]);
-		struct stat st;
-
-		if (lstat(p, &st) < 0) {
-			if (errno != ENOENT)
-				ret = error("kernel cache %s: %s", p, strerror(errno));
-		} else if (S_ISLNK(st.st_mode) && i) {
-			ret = error("refusing the kernel cache: %s is a symbolic link", p);
-		} else if (S_ISLNK(st.st_mode) && stat(p, &st) < 0) {
-			/* the cache itself may be a link the user made; its target is checked */
-			ret = error("kernel cache %s: %s", p, strerror(errno));
-		} else if (!S_ISDIR(st.st_mode)) {
-			ret = error("refusing the kernel cache: %s is not a folder", p);
-		} else if (st.st_uid != geteuid() && st.st_uid != 0) {
-			ret = error("refusing the kernel cache: %s belongs to uid %u, not to you (uid %u) or root; another user could plant kernels or make `kernel rm` remove your files (set MMBENCH_CACHE to a folder of yours)",
-				    p, (unsigned)st.st_uid, (unsigned)geteuid());
-		} else if (st.st_mode & S_IWOTH) {
-			ret = error("refusing the kernel cache: %s is world-writable (mode %04o); another user could plant kernels or links (chmod o-w, or set MMBENCH_CACHE)",
-				    p, (unsigned)(st.st_mode & 07777));
-		}
-		free(p);
-	}
-	return ret;
-}
-
-char *mmb_data_file(const char *rel)
-{
-	const char *e = getenv("MMBENCH_DATA_DIR");
-	char *c[4];
-	int n = 0;
-
-	if (e && *e)
-		c[n++] = xasprintf("%s/%s", e, rel);
-	c[n++] = xasprintf("%s/../%s", exe_dir(), rel);		/* build/mmbench in a checkout */
-	c[n++] = xasprintf("%s/%s", exe_dir(), rel);
-	c[n++] = xasprintf("%s/%s", MMB_DATA_DIR, rel);		/* installed */
-	for (int i = 0; i < n; i++) {
-		if (access(c[i], R_OK) == 0) {
-			char *r = realpath(c[i], NULL);
-
-			for (int j = 0; j < n; j++)
-				free(c[j]);
-			return r;
-		}
-	}
-	for (int j = 0; j < n; j++)
-		free(c[j]);
-	return NULL;
-}
-
-void kbuild_cache_key(const char *commit, const char *const *patch_hashes, size_t npatches,
-		      const char *config_recipe_hash, const char *compiler, char out[65])
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addf(&sb, "%s\ncommit %s\n", KB_RECIPE_VERSION, commit);
-	for (size_t i = 0; i < npatches; i++)
-		strbuf_addf(&sb, "patch %s\n", patch_hashes[i]);
-	strbuf_addf(&sb, "config %s\ncompiler %s\narch %s\n", config_recipe_hash, compiler,
-		    KB_ARCH);
-	sha256_hex(sb.buf, sb.len, out);
-	strbuf_release(&sb);
-}
-
-/* ---- meta files ----------------------------------------------------- */
-
-static char *meta_get(const char *text, const char *key)
-{
-	size_t kl = strlen(key);
-
-	for (const char *p = text; p && *p;) {
-		const char *eol = strchr(p, '\n');
-		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-
-		if (len > kl && !strncmp(p, key, kl) && p[kl] == '=')
-			return xstrndup(p + kl + 1, len - kl - 1);
-		p = eol ? eol + 1 : NULL;
-	}
-	return NULL;
-}
-
-static void meta_put(struct strbuf *sb, const char *key, const char *value)
-{
-	strbuf_addf(sb, "%s=", key);
-	for (const char *p = value ? value : ""; *p; p++)
-		strbuf_addch(sb, *p == '\n' ? ' ' : *p);
-	strbuf_addch(sb, '\n');
-}
-
-/*
- * The kernel folder labels/LABEL points at (set_label() makes it
- * ../kernels/KEY), resolved, or NULL when it resolves to anything but a
- * folder inside the cache other than labels/ or kernels/ themselves: a
- * link out of the cache is never followed (only removed).
- */
-static char *label_target(const char *cache_dir, const char *link)
-{
-	char *real = realpath(link, NULL), *cache = realpath(cache_dir, NULL);
-	size_t n = cache ? strlen(cache) : 0;
-	struct stat st;
-	bool ok = real && cache && !strncmp(real, cache, n) && real[n] == '/' &&
-		  strcmp(real + n, "/labels") && strcmp(real + n, "/kernels") &&
-		  !stat(real, &st) && S_ISDIR(st.st_mode);
-
-	free(cache);
-	if (!ok) {
-		free(real);
-		return NULL;
-	}
-	return real;
-}
-
-int kbuild_find(const char *cache_dir, const char *label, struct kernel_entry *e)
-{
-	struct strbuf meta = STRBUF_INIT;
-	char *link, *dir, *path, err[256];
-
-	memset(e, 0, sizeof(*e));
-	/* a label is a name in labels/, never a path; the link must be ours */
-	if (kbuild_label_valid(label, err, sizeof(err)))
-		return -1;
-	link = xasprintf("%s/labels/%s", cache_dir, label);
-	dir = label_target(cache_dir, link);
-	free(link);
-	if (!dir)
-		return -1;
-	path = xasprintf("%s/meta", dir);
-	if (strbuf_read_file(&meta, path) < 0) {
-		free(path);
-		free(dir);
-		strbuf_release(&meta);
-		return -1;
-	}
-	free(path);
-	e->label = xstrdup(label);
-	e->dir = dir;
-	e->key = meta_get(meta.buf, "key");
-	e->bzimage = xasprintf("%s/bzImage", dir);
-	e->release = meta_get(meta.buf, "release");
-	e->base_commit = meta_get(meta.buf, "base_commit");
-	e->patches_json = meta_get(meta.buf, "patches");
-	e->config_hash = meta_get(meta.buf, "config_hash");
-	e->compiler = meta_get(meta.buf, "compiler");
-	e->built = meta_get(meta.buf, "built");
-	strbuf_release(&meta);
-	return 0;
-}
-
-void kernel_entry_release(struct kernel_entry *e)
-{
-	free(e->label);
-	free(e->key);
-	free(e->dir);
-	free(e->bzimage);
-	free(e->release);
-	free(e->base_commit);
-	free(e->patches_json);
-	free(e->config_hash);
-	free(e->compiler);
-	free(e->built);
-	memset(e, 0, sizeof(*e));
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-char **kbuild_labels(const char *cache_dir, size_t *n)
-{
-	char *d = xasprintf("%s/labels", cache_dir);
-	DIR *dir = opendir(d);
-	char **v = NULL;
-	size_t alloc = 0;
-	struct dirent *de;
-
-	*n = 0;
-	free(d);
-	if (!dir)
-		return NULL;
-	while ((de = readdir(dir))) {
-		if (de->d_name[0] == '.')
-			continue;
-		ALLOC_GROW(v, *n + 1, alloc);
-		v[(*n)++] = xstrdup(de->d_name);
-	}
-	closedir(dir);
-	if (*n)
-		qsort(v, *n, sizeof(*v), cmp_str);
-	return v;
-}
-
-static int rm_rf(const char *path)
-{
-	const char *argv[] = { "rm", "-rf", "--", path, NULL };
-
-	return run_argv(argv, NULL, NULL) ? -1 : 0;
-}
-
-int kbuild_remove(const char *cache_dir, const char *label)
-{
-	char err[256];
-	char *link, *target;
-	size_t n;
-	char **labels;
-	bool shared = false;
-	int ret = 0;
-	struct stat st;
-
-	/* the caller said why (kernel rm checks first); this is the last gate */
-	if (kbuild_label_valid(label, err, sizeof(err)) || kbuild_cache_check(cache_dir))
-		return KBUILD_EREFUSED;
-	link = xasprintf("%s/labels/%s", cache_dir, label);
-	if (lstat(link, &st) < 0 || !S_ISLNK(st.st_mode)) {
-		ret = errno == ENOENT || !S_ISLNK(st.st_mode) ? MMB_EUSAGE : -1;
-		free(link);
-		return ret;
-	}
-	target = label_target(cache_dir, link);
-	if (unlink(link) < 0) {
-		ret = errno == ENOENT ? MMB_EUSAGE : -1;
-		free(link);
-		free(target);
-		return ret;
-	}
-	free(link);
-	labels = kbuild_labels(cache_dir, &n);
-	for (size_t i = 0; i < n; i++) {
-		char *l = xasprintf("%s/labels/%s", cache_dir, labels[i]);
-		char *t = label_target(cache_dir, l);
-
-		if (t && target && !strcmp(t, target))
-			shared = true;
-		free(t);
-		free(l);
-		free(labels[i]);
-	}
-	free(labels);
-	if (target && !shared)
-		ret = rm_rf(target);
-	free(target);
-	return ret;
-}
-
 /* ---- running tools --------------------------------------------------- */
 
 static const char *const git_env[] = {
@@ -565,7 +123,7 @@ static const char *const git_env[] = {
 	"GIT_COMMITTER_DATE=1700000000 +0000", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", NULL,
 };
 
-static int git(const char *dir, struct strbuf *out, struct strbuf *err, ...)
+int kbuild_git(const char *dir, struct strbuf *out, struct strbuf *err, ...)
 {
 	struct kargv a = KARGV_INIT;
 	const char *s;
@@ -595,7 +153,7 @@ int kbuild_ref_check(const char *what, const char *ref)
 }
 
 /* First line of a buffer (static, for messages). */
-static const char *first_line(const char *s)
+const char *kbuild_first_line(const char *s)
 {
 	static char buf[512];
 	size_t n;
@@ -611,16 +169,30 @@ static const char *first_line(const char *s)
 	return buf;
 }
 
+struct build_tick {
+	const char *what;
+	uint64_t t0;
+};
+
+static void show_elapsed(void *arg)
+{
+	const struct build_tick *t = arg;
+
+	if (progress_enabled())
+		progress_update("%s: %.0fs", t->what, (now_ns() - t->t0) / 1e9);
+}
+
 /*
  * Run make with output appended to the log.  On a terminal a status line
- * shows the elapsed time.
+ * shows the elapsed time.  In its own group ^C reaches only us; when we
+ * die make gets SIGTERM and stops its jobs.
  */
 static int run_logged(struct kargv *a, const char *logpath, const char *what)
 {
 	int fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	uint64_t t0 = now_ns();
-	pid_t pid;
-	int status;
+	struct build_tick tick = { what, now_ns() };
+	struct proc p = PROC_INIT((const char *const *)a->v);
+	int rc;
 
 	if (fd < 0)
 		return error("cannot write %s: %s", logpath, strerror(errno));
@@ -630,49 +202,16 @@ static int run_logged(struct kargv *a, const char *logpath, const char *what)
 		dprintf(fd, "$ %s\n", line);
 		free(line);
 	}
-	fflush(stdout);
-	fflush(stderr);
-	pid_t self = getpid();
-	pid = fork();
-	if (pid < 0) {
-		close(fd);
-		return error("fork: %s", strerror(errno));
-	}
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDONLY);
-
-		/* in its own group ^C reaches only us; when we die make gets SIGTERM and stops its jobs */
-		die_with_parent(self);
-		if (nul >= 0)
-			dup2(nul, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		setpgid(0, 0);
-		for (const char *const *e = git_env; *e; e++)
-			putenv((char *)*e);
-		execvp(a->v[0], a->v);
-		fprintf(stderr, "cannot run %s: %s\n", a->v[0], strerror(errno));
-		_exit(127);
-	}
+	p.out_fd = p.err_fd = fd;
+	p.env = git_env;
+	p.flags = PROC_NEW_PGRP;
+	p.tick = show_elapsed;
+	p.tick_arg = &tick;
+	rc = proc_run(&p);
 	close(fd);
-	for (;;) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-
-		if (r == pid)
-			break;
-		if (r < 0 && errno != EINTR) {
-			status = -1;
-			break;
-		}
-		if (progress_enabled())
-			progress_update("%s: %.0fs", what, (now_ns() - t0) / 1e9);
-		usleep(250000);
-	}
 	if (progress_enabled())
 		progress_clear();
-	if (status == -1)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return rc;
 }
 
 /* The first compiler/linker/make error in a build log. */
@@ -692,7 +231,7 @@ static char *first_build_error(const char *logpath)
 
 			while (bol > log.buf && bol[-1] != '\n')
 				bol--;
-			res = xstrdup(first_line(bol));
+			res = xstrdup(kbuild_first_line(bol));
 		}
 	}
 	strbuf_release(&log);
@@ -731,7 +270,7 @@ static char *compiler_version(void)
 		strbuf_release(&out);
 		return xstrdup("unknown");
 	}
-	v = xstrdup(first_line(out.buf));
+	v = xstrdup(kbuild_first_line(out.buf));
 	strbuf_release(&out);
 	return v;
 }
@@ -747,191 +286,6 @@ static bool have_ccache(void)
 	rc = run_argv(argv, &out, NULL);
 	strbuf_release(&out);
 	return rc == 0;
-}
-
-/* ---- patches ---------------------------------------------------------- */
-
-static bool patch_name(const char *n)
-{
-	if (n[0] == '.' || strstr(n, "0000-cover-letter"))
-		return false;
-	return ends_with(n, ".patch") || ends_with(n, ".diff") || ends_with(n, ".mbox") ||
-	       ends_with(n, ".eml");
-}
-
-/*
- * Expand --patch arguments into an ordered list of files.  Ranges become an
- * mbox written with `git format-patch` into the cache.  Returns 0 or MMB_EUSAGE.
- */
-static int resolve_patches(const struct kbuild_opts *o, const char *tree, const char *cache,
-			   struct kargv *files)
-{
-	for (size_t i = 0; i < o->npatches; i++) {
-		const char *p = o->patches[i];
-		struct stat st;
-
-		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-			DIR *d = opendir(p);
-			struct dirent *de;
-			char **names = NULL;
-			size_t n = 0, alloc = 0;
-
-			if (!d)
-				return error("--patch %s: %s", p, strerror(errno)), MMB_EUSAGE;
-			while ((de = readdir(d))) {
-				if (!patch_name(de->d_name))
-					continue;
-				ALLOC_GROW(names, n + 1, alloc);
-				names[n++] = xstrdup(de->d_name);
-			}
-			closedir(d);
-			if (!n) {
-				free(names);
-				return error("--patch %s: no *.patch, *.diff, *.mbox or *.eml files in the directory",
-					     p), MMB_EUSAGE;
-			}
-			qsort(names, n, sizeof(*names), cmp_str);
-			for (size_t k = 0; k < n; k++) {
-				char *f = xasprintf("%s/%s", p, names[k]);
-				char *abs = realpath(f, NULL);
-
-				kargv_push(files, abs ? abs : f);
-				free(abs);
-				free(f);
-				free(names[k]);
-			}
-			free(names);
-		} else if (stat(p, &st) == 0) {
-			char *abs = realpath(p, NULL);
-
-			kargv_push(files, abs ? abs : p);
-			free(abs);
-		} else if (strstr(p, "..")) {
-			struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-			char hex[65], *path, *dir;
-			int rc;
-
-			/* "--output=FILE..x" would make format-patch write FILE */
-			if (kbuild_ref_check("--patch", p))
-				return MMB_EUSAGE;
-			rc = git(tree, &out, &err, "format-patch", "--stdout", "--no-signature",
-				 "--end-of-options", p, "--", NULL);
-
-			if (rc || !out.len) {
-				error("--patch %s: %s", p,
-				      rc ? first_line(err.buf) : "the range has no commits");
-				strbuf_release(&out);
-				strbuf_release(&err);
-				return MMB_EUSAGE;
-			}
-			sha256_hex(out.buf, out.len, hex);
-			dir = xasprintf("%s/patches", cache);
-			mkdir_p(dir, 0755);
-			path = xasprintf("%s/%.16s.mbox", dir, hex);
-			if (write_file_atomic(path, out.buf, out.len) < 0)
-				error("cannot write %s: %s", path, strerror(errno));
-			kargv_push(files, path);
-			free(path);
-			free(dir);
-			strbuf_release(&out);
-			strbuf_release(&err);
-		} else {
-			return error("--patch %s: no such file or directory, and not a git range A..B",
-				     p), MMB_EUSAGE;
-		}
-	}
-	return 0;
-}
-
-/* [{"subject":..,"hash":..}] of the commits base..HEAD in the work clone. */
-static char *series_json(const char *src, const char *base)
-{
-	struct strbuf out = STRBUF_INIT, js = STRBUF_INIT;
-	char *range = xasprintf("%s..HEAD", base);
-
-	strbuf_addch(&js, '[');
-	if (git(src, &out, NULL, "log", "--reverse", "--format=%H%x09%s", "--end-of-options",
-		range, NULL) == 0) {
-		int n = 0;
-
-		for (char *line = strtok(out.buf, "\n"); line; line = strtok(NULL, "\n")) {
-			char *tab = strchr(line, '\t');
-			struct strbuf diff = STRBUF_INIT;
-			char hex[65];
-
-			if (!tab)
-				continue;
-			*tab = '\0';
-			git(src, &diff, NULL, "diff-tree", "-p", "--no-commit-id", "--end-of-options",
-			    line, NULL);
-			sha256_hex(diff.buf ? diff.buf : "", diff.len, hex);
-			strbuf_release(&diff);
-			if (n++)
-				strbuf_addch(&js, ',');
-			strbuf_addstr(&js, "{\"subject\":");
-			json_add_string(&js, tab + 1);
-			strbuf_addf(&js, ",\"hash\":\"%.12s\"}", hex);
-		}
-	}
-	strbuf_addch(&js, ']');
-	strbuf_release(&out);
-	free(range);
-	return strbuf_detach(&js);
-}
-
-/*
- * Apply the series one file at a time, so a failure names the file.  On
- * failure: the patch, the failing file:line from git, `git am --abort`.
- */
-static int apply_series(const char *src, const struct kargv *files, const char *ref)
-{
-	for (size_t i = 0; i < files->nr; i++) {
-		struct strbuf out = STRBUF_INIT, err = STRBUF_INIT, where = STRBUF_INIT;
-		const char *f = files->v[i];
-		int rc = git(src, &out, &err, "am", "-q", "--no-3way", f, NULL);
-		const char *p;
-
-		if (rc == 0) {
-			strbuf_release(&out);
-			strbuf_release(&err);
-			continue;
-		}
-		for (p = err.buf; p && *p;) {
-			const char *eol = strchr(p, '\n');
-			size_t len = eol ? (size_t)(eol - p) : strlen(p);
-
-			if (starts_with(p, "error: patch failed: ") ||
-			    (starts_with(p, "error: ") && strstr(p, "does not exist in index")) ||
-			    (starts_with(p, "error: ") && strstr(p, "does not apply")) ||
-			    starts_with(p, "Patch failed at ")) {
-				if (where.len)
-					strbuf_addstr(&where, "; ");
-				strbuf_add(&where, p, len);
-			}
-			p = eol ? eol + 1 : NULL;
-		}
-		if (!where.len) {
-			for (p = out.buf; p && *p;) {
-				const char *eol = strchr(p, '\n');
-				size_t len = eol ? (size_t)(eol - p) : strlen(p);
-
-				if (starts_with(p, "Patch failed at ") || starts_with(p, "error: ")) {
-					if (where.len)
-						strbuf_addstr(&where, "; ");
-					strbuf_add(&where, p, len);
-				}
-				p = eol ? eol + 1 : NULL;
-			}
-		}
-		error("patch %s does not apply on %s: %s", f, ref,
-		      where.len ? where.buf : first_line(err.len ? err.buf : out.buf));
-		git(src, NULL, NULL, "am", "--abort", NULL);
-		strbuf_release(&out);
-		strbuf_release(&err);
-		strbuf_release(&where);
-		return MMB_EUSAGE;
-	}
-	return 0;
 }
 
 /* ---- the build ---------------------------------------------------------- */
@@ -1097,14 +451,14 @@ static int kb_inputs(struct kb *k)
 		return MMB_EUSAGE;
 	}
 	k->rev = xasprintf("%s^{commit}", k->o->ref);
-	if (git(k->tree, &k->out, &k->err, "rev-parse", "--verify", "--quiet", "--end-of-options", k->rev,
+	if (kbuild_git(k->tree, &k->out, &k->err, "rev-parse", "--verify", "--quiet", "--end-of-options", k->rev,
 		NULL) != 0) {
 		error("--ref %s: not a commit in %s%s%s", k->o->ref, k->tree, k->err.len ? ": " : "",
-		      k->err.len ? first_line(k->err.buf) : "");
+		      k->err.len ? kbuild_first_line(k->err.buf) : "");
 		return MMB_EUSAGE;
 	}
 	k->commit = xstrdup(strtrim(k->out.buf));
-	if ((ret = resolve_patches(k->o, k->tree, k->cache, &k->files)) < 0)
+	if ((ret = kpatch_resolve(k->o, k->tree, k->cache, &k->files)) < 0)
 		return ret;
 	ret = -1;
 	k->phash = xcalloc(k->files.nr + 1, sizeof(*k->phash));
@@ -1191,24 +545,24 @@ static int kb_checkout(struct kb *k)
 	if (access(k->path, F_OK) < 0) {
 		info("kernel: cloning %s (shared, no checkout) into %s", k->tree, k->src);
 		strbuf_reset(&k->err);
-		if (git(k->cache, NULL, &k->err, "clone", "-q", "--shared", "--no-checkout", "--", k->tree,
+		if (kbuild_git(k->cache, NULL, &k->err, "clone", "-q", "--shared", "--no-checkout", "--", k->tree,
 			k->src, NULL)) {
-			error("git clone --shared %s: %s", k->tree, first_line(k->err.buf));
+			error("git clone --shared %s: %s", k->tree, kbuild_first_line(k->err.buf));
 			return ret;
 		}
 	}
 	path_set(&k->path, xasprintf("%s/.git/rebase-apply", k->src));
 	if (access(k->path, F_OK) == 0)
-		git(k->src, NULL, NULL, "am", "--abort", NULL);
+		kbuild_git(k->src, NULL, NULL, "am", "--abort", NULL);
 	strbuf_reset(&k->err);
-	if (git(k->src, NULL, &k->err, "checkout", "-q", "-f", "--detach", k->commit, NULL)) {
-		error("git checkout %s in %s: %s", k->commit, k->src, first_line(k->err.buf));
+	if (kbuild_git(k->src, NULL, &k->err, "checkout", "-q", "-f", "--detach", k->commit, NULL)) {
+		error("git checkout %s in %s: %s", k->commit, k->src, kbuild_first_line(k->err.buf));
 		return ret;
 	}
-	if ((ret = apply_series(k->src, &k->files, k->o->ref)) < 0)
+	if ((ret = kpatch_apply(k->src, &k->files, k->o->ref)) < 0)
 		return ret;
 	ret = -1;
-	k->r->patches_json = series_json(k->src, k->commit);
+	k->r->patches_json = kpatch_series_json(k->src, k->commit);
 	return 0;
 }
 
@@ -1356,7 +710,7 @@ static int kb_publish(struct kb *k)
 
 	/* publish kernels/<key> atomically */
 	k->tmpdir = xasprintf("%s.tmp%d", k->kdir, (int)getpid());
-	rm_rf(k->tmpdir);
+	kcache_rm_rf(k->tmpdir);
 	if (mkdir_p(k->tmpdir, 0755)) {
 		error("cannot create %s: %s", k->tmpdir, strerror(errno));
 		return -1;
@@ -1375,30 +729,30 @@ static int kb_publish(struct kb *k)
 		if (rc)
 			return -1;
 	}
-	meta_put(&k->meta, "key", k->key);
-	meta_put(&k->meta, "label", k->o->label);
-	meta_put(&k->meta, "release", k->r->release);
-	meta_put(&k->meta, "tree", k->tree);
-	meta_put(&k->meta, "ref", k->o->ref);
-	meta_put(&k->meta, "base_commit", k->commit);
-	meta_put(&k->meta, "patches", k->r->patches_json);
-	meta_put(&k->meta, "base_config", k->o->base_config);
-	meta_put(&k->meta, "config_hash", k->r->config_hash);
-	meta_put(&k->meta, "compiler", k->compiler);
+	kcache_meta_put(&k->meta, "key", k->key);
+	kcache_meta_put(&k->meta, "label", k->o->label);
+	kcache_meta_put(&k->meta, "release", k->r->release);
+	kcache_meta_put(&k->meta, "tree", k->tree);
+	kcache_meta_put(&k->meta, "ref", k->o->ref);
+	kcache_meta_put(&k->meta, "base_commit", k->commit);
+	kcache_meta_put(&k->meta, "patches", k->r->patches_json);
+	kcache_meta_put(&k->meta, "base_config", k->o->base_config);
+	kcache_meta_put(&k->meta, "config_hash", k->r->config_hash);
+	kcache_meta_put(&k->meta, "compiler", k->compiler);
 	{
 		char secs[32], when[32];
 
 		snprintf(secs, sizeof(secs), "%.1f", k->r->seconds);
 		snprintf(when, sizeof(when), "%.0f", now_wall());
-		meta_put(&k->meta, "build_seconds", secs);
-		meta_put(&k->meta, "built", when);
+		kcache_meta_put(&k->meta, "build_seconds", secs);
+		kcache_meta_put(&k->meta, "built", when);
 	}
 	path_set(&k->path, xasprintf("%s/meta", k->tmpdir));
 	if (write_file_atomic(k->path, k->meta.buf, k->meta.len) < 0) {
 		error("cannot write %s: %s", k->path, strerror(errno));
 		return -1;
 	}
-	rm_rf(k->kdir);
+	kcache_rm_rf(k->kdir);
 	if (rename(k->tmpdir, k->kdir) < 0) {
 		error("cannot rename %s: %s", k->tmpdir, strerror(errno));
 		return -1;
@@ -1465,7 +819,7 @@ char *kbuild_resolve_ref(const char *tree, const char *ref)
 	if (kbuild_ref_check("--ref", ref))
 		return NULL;
 	rev = xasprintf("%s^{commit}", ref);
-	if (git(tree, &out, &err, "rev-parse", "--verify", "--quiet", "--end-of-options", rev,
+	if (kbuild_git(tree, &out, &err, "rev-parse", "--verify", "--quiet", "--end-of-options", rev,
 		NULL) == 0)
 		sha = xstrdup(strtrim(out.buf));
 	else
@@ -1483,7 +837,7 @@ char *kbuild_series_subject(const struct kbuild_opts *o)
 	struct strbuf sb = STRBUF_INIT;
 	char *tree = realpath(o->tree, NULL), *subject = NULL;
 
-	if (!tree || resolve_patches(o, tree, cache, &files) < 0 || !files.nr)
+	if (!tree || kpatch_resolve(o, tree, cache, &files) < 0 || !files.nr)
 		goto out;
 	if (read_file_capped(&sb, files.v[files.nr - 1], MMB_CAP_PATCH) < 0)
 		goto out;
@@ -1528,7 +882,7 @@ char *kbuild_label_from_text(const char *text, size_t max)
 	for (const char *p = text; *p && sb.len < max; p++) {
 		char c = *p;
 
-		if (sym_char(c) || c == '.' || c == '+')
+		if (kconf_sym_char(c) || c == '.' || c == '+')
 			strbuf_addch(&sb, c);
 		else if (sb.len && sb.buf[sb.len - 1] != '-')
 			strbuf_addch(&sb, '-');

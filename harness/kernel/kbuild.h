@@ -87,10 +87,11 @@ struct kbuild_result {
 void kbuild_opts_init(struct kbuild_opts *o);
 void kbuild_opts_release(struct kbuild_opts *o);
 /*
- * Parse `kernel build` arguments (argv[0] is "build").  Returns 0, or -1
- * with one message naming the argument said (a usage error).
+ * Check `kernel build`'s options as parsed into o (the table is
+ * builtin-kernel.c's) and the operands left (none are taken).  Returns 0,
+ * or -1 with one message naming the argument (a usage error).
  */
-int kbuild_opts_parse(struct kbuild_opts *o, int argc, char **argv);
+int kbuild_opts_check(const struct kbuild_opts *o, int argc, char **argv);
 
 void kbuild_result_release(struct kbuild_result *r);
 

@@ -49,31 +49,15 @@ struct vm_result {
 
 void vm_opts_init(struct vm_opts *o);
 /*
- * The guest's options `vm run`, `ab` and `reproduce --tree` share, as
- * entries of a parse-options table: VM_OPTIONS(&o) (each command adds its
- * own --db).  The callbacks check the value against this host.
+ * The value parsers of the guest's options `vm run`, `ab` and `reproduce
+ * --tree` share (the table entries are VM_OPTIONS(&o), in
+ * harness/commands/vm-options.h).  They check the value against this host.
  */
 int vm_opt_cpus(const struct option *opt, const char *v);	/* int * */
 int vm_opt_mem(const struct option *opt, const char *v);	/* uint64_t *, <= MemTotal */
 int vm_opt_size(const struct option *opt, const char *v);	/* uint64_t * */
 int vm_opt_secs(const struct option *opt, const char *v);	/* int * seconds */
 int vm_opt_accel(const struct option *opt, const char *v);	/* enum accel * */
-#define VM_OPTIONS(o)									\
-	OPT_CALLBACK(0, "cpus", &(o)->cpus, "N", "guest CPUs", vm_opt_cpus),		\
-	OPT_CALLBACK(0, "mem", &(o)->mem_bytes, "SIZE", "guest memory", vm_opt_mem),	\
-	OPT_CALLBACK(0, "accel", &(o)->accel, "A", "auto, kvm or tcg", vm_opt_accel),	\
-	OPT_CALLBACK(0, "timeout", &(o)->timeout_s, "S", "whole boot time limit",	\
-		     vm_opt_secs),							\
-	OPT_CALLBACK(0, "hang-timeout", &(o)->hang_s, "S",				\
-		     "silence that counts as a hang", vm_opt_secs),			\
-	OPT_CALLBACK(0, "boot-timeout", &(o)->boot_s, "S",				\
-		     "time until the guest's first message", vm_opt_secs),		\
-	OPT_INT_RANGE(0, "iterations", &(o)->iterations, 1, 100000, "N",		\
-		      "passed to mmbench run"),						\
-	OPT_BOOL(0, "quick", &(o)->quick, "passed to mmbench run"),			\
-	OPT_CALLBACK(0, "zram", &(o)->zram_bytes, "SIZE", "zram swap in the guest",	\
-		     vm_opt_size),							\
-	OPT_STRING(0, "qemu", &(o)->qemu, "PATH", "QEMU binary")
 /*
  * Returns 0 when the run completed, -1 on a runtime failure (the run is
  * recorded as failed, console tail printed), MMB_EUSAGE on bad input (unknown

@@ -6,6 +6,7 @@
  * error is one line "FILE:LINE:COL: why", naming the valid choices.
  */
 #include "config.h"
+#include "config-internal.h"
 #include "counters.h"
 #include "units.h"
 #include "util.h"
@@ -29,26 +30,11 @@ static const char *const top_keys[] = {
 static const char *const interference_cfg_keys[] = {
 	"foreign_cpu", "steal", "freq_drop", "throttle", "knobs", NULL
 };
-static const char *const env_keys[] = {
-	"thp", "thp_defrag", "mthp", "governor", "pin_cpu", "drop_caches", "swap", NULL
-};
 static const char *const workload_keys[] = {
 	"name", "iterations", "warmup", "timeout", "params", NULL
 };
-static const char *const swap_keys[] = { "zram", "comp", NULL };
-static const char *const thp_values[] = { "always", "madvise", "never", NULL };
-static const char *const defrag_values[] = {
-	"always", "defer", "defer+madvise", "madvise", "never", NULL
-};
-static const char *const mthp_values[] = { "always", "inherit", "madvise", "never", NULL };
 static const char *const monitor_values[] = { "vmstat", "meminfo", NULL };
 
-struct parse {
-	struct experiment *e;
-	yaml_document_t *doc;
-	struct unit_ctx units;
-	const char *origin;	/* "--set K=V": errors name it, not a file position */
-};
 
 void experiment_init(struct experiment *e)
 {
@@ -100,7 +86,7 @@ void experiment_release(struct experiment *e)
 
 /* ---- messages ------------------------------------------------------- */
 
-static struct cfg_pos pos_of(struct parse *ps, yaml_node_t *n)
+struct cfg_pos cfg_pos_of(struct cfg_parse *ps, yaml_node_t *n)
 {
 	struct cfg_pos p = { ps->e->path, (int)n->start_mark.line + 1,
 			     (int)n->start_mark.column + 1 };
@@ -108,7 +94,7 @@ static struct cfg_pos pos_of(struct parse *ps, yaml_node_t *n)
 }
 
 MMB_PRINTF_FMT(3, 4)
-static int perr(struct parse *ps, yaml_node_t *n, const char *fmt, ...)
+int cfg_perr(struct cfg_parse *ps, yaml_node_t *n, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -125,25 +111,25 @@ static int perr(struct parse *ps, yaml_node_t *n, const char *fmt, ...)
 	return -1;
 }
 
-static void join_choices(struct strbuf *sb, const char *const *list)
+void cfg_join_choices(struct strbuf *sb, const char *const *list)
 {
 	for (size_t i = 0; list[i]; i++)
 		strbuf_addf(sb, "%s%s", i ? ", " : "", list[i]);
 }
 
-static int perr_choices(struct parse *ps, yaml_node_t *n, const char *what,
+int cfg_perr_choices(struct cfg_parse *ps, yaml_node_t *n, const char *what,
 			const char *got, const char *const *list, const char *listname)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
 
-	join_choices(&sb, list);
-	ret = perr(ps, n, "%s '%s'; valid %s: %s", what, got, listname, sb.buf);
+	cfg_join_choices(&sb, list);
+	ret = cfg_perr(ps, n, "%s '%s'; valid %s: %s", what, got, listname, sb.buf);
 	strbuf_release(&sb);
 	return ret;
 }
 
-static const char *node_kind(yaml_node_t *n)
+const char *cfg_node_kind(yaml_node_t *n)
 {
 	switch (n->type) {
 	case YAML_MAPPING_NODE: return "a mapping";
@@ -153,34 +139,34 @@ static const char *node_kind(yaml_node_t *n)
 	}
 }
 
-static const char *scalar(yaml_node_t *n)
+const char *cfg_scalar(yaml_node_t *n)
 {
 	return (const char *)n->data.scalar.value;
 }
 
 /* A plain empty scalar or ~ / null: the key was given without a value. */
-static bool is_null(yaml_node_t *n)
+bool cfg_is_null(yaml_node_t *n)
 {
 	if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
 		return false;
-	return !n->data.scalar.length || !strcmp(scalar(n), "~") ||
-	       !strcmp(scalar(n), "null") || !strcmp(scalar(n), "Null") ||
-	       !strcmp(scalar(n), "NULL");
+	return !n->data.scalar.length || !strcmp(cfg_scalar(n), "~") ||
+	       !strcmp(cfg_scalar(n), "null") || !strcmp(cfg_scalar(n), "Null") ||
+	       !strcmp(cfg_scalar(n), "NULL");
 }
 
 /* Check n is a non-empty scalar; `what` describes what the key expects. */
-static int want_scalar(struct parse *ps, yaml_node_t *n, const char *key, const char *what)
+int cfg_want_scalar(struct cfg_parse *ps, yaml_node_t *n, const char *key, const char *what)
 {
 	if (n->type != YAML_SCALAR_NODE)
-		return perr(ps, n, "'%s' expects %s, got %s", key, what, node_kind(n));
-	if (is_null(n))
-		return perr(ps, n, "'%s' needs a value: %s", key, what);
-	if (memchr(scalar(n), '\0', n->data.scalar.length))
-		return perr(ps, n, "'%s' contains a NUL character", key);
+		return cfg_perr(ps, n, "'%s' expects %s, got %s", key, what, cfg_node_kind(n));
+	if (cfg_is_null(n))
+		return cfg_perr(ps, n, "'%s' needs a value: %s", key, what);
+	if (memchr(cfg_scalar(n), '\0', n->data.scalar.length))
+		return cfg_perr(ps, n, "'%s' contains a NUL character", key);
 	return 0;
 }
 
-static int want_mapping(struct parse *ps, yaml_node_t *n, const char *key,
+int cfg_want_mapping(struct cfg_parse *ps, yaml_node_t *n, const char *key,
 			const char *const *keys)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -189,17 +175,17 @@ static int want_mapping(struct parse *ps, yaml_node_t *n, const char *key,
 	if (n->type == YAML_MAPPING_NODE)
 		return 0;
 	if (keys) {
-		join_choices(&sb, keys);
-		ret = perr(ps, n, "'%s' expects a mapping with keys %s, got %s", key, sb.buf,
-			   node_kind(n));
+		cfg_join_choices(&sb, keys);
+		ret = cfg_perr(ps, n, "'%s' expects a mapping with keys %s, got %s", key, sb.buf,
+			   cfg_node_kind(n));
 	} else {
-		ret = perr(ps, n, "'%s' expects a mapping, got %s", key, node_kind(n));
+		ret = cfg_perr(ps, n, "'%s' expects a mapping, got %s", key, cfg_node_kind(n));
 	}
 	strbuf_release(&sb);
 	return ret;
 }
 
-static int in_list(const char *s, const char *const *list)
+int cfg_in_list(const char *s, const char *const *list)
 {
 	for (int i = 0; list[i]; i++)
 		if (!strcmp(s, list[i]))
@@ -211,11 +197,9 @@ static int in_list(const char *s, const char *const *list)
  * Walk the pairs of a mapping: keys must be scalars, known (when `keys` is
  * given) and unique.  Calls fn for every pair.
  */
-typedef int (*pair_fn)(struct parse *ps, const char *key, yaml_node_t *k, yaml_node_t *v,
-		       void *data);
 
-static int for_each_pair(struct parse *ps, yaml_node_t *map, const char *const *keys,
-			 const char *where, pair_fn fn, void *data)
+int cfg_for_each_pair(struct cfg_parse *ps, yaml_node_t *map, const char *const *keys,
+			 const char *where, cfg_pair_fn fn, void *data)
 {
 	yaml_node_pair_t *pair, *q;
 
@@ -223,26 +207,26 @@ static int for_each_pair(struct parse *ps, yaml_node_t *map, const char *const *
 		yaml_node_t *k = yaml_document_get_node(ps->doc, pair->key);
 		yaml_node_t *v = yaml_document_get_node(ps->doc, pair->value);
 
-		if (k->type != YAML_SCALAR_NODE || is_null(k))
-			return perr(ps, k, "expected a key name%s%s, got %s", where ? " in " : "",
-				    where ? where : "", node_kind(k));
+		if (k->type != YAML_SCALAR_NODE || cfg_is_null(k))
+			return cfg_perr(ps, k, "expected a key name%s%s, got %s", where ? " in " : "",
+				    where ? where : "", cfg_node_kind(k));
 		for (q = map->data.mapping.pairs.start; q < pair; q++) {
 			yaml_node_t *qk = yaml_document_get_node(ps->doc, q->key);
 
-			if (qk->type == YAML_SCALAR_NODE && !strcmp(scalar(qk), scalar(k)))
-				return perr(ps, k, "duplicate key '%s' (first at line %zu)", scalar(k),
+			if (qk->type == YAML_SCALAR_NODE && !strcmp(cfg_scalar(qk), cfg_scalar(k)))
+				return cfg_perr(ps, k, "duplicate key '%s' (first at line %zu)", cfg_scalar(k),
 					    qk->start_mark.line + 1);
 		}
-		if (keys && in_list(scalar(k), keys) < 0) {
+		if (keys && cfg_in_list(cfg_scalar(k), keys) < 0) {
 			struct strbuf sb = STRBUF_INIT;
 
-			join_choices(&sb, keys);
-			perr(ps, k, "unknown key '%s'%s%s; valid keys: %s", scalar(k),
+			cfg_join_choices(&sb, keys);
+			cfg_perr(ps, k, "unknown key '%s'%s%s; valid keys: %s", cfg_scalar(k),
 			     where ? " in " : "", where ? where : "", sb.buf);
 			strbuf_release(&sb);
 			return -1;
 		}
-		if (fn(ps, scalar(k), k, v, data))
+		if (fn(ps, cfg_scalar(k), k, v, data))
 			return -1;
 	}
 	return 0;
@@ -250,332 +234,99 @@ static int for_each_pair(struct parse *ps, yaml_node_t *map, const char *const *
 
 /* ---- typed values ----------------------------------------------------- */
 
-static int get_string(struct parse *ps, yaml_node_t *n, const char *key, char **out)
+int cfg_get_string(struct cfg_parse *ps, yaml_node_t *n, const char *key, char **out)
 {
-	if (want_scalar(ps, n, key, "a string"))
+	if (cfg_want_scalar(ps, n, key, "a string"))
 		return -1;
 	free(*out);
-	*out = xstrdup(scalar(n));
+	*out = xstrdup(cfg_scalar(n));
 	return 0;
 }
 
-static int get_count(struct parse *ps, yaml_node_t *n, const char *key, int min, int *out)
+int cfg_get_count(struct cfg_parse *ps, yaml_node_t *n, const char *key, int min, int *out)
 {
 	char err[256];
 	int64_t v;
 
-	if (want_scalar(ps, n, key, "a whole number"))
+	if (cfg_want_scalar(ps, n, key, "a whole number"))
 		return -1;
-	if (units_parse_int(scalar(n), &ps->units, &v, err, sizeof(err)))
-		return perr(ps, n, "'%s': %s", key, err);
+	if (units_parse_int(cfg_scalar(n), &ps->units, &v, err, sizeof(err)))
+		return cfg_perr(ps, n, "'%s': %s", key, err);
 	if (v < min)
-		return perr(ps, n, "'%s' must be >= %d, got %lld", key, min, (long long)v);
+		return cfg_perr(ps, n, "'%s' must be >= %d, got %lld", key, min, (long long)v);
 	if (v > INT_MAX)
-		return perr(ps, n, "'%s' is too large (at most %d), got %lld", key, INT_MAX,
+		return cfg_perr(ps, n, "'%s' is too large (at most %d), got %lld", key, INT_MAX,
 			    (long long)v);
 	*out = (int)v;
 	return 0;
 }
 
-static int get_timeout(struct parse *ps, yaml_node_t *n, const char *key, int64_t *out)
+int cfg_get_timeout(struct cfg_parse *ps, yaml_node_t *n, const char *key, int64_t *out)
 {
 	char err[256];
 	int64_t v;
 
-	if (want_scalar(ps, n, key, "a duration like 600s or 30m"))
+	if (cfg_want_scalar(ps, n, key, "a duration like 600s or 30m"))
 		return -1;
-	if (units_parse_duration(scalar(n), &v, err, sizeof(err)))
-		return perr(ps, n, "'%s': %s", key, err);
+	if (units_parse_duration(cfg_scalar(n), &v, err, sizeof(err)))
+		return cfg_perr(ps, n, "'%s': %s", key, err);
 	if (v <= 0)
-		return perr(ps, n, "'%s' must be greater than 0, got '%s'", key, scalar(n));
+		return cfg_perr(ps, n, "'%s' must be greater than 0, got '%s'", key, cfg_scalar(n));
 	*out = v;
 	return 0;
 }
 
-static int get_choice(struct parse *ps, yaml_node_t *n, const char *key,
+int cfg_get_choice(struct cfg_parse *ps, yaml_node_t *n, const char *key,
 		      const char *const *list, char **out)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (n->type != YAML_SCALAR_NODE || is_null(n)) {
-		join_choices(&sb, list);
-		perr(ps, n, "'%s' expects one of %s, got %s", key, sb.buf,
-		     is_null(n) ? "no value" : node_kind(n));
+	if (n->type != YAML_SCALAR_NODE || cfg_is_null(n)) {
+		cfg_join_choices(&sb, list);
+		cfg_perr(ps, n, "'%s' expects one of %s, got %s", key, sb.buf,
+		     cfg_is_null(n) ? "no value" : cfg_node_kind(n));
 		strbuf_release(&sb);
 		return -1;
 	}
-	if (in_list(scalar(n), list) < 0) {
+	if (cfg_in_list(cfg_scalar(n), list) < 0) {
 		char what[128];
 
 		snprintf(what, sizeof(what), "invalid %s value", key);
-		return perr_choices(ps, n, what, scalar(n), list, "values");
+		return cfg_perr_choices(ps, n, what, cfg_scalar(n), list, "values");
 	}
 	free(*out);
-	*out = xstrdup(scalar(n));
-	return 0;
-}
-
-/* ---- environment ------------------------------------------------------ */
-
-/*
- * mTHP size keys: "16K", "16kB", "hugepages-16kB", "2M", "2048K".  Returns
- * the size in kB, or 0 with a reason.
- */
-static unsigned int mthp_size_kb(const char *s, const char **why)
-{
-	const char *p = s;
-	unsigned long long v = 0;
-	unsigned long long kb;
-
-	if (starts_with(p, "hugepages-"))
-		p += strlen("hugepages-");
-	if (!isdigit((unsigned char)*p)) {
-		*why = "expected a size like 16K, 64kB, 2M or hugepages-16kB";
-		return 0;
-	}
-	while (isdigit((unsigned char)*p)) {
-		v = v * 10 + (unsigned)(*p++ - '0');
-		if (v > (1ULL << 40)) {
-			*why = "size too large";
-			return 0;
-		}
-	}
-	if (!strcasecmp(p, "k") || !strcasecmp(p, "kb") || !strcasecmp(p, "kib")) {
-		kb = v;
-	} else if (!strcasecmp(p, "m") || !strcasecmp(p, "mb") || !strcasecmp(p, "mib")) {
-		kb = v << 10;
-	} else if (!strcasecmp(p, "g") || !strcasecmp(p, "gb") || !strcasecmp(p, "gib")) {
-		kb = v << 20;
-	} else {
-		*why = *p ? "unknown unit; expected a size like 16K, 64kB, 2M or hugepages-16kB"
-			  : "missing unit; expected a size like 16K, 64kB, 2M or hugepages-16kB";
-		return 0;
-	}
-	if (kb < 8 || (kb & (kb - 1)) || kb > UINT_MAX) {
-		*why = "an mTHP size must be a power of two >= 8K (16K, 32K, 64K, ... 2M)";
-		return 0;
-	}
-	return (unsigned int)kb;
-}
-
-static int mthp_pair(struct parse *ps, const char *key, yaml_node_t *k, yaml_node_t *v,
-		     void *data)
-{
-	struct cfg_env *env = &ps->e->env;
-	const char *why = NULL;
-	unsigned int kb = mthp_size_kb(key, &why);
-	char *val = NULL;
-	char label[64];
-
-	if (!kb)
-		return perr(ps, k, "bad mTHP size '%s': %s", key, why);
-	for (size_t i = 0; i < env->nmthp; i++)
-		if (env->mthp[i].kb == kb)
-			return perr(ps, k, "duplicate mTHP size '%s' (same as line %d: %ukB)", key,
-				    env->mthp[i].pos.line, kb);
-	snprintf(label, sizeof(label), "mthp %s", key);
-	if (get_choice(ps, v, label, mthp_values, &val))
-		return -1;
-	env->mthp = xrealloc(env->mthp, (env->nmthp + 1) * sizeof(*env->mthp));
-	env->mthp[env->nmthp].kb = kb;
-	env->mthp[env->nmthp].value = val;
-	env->mthp[env->nmthp].pos = pos_of(ps, k);
-	env->nmthp++;
-	return 0;
-}
-
-static int swap_pair(struct parse *ps, const char *key, yaml_node_t *k, yaml_node_t *v,
-		     void *data)
-{
-	struct cfg_env *env = &ps->e->env;
-	char err[256];
-
-	if (!strcmp(key, "zram")) {
-		int64_t bytes;
-
-		if (want_scalar(ps, v, "zram", "a size like 1G or 10%mem"))
-			return -1;
-		if (units_parse_size(scalar(v), &ps->units, &bytes, err, sizeof(err)))
-			return perr(ps, v, "'zram': %s", err);
-		if (bytes <= 0)
-			return perr(ps, v, "'zram' must be greater than 0, got '%s'", scalar(v));
-		env->zram_bytes = bytes;
-		return 0;
-	}
-	/* comp: the kernel's list varies (lzo, lz4, zstd, ...); checked at run time. */
-	if (get_string(ps, v, "comp", &env->zram_comp))
-		return -1;
-	if (strpbrk(env->zram_comp, " \t\n/"))
-		return perr(ps, v, "'comp' expects a compressor name like lz4 or zstd, got '%s'",
-			    env->zram_comp);
-	return 0;
-}
-
-static const char *skip_blanks(const char *p)
-{
-	while (*p == ' ' || *p == '\t')
-		p++;
-	return p;
-}
-
-/* A CPU number; values past INT_MAX saturate (and fail the range check). */
-static const char *cpu_number(const char *p, int *out)
-{
-	long long v = 0;
-
-	while (isdigit((unsigned char)*p)) {
-		if (v <= INT_MAX)
-			v = v * 10 + (*p - '0');
-		p++;
-	}
-	*out = v > INT_MAX ? INT_MAX : (int)v;
-	return p;
-}
-
-/*
- * pin_cpu: "0-3,8", "1" or "none".  Stored as a CPU set plus the list in
- * canonical form (ranges merged), which run_env records.
- */
-static int get_cpu_list(struct parse *ps, yaml_node_t *v, struct cfg_env *env)
-{
-	const char *s, *p;
-	int last = ps->units.ncpus - 1, run = -1;
-	struct strbuf sb = STRBUF_INIT;
-	cpu_set_t set;
-
-	if (want_scalar(ps, v, "pin_cpu", "a CPU list like 0-3,8 or none"))
-		return -1;
-	s = scalar(v);
-	if (!strcmp(s, "none")) {
-		free(env->pin_cpu);
-		env->pin_cpu = NULL;
-		CPU_ZERO(&env->pin_set);
-		return 0;
-	}
-	if (last >= CPU_SETSIZE)
-		last = CPU_SETSIZE - 1;
-	CPU_ZERO(&set);
-	for (p = skip_blanks(s);; p = skip_blanks(p + 1)) {
-		int a, b;
-
-		if (!isdigit((unsigned char)*p))
-			goto syntax;
-		p = skip_blanks(cpu_number(p, &a));
-		b = a;
-		if (*p == '-') {
-			p = skip_blanks(p + 1);
-			if (!isdigit((unsigned char)*p))
-				goto syntax;
-			p = skip_blanks(cpu_number(p, &b));
-		}
-		if (b < a)
-			return perr(ps, v, "'pin_cpu': range %d-%d runs backwards; write %d-%d", a,
-				    b, b, a);
-		if (b > last)
-			return perr(ps, v, "'pin_cpu': CPU %d is not on this machine (CPUs 0..%d)",
-				    a > last ? a : b, last);
-		for (int c = a; c <= b; c++)
-			CPU_SET(c, &set);
-		if (!*p)
-			break;
-		if (*p != ',')
-			goto syntax;
-	}
-	for (int c = 0; c <= last + 1; c++) {
-		bool in = c <= last && CPU_ISSET(c, &set);
-
-		if (in && run < 0)
-			run = c;
-		if (!in && run >= 0) {
-			strbuf_addf(&sb, "%s%d", sb.len ? "," : "", run);
-			if (c - 1 > run)
-				strbuf_addf(&sb, "-%d", c - 1);
-			run = -1;
-		}
-	}
-	free(env->pin_cpu);
-	env->pin_cpu = strbuf_detach(&sb);
-	env->pin_set = set;
-	return 0;
-syntax:
-	return perr(ps, v, "'pin_cpu' expects a CPU list like 0-3,8 (CPUs 0..%d) or none, got '%s'",
-		    last, s);
-}
-
-static int env_pair(struct parse *ps, const char *key, yaml_node_t *k, yaml_node_t *v,
-		    void *data)
-{
-	struct cfg_env *env = &ps->e->env;
-	char err[256];
-
-	if (!strcmp(key, "thp"))
-		return get_choice(ps, v, key, thp_values, &env->thp_enabled);
-	if (!strcmp(key, "thp_defrag"))
-		return get_choice(ps, v, key, defrag_values, &env->thp_defrag);
-	if (!strcmp(key, "mthp")) {
-		if (want_mapping(ps, v, key, NULL))
-			return -1;
-		return for_each_pair(ps, v, NULL, NULL, mthp_pair, NULL);
-	}
-	if (!strcmp(key, "governor")) {
-		if (get_string(ps, v, key, &env->governor))
-			return -1;
-		if (strpbrk(env->governor, " \t\n/"))
-			return perr(ps, v, "'governor' expects a cpufreq governor name like "
-				    "performance or schedutil, got '%s'", env->governor);
-		return 0;
-	}
-	if (!strcmp(key, "pin_cpu"))
-		return get_cpu_list(ps, v, env);
-	if (!strcmp(key, "drop_caches")) {
-		int64_t b;
-
-		if (want_scalar(ps, v, key, "true or false"))
-			return -1;
-		if (units_parse_bool(scalar(v), &b, err, sizeof(err)))
-			return perr(ps, v, "'drop_caches': %s", err);
-		env->drop_caches = b;
-		return 0;
-	}
-	/* swap */
-	if (want_mapping(ps, v, key, swap_keys))
-		return -1;
-	if (for_each_pair(ps, v, swap_keys, "swap", swap_pair, NULL))
-		return -1;
-	if (!env->zram_bytes)
-		return perr(ps, v, "'swap' needs %s", ps->origin ? "a size: add --set swap.zram=SIZE"
-				   " (e.g. 1G)" : "'zram: SIZE' (e.g. zram: 1G)");
+	*out = xstrdup(cfg_scalar(n));
 	return 0;
 }
 
 /* ---- monitors --------------------------------------------------------- */
 
-static int monitor_one(struct parse *ps, yaml_node_t *n)
+static int monitor_one(struct cfg_parse *ps, yaml_node_t *n)
 {
 	struct experiment *e = ps->e;
 
-	if (n->type != YAML_SCALAR_NODE || is_null(n))
-		return perr(ps, n, "'monitors' expects a list of monitor names "
-			    "(vmstat, meminfo), got %s", is_null(n) ? "no value" : node_kind(n));
-	switch (in_list(scalar(n), monitor_values)) {
+	if (n->type != YAML_SCALAR_NODE || cfg_is_null(n))
+		return cfg_perr(ps, n, "'monitors' expects a list of monitor names "
+			    "(vmstat, meminfo), got %s", cfg_is_null(n) ? "no value" : cfg_node_kind(n));
+	switch (cfg_in_list(cfg_scalar(n), monitor_values)) {
 	case 0: e->mon_vmstat = true; return 0;
 	case 1: e->mon_meminfo = true; return 0;
 	}
-	return perr_choices(ps, n, "unknown monitor", scalar(n), monitor_values, "monitors");
+	return cfg_perr_choices(ps, n, "unknown monitor", cfg_scalar(n), monitor_values, "monitors");
 }
 
-static int parse_monitors(struct parse *ps, yaml_node_t *v)
+static int parse_monitors(struct cfg_parse *ps, yaml_node_t *v)
 {
 	struct experiment *e = ps->e;
 
 	e->mon_vmstat = e->mon_meminfo = false;
-	if (v->type == YAML_SCALAR_NODE && !strcmp(scalar(v), "none"))
+	if (v->type == YAML_SCALAR_NODE && !strcmp(cfg_scalar(v), "none"))
 		return 0;
-	if (v->type == YAML_SCALAR_NODE && !is_null(v))
+	if (v->type == YAML_SCALAR_NODE && !cfg_is_null(v))
 		return monitor_one(ps, v);
 	if (v->type != YAML_SEQUENCE_NODE)
-		return perr(ps, v, "'monitors' expects a list like [vmstat, meminfo] or none, got %s",
-			    is_null(v) ? "no value" : node_kind(v));
+		return cfg_perr(ps, v, "'monitors' expects a list like [vmstat, meminfo] or none, got %s",
+			    cfg_is_null(v) ? "no value" : cfg_node_kind(v));
 	for (yaml_node_item_t *it = v->data.sequence.items.start;
 	     it < v->data.sequence.items.top; it++)
 		if (monitor_one(ps, yaml_document_get_node(ps->doc, *it)))
@@ -585,37 +336,37 @@ static int parse_monitors(struct parse *ps, yaml_node_t *v)
 
 /* ---- counters (docs/counters.md) --------------------------------------- */
 
-static int counter_one(struct parse *ps, yaml_node_t *n)
+static int counter_one(struct cfg_parse *ps, yaml_node_t *n)
 {
 	struct experiment *e = ps->e;
 	const char *why;
 
-	if (n->type != YAML_SCALAR_NODE || is_null(n))
-		return perr(ps, n, "'counters' expects a list of event names, got %s",
-			    is_null(n) ? "no value" : node_kind(n));
-	if ((why = counters_name_error(scalar(n))))
-		return perr(ps, n, "counters: '%s': %s", scalar(n), why);
+	if (n->type != YAML_SCALAR_NODE || cfg_is_null(n))
+		return cfg_perr(ps, n, "'counters' expects a list of event names, got %s",
+			    cfg_is_null(n) ? "no value" : cfg_node_kind(n));
+	if ((why = counters_name_error(cfg_scalar(n))))
+		return cfg_perr(ps, n, "counters: '%s': %s", cfg_scalar(n), why);
 	for (size_t i = 0; i < e->ncounters; i++)
-		if (!strcmp(e->counters[i], scalar(n)))
-			return perr(ps, n, "counters: '%s' is listed twice", scalar(n));
+		if (!strcmp(e->counters[i], cfg_scalar(n)))
+			return cfg_perr(ps, n, "counters: '%s' is listed twice", cfg_scalar(n));
 	if (e->ncounters == COUNTERS_MAX)
-		return perr(ps, n, "counters: more than %d events", COUNTERS_MAX);
+		return cfg_perr(ps, n, "counters: more than %d events", COUNTERS_MAX);
 	e->counters = xrealloc(e->counters, (e->ncounters + 1) * sizeof(*e->counters));
-	e->counters[e->ncounters++] = xstrdup(scalar(n));
+	e->counters[e->ncounters++] = xstrdup(cfg_scalar(n));
 	return 0;
 }
 
-static int parse_counters(struct parse *ps, yaml_node_t *v)
+static int parse_counters(struct cfg_parse *ps, yaml_node_t *v)
 {
-	if (v->type == YAML_SCALAR_NODE && !strcmp(scalar(v), "none")) {
+	if (v->type == YAML_SCALAR_NODE && !strcmp(cfg_scalar(v), "none")) {
 		ps->e->no_counters = true;
 		return 0;
 	}
-	if (v->type == YAML_SCALAR_NODE && !is_null(v))
+	if (v->type == YAML_SCALAR_NODE && !cfg_is_null(v))
 		return counter_one(ps, v);
 	if (v->type != YAML_SEQUENCE_NODE || v->data.sequence.items.start == v->data.sequence.items.top)
-		return perr(ps, v, "'counters' expects a list like [page-faults, tlb:tlb_flush] or none, got %s",
-			    is_null(v) ? "no value" : v->type == YAML_SEQUENCE_NODE ? "an empty list" : node_kind(v));
+		return cfg_perr(ps, v, "'counters' expects a list like [page-faults, tlb:tlb_flush] or none, got %s",
+			    cfg_is_null(v) ? "no value" : v->type == YAML_SEQUENCE_NODE ? "an empty list" : cfg_node_kind(v));
 	for (yaml_node_item_t *it = v->data.sequence.items.start;
 	     it < v->data.sequence.items.top; it++)
 		if (counter_one(ps, yaml_document_get_node(ps->doc, *it)))
@@ -625,47 +376,47 @@ static int parse_counters(struct parse *ps, yaml_node_t *v)
 
 /* ---- workloads -------------------------------------------------------- */
 
-static void param_add_value(struct cfg_param *p, struct parse *ps, yaml_node_t *n)
+static void param_add_value(struct cfg_param *p, struct cfg_parse *ps, yaml_node_t *n)
 {
 	p->values = xrealloc(p->values, (p->nvalues + 1) * sizeof(*p->values));
-	p->values[p->nvalues].text = xstrdup(scalar(n));
-	p->values[p->nvalues].pos = pos_of(ps, n);
+	p->values[p->nvalues].text = xstrdup(cfg_scalar(n));
+	p->values[p->nvalues].pos = cfg_pos_of(ps, n);
 	p->nvalues++;
 }
 
-static int param_pair(struct parse *ps, const char *key, yaml_node_t *k, yaml_node_t *v,
+static int param_pair(struct cfg_parse *ps, const char *key, yaml_node_t *k, yaml_node_t *v,
 		      void *data)
 {
 	struct cfg_workload *w = data;
 	struct cfg_param *p;
 
 	/* Check before adding so a failure leaves nothing half-built. */
-	if (v->type == YAML_MAPPING_NODE || is_null(v))
-		return perr(ps, v, "param '%s' expects a value or a list of values, got %s", key,
-			    is_null(v) ? "no value" : "a mapping");
+	if (v->type == YAML_MAPPING_NODE || cfg_is_null(v))
+		return cfg_perr(ps, v, "param '%s' expects a value or a list of values, got %s", key,
+			    cfg_is_null(v) ? "no value" : "a mapping");
 	if (v->type == YAML_SEQUENCE_NODE) {
 		if (v->data.sequence.items.start == v->data.sequence.items.top)
-			return perr(ps, v, "param '%s' has an empty list; give at least one value",
+			return cfg_perr(ps, v, "param '%s' has an empty list; give at least one value",
 				    key);
 		for (yaml_node_item_t *it = v->data.sequence.items.start;
 		     it < v->data.sequence.items.top; it++) {
 			yaml_node_t *n = yaml_document_get_node(ps->doc, *it);
 
-			if (n->type != YAML_SCALAR_NODE || is_null(n))
-				return perr(ps, n, "param '%s': list elements must be single values, "
-					    "got %s", key, is_null(n) ? "no value" : node_kind(n));
-			if (memchr(scalar(n), '\0', n->data.scalar.length))
-				return perr(ps, n, "param '%s' contains a NUL character", key);
+			if (n->type != YAML_SCALAR_NODE || cfg_is_null(n))
+				return cfg_perr(ps, n, "param '%s': list elements must be single values, "
+					    "got %s", key, cfg_is_null(n) ? "no value" : cfg_node_kind(n));
+			if (memchr(cfg_scalar(n), '\0', n->data.scalar.length))
+				return cfg_perr(ps, n, "param '%s' contains a NUL character", key);
 		}
-	} else if (memchr(scalar(v), '\0', v->data.scalar.length)) {
-		return perr(ps, v, "param '%s' contains a NUL character", key);
+	} else if (memchr(cfg_scalar(v), '\0', v->data.scalar.length)) {
+		return cfg_perr(ps, v, "param '%s' contains a NUL character", key);
 	}
 
 	w->params = xrealloc(w->params, (w->nparams + 1) * sizeof(*w->params));
 	p = &w->params[w->nparams++];
 	memset(p, 0, sizeof(*p));
 	p->name = xstrdup(key);
-	p->pos = pos_of(ps, k);
+	p->pos = cfg_pos_of(ps, k);
 	if (v->type == YAML_SEQUENCE_NODE) {
 		p->is_list = true;
 		for (yaml_node_item_t *it = v->data.sequence.items.start;
@@ -681,49 +432,49 @@ static int param_pair(struct parse *ps, const char *key, yaml_node_t *k, yaml_no
  * iterations, warmup and timeout: set for the experiment, and a workload may
  * override each.  1 when key is none of them, else 0, or -1 after the error.
  */
-static int iteration_pair(struct parse *ps, const char *key, yaml_node_t *v, int *iterations,
+static int iteration_pair(struct cfg_parse *ps, const char *key, yaml_node_t *v, int *iterations,
 			  int *warmup, int64_t *timeout_ns)
 {
 	if (!strcmp(key, "iterations"))
-		return get_count(ps, v, key, 1, iterations);
+		return cfg_get_count(ps, v, key, 1, iterations);
 	if (!strcmp(key, "warmup"))
-		return get_count(ps, v, key, 0, warmup);
+		return cfg_get_count(ps, v, key, 0, warmup);
 	if (!strcmp(key, "timeout"))
-		return get_timeout(ps, v, key, timeout_ns);
+		return cfg_get_timeout(ps, v, key, timeout_ns);
 	return 1;
 }
 
-static int workload_pair(struct parse *ps, const char *key, yaml_node_t *k, yaml_node_t *v,
+static int workload_pair(struct cfg_parse *ps, const char *key, yaml_node_t *k, yaml_node_t *v,
 			 void *data)
 {
 	struct cfg_workload *w = data;
 	int rc;
 
 	if (!strcmp(key, "name")) {
-		if (get_string(ps, v, key, &w->name))
+		if (cfg_get_string(ps, v, key, &w->name))
 			return -1;
-		w->pos = pos_of(ps, v);
+		w->pos = cfg_pos_of(ps, v);
 		return 0;
 	}
 	if ((rc = iteration_pair(ps, key, v, &w->iterations, &w->warmup, &w->timeout_ns)) != 1)
 		return rc;
 	/* params */
-	if (is_null(v))
+	if (cfg_is_null(v))
 		return 0;	/* "params:" with nothing under it: all defaults */
-	if (want_mapping(ps, v, key, NULL))
+	if (cfg_want_mapping(ps, v, key, NULL))
 		return -1;
-	return for_each_pair(ps, v, NULL, NULL, param_pair, w);
+	return cfg_for_each_pair(ps, v, NULL, NULL, param_pair, w);
 }
 
-static int parse_workloads(struct parse *ps, yaml_node_t *v)
+static int parse_workloads(struct cfg_parse *ps, yaml_node_t *v)
 {
 	struct experiment *e = ps->e;
 
 	if (v->type != YAML_SEQUENCE_NODE)
-		return perr(ps, v, "'workloads' expects a list of workloads "
-			    "(- name: WORKLOAD), got %s", is_null(v) ? "no value" : node_kind(v));
+		return cfg_perr(ps, v, "'workloads' expects a list of workloads "
+			    "(- name: WORKLOAD), got %s", cfg_is_null(v) ? "no value" : cfg_node_kind(v));
 	if (v->data.sequence.items.start == v->data.sequence.items.top)
-		return perr(ps, v, "'workloads' is empty; list at least one (- name: WORKLOAD)");
+		return cfg_perr(ps, v, "'workloads' is empty; list at least one (- name: WORKLOAD)");
 	for (yaml_node_item_t *it = v->data.sequence.items.start;
 	     it < v->data.sequence.items.top; it++) {
 		yaml_node_t *n = yaml_document_get_node(ps->doc, *it);
@@ -732,9 +483,9 @@ static int parse_workloads(struct parse *ps, yaml_node_t *v)
 		if (n->type != YAML_MAPPING_NODE) {
 			struct strbuf sb = STRBUF_INIT;
 
-			join_choices(&sb, workload_keys);
-			perr(ps, n, "a workload entry expects a mapping with keys %s, got %s",
-			     sb.buf, is_null(n) ? "no value" : node_kind(n));
+			cfg_join_choices(&sb, workload_keys);
+			cfg_perr(ps, n, "a workload entry expects a mapping with keys %s, got %s",
+			     sb.buf, cfg_is_null(n) ? "no value" : cfg_node_kind(n));
 			strbuf_release(&sb);
 			return -1;
 		}
@@ -744,11 +495,11 @@ static int parse_workloads(struct parse *ps, yaml_node_t *v)
 		w->iterations = -1;
 		w->warmup = -1;
 		w->timeout_ns = 0;
-		w->pos = pos_of(ps, n);
-		if (for_each_pair(ps, n, workload_keys, "a workload", workload_pair, w))
+		w->pos = cfg_pos_of(ps, n);
+		if (cfg_for_each_pair(ps, n, workload_keys, "a workload", workload_pair, w))
 			return -1;
 		if (!w->name)
-			return perr(ps, n, "workload entry without 'name' "
+			return cfg_perr(ps, n, "workload entry without 'name' "
 				    "(see `mmbench list workloads`)");
 	}
 	return 0;
@@ -757,28 +508,28 @@ static int parse_workloads(struct parse *ps, yaml_node_t *v)
 /* ---- interference ----------------------------------------------------- */
 
 /* "10%", "0.1" or "off" (the check switched off: -1). */
-static int get_share(struct parse *ps, yaml_node_t *v, const char *key, double *out)
+static int get_share(struct cfg_parse *ps, yaml_node_t *v, const char *key, double *out)
 {
 	const char *s;
 	double d;
 
-	if (want_scalar(ps, v, key, "a share like 10% or off"))
+	if (cfg_want_scalar(ps, v, key, "a share like 10% or off"))
 		return -1;
-	s = scalar(v);
+	s = cfg_scalar(v);
 	if (!strcmp(s, "off")) {
 		*out = -1;
 		return 0;
 	}
 	if (units_parse_share(s, &d))
-		return perr(ps, v, "'%s' expects a share like 10%% (or 0.1, or off), got '%s'", key, s);
+		return cfg_perr(ps, v, "'%s' expects a share like 10%% (or 0.1, or off), got '%s'", key, s);
 	if (!(d >= 0 && d <= 1))
-		return perr(ps, v, "'%s' must be a share between 0%% and 100%% (or off), got '%s'",
+		return cfg_perr(ps, v, "'%s' must be a share between 0%% and 100%% (or off), got '%s'",
 			    key, s);
 	*out = d;
 	return 0;
 }
 
-static int interference_pair(struct parse *ps, const char *key, yaml_node_t *k, yaml_node_t *v,
+static int interference_pair(struct cfg_parse *ps, const char *key, yaml_node_t *k, yaml_node_t *v,
 			     void *data)
 {
 	struct interference_limits *l = &ps->e->limits;
@@ -791,10 +542,10 @@ static int interference_pair(struct parse *ps, const char *key, yaml_node_t *k, 
 		return get_share(ps, v, key, &l->steal);
 	if (!strcmp(key, "freq_drop"))
 		return get_share(ps, v, key, &l->freq_drop);
-	if (want_scalar(ps, v, key, "true or false"))
+	if (cfg_want_scalar(ps, v, key, "true or false"))
 		return -1;
-	if (units_parse_bool(scalar(v), &b, err, sizeof(err)))
-		return perr(ps, v, "'%s': %s", key, err);
+	if (units_parse_bool(cfg_scalar(v), &b, err, sizeof(err)))
+		return cfg_perr(ps, v, "'%s': %s", key, err);
 	if (!strcmp(key, "throttle"))
 		l->throttle = b;
 	else
@@ -804,43 +555,41 @@ static int interference_pair(struct parse *ps, const char *key, yaml_node_t *k, 
 
 /* ---- top level -------------------------------------------------------- */
 
-static int top_pair(struct parse *ps, const char *key, yaml_node_t *k, yaml_node_t *v,
+static int top_pair(struct cfg_parse *ps, const char *key, yaml_node_t *k, yaml_node_t *v,
 		    void *data)
 {
 	struct experiment *e = ps->e;
 	int rc;
 
 	if (!strcmp(key, "experiment")) {
-		if (get_string(ps, v, key, &e->name))
+		if (cfg_get_string(ps, v, key, &e->name))
 			return -1;
 		if (strchr(e->name, '\n'))
-			return perr(ps, v, "'experiment' must be a one-line name");
+			return cfg_perr(ps, v, "'experiment' must be a one-line name");
 		return 0;
 	}
 	if (!strcmp(key, "description")) {
-		if (is_null(v))
+		if (cfg_is_null(v))
 			return 0;
-		return get_string(ps, v, key, &e->description);
+		return cfg_get_string(ps, v, key, &e->description);
 	}
 	if ((rc = iteration_pair(ps, key, v, &e->iterations, &e->warmup, &e->timeout_ns)) != 1)
 		return rc;
 	if (!strcmp(key, "environment")) {
-		if (is_null(v))
+		if (cfg_is_null(v))
 			return 0;
-		if (want_mapping(ps, v, key, env_keys))
-			return -1;
-		return for_each_pair(ps, v, env_keys, "environment", env_pair, NULL);
+		return cfg_environment(ps, v, key);
 	}
 	if (!strcmp(key, "monitors"))
 		return parse_monitors(ps, v);
 	if (!strcmp(key, "counters"))
 		return parse_counters(ps, v);
 	if (!strcmp(key, "interference")) {
-		if (is_null(v))
+		if (cfg_is_null(v))
 			return 0;
-		if (want_mapping(ps, v, key, interference_cfg_keys))
+		if (cfg_want_mapping(ps, v, key, interference_cfg_keys))
 			return -1;
-		return for_each_pair(ps, v, interference_cfg_keys, "interference", interference_pair,
+		return cfg_for_each_pair(ps, v, interference_cfg_keys, "interference", interference_pair,
 				     NULL);
 	}
 	return parse_workloads(ps, v);
@@ -980,28 +729,28 @@ static int check_shape(struct experiment *e)
 	return ret;
 }
 
-static int parse_document(struct parse *ps, yaml_node_t *root)
+static int parse_document(struct cfg_parse *ps, yaml_node_t *root)
 {
 	struct experiment *e = ps->e;
 	struct strbuf sb = STRBUF_INIT;
 
-	if (!root || is_null(root) || root->type != YAML_MAPPING_NODE) {
-		join_choices(&sb, top_keys);
+	if (!root || cfg_is_null(root) || root->type != YAML_MAPPING_NODE) {
+		cfg_join_choices(&sb, top_keys);
 		if (!root)
 			error("%s:1:1: empty experiment file; expected a mapping with keys %s",
 			      e->path, sb.buf);
 		else
-			perr(ps, root, "an experiment file expects a mapping with keys %s, got %s",
-			     sb.buf, is_null(root) ? "no value" : node_kind(root));
+			cfg_perr(ps, root, "an experiment file expects a mapping with keys %s, got %s",
+			     sb.buf, cfg_is_null(root) ? "no value" : cfg_node_kind(root));
 		strbuf_release(&sb);
 		return -1;
 	}
-	if (for_each_pair(ps, root, top_keys, NULL, top_pair, NULL))
+	if (cfg_for_each_pair(ps, root, top_keys, NULL, top_pair, NULL))
 		return -1;
 	if (!e->name)
-		return perr(ps, root, "missing 'experiment: NAME' (the experiment's name)");
+		return cfg_perr(ps, root, "missing 'experiment: NAME' (the experiment's name)");
 	if (!e->nworkloads)
-		return perr(ps, root, "missing 'workloads:' (a list of - name: WORKLOAD)");
+		return cfg_perr(ps, root, "missing 'workloads:' (a list of - name: WORKLOAD)");
 	return 0;
 }
 
@@ -1009,7 +758,7 @@ int experiment_load_string(struct experiment *e, const char *path, const char *t
 {
 	yaml_parser_t parser;
 	yaml_document_t doc, extra;
-	struct parse ps = { .e = e, .doc = &doc };
+	struct cfg_parse ps = { .e = e, .doc = &doc };
 	int ret = -1;
 
 	experiment_release(e);
@@ -1070,99 +819,5 @@ int experiment_load(struct experiment *e, const char *path)
 	}
 	ret = experiment_load_string(e, path, sb.buf ? sb.buf : "");
 	strbuf_release(&sb);
-	return ret;
-}
-
-/* ---- run --set -------------------------------------------------------- */
-
-static const char *const set_keys[] = {
-	"thp", "thp_defrag", "mthp.SIZE", "governor", "pin_cpu", "drop_caches", "swap.zram",
-	"swap.comp", NULL
-};
-
-/*
- * The value is a plain scalar node of its own (never read as YAML, so
- * "{...}" or "#" stay text); "mthp.64K" and "swap.zram" wrap it in a
- * one-pair mapping.  env_pair then checks it as the file's own value.
- */
-int experiment_set_env(struct experiment *e, const char *setting)
-{
-	const char *eq = strchr(setting, '='), *dot;
-	struct strbuf origin = STRBUF_INIT, sb = STRBUF_INIT;
-	yaml_document_t doc;
-	struct parse ps = { .e = e, .doc = &doc };
-	char *key;
-	int node, ret;
-
-	strbuf_addf(&origin, "--set %s", setting);
-	ps.origin = origin.buf;
-	if (strpbrk(setting, "\n\r")) {
-		strbuf_release(&origin);
-		return error("--set: KEY=VALUE must be one line");
-	}
-	if (!eq || eq == setting) {
-		ret = error("%s: expected KEY=VALUE, e.g. --set thp=never", origin.buf);
-		strbuf_release(&origin);
-		return ret;
-	}
-	key = xstrndup(setting, (size_t)(eq - setting));
-	dot = strchr(key, '.');
-	if ((dot && strncmp(key, "mthp.", 5) && strncmp(key, "swap.", 5)) ||
-	    (!dot && in_list(key, env_keys) < 0) || (dot && !dot[1])) {
-		join_choices(&sb, set_keys);
-		ret = error("%s: unknown environment key '%s'; valid keys: %s", origin.buf, key,
-			    sb.buf);
-		goto out_key;
-	}
-	if (!dot && (!strcmp(key, "mthp") || !strcmp(key, "swap"))) {
-		ret = error("%s: '%s' is a mapping; set one of its keys, e.g. --set %s", origin.buf,
-			    key, strcmp(key, "mthp") ? "swap.zram=1G" : "mthp.64K=always");
-		goto out_key;
-	}
-	unit_ctx_host(&ps.units);
-	if (!yaml_document_initialize(&doc, NULL, NULL, NULL, 1, 1))
-		die("out of memory initialising a YAML document");
-	node = yaml_document_add_scalar(&doc, NULL, (yaml_char_t *)(eq + 1), (int)strlen(eq + 1),
-					YAML_PLAIN_SCALAR_STYLE);
-	if (dot) {
-		int map = yaml_document_add_mapping(&doc, NULL, YAML_BLOCK_MAPPING_STYLE);
-		int k = yaml_document_add_scalar(&doc, NULL, (yaml_char_t *)(dot + 1),
-						 (int)strlen(dot + 1), YAML_PLAIN_SCALAR_STYLE);
-		const char *why;
-		unsigned int kb;
-
-		if (!node || !map || !k || !yaml_document_append_mapping_pair(&doc, map, k, node))
-			die("out of memory building a YAML document");
-		node = map;
-		/* the override replaces the file's value for that size */
-		kb = strncmp(key, "mthp.", 5) ? 0 : mthp_size_kb(dot + 1, &why);
-		for (size_t i = 0; kb && i < e->env.nmthp; i++) {
-			if (e->env.mthp[i].kb != kb)
-				continue;
-			free(e->env.mthp[i].value);
-			memmove(&e->env.mthp[i], &e->env.mthp[i + 1],
-				(e->env.nmthp - i - 1) * sizeof(*e->env.mthp));
-			e->env.nmthp--;
-			break;
-		}
-		key[dot - key] = '\0';
-	}
-	if (!node)
-		die("out of memory building a YAML document");
-	ret = env_pair(&ps, key, NULL, yaml_document_get_node(&doc, node), NULL);
-	yaml_document_delete(&doc);
-	if (!ret) {
-		if (!e->text)
-			e->text = xstrdup("");
-		if (*e->text && e->text[strlen(e->text) - 1] != '\n')
-			strbuf_addstr(&sb, "\n");
-		strbuf_addf(&sb, "# %s\n", origin.buf);
-		e->text = xrealloc(e->text, strlen(e->text) + sb.len + 1);
-		strcpy(e->text + strlen(e->text), sb.buf);
-	}
-out_key:
-	strbuf_release(&sb);
-	free(key);
-	strbuf_release(&origin);
 	return ret;
 }

@@ -1,4 +1,5 @@
 #include "runner.h"
+#include "runner-internal.h"
 #include "contain.h"
 #include "counters.h"
 #include "envctl.h"
@@ -28,37 +29,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* ------------------------------------------------------ child -> parent */
-
-enum msg_type { MSG_SAMPLE = 1, MSG_REASON, MSG_LOG, MSG_DONE, MSG_COUNTERS };
-
-struct msg_hdr {
-	uint32_t type;
-	uint32_t len;		/* payload bytes */
-};
-
-struct msg_sample {
-	uint32_t metric;
-	uint32_t seq;
-	double value;
-};
-
-/* Iteration outcome the child reports last, right before _exit. */
-enum { DONE_OK, DONE_SKIP, DONE_FAIL };
-
-struct mmb_ctx {
-	int fd;				/* write end of the pipe */
-	size_t nmetrics;
-	uint32_t *seq;			/* per metric: samples reported so far */
-};
-
-static volatile sig_atomic_t child_stop;
 /* The run's counters (NULL: --no-counters); the child opens its own copy. */
-static struct counters *iter_counters;
+struct counters *runner_iter_counters;
 static struct counters run_counters;
 /* run --profile: the probe, and perf on the profiled iteration's child (else NULL) */
 static struct perfrec_probe profile_probe;
-static struct perfrec *iter_profile;
+struct perfrec *runner_iter_profile;
 static volatile sig_atomic_t stop_signal;
 
 void runner_request_stop(int sig)
@@ -69,241 +45,6 @@ void runner_request_stop(int sig)
 int runner_stop_signal(void)
 {
 	return stop_signal;
-}
-
-/* Whole messages up to PIPE_BUF are written atomically. */
-static void send_msg(int fd, uint32_t type, const void *data, size_t len)
-{
-	char buf[PIPE_BUF];
-	struct msg_hdr h = { type, (uint32_t)len };
-	const char *p = buf;
-	size_t left;
-
-	if (len > sizeof(buf) - sizeof(h))
-		len = h.len = sizeof(buf) - sizeof(h);
-	memcpy(buf, &h, sizeof(h));
-	memcpy(buf + sizeof(h), data, len);
-	left = sizeof(h) + len;
-	while (left) {
-		ssize_t n = write(fd, p, left);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		p += n;
-		left -= n;
-	}
-}
-
-static void host_report(struct mmb_ctx *ctx, unsigned int metric, double value)
-{
-	struct msg_sample s;
-
-	if (!ctx || ctx->fd < 0)
-		return;
-	s.metric = metric;
-	s.seq = metric < ctx->nmetrics ? ctx->seq[metric]++ : 0;
-	s.value = value;
-	send_msg(ctx->fd, MSG_SAMPLE, &s, sizeof(s));
-}
-
-static void host_vsend(struct mmb_ctx *ctx, uint32_t type, int level, const char *fmt,
-		       va_list ap)
-{
-	char buf[1024];
-	int off = 0;
-
-	if (!ctx || ctx->fd < 0)
-		return;
-	if (type == MSG_LOG) {
-		buf[0] = (char)level;
-		off = 1;
-	}
-	vsnprintf(buf + off, sizeof(buf) - off, fmt, ap);
-	send_msg(ctx->fd, type, buf, off + strlen(buf + off));
-}
-
-static void host_log(struct mmb_ctx *ctx, enum mmb_log_level level, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	host_vsend(ctx, MSG_LOG, level, fmt, ap);
-	va_end(ap);
-}
-
-static void host_skip(struct mmb_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	host_vsend(ctx, MSG_REASON, 0, fmt, ap);
-	va_end(ap);
-}
-
-static bool host_should_stop(struct mmb_ctx *ctx)
-{
-	(void)ctx;
-	return child_stop != 0;
-}
-
-static uint64_t host_now_ns(void)
-{
-	return now_ns();
-}
-
-static int host_write_knob(struct mmb_ctx *ctx, const char *path, const char *value)
-{
-	(void)ctx;
-	/*
-	 * Only the mm knobs the journal replays (envctl_knob_allowed): a
-	 * plugin has no business writing elsewhere, and a knob the replay
-	 * refused would stay changed after a crash.
-	 */
-	if (!envctl_knob_allowed(path))
-		return -EPERM;
-	return envctl_set_knob(path, value);
-}
-
-static int host_read_knob(struct mmb_ctx *ctx, const char *path, char *buf, size_t len)
-{
-	(void)ctx;
-	return read_line_file(path, buf, len);
-}
-
-/* The plugin's timed region: counters count only inside it (counters.h). */
-static void host_timed_begin(struct mmb_ctx *ctx)
-{
-	(void)ctx;
-	if (iter_counters)
-		counters_region_begin(iter_counters);
-	if (iter_profile)
-		perfrec_child_enable(iter_profile, true);
-}
-
-static void host_timed_end(struct mmb_ctx *ctx)
-{
-	(void)ctx;
-	if (iter_counters)
-		counters_disable(iter_counters);
-	if (iter_profile)
-		perfrec_child_enable(iter_profile, false);
-}
-
-static struct mmb_host host_table = {
-	.abi_major = MMB_ABI_MAJOR,
-	.abi_minor = MMB_ABI_MINOR,
-	.size = sizeof(struct mmb_host),
-	.report = host_report,
-	.log = host_log,
-	.skip = host_skip,
-	.fail = host_skip,	/* same channel: the reason of the outcome */
-	.should_stop = host_should_stop,
-	.now_ns = host_now_ns,
-	.write_knob = host_write_knob,
-	.read_knob = host_read_knob,
-	.pin_cpu = -1,
-	.timed_begin = host_timed_begin,
-	.timed_end = host_timed_end,
-};
-
-const struct mmb_host *runner_host_table(void)
-{
-	if (!host_table.ncpus) {
-		struct sysinfo si;
-
-		sysinfo_collect(&si);
-		host_table.ncpus = si.ncpus;
-		host_table.mem_total = si.mem_bytes;
-		host_table.page_size = (uint64_t)sysconf(_SC_PAGESIZE);
-		host_table.kernel_version = si.kernel_version;
-		sysinfo_release(&si);
-	}
-	return &host_table;
-}
-
-static void child_on_term(int sig)
-{
-	(void)sig;
-	child_stop = 1;
-}
-
-/* After teardown: the threads have exited and their counts are folded in. */
-static void send_counters(int fd, struct counters *c)
-{
-	double m[1 + COUNTERS_MAX];
-
-	counters_read(c, m + 1);
-	counters_close(c);
-	m[0] = c->spent_ns / 1e6;
-	send_msg(fd, MSG_COUNTERS, m, (1 + c->n) * sizeof(double));
-}
-
-static __attribute__((noreturn)) void child_main(const struct plan_workload *w,
-						 const struct plan_variant *v, int fd,
-						 const cpu_set_t *pin)
-{
-	struct mmb_ctx ctx = { .fd = fd, .nmetrics = w->plugin.nmetrics };
-	const struct mmb_workload *d = &w->plugin.w;
-	struct sigaction sa;
-	void *state = NULL;
-	uint32_t done = DONE_OK;
-	int rc;
-
-	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);	/* never outlive a killed harness */
-	envctl_forget_lock();
-	if (iter_profile)
-		perfrec_child_init(iter_profile);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = child_on_term;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGSEGV, SIG_DFL);
-	signal(SIGBUS, SIG_DFL);
-	signal(SIGABRT, SIG_DFL);
-	signal(SIGFPE, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	if (pin && sched_setaffinity(0, sizeof(*pin), pin) < 0)
-		host_log(&ctx, MMB_LOG_WARN, "cannot pin to the pin_cpu CPUs: %s", strerror(errno));
-	/* plugins are told a CPU only when the set is one CPU */
-	host_table.pin_cpu = -1;
-	for (int c = 0; pin && CPU_COUNT(pin) == 1 && c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, pin))
-			host_table.pin_cpu = c;
-	ctx.seq = calloc(ctx.nmetrics ? ctx.nmetrics : 1, sizeof(*ctx.seq));
-
-	if (iter_counters)
-		counters_open(iter_counters);
-	/* plan time counted the experiment's own swap as there: now it must be */
-	if ((d->requires & MMB_REQ_SWAP) && !swap_active(PROC_SWAPS)) {
-		host_skip(&ctx, "no swap");
-		rc = MMB_SKIP;
-	} else {
-		rc = d->setup(&host_table, &ctx, v->values, &state);
-	}
-	if (rc == MMB_OK) {
-		if (iter_counters)
-			counters_enable(iter_counters);
-		if (iter_profile)
-			perfrec_child_enable(iter_profile, true);
-		rc = d->run(&host_table, &ctx, v->values, state);
-		if (iter_profile)
-			perfrec_child_enable(iter_profile, false);
-		if (iter_counters)
-			counters_disable(iter_counters);
-		d->teardown(&host_table, &ctx, v->values, state);
-	}
-	if (iter_counters && rc == MMB_OK)
-		send_counters(fd, iter_counters);
-	if (rc == MMB_SKIP)
-		done = DONE_SKIP;
-	else if (rc != MMB_OK)
-		done = DONE_FAIL;
-	send_msg(fd, MSG_DONE, &done, sizeof(done));
-	_exit(0);
 }
 
 /* ------------------------------------------------------------ parent side */
@@ -404,10 +145,10 @@ static size_t parse_msgs(const char *buf, size_t len, const struct plan_workload
 				free(m);
 			} else if (level == MMB_LOG_INFO)
 				info("%s: %.*s", w->plugin.w.name, (int)h.len - 1, p + 1);
-		} else if (h.type == MSG_COUNTERS && iter_counters &&
-			   h.len == (1 + iter_counters->n) * sizeof(double)) {
+		} else if (h.type == MSG_COUNTERS && runner_iter_counters &&
+			   h.len == (1 + runner_iter_counters->n) * sizeof(double)) {
 			memcpy(r->counters, p, h.len);
-			r->ncounters = iter_counters->n;
+			r->ncounters = runner_iter_counters->n;
 		} else if (h.type == MSG_DONE && h.len == sizeof(uint32_t)) {
 			memcpy(&r->done, p, sizeof(uint32_t));
 			r->done_seen = true;
@@ -467,13 +208,13 @@ static int run_child(const struct plan_workload *w, const struct plan_variant *v
 		while (read(go[0], &ok, 1) < 0 && errno == EINTR)
 			;
 		close(go[0]);
-		child_main(w, v, fds[1], pin);
+		runner_child_main(w, v, fds[1], pin);
 	}
 	setpgid(pid, pid);
 	close(fds[1]);
 	close(go[0]);
 	contain_enter(&c, pid);
-	perfrec_attach(iter_profile, pid);	/* NULL: not the profiled iteration */
+	perfrec_attach(runner_iter_profile, pid);	/* NULL: not the profiled iteration */
 	if (write(go[1], "g", 1) != 1)
 		kill(pid, SIGKILL);
 	close(go[1]);
@@ -523,7 +264,7 @@ static int run_child(const struct plan_workload *w, const struct plan_variant *v
 			if (got == pid) {
 				exited = true;
 				/* perf first: the sweep below kills every child of ours */
-				perfrec_stop(iter_profile);
+				perfrec_stop(runner_iter_profile);
 				/* what it left behind (daemons, grandchildren) dies with it */
 				contain_end(&c);
 				eof_by = now_ns() + 1000000000ull;
@@ -688,7 +429,7 @@ static void counter_rows(const struct iter_result *r, const char ***keys, double
 {
 	*keys = xrealloc(*keys, (*nmon + COUNTERS_MAX_ROWS) * sizeof(**keys));
 	*deltas = xrealloc(*deltas, (*nmon + COUNTERS_MAX_ROWS) * sizeof(**deltas));
-	*nmon += counters_rows(iter_counters, r->counters + 1, r->counters[0], *keys + *nmon,
+	*nmon += counters_rows(runner_iter_counters, r->counters + 1, r->counters[0], *keys + *nmon,
 			       *deltas + *nmon, COUNTERS_MAX_ROWS);
 }
 
@@ -722,7 +463,7 @@ static void time_rows(const struct iter_result *r, double elapsed, const char **
 /* The experiment's counters, probed once: what cannot count is noted, once. */
 static int start_counters(const struct experiment *e, struct result_sink *sink)
 {
-	iter_counters = NULL;
+	runner_iter_counters = NULL;
 	counters_release(&run_counters);
 	if (e->no_counters)
 		return 0;
@@ -732,7 +473,7 @@ static int start_counters(const struct experiment *e, struct result_sink *sink)
 	if (!e->ncounters && counters_add_defaults(&run_counters))
 		return -1;
 	counters_prepare(&run_counters, NULL);
-	iter_counters = &run_counters;
+	runner_iter_counters = &run_counters;
 	if (run_counters.unsupported)
 		return sink_env(sink, "counters.unsupported", run_counters.unsupported, NULL);
 	return 0;
@@ -911,9 +652,9 @@ static void run_profiled(struct run_state *rs, struct plan_workload *w, struct p
 		drop_caches();
 	memset(&r, 0, sizeof(r));
 	mark = envctl_mark();
-	iter_profile = &pr;
+	runner_iter_profile = &pr;
 	rc = run_child(w, v, rs->e->env.pin_cpu ? &rs->e->env.pin_set : NULL, &r);
-	iter_profile = NULL;
+	runner_iter_profile = NULL;
 	envctl_restore_to(mark);
 	progress_clear();
 	if (rc == 0 && strcmp(r.status, "ok"))
@@ -1025,209 +766,10 @@ int runner_run(struct plan *plan, struct result_sink *sink, struct runner_stats 
 	warnonce_flush();
 	monitor_snap_release(&rs.before);
 	monitor_snap_release(&rs.after);
-	iter_counters = NULL;
+	runner_iter_counters = NULL;
 	counters_release(&run_counters);
 	strbuf_release(&rs.why);
 	knob_watch_reset();
 	st->interrupted = stop_signal != 0;
-	return ret;
-}
-
-/* --------------------------------------------------------- environment */
-
-static int set_env_knob(struct result_sink *sink, const char *key,
-			const char *path, const char *value)
-{
-	char old[512];
-	int ret;
-
-	if (read_knob_value(path, old, sizeof(old)) < 0)
-		return error("environment %s: %s does not exist on this kernel", key, path);
-	ret = envctl_set_knob(path, value);
-	if (ret == -EACCES || ret == -EPERM)
-		return error("environment %s: %s needs root to change (%s -> %s)", key, path, old,
-			     value);
-	if (ret)
-		return error("environment %s: cannot write '%s' to %s: %s", key, value, path,
-			     strerror(-ret));
-	/* re-checked after every iteration (a drift marks it disturbed) */
-	knob_watch_add(key, path, value);
-	/* "original" marks what this run changed: not a value that already was */
-	return sink_env(sink, key, value, strcmp(old, value) ? old : NULL);
-}
-
-/* A free zram device; *added: the number of one hot-added for us (remove it after), else -1. */
-static int find_free_zram(char *dev, size_t len, char *sys, size_t slen, int *added)
-{
-	*added = -1;
-	for (int i = 0; i < 16; i++) {
-		char path[128], buf[64];
-
-		snprintf(path, sizeof(path), "/sys/block/zram%d/disksize", i);
-		if (read_line_file(path, buf, sizeof(buf)) < 0)
-			continue;
-		if (strcmp(buf, "0"))
-			continue;	/* in use */
-		snprintf(dev, len, "/dev/zram%d", i);
-		snprintf(sys, slen, "/sys/block/zram%d", i);
-		return 0;
-	}
-	/* zram-control can add one */
-	{
-		char buf[32];
-
-		if (read_line_file("/sys/class/zram-control/hot_add", buf, sizeof(buf)) > 0) {
-			*added = atoi(buf);
-			snprintf(dev, len, "/dev/zram%s", buf);
-			snprintf(sys, slen, "/sys/block/zram%s", buf);
-			return 0;
-		}
-	}
-	return -1;
-}
-
-static int setup_zram_swap(const struct cfg_env *env, struct result_sink *sink)
-{
-	char dev[64], sys[64], path[128], size[32];
-	const char *mkswap[] = { "mkswap", dev, NULL };
-	const char *swapon[] = { "swapon", "-p", "32767", dev, NULL };
-	const char *swapoff[] = { "swapoff", dev, NULL };
-	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	int ret, added;
-
-	if (geteuid() != 0)
-		return error("environment swap: setting up zram swap needs root");
-	if (find_free_zram(dev, sizeof(dev), sys, sizeof(sys), &added))
-		return error("environment swap: no free zram device (is the zram module loaded? `modprobe zram`)");
-	/* a device hot-added for this run goes when it is undone (after its reset) */
-	if (added >= 0) {
-		snprintf(size, sizeof(size), "%d", added);
-		if (envctl_push_undo_write("/sys/class/zram-control/hot_remove", size))
-			return -1;
-	}
-	/* undo order, replayed backwards: reset the device last */
-	snprintf(path, sizeof(path), "%s/reset", sys);
-	if (envctl_push_undo_write(path, "1"))
-		return -1;
-	if (env->zram_comp) {
-		snprintf(path, sizeof(path), "%s/comp_algorithm", sys);
-		if ((ret = write_file_str(path, env->zram_comp)))
-			return error("environment swap: zram compressor '%s': %s", env->zram_comp,
-				     strerror(-ret));
-	}
-	snprintf(path, sizeof(path), "%s/disksize", sys);
-	snprintf(size, sizeof(size), "%lld", (long long)env->zram_bytes);
-	if ((ret = write_file_str(path, size)))
-		return error("environment swap: cannot size %s: %s", dev, strerror(-ret));
-	/* mkswap's report goes to out: shown only if it fails */
-	if (run_argv(mkswap, &out, &err))
-		ret = error("environment swap: mkswap %s failed: %s", dev,
-			    strtrim(err.len ? err.buf : out.buf ? out.buf : ""));
-	else if (envctl_push_undo(swapoff))
-		ret = -1;
-	else if (strbuf_reset(&err), run_argv(swapon, &out, &err))
-		ret = error("environment swap: swapon %s failed: %s", dev, strtrim(err.buf));
-	strbuf_release(&out);
-	strbuf_release(&err);
-	if (ret)
-		return -1;
-	sink_env(sink, "swap.zram", dev, NULL);
-	return sink_env(sink, "swap.zram_bytes", size, "0");
-}
-
-int runner_env_apply(const struct experiment *e, struct result_sink *sink)
-{
-	const struct cfg_env *env = &e->env;
-	char path[256], key[64];
-
-	if (env->thp_enabled &&
-	    set_env_knob(sink, "thp.enabled", THP_DIR "/enabled", env->thp_enabled))
-		return -1;
-	if (env->thp_defrag &&
-	    set_env_knob(sink, "thp.defrag", THP_DIR "/defrag", env->thp_defrag))
-		return -1;
-	for (size_t i = 0; i < env->nmthp; i++) {
-		snprintf(path, sizeof(path), THP_DIR "/hugepages-%ukB/enabled", env->mthp[i].kb);
-		snprintf(key, sizeof(key), "mthp.%ukB.enabled", env->mthp[i].kb);
-		if (set_env_knob(sink, key, path, env->mthp[i].value))
-			return -1;
-	}
-	/*
-	 * "thp: never" means no huge pages of any size: a per-size mTHP knob
-	 * left at always/madvise would still hand out large folios.  Sizes the
-	 * experiment lists itself keep their own value.
-	 */
-	if (env->thp_enabled && !strcmp(env->thp_enabled, "never")) {
-		DIR *d = opendir(THP_DIR);
-		struct dirent *de;
-		unsigned int kb;
-
-		while (d && (de = readdir(d))) {
-			bool listed = false;
-
-			if (sscanf(de->d_name, "hugepages-%ukB", &kb) != 1)
-				continue;
-			for (size_t i = 0; i < env->nmthp; i++)
-				listed |= env->mthp[i].kb == kb;
-			snprintf(path, sizeof(path), THP_DIR "/hugepages-%ukB/enabled", kb);
-			snprintf(key, sizeof(key), "mthp.%ukB.enabled", kb);
-			/* shmem-only sizes (no anon knob to write) are not ours to touch */
-			if (listed || access(path, W_OK) < 0)
-				continue;
-			if (set_env_knob(sink, key, path, "never")) {
-				closedir(d);
-				return -1;
-			}
-		}
-		if (d)
-			closedir(d);
-	}
-	if (env->governor) {
-		int ncpu = online_cpus();
-		bool any = false;
-
-		for (int c = 0; c < ncpu; c++) {
-			snprintf(path, sizeof(path),
-				 "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", c);
-			if (access(path, F_OK) < 0)
-				continue;
-			any = true;
-			snprintf(key, sizeof(key), "cpufreq.cpu%d.governor", c);
-			if (set_env_knob(sink, key, path, env->governor))
-				return -1;
-		}
-		if (!any) {
-			info("governor '%s' asked for, but this machine has no cpufreq (a VM?); going on without",
-			     env->governor);
-			sink_env(sink, "cpufreq.governor.requested", env->governor, NULL);
-		}
-	}
-	if (env->zram_bytes > 0 && setup_zram_swap(env, sink))
-		return -1;
-	if (env->pin_cpu)
-		sink_env(sink, "pin_cpu", env->pin_cpu, NULL);
-	if (env->drop_caches)
-		sink_env(sink, "drop_caches", "1", NULL);
-	return 0;
-}
-
-int runner_env_record(struct result_sink *sink)
-{
-	struct env_item *items;
-	const char **keys, **values;
-	size_t n;
-	int ret;
-
-	env_snapshot(&items, &n);
-	keys = xcalloc(n ? n : 1, sizeof(*keys));
-	values = xcalloc(n ? n : 1, sizeof(*values));
-	for (size_t i = 0; i < n; i++) {
-		keys[i] = items[i].key;
-		values[i] = items[i].value;
-	}
-	ret = sink_env_found(sink, keys, values, n);
-	free(keys);
-	free(values);
-	env_items_free(items, n);
 	return ret;
 }

@@ -1,7 +1,8 @@
 #!/bin/bash
-# The commands that read results: a --db that does not exist is the user's
-# mistake (exit 2, the file named); one that is not a database cannot be
-# read (exit 1).  Nothing is created either way.
+# The commands that read results (each opens it through command_open_db(),
+# as its NEED_DB_EXISTING flag says): a --db that does not exist is the
+# user's mistake (exit 2, the file named); one that is not a database cannot
+# be read (exit 1).  Nothing is created either way.
 . "$(dirname "$0")/../e2e-lib.sh"
 
 printf 'not a database, just text\n%.0s' $(seq 1 200) > "$TMP/garbage.db"
@@ -22,6 +23,8 @@ for db in "$TMP/none.db" "$TMP/garbage.db"; do
 	check $want "$db" export
 	check $want "$db" rm --yes 1
 	check $want "$db" run --resume 1
+	check $want "$db" list runs
+	check $want "$db" show last
 	if [ $want = 2 ]; then
 		grep -qF "database $db does not exist" "$TMP/err" ||
 			{ cat "$TMP/err"; die "the message should name the missing file"; }

@@ -23,13 +23,13 @@ cat > "$T/docs/ARCHITECTURE.md" <<'EOD'
 | 2 | run | `harness/run`, `plot` | - |
 | 3 | commands | `harness/commands` | - |
 <!-- layers end -->
-The runner is harness/run/runner.c.
+The runner is harness/run/loop.c.
 EOD
 echo "int util(void);" > "$T/harness/base/util.h"
 printf '#include "util.h"\nint util(void) { return 0; }\n' > "$T/harness/base/util.c"
-echo "int runner(void);" > "$T/harness/run/runner.h"
-printf '#include "util.h"\n#include "runner.h"\nint runner(void) { return util(); }\n' > "$T/harness/run/runner.c"
-printf '#include "runner.h"\nint main(void) { return runner(); }\n' > "$T/harness/commands/mmbench.c"
+echo "int loop(void);" > "$T/harness/run/loop.h"
+printf '#include "util.h"\n#include "loop.h"\nint loop(void) { return util(); }\n' > "$T/harness/run/loop.c"
+printf '#include "loop.h"\nint main(void) { return loop(); }\n' > "$T/harness/commands/mmbench.c"
 echo "int h(void) { return sqlite3_open(0, 0); }" > "$T/db/ok.c"
 python3 "$CHK" --graph "$T" > "$T/docs/layers.md"
 python3 "$CHK" "$T" > "$TMP/clean" || die "a clean tree fails the checker: $(cat "$TMP/clean")"
@@ -37,7 +37,7 @@ grep -q '`harness/commands/` → harness/run/ (1)' "$T/docs/layers.md" ||
 	die "the graph misses commands -> run: $(cat "$T/docs/layers.md")"
 
 # the breaches
-printf '#include "runner.h"\n' >> "$T/harness/base/util.c"
+printf '#include "loop.h"\n' >> "$T/harness/base/util.c"
 mkdir -p "$T/harness/extra" && echo "int x;" > "$T/harness/extra/x.c"
 { echo "int long_one(void)"; echo "{"; for i in $(seq 1 110); do echo "	(void)$i;"; done
   echo "	return 0;"; echo "}"; } > "$T/workloads/w/w.c"
@@ -51,14 +51,14 @@ set -e
 [ $rc = 1 ] || die "planted breaches: checker exited $rc"
 expect() { grep -qF -- "$1" "$TMP/planted" || die "not caught: $1
 $(cat "$TMP/planted")"; }
-expect "harness/base/util.c:3: includes runner.h (harness/run/, layer 2 run) from layer 0 base: an upward include"
+expect "harness/base/util.c:3: includes loop.h (harness/run/, layer 2 run) from layer 0 base: an upward include"
 expect "harness/extra/x.c: folder harness/extra/ is in no layer of docs/ARCHITECTURE.md"
 expect "workloads/w/w.c:2: long_one() is 113 lines, over 100"
 expect "harness/run/big.c: 1001 lines, over 1000"
 expect "plot/p.c:1: sqlite3_ outside db/"
 expect "docs/ARCHITECTURE.md:11: names harness/run/loader.c, which does not exist"
 grep -q "db/ok.c" "$TMP/planted" && die "sqlite3_ in db/ flagged"
-grep -q "runner.c, which" "$TMP/planted" && die "an existing source flagged as missing"
+grep -q "loop.c, which" "$TMP/planted" && die "an existing source flagged as missing"
 python3 "$CHK" --graph "$T" > "$T/docs/layers.md"
 python3 "$CHK" "$T" > "$TMP/planted2" || true
 grep -q "docs/layers.md" "$TMP/planted2" && die "a regenerated graph still called stale"

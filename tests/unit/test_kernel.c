@@ -25,6 +25,7 @@
 #include "initramfs.h"
 #include "kargv.h"
 #include "capture.h"
+#include "builtin.h"
 #include "kbuild.h"
 #include "merge.h"
 #include "qemu.h"
@@ -128,7 +129,7 @@ static void test_shipped_fragments(void **state)
 
 /* ---- arguments ---- */
 
-/* kbuild_opts_parse() on args; what it said on stderr into err */
+/* kernel_build_parse_args() on args; what it said on stderr into err */
 static int parse(const char *const *args, struct kbuild_opts *o, char *err, size_t len)
 {
 	static char *argv[32];	/* o's strings point into it */
@@ -141,7 +142,7 @@ static int parse(const char *const *args, struct kbuild_opts *o, char *err, size
 	argv[argc] = NULL;
 	kbuild_opts_init(o);
 	capture_begin(&c);
-	ret = kbuild_opts_parse(o, argc, argv);
+	ret = kernel_build_parse_args(o, argc, argv);
 	said = capture_end(&c);
 	snprintf(err, len, "%s", said);
 	free(said);
@@ -222,7 +223,7 @@ static void test_ab_args(void **state)
 
 	(void)state;
 	ab_opts_init(&o);
-	assert_int_equal(ab_opts_parse(&o, 17, argv), 0);
+	assert_int_equal(ab_parse_args(&o, 17, argv), 0);
 	/* the build options are kernel build's own */
 	assert_string_equal(o.build.tree, "/t");
 	assert_string_equal(o.build.ref, "v1");
@@ -241,14 +242,14 @@ static void test_ab_args(void **state)
 		char *bad[] = { "ab", "--tree", "/t", "x.yaml", NULL };	/* no series */
 
 		ab_opts_init(&o);
-		assert_int_equal(ab_opts_parse(&o, 4, bad), -1);
+		assert_int_equal(ab_parse_args(&o, 4, bad), -1);
 		ab_opts_release(&o);
 	}
 	{
 		char *bad[] = { "ab", "--tree", "/t", "--patch", "p", "--accel", "hvf", "x.yaml", NULL };
 
 		ab_opts_init(&o);
-		assert_int_equal(ab_opts_parse(&o, 8, bad), -1);
+		assert_int_equal(ab_parse_args(&o, 8, bad), -1);
 		ab_opts_release(&o);
 	}
 }

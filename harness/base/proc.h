@@ -1,0 +1,64 @@
+/*
+ * The one way mmbench runs another program (git, make, gnuplot, the Slurm
+ * tools, perf, qemu): an argv, never a shell; stdin from a buffer or
+ * /dev/null; stdout and stderr captured (capped), sent to a file, or left
+ * to ours; a time limit that stops the program's whole process group; the
+ * program dies with us (PR_SET_PDEATHSIG); one wording for how it ended.
+ *
+ * Operands that come from users go after "--" in argv wherever the program
+ * takes it (docs/security.md).
+ */
+#ifndef MMB_PROC_H
+#define MMB_PROC_H
+
+#include "util.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define PROC_NEW_PGRP	(1u << 0)	/* its own process group: ^C reaches only us */
+#define PROC_NULL_OUT	(1u << 1)	/* stdout to /dev/null (when not captured) */
+
+#define PROC_CAP_DEFAULT (16u << 20)	/* bytes kept per captured stream */
+
+struct proc {
+	/* what to run */
+	const char *const *argv;	/* argv[0] is looked up in PATH */
+	const char *dir;		/* chdir there first, or NULL */
+	const char *const *env;		/* NAME=VALUE added to the environment, NULL-ended, or NULL */
+	const char *in;			/* its stdin, in_len bytes; NULL: /dev/null */
+	size_t in_len;
+	struct strbuf *out, *err;	/* captured streams, or NULL */
+	int out_fd, err_fd;		/* else: this fd (a log), or -1 for ours */
+	size_t cap;			/* 0: PROC_CAP_DEFAULT; the rest is read and dropped */
+	double timeout_s;		/* 0: none; else SIGTERM, 2 s grace, SIGKILL */
+	unsigned int flags;		/* PROC_* */
+	void (*tick)(void *arg);	/* about every 250 ms while it runs (progress) */
+	void *tick_arg;
+	/* what became of it */
+	pid_t pid;
+	int status;			/* waitpid()'s status */
+	bool started, timed_out, truncated;
+};
+
+#define PROC_INIT(av) { .argv = (av), .out_fd = -1, .err_fd = -1 }
+
+/*
+ * Run p to its end.  Its exit code (0-255; 127 when it could not be
+ * started), 128 + signal when a signal ended it, or -1 with errno when
+ * mmbench could not run or wait for it (nothing printed).
+ */
+int proc_run(struct proc *p);
+
+/* How it ended, for messages: "exited with 2", "killed by SIGKILL",
+ * "stopped after the 30 s time limit", "could not be started". */
+const char *proc_ended(const struct proc *p, char *buf, size_t len);
+
+/*
+ * The one error for a program that failed: "WHAT: PROGRAM exited with 2:
+ * FIRST LINE OF ITS STDERR" (the stderr part when captured).  Returns -1.
+ */
+int proc_error(const struct proc *p, const char *what);
+
+#endif

@@ -1,0 +1,129 @@
+/*
+ * The command table and the one way to run a command: commands[] names
+ * each command's function and the preconditions run_command() takes care
+ * of before calling it (builtin.h).
+ */
+#include "builtin.h"
+#include "db.h"
+#include "dbopen.h"
+#include "envctl.h"
+#include "util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct command commands[] = {
+	{ "run",	cmd_run,	RESTORE_ENV | NEED_DB },
+	{ "list",	cmd_list,	NEED_DB_EXISTING },
+	{ "show",	cmd_show,	NEED_DB_EXISTING },
+	{ "compare",	cmd_compare,	NEED_DB_EXISTING },
+	{ "import",	cmd_import,	NEED_DB },
+	{ "merge",	cmd_merge,	NEED_DB },
+	{ "export",	cmd_export,	NEED_DB_EXISTING },
+	{ "rm",		cmd_rm,		NEED_DB | NEED_DB_EXISTING },
+	{ "plot",	cmd_plot,	NEED_DB_EXISTING },
+	{ "report",	cmd_report,	NEED_DB_EXISTING },
+	{ "kernel",	cmd_kernel,	0 },
+	{ "vm",		cmd_vm,		RESTORE_ENV },
+	{ "ab",		cmd_ab,		RESTORE_ENV },
+	{ "reproduce",	cmd_reproduce,	RESTORE_ENV },
+	{ "fleet",	cmd_fleet,	0 },
+	{ "restore",	cmd_restore,	0 },
+	{ "help",	cmd_help,	0 },
+};
+
+static int wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	}
+	return 0;
+}
+
+/* the flags of the command running, for command_open_db() */
+static unsigned int running_flags;
+
+int command_open_db(struct mmb_db *db, const char *path)
+{
+	const char *p = db_default_path(path);
+
+	/* a command that opens a DB says which way in commands[] */
+	if (!(running_flags & (NEED_DB | NEED_DB_EXISTING)))
+		die("BUG: command_open_db() from a command without NEED_DB or NEED_DB_EXISTING");
+	if (!(running_flags & NEED_DB))
+		return db_open_results(db, path);
+	/* a writer of existing results (rm): a typo makes no new database */
+	if ((running_flags & NEED_DB_EXISTING) && access(p, F_OK) < 0)
+		return error("database %s does not exist", p), EXIT_USAGE;
+	return db_open(db, p) ? EXIT_RUNTIME : EXIT_OK;
+}
+
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "(see `mmbench %s --help`)\n", cmd);
+	return EXIT_USAGE;
+}
+
+static int run_entry(const struct command *c, int argc, char **argv)
+{
+	unsigned int outer = running_flags;
+	int ret;
+
+	if (wants_help(argc, argv))
+		return help_show(c->name) ? EXIT_USAGE : EXIT_OK;
+	/* a journal others could have written is refused, never replayed */
+	if ((c->flags & RESTORE_ENV) && envctl_recover())
+		return EXIT_RUNTIME;
+	running_flags = c->flags;
+	ret = c->fn(argc, argv);
+	running_flags = outer;
+	/* error() returns -1: a runtime failure */
+	return ret < 0 ? EXIT_RUNTIME : ret;
+}
+
+int run_command(int argc, char **argv)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, argv[0]))
+			return run_entry(&commands[i], argc, argv);
+	error("'%s' is not an mmbench command; commands are:", argv[0]);
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(stderr, "  %s\n", commands[i].name);
+	return EXIT_USAGE;
+}
+
+int run_subcommand(const char *cmd, const struct command *subs, size_t nsubs,
+		   int argc, char **argv)
+{
+	struct strbuf names = STRBUF_INIT;
+	int ret;
+
+	for (size_t i = 0; argc >= 1 && i < nsubs; i++)
+		if (!strcmp(subs[i].name, argv[0])) {
+			unsigned int outer = running_flags;
+
+			running_flags = subs[i].flags;
+			ret = subs[i].fn(argc, argv);
+			running_flags = outer;
+			return ret < 0 ? EXIT_RUNTIME : ret;
+		}
+	for (size_t i = 0; i < nsubs; i++)
+		if (!(subs[i].flags & SUBCOMMAND_HIDDEN))
+			strbuf_addf(&names, "%s%s", names.len ? ", " : "", subs[i].name);
+	if (argc < 1)
+		ret = usage_error(cmd, "%s: which subcommand? (%s)", cmd, names.buf);
+	else
+		ret = usage_error(cmd, "%s: unknown subcommand '%s' (%s)", cmd, argv[0], names.buf);
+	strbuf_release(&names);
+	return ret;
+}
