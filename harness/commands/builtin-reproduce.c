@@ -309,25 +309,19 @@ static char *experiment_file(const struct repro_plan *p)
  * --tree: build base, suspect (and the report's third column, and the
  * suspect + each --fix) and A/B each against the base, interleaved.
  */
-static int run_tree(struct repro_args *a, const struct lkp_report *r, struct repro_plan *p)
+/*
+ * The columns to build: the report's commits found in the tree (base,
+ * suspect, others that descend from the base), then base..suspect plus
+ * each --fix.  EXIT_OK, or EXIT_USAGE after the message.
+ */
+static int tree_columns(const struct repro_args *a, const struct lkp_table *t, char **sha,
+			struct column *col, size_t *ncol)
 {
-	const struct lkp_table *t = p->table;
-	struct column col[LKP_MAX_COLS + MAX_FIXES];
-	size_t ncol = 0;
-	char *sha[LKP_MAX_COLS] = { 0 };
-	char *exp = NULL;
-	enum accel used = ACCEL_AUTO;
-	int ret = EXIT_OK;
-
-	memset(col, 0, sizeof(col));
 	for (size_t c = 0; c < t->ncommits; c++) {
 		sha[c] = resolve_commit(a->tree, t->commits[c].long_sha);
-		if (!sha[c] && c < 2) {
-			error("the report's %s commit %s is not in %s: fetch it there first (git fetch)",
-			      c ? "suspect" : "base", t->commits[c].sha, a->tree);
-			ret = EXIT_USAGE;
-			goto out;
-		}
+		if (!sha[c] && c < 2)
+			return error("the report's %s commit %s is not in %s: fetch it there first (git fetch)",
+				     c ? "suspect" : "base", t->commits[c].sha, a->tree), EXIT_USAGE;
 	}
 	for (size_t c = 0; c < t->ncommits; c++) {
 		struct column *k;
@@ -338,24 +332,21 @@ static int run_tree(struct repro_args *a, const struct lkp_report *r, struct rep
 			continue;
 		}
 		if (c > 0 && is_ancestor(a->tree, sha[0], sha[c]) != 1) {
-			if (c == 1) {
-				error("the suspect %s does not descend from the base %s in %s; reproduce builds the base plus base..suspect",
-				      t->commits[1].sha, t->commits[0].sha, a->tree);
-				ret = EXIT_USAGE;
-				goto out;
-			}
+			if (c == 1)
+				return error("the suspect %s does not descend from the base %s in %s; reproduce builds the base plus base..suspect",
+					     t->commits[1].sha, t->commits[0].sha, a->tree), EXIT_USAGE;
 			info("reproduce: %s does not descend from the base; column not built",
 			     t->commits[c].sha);
 			continue;
 		}
-		k = &col[ncol++];
+		k = &col[(*ncol)++];
 		k->label = xstrndup(sha[c], 10);
 		k->title = xasprintf("%s (\"%s\")", k->label, t->commits[c].subject);
 		k->range = c ? xasprintf("%s..%s", sha[0], sha[c]) : NULL;
 		k->rcol = (int)c;
 	}
 	for (size_t f = 0; f < a->nfixes; f++) {
-		struct column *k = &col[ncol++];
+		struct column *k = &col[(*ncol)++];
 		char *b = xstrdup(a->fixes[f]), *txt;
 
 		txt = xasprintf("%.10s+%s", sha[1], basename(b));
@@ -367,6 +358,92 @@ static int run_tree(struct repro_args *a, const struct lkp_report *r, struct rep
 		free(txt);
 		free(b);
 	}
+	return EXIT_OK;
+}
+
+/* A/B of column 0 (the base) against column k; the accelerator used. */
+static int ab_column(const struct repro_args *a, const struct repro_plan *p, const char *base_sha,
+		     const struct column *col, size_t k, const char *exp, enum accel *used)
+{
+	struct ab_opts o;
+	struct ab_result res;
+	const char *patches[2];
+	int rc;
+
+	ab_opts_init(&o);
+	o.build.tree = a->tree;
+	o.build.ref = base_sha;
+	patches[0] = col[k].range;
+	patches[1] = col[k].fix;
+	o.build.patches = patches;
+	o.build.npatches = col[k].fix ? 2 : 1;
+	o.base_label = col[0].label;
+	o.new_label = col[k].label;
+	o.experiment = exp;
+	o.vm = a->vm;
+	o.vm.db_path = a->db;
+	if (a->base_config)
+		o.build.base_config = a->base_config;
+	o.build.fragments = a->nfragments ? a->fragments : NULL;
+	o.build.nfragments = a->nfragments;
+	o.rounds = p->rounds;
+	o.no_compare = true;
+	o.no_plots = true;
+	info("reproduce: A/B %s vs %s, %d boots each", col[0].label, col[k].label, p->rounds);
+	rc = ab_run(&o, &res);
+	/* ab_opts_release would free the caller's arrays */
+	o.build.patches = NULL;
+	o.build.fragments = NULL;
+	ab_opts_release(&o);
+	if (rc >= 0)
+		*used = res.accel;
+	ab_result_release(&res);
+	return rc < 0 ? (rc == MMB_EUSAGE ? EXIT_USAGE : EXIT_RUNTIME) : EXIT_OK;
+}
+
+/* Our rows under the report's, from the DB the A/Bs wrote. */
+static int tree_compare(const struct repro_args *a, const struct lkp_report *r,
+			struct repro_plan *p, const struct column *col, size_t ncol, enum accel used)
+{
+	struct mmb_db db;
+	const char *labels[LKP_MAX_COLS], *titles[LKP_MAX_COLS];
+	int rcol[LKP_MAX_COLS];
+	size_t n = ncol < LKP_MAX_COLS ? ncol : LKP_MAX_COLS;
+	int guest = a->vm.cpus ? a->vm.cpus : (online_cpus() < 2 ? 1 : 2);
+	bool complete;
+	int rc;
+
+	for (size_t c = 0; c < n; c++) {
+		labels[c] = col[c].label;
+		titles[c] = col[c].title;
+		rcol[c] = col[c].rcol;
+	}
+	repro_plan_caveats(p, r, guest, accel_name(used));
+	if (db_open_existing(&db, db_default_path(a->db)))
+		return EXIT_RUNTIME;
+	{
+		struct repro_columns cols = { labels, titles, rcol, n };
+
+		rc = repro_print_comparison(&db, r, p, &cols, &complete);
+	}
+	db_close(&db);
+	print_notes(p);
+	return rc < 0 ? EXIT_RUNTIME : EXIT_OK;
+}
+
+static int run_tree(struct repro_args *a, const struct lkp_report *r, struct repro_plan *p)
+{
+	struct column col[LKP_MAX_COLS + MAX_FIXES];
+	size_t ncol = 0;
+	char *sha[LKP_MAX_COLS] = { 0 };
+	char *exp = NULL;
+	enum accel used = ACCEL_AUTO;
+	int ret;
+
+	memset(col, 0, sizeof(col));
+	ret = tree_columns(a, p->table, sha, col, &ncol);
+	if (ret)
+		goto out;
 	exp = experiment_file(p);
 	if (!exp) {
 		ret = EXIT_RUNTIME;
@@ -377,76 +454,10 @@ static int run_tree(struct repro_args *a, const struct lkp_report *r, struct rep
 		printf("  %-8s %s\n", c == 0 ? "base" : col[c].rcol == 1 ? "suspect" : "column",
 		       col[c].title);
 	fflush(stdout);
-
-	for (size_t c = 1; c < ncol; c++) {
-		struct ab_opts o;
-		struct ab_result res;
-		const char *patches[2];
-		int rc;
-
-		ab_opts_init(&o);
-		o.build.tree = a->tree;
-		o.build.ref = sha[0];
-		patches[0] = col[c].range;
-		patches[1] = col[c].fix;
-		o.build.patches = patches;
-		o.build.npatches = col[c].fix ? 2 : 1;
-		o.base_label = col[0].label;
-		o.new_label = col[c].label;
-		o.experiment = exp;
-		o.vm = a->vm;
-		o.vm.db_path = a->db;
-		if (a->base_config)
-			o.build.base_config = a->base_config;
-		o.build.fragments = a->nfragments ? a->fragments : NULL;
-		o.build.nfragments = a->nfragments;
-		o.rounds = p->rounds;
-		o.no_compare = true;
-		o.no_plots = true;
-		info("reproduce: A/B %s vs %s, %d boots each", col[0].label, col[c].label, p->rounds);
-		rc = ab_run(&o, &res);
-		/* ab_opts_release would free the caller's arrays */
-		o.build.patches = NULL;
-		o.build.fragments = NULL;
-		ab_opts_release(&o);
-		if (rc < 0) {
-			ab_result_release(&res);
-			ret = rc == MMB_EUSAGE ? EXIT_USAGE : EXIT_RUNTIME;
-			goto out;
-		}
-		used = res.accel;
-		ab_result_release(&res);
-	}
-
-	{
-		struct mmb_db db;
-		const char *labels[LKP_MAX_COLS], *titles[LKP_MAX_COLS];
-		int rcol[LKP_MAX_COLS];
-		size_t n = ncol < LKP_MAX_COLS ? ncol : LKP_MAX_COLS;
-		int guest = a->vm.cpus ? a->vm.cpus : (online_cpus() < 2 ? 1 : 2);
-		bool complete;
-		int rc;
-
-		for (size_t c = 0; c < n; c++) {
-			labels[c] = col[c].label;
-			titles[c] = col[c].title;
-			rcol[c] = col[c].rcol;
-		}
-		repro_plan_caveats(p, r, guest, accel_name(used));
-		if (db_open_existing(&db, db_default_path(a->db))) {
-			ret = EXIT_RUNTIME;
-			goto out;
-		}
-		{
-			struct repro_columns cols = { labels, titles, rcol, n };
-
-			rc = repro_print_comparison(&db, r, p, &cols, &complete);
-		}
-		db_close(&db);
-		print_notes(p);
-		if (rc < 0)
-			ret = EXIT_RUNTIME;
-	}
+	for (size_t c = 1; c < ncol && !ret; c++)
+		ret = ab_column(a, p, sha[0], col, c, exp, &used);
+	if (!ret)
+		ret = tree_compare(a, r, p, col, ncol, used);
 out:
 	for (size_t c = 0; c < ncol; c++) {
 		free(col[c].label);

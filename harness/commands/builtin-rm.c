@@ -45,6 +45,63 @@ static bool ask(size_t n)
 	return line[0] == 'y' || line[0] == 'Y';
 }
 
+static int check_targets(struct mmb_db *db, const struct db_run_line *lines, size_t nlines,
+			 const int64_t *ids, size_t nids, const char **labels, size_t nlabels)
+{
+	for (size_t i = 0; i < nids; i++) {
+		size_t j;
+
+		for (j = 0; j < nlines && lines[j].id != ids[i]; j++)
+			;
+		if (j == nlines)
+			return error("no run %lld in %s (see `mmbench list runs`)", (long long)ids[i],
+				     db_path(db));
+	}
+	for (size_t l = 0; l < nlabels; l++) {
+		size_t j;
+
+		for (j = 0; j < nlines && strcmp(lines[j].label, labels[l]); j++)
+			;
+		if (j == nlines && db_kernel_find(db, labels[l]) <= 0)
+			return error("unknown kernel label '%s' (see `mmbench list kernels`)", labels[l]);
+	}
+	return 0;
+}
+
+/* The runs to go into sel, by id, each once; a running one refuses all. */
+static int select_runs(const struct db_run_line *lines, size_t nlines, const int64_t *ids,
+		       size_t nids, const char **labels, size_t nlabels, int64_t *sel, size_t *nsel)
+{
+	for (size_t j = 0; j < nlines; j++) {
+		bool want = false;
+
+		for (size_t i = 0; i < nids && !want; i++)
+			want = ids[i] == lines[j].id;
+		for (size_t l = 0; l < nlabels && !want; l++)
+			want = !strcmp(lines[j].label, labels[l]);
+		if (!want)
+			continue;
+		if (!strcmp(lines[j].status, "running"))
+			return error("run %lld is still running: stop it first (or wait), then rm",
+				     (long long)lines[j].id);
+		sel[(*nsel)++] = lines[j].id;
+	}
+	return 0;
+}
+
+static void show_selection(const struct db_run_line *lines, size_t nlines, const int64_t *sel,
+			   size_t nsel)
+{
+	fprintf(stderr, "%s\n", nsel ? "will remove:" : "no runs to remove");
+	for (size_t j = 0; j < nlines; j++)
+		for (size_t i = 0; i < nsel; i++)
+			if (sel[i] == lines[j].id)
+				fprintf(stderr, "  run %lld  %s  %s  %s  %d samples\n",
+					(long long)lines[j].id, lines[j].label,
+					*lines[j].experiment ? lines[j].experiment : "-",
+					lines[j].status, lines[j].samples);
+}
+
 int cmd_rm(int argc, char **argv)
 {
 	const char *dbpath = NULL;
@@ -86,52 +143,12 @@ int cmd_rm(int argc, char **argv)
 		goto close;
 	ret = EXIT_USAGE;
 	/* every id and label must exist: a typo removes nothing */
-	for (size_t i = 0; i < nids; i++) {
-		size_t j;
-
-		for (j = 0; j < nlines && lines[j].id != ids[i]; j++)
-			;
-		if (j == nlines) {
-			error("no run %lld in %s (see `mmbench list runs`)", (long long)ids[i], db_path(&db));
-			goto close;
-		}
-	}
-	for (size_t l = 0; l < nlabels; l++) {
-		size_t j;
-
-		for (j = 0; j < nlines && strcmp(lines[j].label, labels[l]); j++)
-			;
-		if (j == nlines && db_kernel_find(&db, labels[l]) <= 0) {
-			error("unknown kernel label '%s' (see `mmbench list kernels`)", labels[l]);
-			goto close;
-		}
-	}
-	/* the runs to go, by id, each once */
+	if (check_targets(&db, lines, nlines, ids, nids, labels, nlabels))
+		goto close;
 	sel = xcalloc(nlines + 1, sizeof(*sel));
-	for (size_t j = 0; j < nlines; j++) {
-		bool want = false;
-
-		for (size_t i = 0; i < nids && !want; i++)
-			want = ids[i] == lines[j].id;
-		for (size_t l = 0; l < nlabels && !want; l++)
-			want = !strcmp(lines[j].label, labels[l]);
-		if (!want)
-			continue;
-		if (!strcmp(lines[j].status, "running")) {
-			error("run %lld is still running: stop it first (or wait), then rm",
-			      (long long)lines[j].id);
-			goto close;
-		}
-		sel[nsel++] = lines[j].id;
-	}
-	fprintf(stderr, "%s\n", nsel ? "will remove:" : "no runs to remove");
-	for (size_t j = 0; j < nlines; j++)
-		for (size_t i = 0; i < nsel; i++)
-			if (sel[i] == lines[j].id)
-				fprintf(stderr, "  run %lld  %s  %s  %s  %d samples\n",
-					(long long)lines[j].id, lines[j].label,
-					*lines[j].experiment ? lines[j].experiment : "-",
-					lines[j].status, lines[j].samples);
+	if (select_runs(lines, nlines, ids, nids, labels, nlabels, sel, &nsel))
+		goto close;
+	show_selection(lines, nlines, sel, nsel);
 	if (!yes) {
 		if (!isatty(STDIN_FILENO)) {
 			error("not removing without --yes: there is no terminal to ask on");

@@ -520,13 +520,151 @@ static void match_kpi(struct repro_plan *p, const struct lkp_report *r, const ch
 		p->better = -1;
 }
 
+static int map_aim9(struct repro_plan *p, const struct lkp_report *r, const struct repro_opts *o,
+		    const char *test, int64_t *work_ns, char *err, size_t errlen)
+{
+	static const char *const used[] = { "test", "testtime", NULL };
+	const char *tt = param_or(r, "testtime", "300s");
+
+	(void)o, (void)err, (void)errlen;
+	if (!test || (strcmp(test, "brk_test") && strcmp(test, "page_test")))
+		return -2;
+	p->workload = xstrdup("aim9");
+	p->metric = xasprintf("%s.ops_per_sec", test);
+	add_param(p, "test", test, NULL);
+	add_param(p, "testtime", tt, NULL);
+	*work_ns = dur_or(tt, 300 * SEC);
+	note_ignored(p, r, used);
+	return 0;
+}
+
+static int map_ebizzy(struct repro_plan *p, const struct lkp_report *r, const struct repro_opts *o,
+		      const char *test, int64_t *work_ns, char *err, size_t errlen)
+{
+	static const char *const used[] = { "nr_threads", "duration", "iterations", NULL };
+	const char *it = param_or(r, "iterations", "100x");
+	const char *d = param_or(r, "duration", "10s");
+	struct unit_ctx u = { .ncpus = o->ncpus, .mem_total = 0, .page_size = 4096 };
+	int64_t n = 0;
+	char uerr[160];
+
+	(void)test;
+	p->workload = xstrdup("ebizzy");
+	p->metric = xstrdup("throughput");
+	if (add_cpu_param(p, "threads", "nr_threads", param_or(r, "nr_threads", "200%"),
+			  o->ncpus, err, errlen) < 0)
+		return -1;
+	add_param(p, "duration", d, NULL);
+	add_param(p, "rng", "compat", xstrdup("0-day's ebizzy 0.3 never advances its RNG"));
+	if (units_parse_int(it, &u, &n, uerr, sizeof(uerr)) < 0 || n < 1) {
+		snprintf(err, errlen, "report parameter iterations: %s", uerr);
+		return -1;
+	}
+	p->workload_iterations = (int)n;
+	note(p, "iterations: %s -> %lld ebizzy runs per run, as lkp's job does", it,
+	     (long long)n);
+	*work_ns = n * dur_or(d, 10 * SEC);
+	note_ignored(p, r, used);
+	return 0;
+}
+
+static int map_pft(struct repro_plan *p, const struct lkp_report *r, const struct repro_opts *o,
+		   const char *test, int64_t *work_ns, char *err, size_t errlen)
+{
+	static const char *const used[] = { "nr_task", "runtime", NULL };
+
+	(void)test;
+	p->workload = xstrdup("pft");
+	p->metric = xstrdup("faults/cpu");
+	add_param(p, "size", "20%mem", xstrdup("lkp: pft -m <mem/5>"));
+	if (add_cpu_param(p, "clients", "nr_task", param_or(r, "nr_task", "100%"),
+			  o->ncpus, err, errlen) < 0)
+		return -1;
+	add_param(p, "mode", "processes", xstrdup("lkp: pft -n (processes)"));
+	if (lkp_report_param(r, "runtime"))
+		note(p, "runtime: %s: lkp repeats pft for that long; here one pft pass per iteration",
+		     lkp_report_param(r, "runtime"));
+	*work_ns = 120 * SEC;
+	note_ignored(p, r, used);
+	return 0;
+}
+
+static int map_wis(struct repro_plan *p, const struct lkp_report *r, const struct repro_opts *o,
+		   const char *test, int64_t *work_ns, char *err, size_t errlen)
+{
+	static const char *const used[] = { "test", "mode", "nr_task", NULL };
+	const char *mode = param_or(r, "mode", "process");
+
+	if (!test || !in_list(test, wis_tests))
+		return -2;
+	if (strcmp(mode, "process") && strcmp(mode, "thread")) {
+		snprintf(err, errlen, "not supported: will-it-scale/%s mode '%s' (mmbench runs mode process or thread)",
+			 test, mode);
+		return -1;
+	}
+	p->workload = xstrdup("will-it-scale");
+	p->metric = xasprintf("per_%s_ops", mode);
+	add_param(p, "test", test, NULL);
+	add_param(p, "mode", mode, NULL);
+	if (add_cpu_param(p, "nr_task", "nr_task", param_or(r, "nr_task", "100%"),
+			  o->ncpus, err, errlen) < 0)
+		return -1;
+	*work_ns = 60 * SEC;
+	note_ignored(p, r, used);
+	return 0;
+}
+
+/*
+ * Every 0-day testcase reproduce maps to a workload, one line each: the
+ * mapping returns 0, -1 after the message in err, or -2 for "not
+ * supported" (a test of the testcase mmbench does not run).
+ */
+static const struct {
+	const char *testcase;
+	int (*map)(struct repro_plan *p, const struct lkp_report *r, const struct repro_opts *o,
+		   const char *test, int64_t *work_ns, char *err, size_t errlen);
+} testcases[] = {
+	{ "aim9", map_aim9 },
+	{ "ebizzy", map_ebizzy },
+	{ "pft", map_pft },
+	{ "will-it-scale", map_wis },
+	{ "vm-scalability", map_vms },
+	{ "stress-ng", map_stress_ng },
+};
+
+/* The governor the report used, when this machine (or guest) can set one. */
+static int map_governor(struct repro_plan *p, const struct lkp_report *r,
+			const struct repro_opts *o, char *err, size_t errlen)
+{
+	const char *gov = lkp_report_param(r, "cpufreq_governor");
+
+	/* the experiment file's own rule for a governor (config.c) */
+	if (gov && o->has_cpufreq && strpbrk(gov, " \t\n/")) {
+		snprintf(err, errlen, "report parameter cpufreq_governor: '%s' is not a governor name",
+			 gov);
+		return -1;
+	}
+	if (!gov)
+		return 0;
+	if (o->has_cpufreq) {
+		p->governor = xstrdup(gov);
+	} else {
+		const char *w = o->where ? o->where : "this machine";
+
+		p->governor_skipped = xstrdup(gov);
+		note(p, "governor: the report used cpufreq_governor %s; %s has no cpufreq%s, skipped",
+		     gov, w, strcmp(w, "this machine") ? "" : " (a VM?)");
+	}
+	return 0;
+}
+
 int repro_plan_build(const struct lkp_report *r, const struct repro_opts *o,
 		     struct repro_plan *p, char *err, size_t errlen)
 {
 	const char *tc = r->testcase;
 	const char *test = lkp_report_param(r, "test");
-	const char *gov = lkp_report_param(r, "cpufreq_governor");
 	int64_t work_ns = 0;
+	int rc = -2;
 
 	repro_plan_init(p);
 	p->table = lkp_report_main_table(r);
@@ -538,108 +676,17 @@ int repro_plan_build(const struct lkp_report *r, const struct repro_opts *o,
 	p->lkp_metric = xstrdup(r->headline_metric);
 	p->better = 1;
 
-	if (!strcmp(tc, "aim9")) {
-		static const char *const used[] = { "test", "testtime", NULL };
-		const char *tt = param_or(r, "testtime", "300s");
-
-		if (!test || (strcmp(test, "brk_test") && strcmp(test, "page_test")))
-			goto unsupported;
-		p->workload = xstrdup("aim9");
-		p->metric = xasprintf("%s.ops_per_sec", test);
-		add_param(p, "test", test, NULL);
-		add_param(p, "testtime", tt, NULL);
-		work_ns = dur_or(tt, 300 * SEC);
-		note_ignored(p, r, used);
-	} else if (!strcmp(tc, "ebizzy")) {
-		static const char *const used[] = { "nr_threads", "duration", "iterations", NULL };
-		const char *it = param_or(r, "iterations", "100x");
-		const char *d = param_or(r, "duration", "10s");
-		struct unit_ctx u = { .ncpus = o->ncpus, .mem_total = 0, .page_size = 4096 };
-		int64_t n = 0;
-		char uerr[160];
-
-		p->workload = xstrdup("ebizzy");
-		p->metric = xstrdup("throughput");
-		if (add_cpu_param(p, "threads", "nr_threads", param_or(r, "nr_threads", "200%"),
-				  o->ncpus, err, errlen) < 0)
-			goto fail;
-		add_param(p, "duration", d, NULL);
-		add_param(p, "rng", "compat", xstrdup("0-day's ebizzy 0.3 never advances its RNG"));
-		if (units_parse_int(it, &u, &n, uerr, sizeof(uerr)) < 0 || n < 1) {
-			snprintf(err, errlen, "report parameter iterations: %s", uerr);
-			goto fail;
-		}
-		p->workload_iterations = (int)n;
-		note(p, "iterations: %s -> %lld ebizzy runs per run, as lkp's job does", it,
-		     (long long)n);
-		work_ns = n * dur_or(d, 10 * SEC);
-		note_ignored(p, r, used);
-	} else if (!strcmp(tc, "pft")) {
-		static const char *const used[] = { "nr_task", "runtime", NULL };
-
-		p->workload = xstrdup("pft");
-		p->metric = xstrdup("faults/cpu");
-		add_param(p, "size", "20%mem", xstrdup("lkp: pft -m <mem/5>"));
-		if (add_cpu_param(p, "clients", "nr_task", param_or(r, "nr_task", "100%"),
-				  o->ncpus, err, errlen) < 0)
-			goto fail;
-		add_param(p, "mode", "processes", xstrdup("lkp: pft -n (processes)"));
-		if (lkp_report_param(r, "runtime"))
-			note(p, "runtime: %s: lkp repeats pft for that long; here one pft pass per iteration",
-			     lkp_report_param(r, "runtime"));
-		work_ns = 120 * SEC;
-		note_ignored(p, r, used);
-	} else if (!strcmp(tc, "will-it-scale")) {
-		static const char *const used[] = { "test", "mode", "nr_task", NULL };
-		const char *mode = param_or(r, "mode", "process");
-
-		if (!test || !in_list(test, wis_tests))
-			goto unsupported;
-		if (strcmp(mode, "process") && strcmp(mode, "thread")) {
-			snprintf(err, errlen, "not supported: will-it-scale/%s mode '%s' (mmbench runs mode process or thread)",
-				 test, mode);
-			goto fail;
-		}
-		p->workload = xstrdup("will-it-scale");
-		p->metric = xasprintf("per_%s_ops", mode);
-		add_param(p, "test", test, NULL);
-		add_param(p, "mode", mode, NULL);
-		if (add_cpu_param(p, "nr_task", "nr_task", param_or(r, "nr_task", "100%"),
-				  o->ncpus, err, errlen) < 0)
-			goto fail;
-		work_ns = 60 * SEC;
-		note_ignored(p, r, used);
-	} else if (!strcmp(tc, "vm-scalability") || !strcmp(tc, "stress-ng")) {
-		int rc = tc[0] == 'v' ? map_vms(p, r, o, test, &work_ns, err, errlen)
-				      : map_stress_ng(p, r, o, test, &work_ns, err, errlen);
-
-		if (rc == -2)
-			goto unsupported;
-		if (rc < 0)
-			goto fail;
-	} else {
-		goto unsupported;
-	}
-
-	match_kpi(p, r, tc);
-
-	/* the experiment file's own rule for a governor (config.c) */
-	if (gov && o->has_cpufreq && strpbrk(gov, " \t\n/")) {
-		snprintf(err, errlen, "report parameter cpufreq_governor: '%s' is not a governor name",
-			 gov);
+	for (size_t i = 0; i < ARRAY_SIZE(testcases); i++)
+		if (!strcmp(tc, testcases[i].testcase))
+			rc = testcases[i].map(p, r, o, test, &work_ns, err, errlen);
+	if (rc == -2)
+		snprintf(err, errlen, "not supported: %s/%s; mmbench can reproduce: %s", tc,
+			 test ? test : "(no test parameter)", repro_supported_list());
+	if (rc < 0)
 		goto fail;
-	}
-	if (gov) {
-		if (o->has_cpufreq) {
-			p->governor = xstrdup(gov);
-		} else {
-			p->governor_skipped = xstrdup(gov);
-			const char *w = o->where ? o->where : "this machine";
-
-			note(p, "governor: the report used cpufreq_governor %s; %s has no cpufreq%s, skipped",
-			     gov, w, strcmp(w, "this machine") ? "" : " (a VM?)");
-		}
-	}
+	match_kpi(p, r, tc);
+	if (map_governor(p, r, o, err, errlen))
+		goto fail;
 	p->timeout_ns = work_ns + work_ns / 2 + 120 * SEC;
 	{
 		struct strbuf nm = STRBUF_INIT;
@@ -653,9 +700,6 @@ int repro_plan_build(const struct lkp_report *r, const struct repro_opts *o,
 	build_yaml(p, r);
 	return 0;
 
-unsupported:
-	snprintf(err, errlen, "not supported: %s/%s; mmbench can reproduce: %s", tc,
-		 test ? test : "(no test parameter)", repro_supported_list());
 fail:
 	repro_plan_release(p);
 	return -1;
