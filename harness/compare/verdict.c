@@ -54,38 +54,85 @@ static size_t clean_n(const struct query_series *s, bool kept)
 	return kept ? s->n - s->ndisturbed : s->n;
 }
 
+/* One cell's two sides, as the guard's rules see them. */
+struct guard_cell {
+	const struct query_series *b, *s;	/* baseline, this label */
+	const char *lb, *ls;
+	bool kept;				/* --keep-disturbed */
+};
+
+/* A side left with too few clean values after the disturbed ones went. */
+static char *rule_too_few_clean(const struct guard_cell *g)
+{
+	size_t nb = clean_n(g->b, g->kept), ns = clean_n(g->s, g->kept);
+
+	/* --keep-disturbed: the user vouches for those values */
+	if (g->kept || !(g->b->ndisturbed || g->s->ndisturbed) ||
+	    (nb >= GUARD_MIN_CLEAN && ns >= GUARD_MIN_CLEAN))
+		return NULL;
+	return xasprintf("too few clean samples: %s %zu (%zu disturbed), %s %zu "
+			 "(%zu disturbed), need %d a side", g->lb, nb, g->b->ndisturbed, g->ls, ns,
+			 g->s->ndisturbed, GUARD_MIN_CLEAN);
+}
+
+/* Most of a side's values came from disturbed iterations. */
+static char *rule_machine_busy(const struct guard_cell *g)
+{
+	const struct query_series *x;
+
+	if (g->kept || (busy_share(g->b, g->kept) <= GUARD_BUSY_SHARE &&
+			busy_share(g->s, g->kept) <= GUARD_BUSY_SHARE))
+		return NULL;
+	x = busy_share(g->b, g->kept) >= busy_share(g->s, g->kept) ? g->b : g->s;
+	return xasprintf("machine busy: %zu of %zu %s values from disturbed iterations",
+			 x->ndisturbed, g->kept ? x->n : x->n + x->ndisturbed,
+			 x == g->b ? g->lb : g->ls);
+}
+
+/* The sides ran under different loads: the load can explain the change. */
+static char *rule_interference_differs(const struct guard_cell *g)
+{
+	size_t mb, ms;
+	double lvb = mean_level(g->b, &mb), lvs = mean_level(g->s, &ms);
+
+	if (!mb || !ms || fabs(lvs - lvb) <= GUARD_LEVEL_DIFF)
+		return NULL;
+	return xasprintf("interference differs: others used %.0f%% of the CPUs during %s, "
+			 "%.0f%% during %s (limit %.0f points)", 100 * lvs, g->ls, 100 * lvb,
+			 g->lb, 100 * GUARD_LEVEL_DIFF);
+}
+
+/*
+ * The reasons a verdict turns inconclusive, in the order they are tried;
+ * the first that applies is the reason given.  A rule returns NULL or the
+ * reason (malloc'ed).  Rules for changes only leave "no significant
+ * change" alone: noise can hide a change but not fake its absence.  A new
+ * reason is a function and a line here, and its case in test_verdict.c.
+ */
+static const struct {
+	char *(*rule)(const struct guard_cell *g);
+	bool changes_only;
+} guard_rules[] = {
+	{ rule_too_few_clean, false },
+	{ rule_machine_busy, true },
+	{ rule_interference_differs, true },
+};
+
 static char *why_inconclusive(const struct compare *c, const struct compare_row *row, size_t i)
 {
-	const struct query_series *b = &row->q->series[0], *s = &row->q->series[i];
-	const char *lb = c->qs->kernels[0].label, *ls = c->qs->kernels[i].label;
 	enum compare_verdict v = row->verdict[i];
-	bool kept = c->kept_disturbed, change = v == VERDICT_BETTER || v == VERDICT_WORSE;
-	size_t nb = clean_n(b, kept), ns = clean_n(s, kept), mb, ms;
-	double lvb, lvs;
+	bool change = v == VERDICT_BETTER || v == VERDICT_WORSE;
+	const struct guard_cell g = {
+		.b = &row->q->series[0], .s = &row->q->series[i],
+		.lb = c->qs->kernels[0].label, .ls = c->qs->kernels[i].label,
+		.kept = c->kept_disturbed,
+	};
+	char *why = NULL;
 
-	/* --keep-disturbed: the user vouches for those values; only the load rule stays */
-	if (!kept && (b->ndisturbed || s->ndisturbed) &&
-	    (nb < GUARD_MIN_CLEAN || ns < GUARD_MIN_CLEAN))
-		return xasprintf("too few clean samples: %s %zu (%zu disturbed), %s %zu "
-				 "(%zu disturbed), need %d a side", lb, nb, b->ndisturbed, ls, ns,
-				 s->ndisturbed, GUARD_MIN_CLEAN);
-	if (!change)
-		return NULL;
-	if (!kept &&
-	    (busy_share(b, kept) > GUARD_BUSY_SHARE || busy_share(s, kept) > GUARD_BUSY_SHARE)) {
-		const struct query_series *x = busy_share(b, kept) >= busy_share(s, kept) ? b : s;
-
-		return xasprintf("machine busy: %zu of %zu %s values from disturbed iterations",
-				 x->ndisturbed, kept ? x->n : x->n + x->ndisturbed,
-				 x == b ? lb : ls);
-	}
-	lvb = mean_level(b, &mb);
-	lvs = mean_level(s, &ms);
-	if (mb && ms && fabs(lvs - lvb) > GUARD_LEVEL_DIFF)
-		return xasprintf("interference differs: others used %.0f%% of the CPUs during %s, "
-				 "%.0f%% during %s (limit %.0f points)", 100 * lvs, ls, 100 * lvb,
-				 lb, 100 * GUARD_LEVEL_DIFF);
-	return NULL;
+	for (size_t k = 0; k < ARRAY_SIZE(guard_rules) && !why; k++)
+		if (change || !guard_rules[k].changes_only)
+			why = guard_rules[k].rule(&g);
+	return why;
 }
 
 /* The values of one run start at a (they come grouped by run); returns its end. */
