@@ -1,5 +1,6 @@
 /* Guest -> host result stream; see merge.h for the record format. */
 #include "merge.h"
+#include "profile.h"
 #include "db-internal.h"
 #include "../harness/base/util.h"
 
@@ -344,6 +345,44 @@ static int merge_monitor(struct merge_ctx *m, char **f, int n)
 	return merge_iter_maybe_commit(m);
 }
 
+/* A P record: the guest's profile under the host's run id. */
+static int merge_profile(struct merge_ctx *m, char **f, int n)
+{
+	struct profile_info p = { 0 };
+	struct profile_entry *e;
+	size_t ne;
+	long long samples;
+	int ret = -1;
+
+	if (n < 6 || (n - 6) % 3 || !f[1] || !f[2] || !f[3] || parse_int(f[5], &samples) ||
+	    samples < 0)
+		return error("result stream: bad profile record");
+	ne = (size_t)(n - 6) / 3;
+	e = xcalloc(ne + 1, sizeof(*e));
+	for (size_t i = 0; i < ne; i++) {
+		char **t = f + 6 + 3 * i;
+		double pct;
+
+		if (!t[0] || !t[1] || parse_dbl(t[2], &pct) || !(pct >= 0 && pct <= 100) ||
+		    (strcmp(t[0], "self") && strcmp(t[0], "calltrace"))) {
+			error("result stream: bad profile entry %zu", i + 1);
+			goto out;
+		}
+		e[i].kind = strcmp(t[0], "self") ? PROFILE_CALLTRACE : PROFILE_SELF;
+		e[i].name = t[1];
+		e[i].pct = pct;
+	}
+	p.workload = f[1];
+	p.variant = f[2];
+	p.event = f[3];
+	p.note = f[4];
+	p.samples = samples;
+	ret = db_profile_add(m->db, m->run_id, &p, e, ne);
+out:
+	free(e);
+	return ret;
+}
+
 static int merge_line(struct merge_ctx *m, const char *line)
 {
 	int n, ret = 0;
@@ -394,6 +433,9 @@ static int merge_line(struct merge_ctx *m, const char *line)
 		break;
 	case 'O':
 		ret = merge_monitor(m, f, n);
+		break;
+	case 'P':
+		ret = merge_profile(m, f, n);
 		break;
 	case 'F':
 		if (n != 2 || !f[1]) {

@@ -26,6 +26,9 @@
  *                                           from the text)
  *   S  metric unit better seq value
  *   O  source key delta
+ *   P  workload variant event note samples  a profile (run --profile), then
+ *      kind name pct ...                    one triple per entry (kind: self
+ *                                           or calltrace; pct 0..100)
  *   F  status                               the guest run's final status
  *   X  rc                                   the runner's exit code
  *   H  uptime                               heartbeat (guest alive)

@@ -48,9 +48,15 @@ static int sqlite_finish(struct result_sink *s, const char *status)
 	return db_run_finish(s->db, s->run_id, status);
 }
 
+static int sqlite_profile(struct result_sink *s, const struct profile_info *p,
+			  const struct profile_entry *e, size_t n)
+{
+	return db_profile_add(s->db, s->run_id, p, e, n);
+}
+
 static const struct result_sink_ops sqlite_ops = {
 	.name = "sqlite", .run = sqlite_run, .env = sqlite_env, .env_found = sqlite_env_found,
-	.iteration = sqlite_iteration, .finish = sqlite_finish,
+	.iteration = sqlite_iteration, .finish = sqlite_finish, .profile = sqlite_profile,
 };
 
 void sink_sqlite_init(struct result_sink *s, struct mmb_db *db, int64_t run_id)
@@ -189,9 +195,36 @@ static int stream_iteration(struct result_sink *s, const struct iteration_record
 	return ret;
 }
 
+/* One P record: the profile's facts, then a (kind, name, pct) triple per entry. */
+static int stream_profile(struct result_sink *s, const struct profile_info *p,
+			  const struct profile_entry *e, size_t n)
+{
+	size_t nf = 5 + 3 * n;
+	const char **f = xcalloc(nf, sizeof(*f));
+	char **num = xcalloc(n + 1, sizeof(*num));
+	int ret;
+
+	f[0] = p->workload;
+	f[1] = p->variant;
+	f[2] = p->event;
+	f[3] = p->note;
+	f[4] = num[n] = xasprintf("%lld", (long long)p->samples);
+	for (size_t i = 0; i < n; i++) {
+		f[5 + 3 * i] = profile_kind_name(e[i].kind);
+		f[6 + 3 * i] = e[i].name;
+		f[7 + 3 * i] = num[i] = xasprintf("%.17g", e[i].pct);
+	}
+	ret = stream_record(s, 'P', f, (int)nf);
+	for (size_t i = 0; i <= n; i++)
+		free(num[i]);
+	free(num);
+	free(f);
+	return ret;
+}
+
 static const struct result_sink_ops stream_ops = {
 	.name = "stream", .run = stream_run, .env = stream_env, .env_found = stream_env_found,
-	.iteration = stream_iteration, .finish = stream_finish,
+	.iteration = stream_iteration, .finish = stream_finish, .profile = stream_profile,
 };
 
 void sink_stream_init(struct result_sink *s, int fd)

@@ -17,6 +17,7 @@
 #define MMB_SINK_H
 
 #include "db.h"
+#include "profile.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -51,6 +52,9 @@ struct result_sink_ops {
 	int (*iteration)(struct result_sink *s, const struct iteration_record *r);
 	/* the run's final status: complete, interrupted or failed */
 	int (*finish)(struct result_sink *s, const char *status);
+	/* run --profile: a variant's profile (ops grow only at the end) */
+	int (*profile)(struct result_sink *s, const struct profile_info *p,
+		       const struct profile_entry *e, size_t n);
 };
 
 struct result_sink {
@@ -89,6 +93,12 @@ static inline int sink_iteration(struct result_sink *s, const struct iteration_r
 static inline int sink_finish(struct result_sink *s, const char *status)
 {
 	return s->ops->finish(s, status);
+}
+
+static inline int sink_profile(struct result_sink *s, const struct profile_info *p,
+			       const struct profile_entry *e, size_t n)
+{
+	return s->ops->profile(s, p, e, n);
 }
 
 #endif

@@ -662,7 +662,7 @@ void perfrec_release(struct perfrec *r)
 	r->data = r->log = NULL;
 }
 
-int perfrec_store(struct perfrec *r, struct mmb_db *db, const struct profile_info *info_)
+int perfrec_store(struct perfrec *r, struct result_sink *sink, const struct profile_info *info_)
 {
 	struct profile_info p = *info_;
 	struct profile_agg a;
@@ -677,7 +677,7 @@ int perfrec_store(struct perfrec *r, struct mmb_db *db, const struct profile_inf
 	p.event = r->probe->event;
 	p.note = r->probe->no_pmu ? "no hardware PMU" : NULL;
 	p.samples = a.samples;
-	if (db_profile_add(db, r->run_id, &p, e, n) == 0) {
+	if (sink_profile(sink, &p, e, n) == 0) {
 		/* the biggest self share: what the profile is mostly about */
 		const char *top = n && e[0].kind == PROFILE_SELF ? e[0].name : "?";
 

@@ -10,7 +10,7 @@
 #ifndef MMB_PERFREC_H
 #define MMB_PERFREC_H
 
-#include "profile.h"
+#include "sink.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -93,7 +93,7 @@ int perfrec_read(struct perfrec *r, struct profile_agg *a);
  * workload and variant); says what it got, or warns why there is none.
  * 0 or -1.
  */
-int perfrec_store(struct perfrec *r, struct mmb_db *db, const struct profile_info *p);
+int perfrec_store(struct perfrec *r, struct result_sink *sink, const struct profile_info *p);
 void perfrec_release(struct perfrec *r);
 
 #endif

@@ -643,8 +643,7 @@ static void run_profiled(struct run_state *rs, struct plan_workload *w, struct p
 	off_t mark;
 	int rc;
 
-	if (!rs->sink->db ||
-	    perfrec_begin(&pr, &profile_probe, rs->sink->run_id, w->plugin.w.name, v->variant))
+	if (perfrec_begin(&pr, &profile_probe, rs->sink->run_id, w->plugin.w.name, v->variant))
 		return;
 	progress_update("%s%s%s  profile (perf record)", w->plugin.w.name, *v->variant ? " " : "",
 			v->variant);
@@ -661,7 +660,7 @@ static void run_profiled(struct run_state *rs, struct plan_workload *w, struct p
 		warning("no profile of %s%s%s: the profiled iteration %s: %s", p.workload,
 			*p.variant ? " " : "", p.variant, r.status, r.reason);
 	else if (rc == 0)
-		perfrec_store(&pr, rs->sink->db, &p);
+		perfrec_store(&pr, rs->sink, &p);
 	iter_result_release(&r);
 	perfrec_release(&pr);
 }
@@ -673,11 +672,6 @@ static int start_profile(struct result_sink *sink)
 	if (!profile_probe.usable) {
 		warning("profile: %s; the run goes on without profiles", profile_probe.why);
 		return sink_env(sink, "profile", profile_probe.why, NULL);
-	}
-	if (!sink->db) {
-		profile_probe.usable = false;
-		warning("profile: not recorded here (the results go to a stream, not a database)");
-		return 0;
 	}
 	if (profile_probe.no_pmu)
 		info("profile: no hardware PMU, sampled cpu-clock");

@@ -3,7 +3,7 @@
  * Records go through both; the stream is merged into a second DB with
  * merge_feed(), as a guest's stream is on the host, and the two DBs'
  * iterations, samples, monitors (with the interference record),
- * run_env and series (with the typed variant) are compared.  The whole run as a VM guest sends it (run row,
+ * run_env, series (with the typed variant) and profiles are compared.  The whole run as a VM guest sends it (run row,
  * environment set and found, iterations, final status) also goes through
  * a pipe and is merged in odd-sized pieces.
  */
@@ -67,6 +67,12 @@ static void feed(struct result_sink *s)
 	const char *keys[] = { "pgfault", "meminfo:AnonHugePages", "interference:foreign_share" };
 	double vals[] = { 4096, -2048, 0.125 };
 
+	const struct profile_info prof = { .workload = "pft", .variant = "clients=2",
+		.event = "cpu-clock", .note = "no hardware PMU", .samples = 1234 };
+	const struct profile_entry prof_rows[] = {
+		{ PROFILE_SELF, "clear_page_erms", 41.5 },
+		{ PROFILE_CALLTRACE, "handle_mm_fault.do_anonymous_page\tx", 12.25 },
+	};
 	const char *found_keys[] = { "thp.enabled", "vm.swappiness" };
 	const char *found_vals[] = { "madvise", "60" };
 
@@ -88,6 +94,8 @@ static void feed(struct result_sink *s)
 		}
 		assert_int_equal(sink_iteration(s, &r), 0);
 	}
+	/* run --profile's profile goes through the sink too (issue 26) */
+	assert_int_equal(sink_profile(s, &prof, prof_rows, ARRAY_SIZE(prof_rows)), 0);
 }
 
 /* One query's rows as text, for comparing two DBs. */
@@ -119,6 +127,8 @@ static const char *const same_rows[] = {
 	" ON i.id = m.iteration_id ORDER BY m.rowid",
 	"SELECT key, value, original FROM run_env ORDER BY key",
 	"SELECT workload, variant, metric, unit, better, params_json FROM series ORDER BY id",
+	"SELECT workload, variant, event, samples, note FROM profiles",
+	"SELECT workload, variant, kind, name, pct FROM profile_rows ORDER BY kind, name",
 };
 
 static void assert_same_rows(struct mmb_db *a, struct mmb_db *b, const char *const *q, size_t n)
@@ -284,10 +294,40 @@ static void test_short_record(void **state)
 	free(p);
 }
 
+/* A guest's profile record is checked before anything of it is stored. */
+static void test_bad_profile_record(void **state)
+{
+	static const char *const bad[] = {
+		"P\tpft\t\tcpu-clock\t\\N\t10\tself\tf\t200\n",	/* pct over 100 */
+		"P\tpft\t\tcpu-clock\t\\N\t10\tbogus\tf\t1\n",	/* kind */
+		"P\tpft\t\tcpu-clock\t\\N\t10\tself\tf\n",	/* a triple cut short */
+		"P\tpft\t\tcpu-clock\t\\N\t-1\n",			/* samples */
+	};
+	char *p = xasprintf("%s/d.db", dir);
+	struct mmb_db db;
+	int64_t run = new_run(&db, p, "k");
+	char *rows;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct merge_ctx m;
+
+		merge_init(&m, &db, run);
+		assert_int_equal(merge_feed(&m, bad[i], strlen(bad[i])), -1);
+		merge_release(&m);
+	}
+	rows = dump(&db, "SELECT count(*) FROM profiles");
+	assert_string_equal(rows, "0|\n");
+	free(rows);
+	db_close(&db);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_rows),
+		cmocka_unit_test(test_bad_profile_record),
 		cmocka_unit_test(test_short_record),
 		cmocka_unit_test(test_pipe_roundtrip),
 	};
