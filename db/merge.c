@@ -383,6 +383,15 @@ out:
 	return ret;
 }
 
+/* The records with a handler of their own (the rest are one-liners below). */
+static const struct {
+	char type;
+	int (*fn)(struct merge_ctx *m, char **f, int n);
+} record_handlers[] = {
+	{ 'M', merge_machine }, { 'R', merge_run }, { 'I', merge_iter_begin },
+	{ 'S', merge_sample }, { 'O', merge_monitor }, { 'P', merge_profile },
+};
+
 static int merge_line(struct merge_ctx *m, const char *line)
 {
 	int n, ret = 0;
@@ -400,17 +409,16 @@ static int merge_line(struct merge_ctx *m, const char *line)
 		merge_iter_reset(m);
 		goto out;
 	}
+	for (size_t i = 0; i < ARRAY_SIZE(record_handlers); i++)
+		if (record_handlers[i].type == type) {
+			ret = record_handlers[i].fn(m, f, n);
+			goto out;
+		}
 	switch (type) {
 	case 'V':
 		if (n < 3 || !f[1] || strcmp(f[1], MSTREAM_MAGIC) || !f[2] || strcmp(f[2], "1"))
 			ret = error("result stream: unknown format '%s'", line);
 		m->have_version = true;
-		break;
-	case 'M':
-		ret = merge_machine(m, f, n);
-		break;
-	case 'R':
-		ret = merge_run(m, f, n);
 		break;
 	case 'E':
 		if (n != 4 || !f[1])
@@ -424,18 +432,6 @@ static int merge_line(struct merge_ctx *m, const char *line)
 		else
 			ret = db_run_env_found(m->db, m->run_id, (const char *const *)&f[1],
 					       (const char *const *)&f[2], 1);
-		break;
-	case 'I':
-		ret = merge_iter_begin(m, f, n);
-		break;
-	case 'S':
-		ret = merge_sample(m, f, n);
-		break;
-	case 'O':
-		ret = merge_monitor(m, f, n);
-		break;
-	case 'P':
-		ret = merge_profile(m, f, n);
 		break;
 	case 'F':
 		if (n != 2 || !f[1]) {
