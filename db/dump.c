@@ -343,7 +343,7 @@ static int prepare_insert(struct mmb_db *db, const char *t, const struct json *t
 static int load_table(struct mmb_db *db, const char *t, const struct json *tab, const char *file)
 {
 	const struct json *rows = json_get(tab, "rows"), *cols = json_get(tab, "columns");
-	sqlite3_stmt *st;
+	sqlite3_stmt *st = NULL;
 	int ret;
 
 	if (tab->type != JSON_OBJECT)

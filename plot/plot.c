@@ -668,11 +668,11 @@ static void open_ends_cols(const struct open_ends *e, char lo[static 96], char h
 	if (e->below)
 		snprintf(lo, 96, "(valid(3)&&$3>%.10g?$3:%.10g)", e->bottom, e->bottom);
 	else
-		strcpy(lo, "$3");
+		snprintf(lo, 96, "$3");
 	if (e->above)
 		snprintf(hi, 96, "(valid(4)&&$4<%.10g?$4:%.10g)", e->top, e->top);
 	else
-		strcpy(hi, "$4");
+		snprintf(hi, 96, "$4");
 }
 
 /* The y:ylow:yhigh columns of yerror styles: 2:3:4, open bounds drawn to the edge. */

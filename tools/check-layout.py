@@ -53,8 +53,6 @@ ALLOW_LONG = {
     ('db/importfmt.c', None): 'to split (issue 26)',
     ('db/importfmt.c', 'import_csv'): 'to split (issue 26)',
     ('plot/plot.c', None): 'to split (issue 26)',
-    ('workloads/pft/pft.c', 'pft_run'): 'to split (issue 26)',
-    ('workloads/pte-mapped-folio/pte-mapped-folio.c', 'pmf_setup'): 'to split (issue 26)',
 }
 
 

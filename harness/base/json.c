@@ -127,7 +127,7 @@ static int parse_string(struct parser *p, char **out)
 		case 't': strbuf_addch(&sb, '\t'); break;
 		case 'u': {
 			const char *esc = p->s - 2;
-			uint32_t cp, lo;
+			uint32_t cp = 0, lo = 0;
 
 			if (hex4(p, &cp)) {
 				strbuf_release(&sb);

@@ -460,7 +460,6 @@ static int kb_inputs(struct kb *k)
 	k->commit = xstrdup(strtrim(k->out.buf));
 	if ((ret = kpatch_resolve(k->o, k->tree, k->cache, &k->files)) < 0)
 		return ret;
-	ret = -1;
 	k->phash = xcalloc(k->files.nr + 1, sizeof(*k->phash));
 	for (size_t i = 0; i < k->files.nr; i++) {
 		k->phash[i] = file_hash(k->files.v[i]);
@@ -561,7 +560,6 @@ static int kb_checkout(struct kb *k)
 	}
 	if ((ret = kpatch_apply(k->src, &k->files, k->o->ref)) < 0)
 		return ret;
-	ret = -1;
 	k->r->patches_json = kpatch_series_json(k->src, k->commit);
 	return 0;
 }

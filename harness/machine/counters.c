@@ -177,8 +177,10 @@ static const char *tracefs_root(const char *tracefs)
 
 	if (tracefs)
 		return tracefs;
-	if (getenv("MMBENCH_TRACEFS") && *getenv("MMBENCH_TRACEFS"))
-		return getenv("MMBENCH_TRACEFS");
+	const char *env = getenv("MMBENCH_TRACEFS");
+
+	if (env && *env)
+		return env;
 	if (stat("/sys/kernel/tracing/events", &st) == 0)
 		return "/sys/kernel/tracing";
 	if (stat("/sys/kernel/debug/tracing/events", &st) == 0)

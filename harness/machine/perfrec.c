@@ -171,10 +171,9 @@ int profile_agg_parse(struct profile_agg *a, FILE *f, char *err, size_t errlen)
 	struct cur_sample *s = xcalloc(1, sizeof(*s));
 	char *line = NULL;
 	size_t cap = 0, lineno = 0;
-	ssize_t n;
 	int ret = 0;
 
-	while (!ret && (n = getline(&line, &cap, f)) >= 0) {
+	while (!ret && getline(&line, &cap, f) >= 0) {
 		const char *p = line;
 
 		lineno++;

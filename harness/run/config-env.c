@@ -338,8 +338,12 @@ int experiment_set_env(struct experiment *e, const char *setting)
 		if (*e->text && e->text[strlen(e->text) - 1] != '\n')
 			strbuf_addstr(&sb, "\n");
 		strbuf_addf(&sb, "# %s\n", origin.buf);
-		e->text = xrealloc(e->text, strlen(e->text) + sb.len + 1);
-		strcpy(e->text + strlen(e->text), sb.buf);
+		{
+			size_t len = strlen(e->text);
+
+			e->text = xrealloc(e->text, len + sb.len + 1);
+			memcpy(e->text + len, sb.buf, sb.len + 1);
+		}
 	}
 out_key:
 	strbuf_release(&sb);

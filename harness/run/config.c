@@ -655,7 +655,7 @@ struct shape {
 
 static int check_shape(struct experiment *e)
 {
-	struct shape st[CFG_MAX_DEPTH + 1];
+	struct shape st[CFG_MAX_DEPTH + 1] = { 0 };
 	yaml_parser_t parser;
 	yaml_event_t ev;
 	int depth = 0, ret = 0;

@@ -743,7 +743,9 @@ int runner_run(struct plan *plan, struct result_sink *sink, struct runner_stats 
 	 * no load limit mark an iteration (test suites on shared machines
 	 * whose subject is not interference); knob drift still counts.
 	 */
-	if (getenv("MMBENCH_INTERFERENCE") && !strcmp(getenv("MMBENCH_INTERFERENCE"), "record")) {
+	const char *interference = getenv("MMBENCH_INTERFERENCE");
+
+	if (interference && !strcmp(interference, "record")) {
 		limits.foreign_cpu = limits.steal = limits.freq_drop = -1;
 		limits.throttle = false;
 	}

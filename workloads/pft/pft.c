@@ -318,18 +318,13 @@ static void pft_abort(struct pft_state *st, int started)
 	}
 }
 
-static int pft_run(const struct mmb_host *host, struct mmb_ctx *ctx,
-		   const struct mmb_value *params, void *state)
+/* Start workers 1..n-1 and wait until each is ready; untimed. */
+static int pft_start_workers(const struct mmb_host *host, struct mmb_ctx *ctx,
+			     struct pft_state *st)
 {
-	struct pft_state *st = state;
 	struct pft_comm *comm = st->comm;
 	pid_t launcher = getpid();
-	int64_t first = INT64_MAX, last = INT64_MIN;
-	double user = 0, sys = 0, wall, cpu, diff;
-	long minflt = 0;
-	int j, err, bad = 0;
-	bool has_region = host->size >= offsetof(struct mmb_host, timed_end) +
-			  sizeof(host->timed_end) && host->timed_begin && host->timed_end;
+	int j, err;
 
 	for (j = 1; j < st->n; j++) {
 		struct pft_worker *w = &comm->w[j];
@@ -371,32 +366,18 @@ static int pft_run(const struct mmb_host *host, struct mmb_ctx *ctx,
 			}
 		}
 	}
+	return MMB_OK;
+}
 
-	pft_warm(&comm->w[0]);
-	/* the host's counters (ABI 1.1) count from go to the last join */
-	if (has_region)
-		host->timed_begin(ctx);
-	__atomic_store_n(&comm->go, 1, __ATOMIC_RELEASE);
-	pft_touch(&comm->w[0], comm->page, comm->line, comm->lines);
+/* The workers' clocks and rusage into pft's metrics; untimed. */
+static int pft_report(const struct mmb_host *host, struct mmb_ctx *ctx, struct pft_state *st)
+{
+	struct pft_comm *comm = st->comm;
+	int64_t first = INT64_MAX, last = INT64_MIN;
+	double user = 0, sys = 0, wall, cpu, diff;
+	long minflt = 0;
 
-	for (j = 1; j < st->n; j++) {
-		int status;
-
-		if (st->mode == MODE_THREADS) {
-			pthread_join(comm->w[j].thread, NULL);
-			continue;
-		}
-		if (waitpid(comm->w[j].pid, &status, 0) < 0 ||
-		    !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-			bad = j;
-	}
-	if (has_region)
-		host->timed_end(ctx);
-	if (bad)
-		return PFT_FAIL("worker process %d did not finish cleanly", bad);
-
-	/* Untimed from here on. */
-	for (j = 0; j < st->n; j++) {
+	for (int j = 0; j < st->n; j++) {
 		struct pft_worker *w = &comm->w[j];
 
 		if (ts_ns(&w->start) < first)
@@ -434,6 +415,43 @@ static int pft_run(const struct mmb_host *host, struct mmb_ctx *ctx,
 		  st->n, comm->lines, user, sys, wall,
 		  (double)st->pages / cpu, (double)st->pages / wall);
 	return MMB_OK;
+}
+
+static int pft_run(const struct mmb_host *host, struct mmb_ctx *ctx,
+		   const struct mmb_value *params, void *state)
+{
+	struct pft_state *st = state;
+	struct pft_comm *comm = st->comm;
+	int j, bad = 0, rc;
+	bool has_region = host->size >= offsetof(struct mmb_host, timed_end) +
+			  sizeof(host->timed_end) && host->timed_begin && host->timed_end;
+
+	rc = pft_start_workers(host, ctx, st);
+	if (rc != MMB_OK)
+		return rc;
+	pft_warm(&comm->w[0]);
+	/* the host's counters (ABI 1.1) count from go to the last join */
+	if (has_region)
+		host->timed_begin(ctx);
+	__atomic_store_n(&comm->go, 1, __ATOMIC_RELEASE);
+	pft_touch(&comm->w[0], comm->page, comm->line, comm->lines);
+
+	for (j = 1; j < st->n; j++) {
+		int status;
+
+		if (st->mode == MODE_THREADS) {
+			pthread_join(comm->w[j].thread, NULL);
+			continue;
+		}
+		if (waitpid(comm->w[j].pid, &status, 0) < 0 ||
+		    !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			bad = j;
+	}
+	if (has_region)
+		host->timed_end(ctx);
+	if (bad)
+		return PFT_FAIL("worker process %d did not finish cleanly", bad);
+	return pft_report(host, ctx, st);
 }
 
 static const struct mmb_workload pft_workload = {

@@ -430,38 +430,13 @@ out:
 
 /* ------------------------------------------------------------------ hooks */
 
-static int pmf_setup(const struct mmb_host *host, struct mmb_ctx *ctx,
-		     const struct mmb_value *p, void **state)
+/* The folio size policy, journaled and restored by the host; the mTHP
+ * counters before, in alloc0 and fallback0 (-1: none). */
+static int pmf_policy(const struct mmb_host *host, struct mmb_ctx *ctx, struct pmf *s,
+		      unsigned long kb, bool sabotage, long *alloc0, long *fallback0)
 {
-	struct pmf *s = calloc(1, sizeof(*s));
-	unsigned long kb = (unsigned long)p[P_FOLIO_KB].i, rss_kb, ahp_kb;
-	long alloc0 = -1, fallback0 = -1;
-	bool sabotage = p[P_SABOTAGE].i;
-	const char *why;
-	uintptr_t a;
 	int r;
 
-	if (!s) {
-		host->fail(ctx, "out of memory");
-		return MMB_FAIL;
-	}
-	*state = s;
-	s->pg = (size_t)sysconf(_SC_PAGESIZE);
-	s->pmd = pmd_size();
-	s->folio = kb << 10;
-	s->size = (size_t)p[P_SIZE].i;
-	s->test = (int)p[P_TEST].i;
-
-	if ((why = pmf_supported(host, p))) {
-		host->skip(ctx, "%s", why);
-		return MMB_SKIP;
-	}
-	if (s->size % s->pmd) {
-		host->fail(ctx, "size %zu is not a multiple of the PMD size %zu", s->size, s->pmd);
-		return MMB_FAIL;
-	}
-
-	/* Folio size policy, journaled and restored by the host. */
 	if (s->folio == s->pg) {
 		if (sabotage) {
 			unsigned long sizes[32];
@@ -472,15 +447,23 @@ static int pmf_setup(const struct mmb_host *host, struct mmb_ctx *ctx,
 			if (r)
 				return r;
 		}
-	} else {
-		r = allow_only(host, ctx, kb, s->pmd);
-		if (r)
-			return r;
-		if (sabotage && (r = disallow(host, ctx, kb, s->pmd)))
-			return r;
-		alloc0 = mthp_stat(kb, "anon_fault_alloc");
-		fallback0 = mthp_stat(kb, "anon_fault_fallback");
+		return MMB_OK;
 	}
+	r = allow_only(host, ctx, kb, s->pmd);
+	if (r)
+		return r;
+	if (sabotage && (r = disallow(host, ctx, kb, s->pmd)))
+		return r;
+	*alloc0 = mthp_stat(kb, "anon_fault_alloc");
+	*fallback0 = mthp_stat(kb, "anon_fault_fallback");
+	return MMB_OK;
+}
+
+/* Map the region PMD-aligned, fault it in and PTE-map PMD folios. */
+static int pmf_map(const struct mmb_host *host, struct mmb_ctx *ctx, struct pmf *s,
+		   bool sabotage, uintptr_t *start)
+{
+	uintptr_t a;
 
 	/* Map with slack and align to the PMD size. */
 	s->map_len = s->size + s->pmd;
@@ -518,22 +501,27 @@ static int pmf_setup(const struct mmb_host *host, struct mmb_ctx *ctx,
 			}
 		}
 	}
-	/* No khugepaged collapse while we measure (best effort). */
-	if (s->folio > s->pg && !sabotage)
-		(void)disallow(host, ctx, s->pmd >> 10, s->pmd);
+	*start = a;
+	return MMB_OK;
+}
 
-	/* ---- verify: a run on the wrong folios is a failure, not a number */
+/* A run on the wrong folios is a failure, not a number: 0 verified (r:
+ * 1 when kpageflags could not be read), -1 with s->reason. */
+static int pmf_verify(struct pmf *s, uintptr_t a, unsigned long kb, long alloc0, long fallback0)
+{
+	unsigned long rss_kb, ahp_kb;
+
 	if (check_vmas(s, a, a + s->size, &rss_kb, &ahp_kb))
-		goto bad;
+		return -1;
 	if (rss_kb < s->size >> 10) {
 		snprintf(s->reason, sizeof(s->reason), "only %lu of %zu kB populated", rss_kb,
 			 s->size >> 10);
-		goto bad;
+		return -1;
 	}
 	if (ahp_kb) {
 		snprintf(s->reason, sizeof(s->reason),
 			 "%lu kB still PMD-mapped (AnonHugePages), not PTE-mapped", ahp_kb);
-		goto bad;
+		return -1;
 	}
 	if (alloc0 >= 0) {
 		long alloc = mthp_stat(kb, "anon_fault_alloc") - alloc0;
@@ -546,17 +534,17 @@ static int pmf_setup(const struct mmb_host *host, struct mmb_ctx *ctx,
 				 "(hugepages-%lukB/stats: anon_fault_alloc +%ld, "
 				 "anon_fault_fallback +%ld)",
 				 alloc < 0 ? 0 : alloc, want, kb, kb, alloc, fallback);
-			goto bad;
+			return -1;
 		}
 	}
-	r = check_kpageflags(s);
-	if (r < 0)
-		goto bad;
-	host->log(ctx, MMB_LOG_DEBUG, "verified %zu %luK PTE-mapped folios (%s)",
-		  s->size / s->folio, kb, r ? "smaps+stats" : "smaps+stats+kpageflags");
-	return MMB_OK;
-bad:
-	/* Name the likely culprit: another process changing the knob. */
+	return check_kpageflags(s);
+}
+
+/* Name the likely culprit of a failed verification: another process
+ * changing the knob. */
+static int pmf_not_verified(const struct mmb_host *host, struct mmb_ctx *ctx, struct pmf *s,
+			    unsigned long kb, bool sabotage)
+{
 	if (s->folio > s->pg && !sabotage) {
 		char path[128], cur[64];
 
@@ -564,16 +552,62 @@ bad:
 		if (!have_dir(path))
 			snprintf(path, sizeof(path), THP_DIR "/enabled");
 		if (knob_choice(host, ctx, path, cur, sizeof(cur)) == 0 &&
-		    strcmp(cur, s->folio == s->pmd ? "never" : "always"))
+		    strcmp(cur, s->folio == s->pmd ? "never" : "always")) {
 			host->fail(ctx, "folios are not %luK PTE-mapped: %s "
 				   "(%s was changed to %s behind our back)",
 				   kb, s->reason, path, cur);
-		else
-			host->fail(ctx, "folios are not %luK PTE-mapped: %s", kb, s->reason);
-		return MMB_FAIL;
+			return MMB_FAIL;
+		}
 	}
 	host->fail(ctx, "folios are not %luK PTE-mapped: %s", kb, s->reason);
 	return MMB_FAIL;
+}
+
+static int pmf_setup(const struct mmb_host *host, struct mmb_ctx *ctx,
+		     const struct mmb_value *p, void **state)
+{
+	struct pmf *s = calloc(1, sizeof(*s));
+	unsigned long kb = (unsigned long)p[P_FOLIO_KB].i;
+	long alloc0 = -1, fallback0 = -1;
+	bool sabotage = p[P_SABOTAGE].i;
+	const char *why;
+	uintptr_t a;
+	int r;
+
+	if (!s) {
+		host->fail(ctx, "out of memory");
+		return MMB_FAIL;
+	}
+	*state = s;
+	s->pg = (size_t)sysconf(_SC_PAGESIZE);
+	s->pmd = pmd_size();
+	s->folio = kb << 10;
+	s->size = (size_t)p[P_SIZE].i;
+	s->test = (int)p[P_TEST].i;
+
+	if ((why = pmf_supported(host, p))) {
+		host->skip(ctx, "%s", why);
+		return MMB_SKIP;
+	}
+	if (s->size % s->pmd) {
+		host->fail(ctx, "size %zu is not a multiple of the PMD size %zu", s->size, s->pmd);
+		return MMB_FAIL;
+	}
+	r = pmf_policy(host, ctx, s, kb, sabotage, &alloc0, &fallback0);
+	if (r)
+		return r;
+	r = pmf_map(host, ctx, s, sabotage, &a);
+	if (r)
+		return r;
+	/* No khugepaged collapse while we measure (best effort). */
+	if (s->folio > s->pg && !sabotage)
+		(void)disallow(host, ctx, s->pmd >> 10, s->pmd);
+	r = pmf_verify(s, a, kb, alloc0, fallback0);
+	if (r < 0)
+		return pmf_not_verified(host, ctx, s, kb, sabotage);
+	host->log(ctx, MMB_LOG_DEBUG, "verified %zu %luK PTE-mapped folios (%s)",
+		  s->size / s->folio, kb, r ? "smaps+stats" : "smaps+stats+kpageflags");
+	return MMB_OK;
 }
 
 static int reap(pid_t pid)
