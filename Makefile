@@ -286,6 +286,7 @@ layer-graph:
 	@python3 tools/check-layout.py --graph . > docs/layers.md
 
 lint: lint-layout
+	@./tools/install-deps.sh lint
 	@command -v cppcheck >/dev/null && command -v $(CLANG_TIDY) >/dev/null || \
 		{ echo "lint needs cppcheck and clang-tidy (apt-get install cppcheck clang-tidy)"; exit 1; }
 	@echo "== cppcheck"

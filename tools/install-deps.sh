@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install the Debian packages mmbench needs, or say exactly what to run.
-#   tools/install-deps.sh [build|run|test|kernel|all]...   (default: run)
+#   tools/install-deps.sh [build|run|test|kernel|lint|all]...   (default: run)
 # As root: apt-get installs what is missing.  Otherwise: prints the
 # apt-get line and exits 1, so `make run` stops before doing anything.
 set -eu
@@ -8,6 +8,7 @@ set -eu
 build="gcc make libc6-dev libyaml-dev libsqlite3-dev"
 run="$build sqlite3 linux-perf stress-ng"
 test="$run libcmocka-dev gnuplot-nox chromium groff-base fonts-dejavu-core procps util-linux valgrind python3-scipy busybox-static slurm-wlm munge"
+lint="python3 cppcheck clang-tidy"
 kernel="git qemu-system-x86 busybox-static cpio gzip xz-utils bc flex bison libelf-dev libssl-dev ccache linux-source-6.12"
 
 want=""
@@ -18,8 +19,9 @@ for set in "$@"; do
 	run) want="$want $run" ;;
 	test) want="$want $test" ;;
 	kernel) want="$want $kernel" ;;
-	all) want="$want $test $kernel" ;;
-	*) echo "usage: $0 [build|run|test|kernel|all]..." >&2; exit 2 ;;
+	lint) want="$want $lint" ;;
+	all) want="$want $test $kernel $lint" ;;
+	*) echo "usage: $0 [build|run|test|kernel|lint|all]..." >&2; exit 2 ;;
 	esac
 done
 
