@@ -15,6 +15,7 @@
 #include "parse-options.h"
 #include "profcmp.h"
 #include "query.h"
+#include "render.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -36,7 +37,7 @@ int cmd_compare(int argc, char **argv)
 	struct query_filter filter = { 0 };
 	const char **labels = xcalloc((size_t)argc + 1, sizeof(*labels));
 	size_t nlabels = 0;
-	enum compare_format fmt = CMP_TEXT;
+	const struct renderer *fmt = &renderers[0];
 	enum stats_test_kind kind = STATS_WELCH;
 	enum stats_mean_kind mean = STATS_MEAN_AUTO;
 	enum stats_unit unit = STATS_UNIT_AUTO;
@@ -68,16 +69,21 @@ int cmd_compare(int argc, char **argv)
 	}
 	for (int i = 0; i < n; i++)
 		labels[nlabels++] = argv[i];
-	if (format && compare_format_parse(format, &fmt)) {
+	if (format && !(fmt = renderer_find(format))) {
+		struct strbuf names = STRBUF_INIT;
+
+		renderer_names(&names);
 		free(labels);
-		return compare_usage("unknown format '%s' (formats: mmtests, lkp, markdown, csv,"
-				   " json)", format);
+		error("unknown format '%s' (formats: %s)", format, names.buf);
+		strbuf_release(&names);
+		parse_options_usage(stderr, compare_opts, "compare", "BASE NEW...");
+		return EXIT_USAGE;
 	}
 	if (by && strcmp(by, "machine")) {
 		free(labels);
 		return compare_usage("--by '%s': the only grouping is --by machine", by);
 	}
-	if (profile && (fmt == CMP_CSV || fmt == CMP_JSON)) {
+	if (profile && !(fmt->flags & RENDER_NOTES)) {
 		free(labels);
 		return compare_usage("--profile adds a text table: not with --format %s", format);
 	}

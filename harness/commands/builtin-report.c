@@ -15,6 +15,7 @@
 #include "plotdb.h"
 #include "profcmp.h"
 #include "progress.h"
+#include "render.h"
 #include "query.h"
 #include "util.h"
 #include "version.h"
@@ -31,7 +32,7 @@ struct report {
 	struct mmb_db db;
 	const struct query_set *qs;	/* the comparison's: cmp.qs */
 	struct compare cmp;
-	enum compare_format fmt;
+	const struct renderer *fmt;	/* mmtests or lkp */
 	enum stats_test_kind test;
 	enum stats_mean_kind mean;	/* --mean */
 	const char *outdir;
@@ -451,12 +452,12 @@ static char *change_text(const struct stats_test *t)
 }
 
 /* Tables of one layout; too wide ones are split per NEW kernel, then squeezed. */
-static void tables_text(struct report *rp, struct strbuf *out, enum compare_format fmt)
+static void tables_text(struct report *rp, struct strbuf *out, const struct renderer *fmt)
 {
 	const struct query_set *qs = rp->qs;
 	struct strbuf raw = STRBUF_INIT, fitted = STRBUF_INIT;
 
-	compare_print(&raw, &rp->cmp, fmt);
+	fmt->render(&raw, &rp->cmp);
 	if (!fit_width(&fitted, raw.buf) || qs->nlabels <= 2) {
 		strbuf_addstr(out, fitted.buf);
 		goto out;
@@ -468,7 +469,7 @@ static void tables_text(struct report *rp, struct strbuf *out, enum compare_form
 		compare_pair(&rp->cmp, i, &c);
 		strbuf_reset(&raw);
 		strbuf_reset(&fitted);
-		compare_print(&raw, &c, fmt);
+		fmt->render(&raw, &c);
 		fit_width(&fitted, raw.buf);
 		strbuf_addf(out, "%s-- %s vs %s --\n\n", i > 1 ? "\n" : "", qs->kernels[0].label,
 			    qs->kernels[i].label);
@@ -1018,7 +1019,7 @@ static int write_bundle(struct report *rp, const char *title)
 {
 	struct strbuf txt = STRBUF_INIT, md = STRBUF_INIT, html = STRBUF_INIT, tables = STRBUF_INIT;
 	char now[64];
-	const char *layout = rp->fmt == CMP_LKP ? "0-day ncompare layout" : "mmtests compare-kernels layout";
+	const char *layout = !strcmp(rp->fmt->name, "lkp") ? "0-day ncompare layout" : "mmtests compare-kernels layout";
 	int ret = -1;
 
 	format_time(now_wall(), now, sizeof(now));
@@ -1056,7 +1057,7 @@ static int write_bundle(struct report *rp, const char *title)
 	section(&txt, &md, &html, "Comparison");
 	{
 		char *legend = xasprintf("%s; %s", layout,
-					 rp->fmt == CMP_LKP
+					 !strcmp(rp->fmt->name, "lkp")
 						 ? "%change is new vs base mean; rows listed as 0-day does."
 						 : "percentages: positive is better; *...* marks the verdicts "
 						   "above.");
@@ -1171,7 +1172,7 @@ int cmd_report(int argc, char **argv)
 	};
 
 	memset(&rp, 0, sizeof(rp));
-	rp.fmt = CMP_MMTESTS;
+	rp.fmt = renderer_find("mmtests");
 	rp.test = STATS_WELCH;
 	plot_list_init(&rp.plots);
 	n = parse_options(argc, argv, opts, "report", "BASE NEW...", 0);
@@ -1179,7 +1180,7 @@ int cmd_report(int argc, char **argv)
 		return EXIT_USAGE;
 	rp.plots_on = !no_plots;
 	if (format && !strcmp(format, "lkp")) {
-		rp.fmt = CMP_LKP;
+		rp.fmt = renderer_find("lkp");
 	} else if (format && strcmp(format, "mmtests")) {
 		error("--format '%s': expected mmtests or lkp", format);
 		return EXIT_USAGE;

@@ -36,8 +36,24 @@ size_t machine_group(const struct query_machine *ms, size_t n, size_t *group_of)
  */
 int compare_check_machines(struct mmb_db *db, const struct query_set *qs);
 
-/* `compare --by machine`: as compare_show(), one comparison per machine. */
-int compare_show_by_machine(struct mmb_db *db, const struct compare_select *s,
-			    enum compare_format f, FILE *out);
+/* The machines some runs were made on, grouped. */
+struct mgroup {
+	const struct query_machine *m;	/* its first row */
+	int64_t *ids;			/* its machine rows' ids, ascending */
+	size_t n;
+};
+
+struct machines {
+	struct query_machine *rows;
+	size_t n;
+	struct mgroup *g;
+	size_t ng;
+};
+
+/* The machine rows ids[0..n) (ascending; a dangling id is skipped), grouped. */
+int machines_load(struct mmb_db *db, const int64_t *ids, size_t n, struct machines *ms);
+void machines_release(struct machines *ms);
+/* Add id to the ascending set ids[0..*n) (once). */
+void machine_id_add(int64_t **ids, size_t *n, size_t *alloc, int64_t id);
 
 #endif

@@ -19,10 +19,6 @@ struct strbuf;
 
 #define COMPARE_ALPHA 0.05
 
-enum compare_format {
-	CMP_TEXT, CMP_MMTESTS, CMP_LKP, CMP_MARKDOWN, CMP_CSV, CMP_JSON,
-};
-
 enum compare_verdict {
 	VERDICT_BASELINE,	/* label 0 */
 	VERDICT_MISSING,	/* no samples for this label */
@@ -163,13 +159,6 @@ void compare_select_init(struct compare_select *s, const char *const *labels, si
  * named); -1 on a database error.
  */
 int compare_open(struct mmb_db *db, const struct compare_select *s, struct compare *c);
-/*
- * `mmbench compare`: open, render in format f and write to out.  Returns
- * the command's exit code (EXIT_OK, EXIT_USAGE, EXIT_RUNTIME).
- */
-int compare_show(struct mmb_db *db, const struct compare_select *s, enum compare_format f,
-		 FILE *out);
-
 /* Summaries, tests, BH and verdicts for every row of qs. */
 void compare_build(struct compare *c, const struct query_set *qs, enum stats_test_kind test);
 /* The same, showing and testing the central statistic mean (--mean). */
@@ -200,7 +189,6 @@ void compare_tally(struct compare *c, enum compare_verdict v, bool add);
 /* Is label i of row r significant under the chosen test (after BH)? */
 bool compare_significant(const struct compare *c, size_t r, size_t i);
 
-int compare_format_parse(const char *name, enum compare_format *f);
 
 /* Does any row have samples of the baseline and of at least one NEW label? */
 bool compare_has_common(const struct query_set *qs);
@@ -233,24 +221,7 @@ int compare_opt_unit(const struct option *opt, const char *arg);	/* enum stats_u
 		     compare_opt_last),							\
 	OPT_BOOL(0, "keep-disturbed", &(f)->keep_disturbed,				\
 		 "pool the values of disturbed iterations too")
-void compare_print(struct strbuf *out, const struct compare *c, enum compare_format f);
-
-/* The individual formatters (compare_print dispatches). */
-void compare_text(struct strbuf *out, const struct compare *c);
-void compare_mmtests(struct strbuf *out, const struct compare *c);
-void compare_lkp(struct strbuf *out, const struct compare *c);
-void compare_markdown(struct strbuf *out, const struct compare *c);
-void compare_csv(struct strbuf *out, const struct compare *c);
-void compare_json(struct strbuf *out, const struct compare *c);
-
-/* Pieces reused by report/plot and tested on their own. */
-void compare_mmtests_header(const char *name, char *line1, char *line2, size_t len);
-/* mmtests' DecimalPlaces of a workload's metric: 2 unless it says otherwise */
-int compare_mmtests_places(const char *workload, const char *metric);
 /* 0-day's value cell: %10.2f / %10d / %10.4g */
 void compare_lkp_value(struct strbuf *out, double mean);
-/* mmtests' percentage rules (§1.6) */
-double compare_pdiff(double new_, double base);
-double compare_pndiff(double new_, double base);
 
 #endif

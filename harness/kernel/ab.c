@@ -3,6 +3,7 @@
 #include "monitors.h"
 #include "db.h"
 #include "plotdb.h"
+#include "render.h"
 #include "read.h"
 #include "kbuild.h"
 #include "levels.h"
@@ -41,9 +42,8 @@ int ab_opts_check(struct ab_opts *o, int argc, char **argv)
 	o->experiment = argv[0];
 	if (!o->experiment)
 		return error("ab: which CONFIG.yaml?");
-	if (o->compare_format && compare_format_parse(o->compare_format, &(enum compare_format){ 0 }))
-		return error("ab: unknown --format '%s' (formats: mmtests, lkp, markdown, csv, json)",
-			     o->compare_format);
+	if (o->compare_format && !renderer_find_or_error("ab", o->compare_format))
+		return -1;
 	if (!o->build.tree && (!o->base_label || !o->new_label))
 		return error("ab: --tree DIR is required (or --base-name and --new-name of built kernels)");
 	if (o->build.tree && !o->build.npatches)
@@ -67,10 +67,9 @@ int ab_opts_check(struct ab_opts *o, int argc, char **argv)
 /* `mmbench compare --last N BASE NEW` of the series; compare's exit code. */
 static int ab_compare(struct mmb_db *db, struct compare_select *sel, const char *format)
 {
-	enum compare_format f = CMP_TEXT;
+	/* checked by ab_opts_check() */
+	const struct renderer *f = format ? renderer_find(format) : &renderers[0];
 
-	if (format)
-		compare_format_parse(format, &f);	/* checked by ab_opts_check() */
 	fflush(stdout);
 	sel->need = COMPARE_NEED_COMMON;
 	sel->meta = true;

@@ -5,6 +5,7 @@
 #include "session.h"
 #include "compare.h"
 #include "monitors.h"
+#include "render.h"
 #include "db.h"
 #include "envctl.h"
 #include "plan.h"
@@ -44,7 +45,7 @@ static int compare_after_run(struct mmb_db *db, const char *want, const char *la
 	sel.need = COMPARE_NEED_COMMON;
 	sel.meta = true;
 	sel.monitors = MONITORS_CHANGED;
-	rc = compare_show(db, &sel, CMP_TEXT, stdout);
+	rc = compare_show(db, &sel, &renderers[0], stdout);
 	free(base);
 	return rc;
 }

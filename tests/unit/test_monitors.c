@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "render.h"
 #include "db.h"
 #include "monitors.h"
 #include "monrows.h"

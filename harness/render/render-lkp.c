@@ -1,0 +1,226 @@
+/* 0-day's ncompare layout (docs/report-formats.md §2). */
+#include "render.h"
+#include "render-internal.h"
+#include "monitors.h"
+#include "json.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void lkp_stddev(struct strbuf *out, const struct stats_summary *s)
+{
+	double pct;
+
+	if (s->n < 2 || s->amean == 0 || isnan(s->amean)) {
+		strbuf_addstr(out, "      ");
+		return;
+	}
+	pct = 100 * s->pstddev / fabs(s->amean);
+	if (pct > 2)
+		strbuf_addf(out, " \xc2\xb1%3d%%", (int)pct);
+	else
+		strbuf_addstr(out, "      ");
+}
+
+static bool lkp_absolute(const char *name)
+{
+	return starts_with(name, "perf-profile") || ends_with(name, "%");
+}
+
+struct axis {
+	char *key, *value;
+};
+
+static int axis_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct axis *)a)->key, ((const struct axis *)b)->key);
+}
+
+static void axis_add(struct axis **ax, size_t *n, size_t *alloc, const char *k, const char *v)
+{
+	if (!v || !*v)
+		return;
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*ax)[i].key, k))
+			return;
+	ALLOC_GROW(*ax, *n + 1, *alloc);
+	(*ax)[*n].key = xstrdup(k);
+	(*ax)[*n].value = xstrdup(v);
+	(*n)++;
+}
+
+/* A value shared by every label, or NULL. */
+static const char *shared_meta(const struct compare *c, char *const *v)
+{
+	if (!v || !v[0] || !*v[0])
+		return NULL;
+	for (size_t i = 1; i < render_nlabels(c); i++)
+		if (!v[i] || strcmp(v[i], v[0]))
+			return NULL;
+	return v[0];
+}
+
+/* What identifies a label in the sha header and commit lines. */
+static void lkp_commit_id(const struct compare *c, size_t i, char **id, char **line)
+{
+	const struct query_kernel *k = &c->qs->kernels[i];
+	const char *meta_sha = c->meta.commit ? c->meta.commit[i] : NULL;
+	const char *subject = c->meta.subject ? c->meta.subject[i] : NULL;
+
+	if (meta_sha && *meta_sha) {
+		*id = xstrdup(meta_sha);
+		*line = xasprintf("%.10s (\"%s\")", meta_sha,
+				  subject && *subject ? subject : k->label);
+	} else {
+		*id = xstrdup(k->label);
+		*line = xstrdup(k->label);
+	}
+}
+
+static bool lkp_block(struct strbuf *out, const struct compare *c, const size_t *rows,
+		      size_t nrows)
+{
+	bool any_na = false;
+	const struct query_row *q0 = c->rows[rows[0]].q;
+	struct axis *ax = NULL;
+	size_t nax = 0, axalloc = 0;
+	const char *v = q0->variant;
+	size_t nl = render_nlabels(c);
+
+	/* header axes: testcase, the variant's params, shared metadata */
+	axis_add(&ax, &nax, &axalloc, "testcase", q0->workload);
+	while (*v) {
+		const char *comma = strchr(v, ','), *eq = strchr(v, '=');
+		size_t end = comma ? (size_t)(comma - v) : strlen(v);
+
+		if (eq && (size_t)(eq - v) < end) {
+			char *k = xstrndup(v, (size_t)(eq - v));
+			char *val = xstrndup(eq + 1, end - (size_t)(eq - v) - 1);
+
+			axis_add(&ax, &nax, &axalloc, k, val);
+			free(k);
+			free(val);
+		}
+		v += end;
+		if (*v == ',')
+			v++;
+	}
+	axis_add(&ax, &nax, &axalloc, "compiler", shared_meta(c, c->meta.compiler));
+	axis_add(&ax, &nax, &axalloc, "cpufreq_governor", shared_meta(c, c->meta.governor));
+	axis_add(&ax, &nax, &axalloc, "tbox_group", shared_meta(c, c->meta.tbox_group));
+	axis_add(&ax, &nax, &axalloc, "kconfig", shared_meta(c, c->meta.kconfig));
+	qsort(ax, nax, sizeof(*ax), axis_cmp);
+
+	for (int i = 0; i < 89; i++)
+		strbuf_addch(out, '=');
+	strbuf_addch(out, '\n');
+	for (size_t i = 0; i < nax; i++)
+		strbuf_addf(out, "%s%s", i ? "/" : "", ax[i].key);
+	strbuf_addstr(out, ":\n  ");
+	for (size_t i = 0; i < nax; i++)
+		strbuf_addf(out, "%s%s", i ? "/" : "", ax[i].value);
+	strbuf_addstr(out, "\n\ncommit:\n");
+	for (size_t i = 0; i < nl; i++) {
+		char *id, *line;
+
+		lkp_commit_id(c, i, &id, &line);
+		strbuf_addf(out, "  %s\n", line);
+		free(id);
+		free(line);
+	}
+	strbuf_addch(out, '\n');
+	for (size_t i = 0; i < nl; i++) {
+		char *id, *line;
+
+		lkp_commit_id(c, i, &id, &line);
+		if (i == 0)
+			strbuf_addf(out, "%16.16s ", id);
+		else
+			strbuf_addf(out, "%27.27s ", id);
+		free(id);
+		free(line);
+	}
+	strbuf_addch(out, '\n');
+	for (size_t i = 0; i < nl; i++)
+		strbuf_addstr(out, i ? "--------------------------- " : "---------------- ");
+	strbuf_addch(out, '\n');
+	strbuf_addstr(out, "         %stddev");
+	for (size_t i = 1; i < nl; i++)
+		strbuf_addstr(out, "     %change         %stddev");
+	strbuf_addch(out, '\n');
+	strbuf_addstr(out, "             \\  ");
+	for (size_t i = 1; i < nl; i++)
+		strbuf_addstr(out, "        |                \\  ");
+	strbuf_addch(out, '\n');
+
+	for (size_t k = 0; k < nrows; k++) {
+		const struct compare_row *row = &c->rows[rows[k]];
+		/* a monitor row's metric is already its lkp name */
+		char *name = row->q->monitor ? xstrdup(row->q->metric)
+					     : xasprintf("%s.%s", row->q->workload, row->q->metric);
+		double base = row->sum[0].amean;
+
+		compare_lkp_value(out, row->sum[0].n ? base : NAN);
+		lkp_stddev(out, &row->sum[0]);
+		for (size_t i = 1; i < nl; i++) {
+			const struct stats_summary *s = &row->sum[i];
+
+			if (!s->n || !row->sum[0].n) {
+				strbuf_addf(out, "%12s", "");
+			} else if (lkp_absolute(name)) {
+				strbuf_addf(out, "%+10.1f  ", s->amean - base);
+			} else if (base == 0) {
+				/* 0-day divides by 1e-100 instead and prints +6.1e+99% */
+				strbuf_addf(out, "%11s ", "n/a");
+				any_na = true;
+			} else {
+				double pct = 100 * (s->amean - base) / base;
+
+				if (fabs(pct) >= 100000)
+					strbuf_addf(out, "%+10.2g%% ", pct);
+				else
+					strbuf_addf(out, "%+10.1f%% ", pct);
+			}
+			compare_lkp_value(out, s->n ? s->amean : NAN);
+			lkp_stddev(out, s);
+		}
+		strbuf_addf(out, "  %s\n", name);
+		free(name);
+	}
+	for (size_t i = 0; i < nax; i++) {
+		free(ax[i].key);
+		free(ax[i].value);
+	}
+	free(ax);
+	return any_na;
+}
+
+void compare_lkp(struct strbuf *out, const struct compare *c)
+{
+	bool *done = xcalloc(c->nr + 1, sizeof(*done));
+	size_t *rows = xmalloc((c->nr + 1) * sizeof(*rows)), n;
+	bool first = true, na = false;
+
+	while ((n = render_next_group(c, done, render_same_variant, rows))) {
+		if (!first)
+			strbuf_addch(out, '\n');
+		first = false;
+		na |= lkp_block(out, c, rows, n);
+	}
+	if (c->nr)
+		strbuf_addstr(out, "\nvalues: arithmetic means (0-day's convention); %change of those\n");
+	if (c->ninconclusive || c->nr) {
+		struct strbuf notes = STRBUF_INIT;
+
+		compare_guard_notes(&notes, c);
+		if (notes.len)
+			strbuf_addf(out, "\n%s", notes.buf);
+		strbuf_release(&notes);
+	}
+	if (na)
+		strbuf_addf(out, "\n%s", ZERO_BASE_NOTE);
+	free(done);
+	free(rows);
+}

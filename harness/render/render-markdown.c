@@ -1,0 +1,144 @@
+/* The mailing-list mean_rel tables in markdown (docs/report-formats.md §3). */
+#include "render.h"
+#include "render-internal.h"
+#include "monitors.h"
+#include "json.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void md_row(struct strbuf *out, char *const *cells, const size_t *w, const bool *right,
+		   size_t ncol)
+{
+	for (size_t k = 0; k < ncol; k++)
+		strbuf_addf(out, right[k] ? "| %*s " : "| %-*s ", (int)w[k], cells[k]);
+	strbuf_addstr(out, "|\n");
+}
+
+static char *fmt_p(double p)
+{
+	if (isnan(p))
+		return xstrdup("n/a");
+	if (p < 0.0001)
+		return xasprintf("%.1e", p);
+	return xasprintf("%.4f", p);
+}
+
+void compare_markdown(struct strbuf *out, const struct compare *c)
+{
+	static const char *const head[] = { "kernel", "mean_rel", "std_rel", "p / 95% CI" };
+	static const bool right[] = { false, true, true, true };
+	size_t nl = render_nlabels(c);
+	bool na = false;
+
+	for (size_t r = 0; r < c->nr; r++) {
+		const struct compare_row *row = &c->rows[r];
+		char ***cells = xcalloc(nl, sizeof(*cells));
+		size_t w[4];
+
+		if (r)
+			strbuf_addch(out, '\n');
+		/* names are text, never markup: "<img onerror=...>" is shown, not rendered */
+		char *mw = md_text(row->q->workload), *mv = md_text(row->q->variant);
+		char *mm = md_text(row->q->metric), *mu = md_text(row->q->unit);
+
+		strbuf_addf(out, "%s%s%s, %s (%s%s%s is better; %s):\n", mw, *mv ? ", " : "", mv, mm,
+			    mu, *mu ? ", " : "", row->q->better > 0 ? "higher" : "lower",
+			    stats_mean_title(row->mean));
+		free(mw);
+		free(mv);
+		free(mm);
+		free(mu);
+		for (size_t k = 0; k < 4; k++)
+			w[k] = strlen(head[k]) + 2;
+		for (size_t i = 0; i < nl; i++) {
+			const struct stats_summary *s = &row->sum[i], *b = &row->sum[0];
+			const struct stats_test *t = &row->test[i];
+
+			cells[i] = xcalloc(4, sizeof(char *));
+			cells[i][0] = md_text(render_label_of(c, i));
+			if (!s->n || !b->n) {
+				cells[i][1] = xstrdup("n/a");
+				cells[i][2] = s->n > 1 && s->amean ?
+					      xasprintf("%.1f%%", 100 * s->stddev / fabs(s->amean)) :
+					      xstrdup("n/a");
+				cells[i][3] = xstrdup(!i ? "" : !s->n ? "no samples"
+								 : "no baseline samples");
+			} else {
+				if (render_zero_base(row)) {
+					cells[i][1] = xstrdup("n/a");
+					na = true;
+				} else {
+					double mb = stats_mean_of(b, row->mean);
+
+					cells[i][1] = xasprintf("%.1f%%", 100 *
+								(stats_mean_of(s, row->mean) - mb) /
+								fabs(mb));
+				}
+				cells[i][2] = s->n > 1 && s->amean ?
+					      xasprintf("%.1f%%", 100 * s->stddev / fabs(s->amean)) :
+					      xstrdup("n/a");
+				if (!i) {
+					cells[i][3] = xstrdup("");
+				} else if (row->verdict[i] == VERDICT_UNTESTED) {
+					cells[i][3] = xstrdup("too few samples");
+				} else {
+					char *p = fmt_p(c->test == STATS_WELCH || c->test == STATS_MWU ?
+							t->q : t->p);
+
+					if (isnan(t->rel_lo))
+						cells[i][3] = xasprintf("%s [n/a]%s", p,
+									compare_significant(c, r, i) ?
+									" *" : "");
+					else
+						cells[i][3] = xasprintf("%s [%+.1f%%, %+.1f%%]%s", p,
+									t->rel_lo, t->rel_hi,
+									compare_significant(c, r, i) ?
+									" *" : "");
+					free(p);
+				}
+			}
+			/* -0.0% reads oddly: print the baseline as 0.0% */
+			if (!strcmp(cells[i][1], "-0.0%")) {
+				free(cells[i][1]);
+				cells[i][1] = xstrdup("0.0%");
+			}
+			for (size_t k = 0; k < 4; k++)
+				if (strlen(cells[i][k]) > w[k])
+					w[k] = strlen(cells[i][k]);
+		}
+		md_row(out, (char *const *)head, w, right, 4);
+		for (size_t k = 0; k < 4; k++) {
+			strbuf_addch(out, '|');
+			if (!right[k])
+				strbuf_addch(out, ':');
+			for (size_t d = 0; d < w[k] + 1; d++)
+				strbuf_addch(out, '-');
+			if (right[k])
+				strbuf_addch(out, ':');
+		}
+		strbuf_addstr(out, "|\n");
+		for (size_t i = 0; i < nl; i++) {
+			md_row(out, cells[i], w, right, 4);
+			for (size_t k = 0; k < 4; k++)
+				free(cells[i][k]);
+			free(cells[i]);
+		}
+		free(cells);
+	}
+	if (c->nr) {
+		strbuf_addstr(out, "\nmean_rel: change of the statistic named in the title vs the baseline"
+			      "\n  (+ = larger value);\n"
+			      "std_rel: sample stddev / own mean; [..]: 95% CI of mean_rel;\n");
+		if (c->test == STATS_WELCH || c->test == STATS_MWU)
+			strbuf_addstr(out, "p: adjusted (Benjamini-Hochberg); * significant.\n");
+		else
+			strbuf_addstr(out, "p: n/a for this rule; * significant.\n");
+		render_describe_test(out, c, "Test: ");
+		compare_guard_notes(out, c);
+	}
+	if (na)
+		strbuf_addstr(out, ZERO_BASE_NOTE);
+}

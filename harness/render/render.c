@@ -1,0 +1,190 @@
+/*
+ * The renderers: every output format of a comparison is one entry of
+ * renderers[] (name, function, flags), one file each (render-<name>.c).
+ * Format lists in errors and help come from the table; compare_show() is
+ * `mmbench compare` (render and print).
+ */
+#include "render.h"
+#include "render-internal.h"
+#include "bymachine.h"
+#include "monitors.h"
+#include "json.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *render_verdict_name(enum compare_verdict v)
+{
+	switch (v) {
+	case VERDICT_BASELINE: return "baseline";
+	case VERDICT_MISSING: return "no samples";
+	case VERDICT_UNTESTED: return "too few samples";
+	case VERDICT_NONE: return "no significant change";
+	case VERDICT_BETTER: return "improvement";
+	case VERDICT_WORSE: return "regression";
+	case VERDICT_INCONCLUSIVE: return "inconclusive";
+	}
+	return "?";
+}
+
+const char *render_label_of(const struct compare *c, size_t i)
+{
+	return c->qs->kernels[i].label;
+}
+
+size_t render_nlabels(const struct compare *c)
+{
+	return c->qs->nlabels;
+}
+
+/* A change relative to a zero baseline is undefined: printed as n/a. */
+
+bool render_zero_base(const struct compare_row *row)
+{
+	return row->sum[0].n && stats_mean_of(&row->sum[0], row->mean) == 0;
+}
+
+/* The test as printed in the explanation lines (<= 80 columns). */
+void render_describe_test(struct strbuf *out, const struct compare *c, const char *prefix)
+{
+	switch (c->test) {
+	case STATS_WELCH:
+	case STATS_MWU:
+		strbuf_addf(out, "%s%s test, two-sided; significant when the p-value adjusted\n"
+			    "  with Benjamini-Hochberg across the %zu KPI comparison%s here is < %.2f"
+			    " (FDR 5%%)\n", prefix,
+			    c->test == STATS_WELCH ? "Welch's t" : "Mann-Whitney U", c->ntests,
+			    c->ntests == 1 ? "" : "s", COMPARE_ALPHA);
+		if (c->nmonitor_tests)
+			strbuf_addf(out, "  (the %zu monitor-row test%s: a family of their own)\n",
+				    c->nmonitor_tests, c->nmonitor_tests == 1 ? "" : "s");
+		break;
+	case STATS_MMTESTS:
+		strbuf_addf(out, "%smmtests rule: significant when the +-1.96 sigma bands of the\n"
+			    "  samples do not overlap (no p-value, no FDR adjustment)\n", prefix);
+		break;
+	case STATS_LKP:
+		strbuf_addf(out, "%s0-day rule: significant when the samples separate around the\n"
+			    "  medians and the median ratio is > 1.01 (>= 3 runs; no p-value)\n",
+			    prefix);
+		break;
+	}
+}
+
+/* Which statistic the rows show, and how it is tested (<= 80 columns). */
+void render_describe_mean(struct strbuf *out, const struct compare *c, const char *prefix)
+{
+	bool welch = c->test == STATS_WELCH;
+
+	switch (c->mean) {
+	case STATS_MEAN_AUTO:
+		strbuf_addf(out, "%sHmean (harmonic mean) for a higher-is-better metric, else Amean,"
+			    "\n  as in the run summary%s\n", prefix,
+			    welch ? "; an Hmean is tested on 1/x and mapped back" : "");
+		break;
+	case STATS_AMEAN:
+		strbuf_addf(out, "%sAmean (arithmetic mean)\n", prefix);
+		break;
+	case STATS_HMEAN:
+		strbuf_addf(out, "%sHmean (harmonic mean; Amean where a sample is <= 0)%s\n", prefix,
+			    welch ? ",\n  tested on 1/x and mapped back" : "");
+		break;
+	case STATS_GMEAN:
+		strbuf_addf(out, "%sGmean (geometric mean; Amean where a sample is <= 0)%s\n", prefix,
+			    welch ? ",\n  tested on log x and mapped back" : "");
+		break;
+	case STATS_MEDIAN:
+		strbuf_addf(out, "%sMedian%s\n", prefix,
+			    welch ? ", tested with Mann-Whitney U (Welch has no median)" : "");
+		break;
+	}
+}
+
+/* Rows grouped by a key, groups in first-appearance order. */
+size_t render_next_group(const struct compare *c, bool *done, render_same_fn same,
+			 size_t *rows)
+{
+	size_t first = SIZE_MAX, n = 0;
+
+	for (size_t r = 0; r < c->nr; r++) {
+		if (done[r])
+			continue;
+		if (first == SIZE_MAX)
+			first = r;
+		if (same(c->rows[first].q, c->rows[r].q)) {
+			rows[n++] = r;
+			done[r] = true;
+		}
+	}
+	return n;
+}
+
+bool render_same_workload(const struct query_row *a, const struct query_row *b)
+{
+	return !strcmp(a->workload, b->workload);
+}
+
+bool render_same_variant(const struct query_row *a, const struct query_row *b)
+{
+	return render_same_workload(a, b) && !strcmp(a->variant, b->variant);
+}
+
+/* Every output format; the first is the default.  A new format is a line
+ * here and its file (docs/ARCHITECTURE.md, the recipes). */
+const struct renderer renderers[] = {
+	{ "text", compare_text, RENDER_NOTES, render_by_machine_text },
+	{ "mmtests", compare_mmtests, RENDER_NOTES, render_by_machine_text },
+	{ "lkp", compare_lkp, RENDER_NOTES, render_by_machine_text },
+	{ "markdown", compare_markdown, RENDER_NOTES, render_by_machine_markdown },
+	{ "csv", compare_csv, 0, render_by_machine_csv },
+	{ "json", compare_json, 0, render_by_machine_json },
+};
+const size_t nrenderers = ARRAY_SIZE(renderers);
+
+const struct renderer *renderer_find(const char *name)
+{
+	for (size_t i = 0; name && i < nrenderers; i++)
+		if (!strcmp(renderers[i].name, name))
+			return &renderers[i];
+	return NULL;
+}
+
+void renderer_names(struct strbuf *out)
+{
+	for (size_t i = 0; i < nrenderers; i++)
+		strbuf_addf(out, "%s%s", i ? ", " : "", renderers[i].name);
+}
+
+const struct renderer *renderer_find_or_error(const char *who, const char *name)
+{
+	const struct renderer *r = renderer_find(name);
+	struct strbuf names = STRBUF_INIT;
+
+	if (r)
+		return r;
+	renderer_names(&names);
+	error("%s: unknown format '%s' (formats: %s)", who, name, names.buf);
+	strbuf_release(&names);
+	return NULL;
+}
+
+int compare_show(struct mmb_db *db, const struct compare_select *s, const struct renderer *r,
+		 FILE *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct compare c;
+	int rc = compare_open(db, s, &c);
+
+	if (rc)
+		return mmb_exit_code(rc);
+	r->render(&sb, &c);
+	if (r->flags & RENDER_NOTES)
+		monitors_note(&sb, &c, (enum monitors_mode)s->monitors);
+	fwrite(sb.buf, 1, sb.len, out);
+	rc = fflush(out) ? EXIT_RUNTIME : EXIT_OK;
+	strbuf_release(&sb);
+	compare_release(&c);
+	return rc;
+}

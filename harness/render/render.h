@@ -1,0 +1,59 @@
+/*
+ * Everything a person reads of a comparison: the renderer table (one entry
+ * per output format, one file each, harness/render/render-<name>.c) and
+ * the pieces report and plot reuse.
+ */
+#ifndef MMB_RENDER_H
+#define MMB_RENDER_H
+
+#include "compare.h"
+
+#include <stdio.h>
+
+struct bymachine;
+
+#define RENDER_NOTES	(1u << 0)	/* a table for people: monitor notes follow it */
+
+struct renderer {
+	const char *name;		/* --format NAME */
+	void (*render)(struct strbuf *out, const struct compare *c);
+	unsigned int flags;		/* RENDER_* */
+	/* `compare --by machine` in this format */
+	void (*by_machine)(struct strbuf *out, const struct bymachine *bm,
+			   const struct renderer *r);
+};
+
+extern const struct renderer renderers[];
+extern const size_t nrenderers;
+
+/* The renderer called name, or NULL. */
+const struct renderer *renderer_find(const char *name);
+/* "text, mmtests, ...": the names, for errors and help. */
+void renderer_names(struct strbuf *out);
+/* renderer_find(), or NULL after one error naming the formats ("WHO: unknown --format"). */
+const struct renderer *renderer_find_or_error(const char *who, const char *name);
+
+/* `mmbench compare`: open the value, render it with r, print it. */
+int compare_show(struct mmb_db *db, const struct compare_select *s, const struct renderer *r,
+		 FILE *out);
+/* `compare --by machine`: as compare_show(), one comparison per machine. */
+int compare_show_by_machine(struct mmb_db *db, const struct compare_select *s,
+			    const struct renderer *r, FILE *out);
+
+/* The formats (the table's functions). */
+void compare_text(struct strbuf *out, const struct compare *c);
+void compare_mmtests(struct strbuf *out, const struct compare *c);
+void compare_lkp(struct strbuf *out, const struct compare *c);
+void compare_markdown(struct strbuf *out, const struct compare *c);
+void compare_csv(struct strbuf *out, const struct compare *c);
+void compare_json(struct strbuf *out, const struct compare *c);
+
+/* Pieces reused by report/plot and tested on their own. */
+void compare_mmtests_header(const char *name, char *line1, char *line2, size_t len);
+/* mmtests' DecimalPlaces of a workload's metric: 2 unless it says otherwise */
+int compare_mmtests_places(const char *workload, const char *metric);
+/* mmtests' percentage rules (§1.6) */
+double compare_pdiff(double new_, double base);
+double compare_pndiff(double new_, double base);
+
+#endif
