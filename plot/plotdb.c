@@ -254,6 +254,7 @@ int plot_show(struct mmb_db *db, const struct compare_select *s, struct plot_opt
 {
 	struct compare c;
 	struct plot_list list;
+	struct strbuf why = STRBUF_INIT;
 	size_t nmachines = 0;
 	char *machine;
 	int ret = compare_open(db, s, &c);
@@ -275,12 +276,23 @@ int plot_show(struct mmb_db *db, const struct compare_select *s, struct plot_opt
 	o->machine = machine;
 	plot_list_init(&list);
 	ret = plot_comparison(&c, o, "plot", &list) ? EXIT_RUNTIME : EXIT_OK;
+	/* what can be drawn is; a row that lost a label to disturbance still fails */
+	if (ret == EXIT_OK && compare_all_disturbed(&c, &why)) {
+		error("%s%s", list.nr ? "" : "nothing to plot: ", why.buf);
+		ret = EXIT_RUNTIME;
+	} else if (ret == EXIT_OK && !list.nr) {
+		/* a plot needs 2+ values of the baseline and of a NEW label in some row */
+		error("nothing to plot: no row has 2 or more values of %s and of another label"
+		      " (see `mmbench compare`)", c.qs->kernels[0].label);
+		ret = EXIT_RUNTIME;
+	}
 	for (size_t i = 0; ret == EXIT_OK && i < list.nr; i++)
 		printf("%s/%s\n", o->outdir, list.items[i].name);
 	fflush(stdout);	/* the list first, then the summary on stderr */
 	if (ret == EXIT_OK)
 		info("wrote %zu plots (with their .gp and .dat files) to %s", list.nr, o->outdir);
 	plot_list_release(&list);
+	strbuf_release(&why);
 	o->machine = NULL;
 	free(machine);
 	compare_release(&c);

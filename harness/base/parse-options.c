@@ -134,7 +134,9 @@ static void list_options(const struct option *o)
 	for (; o->type != OPTION_END; o++) {
 		if (o->flags & PARSE_OPT_HIDDEN)
 			continue;
-		if (o->long_name)
+		if (o->long_name && (o->flags & PARSE_OPT_OPTARG))
+			printf("--%s [=%s]\n", o->long_name, o->argh);
+		else if (o->long_name)
 			printf("--%s%s%s\n", o->long_name, o->argh ? " " : "", o->argh ? o->argh : "");
 		if (o->short_name)
 			printf("-%c%s%s\n", o->short_name, o->argh ? " " : "", o->argh ? o->argh : "");
@@ -158,6 +160,8 @@ static int parse_long(int argc, char **argv, int *i, const struct option *opts,
 			return error("option %s takes no value", name);
 	} else if (eq) {
 		v = eq + 1;
+	} else if (o->flags & PARSE_OPT_OPTARG) {
+		v = NULL;
 	} else if (!(v = next_value(argc, argv, i, o, name))) {
 		return -1;
 	}

@@ -37,6 +37,8 @@ enum parse_opt_type {
 };
 
 #define PARSE_OPT_HIDDEN	(1u << 0)	/* not in usage, --list-options or the docs */
+#define PARSE_OPT_OPTARG	(1u << 1)	/* the value is optional: only --opt=VALUE
+						   gives one; --opt alone passes NULL */
 
 struct option;
 /* 0, or -1 with the error said (a usage error). */

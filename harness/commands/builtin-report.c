@@ -1208,6 +1208,12 @@ int cmd_report(int argc, char **argv)
 	}
 	rp.qs = rp.cmp.qs;
 	rp.filter = &filter;
+	if (compare_all_disturbed(&rp.cmp, &title)) {
+		/* a report of zeros would say "no significant change" */
+		error("no report: %s", title.buf);
+		ret = EXIT_RUNTIME;
+		goto out_cmp;
+	}
 	if (mkdir_p(rp.outdir, 0755) < 0) {
 		error("--out %s: cannot create directory: %s", rp.outdir, strerror(errno));
 		ret = EXIT_RUNTIME;

@@ -10,6 +10,7 @@
 #include "resume.h"
 #include "session.h"
 #include "units.h"
+#include "quiet.h"
 #include "util.h"
 
 #include <errno.h>
@@ -32,7 +33,24 @@ struct run_args {
 	const char **sets;	/* --set KEY=VALUE, in order */
 	size_t nsets;
 	int64_t resume;		/* --resume RUN: 0 off */
+	double wait_quiet_s;	/* --wait-quiet[=TIMEOUT]: 0 off */
 };
+
+/* --wait-quiet[=TIMEOUT]: wait up to TIMEOUT (default 30 min) for a quiet machine. */
+static int opt_wait_quiet(const struct option *opt, const char *v)
+{
+	int64_t ns = 0;
+	char err[160] = "";
+
+	if (!v) {
+		*(double *)opt->value = QUIET_TIMEOUT_DEFAULT_S;
+		return 0;
+	}
+	if (units_parse_duration(v, &ns, err, sizeof(err)) < 0 || ns <= 0)
+		return error("--wait-quiet=%s: %s", v, ns <= 0 && !err[0] ? "a time limit > 0" : err);
+	*(double *)opt->value = (double)ns / 1e9;
+	return 0;
+}
 
 /* --resume RUN: a run id, a positive whole number. */
 static int opt_run_id(const struct option *opt, const char *v)
@@ -85,6 +103,9 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool stored)
 		OPT_CALLBACK(0, "resume", &a->resume, "RUN", "go on with an interrupted run",
 			     opt_run_id),
 		OPT_BOOL(0, "profile", &a->profile, "profile each variant with perf record"),
+		{ .type = OPTION_CALLBACK, .long_name = "wait-quiet", .value = &a->wait_quiet_s,
+		  .argh = "TIMEOUT", .help = "first wait (up to TIMEOUT, 30m) for a quiet machine",
+		  .flags = PARSE_OPT_OPTARG, .callback = opt_wait_quiet },
 		OPT_SET_INT('q', "quiet", &mmb_quiet, 1, "no progress line, no messages"),
 		OPT_END(),
 	};
@@ -233,6 +254,7 @@ static int cmd_run_resume(const struct run_args *a)
 	rq.quick = o.quick;
 	rq.profile = o.profile;
 	rq.resume = a->resume;
+	rq.wait_quiet_s = a->wait_quiet_s;
 	ret = run_experiment(&exp, &rq);
 out:
 	experiment_release(&exp);
@@ -275,6 +297,7 @@ int cmd_run(int argc, char **argv)
 	rq.iterations = a.iterations;
 	rq.quick = a.quick;
 	rq.profile = a.profile;
+	rq.wait_quiet_s = a.wait_quiet_s;
 	rq.precision = a.precision;
 	rq.min_iterations = a.min_iterations;
 	rq.max_iterations = a.max_iterations;

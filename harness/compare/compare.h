@@ -124,6 +124,14 @@ void compare_settings_release(struct compare *c, size_t nlabels);
 void compare_settings_pair(const struct compare *c, size_t i, struct compare *view);
 /* Lines after a table: disturbed counts and each inconclusive reason. */
 void compare_guard_notes(struct strbuf *out, const struct compare *c);
+/*
+ * Did some row lose every value of a label because all its iterations were
+ * disturbed?  Then true, with the one sentence saying so and what to do
+ * in why: run, compare, plot and report exit non-zero on it.
+ */
+bool compare_all_disturbed(const struct compare *c, struct strbuf *why);
+/* That sentence for what ("pft clients=2 faults/sec under 'base'"). */
+void disturbed_sentence(struct strbuf *why, const char *what, size_t left);
 
 /*
  * The comparison API.  A selection (labels, filters, --last, --mean, the

@@ -642,3 +642,31 @@ void compare_settings_pair(const struct compare *c, size_t i, struct compare *vi
 	if (view->nsettings)
 		settings_text(view);
 }
+
+void disturbed_sentence(struct strbuf *why, const char *what, size_t left)
+{
+	strbuf_addf(why, "every iteration of %s was disturbed (%zu value%s left out: the machine"
+		    " was busy or its settings changed; `mmbench show` says which): measure on a"
+		    " quiet machine (`run --wait-quiet`), keep them with --keep-disturbed, or relax"
+		    " the `interference:` limits (docs/experiments.md)", what, left,
+		    left == 1 ? "" : "s");
+}
+
+bool compare_all_disturbed(const struct compare *c, struct strbuf *why)
+{
+	for (size_t r = 0; r < c->nr; r++)
+		for (size_t i = 0; i < c->qs->nlabels; i++) {
+			const struct query_series *s = &c->rows[r].q->series[i];
+			const struct query_row *q = c->rows[r].q;
+			char *what;
+
+			if (!s->ndisturbed || s->n)
+				continue;
+			what = xasprintf("%s%s%s %s under '%s'", q->workload, *q->variant ? " " : "",
+					 q->variant, q->metric, c->qs->kernels[i].label);
+			disturbed_sentence(why, what, s->ndisturbed);
+			free(what);
+			return true;
+		}
+	return false;
+}

@@ -184,6 +184,11 @@ int compare_show(struct mmb_db *db, const struct compare_select *s, const struct
 		monitors_note(&sb, &c, (enum monitors_mode)s->monitors);
 	fwrite(sb.buf, 1, sb.len, out);
 	rc = fflush(out) ? EXIT_RUNTIME : EXIT_OK;
+	strbuf_reset(&sb);
+	if (compare_all_disturbed(&c, &sb)) {
+		error("%s", sb.buf);
+		rc = EXIT_RUNTIME;
+	}
 	strbuf_release(&sb);
 	compare_release(&c);
 	return rc;

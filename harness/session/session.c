@@ -8,6 +8,7 @@
 #include "render.h"
 #include "db.h"
 #include "envctl.h"
+#include "quiet.h"
 #include "plan.h"
 #include "read.h"
 #include "resume.h"
@@ -22,6 +23,32 @@
 #include <string.h>
 
 /* The comparison of BASE with LABEL, as `mmbench compare` prints it; its exit code. */
+/* A row of the run with every measured value disturbed: one error, true. */
+static bool run_all_disturbed(struct mmb_db *db, int64_t run_id)
+{
+	struct db_run_series *rows;
+	size_t nr;
+	bool dead = false;
+
+	if (db_run_series(db, run_id, &rows, &nr))
+		return false;
+	for (size_t i = 0; i < nr && !dead; i++)
+		if (rows[i].ndisturbed && !rows[i].n) {
+			struct strbuf why = STRBUF_INIT;
+			char *what = xasprintf("%s%s%s %s", rows[i].workload,
+					       *rows[i].variant ? " " : "", rows[i].variant,
+					       rows[i].metric);
+
+			disturbed_sentence(&why, what, rows[i].ndisturbed);
+			error("run %lld: %s", (long long)run_id, why.buf);
+			strbuf_release(&why);
+			free(what);
+			dead = true;
+		}
+	db_run_series_free(rows, nr);
+	return dead;
+}
+
 static int compare_after_run(struct mmb_db *db, const char *want, const char *label)
 {
 	struct compare_select sel;
@@ -312,6 +339,11 @@ int run_experiment(struct experiment *exp, const struct run_request *rq)
 		plan_release(&plan);
 		return EXIT_RUNTIME;
 	}
+	/* before the run's row: a machine that stays busy leaves no empty run */
+	if (rq->wait_quiet_s > 0 && machine_wait_quiet(&exp->limits, rq->wait_quiet_s)) {
+		plan_release(&plan);
+		return EXIT_RUNTIME;
+	}
 	if (db_open(&db, db_default_path(rq->db))) {
 		plan_release(&plan);
 		return EXIT_RUNTIME;
@@ -347,6 +379,8 @@ int run_experiment(struct experiment *exp, const struct run_request *rq)
 		print_counts(run_id, status, &st);
 		summary_print_run(stdout, &db, run_id);
 	}
+	if (!st.interrupted && run_all_disturbed(&db, run_id))
+		ret = EXIT_RUNTIME;
 	if (rq->compare && !st.interrupted) {
 		/* a comparison that could not be made fails the command too */
 		int crc = compare_after_run(&db, rq->compare, label);

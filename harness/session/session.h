@@ -25,6 +25,7 @@ struct run_request {
 	const char *options;		/* the plan's options, recorded for --resume (runs.options) */
 	int64_t resume;			/* > 0: go on with this interrupted run (resume.h) */
 	bool profile;			/* --profile: a perf profile per variant */
+	double wait_quiet_s;		/* --wait-quiet: > 0 wait up to this long first */
 };
 
 /* Plan, run and record exp (applying its environment); the command's exit code. */

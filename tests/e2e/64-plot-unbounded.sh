@@ -38,12 +38,18 @@ yr=$(sed -n 's/^set yrange \[\([^:]*\):\([^]]*\)\].*/\2/p' "$gp" | head -1)
 awk -v t="$top" -v y="$yr" 'BEGIN { exit !(t > 0 && t <= y) }' || die "edge $top outside the y range (top $yr)"
 
 # every iteration of a run left out as disturbed: the other kernel is still
-# drawn, the key says why the other has no line, and no change is drawn
+# drawn, the key says why the other has no line, and no change is drawn;
+# plot then exits 1 with the sentence that says so (issue 28)
 export MMBENCH_DB=$TMP/runs.db MMBENCH_PLUGIN_PATH=$MMBENCH_BUILD/tests/plugins
 spin_ms_runs a b
 n=$(q "UPDATE iterations SET disturbed = 'foreign CPU 50% of 2 CPUs (limit 10%)' WHERE run_id = 1; SELECT changes()")
 [ "$n" = 6 ] || die "marked $n iterations of run 1 disturbed, expected 6"
-"$MMB" plot --out "$TMP/d" a b > /dev/null 2> "$TMP/err" || die "plot of a disturbed kernel failed: $(cat "$TMP/err")"
+set +e
+"$MMB" plot --out "$TMP/d" a b > /dev/null 2> "$TMP/err"; rc=$?
+set -e
+[ $rc = 1 ] || die "plot of a disturbed kernel: exit $rc, expected 1: $(cat "$TMP/err")"
+grep -q "error: every iteration of spin ms=5 passes under 'a' was disturbed" "$TMP/err" ||
+	die "plot: no sentence: $(cat "$TMP/err")"
 [ -s "$TMP/d/spin-passes-scaling.png" ] || die "no scaling plot with a disturbed: $(cat "$TMP/err")"
 grep -q 'title "b"' "$TMP/d/spin-passes-scaling.gp" || die "b not drawn"
 grep -q 'keyentry .*title "a: no samples"' "$TMP/d/spin-passes-scaling.gp" ||
