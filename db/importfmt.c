@@ -242,6 +242,10 @@ static int check_variant(const char *v, size_t n)
 {
 	size_t i = 0;
 
+	/* mmtests' bare variants ("16", "64-ml"): one untyped name */
+	if (n && !memchr(v, '=', n) && !memchr(v, ',', n))
+		return 0;
+
 	while (i < n) {
 		size_t j = i;
 		bool eq = false;
@@ -359,7 +363,7 @@ static int add_sample(struct importer *im, const struct sample_row *r)
 	    memchr(r->variant, '\0', r->vl))
 		return bad(im, r->line, "NUL byte in a field");
 	if (check_variant(r->variant, r->vl))
-		return bad(im, r->line, "variant '%.*s' is not of the form k=v[,k=v...]",
+		return bad(im, r->line, "variant '%.*s' is neither k=v[,k=v...] nor one bare name",
 			   (int)r->vl, r->variant);
 	if (!isfinite(r->value))
 		return bad(im, r->line, "value is not a finite number");

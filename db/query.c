@@ -79,7 +79,11 @@ static int unknown_label(struct mmb_db *db, const char *label)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", known[i]);
-	error("unknown kernel label '%s'; known labels: %s", label, n ? sb.buf : "(none)");
+	if (closest_name(label, known, n))
+		error("unknown kernel label '%s' (did you mean '%s'?); known labels: %s", label,
+		      closest_name(label, known, n), sb.buf);
+	else
+		error("unknown kernel label '%s'; known labels: %s", label, n ? sb.buf : "(none)");
 	strbuf_release(&sb);
 	query_free_strv(known, n);
 	return QUERY_EUNKNOWN;

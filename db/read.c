@@ -20,6 +20,7 @@ static int read_run_line(sqlite3_stmt *st, struct db_list *list, void *arg)
 	l->iterations = sqlite3_column_int(st, 6);
 	l->failed = sqlite3_column_int(st, 7);
 	l->samples = sqlite3_column_int(st, 8);
+	l->disturbed = sqlite3_column_int(st, 9);
 	return 0;
 }
 
@@ -51,7 +52,9 @@ int db_list_runs(struct mmb_db *db, struct db_run_line **out, size_t *n)
 		       "  (SELECT max(n) FROM sample_blocks b WHERE b.run_id = r.id), 0),"
 		       " (SELECT count(*) FROM iterations i WHERE i.run_id = r.id AND i.status = 'failed'),"
 		       " (SELECT count(*) FROM sample_values s WHERE s.run_id = r.id) +"
-		       " (SELECT coalesce(sum(n), 0) FROM sample_blocks b WHERE b.run_id = r.id)"
+		       " (SELECT coalesce(sum(n), 0) FROM sample_blocks b WHERE b.run_id = r.id),"
+		       " (SELECT count(*) FROM iterations i WHERE i.run_id = r.id AND i.status = 'ok'"
+		       "   AND i.warmup = 0 AND coalesce(i.disturbed, '') <> '')"
 		       " FROM runs r JOIN kernels k ON k.id = r.kernel_id ORDER BY r.id", &st))
 		return -1;
 	ret = db_read_list(db, st, read_run_line, NULL, release_run_line, &l);

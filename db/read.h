@@ -22,6 +22,7 @@ struct db_run_line {
 	int iterations;			/* measured ok (imports: samples per series) */
 	int failed;
 	int samples;
+	int disturbed;			/* measured ok iterations marked disturbed */
 };
 int db_list_runs(struct mmb_db *db, struct db_run_line **out, size_t *n);
 void db_run_lines_free(struct db_run_line *v, size_t n);

@@ -830,3 +830,50 @@ void strbuf_add_csv(struct strbuf *sb, const char *s)
 	}
 	strbuf_addch(sb, '"');
 }
+
+/* Levenshtein distance, capped work: names are short. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), *row, d;
+
+	if (la > 256 || lb > 256)
+		return SIZE_MAX;
+	row = xcalloc(lb + 1, sizeof(*row));
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+const char *closest_name(const char *want, char *const *names, size_t n)
+{
+	size_t best = SIZE_MAX, limit = strlen(want) / 3 > 2 ? strlen(want) / 3 : 2;
+	const char *hit = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t d = edit_distance(want, names[i]);
+
+		if (d && d <= limit && d < best) {
+			best = d;
+			hit = names[i];
+		}
+	}
+	return hit;
+}
+

@@ -31,6 +31,8 @@ static inline enum mmb_exit mmb_exit_code(int ret)
 
 /* git style: error() prints "error: ..." and returns -1; die() exits. */
 int error(const char *fmt, ...) MMB_PRINTF_FMT(1, 2);
+/* The name of names[0..n) nearest to want (a typo's "did you mean"), or NULL. */
+const char *closest_name(const char *want, char *const *names, size_t n);
 int verror(const char *fmt, va_list ap) MMB_PRINTF_FMT(1, 0);
 void warning(const char *fmt, ...) MMB_PRINTF_FMT(1, 2);
 void info(const char *fmt, ...) MMB_PRINTF_FMT(1, 2);

@@ -67,8 +67,13 @@ int cmd_compare(int argc, char **argv)
 		free(labels);
 		return EXIT_USAGE;
 	}
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		for (size_t j = 0; j < nlabels; j++)
+			if (!strcmp(labels[j], argv[i]))
+				warning("label '%s' is given twice: it is compared with itself"
+					" (an A/A comparison)", argv[i]);
 		labels[nlabels++] = argv[i];
+	}
 	if (format && !(fmt = renderer_find(format))) {
 		struct strbuf names = STRBUF_INIT;
 

@@ -129,15 +129,16 @@ static int list_runs(struct mmb_db *db)
 
 	if (db_list_runs(db, &v, &n))
 		return -1;
-	printf("%5s  %-19s  %-11s  %-6s  %5s  %6s  %8s  %-20s  %s\n", "run", "started", "status",
-	       "accel", "iters", "failed", "samples", "experiment", "kernel");
+	printf("%5s  %-19s  %-11s  %-6s  %5s  %6s  %9s  %8s  %-20s  %s\n", "run", "started",
+	       "status", "accel", "iters", "failed", "disturbed", "samples", "experiment", "kernel");
 	for (size_t i = 0; i < n; i++) {
 		char when[32];
 
 		fmt_time(v[i].started, when, sizeof(when));
-		printf("%5lld  %-19s  %-11s  %-6s  %5d  %6d  %8d  %-20s  %s\n", (long long)v[i].id,
-		       when, ctl_show(v[i].status), ctl_show(v[i].accel), v[i].iterations,
-		       v[i].failed, v[i].samples, ctl_show(v[i].experiment), ctl_show(v[i].label));
+		printf("%5lld  %-19s  %-11s  %-6s  %5d  %6d  %9d  %8d  %-20s  %s\n",
+		       (long long)v[i].id, when, ctl_show(v[i].status), ctl_show(v[i].accel),
+		       v[i].iterations, v[i].failed, v[i].disturbed, v[i].samples,
+		       ctl_show(v[i].experiment), ctl_show(v[i].label));
 	}
 	db_run_lines_free(v, n);
 	return 0;

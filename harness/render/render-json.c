@@ -96,8 +96,8 @@ void compare_json(struct strbuf *out, const struct compare *c)
 		    "\"alpha\":%.2f,", c->ntests, c->nmonitor_tests, COMPARE_ALPHA);
 	json_settings(out, c);
 	strbuf_addf(out, "\"counts\":{\"improvement\":%zu,\"regression\":%zu,"
-		    "\"no_significant_change\":%zu,\"too_few_samples\":%zu},",
-		    c->nbetter, c->nworse, c->nnone, c->nuntested);
+		    "\"no_significant_change\":%zu,\"too_few_samples\":%zu,\"inconclusive\":%zu},",
+		    c->nbetter, c->nworse, c->nnone, c->nuntested, c->ninconclusive);
 	strbuf_addstr(out, "\"rows\":[");
 	for (size_t r = 0; r < c->nr; r++) {
 		const struct compare_row *row = &c->rows[r];

@@ -63,7 +63,7 @@ bad "bad.csv:1: header lacks the 'iteration' column" 'workload,metric,variant,va
 bad "bad.csv:2: better is 'up'" 'workload,metric,variant,iteration,value,better\nw,m,,1,1,up\n'
 bad "bad.csv:3: metric 'm' is lower-is-better here but higher-is-better on line 2" \
 	'workload,metric,variant,iteration,value,better\nw,m,,1,1,higher\nw,m,,2,1,lower\n'
-bad "bad.csv:2: variant 'clients' is not of the form k=v" 'workload,metric,variant,iteration,value\nw,m,clients,1,1\n'
+bad "bad.csv:2: variant 'a=1,clients' is neither k=v[,k=v...] nor one bare name" 'workload,metric,variant,iteration,value\nw,m,"a=1,clients",1,1\n'
 bad "bad.csv:2: empty workload" 'workload,metric,variant,iteration,value\n,m,,1,1\n'
 bad "bad.csv:2: unterminated quoted field" 'workload,metric,variant,iteration,value\n"w,m,,1,1\n'
 bad "no samples after the header" 'workload,metric,variant,iteration,value\n'
@@ -170,6 +170,19 @@ grep -qF "verdict: no significant change" <<< "$out" && grep -qF "unit: run, 2 v
 grep -qE "runs +run 1 complete \(older: --last\), run 2 complete" "$W/lrep/report.txt" ||
 	die "report --last does not mark the run it left out: $(grep runs "$W/lrep/report.txt")"
 
-# same label twice is an A/A comparison: no significant change
-"$MMB" compare --db "$DB" base base | grep -qF "verdict: no significant change" || die "base vs base"
+# same label twice is an A/A comparison: no significant change, and a warning
+"$MMB" compare --db "$DB" base base 2> "$W/aa.err" | grep -qF "verdict: no significant change" ||
+	die "base vs base"
+grep -q "warning: label 'base' is given twice" "$W/aa.err" || die "no warning for base vs base"
+
+# a mistyped label: the nearest is offered
+"$MMB" compare --db "$DB" base bsae > /dev/null 2> "$W/typo.err" && die "a mistyped label compared"
+grep -q "unknown kernel label 'bsae' (did you mean 'base'?)" "$W/typo.err" || die "no did-you-mean: $(cat "$W/typo.err")"
+
+# mmtests' bare variants ("16" client processes) import untyped and compare
+for l in b1 b2; do
+	printf 'workload,metric,variant,iteration,value\nhackbench,time,16,1,1.0\nhackbench,time,16,2,1.1\nhackbench,time,16,3,1.05\n' > "$W/bare-$l.csv"
+	"$MMB" -q import --db "$W/bare.db" --name "$l" "$W/bare-$l.csv" || die "bare variant '16' refused"
+done
+"$MMB" compare --db "$W/bare.db" b1 b2 | grep -q "hackbench 16" || die "the bare variant is not shown"
 exit $fail
