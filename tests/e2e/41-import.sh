@@ -18,7 +18,7 @@ count() { sqlite3 "$DB" "$1"; }
 # packed: one block per series, no iterations rows; list still counts both
 [ "$(count "select count(*) || ',' || sum(n) from sample_blocks")" = "1,6" ] || die "one block of 6"
 [ "$(count 'select count(*) from iterations')" = 0 ] || die "imported runs have no iterations rows"
-"$MMB" list runs --db "$DB" | awk '$1 == 1 { ok = ($6 == 6 && $8 == 6) } END { exit !ok }' ||
+"$MMB" list runs --db "$DB" | awk '$1 == 1 { ok = ($6 == 6 && $9 == 6) } END { exit !ok }' ||
 	die "list runs: 6 iterations and 6 samples expected"
 
 # quoting, CRLF line ends, columns in any order, embedded comma/quote/newline
@@ -184,5 +184,5 @@ for l in b1 b2; do
 	printf 'workload,metric,variant,iteration,value\nhackbench,time,16,1,1.0\nhackbench,time,16,2,1.1\nhackbench,time,16,3,1.05\n' > "$W/bare-$l.csv"
 	"$MMB" -q import --db "$W/bare.db" --name "$l" "$W/bare-$l.csv" || die "bare variant '16' refused"
 done
-"$MMB" compare --db "$W/bare.db" b1 b2 | grep -q "hackbench 16" || die "the bare variant is not shown"
+"$MMB" compare --db "$W/bare.db" b1 b2 | grep -qF "hackbench (16) time" || die "the bare variant is not shown"
 exit $fail
