@@ -135,6 +135,57 @@ static void add_knob(struct env_item **items, size_t *n, size_t *alloc, const ch
 		add_item(items, n, alloc, key, val);
 }
 
+/* The numbered entries (0, 1, ...) of a DAMON sysfs folder: their count. */
+static int damon_count(const char *dir)
+{
+	char *p = xasprintf("%s/nr_%s", dir, strrchr(dir, '/') + 1), val[32];
+	int nr = read_knob_value(p, val, sizeof(val)) >= 0 ? atoi(val) : 0;
+
+	free(p);
+	return nr > 64 ? 64 : nr;
+}
+
+/*
+ * DAMON: each kdamond's state, each context's operations and each scheme's
+ * action (a kdamond with a pageout scheme on paddr reclaims memory under a
+ * benchmark), and the DAMON_RECLAIM / DAMON_LRU_SORT modules.
+ */
+static void add_damon(struct env_item **items, size_t *n, size_t *alloc)
+{
+	const char *root = "/sys/kernel/mm/damon/admin/kdamonds";
+
+	for (int k = 0, nk = damon_count(root); k < nk; k++) {
+		char *kd = xasprintf("%s/%d", root, k), *ctxs = xasprintf("%s/contexts", kd);
+		char *key = xasprintf("damon.kdamond.%d.state", k), *path = xasprintf("%s/state", kd);
+
+		add_knob(items, n, alloc, key, path);
+		free(key);
+		free(path);
+		for (int c = 0, nc = damon_count(ctxs); c < nc; c++) {
+			char *cx = xasprintf("%s/%d", ctxs, c), *sch = xasprintf("%s/schemes", cx);
+
+			key = xasprintf("damon.kdamond.%d.ctx.%d.operations", k, c);
+			path = xasprintf("%s/operations", cx);
+			add_knob(items, n, alloc, key, path);
+			free(key);
+			free(path);
+			for (int sc = 0, ns = damon_count(sch); sc < ns; sc++) {
+				key = xasprintf("damon.kdamond.%d.ctx.%d.scheme.%d.action", k, c, sc);
+				path = xasprintf("%s/%d/action", sch, sc);
+				add_knob(items, n, alloc, key, path);
+				free(key);
+				free(path);
+			}
+			free(sch);
+			free(cx);
+		}
+		free(ctxs);
+		free(kd);
+	}
+	add_knob(items, n, alloc, "damon_reclaim.enabled", "/sys/module/damon_reclaim/parameters/enabled");
+	add_knob(items, n, alloc, "damon_lru_sort.enabled", "/sys/module/damon_lru_sort/parameters/enabled");
+}
+
 void env_snapshot(struct env_item **items, size_t *n)
 {
 	size_t alloc = 0;
@@ -177,6 +228,7 @@ void env_snapshot(struct env_item **items, size_t *n)
 	add_knob(items, n, &alloc, "mm.lru_gen", "/sys/kernel/mm/lru_gen/enabled");
 	add_knob(items, n, &alloc, "zswap.enabled", "/sys/module/zswap/parameters/enabled");
 	add_knob(items, n, &alloc, "ksm.run", "/sys/kernel/mm/ksm/run");
+	add_damon(items, n, &alloc);
 	f = fopen("/proc/meminfo", "re");
 	while (f && fgets(line, sizeof(line), f))
 		if (sscanf(line, "SwapTotal: %llu kB", &swap_total) == 1)

@@ -8,6 +8,7 @@
 #include "render.h"
 #include "db.h"
 #include "envctl.h"
+#include "preflight.h"
 #include "quiet.h"
 #include "plan.h"
 #include "read.h"
@@ -344,6 +345,9 @@ int run_experiment(struct experiment *exp, const struct run_request *rq)
 		plan_release(&plan);
 		return EXIT_RUNTIME;
 	}
+	/* test suites record interference without judging it: no pre-flight either */
+	if (!getenv("MMBENCH_INTERFERENCE") || strcmp(getenv("MMBENCH_INTERFERENCE"), "record"))
+		preflight_check(&exp->limits, rq->wait_quiet_s <= 0, exp->env.governor != NULL);
 	if (db_open(&db, db_default_path(rq->db))) {
 		plan_release(&plan);
 		return EXIT_RUNTIME;

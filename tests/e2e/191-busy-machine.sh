@@ -47,6 +47,18 @@ grep -q "error: run [0-9]*: every iteration of skeleton .* was disturbed (3 valu
 	die "run: no sentence: $(cat "$TMP/err")"
 grep -q -- "--wait-quiet" "$TMP/err" && grep -q -- "--keep-disturbed" "$TMP/err" &&
 	grep -q "interference:" "$TMP/err" || die "run: the options are not named: $(cat "$TMP/err")"
+# the pre-flight check said so before the first iteration
+pf=$(grep -n "warning: pre-flight: others use [0-9]*% of the CPUs now" "$TMP/err" | cut -d: -f1 | head -1)
+first=$(grep -n "iteration [0-9]* disturbed\|was disturbed" "$TMP/err" | cut -d: -f1 | head -1)
+[ -n "$pf" ] && [ -n "$first" ] && [ "$pf" -lt "$first" ] || die "no pre-flight warning first: $(cat "$TMP/err")"
+# DAMON is recorded with the run where the machine has it
+if [ "$(cat /sys/kernel/mm/damon/admin/kdamonds/nr_kdamonds 2>/dev/null || echo 0)" -gt 0 ]; then
+	[ "$(q "SELECT count(*) FROM run_env WHERE key = 'damon.kdamond.0.state'")" = 1 ] ||
+		die "DAMON's kdamond 0 not recorded"
+	if [ "$(cat /sys/kernel/mm/damon/admin/kdamonds/0/state)" = on ]; then
+		grep -q "warning: pre-flight: DAMON kdamond 0 is on" "$TMP/err" || die "DAMON not warned about"
+	fi
+fi
 
 # --wait-quiet gives up while the hogs run, and records nothing
 n0=$(q "SELECT count(*) FROM runs")
