@@ -299,7 +299,8 @@ static void name_columns(struct bymachine *bm)
 		bool dup = false;
 
 		for (size_t o = 0; m && o < bm->np; o++)
-			dup |= o != k && bm->p[o].g && !strcmp(bm->p[o].g->m->hostname, m->hostname);
+			dup |= o != k && bm->p[o].g && bm->p[o].g->m &&
+			       !strcmp(bm->p[o].g->m->hostname, m->hostname);
 		if (!m)
 			bm->p[k].column = xstrdup("unknown");
 		else if (dup || !*m->hostname)

@@ -331,7 +331,7 @@ int run_experiment(struct experiment *exp, const struct run_request *rq)
 	struct result_sink sink;
 	char *label = NULL;
 	int64_t run_id;
-	const char *status;
+	const char *status, *mode;
 	int ret = plan_request(&plan, exp, rq);
 
 	if (ret)
@@ -346,7 +346,8 @@ int run_experiment(struct experiment *exp, const struct run_request *rq)
 		return EXIT_RUNTIME;
 	}
 	/* test suites record interference without judging it: no pre-flight either */
-	if (!getenv("MMBENCH_INTERFERENCE") || strcmp(getenv("MMBENCH_INTERFERENCE"), "record"))
+	mode = getenv("MMBENCH_INTERFERENCE");
+	if (!mode || strcmp(mode, "record"))
 		preflight_check(&exp->limits, rq->wait_quiet_s <= 0, exp->env.governor != NULL);
 	if (db_open(&db, db_default_path(rq->db))) {
 		plan_release(&plan);
