@@ -34,7 +34,7 @@ static char *why_unsupported(const struct plugin *pl, int *ret)
 	char *why = NULL;
 	char err[256];
 
-	if (!pl->w.supported)
+	if (!(pl->hooks & PLUGIN_HAS_SUPPORTED))
 		return NULL;
 	unit_ctx_host(&u);
 	vals = xcalloc(pl->nparams ? pl->nparams : 1, sizeof(*vals));

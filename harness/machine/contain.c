@@ -241,6 +241,21 @@ static void sweep(pid_t skip)
 	}
 }
 
+static void become_reaper(void)
+{
+	static bool reaper;
+
+	if (!reaper)
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
+	reaper = true;
+}
+
+void contain_begin_reaper(struct contain *c)
+{
+	memset(c, 0, sizeof(*c));
+	become_reaper();
+}
+
 void contain_begin(struct contain *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -249,7 +264,7 @@ void contain_begin(struct contain *c)
 
 		probed = true;
 		/* the fallback, and a net under the cgroup: orphans come to us */
-		prctl(PR_SET_CHILD_SUBREAPER, 1);
+		become_reaper();
 		if (!no || !*no || !strcmp(no, "0"))
 			own_cg = find_own_cgroup();
 	}

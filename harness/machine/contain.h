@@ -21,6 +21,12 @@ struct contain {
 
 /* Before fork: make the iteration's cgroup if the machine allows one. */
 void contain_begin(struct contain *c);
+/*
+ * The same without a cgroup (and without touching the restore journal), for
+ * short-lived children of read-only commands (loading a plugin): the
+ * subreaper alone catches what they leave.
+ */
+void contain_begin_reaper(struct contain *c);
 /* In the parent, before the child runs any plugin code: move it in. */
 void contain_enter(struct contain *c, pid_t pid);
 /* SIGKILL every process of the iteration, the child's group first. */

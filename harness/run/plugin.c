@@ -1,3 +1,4 @@
+#include "contain.h"
 #include "plugin.h"
 #include "util.h"
 
@@ -11,7 +12,11 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,6 +47,7 @@ void plugin_release(struct plugin *p)
 	free(p->metrics);
 	if (p->handle)
 		dlclose(p->handle);
+	free(p->desc_buf);
 	free(p->path);
 	plugin_init(p);
 }
@@ -163,7 +169,9 @@ static long def_count(const char *path, const char *what, const void *table, siz
 	return n;
 }
 
-static int plugin_check(struct plugin *p, const struct mmb_workload *d, const char *fname)
+/* need_hooks: false for a description sent by the loader child, whose hooks stay there. */
+static int plugin_check(struct plugin *p, const struct mmb_workload *d, const char *fname,
+			bool need_hooks)
 {
 	const char *path = p->path;
 	size_t i;
@@ -186,7 +194,7 @@ static int plugin_check(struct plugin *p, const struct mmb_workload *d, const ch
 			     path, p->w.name, fname);
 	if (!p->w.summary)
 		return error("%s: descriptor has no summary", path);
-	if (!p->w.run || !p->w.setup || !p->w.teardown)
+	if (need_hooks && (!p->w.run || !p->w.setup || !p->w.teardown))
 		return error("%s: missing hook(s):%s%s%s", path, p->w.setup ? "" : " setup",
 			     p->w.run ? "" : " run", p->w.teardown ? "" : " teardown");
 	if (p->w.params && p->w.param_def_size < MMB_PARAM_DEF_MIN_SIZE)
@@ -238,6 +246,9 @@ static int plugin_check(struct plugin *p, const struct mmb_workload *d, const ch
 	}
 	if (!p->nmetrics)
 		return error("%s: declares no metrics", path);
+	if (need_hooks)
+		p->hooks = (p->w.supported ? PLUGIN_HAS_SUPPORTED : 0) |
+			   (p->w.check_params ? PLUGIN_HAS_CHECK_PARAMS : 0);
 	return 0;
 }
 
@@ -262,110 +273,405 @@ static long hook_timeout_ms(void);
 static const char *signal_name(int sig, char *buf, size_t len);
 
 /*
- * dlopen() runs the plugin's constructors, and then its entry point runs:
- * a truncated .so (SIGBUS), a constructor that crashes or never returns
- * took the harness down or hung it.  Load it first in a child of its own
- * process group, under the hook time limit; only what loads there is
- * loaded here.  (A constructor that starts a setsid() daemon is not caught.)
+ * The description the loader child sends: the checked descriptor, its
+ * strings NUL-terminated after a 64-bit length (UINT64_MAX: NULL).  The
+ * parent trusts none of it: lengths, NULs and counts are checked, then the
+ * whole goes through plugin_check() again.
  */
-static int probe_load(const char *path)
+#define DESC_MAGIC	0x3143534544424d4dull	/* "MMBDESC1" */
+#define DESC_STR_MAX	65536
+#define DESC_MAX	(4u << 20)
+
+static void put_u64(struct strbuf *sb, uint64_t v)
 {
-	int fds[2], status = 0, ret;
-	char *name;
-	long long deadline;
-	char sig[64], c;
-	pid_t pid;
+	strbuf_add(sb, &v, sizeof(v));
+}
 
-	pid = fork_piped(fds);
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		void *h;
-		mmb_entry_fn entry = NULL;
+static void put_str(struct strbuf *sb, const char *s)
+{
+	size_t n;
 
-		setpgid(0, 0);
-		signal(SIGSEGV, SIG_DFL);
-		signal(SIGBUS, SIG_DFL);
-		signal(SIGFPE, SIG_DFL);
-		signal(SIGILL, SIG_DFL);
-		signal(SIGABRT, SIG_DFL);
-		close(fds[0]);
-		h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-		if (h)
-			*(void **)&entry = dlsym(h, MMB_ENTRY_SYMBOL);
-		if (entry)
-			entry();
-		/* loaded, or an error the parent's own dlopen() will word */
-		if (write(fds[1], "o", 1) != 1)
-			_exit(1);
-		_exit(0);
+	if (!s) {
+		put_u64(sb, UINT64_MAX);
+		return;
 	}
-	close(fds[1]);
-	deadline = (long long)now_ns() + hook_timeout_ms() * 1000000LL;
+	n = strlen(s);
+	put_u64(sb, n);
+	strbuf_add(sb, s, n + 1);
+}
+
+static void desc_encode(struct strbuf *sb, const struct plugin *p)
+{
+	put_u64(sb, DESC_MAGIC);
+	put_u64(sb, p->w.abi_major);
+	put_u64(sb, p->w.abi_minor);
+	put_u64(sb, p->w.size);
+	put_str(sb, p->w.name);
+	put_str(sb, p->w.summary);
+	put_u64(sb, p->w.requires);
+	put_u64(sb, p->w.min_kernel);
+	put_u64(sb, p->w.param_def_size);
+	put_u64(sb, p->w.metric_def_size);
+	put_u64(sb, (p->w.supported ? PLUGIN_HAS_SUPPORTED : 0) |
+		    (p->w.check_params ? PLUGIN_HAS_CHECK_PARAMS : 0));
+	put_u64(sb, p->nparams);
+	for (size_t i = 0; i < p->nparams; i++) {
+		const struct mmb_param_def *d = p->params[i];
+
+		put_str(sb, d->name);
+		put_u64(sb, (uint64_t)d->type);
+		put_str(sb, d->def);
+		put_u64(sb, (uint64_t)d->min);
+		put_u64(sb, (uint64_t)d->max);
+		put_str(sb, d->choices);
+		put_str(sb, d->help);
+	}
+	put_u64(sb, p->nmetrics);
+	for (size_t i = 0; i < p->nmetrics; i++) {
+		const struct mmb_metric_def *d = p->metrics[i];
+
+		put_str(sb, d->name);
+		put_str(sb, d->unit);
+		put_u64(sb, (uint64_t)(int64_t)d->better);
+		put_str(sb, d->help);
+	}
+}
+
+struct desc_rd {
+	const char *buf;
+	size_t len, pos;
+	bool bad;
+};
+
+static uint64_t get_u64(struct desc_rd *r)
+{
+	uint64_t v = 0;
+
+	if (r->bad || r->len - r->pos < sizeof(v)) {
+		r->bad = true;
+		return 0;
+	}
+	memcpy(&v, r->buf + r->pos, sizeof(v));
+	r->pos += sizeof(v);
+	return v;
+}
+
+static const char *get_str(struct desc_rd *r)
+{
+	uint64_t n = get_u64(r);
+	const char *s;
+
+	if (r->bad || n == UINT64_MAX)
+		return NULL;
+	if (n > DESC_STR_MAX || r->len - r->pos < n + 1 || r->buf[r->pos + n] ||
+	    strlen(r->buf + r->pos) != n) {
+		r->bad = true;
+		return NULL;
+	}
+	s = r->buf + r->pos;
+	r->pos += n + 1;
+	return s;
+}
+
+/* A count of table entries: within plugin_check()'s 256, else the description is bad. */
+static size_t get_count(struct desc_rd *r)
+{
+	uint64_t n = get_u64(r);
+
+	if (n > 256)
+		r->bad = true;
+	return r->bad ? 0 : (size_t)n;
+}
+
+static void get_params(struct desc_rd *r, struct mmb_param_def *t, size_t n)
+{
+	for (size_t i = 0; i < n && !r->bad; i++) {
+		t[i].name = get_str(r);
+		t[i].type = (enum mmb_param_type)(int)get_u64(r);
+		t[i].def = get_str(r);
+		t[i].min = (int64_t)get_u64(r);
+		t[i].max = (int64_t)get_u64(r);
+		t[i].choices = get_str(r);
+		t[i].help = get_str(r);
+		if (!t[i].name)
+			r->bad = true;	/* would end the table early */
+	}
+}
+
+static void get_metrics(struct desc_rd *r, struct mmb_metric_def *t, size_t n)
+{
+	for (size_t i = 0; i < n && !r->bad; i++) {
+		t[i].name = get_str(r);
+		t[i].unit = get_str(r);
+		t[i].better = (enum mmb_better)(int)(int64_t)get_u64(r);
+		t[i].help = get_str(r);
+		if (!t[i].name)
+			r->bad = true;
+	}
+}
+
+/* Fill p from the child's description (p->desc_buf, which keeps the strings): 0, or -1 after error(). */
+static int desc_decode(struct plugin *p, const char *fname)
+{
+	struct desc_rd r = { .buf = p->desc_buf, .len = 0 };
+	struct mmb_workload d = { 0 };
+	struct mmb_param_def *params = NULL;
+	struct mmb_metric_def *metrics = NULL;
+	size_t np, nm, psize, msize;
+	unsigned int hooks;
+	int ret = -1;
+
+	r.len = p->desc_len;
+	if (get_u64(&r) != DESC_MAGIC)
+		goto bad;
+	d.abi_major = (uint32_t)get_u64(&r);
+	d.abi_minor = (uint32_t)get_u64(&r);
+	d.size = (size_t)get_u64(&r);
+	d.name = get_str(&r);
+	d.summary = get_str(&r);
+	d.requires = (uint32_t)get_u64(&r);
+	d.min_kernel = (unsigned int)get_u64(&r);
+	psize = (size_t)get_u64(&r);
+	msize = (size_t)get_u64(&r);
+	hooks = (unsigned int)get_u64(&r);
+	np = get_count(&r);
+	params = xcalloc(np + 1, sizeof(*params));
+	get_params(&r, params, np);
+	nm = get_count(&r);
+	metrics = xcalloc(nm + 1, sizeof(*metrics));
+	get_metrics(&r, metrics, nm);
+	if (r.bad || r.pos != r.len || hooks & ~(PLUGIN_HAS_SUPPORTED | PLUGIN_HAS_CHECK_PARAMS))
+		goto bad;
+	/* our own tables, laid out as this harness's structs */
+	d.params = np ? params : NULL;
+	d.param_def_size = sizeof(*params);
+	d.metrics = metrics;
+	d.metric_def_size = sizeof(*metrics);
+	ret = plugin_check(p, &d, fname, false);
+	/* the plugin's element sizes, as the harness reports them; its tables stay in the child */
+	p->w.params = NULL;
+	p->w.metrics = NULL;
+	p->w.param_def_size = psize;
+	p->w.metric_def_size = msize;
+	p->hooks = hooks;
+	goto out;
+bad:
+	ret = error("plugin %s: its loader sent a garbled description (%zu bytes): %s", fname,
+		    r.len, p->path);
+out:
+	free(params);
+	free(metrics);
+	return ret;
+}
+
+/* The loader child: map the plugin, check it, send its description; exit 2 after saying why. */
+static void __attribute__((noreturn)) describe_child(const char *path, int fd)
+{
+	struct plugin local;
+	struct strbuf sb = STRBUF_INIT;
+	mmb_entry_fn entry = NULL;
+	const struct mmb_workload *d;
+	const char *q;
+	void *h;
+
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* die of the crash itself, so the parent can name it */
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGBUS, SIG_DFL);
+	signal(SIGFPE, SIG_DFL);
+	signal(SIGILL, SIG_DFL);
+	signal(SIGABRT, SIG_DFL);
+	plugin_init(&local);
+	local.path = (char *)path;
+	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		error("cannot load plugin %s: %s", path, dlerror());
+		_exit(2);
+	}
+	*(void **)&entry = dlsym(h, MMB_ENTRY_SYMBOL);
+	if (!entry) {
+		error("%s: no %s() symbol: not an mmbench workload plugin", path, MMB_ENTRY_SYMBOL);
+		_exit(2);
+	}
+	d = entry();
+	if (!d) {
+		error("%s: %s() returned NULL", path, MMB_ENTRY_SYMBOL);
+		_exit(2);
+	}
+	if (plugin_check(&local, d, name_from_path(path), true))
+		_exit(2);
+	desc_encode(&sb, &local);
+	for (q = sb.buf; q < sb.buf + sb.len;) {
+		ssize_t w = write(fd, q, (size_t)(sb.buf + sb.len - q));
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			_exit(1);
+		q += w;
+	}
+	_exit(0);
+}
+
+/* What is left in the pipe of a child that has exited. */
+static void drain(int fd, struct strbuf *sb, size_t cap)
+{
+	char tmp[8192];
+	ssize_t n;
+
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	while ((n = read(fd, tmp, sizeof(tmp))) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0 && sb->len <= cap)
+			strbuf_add(sb, tmp, (size_t)n);
+}
+
+/*
+ * A loader or hook child's answer, until the child exits (reaped into
+ * *status) or the deadline: 1 exited, 0 still running.  EOF is not awaited:
+ * a daemon the plugin started may hold the pipe open.  More than cap bytes
+ * are read but not kept (sb->len > cap tells).
+ */
+static int read_answer(int fd, pid_t pid, long long deadline, struct strbuf *sb, size_t cap,
+		       int *status)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0), ret = 0;
+	bool eof = false;
+
 	for (;;) {
-		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+		struct pollfd pfd[2] = {
+			{ .fd = eof ? -1 : fd, .events = POLLIN },
+			{ .fd = pidfd, .events = POLLIN },
+		};
 		long long left = (deadline - (long long)now_ns()) / 1000000LL;
+		char tmp[8192];
 		ssize_t n;
 
-		if (left <= 0 || poll(&pfd, 1, (int)left) == 0) {
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
-			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-				;
-			close(fds[0]);
-			name = name_from_path(path);
-			ret = error("plugin %s: did not answer in %.0f s while loading (an endless loop in a constructor or in %s()?): %s",
-				    name, hook_timeout_ms() / 1000.0, MMB_ENTRY_SYMBOL, path);
-			free(name);
-			return ret;
+		if (waitpid(pid, status, WNOHANG) == pid) {
+			drain(fd, sb, cap);
+			ret = 1;
+			break;
 		}
-		n = read(fds[0], &c, 1);
-		if (n < 0 && errno == EINTR)
+		if (left <= 0)
+			break;
+		/* without a pidfd, look for the exit in short steps */
+		if (poll(pfd, 2, pidfd >= 0 ? (int)left : (int)(left < 5 ? left : 5)) <= 0 ||
+		    !(pfd[0].revents & (POLLIN | POLLHUP)))
 			continue;
-		break;
+		n = read(fd, tmp, sizeof(tmp));
+		if (n > 0 && sb->len <= cap)
+			strbuf_add(sb, tmp, (size_t)n);
+		else if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+			eof = true;
 	}
-	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	kill(-pid, SIGKILL);	/* anything it left in its group */
-	if (!WIFSIGNALED(status))
-		return 0;
-	name = name_from_path(path);
-	ret = error("plugin %s: crashed while loading (%s): %s", name,
-		    signal_name(WTERMSIG(status), sig, sizeof(sig)), path);
-	free(name);
+	if (pidfd >= 0)
+		close(pidfd);
 	return ret;
+}
+
+/*
+ * dlopen() runs the plugin's constructors, and then its entry point runs:
+ * a truncated .so (SIGBUS), a constructor that crashes, never returns or
+ * starts a daemon would take the harness with it.  So the harness never
+ * maps a plugin: a child of its own process group does, under the hook
+ * time limit, and sends the checked descriptor back; whatever it started
+ * is killed when it ends (contain.h: the harness is a child subreaper).
+ */
+static int load_described(struct plugin *p, const char *path)
+{
+	int fds[2], status = 0, done;
+	char *name = name_from_path(path), sig[64];
+	struct strbuf sb = STRBUF_INIT;
+	struct contain c;
+	pid_t pid;
+
+	contain_begin_reaper(&c);
+	pid = fork_piped(fds);
+	if (pid < 0) {
+		free(name);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		describe_child(path, fds[1]);
+	}
+	close(fds[1]);
+	setpgid(pid, pid);
+	contain_enter(&c, pid);
+	done = read_answer(fds[0], pid, (long long)now_ns() + hook_timeout_ms() * 1000000LL, &sb,
+			   DESC_MAX, &status);
+	close(fds[0]);
+	if (!done) {
+		contain_kill(&c);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	}
+	contain_kill(&c);	/* its process group, then the orphans it left to us */
+	contain_end(&c);
+	p->desc_len = sb.len;
+	p->desc_buf = strbuf_detach(&sb);
+	if (!done)
+		done = error("plugin %s: did not answer in %.0f s while loading (an endless loop in a constructor or in %s()?): %s",
+			     name, hook_timeout_ms() / 1000.0, MMB_ENTRY_SYMBOL, path);
+	else if (WIFSIGNALED(status))
+		done = error("plugin %s: crashed while loading (%s): %s", name,
+			     signal_name(WTERMSIG(status), sig, sizeof(sig)), path);
+	else if (WEXITSTATUS(status) == 2)
+		done = -1;	/* the child said why */
+	else if (WEXITSTATUS(status) || !p->desc_len || p->desc_len > DESC_MAX)
+		done = error("plugin %s: exited with status %d while loading, without a description (exit() in a constructor?): %s",
+			     name, WEXITSTATUS(status), path);
+	else
+		done = desc_decode(p, name);
+	free(name);
+	return done;
 }
 
 int plugin_load_file(struct plugin *p, const char *path)
 {
-	mmb_entry_fn entry;
-	const struct mmb_workload *d;
-	char *fname;
-	int ret;
-
 	plugin_init(p);
 	p->path = xstrdup(path);
 	if (check_plugin_file(path))
 		return -1;
-	/* nothing allocated across the probe's fork: its child leaves by _exit() */
-	if (probe_load(path))
+	return load_described(p, path);
+}
+
+int plugin_bind(struct plugin *p, char *why, size_t len)
+{
+	struct mmb_workload w;
+	mmb_entry_fn entry = NULL;
+	const struct mmb_workload *d = NULL;
+	void *h;
+
+	if (p->w.run)
+		return 0;
+	h = dlopen(p->path, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		snprintf(why, len, "cannot load plugin %s: %s", p->path, dlerror());
 		return -1;
-	/* RTLD_LOCAL: plugins cannot see each other or resolve against us. */
-	p->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!p->handle)
-		return error("cannot load plugin %s: %s", path, dlerror());
-	*(void **)&entry = dlsym(p->handle, MMB_ENTRY_SYMBOL);
-	if (!entry)
-		return error("%s: no %s() symbol: not an mmbench workload plugin", path,
-			     MMB_ENTRY_SYMBOL);
-	d = entry();
-	if (!d)
-		return error("%s: %s() returned NULL", path, MMB_ENTRY_SYMBOL);
-	fname = name_from_path(path);
-	ret = plugin_check(p, d, fname);
-	free(fname);
-	return ret;
+	}
+	*(void **)&entry = dlsym(h, MMB_ENTRY_SYMBOL);
+	if (entry)
+		d = entry();
+	memset(&w, 0, sizeof(w));
+	if (d && d->abi_major == MMB_ABI_MAJOR && d->size >= MMB_WORKLOAD_MIN_SIZE)
+		memcpy(&w, d, d->size < sizeof(w) ? d->size : sizeof(w));
+	/* the file was replaced, or the plugin describes itself differently each time */
+	if (!w.name || strcmp(w.name, p->w.name) || !w.setup || !w.run || !w.teardown ||
+	    !w.supported != !(p->hooks & PLUGIN_HAS_SUPPORTED) ||
+	    !w.check_params != !(p->hooks & PLUGIN_HAS_CHECK_PARAMS)) {
+		snprintf(why, len, "plugin %s is not the plugin it was when loaded: %s", p->w.name,
+			 p->path);
+		dlclose(h);
+		return -1;
+	}
+	p->w.setup = w.setup;
+	p->w.run = w.run;
+	p->w.teardown = w.teardown;
+	p->w.supported = w.supported;
+	p->w.check_params = w.check_params;
+	p->handle = h;
+	return 0;
 }
 
 const char *const *plugin_search_path(void)
@@ -487,7 +793,7 @@ int plugin_list(char ***names, size_t *n)
 /* The descriptor checks alone, for the fuzzer and its regression test. */
 int plugin_check_descriptor(struct plugin *p, const struct mmb_workload *d, const char *fname)
 {
-	return plugin_check(p, d, fname);
+	return plugin_check(p, d, fname, true);
 }
 
 /* "SIGSEGV" for messages */
@@ -565,58 +871,50 @@ static int call_in_child(const struct plugin *p, const char *hook, const struct 
 			 const struct mmb_value *const *vals, size_t n, char **why)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char tmp[4096], sig[64];
+	char sig[64];
 	int fds[2], status = 0, hung = 0;
+	struct contain c;
 	long long deadline;
 	size_t got = 0;
 	pid_t pid;
-	ssize_t r;
 
 	for (size_t i = 0; i < n; i++)
 		why[i] = NULL;
+	contain_begin_reaper(&c);
 	pid = fork_piped(fds);
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
+		struct plugin bound = *p;
+		char bad[512];
+
 		close(fds[0]);
-		child_answers(p, host, vals, n, fds[1]);
+		setpgid(0, 0);
+		if (plugin_bind(&bound, bad, sizeof(bad))) {
+			error("%s", bad);
+			_exit(2);
+		}
+		child_answers(&bound, host, vals, n, fds[1]);
 	}
 	close(fds[1]);
-	strbuf_init(&sb);
+	setpgid(pid, pid);
+	contain_enter(&c, pid);
 	deadline = (long long)now_ns() +
 		   hook_timeout_ms() * (long long)(1 + n / 1000) * 1000000LL;
-	for (;;) {
-		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
-		long long left_ms = (deadline - (long long)now_ns()) / 1000000LL;
-
-		if (left_ms <= 0 || poll(&pfd, 1, (int)left_ms) == 0) {
-			hung = 1;
-			break;
-		}
-		r = read(fds[0], tmp, sizeof(tmp));
-		if (r < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (r <= 0 || sb.len > n * 4096 + 65536)
-			break;
-		strbuf_add(&sb, tmp, r);
-	}
-	close(fds[0]);
 	/* a hook that answered but does not exit is as hung as a silent one */
-	while (!hung && waitpid(pid, &status, WNOHANG) == 0) {
-		if ((long long)now_ns() >= deadline) {
-			hung = 1;
-			break;
-		}
-		usleep(1000);
-	}
+	hung = !read_answer(fds[0], pid, deadline, &sb, n * 4096 + 65536, &status);
+	close(fds[0]);
 	if (hung) {
-		kill(pid, SIGKILL);
+		contain_kill(&c);
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
+		contain_end(&c);
 		strbuf_release(&sb);
 		return error("plugin %s did not return from %s within %ld ms (hung?): killed it",
 			     p->w.name, hook, hook_timeout_ms() * (long)(1 + n / 1000));
 	}
+	contain_kill(&c);	/* what the hook or a constructor left behind */
+	contain_end(&c);
 	if (WIFSIGNALED(status)) {
 		strbuf_release(&sb);
 		return error("plugin %s crashed in %s: %s", p->w.name, hook,
@@ -638,6 +936,8 @@ static int call_in_child(const struct plugin *p, const char *hook, const struct 
 			why[i] = NULL;
 		}
 		strbuf_release(&sb);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 2 && !got)
+			return -1;	/* it could not map the plugin, and said why */
 		return error("plugin %s exited with status %d in %s, without an answer (exit() called?)",
 			     p->w.name, WIFEXITED(status) ? WEXITSTATUS(status) : -1, hook);
 	}
@@ -649,7 +949,7 @@ int plugin_call_supported(const struct plugin *p, const struct mmb_host *host,
 			  const struct mmb_value *vals, char **why)
 {
 	*why = NULL;
-	if (!p->w.supported)
+	if (!(p->hooks & PLUGIN_HAS_SUPPORTED))
 		return 0;
 	return call_in_child(p, "supported", host, &vals, 1, why);
 }
@@ -657,7 +957,7 @@ int plugin_call_supported(const struct plugin *p, const struct mmb_host *host,
 int plugin_call_check_params(const struct plugin *p, const struct mmb_value *vals, char **why)
 {
 	*why = NULL;
-	if (!p->w.check_params)
+	if (!(p->hooks & PLUGIN_HAS_CHECK_PARAMS))
 		return 0;
 	return call_in_child(p, "check_params", NULL, &vals, 1, why);
 }
@@ -667,7 +967,7 @@ int plugin_call_supported_all(const struct plugin *p, const struct mmb_host *hos
 {
 	for (size_t i = 0; i < n; i++)
 		why[i] = NULL;
-	if (!p->w.supported || !n)
+	if (!(p->hooks & PLUGIN_HAS_SUPPORTED) || !n)
 		return 0;
 	return call_in_child(p, "supported", host, vals, n, why);
 }
@@ -677,7 +977,7 @@ int plugin_call_check_params_all(const struct plugin *p, const struct mmb_value 
 {
 	for (size_t i = 0; i < n; i++)
 		why[i] = NULL;
-	if (!p->w.check_params || !n)
+	if (!(p->hooks & PLUGIN_HAS_CHECK_PARAMS) || !n)
 		return 0;
 	return call_in_child(p, "check_params", NULL, vals, n, why);
 }

@@ -7,12 +7,22 @@
 
 struct plugin {
 	char *path;
+	/*
+	 * The harness never maps a plugin itself (its constructors could crash,
+	 * hang or start daemons in the harness): a contained child loads it and
+	 * sends the descriptor over.  handle and the hooks in w are set only in
+	 * a child that called plugin_bind() before calling a hook.
+	 */
 	void *handle;
 	/*
 	 * The plugin's descriptor copied into a struct of the size this
 	 * harness knows; fields past the plugin's own size read as zero.
+	 * Its strings live in desc_buf; params/metrics tables are NULL here.
 	 */
 	struct mmb_workload w;
+	char *desc_buf;
+	size_t desc_len;
+	unsigned int hooks;	/* PLUGIN_HAS_*: the optional hooks it has */
 	/*
 	 * Each element copied out of the plugin's array (walked with its
 	 * declared element size) into a zeroed struct of this harness's size.
@@ -23,12 +33,21 @@ struct plugin {
 	size_t nmetrics;
 };
 
+#define PLUGIN_HAS_SUPPORTED	(1u << 0)
+#define PLUGIN_HAS_CHECK_PARAMS	(1u << 1)
+
 void plugin_init(struct plugin *p);
 /* Load a given file; expect_name NULL takes the name from the file name. */
 int plugin_load_file(struct plugin *p, const char *path);
 /* Find <name>.so in the search path and load it. */
 int plugin_load(struct plugin *p, const char *name);
 void plugin_release(struct plugin *p);
+/*
+ * In a child about to call hooks: map the plugin and take its hooks,
+ * checking it still is the plugin that was described.  0 (also when the
+ * hooks are there already), or -1 with the reason in why.
+ */
+int plugin_bind(struct plugin *p, char *why, size_t len);
 /* Path of <name>.so in the search path (malloc'ed), or NULL; prints nothing. */
 char *plugin_find(const char *name);
 

@@ -206,7 +206,9 @@ void runner_child_main(const struct plan_workload *w,
 						 const cpu_set_t *pin)
 {
 	struct mmb_ctx ctx = { .fd = fd, .nmetrics = w->plugin.nmetrics };
-	const struct mmb_workload *d = &w->plugin.w;
+	struct plugin bound = w->plugin;	/* the harness holds a description; the hooks are mapped here */
+	const struct mmb_workload *d = &bound.w;
+	char unbound[512];
 	struct sigaction sa;
 	void *state = NULL;
 	uint32_t done = DONE_OK;
@@ -239,7 +241,10 @@ void runner_child_main(const struct plan_workload *w,
 	if (runner_iter_counters)
 		counters_open(runner_iter_counters);
 	/* plan time counted the experiment's own swap as there: now it must be */
-	if ((d->requires & MMB_REQ_SWAP) && !swap_active(PROC_SWAPS)) {
+	if (plugin_bind(&bound, unbound, sizeof(unbound))) {
+		host_skip(&ctx, "%s", unbound);	/* the reason, for skip or fail alike */
+		rc = MMB_FAIL;
+	} else if ((d->requires & MMB_REQ_SWAP) && !swap_active(PROC_SWAPS)) {
 		host_skip(&ctx, "no swap");
 		rc = MMB_SKIP;
 	} else {

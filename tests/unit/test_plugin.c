@@ -8,6 +8,7 @@
 #include "plugin.h"
 #include "util.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,7 +199,10 @@ static void test_accepts_minimal(void **s)
 	assert_int_equal(p.nmetrics, 1);
 	assert_int_equal(p.nparams, 0);
 	assert_int_equal(plugin_metric_index(&p, "value"), 0);
-	assert_null(p.w.check_params);
+	assert_false(p.hooks & PLUGIN_HAS_CHECK_PARAMS);
+	/* the harness holds a description only: the hooks are mapped by plugin_bind() */
+	assert_null(p.w.run);
+	assert_null(p.handle);
 	plugin_release(&p);
 	free(path);
 }
@@ -211,6 +215,12 @@ static void test_accepts_newer_minor(void **s)
 	(void)s;
 	assert_int_equal(load_capture(&p, path), 0);
 	assert_int_equal(p.w.abi_minor, MMB_ABI_MINOR + 99);
+	assert_null(p.w.run);
+	{
+		char why[256];
+
+		assert_int_equal(plugin_bind(&p, why, sizeof(why)), 0);
+	}
 	assert_non_null(p.w.run);
 	plugin_release(&p);
 	free(path);
@@ -312,6 +322,77 @@ static void test_loads_skeleton(void **s)
 	free(path);
 }
 
+/* The description the loader child sends is the descriptor, field for field. */
+static void test_description_round_trip(void **s)
+{
+	const char *build = getenv("MMBENCH_BUILD");
+	char *path = xasprintf("%s/workloads/ebizzy.so", build ? build : "build");
+	struct plugin p, b;
+	char why[256];
+
+	(void)s;
+	assert_int_equal(load_capture(&p, path), 0);
+	b = p;
+	assert_int_equal(plugin_bind(&b, why, sizeof(why)), 0);
+	assert_non_null(b.handle);
+	{
+		const struct mmb_workload *d = ((mmb_entry_fn)dlsym(b.handle, MMB_ENTRY_SYMBOL))();
+
+		assert_string_equal(p.w.summary, d->summary);
+		assert_int_equal(p.w.requires, d->requires);
+		assert_int_equal(!!(p.hooks & PLUGIN_HAS_CHECK_PARAMS), d->check_params != NULL);
+		for (size_t i = 0; i < p.nparams; i++) {
+			const struct mmb_param_def *o = &d->params[i];
+
+			assert_string_equal(p.params[i]->name, o->name);
+			assert_int_equal(p.params[i]->type, o->type);
+			assert_true(p.params[i]->min == o->min && p.params[i]->max == o->max);
+			assert_true((!p.params[i]->def && !o->def) || !strcmp(p.params[i]->def, o->def));
+			assert_true((!p.params[i]->choices && !o->choices) ||
+				    !strcmp(p.params[i]->choices, o->choices));
+		}
+		assert_null(d->params[p.nparams].name);
+		for (size_t i = 0; i < p.nmetrics; i++) {
+			assert_string_equal(p.metrics[i]->name, d->metrics[i].name);
+			assert_string_equal(p.metrics[i]->unit, d->metrics[i].unit);
+			assert_int_equal(p.metrics[i]->better, d->metrics[i].better);
+		}
+	}
+	dlclose(b.handle);
+	plugin_release(&p);
+	free(path);
+}
+
+/* A file replaced between loading and an iteration is refused, not run. */
+static void test_bind_refuses_replaced_file(void **s)
+{
+	char dir[] = "/tmp/mmb-bind-XXXXXX";
+	char *src = test_plugin("good_minimal"), *other = test_plugin("chatty"), *dst, why[512];
+	struct plugin p;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)s;
+	assert_non_null(mkdtemp(dir));
+	dst = xasprintf("%s/good_minimal.so", dir);
+	assert_int_equal(strbuf_read_file(&sb, src), 0);
+	assert_int_equal(write_file_atomic_mode(dst, sb.buf, sb.len, 0755), 0);
+	assert_int_equal(load_capture(&p, dst), 0);
+	strbuf_reset(&sb);
+	assert_int_equal(strbuf_read_file(&sb, other), 0);
+	unlink(dst);
+	assert_int_equal(write_file_atomic_mode(dst, sb.buf, sb.len, 0755), 0);
+	assert_int_equal(plugin_bind(&p, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "not the plugin it was when loaded"));
+	assert_null(p.w.run);
+	plugin_release(&p);
+	strbuf_release(&sb);
+	unlink(dst);
+	rmdir(dir);
+	free(dst);
+	free(src);
+	free(other);
+}
+
 static void test_search_path_env(void **s)
 {
 	struct plugin p;
@@ -359,6 +440,8 @@ int main(void)
 		cmocka_unit_test(test_accepts_longer_elements),
 		cmocka_unit_test(test_def_table_limit),
 		cmocka_unit_test(test_loads_skeleton),
+		cmocka_unit_test(test_description_round_trip),
+		cmocka_unit_test(test_bind_refuses_replaced_file),
 		cmocka_unit_test(test_search_path_env),
 		cmocka_unit_test(test_name_valid),
 	};
