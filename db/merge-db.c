@@ -430,21 +430,67 @@ static const struct source_check {
 	  "holds a value that is not a finite number" },
 };
 
-static int check_source(struct mmb_db *db, const char *src_name)
+/*
+ * The same invariants on the rows the merge wrote, before the commit: a
+ * file whose indexes disagree with its tables (a corrupt or crafted one)
+ * can pass the checks above and still copy other rows than were checked.
+ * ?1..?5: the highest kernel, series, iteration, sample and block ids
+ * before the merge.  Found by fuzz_mergedb.
+ */
+static const struct source_check target_checks[] = {
+	{ "SELECT 'kernel ' || id, label FROM main.kernels WHERE id > ?1"
+	  " AND (label = '' OR mmb_ctl(label))",
+	  "label is empty or holds a control character" },
+	{ "SELECT 'series ' || id, workload || ' ' || variant || ' ' || metric || ' ' || unit"
+	  " FROM main.series WHERE id > ?2 AND (workload = '' OR metric = '' OR mmb_ctl(workload)"
+	  " OR mmb_ctl(variant) OR mmb_ctl(metric) OR mmb_ctl(unit))",
+	  "name is empty or holds a control character" },
+	{ "SELECT 'iteration ' || id, workload || ' ' || variant FROM main.iterations"
+	  " WHERE id > ?3 AND (mmb_ctl(workload) OR mmb_ctl(variant))",
+	  "name holds a control character" },
+	{ "SELECT 'sample ' || id, CAST(value AS TEXT) FROM main.sample_values WHERE id > ?4"
+	  " AND (typeof(value) NOT IN ('integer', 'real') OR abs(value) > 1.7976931348623157e308)",
+	  "value is not a finite number" },
+	{ "SELECT 'sample block ' || b.id, NULL FROM main.sample_blocks b WHERE b.id > ?5"
+	  " AND (NOT json_valid(b.data) OR json_type(b.data) <> 'array'"
+	  " OR json_array_length(b.data) <> b.n)",
+	  "is not a JSON array of n samples" },
+	{ "SELECT 'sample block ' || b.id, CAST(j.value AS TEXT) FROM main.sample_blocks b,"
+	  " json_each(b.data) j WHERE b.id > ?5 AND (json_type(j.value) <> 'array'"
+	  " OR json_array_length(j.value) <> 3"
+	  " OR json_type(j.value, '$[2]') NOT IN ('integer', 'real')"
+	  " OR abs(json_extract(j.value, '$[2]')) > 1.7976931348623157e308)",
+	  "holds a value that is not a finite number" },
+};
+
+#define NMARKS 5
+static const char *const mark_sql[NMARKS] = {
+	"SELECT ifnull(max(id), 0) FROM main.kernels",
+	"SELECT ifnull(max(id), 0) FROM main.series",
+	"SELECT ifnull(max(id), 0) FROM main.iterations",
+	"SELECT ifnull(max(id), 0) FROM main.sample_values",
+	"SELECT ifnull(max(id), 0) FROM main.sample_blocks",
+};
+
+/* The first row breaking one of the checks, named with the source: DB_MERGE_REFUSED, 0 or -1. */
+static int run_checks(struct mmb_db *db, const struct source_check *checks, size_t n,
+		      const int64_t *marks, const char *src_name, const char *when)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(source_checks); i++) {
+	for (size_t i = 0; i < n; i++) {
 		sqlite3_stmt *st;
 		int rc;
 
-		if (db_prepare(db, source_checks[i].sql, &st))
+		if (db_prepare(db, checks[i].sql, &st))
 			return -1;
+		for (int m = 0; marks && m < NMARKS; m++)
+			sqlite3_bind_int64(st, m + 1, marks[m]);
 		rc = sqlite3_step(st);
 		if (rc == SQLITE_ROW) {
 			const char *val = (const char *)sqlite3_column_text(st, 1);
 			char *where = db_col_str(st, 0), *esc = val ? ctl_escape(val) : NULL;
 
-			error("cannot merge %s: %s %s%s%s%s; nothing merged", src_name, where,
-			      source_checks[i].why, esc ? " ('" : "", esc ? esc : "", esc ? "')" : "");
+			error("cannot merge %s: %s%s %s%s%s%s; nothing merged", src_name, when, where,
+			      checks[i].why, esc ? " ('" : "", esc ? esc : "", esc ? "')" : "");
 			free(where);
 			free(esc);
 			sqlite3_finalize(st);
@@ -498,7 +544,7 @@ int db_merge_file(struct mmb_db *db, const char *src_path, const struct db_merge
 	char **tables = NULL;
 	size_t ntables = 0;
 	sqlite3_stmt *st = NULL;
-	int64_t present, running;
+	int64_t present, running, marks[NMARKS];
 	int ret, rc;
 
 	if (!res)
@@ -516,7 +562,10 @@ int db_merge_file(struct mmb_db *db, const char *src_path, const struct db_merge
 	    scalar(db, "SELECT count(*) FROM " SRC ".runs WHERE status = 'running' AND uuid NOT IN"
 		   " (SELECT uuid FROM main.runs)", 0, &running))
 		goto rollback;
-	ret = check_source(db, o && o->name ? o->name : src_path);
+	ret = run_checks(db, source_checks, ARRAY_SIZE(source_checks), NULL,
+			 o && o->name ? o->name : src_path, "");
+	for (int m = 0; !ret && m < NMARKS; m++)
+		ret = scalar(db, mark_sql[m], 0, &marks[m]);
 	if (!ret)
 		ret = check_labels(db, o && o->name ? o->name : src_path, o, res);
 	if (ret)
@@ -553,8 +602,15 @@ int db_merge_file(struct mmb_db *db, const char *src_path, const struct db_merge
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		db_fail(db);
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE || db_commit(db))
+	if (rc != SQLITE_DONE)
 		goto rollback;
+	ret = run_checks(db, target_checks, ARRAY_SIZE(target_checks), marks,
+			 o && o->name ? o->name : src_path,
+			 "its indexes and tables disagree (corrupt or crafted): as copied, ");
+	if (ret || db_commit(db)) {
+		ret = ret ? ret : -1;
+		goto rollback;
+	}
 	res->runs_present = (size_t)present;
 	res->runs_running = (size_t)running;
 	ret = 0;
