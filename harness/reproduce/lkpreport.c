@@ -18,13 +18,20 @@
 
 #define PM_MARK "\x01"		/* internal spelling of "±" */
 
+/*
+ * A token is a NUL-terminated span of the normalised text itself (its
+ * separator overwritten): 8 bytes a token and no copy, so a 16 MiB mail
+ * of one-letter tokens costs ~5 times its size, not 27 (a malloc'ed copy
+ * per token).
+ */
 struct tok {
-	char *s;
-	int line;
-	bool eol;		/* last token on its line */
+	uint32_t off;		/* into toks.base */
+	uint32_t line : 31;
+	uint32_t eol : 1;	/* last token on its line */
 };
 
 struct toks {
+	char *base;
 	struct tok *v;
 	size_t n, alloc;
 };
@@ -266,39 +273,35 @@ static void qp_decode(const char *d, size_t len, struct strbuf *out)
 	}
 }
 
-static void toks_push(struct toks *t, const char *s, size_t n, int line)
-{
-	ALLOC_GROW(t->v, t->n + 1, t->alloc);
-	t->v[t->n].s = xstrndup(s, n);
-	t->v[t->n].line = line;
-	t->v[t->n].eol = false;
-	t->n++;
-}
-
 static void toks_free(struct toks *t)
 {
-	for (size_t i = 0; i < t->n; i++)
-		free(t->v[i].s);
 	free(t->v);
 	t->v = NULL;
 	t->n = t->alloc = 0;
 }
 
-/* Split into tokens; drop mail quoting ("> > ", ">>") wherever it is. */
-static void tokenise(const char *s, struct toks *t)
+/*
+ * Split s (modified: each token is NUL-terminated in place) into tokens;
+ * drop mail quoting ("> > ", ">>") wherever it is.  With t->v NULL only
+ * counts them, into t->n, leaving s as it was.
+ */
+static void tokenise(char *s, struct toks *t)
 {
+	bool store = t->v != NULL;
 	int line = 1;
-	const char *p = s;
+	char *p = s;
 
+	t->base = s;
+	t->n = 0;
 	while (*p) {
-		const char *eol = strchr(p, '\n');
-		const char *end = eol ? eol : p + strlen(p);
-		const char *q = p;
+		char *eol = strchr(p, '\n');
+		char *end = eol ? eol : p + strlen(p);
+		char *q = p;
 		size_t first = t->n;
 		bool line_start = true;
 
 		while (q < end) {
-			const char *b;
+			char *b;
 
 			/*
 			 * isspace() of the C locale, by strspn()/strcspn(): a
@@ -326,12 +329,23 @@ static void tokenise(const char *s, struct toks *t)
 				if (c == q)
 					continue;
 			}
-			toks_push(t, b, (size_t)(q - b), line);
+			if (store) {
+				t->v[t->n].off = (uint32_t)(b - s);
+				t->v[t->n].line = (uint32_t)line;
+				t->v[t->n].eol = 0;
+				if (q < end)
+					*q++ = '\0';
+			}
+			t->n++;
 		}
-		if (t->n > first)
-			t->v[t->n - 1].eol = true;
+		if (store && t->n > first)
+			t->v[t->n - 1].eol = 1;
 		line++;
-		p = eol ? eol + 1 : end;
+		if (!eol)
+			break;
+		if (store)
+			*eol = '\0';	/* ends the line's last token */
+		p = eol + 1;
 	}
 }
 
@@ -339,7 +353,7 @@ static void tokenise(const char *s, struct toks *t)
 
 static const char *tk(const struct toks *t, size_t i)
 {
-	return i < t->n ? t->v[i].s : "";
+	return i < t->n ? t->base + t->v[i].off : "";
 }
 
 static bool is_pm(const char *s)
@@ -491,12 +505,12 @@ static bool is_key(const char *s)
 
 static bool tok_eq(const struct toks *t, size_t i, const char *s)
 {
-	return i < t->n && !strcmp(t->v[i].s, s);
+	return i < t->n && !strcmp(tk(t, i), s);
 }
 
 static bool tok_ieq(const struct toks *t, size_t i, const char *s)
 {
-	return i < t->n && !strcasecmp(t->v[i].s, s);
+	return i < t->n && !strcasecmp(tk(t, i), s);
 }
 
 /* Join tokens [a, b) with single spaces. */
@@ -507,7 +521,7 @@ static char *join(const struct toks *t, size_t a, size_t b)
 	for (size_t i = a; i < b && i < t->n; i++) {
 		if (i > a)
 			strbuf_addch(&sb, ' ');
-		strbuf_addstr(&sb, is_pm(t->v[i].s) ? "±" : t->v[i].s);
+		strbuf_addstr(&sb, is_pm(tk(t, i)) ? "±" : tk(t, i));
 	}
 	if (!sb.buf)
 		return xstrdup("");
@@ -1107,7 +1121,7 @@ int lkpreport_parse(struct lkp_report *r, const char *data, size_t len,
 {
 	struct perr e = { err, errlen, false };
 	struct strbuf norm = STRBUF_INIT, text = STRBUF_INIT;
-	struct toks t = { NULL, 0, 0 };
+	struct toks t = { NULL, NULL, 0, 0 };
 	size_t (*ranges)[2] = NULL, tables_alloc = 0, ranges_alloc = 0;
 	long nul;
 	int ret = -1;
@@ -1125,8 +1139,19 @@ int lkpreport_parse(struct lkp_report *r, const char *data, size_t len,
 		fail(&e, "not a text report: binary data (NUL byte at offset %ld)", nul);
 		goto out;
 	}
-	if (norm.buf)
+	strbuf_release(&text);
+	if (norm.len >= UINT32_MAX) {
+		fail(&e, "report too large: %zu bytes after decoding", norm.len);
+		goto out;
+	}
+	if (norm.buf) {
+		/* count first: the token array is allocated once, exactly */
 		tokenise(norm.buf, &t);
+		t.alloc = t.n;
+		t.v = t.n ? xcalloc(t.n, sizeof(*t.v)) : NULL;
+		if (t.v)
+			tokenise(norm.buf, &t);
+	}
 	if (t.n == 0) {
 		fail(&e, "empty report: no text to parse");
 		goto out;
