@@ -441,9 +441,11 @@ static char *change_text(const struct stats_test *t)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addstr(&sb, "");
-	if (isfinite(t->rel_lo) && isfinite(t->rel_hi))
+	/* always a first part, what follows starts with ", "; a half-open CI as the table prints it */
+	if (!isnan(t->rel_lo) && !isnan(t->rel_hi))
 		strbuf_addf(&sb, "95%% CI [%+.2f%%, %+.2f%%]", t->rel_lo, t->rel_hi);
+	else
+		strbuf_addstr(&sb, "no 95% CI (not defined for this test)");
 	if (isfinite(t->p))
 		strbuf_addf(&sb, ", p = %.2g", t->p);
 	if (isfinite(t->q))

@@ -143,8 +143,22 @@ int compare_mmtests_places(const char *workload, const char *metric)
 #define MM_L 9
 #define MM_W 18
 
-static void mm_cell(struct strbuf *out, double v, double pct, int prec, bool star, bool na)
+/*
+ * One cell.  A side without data (no clean sample) reads "-", as in the
+ * readable layout, and so does the change against a base without data:
+ * not mmtests' 0.0000 (0.00%), which looks like a measured zero.
+ */
+static void mm_cell(struct strbuf *out, double v, double pct, int prec, bool star, bool na,
+		    bool no_value, bool no_pct)
 {
+	if (no_value || no_pct) {
+		if (no_value)
+			strbuf_addf(out, "%*s", MM_W, "-");
+		else
+			strbuf_addf(out, "%*.*f", MM_W, prec, v);
+		strbuf_addf(out, " (%8s)", "-");
+		return;
+	}
 	if (isnan(v) || v == -1) {
 		v = 0;
 		pct = 0;
@@ -209,7 +223,8 @@ static bool mmtests_table(struct strbuf *out, const struct compare *c, const siz
 				na = i > 0 && base == 0 && v != base;
 				any_na |= na && !isnan(v) && v != -1;
 				mm_cell(out, v, pct, compare_mmtests_places(row->q->workload,
-									    row->q->metric), star, na);
+									    row->q->metric), star, na,
+					row->sum[i].n == 0, i > 0 && row->sum[0].n == 0);
 			}
 			strbuf_addch(out, '\n');
 		}

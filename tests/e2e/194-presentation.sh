@@ -1,0 +1,40 @@
+#!/bin/bash
+# Issue 28's presentation items, each on small fixed samples
+# (tests/fixtures/presentation) against golden output; UPDATE=1 rewrites
+# the expected files (review the diff before committing).
+#  6: a side without data reads "-" in the mmtests layout, as in the
+#     readable one (it printed 0.0000 (0.00%), a measured zero);
+#  7: a half-bounded CI is printed as the table prints it, and never
+#     leaves a stray ", ," in report.txt/md.
+. "$(dirname "$0")/../e2e-lib.sh"
+SRC=${MMBENCH_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+FIX=$SRC/tests/fixtures/presentation
+fail=0
+golden() {	# NAME: $TMP/NAME against $FIX/expected/NAME
+	if [ "${UPDATE:-}" = 1 ]; then
+		cp "$TMP/$1" "$FIX/expected/$1"
+	elif ! cmp -s "$TMP/$1" "$FIX/expected/$1"; then
+		echo "FAIL: $1 differs from the expected output:"
+		diff -u "$FIX/expected/$1" "$TMP/$1" | head -40
+		fail=1
+	fi
+}
+DB=$TMP/p.db
+"$MMB" -q import --db "$DB" --name base "$FIX/nodata-base.csv"
+"$MMB" -q import --db "$DB" --name new "$FIX/nodata-new.csv"
+"$MMB" compare --db "$DB" --format mmtests base new > "$TMP/nodata.mmtests"
+golden nodata.mmtests
+grep -q "only_base .* - (       -)$" "$TMP/nodata.mmtests" || die "item 6: no '-' for the side without data"
+
+DB=$TMP/h.db
+"$MMB" -q import --db "$DB" --name base "$FIX/halfci-base.csv"
+"$MMB" -q import --db "$DB" --name new "$FIX/halfci-new.csv"
+"$MMB" report --db "$DB" --out "$TMP/rep" --no-plots base new > /dev/null
+sed -n '/^Significant changes/,/^[0-9]* regression/p' "$TMP/rep/report.txt" > "$TMP/halfci.verdicts"
+golden halfci.verdicts
+grep -q ", ," "$TMP/rep/report.txt" "$TMP/rep/report.md" "$TMP/rep/report.html" &&
+	die "item 7: a stray ', ,' in the report"
+grep -qF "95% CI [+270.92%, +inf%], p = 4.1e-06" "$TMP/rep/report.txt" ||
+	die "item 7: the half-bounded CI is not in report.txt"
+[ $fail = 0 ] || exit 1
+echo ok
