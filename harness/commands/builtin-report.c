@@ -40,6 +40,7 @@ struct report {
 	size_t nmachines;
 	struct plot_list plots;
 	bool plots_on;
+	bool all_monitors;		/* --monitors all: every monitor row listed */
 	const struct query_filter *filter;	/* the selection's, for the profiles */
 };
 
@@ -458,7 +459,13 @@ static void tables_text(struct report *rp, struct strbuf *out, const struct rend
 {
 	const struct query_set *qs = rp->qs;
 	struct strbuf raw = STRBUF_INIT, fitted = STRBUF_INIT;
+	size_t nr = rp->cmp.nr;
 
+	/*
+	 * The workload's own metrics only: monitor rows (long names, after the
+	 * KPIs) have their own section, and made every table wrap at 80 columns.
+	 */
+	rp->cmp.nr = monitors_kpi_rows(&rp->cmp);
 	fmt->render(&raw, &rp->cmp);
 	if (!fit_width(&fitted, raw.buf) || qs->nlabels <= 2) {
 		strbuf_addstr(out, fitted.buf);
@@ -479,6 +486,7 @@ static void tables_text(struct report *rp, struct strbuf *out, const struct rend
 		compare_release(&c);
 	}
 out:
+	rp->cmp.nr = nr;
 	strbuf_release(&raw);
 	strbuf_release(&fitted);
 }
@@ -645,12 +653,14 @@ static void report_monitors(struct report *rp, struct strbuf *txt, struct strbuf
 	struct strbuf lines = STRBUF_INIT;
 	const char *p, *nl;
 
-	monitors_lines(&lines, &rp->cmp);
+	const char *what = rp->all_monitors ? "Monitors" : "Monitors that changed";
+
+	monitors_lines(&lines, &rp->cmp, rp->all_monitors);
 	if (!lines.len)
 		return;
-	strbuf_addstr(txt, "\nMonitors that changed (not in the verdict; docs/monitors.md):\n");
-	strbuf_addstr(md, "\nMonitors that changed (not in the verdict; docs/monitors.md):\n\n");
-	strbuf_addstr(html, "<p>Monitors that changed (not in the verdict):</p>\n<ul>\n");
+	strbuf_addf(txt, "\n%s (not in the verdict; docs/monitors.md):\n", what);
+	strbuf_addf(md, "\n%s (not in the verdict; docs/monitors.md):\n\n", what);
+	strbuf_addf(html, "<p>%s (not in the verdict):</p>\n<ul>\n", what);
 	for (p = lines.buf; *p; p = nl + 1) {
 		char *line;
 
@@ -1203,6 +1213,7 @@ int cmd_report(int argc, char **argv)
 	sel.mean = rp.mean;
 	sel.unit = unit;
 	sel.monitors = monitors;
+	rp.all_monitors = monitors == MONITORS_ALL;
 	rc = compare_open(&rp.db, &sel, &rp.cmp);
 	if (rc) {
 		db_close(&rp.db);

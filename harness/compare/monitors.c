@@ -239,7 +239,7 @@ size_t monitors_kpi_rows(const struct compare *c)
 	return c->nr - monitors_listed(c);
 }
 
-void monitors_lines(struct strbuf *out, const struct compare *c)
+void monitors_lines(struct strbuf *out, const struct compare *c, bool all)
 {
 	for (size_t r = monitors_kpi_rows(c); r < c->nr; r++) {
 		const struct compare_row *row = &c->rows[r];
@@ -249,8 +249,10 @@ void monitors_lines(struct strbuf *out, const struct compare *c)
 			const struct stats_summary *b = &row->sum[0], *s = &row->sum[i];
 			enum compare_verdict v = row->tested ? row->tested[i] : row->verdict[i];
 
-			if (v != VERDICT_BETTER && v != VERDICT_WORSE)
+			if (!all && v != VERDICT_BETTER && v != VERDICT_WORSE)
 				continue;
+			if (!s->n || !b->n)
+				continue;	/* nothing to say: a side without the monitor */
 			strbuf_addf(out, "%s%s%s%s %s: %s ", q->workload, *q->variant ? " (" : "",
 				    q->variant, *q->variant ? ")" : "", q->metric,
 				    c->qs->kernels[i].label);
@@ -261,7 +263,8 @@ void monitors_lines(struct strbuf *out, const struct compare *c)
 			strbuf_addf(out, " (%.6g -> %.6g", b->amean, s->amean);
 			if (!isnan(row->test[i].q))
 				strbuf_addf(out, ", BH q = %.2g", row->test[i].q);
-			strbuf_addf(out, "%s)\n", row->why[i] ? "; inconclusive" : "");
+			strbuf_addf(out, "%s%s)\n", row->why[i] ? "; inconclusive" : "",
+				    v == VERDICT_BETTER || v == VERDICT_WORSE ? "" : "; no significant change");
 		}
 	}
 }

@@ -428,7 +428,7 @@ static int print_changed_monitors(struct mmb_db *db, const struct repro_view *v)
 	select_kpi(&sel, v, MONITORS_CHANGED);
 	if (compare_open(db, &sel, &c))
 		return -1;
-	monitors_lines(&lines, &c);
+	monitors_lines(&lines, &c, false);
 	if (lines.len) {
 		printf("\nmonitor rows that changed here (lkp's rules, never in the verdict; docs/monitors.md):\n");
 		for (char *l = lines.buf, *nl; *l; l = nl + 1) {

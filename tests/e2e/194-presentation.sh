@@ -4,6 +4,8 @@
 # the expected files (review the diff before committing).
 #  6: a side without data reads "-" in the mmtests layout, as in the
 #     readable one (it printed 0.0000 (0.00%), a measured zero);
+#  3: report.txt's tables carry the workload's metrics only (monitor rows,
+#     with long names, have their own section and made every line wrap);
 #  7: a half-bounded CI is printed as the table prints it, and never
 #     leaves a stray ", ," in report.txt/md.
 . "$(dirname "$0")/../e2e-lib.sh"
@@ -36,5 +38,15 @@ grep -q ", ," "$TMP/rep/report.txt" "$TMP/rep/report.md" "$TMP/rep/report.html" 
 	die "item 7: a stray ', ,' in the report"
 grep -qF "95% CI [+270.92%, +inf%], p = 4.1e-06" "$TMP/rep/report.txt" ||
 	die "item 7: the half-bounded CI is not in report.txt"
+DB=$TMP/m.db
+"$MMB" -q import --db "$DB" --name 6.8-base "$SRC/tests/fixtures/compare/vmstat-base.matrix.json"
+"$MMB" -q import --db "$DB" --name 6.8-thp "$SRC/tests/fixtures/compare/vmstat-new.matrix.json"
+"$MMB" report --db "$DB" --out "$TMP/mon" --no-plots --monitors all 6.8-base 6.8-thp > /dev/null
+long=$(awk 'length > 80' "$TMP/mon/report.txt")
+[ -z "$long" ] || die "item 3: report.txt lines over 80 columns: $long"
+sed -n '/^Comparison/,$p' "$TMP/mon/report.txt" > "$TMP/mon.tables"
+grep -qE "proc-vmstat|meminfo|perf-stat" "$TMP/mon.tables" && die "item 3: monitor rows in the tables"
+grep -q "pft.faults_per_sec_per_cpu\|faults_per_sec_per_cpu" "$TMP/mon.tables" || die "item 3: no KPI in the tables"
+grep -q "proc-vmstat.pgfault" "$TMP/mon/report.txt" || die "item 3: the monitor section lost its rows"
 [ $fail = 0 ] || exit 1
 echo ok
