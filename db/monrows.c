@@ -16,6 +16,8 @@ char *monrow_name(const char *source, const char *key, const char *workload)
 		return xasprintf("proc-vmstat.%s", key);
 	if (!strcmp(source, "meminfo"))
 		return xasprintf("meminfo.%s", key);
+	if (!strcmp(source, "meminfo-delta"))
+		return xasprintf("meminfo-delta.%s", key);
 	if (!strcmp(source, "perf-stat"))
 		return xasprintf("perf-stat.%s", key);
 	if (!strcmp(source, "time"))
@@ -32,8 +34,10 @@ char *monrow_name(const char *source, const char *key, const char *workload)
 
 static unsigned source_bit(const char *source)
 {
-	return !strcmp(source, "vmstat") ? SRC_VMSTAT : !strcmp(source, "meminfo") ? SRC_MEMINFO
-										 : SRC_OTHER;
+	if (!strcmp(source, "vmstat"))
+		return SRC_VMSTAT;
+	return !strcmp(source, "meminfo") || !strcmp(source, "meminfo-delta") ? SRC_MEMINFO
+									      : SRC_OTHER;
 }
 
 struct mr_iter {

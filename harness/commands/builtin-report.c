@@ -900,6 +900,74 @@ static const char *verdict_word(enum compare_verdict v)
 	}
 }
 
+/*
+ * One row: each kernel's value of the statistic that was tested (Hmean
+ * for a higher-is-better KPI: an Amean beside an Hmean change read
+ * +2969% next to means implying +4985%), the change and the verdict.
+ * A monitor row is neutral: "changed", no good or bad colour, no
+ * direction (docs/monitors.md).
+ */
+static void html_row(struct strbuf *html, const struct compare *c, size_t r)
+{
+	const struct compare_row *row = &c->rows[r];
+	const struct query_row *q = row->q;
+	bool monitor = r >= monitors_kpi_rows(c);
+
+	strbuf_addstr(html, "<tr><td>");
+	html_escape(html, q->variant);
+	strbuf_addstr(html, "</td><td>");
+	html_escape(html, q->metric);
+	strbuf_addstr(html, " <small>(");
+	if (q->unit && *q->unit) {
+		html_escape(html, q->unit);
+		strbuf_addstr(html, ", ");
+	}
+	if (monitor)
+		strbuf_addf(html, "monitor, %s)</small></td>", stats_mean_title(row->mean));
+	else
+		strbuf_addf(html, "%s, %s)</small></td>", q->better > 0 ? "higher is better" :
+			    "lower is better", stats_mean_title(row->mean));
+	for (size_t i = 0; i < c->qs->nlabels; i++) {
+		const struct stats_summary *s = &row->sum[i];
+		const struct stats_test *t = &row->test[i];
+		enum compare_verdict v = row->verdict[i];
+		double m = s->n ? stats_mean_of(s, row->mean) : NAN;
+
+		if (s->n) {
+			strbuf_addf(html, fabs(m) >= 1e5 ? "<td class=\"num\">%.0f <small>n=%zu" :
+				    "<td class=\"num\">%.6g <small>n=%zu", m, s->n);
+			if (q->series[i].ndisturbed)
+				strbuf_addf(html, " (%zu disturbed)", q->series[i].ndisturbed);
+			strbuf_addstr(html, "</small></td>");
+		} else {
+			strbuf_addstr(html, "<td>-</td>");
+		}
+		if (!i)
+			continue;
+		if (isfinite(t->rel))
+			strbuf_addf(html, "<td class=\"num\">%+.2f%% <small>[%+.2f%%, %+.2f%%]</small></td>",
+				    t->rel, t->rel_lo, t->rel_hi);
+		else if (s->n && row->sum[0].n && row->sum[0].amean == 0)
+			strbuf_addstr(html, "<td title=\"the baseline is 0, so there is no relative"
+				      " change\">n/a</td>");
+		else
+			strbuf_addstr(html, "<td></td>");
+		if (row->why[i]) {
+			strbuf_addstr(html, "<td class=\"na\" title=\"");
+			html_escape(html, row->why[i]);
+			strbuf_addf(html, "\">%s", verdict_word(v));
+		} else if (monitor && (v == VERDICT_BETTER || v == VERDICT_WORSE)) {
+			strbuf_addstr(html, "<td class=\"changed\">changed");
+		} else {
+			strbuf_addf(html, "<td class=\"%s\">%s", verdict_class(v), verdict_word(v));
+		}
+		if (isfinite(t->q))
+			strbuf_addf(html, " <small>q=%.2g</small>", t->q);
+		strbuf_addstr(html, "</td>");
+	}
+	strbuf_addstr(html, "</tr>\n");
+}
+
 /* The comparison as HTML tables, one per workload, verdict cells coloured. */
 static void html_tables(struct report *rp, struct strbuf *html)
 {
@@ -920,55 +988,11 @@ static void html_tables(struct report *rp, struct strbuf *html)
 			for (size_t i = 0; i < qs->nlabels; i++) {
 				strbuf_addf(html, "<th%s>", i ? " colspan=\"3\"" : "");
 				html_escape(html, qs->kernels[i].label);
-				strbuf_addstr(html, i ? "</th>" : " (mean)</th>");
+				strbuf_addstr(html, "</th>");
 			}
 			strbuf_addstr(html, "</tr>\n");
 		}
-		strbuf_addstr(html, "<tr><td>");
-		html_escape(html, q->variant);
-		strbuf_addstr(html, "</td><td>");
-		html_escape(html, q->metric);
-		strbuf_addstr(html, " <small>(");
-		html_escape(html, q->unit && *q->unit ? q->unit : "no unit");
-		strbuf_addf(html, ", %s)</small></td>", q->better > 0 ? "higher is better" : "lower is better");
-		for (size_t i = 0; i < qs->nlabels; i++) {
-			const struct stats_summary *s = &c->rows[r].sum[i];
-			const struct stats_test *t = &c->rows[r].test[i];
-			enum compare_verdict v = c->rows[r].verdict[i];
-
-			if (s->n && q->series[i].ndisturbed)
-				strbuf_addf(html, fabs(s->amean) >= 1e5 ?
-					    "<td class=\"num\">%.0f <small>n=%zu (%zu disturbed)</small></td>" :
-					    "<td class=\"num\">%.6g <small>n=%zu (%zu disturbed)</small></td>",
-					    s->amean, s->n, q->series[i].ndisturbed);
-			else if (s->n)
-				strbuf_addf(html, fabs(s->amean) >= 1e5 ? "<td class=\"num\">%.0f <small>n=%zu</small></td>"
-									: "<td class=\"num\">%.6g <small>n=%zu</small></td>",
-					    s->amean, s->n);
-			else
-				strbuf_addstr(html, "<td>-</td>");
-			if (!i)
-				continue;
-			if (isfinite(t->rel))
-				strbuf_addf(html, "<td class=\"num\">%+.2f%% <small>[%+.2f%%, %+.2f%%]</small></td>",
-					    t->rel, t->rel_lo, t->rel_hi);
-			else if (s->n && c->rows[r].sum[0].n && c->rows[r].sum[0].amean == 0)
-				strbuf_addstr(html, "<td title=\"the baseline is 0, so there is no relative"
-					      " change\">n/a</td>");
-			else
-				strbuf_addstr(html, "<td></td>");
-			if (c->rows[r].why[i]) {
-				strbuf_addstr(html, "<td class=\"na\" title=\"");
-				html_escape(html, c->rows[r].why[i]);
-				strbuf_addf(html, "\">%s", verdict_word(v));
-			} else {
-				strbuf_addf(html, "<td class=\"%s\">%s", verdict_class(v), verdict_word(v));
-			}
-			if (isfinite(t->q))
-				strbuf_addf(html, " <small>q=%.2g</small>", t->q);
-			strbuf_addstr(html, "</td>");
-		}
-		strbuf_addstr(html, "</tr>\n");
+		html_row(html, c, r);
 	}
 	if (workload)
 		strbuf_addstr(html, "</table>\n");
@@ -1010,6 +1034,7 @@ static const char html_style[] =
 	"table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;"
 	"text-align:left;vertical-align:top}td.num{text-align:right;white-space:nowrap}"
 	"td.better{background:#a0ffa0}td.worse{background:#ffa0a0}td.na{color:#888}"
+	"td.changed{background:#e0e0ff}"
 	"tr.diff td{background:#fff3b0}li.worse b{color:#b00}li.better b{color:#070}"
 	"pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:12px}"
 	"figure{display:inline-block;margin:.5em}img{max-width:100%;height:auto;border:1px solid #ddd}"

@@ -88,7 +88,8 @@ bool monitors_candidate(const char *name, const struct query_series *b,
 		return false;
 	if (ratio <= MON_RATIO_OTHER && !perf_metric(name))
 		return false;
-	if ((starts_with(name, "proc-vmstat.") || starts_with(name, "meminfo.")) &&
+	if ((starts_with(name, "proc-vmstat.") || starts_with(name, "meminfo.") ||
+	     starts_with(name, "meminfo-delta.")) &&
 	    !(max > MON_VMSTAT_MAX))
 		return false;
 	for (size_t i = 0; i < ARRAY_SIZE(thresholds); i++) {

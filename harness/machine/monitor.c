@@ -55,7 +55,8 @@ int monitor_take(struct monitor_snap *s, bool vmstat, bool meminfo)
 	if (vmstat)
 		read_file(s, "/proc/vmstat", "vmstat", false);
 	if (meminfo)
-		read_file(s, "/proc/meminfo", "meminfo", true);
+		/* deltas: not lkp's meminfo.*, which are levels (averaged over a run) */
+		read_file(s, "/proc/meminfo", "meminfo-delta", true);
 	return 0;
 }
 

@@ -6,6 +6,11 @@
 #     readable one (it printed 0.0000 (0.00%), a measured zero);
 #  3: report.txt's tables carry the workload's metrics only (monitor rows,
 #     with long names, have their own section and made every line wrap);
+#  9: the runner's /proc/meminfo deltas are named meminfo-delta.*, not
+#     lkp's meminfo.* (levels); monitor rows in report.html are neutral
+#     ("changed", no direction, no good/bad colour);
+#  5: report.html shows the statistic that was tested (Hmean beside an
+#     Hmean change, not the Amean);
 #  7: a half-bounded CI is printed as the table prints it, and never
 #     leaves a stray ", ," in report.txt/md.
 . "$(dirname "$0")/../e2e-lib.sh"
@@ -48,5 +53,26 @@ sed -n '/^Comparison/,$p' "$TMP/mon/report.txt" > "$TMP/mon.tables"
 grep -qE "proc-vmstat|meminfo|perf-stat" "$TMP/mon.tables" && die "item 3: monitor rows in the tables"
 grep -q "pft.faults_per_sec_per_cpu\|faults_per_sec_per_cpu" "$TMP/mon.tables" || die "item 3: no KPI in the tables"
 grep -q "proc-vmstat.pgfault" "$TMP/mon/report.txt" || die "item 3: the monitor section lost its rows"
+cat > "$TMP/mon.yaml" << EOC
+experiment: mon
+iterations: 2
+warmup: 0
+monitors: meminfo
+workloads:
+  - name: skeleton
+EOC
+"$MMB" run --db "$TMP/r.db" "$TMP/mon.yaml" -q > /dev/null 2>&1 || true
+[ "$(sqlite3 "$TMP/r.db" "SELECT count(*) FROM monitors WHERE source = 'meminfo-delta'")" -gt 0 ] ||
+	die "item 9: no meminfo-delta monitor rows: $(sqlite3 "$TMP/r.db" "SELECT DISTINCT source FROM monitors")"
+[ "$(sqlite3 "$TMP/r.db" "SELECT count(*) FROM monitors WHERE source = 'meminfo'")" = 0 ] ||
+	die "item 9: runner deltas recorded under lkp's meminfo name"
+H=$TMP/mon/report.html
+grep -q "monitor, Amean)" "$H" || die "item 9: report.html does not mark monitor rows"
+grep -q 'proc-vmstat.pgfault <small>(monitor' "$H" || die "item 9: pgfault not shown as a monitor"
+awk -v FS='>' '/monitor/' "$H" | grep -qE 'class="(better|worse)"' && die "item 9: a monitor row coloured good/bad"
+grep -q '<td class="changed">changed' "$H" || die "item 9: no neutral 'changed' monitor cell"
+# item 5: the halfci KPI is higher-is-better: its Hmean (9.59993), not its Amean
+grep -q 'ops/s, higher is better, Hmean)' "$TMP/rep/report.html" || die "item 5: no statistic named"
+grep -q '>9.59993 <small>n=8' "$TMP/rep/report.html" || die "item 5: the new mean is not the Hmean"
 [ $fail = 0 ] || exit 1
 echo ok
