@@ -1116,6 +1116,23 @@ static void lengthen_shas(struct lkp_report *r)
 		}
 }
 
+/* The normalised text's tokens (count first: the array is allocated once, exactly); 0 or -1. */
+static int tokens_of(struct strbuf *norm, struct toks *t, struct perr *e)
+{
+	if (norm->len >= UINT32_MAX)
+		return fail(e, "report too large: %zu bytes after decoding", norm->len);
+	if (norm->buf) {
+		tokenise(norm->buf, t);
+		t->alloc = t->n;
+		t->v = t->n ? xcalloc(t->n, sizeof(*t->v)) : NULL;
+		if (t->v)
+			tokenise(norm->buf, t);
+	}
+	if (t->n == 0)
+		return fail(e, "empty report: no text to parse");
+	return 0;
+}
+
 int lkpreport_parse(struct lkp_report *r, const char *data, size_t len,
 		    char *err, size_t errlen)
 {
@@ -1140,22 +1157,8 @@ int lkpreport_parse(struct lkp_report *r, const char *data, size_t len,
 		goto out;
 	}
 	strbuf_release(&text);
-	if (norm.len >= UINT32_MAX) {
-		fail(&e, "report too large: %zu bytes after decoding", norm.len);
+	if (tokens_of(&norm, &t, &e))
 		goto out;
-	}
-	if (norm.buf) {
-		/* count first: the token array is allocated once, exactly */
-		tokenise(norm.buf, &t);
-		t.alloc = t.n;
-		t.v = t.n ? xcalloc(t.n, sizeof(*t.v)) : NULL;
-		if (t.v)
-			tokenise(norm.buf, &t);
-	}
-	if (t.n == 0) {
-		fail(&e, "empty report: no text to parse");
-		goto out;
-	}
 
 	parse_headline(&t, r);
 	for (size_t i = 0; i < t.n; i++) {
