@@ -565,7 +565,7 @@ static void cell_ci(const struct plot_cell *c, const struct plot_opts *o, int be
 /* Relative change of kernel k vs the baseline at variant v, with CI and class. */
 struct change {
 	double rel, lo, hi, p;
-	int cls;		/* 0 no change, 1 improvement, 2 regression, -1 not computable */
+	int cls;		/* 0 no change, 1 improvement, 2 regression, 3 inconclusive, -1 not computable */
 };
 
 static void cell_change(const struct plot_group *g, const struct plot_opts *o, size_t v, size_t k,
@@ -607,6 +607,8 @@ static void cell_change(const struct plot_group *g, const struct plot_opts *o, s
 		ch->p = n->p;
 		return;
 	case PLOT_CLS_INCONCLUSIVE:
+		/* its own class: the machine's state cannot back a verdict, not "no change" */
+		ch->cls = 3;
 		ch->p = n->p;
 		return;
 	}
@@ -930,7 +932,7 @@ static void scaling_changes(struct scaling *s, const struct plot_group *g, const
 
 	open_ends_init(&s->rel.open, 2 * K);	/* indexed by data block: K..2K-2 */
 	for (size_t k = 1; k < K; k++) {
-		strbuf_addf(dat, "# block %zu: %% change of %s vs %s\n# %s rel ci95_lo ci95_hi p class(0 none,1 better,2 worse)\n",
+		strbuf_addf(dat, "# block %zu: %% change of %s vs %s\n# %s rel ci95_lo ci95_hi p class(0 none,1 better,2 worse,3 inconclusive)\n",
 			    K + k - 1, g->kernels[k], g->kernels[0], s->key);
 		for (size_t i = 0; i < s->npts; i++) {
 			struct change ch;
@@ -1420,7 +1422,7 @@ int plot_boxes(const struct plot_group *g, const struct plot_opts *o, struct plo
 
 /* The changes one chart draws: its range, and the series that names each class in the key. */
 struct changes {
-	size_t first_of[3];	/* class 0 none, 1 improvement, 2 regression */
+	size_t first_of[4];	/* class 0 none, 1 improvement, 2 regression, 3 inconclusive */
 	struct change_range r;
 };
 
@@ -1430,7 +1432,7 @@ static void change_data(struct changes *c, const struct plot_group *g, const str
 {
 	size_t K = g->nkernels, J = K - 1;
 
-	for (size_t j = 0; j < 3; j++)
+	for (size_t j = 0; j < ARRAY_SIZE(c->first_of); j++)
 		c->first_of[j] = (size_t)-1;
 	open_ends_init(&c->r.open, J);
 	strbuf_addf(dat, "# mmbench plot data: %s %s change vs %s\n", g->workload, g->metric,
@@ -1438,7 +1440,7 @@ static void change_data(struct changes *c, const struct plot_group *g, const str
 	for (size_t k = 1; k < K; k++) {
 		double off = ((double)(k - 1) - (J - 1) / 2.0) * bw;
 
-		strbuf_addf(dat, "# block %zu: %s vs %s\n# x rel%% ci95_lo ci95_hi p class(0 none,1 improvement,2 regression)\n",
+		strbuf_addf(dat, "# block %zu: %s vs %s\n# x rel%% ci95_lo ci95_hi p class(0 none,1 improvement,2 regression,3 inconclusive)\n",
 			    k - 1, g->kernels[k], g->kernels[0]);
 		for (size_t i = 0; i < nvs; i++) {
 			struct change ch;
@@ -1504,6 +1506,7 @@ static void change_bars(struct strbuf *sc, const struct changes *c, size_t J, bo
 		strbuf_addf(sc, "%s@DATA@ index %zu using 1:($6==1?$2:NaN) with boxes ls 101 fill solid 0.8 border lc rgb \"black\" %s, \\\n"
 			    "     '' index %zu using 1:($6==2?$2:NaN) with boxes ls 102 fill pattern 2 border lc rgb \"black\" %s, \\\n"
 			    "     '' index %zu using 1:($6==0||$6==-1?$2:NaN) with boxes ls 103 fill empty border lc rgb \"#404040\" %s, \\\n"
+			    "     '' index %zu using 1:($6==3?$2:NaN) with boxes ls 104 fill pattern 4 border lc rgb \"#404040\" %s, \\\n"
 			    "     '' index %zu using 1:%s with yerrorbars lc rgb \"black\" lw 1 dt 1 pt 7 ps 0.4 notitle, \\\n"
 			    "     '' index %zu using 1:($2>=0?%s:NaN):(sprintf(\"%%+.1f%%%%\",$2)) with labels %s font \",8\" notitle, \\\n"
 			    "     '' index %zu using 1:($2<0?%s:NaN):(sprintf(\"%%+.1f%%%%\",$2)) with labels %s font \",8\" notitle",
@@ -1511,6 +1514,7 @@ static void change_bars(struct strbuf *sc, const struct changes *c, size_t J, bo
 			    c->first_of[1] != j ? "notitle" : "title \"significant improvement\"",
 			    j, c->first_of[2] != j ? "notitle" : "title \"significant regression\"",
 			    j, c->first_of[0] != j ? "notitle" : "title \"no significant change\"",
+			    j, c->first_of[3] != j ? "notitle" : "title \"inconclusive (machine state)\"",
 			    j, cols, j, hi, crowded ? "rotate by 90 left offset 0,0.4" : "offset 0,0.7",
 			    j, lo, crowded ? "rotate by 90 right offset 0,-0.4" : "offset 0,-0.7");
 		open_ends_marks(sc, &c->r.open, j, "1", "lc rgb \"black\"");
@@ -1558,7 +1562,8 @@ static int plot_change_one(const struct plot_group *g, const struct plot_opts *o
 	strbuf_addf(&p.sc, "set boxwidth %.4f absolute\n", bw * 0.7);
 	strbuf_addstr(&p.sc, "set style line 101 lc rgb \"#1a9641\" lw 1\n"		/* improvement */
 		      "set style line 102 lc rgb \"#d7191c\" lw 1\n"			/* regression */
-		      "set style line 103 lc rgb \"#808080\" lw 1\n");
+		      "set style line 103 lc rgb \"#808080\" lw 1\n"
+		      "set style line 104 lc rgb \"#e6a000\" lw 1\n");	/* inconclusive */
 	open_ends_legend(&p.sc, &c.r.open);
 	change_bars(&p.sc, &c, J, crowded);
 	open_ends_release(&c.r.open);

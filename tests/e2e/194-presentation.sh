@@ -11,6 +11,8 @@
 #     ("changed", no direction, no good/bad colour);
 #  5: report.html shows the statistic that was tested (Hmean beside an
 #     Hmean change, not the Amean);
+#  4: change plots draw an inconclusive row as its own class, not as "no
+#     significant change";
 #  7: a half-bounded CI is printed as the table prints it, and never
 #     leaves a stray ", ," in report.txt/md.
 . "$(dirname "$0")/../e2e-lib.sh"
@@ -74,5 +76,28 @@ grep -q '<td class="changed">changed' "$H" || die "item 9: no neutral 'changed' 
 # item 5: the halfci KPI is higher-is-better: its Hmean (9.59993), not its Amean
 grep -q 'ops/s, higher is better, Hmean)' "$TMP/rep/report.html" || die "item 5: no statistic named"
 grep -q '>9.59993 <small>n=8' "$TMP/rep/report.html" || die "item 5: the new mean is not the Hmean"
+if command -v gnuplot > /dev/null; then
+	cat > "$TMP/f.yaml" << EOC
+experiment: inconclusive
+iterations: 6
+warmup: 0
+workloads:
+  - name: skeleton
+EOC
+	export MMBENCH_DB=$TMP/i.db
+	"$MMB" run --name a "$TMP/f.yaml" -q > /dev/null 2>&1 || die "run a"
+	"$MMB" run --name b "$TMP/f.yaml" -q > /dev/null 2>&1 || die "run b"
+	# b keeps 2 clean iterations: too few for a verdict (docs/statistics.md)
+	q "UPDATE iterations SET disturbed = 'foreign CPU 80% of 2 CPUs (limit 10%)'
+	   WHERE run_id = (SELECT max(id) FROM runs) AND iteration > 2"
+	"$MMB" compare a b > "$TMP/cmp" 2>&1 || true
+	grep -q "inconclusive" "$TMP/cmp" || die "item 4: the row is not inconclusive: $(cat "$TMP/cmp")"
+	"$MMB" plot --out "$TMP/plots" a b > /dev/null 2>&1 || true
+	dat=$(ls "$TMP"/plots/*-change.dat | head -1)
+	[ -n "$dat" ] || die "item 4: no change plot"
+	awk '!/^#/ && NF == 6 { print $6 }' "$dat" | grep -qx 3 || die "item 4: not class 3 in $dat: $(cat "$dat")"
+	grep -q 'title "inconclusive (machine state)"' "${dat%.dat}.gp" || die "item 4: no inconclusive legend"
+	unset MMBENCH_DB
+fi
 [ $fail = 0 ] || exit 1
 echo ok
