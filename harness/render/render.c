@@ -97,7 +97,9 @@ void render_describe_mean(struct strbuf *out, const struct compare *c, const cha
 		break;
 	case STATS_MEDIAN:
 		strbuf_addf(out, "%sMedian%s\n", prefix,
-			    welch ? ", tested with Mann-Whitney U (Welch has no median)" : "");
+			    welch ? ", tested with Mann-Whitney U (Welch has no median)" :
+			    c->test == STATS_MWU ? "; the CI is the Hodges-Lehmann shift's (a ratio\n"
+			    "  for positive samples), relative to the baseline's median" : "");
 		break;
 	}
 }

@@ -13,6 +13,8 @@
 #     Hmean change, not the Amean);
 #  4: change plots draw an inconclusive row as its own class, not as "no
 #     significant change";
+#  8: --test mwu's statistic is the median, its CI (the Hodges-Lehmann
+#     shift) relative to the baseline's median, not to its Hmean;
 #  7: a half-bounded CI is printed as the table prints it, and never
 #     leaves a stray ", ," in report.txt/md.
 . "$(dirname "$0")/../e2e-lib.sh"
@@ -34,6 +36,9 @@ DB=$TMP/p.db
 "$MMB" compare --db "$DB" --format mmtests base new > "$TMP/nodata.mmtests"
 golden nodata.mmtests
 grep -q "only_base .* - (       -)$" "$TMP/nodata.mmtests" || die "item 6: no '-' for the side without data"
+"$MMB" compare --db "$DB" --test mwu base new > "$TMP/nodata.mwu"
+golden nodata.mwu
+[ "$(grep -c '  kernel  *n  *Median  *change' "$TMP/nodata.mwu")" = 3 ] || die "item 8: mwu rows not by median"
 
 DB=$TMP/h.db
 "$MMB" -q import --db "$DB" --name base "$FIX/halfci-base.csv"
