@@ -87,6 +87,9 @@ void sysinfo_collect(struct sysinfo *si)
 		si->cmdline = xstrdup(strtrim(sb.buf));
 	strbuf_release(&sb);
 	si->config_hash = config_hash(u.release);
+	if (strbuf_read_file(&sb, "/proc/version") == 0)
+		si->kernel_compiler = sysinfo_kernel_compiler(sb.buf);
+	strbuf_release(&sb);
 	gethostname(host, sizeof(host) - 1);
 	si->hostname = xstrdup(host);
 	si->cpu_model = cpu_model();
@@ -105,8 +108,33 @@ void sysinfo_collect(struct sysinfo *si)
 #endif
 }
 
+char *sysinfo_kernel_compiler(const char *v)
+{
+	const char *open = v ? strstr(v, ") (") : NULL, *p, *end;
+	int depth = 0;
+
+	if (!open)
+		return NULL;
+	p = open + 3;
+	/* to the first ", " outside parentheses, or the group's end */
+	for (end = p; *end && *end != '\n'; end++) {
+		if (*end == '(')
+			depth++;
+		else if (*end == ')' && depth-- == 0)
+			break;
+		else if (depth == 0 && end[0] == ',' && end[1] == ' ')
+			break;
+	}
+	if (end == p || (*end != ')' && *end != ','))
+		return NULL;
+	while (end > p && end[-1] == ' ')
+		end--;
+	return end > p ? xstrndup(p, (size_t)(end - p)) : NULL;
+}
+
 void sysinfo_release(struct sysinfo *si)
 {
+	free(si->kernel_compiler);
 	free(si->release);
 	free(si->version);
 	free(si->cmdline);

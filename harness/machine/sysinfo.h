@@ -12,11 +12,18 @@ struct sysinfo {
 	int ncpus;
 	uint64_t mem_bytes;
 	char *compiler;			/* the compiler that built mmbench */
+	char *kernel_compiler;		/* the running kernel's, from /proc/version; NULL: unknown */
 	unsigned int kernel_version;	/* MMB_KERNEL_VERSION */
 };
 
 void sysinfo_collect(struct sysinfo *si);
 void sysinfo_release(struct sysinfo *si);
+/*
+ * The compiler named in a /proc/version text ("... (gcc-12 (Debian
+ * 12.2.0-14) 12.2.0, GNU ld ...) #1 ..." -> "gcc-12 (Debian 12.2.0-14)
+ * 12.2.0"), malloc'ed; NULL when the text names none.
+ */
+char *sysinfo_kernel_compiler(const char *proc_version);
 
 /* "key=value" snapshot of the settings that move mm numbers. */
 struct env_item {

@@ -5,6 +5,7 @@
 #include "json.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,36 @@ static const char *shared_meta(const struct compare *c, char *const *v)
 	return v[0];
 }
 
+/*
+ * lkp's spelling of a compiler, "gcc-12" or "clang-14", from the text a
+ * kernel's /proc/version gives ("gcc-12 (Debian 12.2.0-14) 12.2.0",
+ * "gcc (GCC) 15.3.0", "Debian clang version 14.0.6"); lkp's own value
+ * (an imported matrix) is kept.  NULL: nothing recognisable.
+ */
+static char *lkp_compiler(const char *v)
+{
+	const char *name = NULL, *p;
+	int major = -1;
+
+	if (!v)
+		return NULL;
+	if (!strchr(v, ' '))
+		return xstrdup(v);
+	for (p = v; *p && !name; p++)
+		if ((p == v || p[-1] == ' ') && (!strncmp(p, "gcc", 3) || !strncmp(p, "clang", 5)))
+			name = *p == 'g' ? "gcc" : "clang";
+	/* the first number with a '.' is the version: its major */
+	for (p = v; name && *p && major < 0; p++)
+		if (isdigit((unsigned char)*p) && (p == v || p[-1] == ' ')) {
+			char *e;
+			long m = strtol(p, &e, 10);
+
+			if (*e == '.')
+				major = (int)m;
+		}
+	return name && major >= 0 ? xasprintf("%s-%d", name, major) : NULL;
+}
+
 /* What identifies a label in the sha header and commit lines. */
 static void lkp_commit_id(const struct compare *c, size_t i, char **id, char **line)
 {
@@ -88,6 +119,7 @@ static bool lkp_block(struct strbuf *out, const struct compare *c, const size_t 
 	size_t nax = 0, axalloc = 0;
 	const char *v = q0->variant;
 	size_t nl = render_nlabels(c);
+	char *compiler;
 
 	/* header axes: testcase, the variant's params, shared metadata */
 	axis_add(&ax, &nax, &axalloc, "testcase", q0->workload);
@@ -107,7 +139,9 @@ static bool lkp_block(struct strbuf *out, const struct compare *c, const size_t 
 		if (*v == ',')
 			v++;
 	}
-	axis_add(&ax, &nax, &axalloc, "compiler", shared_meta(c, c->meta.compiler));
+	compiler = lkp_compiler(shared_meta(c, c->meta.compiler));
+	axis_add(&ax, &nax, &axalloc, "compiler", compiler);
+	free(compiler);
 	axis_add(&ax, &nax, &axalloc, "cpufreq_governor", shared_meta(c, c->meta.governor));
 	axis_add(&ax, &nax, &axalloc, "tbox_group", shared_meta(c, c->meta.tbox_group));
 	axis_add(&ax, &nax, &axalloc, "kconfig", shared_meta(c, c->meta.kconfig));

@@ -139,7 +139,7 @@ static int new_run(struct result_sink *sink, struct mmb_db *db, const struct exp
 	ki.version = si->version;
 	ki.cmdline = si->cmdline;
 	ki.config_hash = si->config_hash;
-	ki.compiler = NULL;	/* the kernel's compiler is known only for built kernels */
+	ki.compiler = si->kernel_compiler;	/* from /proc/version (NULL: it names none) */
 	mi.hostname = si->hostname;
 	mi.cpu_model = si->cpu_model;
 	mi.ncpus = si->ncpus;

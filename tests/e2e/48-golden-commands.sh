@@ -37,6 +37,8 @@ done
 q "UPDATE iterations SET disturbed = 'foreign CPU 42% of 2 CPUs (limit 10%)', interference = 0.42
    WHERE run_id = 4 AND iteration IN (2, 5)"
 q "UPDATE iterations SET interference = 0.01 WHERE interference IS NULL OR disturbed IS NULL"
+# the running kernel's compiler (/proc/version) is this machine's: pin it
+q "UPDATE kernels SET compiler = 'gcc-12 (Debian 12.2.0-14) 12.2.0' WHERE label IN ('run-a', 'run-b')"
 # runs 5 and 6: VM runs of two kernels, their rows as the guests sent them
 VMS=$MMBENCH_BUILD/tests/vm-stream
 [ -x "$VMS" ] || die "$VMS is missing (make $VMS)"

@@ -135,6 +135,36 @@ static void test_name_index(void **state)
 	assert_int_equal(name_index(names, 2, "kvm"), -1);
 }
 
+/* The running kernel's compiler, as the report names it (it said "compiler unknown"). */
+static void test_kernel_compiler(void **st)
+{
+	static const struct { const char *version, *want; } cases[] = {
+		{ "Linux version 6.1.0-28-amd64 (debian-kernel@lists.debian.org) (gcc-12 (Debian"
+		  " 12.2.0-14) 12.2.0, GNU ld (GNU Binutils for Debian) 2.40) #1 SMP PREEMPT_DYNAMIC"
+		  " Debian 6.1.119-1 (2024-11-22)\n", "gcc-12 (Debian 12.2.0-14) 12.2.0" },
+		{ "Linux version 6.18.44 (builder@sandboxing) (gcc (GCC) 15.3.0, GNU ld (GNU"
+		  " Binutils) 2.46) #1 SMP PREEMPT_DYNAMIC @0\n", "gcc (GCC) 15.3.0" },
+		{ "Linux version 6.8.0 (u@h) (Debian clang version 14.0.6, LLD 14.0.6) #1 SMP\n",
+		  "Debian clang version 14.0.6" },
+		{ "Linux version 4.4.0 (u@h) (gcc version 5.4.0 20160609 (Ubuntu 5.4.0-6ubuntu1~16.04.12) ) #1\n",
+		  "gcc version 5.4.0 20160609 (Ubuntu 5.4.0-6ubuntu1~16.04.12)" },
+		{ "Linux version 6.1.0 #1 SMP\n", NULL },
+		{ "", NULL },
+	};
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = sysinfo_kernel_compiler(cases[i].version);
+
+		if (!cases[i].want)
+			assert_null(got);
+		else
+			assert_string_equal(got, cases[i].want);
+		free(got);
+	}
+	assert_null(sysinfo_kernel_compiler(NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -142,6 +172,7 @@ int main(void)
 		cmocka_unit_test(test_name_index),
 		cmocka_unit_test(test_copy_keeps_mode),
 		cmocka_unit_test(test_swap_active),
+		cmocka_unit_test(test_kernel_compiler),
 	};
 	int ret;
 
