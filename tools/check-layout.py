@@ -41,7 +41,6 @@ ALLOW_LONG = {
     ('harness/render/render-lkp.c', 'lkp_block'): 'to split (issue 26)',
     ('harness/render/render-markdown.c', 'compare_markdown'): 'to split (issue 26)',
     ('harness/render/render-json.c', 'compare_json'): 'to split (issue 26)',
-    ('harness/render/render-text.c', 'compare_text'): 'to split (issue 26)',
     ('harness/fleet/fleet.c', 'fleet_submit'): 'to split (issue 26)',
     ('harness/kernel/vmrun.c', 'boot_once'): 'to split (issue 26)',
     ('harness/kernel/vmrun.c', 'vm_run'): 'to split (issue 26)',

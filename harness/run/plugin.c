@@ -472,7 +472,9 @@ static void __attribute__((noreturn)) describe_child(const char *path, int fd)
 	mmb_entry_fn entry = NULL;
 	const struct mmb_workload *d;
 	const char *q;
+	char *fname;
 	void *h;
+	int ret;
 
 	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -499,19 +501,26 @@ static void __attribute__((noreturn)) describe_child(const char *path, int fd)
 		error("%s: %s() returned NULL", path, MMB_ENTRY_SYMBOL);
 		_exit(2);
 	}
-	if (plugin_check(&local, d, name_from_path(path), true))
-		_exit(2);
-	desc_encode(&sb, &local);
-	for (q = sb.buf; q < sb.buf + sb.len;) {
+	fname = name_from_path(path);
+	ret = plugin_check(&local, d, fname, true) ? 2 : 0;
+	if (!ret)
+		desc_encode(&sb, &local);
+	for (q = sb.buf; !ret && q < sb.buf + sb.len;) {
 		ssize_t w = write(fd, q, (size_t)(sb.buf + sb.len - q));
 
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
-			_exit(1);
-		q += w;
+			ret = 1;
+		else
+			q += w;
 	}
-	_exit(0);
+	/* freed, so a leak checker on the child (e2e 84) sees only real leaks */
+	free(fname);
+	strbuf_release(&sb);
+	local.path = NULL;
+	plugin_release(&local);
+	_exit(ret);
 }
 
 /* What is left in the pipe of a child that has exited. */
@@ -593,6 +602,7 @@ static int load_described(struct plugin *p, const char *path)
 	}
 	if (pid == 0) {
 		close(fds[0]);
+		free(name);
 		describe_child(path, fds[1]);
 	}
 	close(fds[1]);

@@ -15,6 +15,8 @@
 #     significant change";
 #  8: --test mwu's statistic is the median, its CI (the Hodges-Lehmann
 #     shift) relative to the baseline's median, not to its Hmean;
+# 10: the default readable layout is one line per row (as benchstat), each
+#     inconclusive reason said once; --verbose has the blocks;
 #  7: a half-bounded CI is printed as the table prints it, and never
 #     leaves a stray ", ," in report.txt/md.
 . "$(dirname "$0")/../e2e-lib.sh"
@@ -38,7 +40,7 @@ golden nodata.mmtests
 grep -q "only_base .* - (       -)$" "$TMP/nodata.mmtests" || die "item 6: no '-' for the side without data"
 "$MMB" compare --db "$DB" --test mwu base new > "$TMP/nodata.mwu"
 golden nodata.mwu
-[ "$(grep -c '  kernel  *n  *Median  *change' "$TMP/nodata.mwu")" = 3 ] || die "item 8: mwu rows not by median"
+[ "$(grep -c '^demo .*  Median ' "$TMP/nodata.mwu")" = 3 ] || die "item 8: mwu rows not by median"
 
 DB=$TMP/h.db
 "$MMB" -q import --db "$DB" --name base "$FIX/halfci-base.csv"
@@ -95,8 +97,13 @@ EOC
 	# b keeps 2 clean iterations: too few for a verdict (docs/statistics.md)
 	q "UPDATE iterations SET disturbed = 'foreign CPU 80% of 2 CPUs (limit 10%)'
 	   WHERE run_id = (SELECT max(id) FROM runs) AND iteration > 2"
-	"$MMB" compare a b > "$TMP/cmp" 2>&1 || true
+	"$MMB" compare --monitors none a b > "$TMP/cmp" 2>&1 || true
 	grep -q "inconclusive" "$TMP/cmp" || die "item 4: the row is not inconclusive: $(cat "$TMP/cmp")"
+	[ "$(grep -c '^skeleton ' "$TMP/cmp")" = 2 ] || die "item 10: not one line per row: $(cat "$TMP/cmp")"
+	[ "$(grep -c 'too few clean samples' "$TMP/cmp")" = 2 ] ||
+		die "item 10: each reason not said exactly once: $(cat "$TMP/cmp")"
+	"$MMB" compare --verbose a b > "$TMP/cmpv" 2>&1 || true
+	grep -q '^  kernel ' "$TMP/cmpv" || die "item 10: --verbose has no blocks: $(cat "$TMP/cmpv")"
 	"$MMB" plot --out "$TMP/plots" a b > /dev/null 2>&1 || true
 	dat=$(ls "$TMP"/plots/*-change.dat | head -1)
 	[ -n "$dat" ] || die "item 4: no change plot"

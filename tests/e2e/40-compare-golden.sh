@@ -45,6 +45,7 @@ check matrix.lkp --format lkp lkp-base lkp-new
 
 MULTI="6.8.0-rc4-mm-unstable 6.8.0-rc4-fork-batch patched"
 check multi.text $MULTI
+check multi.text-verbose --verbose $MULTI
 check multi.text-mwu --test mwu $MULTI
 check multi.text-lkp --test lkp $MULTI
 check multi.mmtests --format mmtests --test mmtests $MULTI

@@ -132,7 +132,8 @@ grep -q "foreign CPU" "$TMP/show" || die "show lists no interference: $(cat "$TM
 "$MMB" compare a c > "$TMP/cmp" || true
 grep -q "disturbed)" "$TMP/cmp" || die "compare does not say n (k disturbed): $(cat "$TMP/cmp")"
 grep -q "left out" "$TMP/cmp" || die "compare does not say it left values out"
-"$MMB" compare --keep-disturbed a c > "$TMP/keep" || true
+# the block layout (--verbose): a line per kernel
+"$MMB" compare --verbose --keep-disturbed a c > "$TMP/keep" || true
 chg() { sed -n 's/^  c .* \([-+][0-9.]*\)%  .*/\1/p' "$1" | head -n 1; }
 # "n (k disturbed)" widens the n column: the means still line up under their title
 col_end() { awk -v re="$2" '{ if (match($0, re)) { print RSTART + RLENGTH; exit } }' "$1"; }

@@ -10,7 +10,7 @@ FIX=$(cd "$(dirname "$0")/../fixtures/compare" && pwd)
 "$MMB" -q import --name base "$FIX/flip-base.matrix.json" || die "import base"
 "$MMB" -q import --name new "$FIX/flip-new.matrix.json" || die "import new"
 for m in changed all none; do
-	"$MMB" compare --monitors "$m" base new > "$TMP/$m" 2> "$TMP/err" || die "compare --monitors $m: $(cat "$TMP/err")"
+	"$MMB" compare --verbose --monitors "$m" base new > "$TMP/$m" 2> "$TMP/err" || die "compare --monitors $m: $(cat "$TMP/err")"
 	grep -qE '^  new +6 +985\.627 +-1\.55% .* 0\.0035 +0\.0035 +regression$' "$TMP/$m" ||
 		die "--monitors $m: the KPI is not a regression at q = p: $(cat "$TMP/$m")"
 	grep -qx 'verdict: 1 regression, 0 improvements, 0 with no significant change' "$TMP/$m" ||

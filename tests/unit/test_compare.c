@@ -299,7 +299,9 @@ static void test_text_hmean(void **state)
 	assert_int_equal(c.rows[0].mean, STATS_HMEAN);
 	stats_summarise(aim9_base, 6, 1, &s0);
 	stats_summarise(aim9_new, 6, 1, &s1);
+	c.verbose = true;	/* the block layout: a line per kernel */
 	compare_text(&sb, &c);
+	c.verbose = false;
 	assert_true(strstr(sb.buf, "  kernel    n          Hmean   change") != NULL);
 	snprintf(want, sizeof(want), "  base      6     %.2f ", s0.hmean);
 	if (!strstr(sb.buf, want))
@@ -319,6 +321,7 @@ static void test_text_hmean(void **state)
 
 	/* --mean amean: the arithmetic mean, as asked */
 	compare_build_mean(&c, &qs, STATS_WELCH, STATS_AMEAN);
+	c.verbose = true;
 	compare_text(&sb, &c);
 	snprintf(want, sizeof(want), "  base      6     %.2f ", s0.amean);
 	assert_true(strstr(sb.buf, want) != NULL);
@@ -416,7 +419,9 @@ static void test_zero_baseline(void **state)
 		const char *name = renderers[f].name;
 
 		strbuf_reset(&sb);
+		c.verbose = true;	/* text: the block layout, a line per kernel */
 		renderers[f].render(&sb, &c);
+		c.verbose = false;
 		if (strstr(sb.buf, "inf") || strstr(sb.buf, "nan") || strstr(sb.buf, "e+99"))
 			fail_msg("format %s:\n%s", name, sb.buf);
 		if (!(renderers[f].flags & RENDER_NOTES))
