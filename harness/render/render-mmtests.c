@@ -5,6 +5,7 @@
 #include "json.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,26 +119,65 @@ static char *op_name(const struct query_row *q)
 }
 
 /*
- * mmtests' DecimalPlaces: 2 unless the benchmark's module says otherwise,
- * whatever the size of the mean.  Workloads mmtests does not have choose
- * their own (pte-mapped-folio times a few ms in seconds).
+ * mmtests' DecimalPlaces: 2 unless the benchmark's shellpack says
+ * otherwise, whatever the size of the mean.  A benchmark name finds its
+ * shellpack as mmtests looks it up: the name, then the name without its
+ * last "-part", and so on ("hackbench-process-pipes" -> "hackbench").
+ * Workloads mmtests does not have choose their own (pte-mapped-folio
+ * times a few ms in seconds).
  */
 static const struct {
 	const char *workload, *metric;	/* metric NULL: every metric */
 	int places;
 } mm_places[] = {
 	{ "pft", NULL, 4 },
+	{ "bonniepp", NULL, 4 },
+	{ "dbench", NULL, 4 },
+	{ "fio", NULL, 6 },
 	{ "hackbench", NULL, 4 },
+	{ "libmicro", NULL, 5 },
+	{ "perfnuma", NULL, 4 },
+	{ "perfpipe", NULL, 4 },
+	{ "perfsyscall", NULL, 4 },
+	{ "stutterp", NULL, 4 },
+	{ "trunc", NULL, 4 },
 	{ "pte-mapped-folio", "seconds", 6 },
 };
 
-int compare_mmtests_places(const char *workload, const char *metric)
+static int places_of(const char *name, size_t len, const char *metric)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(mm_places); i++)
-		if (!strcmp(workload, mm_places[i].workload) &&
+		if (strlen(mm_places[i].workload) == len &&
+		    !strncmp(name, mm_places[i].workload, len) &&
 		    (!mm_places[i].metric || !strcmp(metric, mm_places[i].metric)))
 			return mm_places[i].places;
-	return 2;
+	return -1;
+}
+
+int compare_mmtests_places(const char *workload, const char *metric)
+{
+	size_t len = strlen(workload);
+
+	for (;;) {
+		int p = places_of(workload, len, metric);
+		const char *dash;
+
+		if (p >= 0)
+			return p;
+		/* mmtests strips a last "-[A-Za-z_.0-9]*" part */
+		dash = NULL;
+		for (size_t i = len; i-- > 0;)
+			if (workload[i] == '-') {
+				dash = workload + i;
+				break;
+			}
+		if (!dash)
+			return 2;
+		for (const char *q = dash + 1; q < workload + len; q++)
+			if (!isalnum((unsigned char)*q) && *q != '_' && *q != '.')
+				return 2;
+		len = (size_t)(dash - workload);
+	}
 }
 
 #define MM_L 9
@@ -175,13 +215,47 @@ static void mm_cell(struct strbuf *out, double v, double pct, int prec, bool sta
 		strbuf_addf(out, " (%7.2f%%)", pct);
 }
 
+static int cmp_up(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The row's summary as mmtests computes it: the samples sorted best-first
+ * before they are summed (Summarise.pm), so the last digit of a mean
+ * agrees with compare-mmtests.pl's; recorded order differed in 3 cells of
+ * the peer cases.
+ */
+static void mm_summary(const struct query_series *s, int better, struct stats_summary *out)
+{
+	double *v = xcalloc(s->n ? s->n : 1, sizeof(*v));
+
+	memcpy(v, s->v, s->n * sizeof(*v));
+	qsort(v, s->n, sizeof(*v), cmp_up);
+	for (size_t i = 0; better > 0 && i < s->n / 2; i++) {
+		double t = v[i];
+
+		v[i] = v[s->n - 1 - i];
+		v[s->n - 1 - i] = t;
+	}
+	stats_summarise(v, s->n, better, out);
+	free(v);
+}
+
 static bool mmtests_table(struct strbuf *out, const struct compare *c, const size_t *rows,
 			  size_t nrows)
 {
 	bool any_na = false;
 	char **ops = xcalloc(nrows, sizeof(*ops));
-	size_t M = 0;
+	size_t M = 0, nl = render_nlabels(c);
+	struct stats_summary *sum = xcalloc(nrows * nl, sizeof(*sum));
 
+	for (size_t j = 0; j < nrows; j++)
+		for (size_t i = 0; i < nl; i++)
+			mm_summary(&c->rows[rows[j]].q->series[i],
+				   c->rows[rows[j]].q->better, &sum[j * nl + i]);
 	for (size_t k = 0; k < nrows; k++) {
 		ops[k] = op_name(c->rows[rows[k]].q);
 		if (strlen(ops[k]) > M)
@@ -201,12 +275,13 @@ static bool mmtests_table(struct strbuf *out, const struct compare *c, const siz
 		for (size_t j = 0; j < nrows; j++) {
 			const struct compare_row *row = &c->rows[rows[j]];
 			int better = row->q->better;
-			double base = mm_value(&row->sum[0], (enum mm_stat)k, better);
+			const struct stats_summary *rs = &sum[j * nl];
+			double base = mm_value(&rs[0], (enum mm_stat)k, better);
 			bool spread = k == MM_STDDEV || k == MM_COEFFVAR;
 
 			strbuf_addf(out, "%-*s %-*s", MM_L, mm_labels[better > 0][k], (int)M, ops[j]);
 			for (size_t i = 0; i < render_nlabels(c); i++) {
-				double v = mm_value(&row->sum[i], (enum mm_stat)k, better);
+				double v = mm_value(&rs[i], (enum mm_stat)k, better);
 				double pct;
 				bool star, na;
 
@@ -224,7 +299,7 @@ static bool mmtests_table(struct strbuf *out, const struct compare *c, const siz
 				any_na |= na && !isnan(v) && v != -1;
 				mm_cell(out, v, pct, compare_mmtests_places(row->q->workload,
 									    row->q->metric), star, na,
-					row->sum[i].n == 0, i > 0 && row->sum[0].n == 0);
+					rs[i].n == 0, i > 0 && rs[0].n == 0);
 			}
 			strbuf_addch(out, '\n');
 		}
@@ -232,6 +307,7 @@ static bool mmtests_table(struct strbuf *out, const struct compare *c, const siz
 	for (size_t k = 0; k < nrows; k++)
 		free(ops[k]);
 	free(ops);
+	free(sum);
 	return any_na;
 }
 

@@ -17,6 +17,9 @@
 #     shift) relative to the baseline's median, not to its Hmean;
 # 10: the default readable layout is one line per row (as benchstat), each
 #     inconclusive reason said once; --verbose has the blocks;
+# 12: mmtests' decimals found as mmtests finds a shellpack
+#     (hackbench-process-pipes: hackbench's 4), and its means summed over
+#     the samples sorted best-first (1e17 then seven 3s: the 3s count);
 #  7: a half-bounded CI is printed as the table prints it, and never
 #     leaves a stray ", ," in report.txt/md.
 . "$(dirname "$0")/../e2e-lib.sh"
@@ -41,6 +44,14 @@ grep -q "only_base .* - (       -)$" "$TMP/nodata.mmtests" || die "item 6: no '-
 "$MMB" compare --db "$DB" --test mwu base new > "$TMP/nodata.mwu"
 golden nodata.mwu
 [ "$(grep -c '^demo .*  Median ' "$TMP/nodata.mwu")" = 3 ] || die "item 8: mwu rows not by median"
+
+DB=$TMP/o.db
+"$MMB" -q import --db "$DB" --name base "$FIX/order-base.csv"
+"$MMB" -q import --db "$DB" --name new "$FIX/order-new.csv"
+"$MMB" compare --db "$DB" --format mmtests base new > "$TMP/order.mmtests"
+golden order.mmtests
+grep -q "^Amean     time-4            0.3720 " "$TMP/order.mmtests" || die "item 12: not 4 decimals"
+grep -q "^Amean     big12500000000000002.00 " "$TMP/order.mmtests" || die "item 12: not summed best-first"
 
 DB=$TMP/h.db
 "$MMB" -q import --db "$DB" --name base "$FIX/halfci-base.csv"

@@ -378,6 +378,15 @@ static void test_mmtests_places(void **state)
 	assert_int_equal(compare_mmtests_places("ebizzy", "time.sys"), 2);
 	assert_int_equal(compare_mmtests_places("pft", "faults/cpu"), 4);
 	assert_int_equal(compare_mmtests_places("hackbench", "process-pipes"), 4);
+	/* mmtests finds the shellpack by dropping "-part"s (issue 28 item 12) */
+	assert_int_equal(compare_mmtests_places("hackbench-process-pipes", "time"), 4);
+	assert_int_equal(compare_mmtests_places("hackbench-thread-sockets", "time"), 4);
+	assert_int_equal(compare_mmtests_places("dbench4-async", "latency"), 2);	/* no "dbench4" */
+	assert_int_equal(compare_mmtests_places("dbench-async", "latency"), 4);
+	assert_int_equal(compare_mmtests_places("libmicro-file", "x"), 5);
+	assert_int_equal(compare_mmtests_places("fio-randread", "x"), 6);
+	assert_int_equal(compare_mmtests_places("hackbenchx", "x"), 2);
+	assert_int_equal(compare_mmtests_places("pft-x+y", "faults/cpu"), 2);	/* '+' ends the lookup */
 	set_init(&qs, labels, 2);
 	set_add(&qs, "kernbench", "", "elsp", -1, kv, n);
 	set_add(&qs, "hackbench", "groups=4", "process-pipes", -1, hv, n2);
