@@ -6,6 +6,7 @@
 #include "util.h"
 
 #include <math.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,20 +59,100 @@ static bool perf_metric(const char *name)
 	       starts_with(name, "time.") || strstr(name, ".time.");
 }
 
-/* lkp's per-stat minimums (its perf-metrics-threshold.yaml) for the names mmbench has. */
-static const struct {
-	const char *suffix;	/* the name ends with it */
-	double min;		/* max must reach it; delta must reach min / 2 */
+/*
+ * lkp's per-stat minimums, its perf-metrics-threshold.yaml as data: a name
+ * matching a pattern (anchored, POSIX extended) is kept only when its
+ * largest value reaches min and, for a whole-number min, its change
+ * reaches min / 2 (integer division); the first pattern that matches
+ * decides, before the vmstat/meminfo floor.
+ */
+static const struct lkp_threshold {
+	const char *pattern;
+	double min;
+	bool integer;
 } thresholds[] = {
-	{ ".time.system_time", 10 },
-	{ ".time.minor_page_faults", 1000 },
-	{ "proc-vmstat.allocstall", 100 },
+	{ ".*.time.elapsed_time.*", 10, true },
+	{ ".*.time.file_system_inputs", 10000, true },
+	{ ".*.time.file_system_outputs", 10000, true },
+	{ ".*.time.involuntary_context_switches", 1000, true },
+	{ ".*.time.major_page_faults", 1000, true },
+	{ ".*.time.minor_page_faults", 1000, true },
+	{ ".*.time.socket_messages_received", 10000, true },
+	{ ".*.time.socket_messages_sent", 10000, true },
+	{ ".*.time.swaps", 1000, true },
+	{ ".*.time.system_time", 10, true },
+	{ ".*.time.user_time", 10, true },
+	{ ".*.time.voluntary_context_switches", 1000, true },
+	{ ".*vmstat.*nr_.*", 100, true },
+	{ "dd.kill_time", 10, true },
+	{ "dd.startup_time", 10, true },
+	{ "interrupts.*", 100, true },
+	{ "iostat.*.avgrq-sz", 200, true },
+	{ "iostat.*.await", 50, true },
+	{ "iostat.*.util", 10, true },
+	{ "iostat.*.[rw]/s", 50, true },
+	{ "iostat.*.[rw]kB/s", 100, true },
+	{ "iostat.*.[rw]_await", 50, true },
+	{ "perf-c2c.HITM.total", 3000, true },
+	{ "perf-profile.*", 1, true },
+	{ "perf-profile.children.cycles-pp.native_queued_spin_lock_slowpath", 2.00, false },
+	{ "proc-vmstat.allocstall", 100, true },
+	{ "proc-vmstat.compact_fail", 100, true },
+	{ "proc-vmstat.compact_stall", 100, true },
+	{ "proc-vmstat.htlb_buddy_alloc_fail", 100, true },
+	{ "proc-vmstat.kswapd_high_wmark_hit_quickly", 100, true },
+	{ "proc-vmstat.kswapd_low_wmark_hit_quickly", 100, true },
+	{ "proc-vmstat.nr_vmscan_immediate_reclaim", 100, true },
+	{ "proc-vmstat.nr_vmscan_write", 100, true },
+	{ "proc-vmstat.pgmigrate_fail", 100, true },
+	{ "sysbench-fileio.latency_95th_ms", 10, true },
+	{ "vmstat.cpu.id", 10, true },
+	{ "vmstat.cpu.st", 10, true },
+	{ "vmstat.cpu.sy", 50, true },
+	{ "vmstat.cpu.us", 10, true },
+	{ "vmstat.cpu.wa", 10, true },
+	{ "vmstat.io.bi", 100, true },
+	{ "vmstat.io.bo", 100, true },
+	{ "vmstat.system.cs", 100, true },
+	{ "vmstat.system.in", 100, true },
+	{ "xfstests.*.seconds", 10, true },
 };
+
+/* 1 keep, 0 drop by the first threshold whose pattern matches; -1 none matches. */
+int monitors_threshold(const char *name, double max, double delta)
+{
+	static regex_t re[ARRAY_SIZE(thresholds)];
+	static bool compiled;
+
+	if (!compiled) {
+		for (size_t i = 0; i < ARRAY_SIZE(thresholds); i++) {
+			char *anchored = xasprintf("^(%s)$", thresholds[i].pattern);
+
+			if (regcomp(&re[i], anchored, REG_EXTENDED | REG_NOSUB))
+				abort();	/* our own table: a bad pattern is a bug */
+			free(anchored);
+		}
+		compiled = true;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(thresholds); i++) {
+		const struct lkp_threshold *t = &thresholds[i];
+
+		if (regexec(&re[i], name, 0, NULL, 0))
+			continue;
+		if (max < t->min)
+			return 0;
+		if (t->integer && delta < (double)((long long)t->min / 2))
+			return 0;
+		return 1;
+	}
+	return -1;
+}
 
 bool monitors_candidate(const char *name, const struct query_series *b,
 			const struct query_series *a)
 {
 	double max = 0, mb, ma, hi, lo, ratio, delta;
+	int t;
 
 	if (!b->n || !a->n || (b->n < MON_MIN_RUNS && a->n < MON_MIN_RUNS))
 		return false;
@@ -88,18 +169,11 @@ bool monitors_candidate(const char *name, const struct query_series *b,
 		return false;
 	if (ratio <= MON_RATIO_OTHER && !perf_metric(name))
 		return false;
-	if ((starts_with(name, "proc-vmstat.") || starts_with(name, "meminfo.") ||
-	     starts_with(name, "meminfo-delta.")) &&
-	    !(max > MON_VMSTAT_MAX))
+	if ((t = monitors_threshold(name, max, delta)) >= 0)
+		return t;
+	/* lkp's floor for the rest of vmstat and anything meminfo */
+	if ((starts_with(name, "proc-vmstat.") || strstr(name, "meminfo")) && !(max > MON_VMSTAT_MAX))
 		return false;
-	for (size_t i = 0; i < ARRAY_SIZE(thresholds); i++) {
-		const double v = thresholds[i].min;
-
-		if (!ends_with(name, thresholds[i].suffix))
-			continue;
-		if (max < v || (v == floor(v) && delta < v / 2))
-			return false;
-	}
 	return true;
 }
 
@@ -130,10 +204,10 @@ static bool changed(const struct compare_row *row, size_t nl)
 	return false;
 }
 
-/* "proc-vmstat.pgfault" -> group "proc-vmstat"; "pft.time.user_time" -> "pft.time" */
+/* lkp's group of a stat, the text before its first '.': "proc-vmstat", "pft" */
 static size_t group_len(const char *name)
 {
-	const char *dot = strrchr(name, '.');
+	const char *dot = strchr(name, '.');
 
 	return dot ? (size_t)(dot - name) : strlen(name);
 }
@@ -144,19 +218,15 @@ struct mon_order {
 	size_t group_n;		/* rows listed in its group (same wv) */
 };
 
+/* lkp's order: groups with the fewest rows first (the testcase's own: none), then by name */
 static int order_cmp(const void *a, const void *b)
 {
 	const struct mon_order *x = a, *y = b;
-	size_t gx = group_len(x->row.q->metric), gy = group_len(y->row.q->metric);
-	int c;
 
 	if (x->wv != y->wv)
 		return x->wv < y->wv ? -1 : 1;
 	if (x->group_n != y->group_n)
 		return x->group_n < y->group_n ? -1 : 1;
-	c = strncmp(x->row.q->metric, y->row.q->metric, gx < gy ? gx : gy);
-	if (c || gx != gy)
-		return c ? c : gx < gy ? -1 : 1;
 	return strcmp(x->row.q->metric, y->row.q->metric);
 }
 
@@ -187,6 +257,9 @@ void monitors_settle(struct compare *c, enum monitors_mode m)
 
 		for (mon[j].wv = 0; mon[j].wv < nk && !same_wv(c->rows[mon[j].wv].q, q); mon[j].wv++)
 			;
+		/* the testcase's own stats (pft.time.*) count as none: they come first */
+		if (strlen(q->workload) == gl && !strncmp(q->workload, q->metric, gl))
+			continue;
 		for (size_t k = 0; k < nm; k++)
 			mon[j].group_n += same_wv(mon[k].row.q, q) &&
 					  group_len(mon[k].row.q->metric) == gl &&

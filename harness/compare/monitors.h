@@ -34,6 +34,8 @@ int monitors_opt(const struct option *opt, const char *arg);	/* enum monitors_mo
 #define MON_RATIO_OTHER 1.05	/* ... and this, for names that are not perf metrics */
 #define MON_RATIO_CAP 5.0
 #define MON_VMSTAT_MAX 1000	/* proc-vmstat.* and meminfo.*: max must exceed it */
+/* lkp's perf-metrics-threshold.yaml for name: 1 keep, 0 drop, -1 no pattern matches. */
+int monitors_threshold(const char *name, double max, double delta);
 bool monitors_candidate(const char *name, const struct query_series *b,
 			const struct query_series *a);
 

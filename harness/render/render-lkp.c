@@ -14,11 +14,12 @@ static void lkp_stddev(struct strbuf *out, const struct stats_summary *s)
 {
 	double pct;
 
-	if (s->n < 2 || s->amean == 0 || isnan(s->amean)) {
+	/* lkp divides by the signed mean: a negative mean never shows a stddev */
+	if (s->n < 2 || !(s->amean > 0)) {
 		strbuf_addstr(out, "      ");
 		return;
 	}
-	pct = 100 * s->pstddev / fabs(s->amean);
+	pct = 100 * s->pstddev / s->amean;
 	if (pct > 2)
 		strbuf_addf(out, " \xc2\xb1%3d%%", (int)pct);
 	else
@@ -155,7 +156,7 @@ static bool lkp_block(struct strbuf *out, const struct compare *c, const size_t 
 	strbuf_addstr(out, ":\n  ");
 	for (size_t i = 0; i < nax; i++)
 		strbuf_addf(out, "%s%s", i ? "/" : "", ax[i].value);
-	strbuf_addstr(out, "\n\ncommit:\n");
+	strbuf_addstr(out, "\n\ncommit: \n");	/* lkp's own line ends in a space */
 	for (size_t i = 0; i < nl; i++) {
 		char *id, *line;
 

@@ -20,6 +20,9 @@
 # 12: mmtests' decimals found as mmtests finds a shellpack
 #     (hackbench-process-pipes: hackbench's 4), and its means summed over
 #     the samples sorted best-first (1e17 then seven 3s: the 3s count);
+# 13: the lkp layout: no +-%stddev for a negative mean, "commit: " keeps
+#     lkp's trailing space (the thresholds and the row order: unit
+#     test_monitors and e2e 61);
 #  7: a half-bounded CI is printed as the table prints it, and never
 #     leaves a stray ", ," in report.txt/md.
 . "$(dirname "$0")/../e2e-lib.sh"
@@ -44,6 +47,19 @@ grep -q "only_base .* - (       -)$" "$TMP/nodata.mmtests" || die "item 6: no '-
 "$MMB" compare --db "$DB" --test mwu base new > "$TMP/nodata.mwu"
 golden nodata.mwu
 [ "$(grep -c '^demo .*  Median ' "$TMP/nodata.mwu")" = 3 ] || die "item 8: mwu rows not by median"
+
+DB=$TMP/n.db
+{ echo 'workload,metric,variant,iteration,value,unit,better'
+  for i in 1 2 3 4 5 6; do echo "neg,delta,,$i,$((-1000 - 300 * (i % 3))),pages,higher"; done
+} > "$TMP/neg-base.csv"
+sed 's/,-1/,-2/' "$TMP/neg-base.csv" > "$TMP/neg-new.csv"
+"$MMB" -q import --db "$DB" --name base "$TMP/neg-base.csv"
+"$MMB" -q import --db "$DB" --name new "$TMP/neg-new.csv"
+"$MMB" compare --db "$DB" --format lkp base new > "$TMP/neg.lkp"
+golden neg.lkp
+grep -q "^commit: $" "$TMP/neg.lkp" || die "item 13: 'commit:' without lkp's trailing space"
+grep -q "neg.delta$" "$TMP/neg.lkp" && ! grep -q "±" "$TMP/neg.lkp" ||
+	die "item 13: a +-%stddev beside a negative mean: $(cat "$TMP/neg.lkp")"
 
 DB=$TMP/o.db
 "$MMB" -q import --db "$DB" --name base "$FIX/order-base.csv"

@@ -23,9 +23,10 @@ elif ! cmp -s "$TMP/lkp" "$G"; then
 	diff -u "$G" "$TMP/lkp"
 	die "compare --format lkp differs from golden/compare-monitors.lkp"
 fi
-# lkp's order: the KPI, then groups by rows listed (fewest first), by name within
+# lkp's order: the KPI, then groups (the text before the first '.') by rows
+# listed, fewest first, the testcase's own (pft.time.*) as none; by name within
 names=$(awk '/^ .*  [a-z]/ && !/stddev|commit/ {print $NF}' "$TMP/lkp" | tr '\n' ' ')
-[ "$names" = "pft.faults_per_sec_per_cpu meminfo.AnonHugePages perf-stat.page-faults pft.time.minor_page_faults proc-vmstat.numa_hit proc-vmstat.pgfault proc-vmstat.pgfree " ] ||
+[ "$names" = "pft.faults_per_sec_per_cpu pft.time.minor_page_faults meminfo.AnonHugePages perf-stat.page-faults proc-vmstat.numa_hit proc-vmstat.pgfault proc-vmstat.pgfree " ] ||
 	die "rows or order: $names"
 # under the floors (max <= 1000, meminfo < 5%, time.system_time < 10 s), unchanged, noise: out
 for r in thp_fault_alloc MemFree system_time pgalloc_normal nr_dirtied; do
@@ -68,7 +69,7 @@ d = json.load(open(sys.argv[1]))
 assert all(isinstance(r["monitor"], bool) for r in d["rows"]), d["rows"]
 assert [r["metric"] for r in d["rows"] if not r["monitor"]] == ["faults_per_sec_per_cpu"]
 mon = [r["metric"] for r in d["rows"] if r["monitor"]]
-assert mon == ["meminfo.AnonHugePages", "perf-stat.page-faults", "pft.time.minor_page_faults",
+assert mon == ["pft.time.minor_page_faults", "meminfo.AnonHugePages", "perf-stat.page-faults",
                "proc-vmstat.numa_hit", "proc-vmstat.pgfault", "proc-vmstat.pgfree"], mon
 assert d["counts"]["regression"] == 1, d["counts"]
 # the KPI is a Benjamini-Hochberg family of its own; the tested monitor rows

@@ -112,7 +112,9 @@ static void test_candidate(void **state)
 	assert_false(cand("aim9.time.system_time", st_b, 3, st_a, 3));
 	assert_false(cand("aim9.time.system_time", sy_b, 3, sy_a, 3));
 	assert_true(cand("aim9.time.system_time", sy_b, 3, sy_c, 3));
-	assert_true(cand("aim9.time.user_time", sy_b, 3, sy_a, 3));	/* no threshold */
+	/* lkp has user_time 10 too (it was left out: issue 28 item 13) */
+	assert_false(cand("aim9.time.user_time", sy_b, 3, sy_a, 3));
+	assert_true(cand("aim9.time.user_time", sy_b, 3, sy_c, 3));
 	/* time.minor_page_faults 1000: delta must reach 500 */
 	assert_false(cand("pft.time.minor_page_faults", sy_b, 3, sy_c, 3));
 	/* a zero side and opposite signs cap the ratio (a change) */
@@ -329,6 +331,30 @@ static void test_load(void **state)
 	rmdir(dbdir);
 }
 
+/* lkp's perf-metrics-threshold.yaml, whole (issue 28 item 13): first match decides */
+static void test_threshold_table(void **st)
+{
+	(void)st;
+	/* .*.time.elapsed_time.*: 10, and user_time: 10 -- listed before, now dropped */
+	assert_int_equal(monitors_threshold("pft.time.elapsed_time", 9.9, 5), 0);
+	assert_int_equal(monitors_threshold("pft.time.elapsed_time.max", 12, 6), 1);
+	assert_int_equal(monitors_threshold("pft.time.user_time", 30, 4), 0);	/* delta < 10 / 2 */
+	assert_int_equal(monitors_threshold("pft.time.user_time", 30, 5), 1);
+	assert_int_equal(monitors_threshold("ebizzy.time.voluntary_context_switches", 999, 900), 0);
+	/* .*vmstat.*nr_.*: 100 comes before the vmstat floor of 1000 */
+	assert_int_equal(monitors_threshold("proc-vmstat.nr_dirtied", 150, 60), 1);
+	assert_int_equal(monitors_threshold("proc-vmstat.allocstall", 120, 40), 0);
+	/* perf-profile.*: 1, an integer: 1 / 2 is 0, any change passes */
+	assert_int_equal(monitors_threshold("perf-profile.self.cycles-pp.clear_page_erms", 1.5, 0.1), 1);
+	/* the one float threshold: no delta rule */
+	assert_int_equal(monitors_threshold(
+		"perf-profile.children.cycles-pp.native_queued_spin_lock_slowpath", 2.5, 0.01), 1);
+	assert_int_equal(monitors_threshold("iostat.sda.r/s", 60, 30), 1);
+	assert_int_equal(monitors_threshold("iostat.sda.x/s", 60, 30), -1);
+	assert_int_equal(monitors_threshold("proc-vmstat.pgfault", 5, 5), -1);
+	assert_int_equal(monitors_threshold("xpft.time.user_timex", 1, 1), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -337,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_candidate),
 		cmocka_unit_test(test_settle),
 		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_threshold_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
