@@ -638,7 +638,7 @@ static void test_lkp_meta(void **state)
 		"compiler/cpufreq_governor/tbox_group/test/testcase:\n"
 		"  gcc-12/performance/lkp-ivb-2ep2/brk_test/aim9\n"
 		"\n"
-		"commit:\n"
+		"commit: \n"
 		"  fc21959f74 (\"base\")\n"
 		"  cacded5e42 (\"mm: avoid using vma_merge() for new VMAs\")\n"
 		"\n"
