@@ -215,6 +215,11 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/doc/mmbench/img
 	install -m 644 docs/img/*.png $(DESTDIR)$(PREFIX)/share/doc/mmbench/img/
 	if ls docs/man/*.1 >/dev/null 2>&1; then install -m 644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/; fi
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	install -m 644 tools/completion/mmbench.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/mmbench
+	install -m 644 tools/completion/_mmbench $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_mmbench
 
 clean:
 	rm -rf build build-asan

@@ -7,7 +7,7 @@ set -eu
 
 build="gcc make libc6-dev libyaml-dev libsqlite3-dev"
 run="$build sqlite3 linux-perf stress-ng"
-test="$run libcmocka-dev gnuplot-nox chromium groff-base fonts-dejavu-core procps util-linux valgrind python3-scipy busybox-static slurm-wlm munge"
+test="$run libcmocka-dev gnuplot-nox chromium groff-base fonts-dejavu-core procps util-linux valgrind python3-scipy busybox-static slurm-wlm munge zsh"
 lint="python3 cppcheck clang-tidy"
 kernel="git qemu-system-x86 busybox-static cpio gzip xz-utils bc flex bison libelf-dev libssl-dev ccache linux-source-6.12"
 

@@ -3,6 +3,7 @@
 #define MMB_BUILTIN_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct mmb_db;
 
@@ -11,6 +12,7 @@ struct mmb_db;
 #define NEED_DB			(1u << 1)	/* writes the results DB (created, migrated) */
 #define NEED_DB_EXISTING	(1u << 2)	/* reads a results DB that must exist */
 #define SUBCOMMAND_HIDDEN	(1u << 3)	/* not listed (fleet job, vm guest: not for users) */
+#define HAS_SUBCOMMANDS		(1u << 4)	/* dispatches through run_subcommand() (completion) */
 
 /* A command or a subcommand: one table type for both. */
 struct command {
@@ -34,6 +36,10 @@ int run_command(int argc, char **argv);
 int run_subcommand(const char *cmd, const struct command *subs, size_t nsubs,
 		   int argc, char **argv);
 
+/* For shell completion (__complete): the visible command names, a command's subcommands. */
+void command_names(FILE *out);
+int command_subcommands(const char *cmd, FILE *out);
+
 /*
  * Open the results DB (path: --db FILE or NULL for the default) as the
  * running command's flags say: NEED_DB opens or creates it, NEED_DB_EXISTING
@@ -46,6 +52,7 @@ int command_open_db(struct mmb_db *db, const char *path);
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 int cmd_run(int argc, char **argv);
+int cmd_complete(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

@@ -25,14 +25,42 @@ static const struct command commands[] = {
 	{ "rm",		cmd_rm,		NEED_DB | NEED_DB_EXISTING },
 	{ "plot",	cmd_plot,	NEED_DB_EXISTING },
 	{ "report",	cmd_report,	NEED_DB_EXISTING },
-	{ "kernel",	cmd_kernel,	0 },
-	{ "vm",		cmd_vm,		RESTORE_ENV },
+	{ "kernel",	cmd_kernel,	HAS_SUBCOMMANDS },
+	{ "vm",		cmd_vm,		RESTORE_ENV | HAS_SUBCOMMANDS },
 	{ "ab",		cmd_ab,		RESTORE_ENV },
 	{ "reproduce",	cmd_reproduce,	RESTORE_ENV },
-	{ "fleet",	cmd_fleet,	0 },
+	{ "fleet",	cmd_fleet,	HAS_SUBCOMMANDS },
 	{ "restore",	cmd_restore,	0 },
 	{ "help",	cmd_help,	0 },
+	{ "__complete",	cmd_complete,	SUBCOMMAND_HIDDEN | NEED_DB_EXISTING },
 };
+
+/* Set while __complete asks a command for its subcommand table. */
+static bool listing_subcommands;
+
+void command_names(FILE *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!(commands[i].flags & SUBCOMMAND_HIDDEN))
+			fprintf(out, "%s\n", commands[i].name);
+}
+
+int command_subcommands(const char *cmd, FILE *out)
+{
+	char name[64], *argv[2] = { name, NULL };
+	int ret = EXIT_OK;
+
+	(void)out;
+	snprintf(name, sizeof(name), "%s", cmd);
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, cmd) && (commands[i].flags & HAS_SUBCOMMANDS)) {
+			/* the command reaches run_subcommand() at once: its table is printed */
+			listing_subcommands = true;
+			ret = commands[i].fn(1, argv);
+			listing_subcommands = false;
+		}
+	return ret;
+}
 
 static int wants_help(int argc, char **argv)
 {
@@ -108,6 +136,12 @@ int run_subcommand(const char *cmd, const struct command *subs, size_t nsubs,
 	struct strbuf names = STRBUF_INIT;
 	int ret;
 
+	if (listing_subcommands) {
+		for (size_t i = 0; i < nsubs; i++)
+			if (!(subs[i].flags & SUBCOMMAND_HIDDEN))
+				printf("%s\n", subs[i].name);
+		return EXIT_OK;
+	}
 	for (size_t i = 0; argc >= 1 && i < nsubs; i++)
 		if (!strcmp(subs[i].name, argv[0])) {
 			unsigned int outer = running_flags;

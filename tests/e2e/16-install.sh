@@ -9,6 +9,8 @@ for f in bin/mmbench lib/mmbench/pft.so lib/mmbench/skeleton.so share/mmbench/co
 	[ -e "$TMP/p/$f" ] || die "not installed: $f"
 done
 ls "$TMP/p/share/man/man1/"mmbench*.1 > /dev/null 2>&1 || die "no man pages installed"
+[ -f "$TMP/p/share/bash-completion/completions/mmbench" ] || die "no bash completion installed"
+[ -f "$TMP/p/share/zsh/site-functions/_mmbench" ] || die "no zsh completion installed"
 unset MMBENCH_PLUGIN_PATH
 cd "$TMP"
 "$TMP/p/bin/mmbench" list workloads | grep -q '^pft ' || die "installed mmbench does not find pft"
