@@ -44,9 +44,14 @@ void compare_markdown(struct strbuf *out, const struct compare *c)
 		char *mw = md_text(row->q->workload), *mv = md_text(row->q->variant);
 		char *mm = md_text(row->q->metric), *mu = md_text(row->q->unit);
 
-		strbuf_addf(out, "%s%s%s, %s (%s%s%s is better; %s):\n", mw, *mv ? ", " : "", mv, mm,
-			    mu, *mu ? ", " : "", row->q->better > 0 ? "higher" : "lower",
-			    stats_mean_title(row->mean));
+		if (r >= monitors_kpi_rows(c))	/* neutral: no direction, never a verdict */
+			strbuf_addf(out, "%s%s%s, %s (%s%smonitor, not in the verdict; %s):\n", mw,
+				    *mv ? ", " : "", mv, mm, mu, *mu ? ", " : "",
+				    stats_mean_title(row->mean));
+		else
+			strbuf_addf(out, "%s%s%s, %s (%s%s%s is better; %s):\n", mw, *mv ? ", " : "",
+				    mv, mm, mu, *mu ? ", " : "", row->q->better > 0 ? "higher" : "lower",
+				    stats_mean_title(row->mean));
 		free(mw);
 		free(mv);
 		free(mm);

@@ -99,10 +99,11 @@ static void text_blocks(struct strbuf *out, const struct compare *c, size_t lw, 
 		const struct query_row *q = row->q;
 		int nw = 4;
 
-		strbuf_addf(out, "\n%s%s%s%s %s [%s%s%s is better]\n", ctl_show(q->workload),
+		strbuf_addf(out, "\n%s%s%s%s %s [%s%s%s]\n", ctl_show(q->workload),
 			    *q->variant ? " (" : "", ctl_show(q->variant), *q->variant ? ")" : "",
 			    ctl_show(q->metric), ctl_show(q->unit), *q->unit ? ", " : "",
-			    q->better > 0 ? "higher" : "lower");
+			    q->monitor ? "monitor, not in the verdict" :
+			    q->better > 0 ? "higher is better" : "lower is better");
 		/* "10 (8 disturbed)" widens the n column for the whole table */
 		for (size_t i = 0; i < nl; i++) {
 			char ncell[48];
@@ -121,7 +122,7 @@ static void text_blocks(struct strbuf *out, const struct compare *c, size_t lw, 
 			*na |= x.na;
 			strbuf_addf(out, "  %-*s %*s %14s %8s %20s %8s %8s  %s%s%s\n", (int)lw,
 				    ctl_show(render_label_of(c, i)), nw, x.n, x.mean, x.chg, x.ci, x.p,
-				    x.q, x.verdict ? x.verdict : render_verdict_name(row->verdict[i]),
+				    x.q, x.verdict ? x.verdict : render_row_verdict(c, r, i),
 				    row->why[i] ? ": " : "", row->why[i] ? row->why[i] : "");
 		}
 	}
@@ -135,7 +136,7 @@ static char *row_title(const struct query_row *q)
 	strbuf_addf(&sb, "%s%s%s%s %s [", ctl_show(q->workload), *q->variant ? " (" : "",
 		    ctl_show(q->variant), *q->variant ? ")" : "", ctl_show(q->metric));
 	strbuf_addf(&sb, "%s%s%s]", ctl_show(q->unit), *q->unit ? ", " : "",
-		    q->better > 0 ? "higher" : "lower");
+		    q->monitor ? "monitor" : q->better > 0 ? "higher" : "lower");
 	return strbuf_detach(&sb);
 }
 
@@ -190,7 +191,7 @@ static void text_compact(struct strbuf *out, const struct compare *c, bool *na)
 			strbuf_addf(out, "%-*s  %-6s %*s %*s %*s %*s %*s %*s %*s  %s\n", tw, titles[r],
 				    stats_mean_title(row->mean), nb, b.n, mb, b.mean, nn, x.n, mn,
 				    x.mean, cw, x.chg, ciw, x.ci, qw, x.q,
-				    x.verdict ? x.verdict : render_verdict_name(row->verdict[i]));
+				    x.verdict ? x.verdict : render_row_verdict(c, r, i));
 		}
 	}
 	for (size_t r = 0; r < c->nr; r++)

@@ -29,6 +29,21 @@ const char *render_verdict_name(enum compare_verdict v)
 	return "?";
 }
 
+/*
+ * A row's verdict as a reader sees it: a monitor row that changed is
+ * "changed", with no direction (it is never in the verdict, and lower is
+ * not "better" for a vmstat counter).  CSV and JSON keep the test's verdict
+ * beside their monitor column for scripts.
+ */
+const char *render_row_verdict(const struct compare *c, size_t r, size_t i)
+{
+	enum compare_verdict v = c->rows[r].verdict[i];
+
+	if (r >= monitors_kpi_rows(c) && (v == VERDICT_BETTER || v == VERDICT_WORSE))
+		return "changed";
+	return render_verdict_name(v);
+}
+
 const char *render_label_of(const struct compare *c, size_t i)
 {
 	return c->qs->kernels[i].label;

@@ -89,6 +89,14 @@ sed -n '/^Comparison/,$p' "$TMP/mon/report.txt" > "$TMP/mon.tables"
 grep -qE "proc-vmstat|meminfo|perf-stat" "$TMP/mon.tables" && die "item 3: monitor rows in the tables"
 grep -q "pft.faults_per_sec_per_cpu\|faults_per_sec_per_cpu" "$TMP/mon.tables" || die "item 3: no KPI in the tables"
 grep -q "proc-vmstat.pgfault" "$TMP/mon/report.txt" || die "item 3: the monitor section lost its rows"
+# item 9 in the readable and markdown layouts: neutral monitor rows
+"$MMB" compare --db "$DB" 6.8-base 6.8-thp > "$TMP/mon.text"
+grep '\[monitor\]' "$TMP/mon.text" | grep -qE 'improvement|regression' &&
+	die "item 9: a monitor row with a direction: $(cat "$TMP/mon.text")"
+grep -q 'proc-vmstat.pgfault \[monitor\] .* changed$' "$TMP/mon.text" ||
+	die "item 9: pgfault not 'changed': $(cat "$TMP/mon.text")"
+"$MMB" compare --db "$DB" --format markdown 6.8-base 6.8-thp | grep -q 'pgfault (monitor, not in the verdict' ||
+	die "item 9: markdown gives a monitor row a direction"
 cat > "$TMP/mon.yaml" << EOC
 experiment: mon
 iterations: 2
