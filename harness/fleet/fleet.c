@@ -130,11 +130,17 @@ int fleet_load(struct fleet *f, const char *dir)
 
 	fleet_init(f);
 	if (read_file_capped(&sb, path, (size_t)1 << 20)) {
-		if (errno == ENOENT)
+		char *failed = xasprintf("%s/fleet.failed", dir);
+
+		if (errno == ENOENT && access(failed, F_OK) == 0)
+			error("%s: its submit failed, nothing of it is queued (%s says where); "
+			      "`fleet submit --dir %s` again", dir, failed, dir);
+		else if (errno == ENOENT)
 			error("%s: not a fleet folder (no %s; made by `mmbench fleet submit`)",
 			      dir, path);
 		else
 			error("cannot read %s: %s", path, strerror(errno));
+		free(failed);
 		goto out;
 	}
 	f->dir = realpath(dir, NULL);
@@ -303,6 +309,10 @@ enum fleet_outcome fleet_job_outcome(const struct fleet *f, const struct fleet_j
 			snprintf(why, n, "mmbench exited %d", rc);
 		return FLEET_FAILED;
 	}
+	if (!job->id[0]) {
+		snprintf(why, n, "never queued (its submit failed)");
+		return FLEET_FAILED;
+	}
 	switch (st->state) {
 	case FLEET_E_PENDING:
 		snprintf(why, n, "%s", st->detail);
@@ -342,12 +352,36 @@ static int fleet_dir_create(const char *dir, char **abs)
 	if (exists)
 		return error("%s already holds a fleet (fleet status/collect it, or pick "
 			     "another --dir)", dir);
+	/* a fleet whose submit failed queued nothing: this submit replaces it */
+	m = xasprintf("%s/fleet.failed", dir);
+	unlink(m);
+	free(m);
 	if (mkdir_checked(dir))
 		return -1;
 	*abs = realpath(dir, NULL);
 	if (!*abs)
 		return error("%s: %s", dir, strerror(errno));
 	return 0;
+}
+
+/*
+ * A submit that failed after making the folder leaves no fleet: the
+ * manifest (what was and was not queued) is kept as fleet.failed, which
+ * status names and the next submit replaces.  A fleet with jobs "-" that
+ * could never finish was the result before.
+ */
+static void submit_failed(const struct fleet *f)
+{
+	char *m = xasprintf("%s/fleet", f->dir), *failed = xasprintf("%s/fleet.failed", f->dir);
+
+	if (access(m, F_OK) < 0)
+		error("nothing of this submit is queued");
+	else if (rename(m, failed) < 0)
+		error("cannot mark %s failed: %s", m, strerror(errno));
+	else
+		error("nothing of this submit is queued; %s keeps what it tried", failed);
+	free(m);
+	free(failed);
 }
 
 static char *abs_if_exists(const char *p)
@@ -360,6 +394,7 @@ static char *abs_if_exists(const char *p)
 int fleet_submit(const struct fleet_engine_ops *eng, const char *dir, const char *config,
 		 const struct fleet_request *req, const struct fleet_spec *spec_in)
 {
+	static const char *const stale[] = { "exit", "log", "run.db" };
 	struct fleet_spec spec = *spec_in;
 	struct strbuf text = STRBUF_INIT, args = STRBUF_INIT;
 	struct experiment e;
@@ -367,6 +402,7 @@ int fleet_submit(const struct fleet_engine_ops *eng, const char *dir, const char
 	char **hosts = NULL, *path = NULL;
 	char **owned = NULL;
 	size_t nhosts = 0, nowned = 0, submitted = 0;
+	bool created = false;
 	int ret = MMB_EUSAGE;
 
 	fleet_init(&f);
@@ -405,6 +441,7 @@ int fleet_submit(const struct fleet_engine_ops *eng, const char *dir, const char
 		goto out;
 	if (fleet_dir_create(dir, &f.dir))
 		goto out;
+	created = true;
 	snprintf(f.engine, sizeof(f.engine), "%s", eng->name);
 	path = xasprintf("%s/experiment.yaml", f.dir);
 	if (write_file_atomic(path, text.buf, text.len)) {
@@ -419,6 +456,14 @@ int fleet_submit(const struct fleet_engine_ops *eng, const char *dir, const char
 		struct kargv a = KARGV_INIT;
 		char *jd = fleet_job_path(&f, j, NULL), *ap = fleet_job_path(&f, j, "args");
 		int r = mkdir_checked(jd);
+
+		/* what a replaced (failed) fleet's job left must not count for this one */
+		for (size_t k = 0; !r && k < ARRAY_SIZE(stale); k++) {
+			char *sp = fleet_job_path(&f, j, stale[k]);
+
+			unlink(sp);
+			free(sp);
+		}
 
 		fleet_job_argv(&f, j, &spec, &a);
 		strbuf_reset(&args);
@@ -460,6 +505,8 @@ undo:
 		error("the %zu jobs submitted before were %s", submitted,
 		      eng->cancel ? "cancelled" : "left queued (the engine cannot cancel)");
 out:
+	if (ret && created)
+		submit_failed(&f);
 	if (hosts)
 		for (size_t i = 0; i < nhosts; i++)
 			free(hosts[i]);
@@ -478,20 +525,34 @@ out:
 	return ret;
 }
 
-void fleet_query(const struct fleet_engine_ops *eng, const struct fleet *f,
-		 struct fleet_engine_status *st)
+/* Has every job its exit file?  Then the engine has nothing to add. */
+static bool all_exited(const struct fleet *f)
+{
+	for (size_t i = 0; i < f->njobs; i++)
+		if (read_exit(f, &f->jobs[i]) < 0)
+			return false;
+	return true;
+}
+
+int fleet_query(const struct fleet_engine_ops *eng, const struct fleet *f,
+		struct fleet_engine_status *st)
 {
 	memset(st, 0, f->njobs * sizeof(*st));
+	/* an unreachable controller made status wait ~60 s for nothing */
+	if (all_exited(f))
+		return 0;
 	if (eng->status(f, st)) {
 		warning("the %s engine cannot be asked: only the jobs' exit files count",
 			eng->name);
 		memset(st, 0, f->njobs * sizeof(*st));
+		return -1;
 	}
+	return 0;
 }
 
 /* status, cancel and collect all start here: the fleet, its engine, every job's state */
 static struct fleet_engine_status *fleet_open(const char *dir, struct fleet *f,
-					      const struct fleet_engine_ops **eng)
+					      const struct fleet_engine_ops **eng, bool *asked)
 {
 	struct fleet_engine_status *st;
 
@@ -502,7 +563,7 @@ static struct fleet_engine_status *fleet_open(const char *dir, struct fleet *f,
 		return NULL;
 	}
 	st = xcalloc(f->njobs + 1, sizeof(*st));
-	fleet_query(*eng, f, st);
+	*asked = fleet_query(*eng, f, st) == 0;
 	return st;
 }
 
@@ -512,8 +573,9 @@ int fleet_status(const char *dir, FILE *out)
 	struct fleet_engine_status *st;
 	struct fleet f;
 	size_t count[4] = { 0 };
+	bool asked;
 
-	if (!(st = fleet_open(dir, &f, &eng)))
+	if (!(st = fleet_open(dir, &f, &eng, &asked)))
 		return -1;
 	fprintf(out, "%-10s %-12s %-16s %-8s %s\n", "JOB", "ID", "NODE", "STATE", "DETAIL");
 	for (size_t i = 0; i < f.njobs; i++) {
@@ -544,9 +606,11 @@ int fleet_cancel(const char *dir)
 	const struct fleet_engine_ops *eng;
 	struct fleet_engine_status *st;
 	struct fleet f;
+	struct strbuf left = STRBUF_INIT;
+	bool asked;
 	int ret = 0;
 
-	if (!(st = fleet_open(dir, &f, &eng)))
+	if (!(st = fleet_open(dir, &f, &eng, &asked)))
 		return -1;
 	if (!eng->cancel) {
 		free(st);
@@ -554,13 +618,23 @@ int fleet_cancel(const char *dir)
 		return error("the %s engine cannot cancel jobs", eng->name);
 	}
 	for (size_t i = 0; i < f.njobs; i++) {
-		if (st[i].state != FLEET_E_PENDING && st[i].state != FLEET_E_RUNNING)
+		const struct fleet_job *j = &f.jobs[i];
+		/* unknown (the engine could not be asked) and not known to have ended: try */
+		bool maybe = st[i].state == FLEET_E_UNKNOWN && j->id[0] && read_exit(&f, j) < 0;
+
+		if (st[i].state != FLEET_E_PENDING && st[i].state != FLEET_E_RUNNING && !maybe)
 			continue;
-		if (eng->cancel(&f, &f.jobs[i]))
+		if (eng->cancel(&f, j)) {
+			strbuf_addf(&left, "%s%s (%s)", left.len ? ", " : "", j->id, j->tag);
 			ret = -1;
-		else
-			info("cancelled %s (job %s)", f.jobs[i].tag, f.jobs[i].id);
+		} else {
+			info("cancelled %s (job %s)", j->tag, j->id);
+		}
 	}
+	if (ret)
+		error("not cancelled, may still be queued or running: %s%s", left.buf,
+		      asked ? "" : "; the engine could not be asked, try again when it answers");
+	strbuf_release(&left);
 	free(st);
 	fleet_release(&f);
 	return ret;
@@ -573,9 +647,10 @@ int fleet_collect(const char *dir, const char *dbpath, FILE *out)
 	struct fleet f;
 	struct mmb_db db;
 	size_t merged = 0, failed = 0, waiting = 0, added = 0, present = 0;
+	bool asked;
 	int ret = -1;
 
-	if (!(st = fleet_open(dir, &f, &eng)))
+	if (!(st = fleet_open(dir, &f, &eng, &asked)))
 		return -1;
 	db_single_thread();
 	if (db_open(&db, db_default_path(dbpath)))

@@ -158,7 +158,8 @@ enum fleet_outcome fleet_job_outcome(const struct fleet *f, const struct fleet_j
 int fleet_submit(const struct fleet_engine_ops *eng, const char *dir, const char *config,
 		 const struct fleet_request *req, const struct fleet_spec *spec);
 /* Every job's engine status (st[] has f->njobs entries; UNKNOWN if unreachable). */
-void fleet_query(const struct fleet_engine_ops *eng, const struct fleet *f,
+/* 0, or -1 (said, st all unknown) when the engine could not be asked. */
+int fleet_query(const struct fleet_engine_ops *eng, const struct fleet *f,
 		 struct fleet_engine_status *st);
 int fleet_status(const char *dir, FILE *out);
 int fleet_cancel(const char *dir);

@@ -1,0 +1,104 @@
+#!/bin/bash
+# Issue 32 items 1-3, through fake Slurm tools on PATH (a real Slurm cannot
+# be made to fail this way on demand):
+#  1. a submit whose sbatch fails (the 3rd of 4 jobs) leaves no fleet:
+#     the two jobs queued are cancelled, the manifest is kept as
+#     fleet.failed, status says the submit failed (exit 1, no job
+#     "pending" forever), and submitting again replaces it;
+#  2. cancel with an unreachable controller (squeue and scancel fail)
+#     exits 1 naming the jobs that may still run, instead of 0;
+#  3. status of a fleet whose every job has an exit file does not ask
+#     squeue at all (an unreachable controller made it wait ~60 s).
+. "$(dirname "$0")/../e2e-lib.sh"
+B=$TMP/bin
+mkdir -p "$B"
+cat > "$B/sinfo" << 'EOS'
+#!/bin/bash
+printf 'node1|(null)|idle\nnode2|(null)|idle\n'
+EOS
+cat > "$B/sbatch" << EOS
+#!/bin/bash
+n=\$(( \$(cat "$TMP/sbatch.n" 2> /dev/null || echo 0) + 1 ))
+echo \$n > "$TMP/sbatch.n"
+if [ -n "\${FAKE_SBATCH_FAIL_AT:-}" ] && [ \$n -ge "\$FAKE_SBATCH_FAIL_AT" ]; then
+	echo "sbatch: error: Batch job submission failed: Invalid time limit specification" >&2
+	exit 255
+fi
+echo \$((100 + n))
+EOS
+cat > "$B/squeue" << EOS
+#!/bin/bash
+echo squeue >> "$TMP/asked.log"
+if [ -n "\${FAKE_SLURM_DOWN:-}" ]; then
+	echo "slurm_load_jobs error: Unable to contact slurm controller (connect failure)" >&2
+	exit 1
+fi
+while [ \$# -gt 0 ]; do [ "\$1" = --jobs ] && ids=\$2; shift; done
+IFS=, read -ra a <<< "\$ids"
+for i in "\${a[@]}"; do echo "\$i|PENDING|node1|Resources"; done
+EOS
+cat > "$B/scancel" << EOS
+#!/bin/bash
+if [ -n "\${FAKE_SLURM_DOWN:-}" ]; then
+	echo "scancel: error: Kill job error on job id \$2: Unable to contact slurm controller" >&2
+	exit 1
+fi
+printf '%s\n' "\$*" >> "$TMP/scancel.log"
+EOS
+cat > "$B/scontrol" << EOS
+#!/bin/bash
+echo scontrol >> "$TMP/asked.log"
+[ -z "\${FAKE_SLURM_DOWN:-}" ] || exit 1
+exit 1
+EOS
+chmod +x "$B"/*
+export PATH=$B:$PATH
+printf 'experiment: f\niterations: 1\nwarmup: 0\nworkloads:\n  - name: skeleton\n' > "$TMP/f.yaml"
+submit() {	# DIR: 2 nodes x 2 rounds
+	"$MMB" fleet submit --engine slurm --nodes 2 --rounds 2 --dir "$1" \
+		--mmbench "$(cd "$(dirname "$MMB")" && pwd)/mmbench" "$TMP/f.yaml"
+}
+
+# 1. the 3rd sbatch fails
+rc=0
+FAKE_SBATCH_FAIL_AT=3 submit "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || rc=$?
+[ $rc -ne 0 ] || die "a failed submit exited 0"
+grep -q "Invalid time limit" "$TMP/err" || die "sbatch's reason not shown: $(cat "$TMP/err")"
+[ ! -e "$TMP/fl/fleet" ] || die "a failed submit left a fleet: $(cat "$TMP/fl/fleet")"
+[ -e "$TMP/fl/fleet.failed" ] || die "no fleet.failed: $(ls "$TMP/fl")"
+[ "$(cat "$TMP/scancel.log")" = "-- 101
+-- 102" ] || die "the queued jobs were not cancelled: $(cat "$TMP/scancel.log" 2> /dev/null)"
+rc=0
+"$MMB" fleet status "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || rc=$?
+[ $rc = 1 ] || die "status of a failed submit: exit $rc"
+grep -q "its submit failed, nothing of it is queued" "$TMP/err" || die "status: $(cat "$TMP/err")"
+grep -q "pending" "$TMP/out" && die "status calls a never-queued job pending: $(cat "$TMP/out")"
+# a manifest with a job never queued (an older mmbench's): failed, not pending
+printf 'mmbench-fleet 1\nengine slurm\njob 1 1 node1 -\n' > "$TMP/old-fleet"
+mkdir -p "$TMP/old/jobs" && cp "$TMP/old-fleet" "$TMP/old/fleet"
+"$MMB" fleet status "$TMP/old" > "$TMP/out" 2> "$TMP/err" || true
+grep -q "never queued" "$TMP/out" || die "a job without an id: $(cat "$TMP/out")"
+# submitting again replaces the failed one
+rm -f "$TMP/sbatch.n"
+submit "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || die "submit over a failed fleet: $(cat "$TMP/err")"
+[ -e "$TMP/fl/fleet" ] && [ ! -e "$TMP/fl/fleet.failed" ] || die "not replaced: $(ls "$TMP/fl")"
+
+# 2. cancel while the controller cannot be reached
+rm -f "$TMP/scancel.log"
+rc=0
+FAKE_SLURM_DOWN=1 "$MMB" fleet cancel "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || rc=$?
+[ $rc = 1 ] || die "cancel with Slurm down: exit $rc: $(cat "$TMP/err")"
+grep -q "not cancelled, may still be queued or running: 101 (r1-n1), 102 (r1-n2), 103 (r2-n1), 104 (r2-n2)" \
+	"$TMP/err" || die "cancel does not name the jobs: $(cat "$TMP/err")"
+# reachable again: cancelled, exit 0
+"$MMB" fleet cancel "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || die "cancel: $(cat "$TMP/err")"
+[ "$(wc -l < "$TMP/scancel.log")" = 4 ] || die "scancel: $(cat "$TMP/scancel.log")"
+
+# 3. every job has its exit file: status does not ask Slurm
+for d in "$TMP"/fl/jobs/*/; do echo "exit 1" > "$d/exit"; done
+rm -f "$TMP/asked.log"
+FAKE_SLURM_DOWN=1 "$MMB" fleet status "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || true
+[ ! -e "$TMP/asked.log" ] || die "status asked Slurm although every job had ended: $(cat "$TMP/asked.log")"
+grep -q "4 jobs: 0 pending, 0 running, 0 done, 4 failed" "$TMP/out" || die "status: $(cat "$TMP/out")"
+grep -q "cannot be asked" "$TMP/err" && die "status warned about the engine: $(cat "$TMP/err")"
+echo ok
