@@ -161,7 +161,26 @@ static int fleet_status_cmd(int argc, char **argv)
 
 	if (!dir)
 		return EXIT_USAGE;
-	return fleet_status(dir, stdout) ? EXIT_RUNTIME : EXIT_OK;
+	return fleet_status(dir, stdout) ? EXIT_RUNTIME : EXIT_OK;	/* 1: a job failed */
+}
+
+static int fleet_wait_cmd(int argc, char **argv)
+{
+	const char *dir = NULL;
+	int interval = 30, timeout = 0;
+	const struct option opts[] = {
+		OPT_STRING(0, "dir", &dir, "DIR", "fleet folder"),
+		OPT_INT(0, "interval", &interval, "S", "seconds between looks (default 30)"),
+		OPT_INT(0, "timeout", &timeout, "S", "give up after S seconds (default: never)"),
+		OPT_END(),
+	};
+
+	argc = parse_options(argc, argv, opts, "fleet wait", "DIR", 0);
+	if (argc < 0 || !(dir = dir_arg(&argc, argv, "fleet wait", dir, opts)))
+		return EXIT_USAGE;
+	if (interval < 1 || interval > 3600 || timeout < 0)
+		return usage_error("fleet", "fleet wait: --interval is 1..3600 s, --timeout >= 0");
+	return fleet_wait(dir, interval, timeout, stdout) ? EXIT_RUNTIME : EXIT_OK;
 }
 
 static int fleet_cancel_cmd(int argc, char **argv)
@@ -203,6 +222,7 @@ int cmd_fleet(int argc, char **argv)
 	static const struct command subs[] = {
 		{ "submit", fleet_submit_cmd, 0 },
 		{ "status", fleet_status_cmd, 0 },
+		{ "wait", fleet_wait_cmd, 0 },
 		{ "collect", fleet_collect_cmd, 0 },
 		{ "cancel", fleet_cancel_cmd, 0 },
 		{ "job", fleet_job_cmd, SUBCOMMAND_HIDDEN },

@@ -149,6 +149,18 @@ static int slurm_prepare(const struct fleet *f, const struct fleet_request *req)
 	return ret;
 }
 
+/* The fleet folder's name as a job name part: [A-Za-z0-9._-], at most 40. */
+static const char *fleet_name(const struct fleet *f, char *buf, size_t len)
+{
+	const char *base = strrchr(f->dir, '/');
+	size_t n = 0;
+
+	for (base = base ? base + 1 : f->dir; *base && n + 1 < len && n < 40; base++)
+		buf[n++] = isalnum((unsigned char)*base) || strchr("._-", *base) ? *base : '_';
+	buf[n] = 0;
+	return n ? buf : "fleet";
+}
+
 static int slurm_submit(const struct fleet *f, const struct fleet_request *req,
 			struct fleet_job *job, const struct fleet_job *after)
 {
@@ -156,11 +168,13 @@ static int slurm_submit(const struct fleet *f, const struct fleet_request *req,
 	struct strbuf out = STRBUF_INIT, cons = STRBUF_INIT;
 	char *args = fleet_job_path(f, job, "args"), *log = fleet_job_path(f, job, "log");
 	size_t idlen;
+	char name[48];
 	int ret;
 
 	kargv_push(&a, "sbatch");
 	kargv_push(&a, "--parsable");
-	kargv_pushf(&a, "--job-name=mmbench-%s", job->tag);
+	/* squeue shows whose job it is: mmbench-<fleet folder>-r1-n1 */
+	kargv_pushf(&a, "--job-name=mmbench-%s-%s", fleet_name(f, name, sizeof(name)), job->tag);
 	kargv_push(&a, "--exclusive");
 	kargv_push(&a, "--nodes=1");
 	kargv_push(&a, "--ntasks=1");

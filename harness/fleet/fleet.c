@@ -5,6 +5,8 @@
 #include "config.h"
 #include "db.h"
 #include "merge-db.h"
+#include "progress.h"
+#include "read.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -598,7 +600,75 @@ int fleet_status(const char *dir, FILE *out)
 		count[FLEET_FAILED]);
 	free(st);
 	fleet_release(&f);
-	return 0;
+	return count[FLEET_FAILED] ? 1 : 0;
+}
+
+/* " r1-n2 7 it": a running job's measured iterations so far, from its run.db. */
+static void add_progress(struct strbuf *sb, const struct fleet *f, const struct fleet_job *j)
+{
+	char *path = fleet_job_path(f, j, "run.db");
+	struct db_run_line *runs = NULL;
+	struct mmb_db db;
+	size_t n = 0;
+	long it = 0;
+
+	if (access(path, R_OK) == 0 && !db_open_existing(&db, path)) {
+		if (!db_list_runs(&db, &runs, &n))
+			for (size_t i = 0; i < n; i++)
+				it += runs[i].iterations;
+		db_run_lines_free(runs, n);
+		db_close(&db);
+	}
+	strbuf_addf(sb, " %s %ld it", j->tag, it);
+	free(path);
+}
+
+int fleet_wait(const char *dir, int interval_s, int timeout_s, FILE *out)
+{
+	uint64_t t0 = now_ns();
+
+	for (;;) {
+		const struct fleet_engine_ops *eng;
+		struct fleet_engine_status *st;
+		struct strbuf running = STRBUF_INIT;
+		size_t count[4] = { 0 };
+		double elapsed = (double)(now_ns() - t0) / 1e9;
+		char el[32], why[256];
+		struct fleet f;
+		bool asked;
+
+		if (!(st = fleet_open(dir, &f, &eng, &asked)))
+			return -1;
+		for (size_t i = 0; i < f.njobs; i++) {
+			enum fleet_outcome o = fleet_job_outcome(&f, &f.jobs[i], &st[i], why, sizeof(why));
+
+			count[o]++;
+			if (o == FLEET_RUNNING)
+				add_progress(&running, &f, &f.jobs[i]);
+		}
+		free(st);
+		format_eta(elapsed, el, sizeof(el));
+		if (!count[FLEET_PENDING] && !count[FLEET_RUNNING]) {
+			progress_clear();
+			fprintf(out, "%zu jobs: %zu done, %zu failed, after %s\n", f.njobs,
+				count[FLEET_DONE], count[FLEET_FAILED], el);
+			strbuf_release(&running);
+			fleet_release(&f);
+			return count[FLEET_FAILED] ? 1 : 0;
+		}
+		progress_update("fleet %s: %zu pending, %zu running%s%s%s, %zu done, %zu failed, %s",
+				dir, count[FLEET_PENDING], count[FLEET_RUNNING],
+				running.len ? " (" : "", running.len ? running.buf + 1 : "",
+				running.len ? ")" : "", count[FLEET_DONE], count[FLEET_FAILED], el);
+		strbuf_release(&running);
+		fleet_release(&f);
+		if (timeout_s > 0 && elapsed >= timeout_s) {
+			progress_clear();
+			return error("%s: jobs still pending or running after %d s (--timeout)", dir,
+				     timeout_s);
+		}
+		sleep((unsigned int)interval_s);
+	}
 }
 
 int fleet_cancel(const char *dir)

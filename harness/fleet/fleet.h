@@ -161,7 +161,14 @@ int fleet_submit(const struct fleet_engine_ops *eng, const char *dir, const char
 /* 0, or -1 (said, st all unknown) when the engine could not be asked. */
 int fleet_query(const struct fleet_engine_ops *eng, const struct fleet *f,
 		 struct fleet_engine_status *st);
+/* The table; 0 when no job failed (some may be pending or running), 1 when one did. */
 int fleet_status(const char *dir, FILE *out);
+/*
+ * Until no job is pending or running, asking every interval_s (a progress
+ * line on a terminal): 0 when every job is done, 1 when one failed, -1
+ * after timeout_s (0: none) or when the fleet cannot be read.
+ */
+int fleet_wait(const char *dir, int interval_s, int timeout_s, FILE *out);
 int fleet_cancel(const char *dir);
 /*
  * Merge every done job's run.db into dbpath (NULL: the default DB) with

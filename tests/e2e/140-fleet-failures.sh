@@ -19,6 +19,7 @@ EOS
 cat > "$B/sbatch" << EOS
 #!/bin/bash
 n=\$(( \$(cat "$TMP/sbatch.n" 2> /dev/null || echo 0) + 1 ))
+printf '%s\n' "\$*" >> "$TMP/sbatch.args"
 echo \$n > "$TMP/sbatch.n"
 if [ -n "\${FAKE_SBATCH_FAIL_AT:-}" ] && [ \$n -ge "\$FAKE_SBATCH_FAIL_AT" ]; then
 	echo "sbatch: error: Batch job submission failed: Invalid time limit specification" >&2
@@ -82,6 +83,14 @@ grep -q "never queued" "$TMP/out" || die "a job without an id: $(cat "$TMP/out")
 rm -f "$TMP/sbatch.n"
 submit "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || die "submit over a failed fleet: $(cat "$TMP/err")"
 [ -e "$TMP/fl/fleet" ] && [ ! -e "$TMP/fl/fleet.failed" ] || die "not replaced: $(ls "$TMP/fl")"
+
+# fleet wait with jobs pending: gives up at --timeout, exit 1, saying so
+rc=0
+"$MMB" fleet wait --interval 1 --timeout 1 "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || rc=$?
+[ $rc = 1 ] && grep -q "still pending or running after 1 s" "$TMP/err" ||
+	die "fleet wait --timeout: exit $rc: $(cat "$TMP/err")"
+# the job names carry the fleet's name (issue 32 item 9)
+grep -q -- "--job-name=mmbench-fl-r1-n1" "$TMP/sbatch.args" || die "job name: $(cat "$TMP/sbatch.args")"
 
 # 2. cancel while the controller cannot be reached
 rm -f "$TMP/scancel.log"

@@ -159,19 +159,24 @@ done
 	die "a refused submit left a fleet"
 [ "$(squeue -h -o %i | wc -l)" -le 3 ] || die "a refused submit queued a job"
 
-# wait: a generous bound on a shared machine, not a timing check
-for d in "$fl" "$TMP/bad"; do
-	for _ in $(seq 1 900); do
-		"$MMB" fleet status "$d" > "$TMP/st.out" 2> "$TMP/st.err" || { cat "$TMP/st.err"; die "status"; }
-		grep -q " 0 pending, 0 running" "$TMP/st.out" && break
-		sleep 1
-	done
-	cat "$TMP/st.out"
-done
-"$MMB" fleet status "$fl" > "$TMP/st.out"
+# fleet wait (issue 32 item 6): 0 when every job is done, 1 when one failed;
+# its --timeout is a generous bound on a shared machine, not a timing check
+rc=0
+"$MMB" fleet wait --interval 1 --timeout 900 "$fl" > "$TMP/wait.out" 2> "$TMP/wait.err" || rc=$?
+cat "$TMP/wait.out"
+[ $rc = 0 ] && grep -q "^2 jobs: 2 done, 0 failed, after " "$TMP/wait.out" ||
+	{ cat "$TMP/wait.err" "$fl"/jobs/*/log; die "fleet wait on the good fleet: exit $rc"; }
+rc=0
+"$MMB" fleet wait --interval 1 --timeout 900 "$TMP/bad" > "$TMP/wait.out" 2> "$TMP/wait.err" || rc=$?
+cat "$TMP/wait.out"
+[ $rc = 1 ] && grep -q "^1 jobs: 0 done, 1 failed, after " "$TMP/wait.out" ||
+	{ cat "$TMP/wait.err"; die "fleet wait on the bad fleet: exit $rc, want 1"; }
+"$MMB" fleet status "$fl" > "$TMP/st.out" || die "status of a done fleet: not 0"
 grep -q "2 jobs: 0 pending, 0 running, 2 done, 0 failed" "$TMP/st.out" ||
 	{ cat "$TMP/st.out" "$fl"/jobs/*/log; die "the good fleet did not finish done"; }
-"$MMB" fleet status "$TMP/bad" > "$TMP/stbad.out"
+rc=0
+"$MMB" fleet status "$TMP/bad" > "$TMP/stbad.out" || rc=$?
+[ $rc = 1 ] || die "status of a fleet with a failed job: exit $rc, want 1"
 grep -q "1 jobs: 0 pending, 0 running, 0 done, 1 failed" "$TMP/stbad.out" ||
 	{ cat "$TMP/stbad.out"; die "the bad job is not reported failed"; }
 grep -qF "log: $TMP/bad/jobs/r1-n1/log" "$TMP/stbad.out" || die "failed job's log path"
@@ -217,7 +222,7 @@ for _ in $(seq 1 300); do
 done
 "$MMB" fleet cancel "$TMP/long" > "$TMP/cancel.out" 2>&1 || { cat "$TMP/cancel.out"; die "fleet cancel"; }
 for _ in $(seq 1 300); do
-	"$MMB" fleet status "$TMP/long" > "$TMP/st.out"
+	"$MMB" fleet status "$TMP/long" > "$TMP/st.out" || true	# 1 once a job failed
 	grep -q " 0 pending, 0 running" "$TMP/st.out" && break
 	sleep 1
 done
