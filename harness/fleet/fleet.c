@@ -325,9 +325,17 @@ enum fleet_outcome fleet_job_outcome(const struct fleet *f, const struct fleet_j
 	case FLEET_E_ENDED:
 		snprintf(why, n, "ended without an exit file (%s)", st->detail);
 		return FLEET_FAILED;
-	case FLEET_E_GONE:
-		snprintf(why, n, "unknown to the engine and no exit file");
+	case FLEET_E_GONE: {
+		/* the end state recorded when it was last seen, before Slurm forgot it */
+		char *sp = fleet_job_path(f, job, "engine-state"), seen[160];
+
+		if (read_line_file(sp, seen, sizeof(seen)) > 0)
+			snprintf(why, n, "ended without an exit file (%s)", seen);
+		else
+			snprintf(why, n, "unknown to the engine and no exit file");
+		free(sp);
 		return FLEET_FAILED;
+	}
 	case FLEET_E_UNKNOWN:
 		break;
 	}
@@ -552,6 +560,30 @@ int fleet_query(const struct fleet_engine_ops *eng, const struct fleet *f,
 	return 0;
 }
 
+/*
+ * An ended job's engine state ("TIMEOUT", "CANCELLED by 0", "OUT_OF_MEMORY")
+ * is written into its folder when first seen: slurmctld forgets a job after
+ * MinJobAge, and status would then know only that it is gone.
+ */
+static void record_end_states(const struct fleet *f, const struct fleet_engine_status *st)
+{
+	for (size_t i = 0; i < f->njobs; i++) {
+		char *sp, old[160];
+
+		if (st[i].state != FLEET_E_ENDED || !st[i].detail[0])
+			continue;
+		sp = fleet_job_path(f, &f->jobs[i], "engine-state");
+		if (read_line_file(sp, old, sizeof(old)) < 0 || strcmp(old, st[i].detail)) {
+			char *line = xasprintf("%s\n", st[i].detail);
+
+			if (write_file_atomic(sp, line, strlen(line)))
+				warning("cannot record %s: %s", sp, strerror(errno));
+			free(line);
+		}
+		free(sp);
+	}
+}
+
 /* status, cancel and collect all start here: the fleet, its engine, every job's state */
 static struct fleet_engine_status *fleet_open(const char *dir, struct fleet *f,
 					      const struct fleet_engine_ops **eng, bool *asked)
@@ -566,6 +598,7 @@ static struct fleet_engine_status *fleet_open(const char *dir, struct fleet *f,
 	}
 	st = xcalloc(f->njobs + 1, sizeof(*st));
 	*asked = fleet_query(*eng, f, st) == 0;
+	record_end_states(f, st);
 	return st;
 }
 
@@ -591,7 +624,9 @@ int fleet_status(const char *dir, FILE *out)
 		if (o == FLEET_FAILED) {
 			char *log = fleet_job_path(&f, j, "log");
 
-			fprintf(out, "%-10s log: %s\n", "", log);
+			/* a job that never started has no log to point at */
+			if (access(log, F_OK) == 0)
+				fprintf(out, "%-10s log: %s\n", "", log);
 			free(log);
 		}
 	}

@@ -34,6 +34,7 @@ if [ -n "\${FAKE_SLURM_DOWN:-}" ]; then
 	echo "slurm_load_jobs error: Unable to contact slurm controller (connect failure)" >&2
 	exit 1
 fi
+[ -z "\${FAKE_LEFT_QUEUE:-}" ] || exit 0
 while [ \$# -gt 0 ]; do [ "\$1" = --jobs ] && ids=\$2; shift; done
 IFS=, read -ra a <<< "\$ids"
 for i in "\${a[@]}"; do echo "\$i|PENDING|node1|Resources"; done
@@ -50,6 +51,11 @@ cat > "$B/scontrol" << EOS
 #!/bin/bash
 echo scontrol >> "$TMP/asked.log"
 [ -z "\${FAKE_SLURM_DOWN:-}" ] || exit 1
+if [ -n "\${FAKE_END_STATE:-}" ]; then
+	echo "JobId=\$4 JobName=x JobState=\$FAKE_END_STATE Reason=TimeLimit ExitCode=0:15 NodeList=node1"
+	exit 0
+fi
+echo "slurm_load_jobs error: Invalid job id specified" >&2
 exit 1
 EOS
 chmod +x "$B"/*
@@ -102,6 +108,15 @@ grep -q "not cancelled, may still be queued or running: 101 (r1-n1), 102 (r1-n2)
 # reachable again: cancelled, exit 0
 "$MMB" fleet cancel "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || die "cancel: $(cat "$TMP/err")"
 [ "$(wc -l < "$TMP/scancel.log")" = 4 ] || die "scancel: $(cat "$TMP/scancel.log")"
+
+# 7. Slurm's own end state is shown, and kept after Slurm forgets the job;
+# a job that never started has no log to point at
+FAKE_LEFT_QUEUE=1 FAKE_END_STATE=TIMEOUT "$MMB" fleet status "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || true
+grep -q "^r1-n1 .* failed .*TIMEOUT (exit 0:15, TimeLimit)" "$TMP/out" || die "end state: $(cat "$TMP/out")"
+grep -q "log:" "$TMP/out" && die "a log path for a job that never started: $(cat "$TMP/out")"
+FAKE_LEFT_QUEUE=1 "$MMB" fleet status "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || true
+grep -q "^r1-n1 .* failed .*ended without an exit file (TIMEOUT (exit 0:15, TimeLimit))" "$TMP/out" ||
+	die "end state forgotten once Slurm purged the job: $(cat "$TMP/out")"
 
 # 3. every job has its exit file: status does not ask Slurm
 for d in "$TMP"/fl/jobs/*/; do echo "exit 1" > "$d/exit"; done
