@@ -394,6 +394,48 @@ static void submit_failed(const struct fleet *f)
 	free(failed);
 }
 
+/*
+ * What the nodes will run, tried here first (the path is shared): the
+ * binary answers --version, and its plugin path has every workload the
+ * experiment names.  A typo or a missing plugin costs no queue time.
+ */
+static int check_mmbench(const char *mmbench, const struct experiment *e)
+{
+	const char *version[] = { mmbench, "--version", NULL };
+	const char *list[] = { mmbench, "list", "workloads", NULL };
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	int ret = 0;
+
+	if (!mmbench)
+		return 0;
+	if (fleet_exec(version, &out, &err)) {
+		ret = error("--mmbench %s does not run here (%s): the nodes would fail the same way",
+			    mmbench, err.len ? strtrim(err.buf) : "no answer to --version");
+		goto out;
+	}
+	strbuf_reset(&out);
+	if (fleet_exec(list, &out, &err)) {
+		ret = error("%s list workloads failed: %s", mmbench, err.len ? strtrim(err.buf) : "");
+		goto out;
+	}
+	for (size_t i = 0; i < e->nworkloads && !ret; i++) {
+		const char *name = e->workloads[i].name;
+		bool found = false;
+
+		for (const char *p = out.buf ? out.buf : ""; *p && !found; p = strchr(p, '\n') ?
+		     strchr(p, '\n') + 1 : p + strlen(p))
+			found = !strncmp(p, name, strlen(name)) &&
+				(p[strlen(name)] == ' ' || p[strlen(name)] == '\n');
+		if (!found)
+			ret = error("workload '%s' is not among the plugins of %s (`%s list workloads`)",
+				    name, mmbench, mmbench);
+	}
+out:
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return ret ? MMB_EUSAGE : 0;
+}
+
 static char *abs_if_exists(const char *p)
 {
 	char *r = realpath(p, NULL);
@@ -429,7 +471,11 @@ int fleet_submit(const struct fleet_engine_ops *eng, const char *dir, const char
 			experiment_release(&e);
 			goto out;
 		}
+	ret = check_mmbench(req->mmbench, &e);
 	experiment_release(&e);
+	if (ret)
+		goto out;
+	ret = MMB_EUSAGE;
 	if (spec.tree) {
 		/* the jobs run elsewhere: every file named by an absolute path */
 		owned = xcalloc(2 + spec.npatches + spec.nfragments, sizeof(*owned));

@@ -66,6 +66,19 @@ submit() {	# DIR: 2 nodes x 2 rounds
 		--mmbench "$(cd "$(dirname "$MMB")" && pwd)/mmbench" "$TMP/f.yaml"
 }
 
+# 8. what can be checked before queueing: the binary runs, the workloads exist
+printf 'experiment: g\niterations: 1\nworkloads:\n  - name: no-such-workload\n' > "$TMP/g.yaml"
+rc=0
+"$MMB" fleet submit --engine slurm --dir "$TMP/g" "$TMP/g.yaml" > "$TMP/out" 2> "$TMP/err" || rc=$?
+[ $rc = 2 ] && grep -q "workload 'no-such-workload' is not among the plugins of" "$TMP/err" ||
+	die "submit of a missing workload: exit $rc: $(cat "$TMP/err")"
+printf '#!/bin/sh\nexit 126\n' > "$TMP/broken-mmbench" && chmod +x "$TMP/broken-mmbench"
+rc=0
+"$MMB" fleet submit --engine slurm --dir "$TMP/g" --mmbench "$TMP/broken-mmbench" "$TMP/f.yaml" \
+	> "$TMP/out" 2> "$TMP/err" || rc=$?
+[ $rc = 2 ] && grep -q "does not run here" "$TMP/err" || die "a broken --mmbench: exit $rc: $(cat "$TMP/err")"
+[ ! -e "$TMP/sbatch.n" ] && [ ! -e "$TMP/g/fleet" ] || die "a refused submit queued or left something"
+
 # 1. the 3rd sbatch fails
 rc=0
 FAKE_SBATCH_FAIL_AT=3 submit "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || rc=$?

@@ -112,11 +112,13 @@ EOF
 # 8M is 4 huge pages: with THP on (a test beside us, or a machine set so) pft
 # measures too little time to count, so the machine's THP is not left to chance
 thp_never_env >> "$TMP/tiny.yaml"
+# fails on the node (a workload submit cannot see is refused before queueing)
 cat > "$TMP/bad.yaml" <<'EOF'
 experiment: fleet-bad
 iterations: 1
 workloads:
-  - name: no-such-workload
+  - name: skeleton
+    params: { no_such_param: 1 }
 EOF
 # user text that must reach the run intact and never a shell
 label="fleet \$(touch $TMP/pwned) \`touch $TMP/pwned2\` \"q\" 's' line2 %j"
@@ -180,7 +182,7 @@ rc=0
 grep -q "1 jobs: 0 pending, 0 running, 0 done, 1 failed" "$TMP/stbad.out" ||
 	{ cat "$TMP/stbad.out"; die "the bad job is not reported failed"; }
 grep -qF "log: $TMP/bad/jobs/r1-n1/log" "$TMP/stbad.out" || die "failed job's log path"
-grep -q "no-such-workload" "$TMP/bad/jobs/r1-n1/log" || die "the failed job's log does not say why"
+grep -q "no_such_param" "$TMP/bad/jobs/r1-n1/log" || die "the failed job's log does not say why"
 [ ! -e "$TMP/pwned" ] && [ ! -e "$TMP/pwned2" ] || die "a label reached a shell"
 
 # exclusive: each job had every CPU of the node; rounds in order on it
