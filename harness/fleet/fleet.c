@@ -684,24 +684,38 @@ int fleet_status(const char *dir, FILE *out)
 	return count[FLEET_FAILED] ? 1 : 0;
 }
 
-/* " r1-n2 7 it": a running job's measured iterations so far, from its run.db. */
-static void add_progress(struct strbuf *sb, const struct fleet *f, const struct fleet_job *j)
+/* A job's run.db, read-only: its measured and failed iterations; false without one. */
+static bool job_iterations(const struct fleet *f, const struct fleet_job *j, long *ok, long *bad)
 {
 	char *path = fleet_job_path(f, j, "run.db");
 	struct db_run_line *runs = NULL;
 	struct mmb_db db;
+	bool have = false;
 	size_t n = 0;
-	long it = 0;
 
+	*ok = *bad = 0;
 	if (access(path, R_OK) == 0 && !db_open_existing(&db, path)) {
-		if (!db_list_runs(&db, &runs, &n))
-			for (size_t i = 0; i < n; i++)
-				it += runs[i].iterations;
+		if (!db_list_runs(&db, &runs, &n)) {
+			have = true;
+			for (size_t i = 0; i < n; i++) {
+				*ok += runs[i].iterations;
+				*bad += runs[i].failed;
+			}
+		}
 		db_run_lines_free(runs, n);
 		db_close(&db);
 	}
-	strbuf_addf(sb, " %s %ld it", j->tag, it);
 	free(path);
+	return have;
+}
+
+/* " r1-n2 7 it": a running job's measured iterations so far. */
+static void add_progress(struct strbuf *sb, const struct fleet *f, const struct fleet_job *j)
+{
+	long it, bad;
+
+	job_iterations(f, j, &it, &bad);
+	strbuf_addf(sb, " %s %ld it", j->tag, it);
 }
 
 int fleet_wait(const char *dir, int interval_s, int timeout_s, FILE *out)
@@ -791,6 +805,18 @@ int fleet_cancel(const char *dir)
 	return ret;
 }
 
+/*
+ * A failed job whose run ended on the node (mmbench exited 1: some
+ * iterations failed, or the run was interrupted) has finished iterations
+ * worth keeping; a crash or a kill leaves no exit 1, and nothing is taken.
+ */
+static bool partial_run(const struct fleet *f, const struct fleet_job *j, const char *why)
+{
+	long it, bad;
+
+	return !strcmp(why, "mmbench exited 1") && job_iterations(f, j, &it, &bad) && it > 0;
+}
+
 int fleet_collect(const char *dir, const char *dbpath, FILE *out)
 {
 	const struct fleet_engine_ops *eng;
@@ -822,8 +848,8 @@ int fleet_collect(const char *dir, const char *dbpath, FILE *out)
 			waiting++;
 			continue;
 		}
-		if (o == FLEET_FAILED) {
-			/* nothing of a failed job is merged: its DB may be partial */
+		if (o == FLEET_FAILED && !partial_run(&f, j, why)) {
+			/* nothing of it is merged: no run finished on the node */
 			path = fleet_job_path(&f, j, "log");
 			error("%s: job %s on %s failed: %s; nothing merged; log: %s", j->tag,
 			      j->id[0] ? j->id : "-", j->host, why, path);
@@ -834,6 +860,19 @@ int fleet_collect(const char *dir, const char *dbpath, FILE *out)
 		path = fleet_job_path(&f, j, "run.db");
 		if (db_merge_file(&db, path, NULL, &res)) {
 			error("%s: not merged (%s)", j->tag, path);
+			failed++;
+		} else if (o == FLEET_FAILED) {
+			long it, bad;
+			char *log = fleet_job_path(&f, j, "log");
+
+			/* as `run` keeps them locally: the finished iterations count */
+			job_iterations(&f, j, &it, &bad);
+			fprintf(out, "%s: job failed (%s), %zu run%s merged with %ld finished iterations,"
+				" %ld failed (log: %s)\n", j->tag, why, res.runs_added,
+				res.runs_added == 1 ? "" : "s", it, bad, log);
+			free(log);
+			added += res.runs_added;
+			present += res.runs_present;
 			failed++;
 		} else {
 			fprintf(out, "%s: %zu run%s merged, %zu already there\n", j->tag,

@@ -138,4 +138,27 @@ FAKE_SLURM_DOWN=1 "$MMB" fleet status "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || tr
 [ ! -e "$TMP/asked.log" ] || die "status asked Slurm although every job had ended: $(cat "$TMP/asked.log")"
 grep -q "4 jobs: 0 pending, 0 running, 0 done, 4 failed" "$TMP/out" || die "status: $(cat "$TMP/out")"
 grep -q "cannot be asked" "$TMP/err" && die "status warned about the engine: $(cat "$TMP/err")"
+
+# 4. a run that finished with some iterations failed (exit 1) is merged,
+# its failed iterations counted; a job without a finished run is not
+cat > "$TMP/part.yaml" << EOC
+experiment: part
+iterations: 3
+warmup: 0
+workloads:
+  - name: faulty
+    params: { script: "ok,fail,ok", state_dir: "$TMP" }
+EOC
+rc=0
+MMBENCH_PLUGIN_PATH=$MMBENCH_BUILD/tests/plugins "$MMB" run --db "$TMP/fl/jobs/r1-n1/run.db" \
+	--name part "$TMP/part.yaml" -q > /dev/null 2>&1 || rc=$?
+[ $rc = 1 ] || die "the partly failed run exited $rc, want 1"
+rc=0
+"$MMB" fleet collect --db "$TMP/all.db" "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || rc=$?
+[ $rc = 1 ] || die "collect with failed jobs: exit $rc"
+grep -q "^r1-n1: job failed (mmbench exited 1), 1 run merged with 2 finished iterations, 1 failed" \
+	"$TMP/out" || die "partial run: $(cat "$TMP/out" "$TMP/err")"
+grep -q "r1-n2: job .* failed: mmbench exited 1; nothing merged" "$TMP/err" || die "$(cat "$TMP/err")"
+[ "$(sqlite3 "$TMP/all.db" "SELECT count(*) FROM iterations WHERE status = 'ok'")" = 2 ] ||
+	die "the finished iterations were not merged"
 echo ok
