@@ -44,10 +44,14 @@ int ab_opts_check(struct ab_opts *o, int argc, char **argv)
 		return error("ab: which CONFIG.yaml?");
 	if (o->compare_format && !renderer_find_or_error("ab", o->compare_format))
 		return -1;
+	if (o->new_ref && !o->build.tree)
+		return error("ab: --new REF needs --tree DIR (the tree both refs are in)");
 	if (!o->build.tree && (!o->base_label || !o->new_label))
 		return error("ab: --tree DIR is required (or --base-name and --new-name of built kernels)");
-	if (o->build.tree && !o->build.npatches)
-		return error("ab: no --patch given: the new kernel would be the base kernel");
+	if (o->build.tree && !o->build.npatches && !o->new_ref)
+		return error("ab: no --patch or --new given: the new kernel would be the base kernel");
+	if (o->new_ref && kbuild_ref_check("ab: --new", o->new_ref))
+		return -1;
 	if (o->max_rounds && !o->precision)
 		return error("ab: --max-rounds goes with --precision");
 	if (o->precision && o->max_rounds && o->rounds > o->max_rounds)
@@ -116,6 +120,8 @@ static int build_one(const struct ab_opts *o, const char *label, bool with_patch
 	if (!with_patches) {
 		k.patches = NULL;
 		k.npatches = 0;
+	} else if (o->new_ref) {
+		k.ref = o->new_ref;	/* two refs: the new kernel is --new (+ its patches) */
 	}
 	k.label = label;
 	k.db_path = o->vm.db_path;
@@ -130,6 +136,26 @@ static int build_one(const struct ab_opts *o, const char *label, bool with_patch
 	}
 	kbuild_result_release(&r);
 	return ret;
+}
+
+/* --new: both refs are commits of the tree, and not one commit (an A/A by mistake). */
+static int two_refs(const struct ab_opts *o, struct ab_result *r)
+{
+	char *a = kbuild_resolve_ref(o->build.tree, o->build.ref ? o->build.ref : "HEAD");
+	char *b = a ? kbuild_resolve_ref(o->build.tree, o->new_ref) : NULL;
+	int rc = 0;
+
+	(void)r;
+	if (!a || !b)
+		rc = MMB_EUSAGE;
+	else if (!strcmp(a, b) && !o->build.npatches) {
+		error("ab: --base %s and --new %s are the same commit %.12s: nothing to compare",
+		      o->build.ref ? o->build.ref : "HEAD", o->new_ref, a);
+		rc = MMB_EUSAGE;
+	}
+	free(a);
+	free(b);
+	return rc;
 }
 
 /* The two labels, building the kernels from --tree, or checking the cache has them. */
@@ -155,8 +181,14 @@ static int ab_labels(const struct ab_opts *o, const char *cache, struct ab_resul
 	struct kbuild_opts k = o->build;
 
 	k.cache_dir = o->vm.cache_dir;
+	if (o->new_ref && (rc = two_refs(o, r)))
+		return rc;
 	if (o->base_label) {
 		r->base_label = xstrdup(o->base_label);
+	} else if (o->new_ref) {
+		if (!(r->base_label = kbuild_describe_ref(o->build.tree,
+							  o->build.ref ? o->build.ref : "HEAD")))
+			return MMB_EUSAGE;
 	} else {
 		char *sha = kbuild_resolve_ref(o->build.tree, o->build.ref);
 
@@ -167,6 +199,9 @@ static int ab_labels(const struct ab_opts *o, const char *cache, struct ab_resul
 	}
 	if (o->new_label) {
 		r->new_label = xstrdup(o->new_label);
+	} else if (o->new_ref && !o->build.npatches) {
+		if (!(r->new_label = kbuild_describe_ref(o->build.tree, o->new_ref)))
+			return MMB_EUSAGE;
 	} else {
 		char *subj = kbuild_series_subject(&k);
 
@@ -182,8 +217,13 @@ static int ab_labels(const struct ab_opts *o, const char *cache, struct ab_resul
 		      r->base_label);
 		return MMB_EUSAGE;
 	}
-	info("ab: A = %s (%s), B = %s (+%zu patch argument%s)", r->base_label, o->build.ref,
-	     r->new_label, o->build.npatches, o->build.npatches == 1 ? "" : "s");
+	if (o->new_ref)
+		info("ab: A = %s (%s), B = %s (%s + %zu patch argument%s)", r->base_label,
+		     o->build.ref ? o->build.ref : "HEAD", r->new_label, o->new_ref, o->build.npatches,
+		     o->build.npatches == 1 ? "" : "s");
+	else
+		info("ab: A = %s (%s), B = %s (+%zu patch argument%s)", r->base_label, o->build.ref,
+		     r->new_label, o->build.npatches, o->build.npatches == 1 ? "" : "s");
 	if ((rc = build_one(o, r->base_label, false, &r->build_base_s)) < 0 ||
 	    (rc = build_one(o, r->new_label, true, &r->build_new_s)) < 0)
 		return rc;

@@ -35,8 +35,9 @@ struct ab_opts {
 	 * cache_dir are set per build from the labels and vm.
 	 */
 	struct kbuild_opts build;
-	const char *base_label;		/* NULL: short base commit */
-	const char *new_label;		/* NULL: last patch subject */
+	const char *base_label;		/* NULL: short base commit (git describe with --new) */
+	const char *new_label;		/* NULL: last patch subject, else git describe of --new */
+	const char *new_ref;		/* --new: the new kernel is this ref (+ the patches) */
 	const char *experiment;		/* CONFIG.yaml */
 	struct vm_opts vm;		/* cpus, mem, accel, timeouts, iterations, db; label/experiment ignored */
 	int rounds;			/* 0: 3 */

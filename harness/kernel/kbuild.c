@@ -809,23 +809,45 @@ out:
 	return ret;
 }
 
-char *kbuild_resolve_ref(const char *tree, const char *ref)
+/* The one line git prints of ref's commit: its sha, or `describe`; NULL after saying why. */
+static char *ref_line(const char *tree, const char *ref, bool describe)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	char *rev, *sha = NULL;
+	char *rev, *line = NULL;
+	int rc;
 
 	if (kbuild_ref_check("--ref", ref))
 		return NULL;
 	rev = xasprintf("%s^{commit}", ref);
-	if (kbuild_git(tree, &out, &err, "rev-parse", "--verify", "--quiet", "--end-of-options", rev,
-		NULL) == 0)
-		sha = xstrdup(strtrim(out.buf));
+	/* describe: v6.12, v6.12-3-gabc123, or the short sha of an untagged history */
+	rc = describe ? kbuild_git(tree, &out, &err, "describe", "--tags", "--always",
+				   "--end-of-options", rev, NULL)
+		      : kbuild_git(tree, &out, &err, "rev-parse", "--verify", "--quiet",
+				   "--end-of-options", rev, NULL);
+	if (rc == 0)
+		line = xstrdup(strtrim(out.buf));
 	else
 		error("--ref %s: not a commit in %s", ref, tree);
 	free(rev);
 	strbuf_release(&out);
 	strbuf_release(&err);
-	return sha;
+	return line;
+}
+
+char *kbuild_resolve_ref(const char *tree, const char *ref)
+{
+	return ref_line(tree, ref, false);
+}
+
+char *kbuild_describe_ref(const char *tree, const char *ref)
+{
+	char *d = ref_line(tree, ref, true), *label;
+
+	if (!d)
+		return NULL;
+	label = kbuild_label_from_text(d, 60);
+	free(d);
+	return label;
 }
 
 char *kbuild_series_subject(const struct kbuild_opts *o)
