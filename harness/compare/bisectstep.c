@@ -7,13 +7,12 @@
 
 const char *bisect_decision_name(enum bisect_decision d)
 {
-	switch (d) {
-	case BISECT_MORE: return "more";
-	case BISECT_GOOD: return "good";
-	case BISECT_BAD: return "bad";
-	case BISECT_SKIP: return "skip";
-	}
-	return "?";
+	static const char *const names[] = {
+		[BISECT_MORE] = "more", [BISECT_GOOD] = "good",
+		[BISECT_BAD] = "bad", [BISECT_SKIP] = "skip",
+	};
+
+	return (unsigned int)d < sizeof(names) / sizeof(names[0]) ? names[d] : "?";
 }
 
 static double mean_of(const double *x, size_t n)
