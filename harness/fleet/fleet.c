@@ -667,6 +667,14 @@ int fleet_status(const char *dir, FILE *out)
 		count[o]++;
 		fprintf(out, "%-10s %-12s %-16s %-8s %s\n", j->tag, j->id[0] ? j->id : "-",
 			st[i].host[0] ? st[i].host : j->host, fleet_outcome_name(o), why);
+		{
+			char *rp = fleet_job_path(&f, j, "restored"), note[512];
+
+			if (read_line_file(rp, note, sizeof(note)) > 0)
+				fprintf(out, "%-10s %s: %s\n", "", st[i].host[0] ? st[i].host : j->host,
+					note);
+			free(rp);
+		}
 		if (o == FLEET_FAILED) {
 			char *log = fleet_job_path(&f, j, "log");
 
@@ -904,6 +912,45 @@ static void forward_signal(int sig)
 		kill(job_child, sig);
 }
 
+/*
+ * Settings an earlier run on this node left changed (a job killed hard):
+ * the knob journal still holds them, and this job's run restores them at
+ * its start.  Say so in the job's folder, where `fleet status` sees it (the
+ * node's journal is the node's alone): "thp.enabled" style lines.
+ */
+static void note_left_changed(const char *jobdir)
+{
+	struct strbuf j = STRBUF_INIT, note = STRBUF_INIT;
+	char *save = NULL;
+
+	if (read_file_capped(&j, envctl_journal_path(), (size_t)1 << 20) || !j.len) {
+		strbuf_release(&j);
+		return;
+	}
+	for (char *line = strtok_r(j.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *f[4] = { line };
+
+		for (int k = 1; k < 4 && f[k - 1]; k++)
+			if ((f[k] = strchr(f[k - 1], '\t')))
+				*f[k]++ = 0;
+		/* "PID K PATH OLD": a knob to put back */
+		if (f[1] && !strcmp(f[1], "K") && f[2] && f[3])
+			strbuf_addf(&note, "%s%s", note.len ? ", " : "", ctl_show(f[2]));
+	}
+	if (note.len) {
+		char *path = xasprintf("%s/restored", jobdir);
+		char *line = xasprintf("restored at start, left changed on this node by an earlier"
+				       " run: %s\n", note.buf);
+
+		if (write_file_atomic(path, line, strlen(line)))
+			warning("cannot write %s: %s", path, strerror(errno));
+		free(line);
+		free(path);
+	}
+	strbuf_release(&note);
+	strbuf_release(&j);
+}
+
 int fleet_run_job(const char *argsfile, int (*run_cmd)(int argc, char **argv))
 {
 	struct strbuf buf = STRBUF_INIT, exitrec = STRBUF_INIT;
@@ -922,6 +969,14 @@ int fleet_run_job(const char *argsfile, int (*run_cmd)(int argc, char **argv))
 	}
 	strbuf_release(&buf);
 	gethostname(host, sizeof(host) - 1);
+	{
+		char *jd = xstrdup(argsfile), *sl = strrchr(jd, '/');
+
+		if (sl)
+			*sl = 0;
+		note_left_changed(sl ? jd : ".");
+		free(jd);
+	}
 	joined = kargv_join(&a);
 	printf("mmbench fleet job on %s: %s\n", host, joined);
 	fflush(stdout);

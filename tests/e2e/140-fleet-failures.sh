@@ -131,6 +131,33 @@ FAKE_LEFT_QUEUE=1 "$MMB" fleet status "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || tr
 grep -q "^r1-n1 .* failed .*ended without an exit file (TIMEOUT (exit 0:15, TimeLimit))" "$TMP/out" ||
 	die "end state forgotten once Slurm purged the job: $(cat "$TMP/out")"
 
+# 5. a job killed hard left THP changed on its node: the next job there
+# restores it at its start (the run's own recovery), and says so in its
+# folder, which status shows with the node (needs root and THP)
+thp=/sys/kernel/mm/transparent_hugepage/enabled
+if [ "$(id -u)" = 0 ] && [ -w "$thp" ]; then
+	cur=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$thp")
+	st=$TMP/node-state
+	mkdir -m 700 "$st"
+	sh -c 'exit 0' & dead=$!
+	wait $dead
+	printf '%s\tK\t%s\t%s\n' "$dead" "$thp" "$cur" > "$st/journal"
+	chmod 600 "$st/journal"
+	printf 'experiment: r\niterations: 1\nwarmup: 0\nworkloads:\n  - name: skeleton\n' > "$TMP/r.yaml"
+	jd=$TMP/fl/jobs/r2-n2
+	rm -f "$jd/exit"
+	# the args file of a run job, as submit writes it (NUL-separated)
+	printf 'mmbench-fleet-args 1\0run\0--db\0%s\0%s\0' "$TMP/r.db" "$TMP/r.yaml" > "$jd/args"
+	MMBENCH_STATE=$st "$MMB" fleet job "$jd/args" > "$TMP/job.out" 2>&1 || true
+	grep -q "restored at start, left changed on this node by an earlier run: $thp" "$jd/restored" 2> /dev/null ||
+		die "restored note: $(cat "$jd/restored" "$TMP/job.out" 2> /dev/null)"
+	"$MMB" fleet status "$TMP/fl" > "$TMP/out" 2> /dev/null || true
+	grep -qE "node[0-9]: restored at start, left changed on this node by an earlier run: $thp" "$TMP/out" ||
+		die "status does not show the restore: $(cat "$TMP/out")"
+	[ ! -s "$st/journal" ] || die "the journal was not replayed: $(cat "$st/journal")"
+	[ "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$thp")" = "$cur" ] || die "THP not as it was"
+fi
+
 # 3. every job has its exit file: status does not ask Slurm
 for d in "$TMP"/fl/jobs/*/; do echo "exit 1" > "$d/exit"; done
 rm -f "$TMP/asked.log"
