@@ -33,7 +33,7 @@ hog_stop() { kill $HOG 2>/dev/null; pkill -P $HOG 2>/dev/null || true; wait $HOG
 
 verdict() {	# db -> "regression" / "improvement" / "no" / "inconclusive" for the one row
 	local out
-	out=$("$MMB" compare --db "$1" "${@:2}" a b 2>/dev/null | grep -E '^  b ' | head -n 1)
+	out=$("$MMB" compare --verbose --db "$1" "${@:2}" a b 2>/dev/null | grep -E '^  b ' | head -n 1)
 	case $out in
 	*inconclusive*) echo inconclusive ;;
 	*regression*) echo regression ;;

@@ -60,10 +60,9 @@ for loops in $LOOPS; do
 			--new-name "kabp-new-$loops-$rep" "$EXP" >"$T/out" 2>"$T/err" ||
 			{ cat "$T/err" "$T/out"; die "ab at $loops loops (A/B $rep) failed"; }
 		t=$(( $(date +%s) - t0 ))
-		# the brk_test row of the new kernel: label n [(k disturbed)] mean
-		# change% [lo%, hi%] p p(BH) verdict
-		row=$(awk -v l="kabp-new-$loops-$rep" '/^aim9 brk_test.ops_per_sec/ { s = 1 }
-			s && $1 == l { print; exit }' "$T/out")
+		# the brk_test row of the compact table (the new kernel is its one
+		# compared label): name stat n base n new change% [lo%, hi%] p(BH) verdict
+		row=$(grep -E '^aim9 .*brk_test\.ops_per_sec \[' "$T/out" | head -n 1)
 		[ -n "$row" ] || { cat "$T/out"; die "no brk_test row at $loops loops"; }
 		chg=$(awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^[-+][0-9.]+%$/) { print $i; exit } }' \
 			<<< "$row" | tr -d '%+')
