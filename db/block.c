@@ -122,6 +122,8 @@ static size_t it_size(const unsigned char *p, size_t avail, int code, size_t n)
 			return 0;
 		return 4 + 8 * (size_t)runs;
 	}
+	if (code == 2 && avail >= 8)
+		return 8;
 	return 0;
 }
 
@@ -165,6 +167,13 @@ static int decode_binary(const unsigned char *d, size_t len, size_t n_expected,
 
 		if (itcode == 0) {
 			iteration = (int32_t)get_u32(its + 4 * k);
+		} else if (itcode == 2) {
+			int64_t it = (int64_t)(int32_t)get_u32(its) +
+				     (int64_t)k * (int32_t)get_u32(its + 4);
+
+			if (it < INT32_MIN || it > INT32_MAX)
+				FAIL("iterations beyond 32 bits");
+			iteration = (int)it;
 		} else {
 			if (!left) {
 				if (run == get_u32(its))
@@ -220,7 +229,8 @@ unsigned char *db_block_encode(const int *iteration, const int *seq, const doubl
 			       size_t n, size_t *len, const char **why)
 {
 	size_t runs = 0, itsz, sqsz, off;
-	int seqcode, rle;
+	int seqcode, rle, arith = n > 1;
+	int64_t step = n > 1 ? (int64_t)iteration[1] - iteration[0] : 0;
 	unsigned char *b;
 
 	if (n == 0 || n > DB_BLOCK_MAX_N) {
@@ -233,9 +243,18 @@ unsigned char *db_block_encode(const int *iteration, const int *seq, const doubl
 			return NULL;
 		}
 		runs += !k || iteration[k] != iteration[k - 1];
+		if (k && (int64_t)iteration[k] - iteration[k - 1] != step)
+			arith = 0;
 	}
+	if (step < INT32_MIN || step > INT32_MAX)
+		arith = 0;
+	/* rle: the iteration coding, 0 raw, 1 run-length, 2 start and step */
 	rle = 4 + 8 * runs <= 4 * n;
 	itsz = rle ? 4 + 8 * runs : 4 * n;
+	if (arith && itsz >= 8) {
+		rle = 2;
+		itsz = 8;
+	}
 	seqcode = pick_seq(iteration, seq, n);
 	sqsz = seqcode ? 0 : 4 * n;
 	*len = HDR + itsz + sqsz + 8 * n;
@@ -247,7 +266,10 @@ unsigned char *db_block_encode(const int *iteration, const int *seq, const doubl
 	b[7] = 0;
 	put_u32(b + 8, (uint32_t)n);
 	off = HDR;
-	if (rle) {
+	if (rle == 2) {
+		put_u32(b + off, (uint32_t)iteration[0]);
+		put_u32(b + off + 4, (uint32_t)(int32_t)step);
+	} else if (rle) {
 		size_t r = 0;
 
 		put_u32(b + off, (uint32_t)runs);

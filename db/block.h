@@ -9,7 +9,8 @@
  *   bytes 0-3   magic "MMBK"
  *   byte  4     version (1)
  *   byte  5     iteration coding: 0 raw (n x int32), 1 run-length
- *               (u32 runs, then runs x {int32 iteration, u32 count})
+ *               (u32 runs, then runs x {int32 iteration, u32 count}),
+ *               2 arithmetic (int32 first, int32 step: first + k * step)
  *   byte  6     seq coding: 0 raw (n x int32), 1 all zero, 2 counts
  *               0, 1, 2, ... from each change of iteration
  *   byte  7     0 (reserved)

@@ -7,6 +7,7 @@
 #include "block.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,7 @@ static void test_codings(void **state)
 	int it_rle[8] = { 1, 1, 1, 1, 2, 2, 2, 2 }, seq_cnt[8] = { 0, 1, 2, 3, 0, 1, 2, 3 };
 	int it_raw[8] = { 5, 3, 9, 1, 2, 7, 8, 0 }, seq_zero[8] = { 0 };
 	int seq_raw[8] = { 4, -1, 7, 0, 2, 2, 9, 1 };
+	int it_step[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 	double v[8] = { 1.5, -0.0, 1e300, 5e-324, 3.25, 42, -7.125, 0.1 };
 
 	(void)state;
@@ -67,6 +69,9 @@ static void test_codings(void **state)
 	round_trip(it_rle, seq_zero, v, 8, 1, 1);
 	round_trip(it_raw, seq_raw, v, 8, 0, 0);
 	round_trip(it_raw, seq_zero, v, 1, 0, 1);
+	round_trip(it_step, seq_zero, v, 8, 2, 1);
+	round_trip(it_step, seq_zero, v, 2, 2, 1);
+	round_trip(it_rle, seq_cnt, v, 4, 2, 2);	/* 1 1 1 1: step 0 */
 }
 
 static void test_json_still_read(void **state)
@@ -96,18 +101,19 @@ static void refused(const void *d, size_t len, size_t n, const char *want)
 
 static void test_hostile(void **state)
 {
-	int it[8] = { 1, 1, 1, 1, 1, 1, 1, 1 }, seq[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	int it[8] = { 1, 1, 1, 1, 2, 2, 2, 2 }, seq[8] = { 0, 1, 2, 3, 0, 1, 2, 3 };
 	double v[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, inf = INFINITY;
+	int seq_zero_2[2] = { 0, 0 };
 	const char *why;
 	size_t len;
-	/* header, 1 run {iteration 1 at 16, count 8 at 20}, values from 24 */
+	/* header, 2 runs at 12: {iteration 1 at 16, count 4 at 20}, {2, 4}; values from 32 */
 	unsigned char *b = db_block_encode(it, seq, v, 8, &len, &why), *c = malloc(len);
 
 	(void)state;
-	assert_int_equal(len, 24 + 64);
+	assert_int_equal(len, 32 + 64);
 	assert_null(db_block_encode(it, seq, &inf, 1, &len, &why));
 	assert_null(db_block_encode(it, seq, v, 0, &len, &why));
-	len = 24 + 64;
+	len = 32 + 64;
 	memcpy(c, b, len);
 	c[4] = 9;
 	refused(c, len, 0, "version");
@@ -123,7 +129,7 @@ static void test_hostile(void **state)
 	c[12] = 0xff;	/* 255 runs */
 	refused(c, len, 0, NULL);
 	memcpy(c, b, len);
-	c[20] = 5;	/* run count 5 of 8 samples */
+	c[20] = 5;	/* runs of 5 + 4 for 8 samples */
 	refused(c, len, 0, "run");
 	memcpy(c, b, len);
 	memset(c + len - 8, 0xff, 8);	/* NaN */
@@ -131,6 +137,15 @@ static void test_hostile(void **state)
 	memcpy(c, b, len);
 	memcpy(c + len - 8, "\0\0\0\0\0\0\xf0\x7f", 8);	/* +inf */
 	refused(c, len, 0, "finite");
+	{
+		int big[2] = { INT32_MAX - 1, INT32_MAX };
+		unsigned char *a = db_block_encode(big, seq_zero_2, v, 2, &len, &why);
+
+		assert_non_null(a);
+		a[8] = 3;	/* n = 3: the third iteration would be 2^31 */
+		refused(a, len, 0, NULL);
+		free(a);
+	}
 	refused("[[1,0,1e999]]", 13, 0, "finite");
 	refused("[[1,0,nan]]", 11, 0, "finite");
 	refused("[[1,0,1]] x", 11, 0, "after");
