@@ -639,20 +639,25 @@ static int load_blocks(struct mmb_db *db, struct loader *ld)
 		const void *data;
 		const char *why = "no data";
 		int64_t n = sqlite3_column_int64(st, 4);
+		size_t len;
+		int blob;
 
 		if (sid < 1 || sid >= ld->nseries || !ld->series[sid].wanted)
 			continue;
 		/* blob: the binary format; text: JSON, NUL-terminated by SQLite */
-		data = sqlite3_column_type(st, 3) == SQLITE_BLOB ? sqlite3_column_blob(st, 3)
-			: (const void *)sqlite3_column_text(st, 3);
-		if (n < 1 || n > DB_BLOCK_MAX_N || !data ||
-		    db_block_decode(data, (size_t)sqlite3_column_bytes(st, 3), (size_t)n,
-				    block_sample, &c, &why)) {
-			rc = SQLITE_CORRUPT;
-			error("%s: sample block %lld is not a valid block: %s", db->c->path,
-			      (long long)bid, n < 1 || n > DB_BLOCK_MAX_N ? "a bad n" : why);
-			break;
-		}
+		blob = sqlite3_column_type(st, 3) == SQLITE_BLOB;
+		data = blob ? sqlite3_column_blob(st, 3) : (const void *)sqlite3_column_text(st, 3);
+		len = (size_t)sqlite3_column_bytes(st, 3);
+		if (n < 1 || n > DB_BLOCK_MAX_N)
+			why = "a bad n";
+		else if (data && blob && !db_block_is_binary(data, len))
+			why = "a BLOB without the MMBK header";
+		else if (data && !db_block_decode(data, len, (size_t)n, block_sample, &c, &why))
+			continue;
+		rc = SQLITE_CORRUPT;
+		error("%s: sample block %lld is not a valid block: %s", db->c->path,
+		      (long long)bid, why);
+		break;
 	}
 	if (rc == SQLITE_CORRUPT) {
 		sqlite3_finalize(st);
