@@ -189,12 +189,16 @@ check-kernel:
 	@$(MAKE) --no-print-directory all
 	MMBENCH_BUILD=$(BUILD) ./tests/kernel/run.sh
 
-bench: all $(BUILD)/bench/interference-cost
+bench: all $(BUILD)/bench/interference-cost $(BUILD)/bench/strtod-loop
 	MMBENCH_BUILD=$(BUILD) SENS=$(SENS) KSENS=$(KSENS) KAA=$(KAA) VMSDEF=$(VMSDEF) ./bench/run.sh
 
 $(BUILD)/bench/interference-cost: bench/interference-cost.c $(BUILD)/libmmbench.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libmmbench.a $(LDLIBS)
+
+$(BUILD)/bench/strtod-loop: bench/strtod-loop.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
 deps:
 	@./tools/install-deps.sh run

@@ -4,6 +4,7 @@
  * import's packed blocks), grouped in C by series id.
  */
 #include "query.h"
+#include "block.h"
 #include "db-internal.h"
 #include "../harness/base/util.h"
 #include "../harness/base/variant.h"
@@ -609,47 +610,18 @@ static int load_notes(struct mmb_db *db, struct loader *ld)
 	return 0;
 }
 
-/* "[[iteration, seq, value], ...]" as import writes it; whitespace allowed. */
-static int parse_block(struct loader *ld, int64_t run, int64_t sid, int64_t bid,
-		       const char *p)
+struct block_ctx {
+	struct loader *ld;
+	int64_t run, sid, base;
+};
+
+static int block_sample(void *ctx, int64_t k, int iteration, int seq, double value)
 {
-	int64_t base = ((int64_t)1 << 62) + bid * ((int64_t)1 << 24), k = 0;
-	char *end;
+	struct block_ctx *c = ctx;
 
-#define SKIP_WS() while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++
-#define EXPECT(c) do { SKIP_WS(); if (*p++ != (c)) return -1; } while (0)
-	EXPECT('[');
-	SKIP_WS();
-	if (*p == ']')
-		return 0;
-	for (;; k++) {
-		long it;
-		double v;
-
-		EXPECT('[');
-		it = strtol(p, &end, 10);
-		if (end == p)
-			return -1;
-		p = end;
-		EXPECT(',');
-		strtol(p, &end, 10);	/* seq: compare pools every seq */
-		if (end == p)
-			return -1;
-		p = end;
-		EXPECT(',');
-		v = strtod(p, &end);
-		if (end == p)
-			return -1;
-		p = end;
-		EXPECT(']');
-		load_sample(ld, run, sid, base + k, (int)it, v, 0);
-		SKIP_WS();
-		if (*p == ']')
-			return 0;
-		EXPECT(',');
-	}
-#undef EXPECT
-#undef SKIP_WS
+	(void)seq;	/* compare pools every seq */
+	load_sample(c->ld, c->run, c->sid, c->base + k, iteration, value, 0);
+	return 0;
 }
 
 /* Samples import packed into blocks (see schema.c), in the order written. */
@@ -658,21 +630,34 @@ static int load_blocks(struct mmb_db *db, struct loader *ld)
 	sqlite3_stmt *st;
 	int rc;
 
-	if (prepare_by_runs(db, ld, "SELECT run_id, id, series_id, data FROM sample_blocks", &st))
+	if (prepare_by_runs(db, ld, "SELECT run_id, id, series_id, data, n FROM sample_blocks", &st))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t sid = sqlite3_column_int64(st, 2);
-		const char *data = (const char *)sqlite3_column_text(st, 3);
+		int64_t sid = sqlite3_column_int64(st, 2), bid = sqlite3_column_int64(st, 1);
+		struct block_ctx c = { ld, sqlite3_column_int64(st, 0), sid,
+				       ((int64_t)1 << 62) + bid * ((int64_t)1 << 24) };
+		const void *data;
+		const char *why = "no data";
+		int64_t n = sqlite3_column_int64(st, 4);
+		size_t len;
+		int blob;
 
 		if (sid < 1 || sid >= ld->nseries || !ld->series[sid].wanted)
 			continue;
-		if (!data || parse_block(ld, sqlite3_column_int64(st, 0), sid,
-					 sqlite3_column_int64(st, 1), data)) {
-			rc = SQLITE_CORRUPT;
-			error("%s: sample block %lld is not [[iteration, seq, value], ...]",
-			      db->c->path, (long long)sqlite3_column_int64(st, 1));
-			break;
-		}
+		/* blob: the binary format; text: JSON, NUL-terminated by SQLite */
+		blob = sqlite3_column_type(st, 3) == SQLITE_BLOB;
+		data = blob ? sqlite3_column_blob(st, 3) : (const void *)sqlite3_column_text(st, 3);
+		len = (size_t)sqlite3_column_bytes(st, 3);
+		if (n < 1 || n > DB_BLOCK_MAX_N)
+			why = "a bad n";
+		else if (data && blob && !db_block_is_binary(data, len))
+			why = "a BLOB without the MMBK header";
+		else if (data && !db_block_decode(data, len, (size_t)n, block_sample, &c, &why))
+			continue;
+		rc = SQLITE_CORRUPT;
+		error("%s: sample block %lld is not a valid block: %s", db->c->path,
+		      (long long)bid, why);
+		break;
 	}
 	if (rc == SQLITE_CORRUPT) {
 		sqlite3_finalize(st);

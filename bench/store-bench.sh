@@ -1,0 +1,105 @@
+#!/bin/bash
+# make bench: the sample store's throughput beside the machine's own limit,
+# in the same run (issue 31 item 3).  For each operation: samples/s, wall
+# and CPU time, peak RSS (/usr/bin/time's maximum resident set), and the
+# limit it is measured against:
+#   import  vs a bare C strtod loop over the same CSV (build/bench/strtod-loop)
+#           goal: within 2x of it, >= 5M samples/s, <= 64 MB peak RSS
+#   compare vs reading the DB file from page cache (cat > /dev/null)
+#           goal: within 3x of it, >= 10M samples/s
+#   export --format csv, merge into an empty DB: goal >= 5M samples/s
+# STORE_BENCH_SAMPLES (default 1000000) samples in two labels of 1000 rows,
+# made as compare-bench.sh makes them; best of STORE_BENCH_REPEAT (3).
+# Report only: it fails when a command fails, never on a number (the lead
+# reads the numbers on a quiet machine).
+set -eu
+B=${MMBENCH_BUILD:-build}
+MMB=$B/mmbench
+LOOP=$B/bench/strtod-loop
+N=${STORE_BENCH_SAMPLES:-1000000}
+REP=${STORE_BENCH_REPEAT:-3}
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+[ -x "$LOOP" ] || { echo "store-bench: $LOOP is missing: run make $LOOP" >&2; exit 1; }
+half=$((N / 2))
+
+gen() {	# label seed shift -> CSV of N/2 samples, 1000 rows
+	awk -v n="$half" -v seed="$2" -v shift="$3" 'BEGIN {
+		srand(seed);
+		print "workload,metric,variant,iteration,value,unit,better";
+		per = int(n / 1000); if (per < 1) per = 1;
+		for (w = 0; w < 20; w++)
+			for (v = 0; v < 10; v++)
+				for (m = 0; m < 5; m++)
+					for (i = 1; i <= per; i++)
+						printf "wl%02d,metric%d,clients=%d,%d,%.4f,ops/s,%s\n",
+							w, m, v + 1, i,
+							1000 * (1 + shift * (m == 0)) + 20 * (rand() - 0.5),
+							(m % 2) ? "lower" : "higher";
+	}' > "$W/$1.csv"
+}
+
+# "wall cpu maxrss_kb" of a command whose stdout goes to $W/out: wall by
+# date (ns), CPU and peak RSS by /usr/bin/time (10 ms resolution) if present
+timed1() {
+	local f=$W/time t0 t1 pre=()
+	[ -x /usr/bin/time ] && pre=(/usr/bin/time -o "$f" -f '%U %S %M')
+	echo "0 0 0" > "$f"
+	t0=$(date +%s.%N)
+	"${pre[@]}" "$@" > "$W/out" 2> "$W/err" ||
+		{ echo "store-bench: failed: $*" >&2; cat "$W/err" >&2; return 1; }
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" '{ printf "%.4f %.3f %d\n", b - a, $1 + $2, $3 }' "$f"
+}
+# best of REP by wall; "prep" (a shell function name or :) runs before each
+timed() {
+	local prep=$1 r=
+	shift
+	for _ in $(seq "$REP"); do
+		"$prep"
+		r+=$(timed1 "$@")$'\n'
+	done
+	printf '%s' "$r" | sort -n | head -n 1
+}
+# name samples "wall cpu rss" limit_name "limit_wall"
+line() {
+	local name=$1 n=$2 w c rss lw=${5%% *}
+	read -r w c rss <<< "$3"
+	awk -v name="$name" -v n="$n" -v w="$w" -v c="$c" -v rss="$rss" -v ln="$4" -v lw="$lw" 'BEGIN {
+		rate = (w > 0) ? n / w : 0;
+		printf "%-20s %10d samples %8.4f s wall %8.3f s CPU %10.0f samples/s  peak RSS %6.1f MB", \
+			name, n, w, c, rate, rss / 1024;
+		if (ln != "")
+			printf "  | %s %.4f s: %.1fx", ln, lw, (lw > 0) ? w / lw : 0;
+		printf "\n";
+	}'
+}
+
+gen base 1 0
+gen new 2 0.01
+fresh() { rm -f "$W"/imp.db*; }
+empty() { rm -f "$W"/merged.db*; }
+
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; $N samples"
+# limits first, from page cache (one warm-up read each)
+cat "$W/base.csv" > /dev/null
+lim_parse=$(timed : "$LOOP" "$W/base.csv")
+imp=$(timed fresh "$MMB" -q import --db "$W/imp.db" --name base "$W/base.csv")
+line import "$half" "$imp" "strtod loop" "$lim_parse"
+
+"$MMB" -q import --db "$W/db" --name base "$W/base.csv"
+"$MMB" -q import --db "$W/db" --name new "$W/new.csv"
+cat "$W/db" > /dev/null
+lim_read=$(timed : cat "$W/db")
+echo "DB file: $(stat -c %s "$W/db") bytes = $(awk -v s="$(stat -c %s "$W/db")" -v n="$N" 'BEGIN { printf "%.1f", s / n }') bytes/sample; cat of it: ${lim_read%% *} s"
+cmp=$(timed : "$MMB" compare --db "$W/db" base new)
+line compare "$N" "$cmp" "cat of the DB" "$lim_read"
+cmp=$(timed : "$MMB" compare --db "$W/db" --format csv base new)
+line "compare --format csv" "$N" "$cmp" "cat of the DB" "$lim_read"
+exp=$(timed : "$MMB" export --db "$W/db" --format csv)
+line export "$N" "$exp" "cat of the DB" "$lim_read"
+mrg=$(timed empty "$MMB" -q merge --db "$W/merged.db" "$W/db")
+line merge "$N" "$mrg" "cat of the DB" "$lim_read"
+echo "goals (issue 31): import <= 2x strtod loop, >= 5M/s, <= 64 MB; compare <= 3x cat, >= 10M/s;" \
+	"export and merge >= 5M/s"
+echo "(the times include starting mmbench: use STORE_BENCH_SAMPLES=10000000 for the issue's numbers)"

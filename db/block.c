@@ -1,0 +1,296 @@
+/* Sample blocks, binary and JSON; see block.h. */
+#include "block.h"
+#include "../harness/base/util.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HDR 12
+
+static uint32_t get_u32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+	p[0] = v & 0xff;
+	p[1] = (v >> 8) & 0xff;
+	p[2] = (v >> 16) & 0xff;
+	p[3] = v >> 24;
+}
+
+static double get_f64(const unsigned char *p)
+{
+	uint64_t u = 0;
+	double d;
+
+	for (int i = 7; i >= 0; i--)
+		u = u << 8 | p[i];
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+static void put_f64(unsigned char *p, double d)
+{
+	uint64_t u;
+
+	memcpy(&u, &d, sizeof(u));
+	for (int i = 0; i < 8; i++, u >>= 8)
+		p[i] = u & 0xff;
+}
+
+int db_block_is_binary(const void *data, size_t len)
+{
+	return len >= 4 && !memcmp(data, DB_BLOCK_MAGIC, 4);
+}
+
+#define FAIL(msg) do { *why = (msg); return -1; } while (0)
+
+/* "[[iteration, seq, value], ...]"; p[len] is NUL (SQLite text). */
+static int decode_json(const char *p, size_t len, size_t n_expected,
+		       db_block_fn fn, void *ctx, const char **why)
+{
+	const char *stop = p + len;
+	int64_t k = 0;
+	char *end;
+	int ret;
+
+	if (memchr(p, '\0', len))
+		FAIL("a NUL byte inside the text");
+#define SKIP_WS() while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++
+#define EXPECT(c) do { SKIP_WS(); if (*p++ != (c)) FAIL("not [[iteration, seq, value], ...]"); } while (0)
+	EXPECT('[');
+	SKIP_WS();
+	if (*p == ']') {
+		p++;
+		goto tail;
+	}
+	for (;; k++) {
+		long it, seq;
+		double v;
+
+		EXPECT('[');
+		it = strtol(p, &end, 10);
+		if (end == p || it < INT_MIN || it > INT_MAX)
+			FAIL("an iteration that is not a 32-bit integer");
+		p = end;
+		EXPECT(',');
+		seq = strtol(p, &end, 10);
+		if (end == p || seq < INT_MIN || seq > INT_MAX)
+			FAIL("a seq that is not a 32-bit integer");
+		p = end;
+		EXPECT(',');
+		v = strtod(p, &end);
+		if (end == p || !isfinite(v))
+			FAIL("a value that is not a finite number");
+		p = end;
+		EXPECT(']');
+		ret = fn(ctx, k, (int)it, (int)seq, v);
+		if (ret)
+			return ret;
+		SKIP_WS();
+		if (*p == ']') {
+			p++;
+			k++;
+			break;
+		}
+		EXPECT(',');
+	}
+tail:
+	SKIP_WS();
+	if (p != stop)
+		FAIL("bytes after the closing ]");
+	if (n_expected && (size_t)k != n_expected)
+		FAIL("a sample count that differs from its n");
+	return 0;
+#undef EXPECT
+#undef SKIP_WS
+}
+
+/* The size of the iteration array coded as code, or 0 when it does not fit. */
+static size_t it_size(const unsigned char *p, size_t avail, int code, size_t n)
+{
+	if (code == 0)
+		return avail / 4 >= n ? 4 * n : 0;
+	if (code == 1 && avail >= 4) {
+		uint32_t runs = get_u32(p);
+
+		if (runs == 0 || runs > n || (avail - 4) / 8 < runs)
+			return 0;
+		return 4 + 8 * (size_t)runs;
+	}
+	if (code == 2 && avail >= 8)
+		return 8;
+	return 0;
+}
+
+static size_t seq_size(int code, size_t n)
+{
+	return code == 0 ? 4 * n : (code == 1 || code == 2) ? 0 : SIZE_MAX;
+}
+
+static int decode_binary(const unsigned char *d, size_t len, size_t n_expected,
+			 db_block_fn fn, void *ctx, const char **why)
+{
+	const unsigned char *its, *seqs, *vals;
+	int itcode, seqcode, iteration = 0, seq = 0;
+	size_t n, itsz, sqsz, run = 0;
+	uint32_t left = 0;
+
+	if (len < HDR)
+		FAIL("a header shorter than 12 bytes");
+	if (d[4] != DB_BLOCK_VERSION)
+		FAIL("an unknown format version");
+	itcode = d[5];
+	seqcode = d[6];
+	n = get_u32(d + 8);
+	if (d[7] || n == 0 || n > DB_BLOCK_MAX_N)
+		FAIL("a bad header");
+	if (n_expected && n != n_expected)
+		FAIL("a sample count that differs from its n");
+	its = d + HDR;
+	itsz = it_size(its, len - HDR, itcode, n);
+	sqsz = seq_size(seqcode, n);
+	if (!itsz || sqsz == SIZE_MAX)
+		FAIL("an unknown iteration or seq coding");
+	seqs = its + itsz;
+	if (len - HDR - itsz < sqsz || (len - HDR - itsz - sqsz) / 8 != n ||
+	    (len - HDR - itsz - sqsz) % 8)
+		FAIL("lengths that do not add up");
+	vals = seqs + sqsz;
+	for (size_t k = 0; k < n; k++) {
+		double v = get_f64(vals + 8 * k);
+		int prev = iteration, ret;
+
+		if (itcode == 0) {
+			iteration = (int32_t)get_u32(its + 4 * k);
+		} else if (itcode == 2) {
+			int64_t it = (int64_t)(int32_t)get_u32(its) +
+				     (int64_t)k * (int32_t)get_u32(its + 4);
+
+			if (it < INT32_MIN || it > INT32_MAX)
+				FAIL("iterations beyond 32 bits");
+			iteration = (int)it;
+		} else {
+			if (!left) {
+				if (run == get_u32(its))
+					FAIL("run lengths that do not add up");
+				iteration = (int32_t)get_u32(its + 4 + 8 * run);
+				left = get_u32(its + 8 + 8 * run);
+				run++;
+				if (!left)
+					FAIL("an empty run");
+			}
+			left--;
+		}
+		if (seqcode == 0)
+			seq = (int32_t)get_u32(seqs + 4 * k);
+		else if (seqcode == 2)
+			seq = (k && iteration == prev) ? seq + 1 : 0;
+		if (!isfinite(v))
+			FAIL("a value that is not a finite number");
+		ret = fn(ctx, (int64_t)k, iteration, seq, v);
+		if (ret)
+			return ret;
+	}
+	if (itcode == 1 && (left || run != get_u32(its)))
+		FAIL("run lengths that do not add up");
+	return 0;
+}
+
+int db_block_decode(const void *data, size_t len, size_t n_expected,
+		    db_block_fn fn, void *ctx, const char **why)
+{
+	if (!data)
+		FAIL("no data");
+	if (db_block_is_binary(data, len))
+		return decode_binary(data, len, n_expected, fn, ctx, why);
+	return decode_json(data, len, n_expected, fn, ctx, why);
+}
+
+/* The seq coding the samples allow: 1 all zero, 2 counting per iteration, else 0. */
+static int pick_seq(const int *it, const int *seq, size_t n)
+{
+	int zero = 1, count = 1;
+
+	for (size_t k = 0; k < n; k++) {
+		int want = (k && it[k] == it[k - 1]) ? seq[k - 1] + 1 : 0;
+
+		zero &= seq[k] == 0;
+		count &= seq[k] == want;
+	}
+	return zero ? 1 : count ? 2 : 0;
+}
+
+unsigned char *db_block_encode(const int *iteration, const int *seq, const double *value,
+			       size_t n, size_t *len, const char **why)
+{
+	size_t runs = 0, itsz, sqsz, off;
+	int seqcode, rle, arith = n > 1;
+	int64_t step = n > 1 ? (int64_t)iteration[1] - iteration[0] : 0;
+	unsigned char *b;
+
+	if (n == 0 || n > DB_BLOCK_MAX_N) {
+		*why = "a block holds 1 to 16777215 samples";
+		return NULL;
+	}
+	for (size_t k = 0; k < n; k++) {
+		if (!isfinite(value[k])) {
+			*why = "a value that is not a finite number";
+			return NULL;
+		}
+		runs += !k || iteration[k] != iteration[k - 1];
+		if (k && (int64_t)iteration[k] - iteration[k - 1] != step)
+			arith = 0;
+	}
+	if (step < INT32_MIN || step > INT32_MAX)
+		arith = 0;
+	/* rle: the iteration coding, 0 raw, 1 run-length, 2 start and step */
+	rle = 4 + 8 * runs <= 4 * n;
+	itsz = rle ? 4 + 8 * runs : 4 * n;
+	if (arith && itsz >= 8) {
+		rle = 2;
+		itsz = 8;
+	}
+	seqcode = pick_seq(iteration, seq, n);
+	sqsz = seqcode ? 0 : 4 * n;
+	*len = HDR + itsz + sqsz + 8 * n;
+	b = xmalloc(*len);
+	memcpy(b, DB_BLOCK_MAGIC, 4);
+	b[4] = DB_BLOCK_VERSION;
+	b[5] = (unsigned char)rle;
+	b[6] = (unsigned char)seqcode;
+	b[7] = 0;
+	put_u32(b + 8, (uint32_t)n);
+	off = HDR;
+	if (rle == 2) {
+		put_u32(b + off, (uint32_t)iteration[0]);
+		put_u32(b + off + 4, (uint32_t)(int32_t)step);
+	} else if (rle) {
+		size_t r = 0;
+
+		put_u32(b + off, (uint32_t)runs);
+		for (size_t k = 0; k < n; k++) {
+			if (!k || iteration[k] != iteration[k - 1]) {
+				put_u32(b + off + 4 + 8 * r, (uint32_t)iteration[k]);
+				put_u32(b + off + 8 + 8 * r, 0);
+				r++;
+			}
+			put_u32(b + off + 8 * r, get_u32(b + off + 8 * r) + 1);
+		}
+	} else {
+		for (size_t k = 0; k < n; k++)
+			put_u32(b + off + 4 * k, (uint32_t)iteration[k]);
+	}
+	off += itsz;
+	if (!seqcode)
+		for (size_t k = 0; k < n; k++)
+			put_u32(b + off + 4 * k, (uint32_t)seq[k]);
+	off += sqsz;
+	for (size_t k = 0; k < n; k++)
+		put_f64(b + off + 8 * k, value[k]);
+	return b;
+}

@@ -1,0 +1,168 @@
+/* Sample blocks: binary round trips, JSON still read, hostile blocks refused. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "block.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct got {
+	size_t n;
+	int it[64], seq[64];
+	double v[64];
+};
+
+static int collect(void *ctx, int64_t k, int it, int seq, double v)
+{
+	struct got *g = ctx;
+
+	assert_int_equal(k, (int64_t)g->n);
+	if (g->n < 64) {
+		g->it[g->n] = it;
+		g->seq[g->n] = seq;
+		g->v[g->n] = v;
+	}
+	g->n++;
+	return 0;
+}
+
+static void round_trip(const int *it, const int *seq, const double *v, size_t n,
+		       int itcode, int seqcode)
+{
+	const char *why = NULL;
+	size_t len;
+	unsigned char *b = db_block_encode(it, seq, v, n, &len, &why);
+	struct got g = { 0 };
+
+	assert_non_null(b);
+	assert_true(db_block_is_binary(b, len));
+	assert_int_equal(b[5], itcode);
+	assert_int_equal(b[6], seqcode);
+	assert_int_equal(db_block_decode(b, len, n, collect, &g, &why), 0);
+	assert_int_equal(g.n, n);
+	for (size_t k = 0; k < n; k++) {
+		assert_int_equal(g.it[k], it[k]);
+		assert_int_equal(g.seq[k], seq[k]);
+		assert_memory_equal(&g.v[k], &v[k], sizeof(double));
+	}
+	/* every truncation is refused, never read past the end */
+	for (size_t cut = 0; cut < len; cut++)
+		assert_int_equal(db_block_decode(b, cut, 0, collect, &(struct got){ 0 }, &why), -1);
+	free(b);
+}
+
+static void test_codings(void **state)
+{
+	int it_rle[8] = { 1, 1, 1, 1, 2, 2, 2, 2 }, seq_cnt[8] = { 0, 1, 2, 3, 0, 1, 2, 3 };
+	int it_raw[8] = { 5, 3, 9, 1, 2, 7, 8, 0 }, seq_zero[8] = { 0 };
+	int seq_raw[8] = { 4, -1, 7, 0, 2, 2, 9, 1 };
+	int it_step[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	double v[8] = { 1.5, -0.0, 1e300, 5e-324, 3.25, 42, -7.125, 0.1 };
+
+	(void)state;
+	round_trip(it_rle, seq_cnt, v, 8, 1, 2);
+	round_trip(it_rle, seq_zero, v, 8, 1, 1);
+	round_trip(it_raw, seq_raw, v, 8, 0, 0);
+	round_trip(it_raw, seq_zero, v, 1, 0, 1);
+	round_trip(it_step, seq_zero, v, 8, 2, 1);
+	round_trip(it_step, seq_zero, v, 2, 2, 1);
+	round_trip(it_rle, seq_cnt, v, 4, 2, 2);	/* 1 1 1 1: step 0 */
+}
+
+static void test_json_still_read(void **state)
+{
+	const char *j = " [[1, 0, 2.5], [1,1,3e2] ,[2, 0, -1]] ";
+	const char *why = NULL;
+	struct got g = { 0 };
+
+	(void)state;
+	assert_int_equal(db_block_decode(j, strlen(j), 3, collect, &g, &why), 0);
+	assert_int_equal(g.n, 3);
+	assert_int_equal(g.it[2], 2);
+	assert_int_equal(g.seq[1], 1);
+	assert_true(g.v[1] == 300.0);
+	assert_int_equal(db_block_decode("[]", 2, 0, collect, &g, &why), 0);
+}
+
+static void refused(const void *d, size_t len, size_t n, const char *want)
+{
+	const char *why = NULL;
+
+	assert_int_equal(db_block_decode(d, len, n, collect, &(struct got){ 0 }, &why), -1);
+	assert_non_null(why);
+	if (want)
+		assert_non_null(strstr(why, want));
+}
+
+static void test_hostile(void **state)
+{
+	int it[8] = { 1, 1, 1, 1, 2, 2, 2, 2 }, seq[8] = { 0, 1, 2, 3, 0, 1, 2, 3 };
+	double v[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, inf = INFINITY;
+	int seq_zero_2[2] = { 0, 0 };
+	const char *why;
+	size_t len;
+	/* header, 2 runs at 12: {iteration 1 at 16, count 4 at 20}, {2, 4}; values from 32 */
+	unsigned char *b = db_block_encode(it, seq, v, 8, &len, &why), *c = malloc(len);
+
+	(void)state;
+	assert_int_equal(len, 32 + 64);
+	assert_null(db_block_encode(it, seq, &inf, 1, &len, &why));
+	assert_null(db_block_encode(it, seq, v, 0, &len, &why));
+	len = 32 + 64;
+	memcpy(c, b, len);
+	c[4] = 9;
+	refused(c, len, 0, "version");
+	memcpy(c, b, len);
+	c[5] = 7;
+	refused(c, len, 0, "coding");
+	memcpy(c, b, len);
+	c[8] = 3;	/* n = 3, the arrays hold 8 */
+	refused(c, len, 0, NULL);
+	memcpy(c, b, len);
+	refused(c, len, 5, "n");
+	memcpy(c, b, len);
+	c[12] = 0xff;	/* 255 runs */
+	refused(c, len, 0, NULL);
+	memcpy(c, b, len);
+	c[20] = 5;	/* runs of 5 + 4 for 8 samples */
+	refused(c, len, 0, "run");
+	memcpy(c, b, len);
+	memset(c + len - 8, 0xff, 8);	/* NaN */
+	refused(c, len, 0, "finite");
+	memcpy(c, b, len);
+	memcpy(c + len - 8, "\0\0\0\0\0\0\xf0\x7f", 8);	/* +inf */
+	refused(c, len, 0, "finite");
+	{
+		int big[2] = { INT32_MAX - 1, INT32_MAX };
+		unsigned char *a = db_block_encode(big, seq_zero_2, v, 2, &len, &why);
+
+		assert_non_null(a);
+		a[8] = 3;	/* n = 3: the third iteration would be 2^31 */
+		refused(a, len, 0, NULL);
+		free(a);
+	}
+	refused("[[1,0,1e999]]", 13, 0, "finite");
+	refused("[[1,0,nan]]", 11, 0, "finite");
+	refused("[[1,0,1]] x", 11, 0, "after");
+	refused("[[1,0,1]]", 9, 2, "n");
+	refused("[[99999999999,0,1]]", 19, 0, "iteration");
+	refused("[[1,0,1]", 8, 0, NULL);
+	free(b);
+	free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_codings),
+		cmocka_unit_test(test_json_still_read),
+		cmocka_unit_test(test_hostile),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
