@@ -46,8 +46,12 @@ int ab_opts_check(struct ab_opts *o, int argc, char **argv)
 		return -1;
 	if (!o->build.tree && (!o->base_label || !o->new_label))
 		return error("ab: --tree DIR is required (or --base-name and --new-name of built kernels)");
-	if (o->build.tree && !o->build.npatches)
-		return error("ab: no --patch given: the new kernel would be the base kernel");
+	if (o->new_ref && !o->build.tree)
+		return error("ab: --new REF needs --tree DIR");
+	if (o->build.tree && !o->build.npatches && !o->new_ref)
+		return error("ab: no --patch or --new given: the new kernel would be the base kernel");
+	if (o->new_ref && kbuild_ref_check("ab: --new", o->new_ref))
+		return -1;
 	if (o->max_rounds && !o->precision)
 		return error("ab: --max-rounds goes with --precision");
 	if (o->precision && o->max_rounds && o->rounds > o->max_rounds)
@@ -116,6 +120,8 @@ static int build_one(const struct ab_opts *o, const char *label, bool with_patch
 	if (!with_patches) {
 		k.patches = NULL;
 		k.npatches = 0;
+	} else if (o->new_ref) {
+		k.ref = o->new_ref;
 	}
 	k.label = label;
 	k.db_path = o->vm.db_path;
@@ -130,6 +136,73 @@ static int build_one(const struct ab_opts *o, const char *label, bool with_patch
 	}
 	kbuild_result_release(&r);
 	return ret;
+}
+
+/* --base and --new one commit with no series: nothing to compare (MMB_EUSAGE). */
+static int ab_same_commit(const struct ab_opts *o)
+{
+	const char *base = o->build.ref ? o->build.ref : "HEAD";
+	char *a = kbuild_resolve_ref(o->build.tree, base);
+	char *b = a ? kbuild_resolve_ref(o->build.tree, o->new_ref) : NULL;
+	int rc = !a || !b ? MMB_EUSAGE : 0;
+
+	if (a && b && !o->build.npatches && !strcmp(a, b)) {
+		error("ab: --base %s and --new %s are one commit (%.12s) and there is no --patch: "
+		      "nothing to compare", base, o->new_ref, a);
+		rc = MMB_EUSAGE;
+	}
+	free(a);
+	free(b);
+	return rc;
+}
+
+/*
+ * Labels from --tree: --base-name/--new-name, else with --new each ref's
+ * git describe (the series' last subject when --patch goes on top of
+ * --new), else the short base commit and the series' subject.
+ */
+static int ab_default_labels(const struct ab_opts *o, struct ab_result *r)
+{
+	struct kbuild_opts k = o->build;
+
+	k.cache_dir = o->vm.cache_dir;
+	if (o->new_ref && ab_same_commit(o))
+		return MMB_EUSAGE;
+	if (o->base_label) {
+		r->base_label = xstrdup(o->base_label);
+	} else {
+		const char *base = o->build.ref ? o->build.ref : "HEAD";
+		char *sha = o->new_ref ? kbuild_describe_ref(o->build.tree, base)
+				       : kbuild_resolve_ref(o->build.tree, base);
+
+		if (!sha)
+			return MMB_EUSAGE;
+		r->base_label = o->new_ref ? sha : xstrndup(sha, 12);
+		if (!o->new_ref)
+			free(sha);
+	}
+	if (o->new_label) {
+		r->new_label = xstrdup(o->new_label);
+	} else if (o->new_ref && !o->build.npatches) {
+		r->new_label = kbuild_describe_ref(o->build.tree, o->new_ref);
+		if (!r->new_label)
+			return MMB_EUSAGE;
+	} else {
+		char *subj = kbuild_series_subject(&k);
+
+		if (!subj) {
+			error("ab: cannot read a subject from the series; give --new-name");
+			return MMB_EUSAGE;
+		}
+		r->new_label = kbuild_label_from_text(subj, 60);
+		free(subj);
+	}
+	if (!strcmp(r->base_label, r->new_label)) {
+		error("ab: base and new kernels would both be labelled '%s'; give --new-name",
+		      r->base_label);
+		return MMB_EUSAGE;
+	}
+	return 0;
 }
 
 /* The two labels, building the kernels from --tree, or checking the cache has them. */
@@ -152,38 +225,15 @@ static int ab_labels(const struct ab_opts *o, const char *cache, struct ab_resul
 		}
 		return 0;
 	}
-	struct kbuild_opts k = o->build;
-
-	k.cache_dir = o->vm.cache_dir;
-	if (o->base_label) {
-		r->base_label = xstrdup(o->base_label);
-	} else {
-		char *sha = kbuild_resolve_ref(o->build.tree, o->build.ref);
-
-		if (!sha)
-			return MMB_EUSAGE;
-		r->base_label = xstrndup(sha, 12);
-		free(sha);
-	}
-	if (o->new_label) {
-		r->new_label = xstrdup(o->new_label);
-	} else {
-		char *subj = kbuild_series_subject(&k);
-
-		if (!subj) {
-			error("ab: cannot read a subject from the series; give --new-name");
-			return MMB_EUSAGE;
-		}
-		r->new_label = kbuild_label_from_text(subj, 60);
-		free(subj);
-	}
-	if (!strcmp(r->base_label, r->new_label)) {
-		error("ab: base and new kernels would both be labelled '%s'; give --new-name",
-		      r->base_label);
-		return MMB_EUSAGE;
-	}
-	info("ab: A = %s (%s), B = %s (+%zu patch argument%s)", r->base_label, o->build.ref,
-	     r->new_label, o->build.npatches, o->build.npatches == 1 ? "" : "s");
+	if ((rc = ab_default_labels(o, r)) != 0)
+		return rc;
+	if (o->new_ref)
+		info("ab: A = %s (%s), B = %s (%s +%zu patch argument%s)", r->base_label,
+		     o->build.ref ? o->build.ref : "HEAD", r->new_label, o->new_ref,
+		     o->build.npatches, o->build.npatches == 1 ? "" : "s");
+	else
+		info("ab: A = %s (%s), B = %s (+%zu patch argument%s)", r->base_label, o->build.ref,
+		     r->new_label, o->build.npatches, o->build.npatches == 1 ? "" : "s");
 	if ((rc = build_one(o, r->base_label, false, &r->build_base_s)) < 0 ||
 	    (rc = build_one(o, r->new_label, true, &r->build_new_s)) < 0)
 		return rc;

@@ -828,6 +828,25 @@ char *kbuild_resolve_ref(const char *tree, const char *ref)
 	return sha;
 }
 
+char *kbuild_describe_ref(const char *tree, const char *ref)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	char *sha = kbuild_resolve_ref(tree, ref), *label = NULL;
+
+	if (!sha)
+		return NULL;
+	/* the operand is the resolved id: never an option */
+	if (kbuild_git(tree, &out, &err, "describe", "--tags", "--always", "--abbrev=12", sha,
+		       NULL) == 0 && *strtrim(out.buf))
+		label = kbuild_label_from_text(strtrim(out.buf), 60);
+	else
+		label = xstrndup(sha, 12);
+	free(sha);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return label;
+}
+
 char *kbuild_series_subject(const struct kbuild_opts *o)
 {
 	const char *cache = o->cache_dir ? o->cache_dir : kbuild_cache_dir();

@@ -34,7 +34,7 @@ expect 2 "no kernel labelled 'nope'" -- "$MM" vm run --kernel nope "$top/configs
 expect 2 "--accel 'hvf'" -- "$MM" vm run --kernel x --accel hvf "$top/configs/quick.yaml"
 expect 2 "--mem '12Q'" -- "$MM" vm run --kernel x --mem 12Q "$top/configs/quick.yaml"
 expect 2 "which CONFIG.yaml" -- "$MM" vm run --kernel x
-expect 2 "no --patch given" -- "$MM" ab --tree "$work" "$top/configs/quick.yaml"
+expect 2 "no --patch or --new given" -- "$MM" ab --tree "$work" "$top/configs/quick.yaml"
 expect 2 "--rounds 'zero'" -- "$MM" ab --tree "$work" --patch p --rounds zero x.yaml
 "$MM" kernel list >"$work/out" 2>&1 || fail "kernel list on an empty cache"
 
