@@ -1,0 +1,58 @@
+/*
+ * mmbench bisect: find the commit that changed a metric, each step decided
+ * by a sequential test (harness/kernel/bisect.h, docs/bisect.md).
+ */
+#include "bisect.h"
+#include "builtin.h"
+#include "parse-options.h"
+#include "util.h"
+
+#include <string.h>
+
+int cmd_bisect(int argc, char **argv)
+{
+	struct bisect_opts o;
+	struct bisect_measure m = { 0 };
+	bool log = false;
+	const struct option opts[] = {
+		OPT_STRING(0, "tree", &o.tree, "DIR", "git work tree of the kernel"),
+		OPT_STRING(0, "good", &o.good, "REF", "a commit with the old behaviour"),
+		OPT_STRING(0, "bad", &o.bad, "REF", "a commit with the new behaviour"),
+		OPT_STRING(0, "metric", &o.metric, "W.M[@V]", "the metric that changed"),
+		OPT_INT_RANGE(0, "rounds", &o.endpoint_rounds, 2, 1000, "N",
+			      "first runs of each endpoint (default 5)"),
+		OPT_INT_RANGE(0, "max-rounds", &o.step.max_rounds, 1, 1000, "N",
+			      "candidate runs before a step is skipped (default 10)"),
+		OPT_END(),
+	};
+	int n, rc;
+
+	bisect_opts_init(&o);
+	if (argc > 1 && !strcmp(argv[1], "log")) {
+		log = true;
+		argc--;
+		argv++;
+	}
+	n = parse_options(argc, argv, opts, log ? "bisect log" : "bisect", "CONFIG.yaml", 0);
+	if (n < 0)
+		return EXIT_USAGE;
+	if (log) {
+		if (!o.tree || !o.good || !o.bad) {
+			error("bisect log: --tree, --good and --bad name the bisect");
+			return EXIT_USAGE;
+		}
+		return mmb_exit_code(bisect_print_log(&o));
+	}
+	if (bisect_opts_check(&o, n, argv) < 0)
+		return EXIT_USAGE;
+	rc = bisect_fake_measure(&o, &m);
+	if (rc < 0)
+		return EXIT_USAGE;
+	if (rc == 0) {
+		error("bisect: measuring kernels (build, boot, run %s) is not wired yet; "
+		      "MMBENCH_BISECT_FAKE=FILE selects the synthetic measurement", o.experiment);
+		return EXIT_RUNTIME;
+	}
+	rc = bisect_run(&o, &m);
+	return rc == 1 ? EXIT_RUNTIME : mmb_exit_code(rc);
+}
