@@ -6,6 +6,7 @@
 #include "builtin.h"
 #include "parse-options.h"
 #include "util.h"
+#include "vm-options.h"
 
 #include <string.h>
 
@@ -13,6 +14,7 @@ int cmd_bisect(int argc, char **argv)
 {
 	struct bisect_opts o;
 	struct bisect_measure m = { 0 };
+	struct vm_opts vm;
 	bool log = false;
 	const struct option opts[] = {
 		OPT_STRING(0, "tree", &o.tree, "DIR", "git work tree of the kernel"),
@@ -23,11 +25,14 @@ int cmd_bisect(int argc, char **argv)
 			      "first runs of each endpoint (default 5)"),
 		OPT_INT_RANGE(0, "max-rounds", &o.step.max_rounds, 1, 1000, "N",
 			      "candidate runs before a step is skipped (default 10)"),
+		VM_OPTIONS(&vm),
+		OPT_STRING(0, "db", &vm.db_path, "FILE", "results database"),
 		OPT_END(),
 	};
 	int n, rc;
 
 	bisect_opts_init(&o);
+	vm_opts_init(&vm);
 	if (argc > 1 && !strcmp(argv[1], "log")) {
 		log = true;
 		argc--;
@@ -48,11 +53,8 @@ int cmd_bisect(int argc, char **argv)
 	rc = bisect_fake_measure(&o, &m);
 	if (rc < 0)
 		return EXIT_USAGE;
-	if (rc == 0) {
-		error("bisect: measuring kernels (build, boot, run %s) is not wired yet; "
-		      "MMBENCH_BISECT_FAKE=FILE selects the synthetic measurement", o.experiment);
-		return EXIT_RUNTIME;
-	}
+	if (rc == 0)
+		bisect_kernel_measure(&o, &vm, &m);
 	rc = bisect_run(&o, &m);
 	return rc == 1 ? EXIT_RUNTIME : mmb_exit_code(rc);
 }

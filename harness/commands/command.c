@@ -28,7 +28,7 @@ static const struct command commands[] = {
 	{ "kernel",	cmd_kernel,	0 },
 	{ "vm",		cmd_vm,		RESTORE_ENV },
 	{ "ab",		cmd_ab,		RESTORE_ENV },
-	{ "bisect",	cmd_bisect,	0 },
+	{ "bisect",	cmd_bisect,	RESTORE_ENV },
 	{ "reproduce",	cmd_reproduce,	RESTORE_ENV },
 	{ "fleet",	cmd_fleet,	0 },
 	{ "restore",	cmd_restore,	0 },

@@ -45,6 +45,14 @@ int bisect_opts_check(struct bisect_opts *o, int argc, char **argv);
  * -1 on a bad setting.
  */
 int bisect_fake_measure(const struct bisect_opts *o, struct bisect_measure *m);
+struct vm_opts;
+/*
+ * The kernel measurement (bisectmeasure.c): build the commit (label
+ * bisect-<sha12>), boot it once with vm's options running o->experiment,
+ * and give that run's mean of o->metric, disturbed iterations left out.
+ */
+int bisect_kernel_measure(const struct bisect_opts *o, const struct vm_opts *vm,
+			  struct bisect_measure *m);
 /*
  * Bisect.  0 with the first bad commit named; 1 when there is nothing to
  * bisect (good vs bad not significant) or no answer; -1 on a failure;

@@ -8,6 +8,7 @@
 #    and leaves the user's tree alone; `bisect log` replays with git
 #  - the same command again resumes: no new runs measured
 #  - a history with no change: "nothing to bisect", exit 1
+#  - without MMBENCH_BISECT_FAKE a run is a kernel build (fails here: exit 1)
 set -u
 MM="$MMBENCH_BUILD/mmbench"
 work=$(mktemp -d)
@@ -79,4 +80,11 @@ echo 100 >"$t/value"
 gc commit -q -am "back to 100"
 gc tag same
 expect 1 "nothing to bisect: good vs bad is" -- "$MM" bisect --tree "$t" --good good --bad same --metric fake.value
+
+# without the synthetic measurement each run is a kernel build of the
+# commit: this tree is not a kernel, so the first build fails with its log
+expect 1 "log: " -- env -u MMBENCH_BISECT_FAKE "$MM" bisect --tree "$t" --good good --bad bad^ \
+	--metric fake.value "$(cd "$(dirname "$0")/../.." && pwd)/configs/quick.yaml"
+grep -q "bisect-${head:0:12}\|bisect-$(git -C "$t" rev-parse good | cut -c1-12)" "$work/err" ||
+	{ cat "$work/err"; fail "the kernel label is not bisect-SHA12"; }
 echo ok
