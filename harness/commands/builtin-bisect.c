@@ -25,6 +25,11 @@ int cmd_bisect(int argc, char **argv)
 			      "first runs of each endpoint (default 5)"),
 		OPT_INT_RANGE(0, "max-rounds", &o.step.max_rounds, 1, 1000, "N",
 			      "candidate runs before a step is skipped (default 10)"),
+		OPT_LIST(0, "config", &o.build.fragments, &o.build.nfragments, "FRAG",
+			 "config fragment for every kernel"),
+		OPT_STRING(0, "base-config", &o.build.base_config, "B",
+			   "defconfig, tinyconfig or a config file"),
+		OPT_INT_RANGE(0, "jobs", &o.build.jobs, 1, 4096, "N", "parallel make jobs"),
 		VM_OPTIONS(&vm),
 		OPT_STRING(0, "db", &vm.db_path, "FILE", "results database"),
 		OPT_END(),
@@ -39,22 +44,21 @@ int cmd_bisect(int argc, char **argv)
 		argv++;
 	}
 	n = parse_options(argc, argv, opts, log ? "bisect log" : "bisect", "CONFIG.yaml", 0);
-	if (n < 0)
-		return EXIT_USAGE;
-	if (log) {
-		if (!o.tree || !o.good || !o.bad) {
-			error("bisect log: --tree, --good and --bad name the bisect");
-			return EXIT_USAGE;
-		}
-		return mmb_exit_code(bisect_print_log(&o));
+	if (n < 0) {
+		rc = EXIT_USAGE;
+	} else if (log && (!o.tree || !o.good || !o.bad)) {
+		error("bisect log: --tree, --good and --bad name the bisect");
+		rc = EXIT_USAGE;
+	} else if (log) {
+		rc = mmb_exit_code(bisect_print_log(&o));
+	} else if (bisect_opts_check(&o, n, argv) < 0 || (rc = bisect_fake_measure(&o, &m)) < 0) {
+		rc = EXIT_USAGE;
+	} else {
+		if (rc == 0)
+			bisect_kernel_measure(&o, &vm, &m);
+		rc = bisect_run(&o, &m);
+		rc = rc == 1 ? EXIT_RUNTIME : mmb_exit_code(rc);
 	}
-	if (bisect_opts_check(&o, n, argv) < 0)
-		return EXIT_USAGE;
-	rc = bisect_fake_measure(&o, &m);
-	if (rc < 0)
-		return EXIT_USAGE;
-	if (rc == 0)
-		bisect_kernel_measure(&o, &vm, &m);
-	rc = bisect_run(&o, &m);
-	return rc == 1 ? EXIT_RUNTIME : mmb_exit_code(rc);
+	bisect_opts_release(&o);
+	return rc;
 }

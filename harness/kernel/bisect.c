@@ -46,6 +46,12 @@ void bisect_opts_init(struct bisect_opts *o)
 	memset(o, 0, sizeof(*o));
 	bisect_step_opts_default(&o->step);
 	o->endpoint_rounds = 5;
+	kbuild_opts_init(&o->build);
+}
+
+void bisect_opts_release(struct bisect_opts *o)
+{
+	kbuild_opts_release(&o->build);
 }
 
 int bisect_opts_check(struct bisect_opts *o, int argc, char **argv)

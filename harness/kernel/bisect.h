@@ -19,6 +19,7 @@
 #define MMB_BISECT_H
 
 #include "bisectstep.h"
+#include "kbuild.h"
 
 #include <stddef.h>
 
@@ -34,10 +35,14 @@ struct bisect_opts {
 	const char *experiment;		/* CONFIG.yaml */
 	const char *cache_dir;		/* NULL: kbuild_cache_dir() */
 	struct bisect_step_opts step;
-	int endpoint_rounds;		/* first runs of each endpoint, default 3 */
+	int endpoint_rounds;		/* first runs of each endpoint, default 5 */
+	/* the kernel measurement's builds: base_config, fragments, jobs
+	   (tree, ref, label, db_path and cache_dir are set per commit) */
+	struct kbuild_opts build;
 };
 
 void bisect_opts_init(struct bisect_opts *o);
+void bisect_opts_release(struct bisect_opts *o);
 /* Check the options and operands; 0 or -1 with one message (exit 2). */
 int bisect_opts_check(struct bisect_opts *o, int argc, char **argv);
 /*

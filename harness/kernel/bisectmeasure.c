@@ -55,12 +55,11 @@ static int run_mean(struct kmeasure *k, const char *label, double *value)
 static int kernel_measure(void *ctx, const char *sha, double *value)
 {
 	struct kmeasure *k = ctx;
-	struct kbuild_opts b;
+	struct kbuild_opts b = k->o->build;
 	struct kbuild_result br;
 	char *label = xasprintf("bisect-%.12s", sha);
 	int rc;
 
-	kbuild_opts_init(&b);
 	b.tree = k->o->tree;
 	b.ref = sha;
 	b.label = label;
@@ -69,7 +68,6 @@ static int kernel_measure(void *ctx, const char *sha, double *value)
 	rc = kbuild_build(&b, &br);
 	if (rc == 0)
 		kbuild_result_release(&br);
-	kbuild_opts_release(&b);
 	for (int attempt = 0; rc == 0 && attempt < ATTEMPTS; attempt++) {
 		struct vm_result vr;
 
