@@ -151,7 +151,7 @@ static void add_run(struct bstate *st, const char *sha, double v)
 		st->alloc = st->alloc ? 2 * st->alloc : 64;
 		st->runs = xrealloc(st->runs, st->alloc * sizeof(*st->runs));
 	}
-	snprintf(st->runs[st->nruns].sha, sizeof(st->runs[0].sha), "%s", sha);
+	snprintf(st->runs[st->nruns].sha, sizeof(st->runs[0].sha), "%.40s", sha);
 	st->runs[st->nruns++].value = v;
 }
 
@@ -331,7 +331,7 @@ static int steps(struct bstate *st, char *first)
 		strbuf_reset(&out);
 		if ((rc = git_in(st, &out, "rev-parse", "--verify", "BISECT_HEAD")) < 0)
 			break;
-		snprintf(s->sha, sizeof(s->sha), "%s", strtrim(out.buf));
+		snprintf(s->sha, sizeof(s->sha), "%.40s", strtrim(out.buf));
 		if ((rc = one_step(st, s->sha, &s->r)) < 0)
 			break;
 		st->nsteps++;
@@ -390,7 +390,7 @@ static void earlier_steps(struct bstate *st)
 			size_t ng, nc;
 			double *g = vals(st, st->good, &ng), *c = vals(st, sha, &nc);
 
-			snprintf(s->sha, sizeof(s->sha), "%s", sha);
+			snprintf(s->sha, sizeof(s->sha), "%.40s", sha);
 			bisect_step_decide(g, ng, g, ng, c, nc, &st->o->step, &s->r);
 			s->r.decision = !strcmp(word, "good") ? BISECT_GOOD :
 					!strcmp(word, "bad") ? BISECT_BAD : BISECT_SKIP;
@@ -452,7 +452,7 @@ static int print_answer(struct bstate *st, const char *first)
 		rc = -1;
 		goto out;
 	}
-	snprintf(parent, sizeof(parent), "%s", strtrim(out.buf));
+	snprintf(parent, sizeof(parent), "%.40s", strtrim(out.buf));
 	/* the confirmation A/B: the first bad commit against its parent, interleaved */
 	for (size_t k = 1; k <= n0; k++)
 		if (measure_to(st, parent, k) < 0 || measure_to(st, first, k) < 0) {
@@ -490,8 +490,8 @@ static int resolve_ends(struct bstate *st)
 		rc = MMB_EUSAGE;
 	}
 	if (!rc) {
-		snprintf(st->good, sizeof(st->good), "%s", g);
-		snprintf(st->bad, sizeof(st->bad), "%s", b);
+		snprintf(st->good, sizeof(st->good), "%.40s", g);
+		snprintf(st->bad, sizeof(st->bad), "%.40s", b);
 	}
 	free(g);
 	free(b);
