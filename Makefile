@@ -52,7 +52,7 @@ UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
 E2E       := $(sort $(wildcard tests/e2e/*.sh))
 
-.PHONY: all run check check-unit check-e2e check-asan check-kernel bench install clean deps lint fuzz stats-vectors host-inc lint-layout layer-graph
+.PHONY: all run check check-unit check-e2e check-asan check-kernel check-bisect bench install clean deps lint fuzz stats-vectors host-inc lint-layout layer-graph
 .DELETE_ON_ERROR:
 # Keep the sanitizer objects of the unit tests between runs.
 .SECONDARY:
@@ -188,6 +188,12 @@ check-kernel:
 	@./tools/install-deps.sh test kernel
 	@$(MAKE) --no-print-directory all
 	MMBENCH_BUILD=$(BUILD) ./tests/kernel/run.sh
+
+# ab --new and bisect on real kernels (issue 30; long: many TCG boots)
+check-bisect:
+	@./tools/install-deps.sh test kernel
+	@$(MAKE) --no-print-directory all
+	MMBENCH_BUILD=$(BUILD) ./tests/kernel/bisect.sh
 
 bench: all $(BUILD)/bench/interference-cost $(BUILD)/bench/strtod-loop
 	MMBENCH_BUILD=$(BUILD) SENS=$(SENS) KSENS=$(KSENS) KAA=$(KAA) VMSDEF=$(VMSDEF) ./bench/run.sh

@@ -49,6 +49,18 @@ int db_block_is_binary(const void *data, size_t len)
 
 #define FAIL(msg) do { *why = (msg); return -1; } while (0)
 
+/* A 32-bit integer at *p, *p moved past it: 0, or -1 when there is none. */
+static int json_int(const char **p, long *v)
+{
+	char *end;
+
+	*v = strtol(*p, &end, 10);
+	if (end == *p || *v < INT_MIN || *v > INT_MAX)
+		return -1;
+	*p = end;
+	return 0;
+}
+
 /* "[[iteration, seq, value], ...]"; p[len] is NUL (SQLite text). */
 static int decode_json(const char *p, size_t len, size_t n_expected,
 		       db_block_fn fn, void *ctx, const char **why)
@@ -73,15 +85,11 @@ static int decode_json(const char *p, size_t len, size_t n_expected,
 		double v;
 
 		EXPECT('[');
-		it = strtol(p, &end, 10);
-		if (end == p || it < INT_MIN || it > INT_MAX)
+		if (json_int(&p, &it))
 			FAIL("an iteration that is not a 32-bit integer");
-		p = end;
 		EXPECT(',');
-		seq = strtol(p, &end, 10);
-		if (end == p || seq < INT_MIN || seq > INT_MAX)
+		if (json_int(&p, &seq))
 			FAIL("a seq that is not a 32-bit integer");
-		p = end;
 		EXPECT(',');
 		v = strtod(p, &end);
 		if (end == p || !isfinite(v))

@@ -14,7 +14,7 @@ int ab_parse_args(struct ab_opts *o, int argc, char **argv)
 	const struct option opts[] = {
 		OPT_STRING(0, "tree", &o->build.tree, "DIR", "git work tree of the kernel"),
 		OPT_STRING(0, "base", &o->build.ref, "REF", "base commit"),
-		OPT_STRING(0, "new", &o->new_ref, "REF", "the new kernel's commit (two refs of one tree)"),
+		OPT_STRING(0, "new", &o->new_ref, "REF", "new commit (default: --base)"),
 		OPT_LIST(0, "patch", &o->build.patches, &o->build.npatches, "P", "the series"),
 		OPT_LIST(0, "config", &o->build.fragments, &o->build.nfragments, "FRAG",
 			 "config fragment for both kernels"),

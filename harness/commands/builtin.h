@@ -65,6 +65,7 @@ int cmd_report(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
 int cmd_vm(int argc, char **argv);
 int cmd_ab(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
 int cmd_fleet(int argc, char **argv);
 int cmd_help(int argc, char **argv);

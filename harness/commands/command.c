@@ -28,6 +28,7 @@ static const struct command commands[] = {
 	{ "kernel",	cmd_kernel,	HAS_SUBCOMMANDS },
 	{ "vm",		cmd_vm,		RESTORE_ENV | HAS_SUBCOMMANDS },
 	{ "ab",		cmd_ab,		RESTORE_ENV },
+	{ "bisect",	cmd_bisect,	RESTORE_ENV },
 	{ "reproduce",	cmd_reproduce,	RESTORE_ENV },
 	{ "fleet",	cmd_fleet,	HAS_SUBCOMMANDS },
 	{ "restore",	cmd_restore,	0 },

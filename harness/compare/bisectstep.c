@@ -1,18 +1,29 @@
-/* Bisect's statistics (bisectstep.h): the endpoint test and the SPRT of one step. */
+/*
+ * One bisect step's decision: a sequential probability ratio test between
+ * the good and the bad endpoint's run-level means (bisectstep.h).
+ */
 #include "bisectstep.h"
 
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 const char *bisect_decision_name(enum bisect_decision d)
 {
-	static const char *const names[] = {
-		[BISECT_MORE] = "more", [BISECT_GOOD] = "good",
-		[BISECT_BAD] = "bad", [BISECT_SKIP] = "skip",
-	};
+	switch (d) {
+	case BISECT_GOOD: return "good";
+	case BISECT_BAD: return "bad";
+	case BISECT_SKIP: return "skip";
+	case BISECT_MORE: break;
+	}
+	return "more";
+}
 
-	return (unsigned int)d < sizeof(names) / sizeof(names[0]) ? names[d] : "?";
+void bisect_step_opts_default(struct bisect_step_opts *o)
+{
+	o->alpha = 0.01;
+	o->beta = 0.01;
+	o->min_rounds = 2;
+	o->max_rounds = 10;
 }
 
 static double mean_of(const double *x, size_t n)
@@ -24,7 +35,7 @@ static double mean_of(const double *x, size_t n)
 	return s / (double)n;
 }
 
-static double ssd_of(const double *x, size_t n, double m)
+static double ss_of(const double *x, size_t n, double m)
 {
 	double s = 0;
 
@@ -33,93 +44,123 @@ static double ssd_of(const double *x, size_t n, double m)
 	return s;
 }
 
-int bisect_endpoints(const double *good, size_t ng, const double *bad, size_t nb, double alpha,
-		     struct stats_test *out)
+/* The chi-square distribution's 10% quantile at df (Wilson-Hilferty). */
+static double chi2_q10(double df)
 {
-	if (ng < 2 || nb < 2)
+	const double z = -1.2815515655446004;
+	double a = 2 / (9 * df), c = 1 - a + z * sqrt(a);
+
+	return df * c * c * c;
+}
+
+/*
+ * The spread of one run mean: pooled within the endpoints (df ng+nb-2),
+ * raised to its one-sided 90% upper confidence bound.
+ */
+static double spread_upper(const double *good, size_t ng, double mg,
+			   const double *bad, size_t nb, double mb)
+{
+	double df = (double)(ng + nb - 2);
+	double s2 = (ss_of(good, ng, mg) + ss_of(bad, nb, mb)) / df;
+
+	return s2 * df / chi2_q10(df);
+}
+
+static int check_opts(const struct bisect_step_opts *o, struct bisect_step_result *r)
+{
+	if (!(o->alpha > 0 && o->alpha < 0.5) || !(o->beta > 0 && o->beta < 0.5)) {
+		snprintf(r->reason, sizeof(r->reason),
+			 "alpha and beta must be in (0, 0.5), not %g and %g", o->alpha, o->beta);
 		return -1;
-	if (stats_welch(good, ng, bad, nb, out) < 0)
+	}
+	if (o->min_rounds < 1 || o->max_rounds < o->min_rounds) {
+		snprintf(r->reason, sizeof(r->reason),
+			 "--max-rounds %d must be at least the minimum of %d rounds",
+			 o->max_rounds, o->min_rounds < 1 ? 1 : o->min_rounds);
 		return -1;
-	return isfinite(out->p) && out->p < (alpha > 0 ? alpha : 0.01);
+	}
+	return 0;
+}
+
+static void decide(const struct bisect_step_opts *o, size_t nc, struct bisect_step_result *r)
+{
+	if (nc < (size_t)o->min_rounds) {
+		snprintf(r->reason, sizeof(r->reason), "%zu of at least %d rounds", nc,
+			 o->min_rounds);
+		return;
+	}
+	if (r->llr >= r->upper)
+		r->decision = BISECT_BAD;
+	else if (r->llr <= r->lower)
+		r->decision = BISECT_GOOD;
+	if (r->decision != BISECT_MORE)
+		return;
+	if (nc >= (size_t)o->max_rounds) {
+		r->decision = BISECT_SKIP;
+		snprintf(r->reason, sizeof(r->reason),
+			 "undecided after %zu rounds (--max-rounds): at %.0f%% of the way from good to bad, log LR %.2f in (%.2f, %.2f)",
+			 nc, 100 * r->position, r->llr, r->lower, r->upper);
+		return;
+	}
+	snprintf(r->reason, sizeof(r->reason), "log LR %.2f in (%.2f, %.2f)", r->llr,
+		 r->lower, r->upper);
 }
 
 int bisect_step_decide(const double *good, size_t ng, const double *bad, size_t nb,
-		       const double *mid, size_t nm, const struct bisect_step_opts *o,
-		       struct bisect_step *out)
+		       const double *cand, size_t nc, const struct bisect_step_opts *o,
+		       struct bisect_step_result *r)
 {
-	double alpha = o && o->alpha > 0 ? o->alpha : 0.01, beta = o && o->beta > 0 ? o->beta : 0.01;
-	int max_rounds = o && o->max_rounds > 0 ? o->max_rounds : 10;
-	double mg, mb, var;
+	double mg, mb, s2, mid, delta;
 
-	memset(out, 0, sizeof(*out));
-	out->error_bound = 1;
-	if (ng < 2 || nb < 2)
+	*r = (struct bisect_step_result){ .decision = BISECT_MORE, .llr = 0,
+		.mean = NAN, .change = NAN, .position = NAN, .nruns = nc };
+	if (check_opts(o, r))
 		return -1;
+	r->lower = log(o->beta / (1 - o->alpha));
+	r->upper = log((1 - o->beta) / o->alpha);
+	r->error_bound = fmax(o->alpha / (1 - o->beta), o->beta / (1 - o->alpha));
+	if (ng < 2 || nb < 2) {
+		snprintf(r->reason, sizeof(r->reason),
+			 "the endpoints need 2 runs each (good %zu, bad %zu)", ng, nb);
+		return 0;
+	}
 	mg = mean_of(good, ng);
 	mb = mean_of(bad, nb);
-	if (mg == mb)
-		return -1;
-	/* the pooled run-to-run variance of the endpoints */
-	var = (ssd_of(good, ng, mg) + ssd_of(bad, nb, mb)) / (double)(ng + nb - 2);
-	if (!(var > 0))
-		var = 1e-300;
-	/*
-	 * Wald's bounds at half the error rates: the statistic is looked at
-	 * after every run (not a pure SPRT of independent terms), and at the
-	 * full rates the errors at 2 sd came to 1.5% for a 1% bound.
-	 */
-	out->lower = log((beta / 2) / (1 - alpha / 2));
-	out->upper = log((1 - beta / 2) / (alpha / 2));
-	out->decision = BISECT_MORE;
-	for (size_t i = 0; i < nm; i++) {
+	delta = mb - mg;
+	if (nc) {
+		r->mean = mean_of(cand, nc);
+		r->change = mg != 0 ? (r->mean - mg) / fabs(mg) : NAN;
+		r->position = delta != 0 ? (r->mean - mg) / delta : NAN;
+	}
+	s2 = spread_upper(good, ng, mg, bad, nb, mb);
+	mid = (mg + mb) / 2;
+	if (delta != 0 && !(s2 > 0)) {
+		/* no spread at all (a synthetic measurement): the side it lies on */
+		for (size_t i = 0; i < nc; i++)
+			r->llr += cand[i] - mid;
+		r->llr = r->llr == 0 ? 0 : copysign(INFINITY, r->llr * delta);
+		decide(o, nc, r);
+		return 0;
+	}
+	if (delta == 0) {
+		r->decision = nc >= (size_t)o->max_rounds ? BISECT_SKIP : BISECT_MORE;
+		snprintf(r->reason, sizeof(r->reason),
+			 "the endpoints do not separate: good and bad runs have one mean");
+		return 0;
+	}
+	if (nc) {
 		/*
-		 * The likelihood ratio of the midpoint's mean of k runs: under
-		 * "good" it lies about the good endpoints' mean with variance
-		 * var (1/k + 1/ng), the endpoint's own uncertainty included (a
-		 * few runs only; plugged in as exact, the errors at 2 sd were
-		 * 1.75% for a 1% bound); likewise under "bad".
+		 * The candidate's mean against the estimated midpoint: the
+		 * midpoint's variance is common to every candidate run, so it
+		 * joins the mean's once, not each run's.
 		 */
-		double k = (double)(i + 1), x = mean_of(mid, i + 1);
-		double v0 = var * (1 / k + 1 / (double)ng), v1 = var * (1 / k + 1 / (double)nb);
+		double inv = 1.0 / (double)ng + 1.0 / (double)nb;
+		double v = s2 / (double)nc + s2 / 4 * inv;
+		/* the change as its one-sided 90% lower bound: never overstated */
+		double dlo = fmax(0, fabs(delta) - 1.2815515655446004 * sqrt(s2 * inv));
 
-		out->llr = 0.5 * log(v0 / v1) + (x - mg) * (x - mg) / (2 * v0) -
-			   (x - mb) * (x - mb) / (2 * v1);
-		out->rounds = (int)i + 1;
-		if (out->llr >= out->upper) {
-			out->decision = BISECT_BAD;
-			out->error_bound = alpha;
-			break;
-		}
-		if (out->llr <= out->lower) {
-			out->decision = BISECT_GOOD;
-			out->error_bound = beta;
-			break;
-		}
+		r->llr = copysign(dlo, delta) * (r->mean - mid) / v;
 	}
-	if (out->rounds) {
-		out->mean = mean_of(mid, (size_t)out->rounds);
-		out->change_pct = mg != 0 ? 100 * (out->mean - mg) / fabs(mg) : NAN;
-	}
-	if (out->decision == BISECT_MORE && out->rounds >= max_rounds)
-		out->decision = BISECT_SKIP;
-	switch (out->decision) {
-	case BISECT_GOOD:
-	case BISECT_BAD:
-		snprintf(out->why, sizeof(out->why), "%s after %d run%s (LLR %.2f past %.2f; error <= %g)",
-			 bisect_decision_name(out->decision), out->rounds, out->rounds == 1 ? "" : "s",
-			 out->llr, out->decision == BISECT_BAD ? out->upper : out->lower,
-			 out->error_bound);
-		break;
-	case BISECT_SKIP:
-		snprintf(out->why, sizeof(out->why), "skip: undecided after %d runs (LLR %.2f within"
-			 " [%.2f, %.2f]): the midpoint's mean is between good and bad", out->rounds,
-			 out->llr, out->lower, out->upper);
-		break;
-	case BISECT_MORE:
-		snprintf(out->why, sizeof(out->why), "undecided after %d run%s (LLR %.2f within"
-			 " [%.2f, %.2f]): another round", out->rounds, out->rounds == 1 ? "" : "s",
-			 out->llr, out->lower, out->upper);
-		break;
-	}
+	decide(o, nc, r);
 	return 0;
 }

@@ -1,58 +1,62 @@
 /*
- * The decisions of `mmbench bisect` on run-level means (one number per
- * boot or run: the level where kernel-to-kernel variance lives):
- *  - the endpoints: does bad differ from good at all (Welch, the run
- *    means as units)?  If not there is nothing to bisect;
- *  - a step: is the midpoint good or bad?  A sequential probability ratio
- *    test between "its mean is the good mean" and "its mean is the bad
- *    mean", with stated error bounds alpha (calling a good commit bad)
- *    and beta (calling a bad commit good); more rounds until one side
- *    wins, "skip" after max_rounds.
+ * One bisect step's decision (docs/bisect.md): is the candidate commit's
+ * run-level mean the good endpoint's or the bad endpoint's?  A sequential
+ * probability ratio test (Wald) between the two simple hypotheses
+ *   H_good: run mean ~ N(mu_good, s^2)   H_bad: run mean ~ N(mu_bad, s^2)
+ * with mu_good, mu_bad and s estimated from the endpoint runs measured
+ * beside the candidate (interleaved).  The caller feeds run means only
+ * (disturbed runs already left out) and asks again after every round:
+ * the answer is good, bad, more rounds, or skip (with the reason) once
+ * --max-rounds candidate runs have not decided it.
+ *
+ * The plug-in estimates make the plain SPRT overconfident with few
+ * endpoint runs, so the spread is taken as its upper confidence bound
+ * (chi-square, one-sided 90%), the change good -> bad as its lower bound
+ * (one-sided 90%), and the estimated midpoint's variance joins the
+ * candidate mean's; tests/unit/test_bisectstep.c shows the stated bound
+ * holding at known effect sizes.
+ * (Contract header: implemented in bisectstep.c.)
  */
 #ifndef MMB_BISECTSTEP_H
 #define MMB_BISECTSTEP_H
 
 #include <stddef.h>
 
-#include "stats.h"
+enum bisect_decision {
+	BISECT_MORE,	/* not decided yet: measure another round */
+	BISECT_GOOD,
+	BISECT_BAD,
+	BISECT_SKIP,	/* --max-rounds reached, or the endpoints do not separate */
+};
+const char *bisect_decision_name(enum bisect_decision d);	/* "good", "bad", "more", "skip" */
 
 struct bisect_step_opts {
-	double alpha, beta;	/* per-step error bounds; 0: 0.01 each */
-	int max_rounds;		/* midpoint runs before "skip"; 0: 10 */
+	double alpha;		/* P(call a good commit bad), default 0.01 */
+	double beta;		/* P(call a bad commit good), default 0.01 */
+	int min_rounds;		/* candidate runs before a decision, default 2 */
+	int max_rounds;		/* candidate runs before skip, default 10 */
 };
+void bisect_step_opts_default(struct bisect_step_opts *o);
 
-enum bisect_decision { BISECT_MORE, BISECT_GOOD, BISECT_BAD, BISECT_SKIP };
-
-struct bisect_step {
+struct bisect_step_result {
 	enum bisect_decision decision;
-	double llr;		/* log-likelihood ratio, bad over good */
-	double lower, upper;	/* the SPRT's bounds: ln(beta/(1-alpha)), ln((1-beta)/alpha) */
-	double mean;		/* the midpoint's mean of run means */
-	double change_pct;	/* vs the good mean */
-	double error_bound;	/* alpha or beta, whichever the decision risks; 1 when none */
-	int rounds;		/* midpoint runs used */
-	char why[160];		/* a line for the step table */
+	double llr;		/* log likelihood ratio, bad over good */
+	double lower, upper;	/* Wald's thresholds: good at <= lower, bad at >= upper */
+	double mean;		/* the candidate's mean of run means */
+	double change;		/* (mean - good mean) / good mean, NaN when good mean is 0 */
+	double position;	/* (mean - good) / (bad - good): 0 good, 1 bad */
+	double error_bound;	/* Wald's bound on this step's error: max(a/(1-b), b/(1-a)) */
+	size_t nruns;		/* candidate runs used */
+	char reason[160];	/* why skip or more, empty otherwise */
 };
 
-const char *bisect_decision_name(enum bisect_decision d);
-
 /*
- * Good vs bad at the run level, Welch on the run means: 1 when they
- * differ at level alpha (0: 0.01), 0 when not (nothing to bisect), -1
- * when either side has fewer than 2 runs.  out: the test, its change
- * and 95% CI.
- */
-int bisect_endpoints(const double *good, size_t ng, const double *bad, size_t nb, double alpha,
-		     struct stats_test *out);
-
-/*
- * The step's decision from the endpoints' run means and the midpoint's
- * (in the order measured: the SPRT stops at the first run that decides).
- * 0, or -1 when the endpoints cannot define the test (fewer than 2 runs
- * a side, or equal means).
+ * Decide from the run means good[0..ng), bad[0..nb), cand[0..nc).
+ * 0, or -1 with reason set on bad options (alpha/beta outside (0, 0.5),
+ * max_rounds < min_rounds).  Fewer than 2 runs at an endpoint is MORE.
  */
 int bisect_step_decide(const double *good, size_t ng, const double *bad, size_t nb,
-		       const double *mid, size_t nm, const struct bisect_step_opts *o,
-		       struct bisect_step *out);
+		       const double *cand, size_t nc, const struct bisect_step_opts *o,
+		       struct bisect_step_result *r);
 
 #endif

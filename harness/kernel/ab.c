@@ -44,10 +44,10 @@ int ab_opts_check(struct ab_opts *o, int argc, char **argv)
 		return error("ab: which CONFIG.yaml?");
 	if (o->compare_format && !renderer_find_or_error("ab", o->compare_format))
 		return -1;
-	if (o->new_ref && !o->build.tree)
-		return error("ab: --new REF needs --tree DIR (the tree both refs are in)");
 	if (!o->build.tree && (!o->base_label || !o->new_label))
 		return error("ab: --tree DIR is required (or --base-name and --new-name of built kernels)");
+	if (o->new_ref && !o->build.tree)
+		return error("ab: --new REF needs --tree DIR");
 	if (o->build.tree && !o->build.npatches && !o->new_ref)
 		return error("ab: no --patch or --new given: the new kernel would be the base kernel");
 	if (o->new_ref && kbuild_ref_check("ab: --new", o->new_ref))
@@ -121,7 +121,7 @@ static int build_one(const struct ab_opts *o, const char *label, bool with_patch
 		k.patches = NULL;
 		k.npatches = 0;
 	} else if (o->new_ref) {
-		k.ref = o->new_ref;	/* two refs: the new kernel is --new (+ its patches) */
+		k.ref = o->new_ref;
 	}
 	k.label = label;
 	k.db_path = o->vm.db_path;
@@ -138,24 +138,71 @@ static int build_one(const struct ab_opts *o, const char *label, bool with_patch
 	return ret;
 }
 
-/* --new: both refs are commits of the tree, and not one commit (an A/A by mistake). */
-static int two_refs(const struct ab_opts *o, struct ab_result *r)
+/* --base and --new one commit with no series: nothing to compare (MMB_EUSAGE). */
+static int ab_same_commit(const struct ab_opts *o)
 {
-	char *a = kbuild_resolve_ref(o->build.tree, o->build.ref ? o->build.ref : "HEAD");
+	const char *base = o->build.ref ? o->build.ref : "HEAD";
+	char *a = kbuild_resolve_ref(o->build.tree, base);
 	char *b = a ? kbuild_resolve_ref(o->build.tree, o->new_ref) : NULL;
-	int rc = 0;
+	int rc = !a || !b ? MMB_EUSAGE : 0;
 
-	(void)r;
-	if (!a || !b)
-		rc = MMB_EUSAGE;
-	else if (!strcmp(a, b) && !o->build.npatches) {
-		error("ab: --base %s and --new %s are the same commit %.12s: nothing to compare",
-		      o->build.ref ? o->build.ref : "HEAD", o->new_ref, a);
+	if (a && b && !o->build.npatches && !strcmp(a, b)) {
+		error("ab: --base %s and --new %s are one commit (%.12s) and there is no --patch: "
+		      "nothing to compare", base, o->new_ref, a);
 		rc = MMB_EUSAGE;
 	}
 	free(a);
 	free(b);
 	return rc;
+}
+
+/*
+ * Labels from --tree: --base-name/--new-name, else with --new each ref's
+ * git describe (the series' last subject when --patch goes on top of
+ * --new), else the short base commit and the series' subject.
+ */
+static int ab_default_labels(const struct ab_opts *o, struct ab_result *r)
+{
+	struct kbuild_opts k = o->build;
+
+	k.cache_dir = o->vm.cache_dir;
+	if (o->new_ref && ab_same_commit(o))
+		return MMB_EUSAGE;
+	if (o->base_label) {
+		r->base_label = xstrdup(o->base_label);
+	} else {
+		const char *base = o->build.ref ? o->build.ref : "HEAD";
+		char *sha = o->new_ref ? kbuild_describe_ref(o->build.tree, base)
+				       : kbuild_resolve_ref(o->build.tree, base);
+
+		if (!sha)
+			return MMB_EUSAGE;
+		r->base_label = o->new_ref ? sha : xstrndup(sha, 12);
+		if (!o->new_ref)
+			free(sha);
+	}
+	if (o->new_label) {
+		r->new_label = xstrdup(o->new_label);
+	} else if (o->new_ref && !o->build.npatches) {
+		r->new_label = kbuild_describe_ref(o->build.tree, o->new_ref);
+		if (!r->new_label)
+			return MMB_EUSAGE;
+	} else {
+		char *subj = kbuild_series_subject(&k);
+
+		if (!subj) {
+			error("ab: cannot read a subject from the series; give --new-name");
+			return MMB_EUSAGE;
+		}
+		r->new_label = kbuild_label_from_text(subj, 60);
+		free(subj);
+	}
+	if (!strcmp(r->base_label, r->new_label)) {
+		error("ab: base and new kernels would both be labelled '%s'; give --new-name",
+		      r->base_label);
+		return MMB_EUSAGE;
+	}
+	return 0;
 }
 
 /* The two labels, building the kernels from --tree, or checking the cache has them. */
@@ -178,49 +225,12 @@ static int ab_labels(const struct ab_opts *o, const char *cache, struct ab_resul
 		}
 		return 0;
 	}
-	struct kbuild_opts k = o->build;
-
-	k.cache_dir = o->vm.cache_dir;
-	if (o->new_ref && (rc = two_refs(o, r)))
+	if ((rc = ab_default_labels(o, r)) != 0)
 		return rc;
-	if (o->base_label) {
-		r->base_label = xstrdup(o->base_label);
-	} else if (o->new_ref) {
-		if (!(r->base_label = kbuild_describe_ref(o->build.tree,
-							  o->build.ref ? o->build.ref : "HEAD")))
-			return MMB_EUSAGE;
-	} else {
-		char *sha = kbuild_resolve_ref(o->build.tree, o->build.ref);
-
-		if (!sha)
-			return MMB_EUSAGE;
-		r->base_label = xstrndup(sha, 12);
-		free(sha);
-	}
-	if (o->new_label) {
-		r->new_label = xstrdup(o->new_label);
-	} else if (o->new_ref && !o->build.npatches) {
-		if (!(r->new_label = kbuild_describe_ref(o->build.tree, o->new_ref)))
-			return MMB_EUSAGE;
-	} else {
-		char *subj = kbuild_series_subject(&k);
-
-		if (!subj) {
-			error("ab: cannot read a subject from the series; give --new-name");
-			return MMB_EUSAGE;
-		}
-		r->new_label = kbuild_label_from_text(subj, 60);
-		free(subj);
-	}
-	if (!strcmp(r->base_label, r->new_label)) {
-		error("ab: base and new kernels would both be labelled '%s'; give --new-name",
-		      r->base_label);
-		return MMB_EUSAGE;
-	}
 	if (o->new_ref)
-		info("ab: A = %s (%s), B = %s (%s + %zu patch argument%s)", r->base_label,
-		     o->build.ref ? o->build.ref : "HEAD", r->new_label, o->new_ref, o->build.npatches,
-		     o->build.npatches == 1 ? "" : "s");
+		info("ab: A = %s (%s), B = %s (%s +%zu patch argument%s)", r->base_label,
+		     o->build.ref ? o->build.ref : "HEAD", r->new_label, o->new_ref,
+		     o->build.npatches, o->build.npatches == 1 ? "" : "s");
 	else
 		info("ab: A = %s (%s), B = %s (+%zu patch argument%s)", r->base_label, o->build.ref,
 		     r->new_label, o->build.npatches, o->build.npatches == 1 ? "" : "s");

@@ -3,7 +3,7 @@
  * reproduce`).
  *
  * Builds (or finds in the cache) the base kernel at base_ref and the new
- * kernel = base + series, then boots them alternately, A B A B ..., one
+ * kernel = base (or --new REF) + series, then boots them alternately, A B A B ..., one
  * boot per kernel per round, each boot running the whole experiment, so
  * slow drift of the host hits both kernels alike.  Then runs `mmbench
  * compare BASE NEW` and `mmbench plot` on the result.
@@ -35,9 +35,9 @@ struct ab_opts {
 	 * cache_dir are set per build from the labels and vm.
 	 */
 	struct kbuild_opts build;
-	const char *base_label;		/* NULL: short base commit (git describe with --new) */
+	const char *new_ref;		/* --new: the new kernel's commit (NULL: --base) */
+	const char *base_label;		/* NULL: short base commit (with --new: git describe) */
 	const char *new_label;		/* NULL: last patch subject, else git describe of --new */
-	const char *new_ref;		/* --new: the new kernel is this ref (+ the patches) */
 	const char *experiment;		/* CONFIG.yaml */
 	struct vm_opts vm;		/* cpus, mem, accel, timeouts, iterations, db; label/experiment ignored */
 	int rounds;			/* 0: 3 */

@@ -809,44 +809,41 @@ out:
 	return ret;
 }
 
-/* The one line git prints of ref's commit: its sha, or `describe`; NULL after saying why. */
-static char *ref_line(const char *tree, const char *ref, bool describe)
+char *kbuild_resolve_ref(const char *tree, const char *ref)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	char *rev, *line = NULL;
-	int rc;
+	char *rev, *sha = NULL;
 
 	if (kbuild_ref_check("--ref", ref))
 		return NULL;
 	rev = xasprintf("%s^{commit}", ref);
-	/* describe: v6.12, v6.12-3-gabc123, or the short sha of an untagged history */
-	rc = describe ? kbuild_git(tree, &out, &err, "describe", "--tags", "--always",
-				   "--end-of-options", rev, NULL)
-		      : kbuild_git(tree, &out, &err, "rev-parse", "--verify", "--quiet",
-				   "--end-of-options", rev, NULL);
-	if (rc == 0)
-		line = xstrdup(strtrim(out.buf));
+	if (kbuild_git(tree, &out, &err, "rev-parse", "--verify", "--quiet", "--end-of-options", rev,
+		NULL) == 0)
+		sha = xstrdup(strtrim(out.buf));
 	else
 		error("--ref %s: not a commit in %s", ref, tree);
 	free(rev);
 	strbuf_release(&out);
 	strbuf_release(&err);
-	return line;
-}
-
-char *kbuild_resolve_ref(const char *tree, const char *ref)
-{
-	return ref_line(tree, ref, false);
+	return sha;
 }
 
 char *kbuild_describe_ref(const char *tree, const char *ref)
 {
-	char *d = ref_line(tree, ref, true), *label;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	char *sha = kbuild_resolve_ref(tree, ref), *label = NULL;
 
-	if (!d)
+	if (!sha)
 		return NULL;
-	label = kbuild_label_from_text(d, 60);
-	free(d);
+	/* the operand is the resolved id: never an option */
+	if (kbuild_git(tree, &out, &err, "describe", "--tags", "--always", "--abbrev=12", sha,
+		       NULL) == 0 && *strtrim(out.buf))
+		label = kbuild_label_from_text(strtrim(out.buf), 60);
+	else
+		label = xstrndup(sha, 12);
+	free(sha);
+	strbuf_release(&out);
+	strbuf_release(&err);
 	return label;
 }
 

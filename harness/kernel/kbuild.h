@@ -144,7 +144,10 @@ int kbuild_ref_check(const char *what, const char *ref);
 
 /* Full commit id of REF in TREE (malloc'ed), or NULL with a message. */
 char *kbuild_resolve_ref(const char *tree, const char *ref);
-/* `git describe --tags --always` of ref as a label (malloc'ed); NULL after saying why. */
+/*
+ * `git describe --tags --always` of REF in TREE as a label (malloc'ed; the
+ * short commit id when nothing describes it), or NULL with a message.
+ */
 char *kbuild_describe_ref(const char *tree, const char *ref);
 /*
  * Subject of the last patch of the series (without "[PATCH n/m]"), for

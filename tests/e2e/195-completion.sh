@@ -69,7 +69,7 @@ zwant() {
 	[ "$got" = "$exp" ] || die "zsh: mmbench ${*}|: got '$got', want '$exp'"
 }
 zsh -n "$SRC/tools/completion/_mmbench" || die "zsh: syntax"
-zwant "ab compare export fleet help import kernel list merge plot report reproduce restore rm run show vm " ""
+zwant "ab bisect compare export fleet help import kernel list merge plot report reproduce restore rm run show vm " ""
 zwant "build list rm " kernel ""
 zwant "csv json lkp markdown mmtests text " compare --format ""
 zwant "cacded5e42 fc21959f74 " compare ""

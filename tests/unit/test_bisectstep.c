@@ -1,157 +1,214 @@
 /*
- * Bisect's step decision (harness/compare/bisectstep.c), by seeded
- * simulation of run-level means at known effect sizes: the per-step error
- * bounds (alpha: a good commit called bad; beta: a bad one called good)
- * hold, and the endpoint test calls an A/A "nothing to bisect".
+ * The bisect step decision (harness/compare/bisectstep.c): small known
+ * cases, then seeded simulations of run-level data at known effect sizes
+ * (2000 trials per case) showing the per-step error bound holds: a good
+ * commit is called bad, or a bad one good, in at most error_bound of the
+ * trials.  Each round measures the good endpoint, the bad endpoint and the
+ * candidate once (interleaved), after 3 runs of each endpoint from the
+ * endpoint check.  MMBENCH_SIM_TABLE=1 prints the table docs/bisect.md
+ * quotes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <cmocka.h>
-
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "bisectstep.h"
 #include "seeded.h"
 
-#include <stdio.h>
-#include <string.h>
-
 #define TRIALS 2000
-#define NEND 5		/* runs of each endpoint */
-#define MAXR 20		/* midpoint runs before skip */
+#define MAXR 40
 
-struct outcome {
-	int wrong, skipped;
-	double rounds;
+static void test_known(void **state)
+{
+	const double good[] = { 100, 101, 99 }, bad[] = { 80, 81, 79 };
+	const double at_good[] = { 100.5, 99.5 }, at_bad[] = { 80.2, 79.9 };
+	const double between[] = { 90, 90 };
+	struct bisect_step_opts o;
+	struct bisect_step_result r;
+
+	(void)state;
+	bisect_step_opts_default(&o);
+	assert_int_equal(bisect_step_decide(good, 3, bad, 3, at_good, 2, &o, &r), 0);
+	assert_int_equal(r.decision, BISECT_GOOD);
+	assert_true(fabs(r.error_bound - 0.01 / 0.99) < 1e-12);
+	assert_int_equal(bisect_step_decide(good, 3, bad, 3, at_bad, 2, &o, &r), 0);
+	assert_int_equal(r.decision, BISECT_BAD);
+	assert_true(fabs(r.position - 0.9975) < 1e-9);
+	assert_true(fabs(r.change + 0.1995) < 1e-9);
+	/* one round is below the minimum */
+	assert_int_equal(bisect_step_decide(good, 3, bad, 3, at_bad, 1, &o, &r), 0);
+	assert_int_equal(r.decision, BISECT_MORE);
+	/* exactly halfway: more, then skip at --max-rounds with the reason */
+	assert_int_equal(bisect_step_decide(good, 3, bad, 3, between, 2, &o, &r), 0);
+	assert_int_equal(r.decision, BISECT_MORE);
+	o.max_rounds = 2;
+	assert_int_equal(bisect_step_decide(good, 3, bad, 3, between, 2, &o, &r), 0);
+	assert_int_equal(r.decision, BISECT_SKIP);
+	assert_non_null(strstr(r.reason, "--max-rounds"));
+	assert_non_null(strstr(r.reason, "50%"));
+	assert_string_equal(bisect_decision_name(r.decision), "skip");
+	/* endpoints with one run are not enough */
+	assert_int_equal(bisect_step_decide(good, 1, bad, 3, at_good, 2, &o, &r), 0);
+	assert_int_equal(r.decision, BISECT_MORE);
+	assert_non_null(strstr(r.reason, "2 runs each"));
+}
+
+static void test_no_spread(void **state)
+{
+	const double good[] = { 5, 5 }, bad[] = { 9, 9 }, c9[] = { 9, 9 }, c5[] = { 5, 5 };
+	struct bisect_step_opts o;
+	struct bisect_step_result r;
+
+	(void)state;
+	bisect_step_opts_default(&o);
+	assert_int_equal(bisect_step_decide(good, 2, bad, 2, c9, 2, &o, &r), 0);
+	assert_int_equal(r.decision, BISECT_BAD);
+	assert_int_equal(bisect_step_decide(good, 2, bad, 2, c5, 2, &o, &r), 0);
+	assert_int_equal(r.decision, BISECT_GOOD);
+	/* no change between the endpoints: never decided */
+	assert_int_equal(bisect_step_decide(good, 2, good, 2, c5, 2, &o, &r), 0);
+	assert_int_equal(r.decision, BISECT_MORE);
+	assert_non_null(strstr(r.reason, "do not separate"));
+}
+
+static void test_bad_opts(void **state)
+{
+	const double g[] = { 1, 2 };
+	struct bisect_step_opts o;
+	struct bisect_step_result r;
+
+	(void)state;
+	bisect_step_opts_default(&o);
+	o.alpha = 0.7;
+	assert_int_equal(bisect_step_decide(g, 2, g, 2, g, 2, &o, &r), -1);
+	assert_non_null(strstr(r.reason, "alpha"));
+	bisect_step_opts_default(&o);
+	o.max_rounds = 1;
+	assert_int_equal(bisect_step_decide(g, 2, g, 2, g, 2, &o, &r), -1);
+	assert_non_null(strstr(r.reason, "--max-rounds"));
+}
+
+struct sim {
+	double d;		/* |bad - good| in run standard deviations */
+	int truth_bad;
+	int wrong, skipped, rounds;
 };
 
-/* One case: endpoints good ~ N(0,1), bad ~ N(d,1); the midpoint truly good or bad. */
-static struct outcome simulate(double d, int mid_is_bad, double alpha)
+/* One step: rounds until decided; 1 when the decision is wrong. */
+static enum bisect_decision sim_step(double d, int truth_bad, const struct bisect_step_opts *o,
+				     int *rounds)
 {
-	struct bisect_step_opts o = { .alpha = alpha, .beta = alpha, .max_rounds = MAXR };
-	struct outcome out = { 0, 0, 0 };
+	double g[MAXR + 3], b[MAXR + 3], c[MAXR];
+	double mu = truth_bad ? -d : 0;	/* bad is lower (a throughput regression) */
+	struct bisect_step_result r;
+	size_t n = 3;
 
-	for (int t = 0; t < TRIALS; t++) {
-		double g[NEND], b[NEND], m[MAXR];
-		struct bisect_step st;
-
-		for (int i = 0; i < NEND; i++) {
-			g[i] = seeded_gauss2();
-			b[i] = d + seeded_gauss2();
-		}
-		for (int i = 0; i < MAXR; i++)
-			m[i] = (mid_is_bad ? d : 0) + seeded_gauss2();
-		assert_int_equal(bisect_step_decide(g, NEND, b, NEND, m, MAXR, &o, &st), 0);
-		if (st.decision == BISECT_SKIP)
-			out.skipped++;
-		else if ((st.decision == BISECT_BAD) != mid_is_bad)
-			out.wrong++;
-		out.rounds += st.rounds;
+	for (size_t i = 0; i < 3; i++) {
+		g[i] = 100 + seeded_gauss2();
+		b[i] = 100 - d + seeded_gauss2();
 	}
-	out.rounds /= TRIALS;
-	return out;
-}
-
-/*
- * 2000 trials a case: at a true rate of 1% the count of wrong decisions
- * is 20 +- 4.5; the bound is taken as held below 1% + 3 sd (1.67%).
- */
-static void test_error_bounds(void **state)
-{
-	static const double effects[] = { 2, 4, 8 };
-
-	(void)state;
-	seeded_state = 0x5eed0b15ec7ull;
-	for (size_t e = 0; e < sizeof(effects) / sizeof(effects[0]); e++)
-		for (int truth = 0; truth < 2; truth++) {
-			struct outcome r = simulate(effects[e], truth, 0.01);
-			double rate = (double)r.wrong / TRIALS;
-
-			print_message("effect %.0f sd, midpoint %s: %d wrong (%.2f%%), %d skipped,"
-				      " %.1f runs a step\n", effects[e], truth ? "bad" : "good", r.wrong,
-				      100 * rate, r.skipped, r.rounds);
-			if (rate > 0.0167)
-				fail_msg("effect %.0f: error rate %.2f%% over the 1%% bound", effects[e],
-					 100 * rate);
-			/* a clear effect decides well before the cap */
-			if (effects[e] >= 4 && r.skipped > TRIALS / 100)
-				fail_msg("effect %.0f: %d skips", effects[e], r.skipped);
+	for (size_t k = 0; k < (size_t)o->max_rounds; k++) {
+		g[n] = 100 + seeded_gauss2();
+		b[n] = 100 - d + seeded_gauss2();
+		c[k] = 100 + mu + seeded_gauss2();
+		n++;
+		assert_int_equal(bisect_step_decide(g, n, b, n, c, k + 1, o, &r), 0);
+		if (r.decision != BISECT_MORE) {
+			*rounds = (int)k + 1;
+			return r.decision;
 		}
-}
-
-/* A midpoint halfway between good and bad: no side may win often; it ends in skip. */
-static void test_halfway_skips(void **state)
-{
-	struct bisect_step_opts o = { .max_rounds = 6 };
-	double g[] = { 100, 101, 99, 100, 100 }, b[] = { 110, 111, 109, 110, 110 };
-	double m[] = { 105, 105, 105, 105, 105, 105 };
-	struct bisect_step st;
-
-	(void)state;
-	assert_int_equal(bisect_step_decide(g, 5, b, 5, m, 6, &o, &st), 0);
-	assert_int_equal(st.decision, BISECT_SKIP);
-	assert_non_null(strstr(st.why, "skip: undecided after 6 runs"));
-	/* fewer runs than the cap: ask for more */
-	assert_int_equal(bisect_step_decide(g, 5, b, 5, m, 3, &o, &st), 0);
-	assert_int_equal(st.decision, BISECT_MORE);
-	/* endpoints that do not define the test */
-	assert_int_equal(bisect_step_decide(g, 1, b, 5, m, 3, &o, &st), -1);
-	assert_int_equal(bisect_step_decide(g, 5, g, 5, m, 3, &o, &st), -1);
-}
-
-/* A clear step: one run decides, and the bound it risks is reported. */
-static void test_clear_step(void **state)
-{
-	double g[] = { 100, 101, 99, 100, 100 }, b[] = { 130, 131, 129, 130, 130 };
-	double bad[] = { 130.5 }, good[] = { 99.5 };
-	struct bisect_step st;
-
-	(void)state;
-	assert_int_equal(bisect_step_decide(g, 5, b, 5, bad, 1, NULL, &st), 0);
-	assert_int_equal(st.decision, BISECT_BAD);
-	assert_true(st.error_bound == 0.01);
-	assert_true(st.change_pct > 29 && st.change_pct < 31);
-	assert_int_equal(bisect_step_decide(g, 5, b, 5, good, 1, NULL, &st), 0);
-	assert_int_equal(st.decision, BISECT_GOOD);
-}
-
-/* Endpoints: an A/A is "nothing to bisect" at most alpha of the time; a real change is found. */
-static void test_endpoints(void **state)
-{
-	int differ_aa = 0, differ_ab = 0;
-
-	(void)state;
-	seeded_state = 0xe4d0ull;
-	for (int t = 0; t < TRIALS; t++) {
-		double g[NEND], b[NEND], c[NEND];
-		struct stats_test st;
-
-		for (int i = 0; i < NEND; i++) {
-			g[i] = seeded_gauss2();
-			b[i] = seeded_gauss2();
-			c[i] = 4 + seeded_gauss2();
-		}
-		differ_aa += bisect_endpoints(g, NEND, b, NEND, 0.01, &st) == 1;
-		differ_ab += bisect_endpoints(g, NEND, c, NEND, 0.01, &st) == 1;
 	}
-	print_message("endpoints: A/A called different %d/%d, 4 sd found %d/%d\n", differ_aa,
-		      TRIALS, differ_ab, TRIALS);
-	assert_true(differ_aa <= TRIALS * 0.0167);
-	assert_true(differ_ab >= TRIALS * 0.95);
-	{
-		double one[] = { 1 };
-		struct stats_test st;
+	fail_msg("the step neither decided nor skipped at --max-rounds");
+	return BISECT_MORE;
+}
 
-		assert_int_equal(bisect_endpoints(one, 1, one, 1, 0.01, &st), -1);
+static void run_case(struct sim *s, const struct bisect_step_opts *o)
+{
+	int rounds;
+
+	s->wrong = s->skipped = s->rounds = 0;
+	for (int t = 0; t < TRIALS; t++) {
+		enum bisect_decision dec = sim_step(s->d, s->truth_bad, o, &rounds);
+
+		s->rounds += rounds;
+		if (dec == BISECT_SKIP)
+			s->skipped++;
+		else if ((dec == BISECT_BAD) != s->truth_bad)
+			s->wrong++;
+	}
+}
+
+static void test_error_bound(void **state)
+{
+	const double ds[] = { 0.5, 1, 2, 3, 5, 10 };
+	struct bisect_step_opts o;
+	int table = getenv("MMBENCH_SIM_TABLE") != NULL;
+
+	(void)state;
+	bisect_step_opts_default(&o);
+	seeded_state = 0x5eedb15ec7ull;
+	if (table)
+		printf("| effect (sd) | truth | wrong | skipped | mean rounds |\n|---|---|---|---|---|\n");
+	for (size_t i = 0; i < sizeof(ds) / sizeof(ds[0]); i++) {
+		for (int tb = 0; tb <= 1; tb++) {
+			struct sim s = { .d = ds[i], .truth_bad = tb };
+			double bound = o.alpha / (1 - o.beta);
+
+			run_case(&s, &o);
+			if (table)
+				printf("| %g | %s | %.2f%% | %.1f%% | %.2f |\n", s.d,
+				       tb ? "bad" : "good", 100.0 * s.wrong / TRIALS,
+				       100.0 * s.skipped / TRIALS, (double)s.rounds / TRIALS);
+			if (s.wrong > bound * TRIALS)
+				fail_msg("effect %g sd, truth %s: %d of %d wrong, bound %.3f",
+					 s.d, tb ? "bad" : "good", s.wrong, TRIALS, bound);
+			/* a large effect is decided, not skipped */
+			if (ds[i] >= 5)
+				assert_true(s.skipped <= TRIALS / 100);
+		}
+	}
+}
+
+/* long sequences (--max-rounds 30) at small effects: more chances to cross */
+static void test_error_bound_long(void **state)
+{
+	const double ds[] = { 0.5, 1 };
+	struct bisect_step_opts o;
+
+	(void)state;
+	bisect_step_opts_default(&o);
+	o.max_rounds = 30;
+	seeded_state = 0x10e65eedull;
+	for (size_t i = 0; i < 2; i++) {
+		for (int tb = 0; tb <= 1; tb++) {
+			struct sim s = { .d = ds[i], .truth_bad = tb };
+
+			run_case(&s, &o);
+			if (getenv("MMBENCH_SIM_TABLE"))
+				printf("| %g (30 rounds) | %s | %.2f%% | %.1f%% | %.2f |\n", s.d,
+				       tb ? "bad" : "good", 100.0 * s.wrong / TRIALS,
+				       100.0 * s.skipped / TRIALS, (double)s.rounds / TRIALS);
+			if (s.wrong > o.alpha / (1 - o.beta) * TRIALS)
+				fail_msg("effect %g sd over 30 rounds: %d of %d wrong", s.d,
+					 s.wrong, TRIALS);
+		}
 	}
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_error_bounds),
-		cmocka_unit_test(test_halfway_skips),
-		cmocka_unit_test(test_clear_step),
-		cmocka_unit_test(test_endpoints),
+		cmocka_unit_test(test_known),
+		cmocka_unit_test(test_no_spread),
+		cmocka_unit_test(test_bad_opts),
+		cmocka_unit_test(test_error_bound),
+		cmocka_unit_test(test_error_bound_long),
 	};
+
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

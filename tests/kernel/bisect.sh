@@ -1,0 +1,114 @@
+#!/bin/sh
+# make check-bisect: ab --new and bisect on real kernels, under TCG.
+# (Issue 30's Tests section; written 2026-12-05, NOT yet run: the first
+# run is the lead's, see docs/bisect.md.)
+#
+#  1. a synthetic history on the 6.12 repo of make-repo.sh, in a clone
+#     under the work dir: 14 commits from v6.12-debian, each a comment in
+#     Documentation/ (nothing rebuilt) except the 10th, which applies
+#     tests/fixtures/kernel/slow-brk-tunable (booted with
+#     mmb_brk_loops=$MMBENCH_AB_LOOPS, as run.sh's A/B: ab finds it)
+#  2. ab --base v6.12-debian --new <the 10th>: labels are git describe of
+#     each ref, compare calls brk_test a significant regression
+#  3. bisect --good v6.12-debian --bad <the 14th>: names the 10th in
+#     <= ceil(log2 14) + 2 = 6 steps, confirms it against its parent
+#  4. bisect over the comment-only commits before it: "nothing to bisect"
+# Prints the wall time of each part.  Exit 0 pass, 77 skip, else fail.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+B=$(cd "${MMBENCH_BUILD:-$top/build}" && pwd)
+MM="$B/mmbench"
+FIX="$top/tests/fixtures/kernel"
+EXP="$here/aim9-brk-short.yaml"
+REPO="$B/cache/linux-6.12.git"
+export MMBENCH_CACHE="${MMBENCH_KERNEL_CACHE:-$B/cache/kernel}"
+LOOPS=${MMBENCH_AB_LOOPS:-2500}
+N=14 CULPRIT_AT=10
+
+work=$(mktemp -d /tmp/mmbench-bisect.XXXXXX)
+export MMBENCH_DB="$work/bisect.db" MMBENCH_STATE="$work/state"
+export MMBENCH_VM_APPEND="mmb_brk_loops=$LOOPS"
+trap 'rm -rf "$work"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+t_start=$(date +%s)
+step() { echo "== [$(( $(date +%s) - t_start ))s] $*"; }
+
+[ -x "$MM" ] || fail "$MM not built"
+for t in qemu-system-x86_64 git make gcc busybox; do
+	command -v $t >/dev/null 2>&1 || skip "$t not installed"
+done
+[ -e "$B/workloads/aim9.so" ] || skip "aim9 plugin not built"
+
+# 1. the history
+step "kernel repo $REPO and a synthetic history of $N commits"
+rc=0
+"$here/make-repo.sh" "$REPO" || rc=$?
+[ $rc = 77 ] && exit 77
+[ $rc = 0 ] || fail "could not make the kernel repo $REPO"
+H="$work/hist"
+git clone -q --shared "$REPO" "$H"
+git -C "$H" checkout -q -b hist v6.12-debian
+gc() { git -C "$H" -c user.name="Bisect Test" -c user.email=bisect@example.org "$@"; }
+i=1
+while [ $i -le $N ]; do
+	if [ $i = $CULPRIT_AT ]; then
+		gc am -q "$FIX"/slow-brk-tunable/*.patch
+		culprit=$(git -C "$H" rev-parse HEAD)
+	else
+		echo "comment $i" >>"$H/Documentation/mmbench-bisect.txt"
+		gc add Documentation/mmbench-bisect.txt
+		gc commit -q -m "Documentation: mmbench bisect comment $i"
+	fi
+	i=$((i + 1))
+done
+bad=$(git -C "$H" rev-parse HEAD)
+before=$(git -C "$H" rev-parse "$culprit^")
+
+# 2. ab --new: two refs of one tree
+step "ab --base v6.12-debian --new ${culprit%"${culprit#????????????}"}"
+t0=$(date +%s)
+"$MM" ab --tree "$H" --base v6.12-debian --new "$culprit" --base-config tinyconfig \
+	--accel tcg --cpus 2 --mem 1G --rounds 3 --no-plots "$EXP" \
+	>"$work/ab.out" 2>"$work/ab.err" || { cat "$work/ab.err" "$work/ab.out"; fail "ab --new failed"; }
+t_ab=$(( $(date +%s) - t0 ))
+cat "$work/ab.err" "$work/ab.out"
+label=$(git -C "$H" describe --tags --always --abbrev=12 "$culprit")
+grep -q "A = v6.12-debian (v6.12-debian), B = $label " "$work/ab.err" ||
+	fail "ab --new labels are not git describe (expected v6.12-debian and $label)"
+awk -v l="$label" '/^aim9 brk_test.ops_per_sec/ { s = 1 } s && $1 == l { print; exit }' \
+	"$work/ab.out" >"$work/row"
+grep -q "regression$" "$work/row" || fail "ab --new: brk_test not a significant regression: $(cat "$work/row")"
+
+# 3. bisect finds the culprit
+step "bisect --good v6.12-debian --bad HEAD of $N commits"
+t0=$(date +%s)
+"$MM" bisect --tree "$H" --good v6.12-debian --bad "$bad" --metric aim9.brk_test.ops_per_sec \
+	--rounds 3 --base-config tinyconfig --accel tcg --cpus 2 --mem 1G "$EXP" \
+	>"$work/bisect.out" 2>"$work/bisect.err" || {
+	cat "$work/bisect.err" "$work/bisect.out"; fail "bisect failed"; }
+t_bisect=$(( $(date +%s) - t0 ))
+cat "$work/bisect.err" "$work/bisect.out"
+grep -q "^first bad commit: $culprit" "$work/bisect.out" || fail "bisect did not name $culprit"
+steps=$(sed -n 's/^steps: \([0-9]*\);.*/\1/p' "$work/bisect.out")
+[ -n "$steps" ] && [ "$steps" -le 6 ] || fail "bisect took $steps steps, more than 6"
+grep -q "^confirmation: .*NOT confirmed" "$work/bisect.out" && fail "the confirmation failed"
+[ -z "$(git -C "$H" status --porcelain)" ] || fail "bisect touched the tree"
+
+# 4. no change: nothing to bisect
+step "bisect over comment-only commits"
+t0=$(date +%s)
+rc=0
+"$MM" bisect --tree "$H" --good v6.12-debian --bad "$before" --metric aim9.brk_test.ops_per_sec \
+	--rounds 3 --base-config tinyconfig --accel tcg --cpus 2 --mem 1G "$EXP" \
+	>"$work/none.out" 2>"$work/none.err" || rc=$?
+t_none=$(( $(date +%s) - t0 ))
+cat "$work/none.err" "$work/none.out"
+[ $rc = 1 ] || fail "a history without a change: exit $rc, expected 1"
+grep -q "^nothing to bisect: good vs bad is" "$work/none.out" || fail "no 'nothing to bisect'"
+
+step "timings: ab --new ${t_ab}s, bisect ${t_bisect}s ($steps steps), no change ${t_none}s"
+echo "PASS"
