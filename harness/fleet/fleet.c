@@ -629,7 +629,7 @@ static void record_end_states(const struct fleet *f, const struct fleet_engine_s
 }
 
 /* status, cancel and collect all start here: the fleet, its engine, every job's state */
-static struct fleet_engine_status *fleet_open(const char *dir, struct fleet *f,
+struct fleet_engine_status *fleet_open(const char *dir, struct fleet *f,
 					      const struct fleet_engine_ops **eng, bool *asked)
 {
 	struct fleet_engine_status *st;
