@@ -40,6 +40,14 @@ static int fake_exec(const char *const *argv, struct strbuf *out, struct strbuf 
 {
 	int k;
 
+	/* submit's check of --mmbench (not counted: the tests count Slurm's calls) */
+	if (argv[0][0] == '/') {
+		if (argv[1] && !strcmp(argv[1], "list"))
+			strbuf_addstr(out, "pft          page faults\nskeleton     example\n");
+		else
+			strbuf_addstr(out, "mmbench test\n");
+		return 0;
+	}
 	assert_true(ncalls < MAX_CALLS);
 	for (k = 0; argv[k] && k < 39; k++)
 		calls[ncalls][k] = xstrdup(argv[k]);
