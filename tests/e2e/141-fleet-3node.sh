@@ -25,7 +25,7 @@ S=$TMP/slurm
 mkdir -p "$S/state" "$S/spool" "$S/log" "$S/munge"
 # munged wants its socket's folders searchable by everyone
 chmod 755 "$TMP" "$S" "$S/munge"
-MUNGE_PID= CTLD_PID= SLURMD_PIDS=
+MUNGE_PID='' CTLD_PID='' SLURMD_PIDS=''
 
 stop() {
 	local p
@@ -54,8 +54,6 @@ for p in $(seq "$base" $((base + 200))); do
 		port_free $((p + 3)) && break
 done
 node=$(hostname -s)
-cpus=$(getconf _NPROCESSORS_ONLN)
-mem=$(( $(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) / 1024 * 9 / 10 ))
 
 dd if=/dev/urandom of="$S/munge/munge.key" bs=1024 count=1 status=none
 chmod 600 "$S/munge/munge.key"
