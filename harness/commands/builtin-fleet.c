@@ -192,6 +192,31 @@ static int fleet_cancel_cmd(int argc, char **argv)
 	return fleet_cancel(dir) ? EXIT_RUNTIME : EXIT_OK;
 }
 
+static int fleet_resubmit_cmd(int argc, char **argv)
+{
+	struct fleet_request req = { .nodes = 1, .rounds = 1 };
+	const char *dir = NULL;
+	bool failed_only = false;
+	const struct option opts[] = {
+		OPT_STRING(0, "dir", &dir, "DIR", "fleet folder"),
+		OPT_BOOL(0, "failed", &failed_only, "only the failed jobs, while others still run"),
+		OPT_STRING(0, "partition", &req.partition, "P", "partition to run in"),
+		OPT_STRING(0, "time", &req.time_limit, "LIMIT", "each job's time limit"),
+		OPT_STRING(0, "mmbench", &req.mmbench, "PATH",
+			   "the mmbench the nodes run (default: this one)"),
+		OPT_END(),
+	};
+
+	argc = parse_options(argc, argv, opts, "fleet resubmit", "DIR", 0);
+	if (argc < 0 || !(dir = dir_arg(&argc, argv, "fleet resubmit", dir, opts)))
+		return EXIT_USAGE;
+	if (!req.mmbench && !(req.mmbench = exe_path()))
+		return usage_error("fleet", "cannot find my own executable; give --mmbench PATH");
+	if (req.mmbench[0] != '/')
+		return usage_error("fleet", "--mmbench: an absolute path (the nodes run it)");
+	return fleet_resubmit(dir, &req, failed_only, stdout) ? EXIT_RUNTIME : EXIT_OK;
+}
+
 static int fleet_collect_cmd(int argc, char **argv)
 {
 	const char *dir = NULL, *db = NULL;
@@ -225,6 +250,7 @@ int cmd_fleet(int argc, char **argv)
 		{ "wait", fleet_wait_cmd, 0 },
 		{ "collect", fleet_collect_cmd, 0 },
 		{ "cancel", fleet_cancel_cmd, 0 },
+		{ "resubmit", fleet_resubmit_cmd, 0 },
 		{ "job", fleet_job_cmd, SUBCOMMAND_HIDDEN },
 	};
 

@@ -1,11 +1,6 @@
-/*
- * The job itself, on the node: `mmbench fleet job ARGS` runs the job's
- * mmbench command in a child and writes its exit record whatever becomes
- * of it (fleet.h has the folder's layout).
- */
+/* The fleet job itself, on the node: the run in a child, its exit record. */
 #include "fleet.h"
 #include "envctl.h"
-#include "util.h"
 
 #include <errno.h>
 #include <signal.h>

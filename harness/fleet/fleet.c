@@ -1,5 +1,6 @@
 /* The fleet's engine-independent half: folder, manifest, args, outcome. */
 #include "fleet.h"
+#include "envctl.h"
 
 #include "config.h"
 #include "db.h"
@@ -9,11 +10,9 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
 #include <unistd.h>
 
 /* Adding an engine: its file, and one line here (docs/fleet.md). */
@@ -630,7 +629,7 @@ static void record_end_states(const struct fleet *f, const struct fleet_engine_s
 }
 
 /* status, cancel and collect all start here: the fleet, its engine, every job's state */
-static struct fleet_engine_status *fleet_open(const char *dir, struct fleet *f,
+struct fleet_engine_status *fleet_open(const char *dir, struct fleet *f,
 					      const struct fleet_engine_ops **eng, bool *asked)
 {
 	struct fleet_engine_status *st;

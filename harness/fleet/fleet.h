@@ -163,6 +163,15 @@ int fleet_query(const struct fleet_engine_ops *eng, const struct fleet *f,
 		 struct fleet_engine_status *st);
 /* The table; 0 when no job failed (some may be pending or running), 1 when one did. */
 int fleet_status(const char *dir, FILE *out);
+/* The fleet of dir, its engine and every job's state (xcalloc'ed); NULL after an error. */
+struct fleet_engine_status *fleet_open(const char *dir, struct fleet *f,
+				       const struct fleet_engine_ops **eng, bool *asked);
+/*
+ * Queue again, each on its node, the jobs that failed: every job not done
+ * (refused while one is pending or running), or with failed_only only the
+ * failed ones.  A job's old run.db is kept as run.db.N; 0 when all queued.
+ */
+int fleet_resubmit(const char *dir, const struct fleet_request *req, bool failed_only, FILE *out);
 /*
  * Until no job is pending or running, asking every interval_s (a progress
  * line on a terminal): 0 when every job is done, 1 when one failed, -1

@@ -29,7 +29,7 @@ want() {	# EXPECTED WORDS...
 want "compare " co
 want "kernel " ker
 want "build list rm " kernel ""
-want "cancel collect status submit wait " fleet ""
+want "cancel collect resubmit status submit wait " fleet ""
 want "--format " compare --fo
 want "csv json lkp markdown mmtests text " compare --format ""
 want "cacded5e42 fc21959f74 " compare ""
