@@ -35,14 +35,13 @@ static int complete_from_db(const char *dbpath, bool labels)
 {
 	const char *p = dbpath ? dbpath : getenv("MMBENCH_DB");
 	struct mmb_db db;
-	int ret;
 
 	if (!p || !*p)
 		p = "mmbench.db";
 	if (access(p, R_OK) < 0)
 		return EXIT_OK;
 	mmb_quiet = 1;
-	if ((ret = command_open_db(&db, dbpath)))
+	if (command_open_db(&db, dbpath))
 		return EXIT_OK;	/* nothing to offer: say nothing on the user's line */
 	if (labels) {
 		struct db_kernel_line *k = NULL;

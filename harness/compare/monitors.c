@@ -141,7 +141,7 @@ int monitors_threshold(const char *name, double max, double delta)
 			continue;
 		if (max < t->min)
 			return 0;
-		if (t->integer && delta < (double)((long long)t->min / 2))
+		if (t->integer && delta < floor(t->min / 2))	/* Ruby's Integer / 2 */
 			return 0;
 		return 1;
 	}

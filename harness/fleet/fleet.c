@@ -473,7 +473,6 @@ int fleet_submit(const struct fleet_engine_ops *eng, const char *dir, const char
 	experiment_release(&e);
 	if (ret)
 		goto out;
-	ret = MMB_EUSAGE;
 	if (spec.tree) {
 		/* the jobs run elsewhere: every file named by an absolute path */
 		owned = xcalloc(2 + spec.npatches + spec.nfragments, sizeof(*owned));
