@@ -232,7 +232,8 @@ static void mm_summary(const struct query_series *s, int better, struct stats_su
 {
 	double *v = xcalloc(s->n ? s->n : 1, sizeof(*v));
 
-	memcpy(v, s->v, s->n * sizeof(*v));
+	if (s->n)	/* a label without samples has no array (memcpy of NULL is undefined) */
+		memcpy(v, s->v, s->n * sizeof(*v));
 	qsort(v, s->n, sizeof(*v), cmp_up);
 	for (size_t i = 0; better > 0 && i < s->n / 2; i++) {
 		double t = v[i];
