@@ -222,6 +222,11 @@ static int cmp_up(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static int cmp_down(const void *a, const void *b)
+{
+	return cmp_up(b, a);
+}
+
 /*
  * The row's summary as mmtests computes it: the samples sorted best-first
  * before they are summed (Summarise.pm), so the last digit of a mean
@@ -234,13 +239,7 @@ static void mm_summary(const struct query_series *s, int better, struct stats_su
 
 	if (s->n)	/* a label without samples has no array (memcpy of NULL is undefined) */
 		memcpy(v, s->v, s->n * sizeof(*v));
-	qsort(v, s->n, sizeof(*v), cmp_up);
-	for (size_t i = 0; better > 0 && i < s->n / 2; i++) {
-		double t = v[i];
-
-		v[i] = v[s->n - 1 - i];
-		v[s->n - 1 - i] = t;
-	}
+	qsort(v, s->n, sizeof(*v), better > 0 ? cmp_down : cmp_up);
 	stats_summarise(v, s->n, better, out);
 	free(v);
 }
