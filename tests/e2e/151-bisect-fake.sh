@@ -50,6 +50,8 @@ expect 2 "'fv' has no '.'" -- "$MM" bisect --tree "$t" --good good --bad bad --m
 expect 2 "bisect: --good -x: a git ref cannot start" -- "$MM" bisect --tree "$t" --good=-x --bad bad --metric f.v
 expect 2 "--ref nosuch: not a commit" -- "$MM" bisect --tree "$t" --good nosuch --bad bad --metric f.v
 expect 2 "are one commit" -- "$MM" bisect --tree "$t" --good bad --bad bad --metric f.v
+expect 2 "alpha and beta must be in (0, 0.5), not 0.7 and 0.01" -- "$MM" bisect --tree "$t" --good good --bad bad --metric f.v --alpha 0.7
+expect 2 "--beta 'x': expected a number" -- "$MM" bisect --tree "$t" --good good --bad bad --metric f.v --beta x
 expect 2 "MMBENCH_BISECT_FAKE_SD 'x'" -- env MMBENCH_BISECT_FAKE_SD=x "$MM" bisect --tree "$t" --good good --bad bad --metric f.v
 
 expect 0 "first bad commit: $culprit" -- "$MM" bisect --tree "$t" --good good --bad bad --metric fake.value
