@@ -79,8 +79,8 @@ cat "$work/ab.err" "$work/ab.out"
 label=$(git -C "$H" describe --tags --always --abbrev=12 "$culprit")
 grep -q "A = v6.12-debian (v6.12-debian), B = $label " "$work/ab.err" ||
 	fail "ab --new labels are not git describe (expected v6.12-debian and $label)"
-awk -v l="$label" '/^aim9 brk_test.ops_per_sec/ { s = 1 } s && $1 == l { print; exit }' \
-	"$work/ab.out" >"$work/row"
+grep -qE "^row .* $label +change " "$work/ab.out" || fail "$label is not the compared kernel"
+grep -E '^aim9 .*brk_test\.ops_per_sec \[' "$work/ab.out" | head -n 1 >"$work/row"
 grep -q "regression$" "$work/row" || fail "ab --new: brk_test not a significant regression: $(cat "$work/row")"
 
 # 3. bisect finds the culprit

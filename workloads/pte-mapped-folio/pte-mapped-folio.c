@@ -284,12 +284,51 @@ static int disallow(const struct mmb_host *host, struct mmb_ctx *ctx, unsigned l
 	return MMB_OK;
 }
 
+/* One counter of /proc/vmstat, -1 when absent. */
+static long vmstat_counter(const char *name)
+{
+	char line[128];
+	size_t len = strlen(name);
+	long v = -1;
+	FILE *f = fopen("/proc/vmstat", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, len) && line[len] == ' ') {
+			v = strtol(line + len + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+/*
+ * A fault counter of one folio size ("anon_fault_alloc" or
+ * "anon_fault_fallback"): the per-size stats where the kernel has them
+ * (6.9+), else, for the PMD size, /proc/vmstat's thp_fault_* (older
+ * kernels such as 6.1 count PMD THP faults only there).  -1 when neither.
+ */
 static long mthp_stat(unsigned long kb, const char *name)
 {
 	char path[160];
+	long v;
 
 	snprintf(path, sizeof(path), THP_DIR "/hugepages-%lukB/stats/%s", kb, name);
-	return read_long_file(path);
+	if ((v = read_long_file(path)) >= 0 || kb << 10 != pmd_size())
+		return v;
+	return vmstat_counter(!strcmp(name, "anon_fault_alloc") ? "thp_fault_alloc"
+								 : "thp_fault_fallback");
+}
+
+static const char *mthp_stat_source(unsigned long kb, char *buf, size_t len)
+{
+	snprintf(buf, len, THP_DIR "/hugepages-%lukB/stats", kb);
+	if (access(buf, F_OK) == 0)
+		snprintf(buf, len, "hugepages-%lukB/stats: anon_fault_alloc", kb);
+	else
+		snprintf(buf, len, "/proc/vmstat: thp_fault_alloc");
+	return buf;
 }
 
 /* ----------------------------------------------------------- verification */
@@ -529,11 +568,12 @@ static int pmf_verify(struct pmf *s, uintptr_t a, unsigned long kb, long alloc0,
 		long want = (long)(s->size / s->folio);
 
 		if (alloc < want) {
+			char src[96];
+
 			snprintf(s->reason, sizeof(s->reason),
-				 "only %ld of %ld %luK folios allocated "
-				 "(hugepages-%lukB/stats: anon_fault_alloc +%ld, "
-				 "anon_fault_fallback +%ld)",
-				 alloc < 0 ? 0 : alloc, want, kb, kb, alloc, fallback);
+				 "only %ld of %ld %luK folios allocated (%s +%ld, fallback +%ld)",
+				 alloc < 0 ? 0 : alloc, want, kb,
+				 mthp_stat_source(kb, src, sizeof(src)), alloc, fallback);
 			return -1;
 		}
 	}
