@@ -565,6 +565,19 @@ static int kb_checkout(struct kb *k)
 }
 
 /* configure out of tree; 0, -1, or MMB_EUSAGE when Kconfig dropped what was asked */
+/* Requests the resolved .config (k->out) dropped: count; optional ones noted. */
+static int kb_verify_config(struct kb *k)
+{
+	struct strbuf notes = STRBUF_INIT;
+	int dropped = kconf_verify(&k->reqs, k->out.buf, &k->report, &notes);
+
+	if (notes.len)
+		info("kernel: options this kernel lacks or gates off, wanted only where available "
+		     "(\"# mmbench: optional\"):\n%.*s", (int)notes.len - 1, notes.buf);
+	strbuf_release(&notes);
+	return dropped;
+}
+
 static int kb_configure(struct kb *k)
 {
 	int ret = -1, rc;
@@ -651,7 +664,7 @@ configured:
 			free(marker);
 			return -1;
 		}
-		if (kconf_verify(&k->reqs, k->out.buf, &k->report)) {
+		if (kb_verify_config(k)) {
 			error("Kconfig dropped options the fragments ask for (unmet dependencies?); "
 			      "resolved config: %s\n%s", dotconfig, k->report.buf);
 			free(dotconfig);

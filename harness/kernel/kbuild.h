@@ -29,6 +29,7 @@ struct kconf_req {
 	char *value;		/* "y", "m", "64", "\"str\"", or "n" for not set */
 	char *file;		/* fragment it came from (for messages) */
 	int line;
+	bool optional;		/* after "# mmbench: optional": a drop is a note */
 };
 
 struct kconf_reqs {
@@ -40,6 +41,8 @@ struct kconf_reqs {
  * Parse a fragment.  Later assignments of a symbol replace earlier ones
  * (Kconfig keeps the last).  Lines that are neither an assignment, a "is
  * not set" line, a comment nor blank are an error: "file:line: why".
+ * Requests after a "# mmbench: optional" line are wanted where the kernel
+ * has them (options that older or newer kernels lack or gate differently).
  */
 int kconf_parse_fragment(struct kconf_reqs *reqs, const char *file, const char *text,
 			 char *err, size_t errlen);
@@ -51,9 +54,11 @@ char *kconf_lookup(const char *config_text, const char *sym);
 /*
  * Verify every request against the resolved .config.  Appends one line per
  * dropped option to report ("  CONFIG_X=y (frag:3): resolved to not set")
- * and returns how many were dropped.
+ * and returns how many were dropped; a dropped optional request goes to
+ * notes instead (NULL: not reported) and is not counted.
  */
-int kconf_verify(const struct kconf_reqs *reqs, const char *config_text, struct strbuf *report);
+int kconf_verify(const struct kconf_reqs *reqs, const char *config_text, struct strbuf *report,
+		 struct strbuf *notes);
 
 struct kbuild_opts {
 	const char *tree;		/* user's git work tree */

@@ -12,7 +12,7 @@
 /* ---- fragments and .config ---------------------------------------- */
 
 static void kconf_set(struct kconf_reqs *reqs, const char *sym, const char *value,
-		      const char *file, int line)
+		      const char *file, int line, bool optional)
 {
 	for (size_t i = 0; i < reqs->nr; i++) {
 		struct kconf_req *r = &reqs->v[i];
@@ -24,6 +24,7 @@ static void kconf_set(struct kconf_reqs *reqs, const char *sym, const char *valu
 			r->value = xstrdup(value);
 			r->file = xstrdup(file);
 			r->line = line;
+			r->optional = optional;
 			return;
 		}
 	}
@@ -32,6 +33,7 @@ static void kconf_set(struct kconf_reqs *reqs, const char *sym, const char *valu
 	reqs->v[reqs->nr].value = xstrdup(value);
 	reqs->v[reqs->nr].file = xstrdup(file);
 	reqs->v[reqs->nr].line = line;
+	reqs->v[reqs->nr].optional = optional;
 	reqs->nr++;
 }
 
@@ -46,6 +48,7 @@ int kconf_parse_fragment(struct kconf_reqs *reqs, const char *file, const char *
 {
 	const char *p = text;
 	int lineno = 0;
+	bool optional = false;
 
 	while (*p) {
 		const char *eol = strchr(p, '\n');
@@ -66,7 +69,9 @@ int kconf_parse_fragment(struct kconf_reqs *reqs, const char *file, const char *
 				return -1;
 			}
 			*end = '\0';
-			kconf_set(reqs, sym, "n", file, lineno);
+			kconf_set(reqs, sym, "n", file, lineno, optional);
+		} else if (!strcmp(s, "# mmbench: optional")) {
+			optional = true;
 		} else if (!*s || *s == '#') {
 			/* comment or blank */
 		} else if (starts_with(s, "CONFIG_")) {
@@ -82,7 +87,7 @@ int kconf_parse_fragment(struct kconf_reqs *reqs, const char *file, const char *
 				return -1;
 			}
 			*eq = '\0';
-			kconf_set(reqs, s, eq + 1, file, lineno);
+			kconf_set(reqs, s, eq + 1, file, lineno, optional);
 		} else {
 			snprintf(err, errlen,
 				 "%s:%d:1: not a config line (expected CONFIG_NAME=VALUE or "
@@ -129,26 +134,29 @@ char *kconf_lookup(const char *config_text, const char *sym)
 	return xstrdup("n");
 }
 
-int kconf_verify(const struct kconf_reqs *reqs, const char *config_text, struct strbuf *report)
+int kconf_verify(const struct kconf_reqs *reqs, const char *config_text, struct strbuf *report,
+		 struct strbuf *notes)
 {
 	int dropped = 0;
 
 	for (size_t i = 0; i < reqs->nr; i++) {
 		const struct kconf_req *r = &reqs->v[i];
 		char *got = kconf_lookup(config_text, r->sym);
+		struct strbuf *to = r->optional ? notes : report;
 
-		if (strcmp(got, r->value)) {
+		if (strcmp(got, r->value) && to) {
 			if (!strcmp(r->value, "n"))
-				strbuf_addf(report, "  # %s is not set (%s:%d): resolved to %s=%s\n",
+				strbuf_addf(to, "  # %s is not set (%s:%d): resolved to %s=%s\n",
 					    r->sym, r->file, r->line, r->sym, got);
 			else if (!strcmp(got, "n"))
-				strbuf_addf(report, "  %s=%s (%s:%d): resolved to not set\n",
+				strbuf_addf(to, "  %s=%s (%s:%d): resolved to not set\n",
 					    r->sym, r->value, r->file, r->line);
 			else
-				strbuf_addf(report, "  %s=%s (%s:%d): resolved to %s=%s\n",
+				strbuf_addf(to, "  %s=%s (%s:%d): resolved to %s=%s\n",
 					    r->sym, r->value, r->file, r->line, r->sym, got);
-			dropped++;
 		}
+		if (strcmp(got, r->value) && !r->optional)
+			dropped++;
 		free(got);
 	}
 	return dropped;

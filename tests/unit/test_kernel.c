@@ -91,12 +91,28 @@ static void test_verify(void **state)
 
 	(void)state;
 	assert_int_equal(kconf_parse_fragment(&r, "frag", frag, err, sizeof(err)), 0);
-	assert_int_equal(kconf_verify(&r, resolved, &rep), 3);
+	assert_int_equal(kconf_verify(&r, resolved, &rep, NULL), 3);
 	assert_non_null(strstr(rep.buf, "CONFIG_NFS_FS=y (frag:3): resolved to not set"));
 	assert_non_null(strstr(rep.buf, "# CONFIG_DEBUG_VM is not set (frag:4): resolved to CONFIG_DEBUG_VM=y"));
 	assert_non_null(strstr(rep.buf, "CONFIG_NR_CPUS_X=8 (frag:6)"));
 	assert_null(strstr(rep.buf, "CONFIG_GONE"));	/* absent = not set: fine */
 	assert_null(strstr(rep.buf, "CONFIG_A="));
+	strbuf_reset(&rep);
+	kconf_reqs_release(&r);
+	/* after "# mmbench: optional": a drop is a note, not counted */
+	{
+		struct strbuf notes = STRBUF_INIT;
+
+		assert_int_equal(kconf_parse_fragment(&r, "opt", "CONFIG_NFS_FS=y\n"
+						      "# mmbench: optional\nCONFIG_GONE=y\n",
+						      err, sizeof(err)), 0);
+		assert_int_equal(kconf_verify(&r, resolved, &rep, &notes), 1);
+		assert_non_null(strstr(rep.buf, "CONFIG_NFS_FS=y (opt:1)"));
+		assert_null(strstr(rep.buf, "CONFIG_GONE"));
+		assert_non_null(strstr(notes.buf, "CONFIG_GONE=y (opt:3): resolved to not set"));
+		assert_int_equal(kconf_verify(&r, resolved, &rep, NULL), 1);
+		strbuf_release(&notes);
+	}
 	/* a prefix of another symbol is not that symbol */
 	v = kconf_lookup(resolved, "CONFIG_NR_CPU");
 	assert_string_equal(v, "n");
