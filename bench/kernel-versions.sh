@@ -7,7 +7,7 @@
 # (6.9); docs/kernel-ab.md holds what this measured.
 #
 # Env: MMBENCH_BUILD (build), KVER_REPO ($MMBENCH_BUILD/cache/linux-versions.git),
-#   KVER_ROUNDS (5), KVER_ACCEL (auto), KVER_EXP (bench/kernel-versions.yaml),
+#   KVER_ROUNDS (8), KVER_ACCEL (auto), KVER_EXP (bench/kernel-versions.yaml),
 #   KVER_DB (keep the DB; default a temporary one), MMBENCH_KERNEL_CACHE.
 #   KVER_PREPARE_ONLY=1: make the repo and build both kernels (cached for
 #   ab), boot nothing: the builds may run beside other work, the A/B not.
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.." || exit 1
 B=$(cd "${MMBENCH_BUILD:-build}" && pwd) || exit 1
 MM=$B/mmbench
 REPO=${KVER_REPO:-$B/cache/linux-versions.git}
-ROUNDS=${KVER_ROUNDS:-5}
+ROUNDS=${KVER_ROUNDS:-8}
 ACCEL=${KVER_ACCEL:-auto}
 EXP=${KVER_EXP:-bench/kernel-versions.yaml}
 export MMBENCH_CACHE=${MMBENCH_KERNEL_CACHE:-$B/cache/kernel}
