@@ -5,7 +5,7 @@ set -u
 cd "$(dirname "$0")/.."
 export MMBENCH_BUILD=${MMBENCH_BUILD:-build}
 rc=0
-for b in bench/overhead.sh bench/interference-overhead.sh bench/interference-sensitivity.sh bench/compare-bench.sh bench/store-bench.sh bench/plan-variants.sh; do
+for b in bench/overhead.sh bench/boot.sh bench/interference-overhead.sh bench/interference-sensitivity.sh bench/compare-bench.sh bench/store-bench.sh bench/plan-variants.sh; do
 	[ -x "$b" ] || [ -f "$b" ] || continue
 	echo "== $b"
 	bash "$b" || { echo "$b failed"; rc=1; }
