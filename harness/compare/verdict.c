@@ -477,13 +477,15 @@ void compare_components_lines(struct strbuf *out, const struct compare *c)
  * Recorded facts that cannot move a metric (a device's name, what was
  * counted), or that differ between any two boots by nature (a VM run's
  * console path, its kernel's cache key: the kernels are the point of the
- * comparison and named above; its boot phases, vm.boot.*).
+ * comparison and named above; the memory the guest kernel reports, which
+ * each kernel reserves differently of the same vm.mem_bytes; its boot
+ * phases, vm.boot.*).
  */
 static bool setting_ignored(const char *key)
 {
 	static const char *const keys[] = {
 		"swap.zram", "counters.unsupported", "profile", "profile.event",
-		"vm.console_log", "vm.kernel_key",
+		"vm.console_log", "vm.kernel_key", "vm.guest_mem_bytes",
 	};
 
 	if (starts_with(key, "vm.boot."))

@@ -26,6 +26,7 @@ q "INSERT INTO run_env (run_id, key, value, original) SELECT id, 'kernel.numa_ba
 # per-boot facts of VM runs differ between any two runs: never a setting
 q "INSERT INTO run_env (run_id, key, value, original) SELECT id, 'vm.console_log', 'runs/' || id || '/console.log', NULL FROM runs"
 q "INSERT INTO run_env (run_id, key, value, original) SELECT id, 'vm.boot.kernel_s', 1.5 + id / 10.0, NULL FROM runs"
+q "INSERT INTO run_env (run_id, key, value, original) SELECT id, 'vm.guest_mem_bytes', 2100625408 - id, NULL FROM runs"
 q "INSERT INTO run_env (run_id, key, value, original) SELECT r.id, 'vm.kernel_key', k.label || '-key', NULL FROM runs r JOIN kernels k ON k.id = r.kernel_id"
 q "UPDATE kernels SET release = '6.12.9', version = '#1 SMP', config_hash = 'c0ffee', base_commit = '', patches = ''"
 
