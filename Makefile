@@ -196,7 +196,7 @@ check-bisect:
 	MMBENCH_BUILD=$(BUILD) ./tests/kernel/bisect.sh
 
 bench: all $(BUILD)/bench/interference-cost $(BUILD)/bench/strtod-loop
-	MMBENCH_BUILD=$(BUILD) SENS=$(SENS) KSENS=$(KSENS) KAA=$(KAA) VMSDEF=$(VMSDEF) ./bench/run.sh
+	MMBENCH_BUILD=$(BUILD) SENS=$(SENS) KSENS=$(KSENS) KAA=$(KAA) KVER=$(KVER) VMSDEF=$(VMSDEF) ./bench/run.sh
 
 $(BUILD)/bench/interference-cost: bench/interference-cost.c $(BUILD)/libmmbench.a
 	@mkdir -p $(dir $@)

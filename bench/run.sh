@@ -5,7 +5,7 @@ set -u
 cd "$(dirname "$0")/.."
 export MMBENCH_BUILD=${MMBENCH_BUILD:-build}
 rc=0
-for b in bench/overhead.sh bench/interference-overhead.sh bench/interference-sensitivity.sh bench/compare-bench.sh bench/store-bench.sh bench/plan-variants.sh; do
+for b in bench/overhead.sh bench/boot.sh bench/interference-overhead.sh bench/interference-sensitivity.sh bench/compare-bench.sh bench/store-bench.sh bench/plan-variants.sh; do
 	[ -x "$b" ] || [ -f "$b" ] || continue
 	echo "== $b"
 	bash "$b" || { echo "$b failed"; rc=1; }
@@ -31,6 +31,12 @@ fi
 if [ -n "${KAA:-}" ]; then
 	echo "== bench/kernel-aa.sh"
 	bash bench/kernel-aa.sh || { echo "bench/kernel-aa.sh failed"; rc=1; }
+fi
+# kernel versions: Debian's 6.1 vs 6.12 over fork of PTE-mapped folios
+# (two clean kernel builds and ~10 boots, ~1 h the first time): make bench KVER=1
+if [ -n "${KVER:-}" ]; then
+	echo "== bench/kernel-versions.sh"
+	bash bench/kernel-versions.sh || { echo "bench/kernel-versions.sh failed"; rc=1; }
 fi
 # kernel A/B power under TCG (dozens of boots, ~20+ min): make bench KSENS=1
 if [ -n "${KSENS:-}" ]; then

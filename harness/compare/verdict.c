@@ -473,13 +473,23 @@ void compare_components_lines(struct strbuf *out, const struct compare *c)
 
 /* ---- what else differs: the recorded settings ---- */
 
-/* Recorded facts that cannot move a metric (a device's name, what was counted). */
+/*
+ * Recorded facts that cannot move a metric (a device's name, what was
+ * counted), or that differ between any two boots by nature (a VM run's
+ * console path, its kernel's cache key: the kernels are the point of the
+ * comparison and named above; the memory the guest kernel reports, which
+ * each kernel reserves differently of the same vm.mem_bytes; its boot
+ * phases, vm.boot.*).
+ */
 static bool setting_ignored(const char *key)
 {
 	static const char *const keys[] = {
 		"swap.zram", "counters.unsupported", "profile", "profile.event",
+		"vm.console_log", "vm.kernel_key", "vm.guest_mem_bytes",
 	};
 
+	if (starts_with(key, "vm.boot."))
+		return true;
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (!strcmp(key, keys[i]))
 			return true;

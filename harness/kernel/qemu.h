@@ -18,6 +18,8 @@
 enum accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
 
 #define QEMU_RESULT_PORT "mmbench.results"
+/* The guest's console line with its boot phases, read back by vm run. */
+#define VM_BOOT_LINE "mmbench-vm: boot phases (guest uptime, s): "
 
 int accel_parse(const char *s, enum accel *out);
 const char *accel_name(enum accel a);

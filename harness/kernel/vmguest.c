@@ -122,6 +122,21 @@ static int guest_zram(const char *bytes, struct strbuf *out)
 	return rc;
 }
 
+/* Seconds since the guest kernel started its clock (/proc/uptime); -1 unknown. */
+static double guest_uptime(void)
+{
+	char buf[64] = "";
+	FILE *f = fopen("/proc/uptime", "re");
+	double v = -1;
+
+	if (f) {
+		if (fgets(buf, sizeof(buf), f))
+			v = strtod(buf, NULL);
+		fclose(f);
+	}
+	return v;
+}
+
 /*
  * The stream sink on the port, shared with the heartbeat thread: one
  * writer at a time, so a heartbeat never lands inside a record (a large
@@ -134,6 +149,8 @@ struct guest_sink {
 	pthread_cond_t wake;
 	bool stop;
 	int crash_after, sent;		/* --crash-after: panic after N I records */
+	double up_agent, up_port;	/* guest uptime: agent started, port found */
+	bool first_sent;
 };
 
 #define GUEST(s) ((struct guest_sink *)(s))
@@ -177,6 +194,14 @@ static int guest_iteration(struct result_sink *s, const struct iteration_record 
 
 	pthread_mutex_lock(&g->lock);
 	ret = sink_iteration(&g->port, r);
+	if (!ret && !g->first_sent) {
+		/* the boot's phases in guest time, for the host's breakdown (vmrun.c) */
+		const char *init = getenv("MMB_UPTIME_INIT");
+
+		g->first_sent = true;
+		fprintf(stderr, VM_BOOT_LINE "init %s agent %.3f port %.3f first-sample %.3f\n",
+			init && *init ? init : "-1", g->up_agent, g->up_port, guest_uptime());
+	}
 	if (!ret && g->crash_after && ++g->sent >= g->crash_after) {
 		/* test hook: a kernel panic mid-run, after N iterations went out */
 		fsync(g->port.fd);
@@ -277,9 +302,11 @@ static void heartbeat_stop(struct guest_sink *g, pthread_t t)
  * The runner's part of the args ("run CONFIG [--iterations N] [--quick]"),
  * run here into the port; the exit code `mmbench run` would have had.
  */
-static int guest_experiment(int fd, int argc, char **argv, int crash_after)
+static int guest_experiment(int fd, int argc, char **argv, int crash_after, double up_agent,
+			    double up_port)
 {
-	struct guest_sink g = { .crash_after = crash_after };
+	struct guest_sink g = { .crash_after = crash_after, .up_agent = up_agent,
+				.up_port = up_port };
 	struct run_request rq = { 0 };
 	struct experiment exp;
 	pthread_t t;
@@ -326,6 +353,7 @@ int vm_guest_main(const char *args_file)
 	int fd = -1, rc;
 	bool in_runner = false;
 	int crash_after = 0;
+	double up_agent = guest_uptime();
 
 	if (strbuf_read_file(&args, args_file) < 0)
 		return error("vm guest: %s: %s", args_file, strerror(errno)), 3;
@@ -367,7 +395,8 @@ int vm_guest_main(const char *args_file)
 		guest_zram(zram, &out);
 	port_write(fd, &out);
 
-	rc = guest_experiment(fd, (int)nrunner, (char **)runner, crash_after);
+	rc = guest_experiment(fd, (int)nrunner, (char **)runner, crash_after, up_agent,
+			      guest_uptime());
 	fflush(stdout);
 	fflush(stderr);
 	{

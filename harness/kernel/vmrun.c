@@ -533,6 +533,46 @@ int64_t vm_run_begin(struct mmb_db *db, const struct vm_opts *o, const struct ke
 	return db_run_begin(db, &ri);
 }
 
+/*
+ * The guest's boot phases line (VM_BOOT_LINE, guest uptime at init, agent
+ * start, agent ready and first sample) against the host's boot to first
+ * sample: said, and kept with the run (vm.boot.*).
+ */
+static void boot_phases(const char *console, struct vm_result *r, struct mmb_db *db)
+{
+	struct strbuf log = STRBUF_INIT;
+	struct vm_boot_phases *p = &r->phases;
+	double init, agent, ready, first;
+	const char *line;
+	char num[32];
+
+	if (strbuf_read_file(&log, console) < 0)
+		return;
+	line = strstr(log.buf, VM_BOOT_LINE);
+	if (line && sscanf(line + strlen(VM_BOOT_LINE), "init %lf agent %lf port %lf first-sample %lf",
+			   &init, &agent, &ready, &first) == 4 &&
+	    init >= 0 && agent >= init && ready >= agent && first >= ready &&
+	    first <= r->boot_to_first_sample) {
+		const struct { const char *key; double v; } kv[] = {
+			{ "vm.boot.qemu_firmware_s", p->qemu_firmware = r->boot_to_first_sample - first },
+			{ "vm.boot.kernel_s", p->kernel = init },
+			{ "vm.boot.init_s", p->init = agent - init },
+			{ "vm.boot.agent_setup_s", p->agent_setup = ready - agent },
+			{ "vm.boot.first_sample_s", p->first_sample = first - ready },
+		};
+
+		for (size_t i = 0; i < ARRAY_SIZE(kv); i++) {
+			snprintf(num, sizeof(num), "%.3f", kv[i].v);
+			db_run_env(db, r->run_id, kv[i].key, num, NULL);
+		}
+		info("vm: boot to first sample %.2fs: QEMU, firmware and decompression %.2f, kernel "
+		     "%.2f, init script %.2f, agent set-up %.2f, agent to first sample %.2f",
+		     r->boot_to_first_sample, p->qemu_firmware, p->kernel, p->init, p->agent_setup,
+		     p->first_sample);
+	}
+	strbuf_release(&log);
+}
+
 int vm_run(const struct vm_opts *o, struct vm_result *r)
 {
 	const char *cache = o->cache_dir ? o->cache_dir : kbuild_cache_dir();
@@ -633,6 +673,8 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 	if (m.first_sample_wall)
 		r->boot_to_first_sample = m.first_sample_wall - b.started;
 
+	if (r->boot_to_first_sample > 0)
+		boot_phases(console, r, &db);
 	status = vm_verdict(o, &b, end, &m, cpus, mem, &why);
 	if (!strcmp(status, "complete")) {
 		info("vm: run %lld on %s [%s] complete: %d iterations, %d samples in %.0fs "

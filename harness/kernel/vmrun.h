@@ -45,6 +45,15 @@ struct vm_result {
 	double boot_to_first_sample;	/* seconds; 0 when none */
 	double wall;			/* seconds */
 	char *console_log;
+	/*
+	 * Where boot to first sample went (seconds; all 0 when the guest did
+	 * not say): QEMU start, firmware and kernel decompression (before
+	 * the guest clock runs), kernel init, the init script, the agent's
+	 * set-up (result port, zram), the agent's run to its first sample.
+	 */
+	struct vm_boot_phases {
+		double qemu_firmware, kernel, init, agent_setup, first_sample;
+	} phases;
 };
 
 void vm_opts_init(struct vm_opts *o);

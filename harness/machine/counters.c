@@ -207,11 +207,14 @@ void counters_prepare(struct counters *c, const char *tracefs)
 		fd = perf_open(e, false);
 		if (fd >= 0) {
 			/*
-			 * The first user of a tracepoint patches the kernel text
-			 * (~10 ms each, measured); held open here, the iteration's
-			 * own opens and closes are only reference counts.
+			 * The first user of a tracepoint or of a software event
+			 * flips a static key, patching the kernel text with IPIs to
+			 * every CPU (~10 ms a tracepoint, measured; a third of an
+			 * empty iteration's cost for the software events); held
+			 * open (disabled) here, the iteration's own opens and
+			 * closes are only reference counts.
 			 */
-			if (e->kind == COUNTER_TP)
+			if (e->kind == COUNTER_TP || e->kind == COUNTER_SW)
 				e->hold_fd = fd;
 			else
 				close(fd);

@@ -23,6 +23,11 @@ q "INSERT INTO run_env (run_id, key, value, original) SELECT r.id, 'mthp.64kB.en
      CASE k.label WHEN 'madv' THEN 'always' ELSE 'never' END, NULL
    FROM runs r JOIN kernels k ON k.id = r.kernel_id"
 q "INSERT INTO run_env (run_id, key, value, original) SELECT id, 'kernel.numa_balancing', '0', NULL FROM runs"
+# per-boot facts of VM runs differ between any two runs: never a setting
+q "INSERT INTO run_env (run_id, key, value, original) SELECT id, 'vm.console_log', 'runs/' || id || '/console.log', NULL FROM runs"
+q "INSERT INTO run_env (run_id, key, value, original) SELECT id, 'vm.boot.kernel_s', 1.5 + id / 10.0, NULL FROM runs"
+q "INSERT INTO run_env (run_id, key, value, original) SELECT id, 'vm.guest_mem_bytes', 2100625408 - id, NULL FROM runs"
+q "INSERT INTO run_env (run_id, key, value, original) SELECT r.id, 'vm.kernel_key', k.label || '-key', NULL FROM runs r JOIN kernels k ON k.id = r.kernel_id"
 q "UPDATE kernels SET release = '6.12.9', version = '#1 SMP', config_hash = 'c0ffee', base_commit = '', patches = ''"
 
 want='settings: every label is the same kernel build, so this compares settings; the labels'"'"' runs differ in mthp.64kB.enabled (always -> never), thp.enabled (madvise -> never)'
@@ -32,6 +37,7 @@ grep -qxF "$want" "$TMP/text" || die "text: no settings line: $(cat "$TMP/text")
 [ "$(grep -n '^settings:' "$TMP/text" | cut -d: -f1)" -lt "$(grep -n '^verdict:' "$TMP/text" | cut -d: -f1)" ] ||
 	die "the settings line is not above the verdict"
 ! grep -q numa_balancing "$TMP/text" || die "a setting that did not differ is named"
+! grep -q 'vm\.' "$TMP/text" || die "a VM run's per-boot record is named as a setting"
 for f in markdown mmtests lkp; do
 	"$MMB" compare --format "$f" madv nev | grep -qxF "$want" || die "--format $f has no settings line"
 done

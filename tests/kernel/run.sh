@@ -98,6 +98,8 @@ grep -E '^aim9 .*brk_test\.ops_per_sec \[' "$work/slow.out" | head -n 1 >"$work/
 grep -q "regression$" "$work/row" || fail "slow-brk-tunable ($LOOPS loops) not reported as a significant regression: $(cat "$work/row")"
 grep -qE ' -[0-9.]+% ' "$work/row" || fail "slow-brk-tunable change is not negative: $(cat "$work/row")"
 grep -q "\[tcg\]" "$work/slow.err" || fail "the accelerator is not reported"
+grep -q "boot to first sample .*: QEMU, firmware and decompression .*, agent to first sample" "$work/slow.err" ||
+	fail "no boot phase breakdown"
 n=$(sqlite3 "$MMBENCH_DB" "SELECT count(*) FROM runs WHERE accel = 'tcg' AND status = 'complete'" 2>/dev/null || echo skip)
 [ "$n" = skip ] || [ "$n" -ge $((2 * ROUNDS)) ] || fail "expected $((2 * ROUNDS)) complete tcg runs, got $n"
 
