@@ -42,8 +42,6 @@ ALLOW_LONG = {
     ('harness/render/render-markdown.c', 'compare_markdown'): 'to split (issue 26)',
     ('harness/render/render-json.c', 'compare_json'): 'to split (issue 26)',
     ('harness/fleet/fleet.c', 'fleet_submit'): 'to split (issue 26)',
-    ('harness/kernel/vmrun.c', 'boot_once'): 'to split (issue 26)',
-    ('harness/kernel/vmrun.c', 'vm_run'): 'to split (issue 26)',
     ('harness/reproduce/lkpreport.c', None): 'to split (issue 26)',
     ('harness/reproduce/lkpreport.c', 'parse_table'): 'to split (issue 26)',
     ('harness/run/runner.c', 'run_child'): 'to split (issue 26)',

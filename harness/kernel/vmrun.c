@@ -297,10 +297,44 @@ struct boot {
 	double started;
 };
 
+/* QEMU with argv a, its output to the QEMU log (the command line first); pid or -1. */
+static pid_t qemu_spawn(const struct boot *b, const struct kargv *a)
+{
+	int logfd = open(b->qemu_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	pid_t self = getpid(), pid;
+
+	if (logfd >= 0) {
+		char *line = kargv_join(a);
+
+		dprintf(logfd, "$ %s\n", line);
+		free(line);
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDWR);
+
+		die_with_parent(self);	/* a killed harness leaves no guest running */
+		if (nul >= 0)
+			dup2(nul, 0);
+		if (logfd >= 0) {
+			dup2(logfd, 1);
+			dup2(logfd, 2);
+		}
+		execvp(a->v[0], a->v);
+		fprintf(stderr, "cannot run %s: %s\n", a->v[0], strerror(errno));
+		_exit(127);
+	}
+	if (logfd >= 0)
+		close(logfd);
+	return pid;
+}
+
 static enum boot_end boot_once(struct boot *b)
 {
 	struct kargv a = KARGV_INIT;
-	int logfd, sfd = -1, status = 0;
+	int sfd = -1, status = 0;
 	off_t soff = 0;
 	bool bad = false, exited = false;
 	enum boot_end end = BOOT_EXITED;
@@ -313,39 +347,12 @@ static enum boot_end boot_once(struct boot *b)
 	unlink(b->q.console_log);
 	unlink(b->q.result_file);
 	qemu_build_argv(&b->q, &a);
-	logfd = open(b->qemu_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (logfd >= 0) {
-		char *line = kargv_join(&a);
-
-		dprintf(logfd, "$ %s\n", line);
-		free(line);
-	}
 	b->started = t0;
-	fflush(stdout);
-	fflush(stderr);
-	pid_t self = getpid();
-	pid = fork();
+	pid = qemu_spawn(b, &a);
 	if (pid < 0) {
 		kargv_release(&a);
 		return BOOT_EXITED;
 	}
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDWR);
-
-		die_with_parent(self);	/* a killed harness leaves no guest running */
-
-		if (nul >= 0)
-			dup2(nul, 0);
-		if (logfd >= 0) {
-			dup2(logfd, 1);
-			dup2(logfd, 2);
-		}
-		execvp(a.v[0], a.v);
-		fprintf(stderr, "cannot run %s: %s\n", a.v[0], strerror(errno));
-		_exit(127);
-	}
-	if (logfd >= 0)
-		close(logfd);
 	for (;;) {
 		double now = now_wall();
 		pid_t r = waitpid(pid, &status, WNOHANG);
@@ -573,6 +580,85 @@ static void boot_phases(const char *console, struct vm_result *r, struct mmb_db 
 	strbuf_release(&log);
 }
 
+/* A VM run's files, in a folder of its own under the cache. */
+struct vm_paths {
+	char *rundir, *initrd, *console, *stream, *qlog;
+};
+
+static int vm_paths_make(struct vm_paths *p, const char *cache, const char *label, int64_t run_id)
+{
+	p->rundir = xasprintf("%s/runs/%s-run%lld-%d", cache, label, (long long)run_id,
+			      (int)getpid());
+	if (mkdir_p(p->rundir, 0755))
+		return error("cannot create %s: %s", p->rundir, strerror(errno));
+	p->initrd = xasprintf("%s/initramfs.cpio", p->rundir);
+	p->console = xasprintf("%s/console.log", p->rundir);
+	p->stream = xasprintf("%s/results.stream", p->rundir);
+	p->qlog = xasprintf("%s/qemu.log", p->rundir);
+	return 0;
+}
+
+static void vm_paths_release(struct vm_paths *p)
+{
+	free(p->rundir);
+	free(p->initrd);
+	free(p->console);
+	free(p->stream);
+	free(p->qlog);
+	memset(p, 0, sizeof(*p));
+}
+
+static void vm_record_env(struct mmb_db *db, int64_t run_id, const struct vm_paths *p,
+			  const struct kernel_entry *k, int cpus, uint64_t mem)
+{
+	char num[32];
+
+	db_run_env(db, run_id, "vm.console_log", p->console, NULL);
+	db_run_env(db, run_id, "vm.kernel_key", k->key, NULL);
+	snprintf(num, sizeof(num), "%d", cpus);
+	db_run_env(db, run_id, "vm.cpus", num, NULL);
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)mem);
+	db_run_env(db, run_id, "vm.mem_bytes", num, NULL);
+}
+
+/* After the boot: the result's numbers, the verdict said and recorded; 0, -1 or MMB_EUSAGE. */
+static int vm_outcome(const struct vm_opts *o, struct boot *b, enum boot_end end,
+		      struct mmb_db *db, struct vm_result *r, const char *console)
+{
+	struct merge_ctx *m = b->m;
+	struct strbuf why = STRBUF_INIT;
+	const char *status;
+	int ret = 0;
+
+	r->accel = b->q.accel;
+	r->wall = now_wall() - b->started;
+	r->iterations = m->iterations;
+	r->samples = m->nsamples_total;
+	if (m->first_sample_wall)
+		r->boot_to_first_sample = m->first_sample_wall - b->started;
+	if (r->boot_to_first_sample > 0)
+		boot_phases(console, r, db);
+	status = vm_verdict(o, b, end, m, b->q.cpus, b->q.mem_bytes, &why);
+	if (!strcmp(status, "complete")) {
+		info("vm: run %lld on %s [%s] complete: %d iterations, %d samples in %.0fs "
+		     "(boot to first sample %.1fs)", (long long)r->run_id, o->label,
+		     accel_name(r->accel), r->iterations, r->samples, r->wall,
+		     r->boot_to_first_sample);
+	} else {
+		if (!why.len)
+			strbuf_addf(&why, "the guest run ended '%s'", m->guest_status ? m->guest_status : "?");
+		error("vm run %s (run %lld): %s; %d samples received are kept", o->label,
+		      (long long)r->run_id, why.buf, m->nsamples_total);
+		db_run_env(db, r->run_id, "vm.failure", why.buf, NULL);
+		print_tail(console, 25);
+		ret = m->have_exit && m->exit_code == EXIT_USAGE ? MMB_EUSAGE : -1;
+	}
+	db_run_finish(db, r->run_id, status);
+	snprintf(r->status, sizeof(r->status), "%s", status);
+	strbuf_release(&why);
+	return ret;
+}
+
 int vm_run(const struct vm_opts *o, struct vm_result *r)
 {
 	const char *cache = o->cache_dir ? o->cache_dir : kbuild_cache_dir();
@@ -580,18 +666,18 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 	struct experiment e;
 	struct mmb_db db;
 	struct merge_ctx m;
-	struct strbuf text = STRBUF_INIT, args = STRBUF_INIT, why = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT, args = STRBUF_INIT;
 	struct initramfs_opts io = { 0 };
+	struct vm_paths path = { 0 };
 	struct boot b;
-	char *rundir = NULL, *initrd = NULL, *console = NULL, *stream = NULL, *qlog = NULL, *cfgpath = NULL;
-	char whybuf[256], num[32];
+	char *cfgpath = NULL;
+	char whybuf[256];
 	int cpus = o->cpus > 0 ? o->cpus : (online_cpus() < 2 ? online_cpus() : 2);
 	uint64_t mem = o->mem_bytes ? o->mem_bytes : 2ull << 30;
 	int ret = -1;
 	enum boot_end end;
 	enum accel accel;
 	bool db_open_ok = false;
-	const char *status = "failed";
 
 	memset(r, 0, sizeof(*r));
 	memset(&m, 0, sizeof(m));
@@ -620,27 +706,13 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 	r->run_id = vm_run_begin(&db, o, &k, &e, cfgpath, text.buf, accel);
 	if (r->run_id < 0)
 		goto out;
-
-	rundir = xasprintf("%s/runs/%s-run%lld-%d", cache, o->label, (long long)r->run_id,
-			   (int)getpid());
-	if (mkdir_p(rundir, 0755)) {
-		error("cannot create %s: %s", rundir, strerror(errno));
+	if (vm_paths_make(&path, cache, o->label, r->run_id) < 0)
 		goto fail_run;
-	}
-	initrd = xasprintf("%s/initramfs.cpio", rundir);
-	console = xasprintf("%s/console.log", rundir);
-	stream = xasprintf("%s/results.stream", rundir);
-	qlog = xasprintf("%s/qemu.log", rundir);
-	r->console_log = xstrdup(console);
-	db_run_env(&db, r->run_id, "vm.console_log", console, NULL);
-	db_run_env(&db, r->run_id, "vm.kernel_key", k.key, NULL);
-	snprintf(num, sizeof(num), "%d", cpus);
-	db_run_env(&db, r->run_id, "vm.cpus", num, NULL);
-	snprintf(num, sizeof(num), "%llu", (unsigned long long)mem);
-	db_run_env(&db, r->run_id, "vm.mem_bytes", num, NULL);
+	r->console_log = xstrdup(path.console);
+	vm_record_env(&db, r->run_id, &path, &k, cpus, mem);
 
 	vm_guest_args(o, &args);
-	io.out = initrd;
+	io.out = path.initrd;
 	io.experiment = o->experiment;
 	io.guest_args = args.buf;
 	io.guest_args_len = args.len;
@@ -651,13 +723,13 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 	b.o = o;
 	b.q.qemu = o->qemu;
 	b.q.kernel = k.bzimage;
-	b.q.initrd = initrd;
-	b.q.console_log = console;
-	b.q.result_file = stream;
+	b.q.initrd = path.initrd;
+	b.q.console_log = path.console;
+	b.q.result_file = path.stream;
 	b.q.cpus = cpus;
 	b.q.mem_bytes = mem;
 	b.q.accel = accel;
-	b.qemu_log = qlog;
+	b.qemu_log = path.qlog;
 	b.m = &m;
 	merge_init(&m, &db, r->run_id);
 	info("vm: booting %s [%s, %d CPUs, %llu MiB]", o->label, accel_name(accel), cpus,
@@ -665,36 +737,9 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 	if (accel == ACCEL_KVM && o->accel == ACCEL_AUTO)
 		b.probe_s = o->kvm_probe_s ? o->kvm_probe_s : 10;
 	end = vm_boot(&b, cache, &db, r->run_id);
-	accel = b.q.accel;
-	r->accel = accel;
-	r->wall = now_wall() - b.started;
-	r->iterations = m.iterations;
-	r->samples = m.nsamples_total;
-	if (m.first_sample_wall)
-		r->boot_to_first_sample = m.first_sample_wall - b.started;
-
-	if (r->boot_to_first_sample > 0)
-		boot_phases(console, r, &db);
-	status = vm_verdict(o, &b, end, &m, cpus, mem, &why);
-	if (!strcmp(status, "complete")) {
-		info("vm: run %lld on %s [%s] complete: %d iterations, %d samples in %.0fs "
-		     "(boot to first sample %.1fs)", (long long)r->run_id, o->label,
-		     accel_name(accel), r->iterations, r->samples, r->wall,
-		     r->boot_to_first_sample);
-		ret = 0;
-	} else {
-		if (!why.len)
-			strbuf_addf(&why, "the guest run ended '%s'", m.guest_status ? m.guest_status : "?");
-		error("vm run %s (run %lld): %s; %d samples received are kept", o->label,
-		      (long long)r->run_id, why.buf, m.nsamples_total);
-		db_run_env(&db, r->run_id, "vm.failure", why.buf, NULL);
-		print_tail(console, 25);
-		ret = m.have_exit && m.exit_code == EXIT_USAGE ? MMB_EUSAGE : -1;
-	}
-	db_run_finish(&db, r->run_id, status);
-	snprintf(r->status, sizeof(r->status), "%s", status);
+	ret = vm_outcome(o, &b, end, &db, r, path.console);
 	if (!getenv("MMBENCH_VM_KEEP"))	/* debugging: keep the initramfs */
-		unlink(initrd);
+		unlink(path.initrd);
 	merge_release(&m);
 	goto out;
 fail_run:
@@ -707,12 +752,7 @@ out:
 	experiment_release(&e);
 	strbuf_release(&text);
 	strbuf_release(&args);
-	strbuf_release(&why);
-	free(rundir);
-	free(initrd);
-	free(console);
-	free(stream);
-	free(qlog);
+	vm_paths_release(&path);
 	free(cfgpath);
 	return ret;
 }
