@@ -164,23 +164,26 @@ static void kill_group(pid_t pid, int sig)
 		kill(pid, sig);
 }
 
-/*
- * Run one iteration in a child; fill r.  Returns -1 if the harness must stop.
- * Every process the iteration starts is contained (contain.h): killed at
- * the timeout and at the end, so none can outlive it or hold the pipe.
- */
-static int run_child(const struct plan_workload *w, const struct plan_variant *v,
-		     const cpu_set_t *pin, struct iter_result *r)
+/* One read of the result pipe, its whole messages parsed; true at EOF. */
+static bool read_msgs(int fd, struct strbuf *buf, const struct plan_workload *w,
+		      struct iter_result *r)
 {
-	int fds[2], go[2], status = 0;
-	pid_t pid;
-	struct strbuf buf = STRBUF_INIT;
-	struct contain c;
-	uint64_t deadline = now_ns() + (uint64_t)w->timeout_ns, kill_at = 0, eof_by = 0;
-	bool exited = false, eof = false, timed_out = false;
-	int pidfd;
+	char tmp[8192];
+	ssize_t n = read(fd, tmp, sizeof(tmp));
+	size_t used;
 
-	strbuf_init(&buf);
+	if (n <= 0)
+		return n == 0 || errno != EINTR;
+	strbuf_add(buf, tmp, n);
+	used = parse_msgs(buf->buf, buf->len, w, r);
+	memmove(buf->buf, buf->buf + used, buf->len - used);
+	buf->len -= used;
+	return false;
+}
+
+/* The result pipe and the go pipe of an iteration (both ends of each). */
+static int pipes_open(int fds[2], int go[2])
+{
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return error("pipe: %s", strerror(errno));
 	if (pipe2(go, O_CLOEXEC) < 0) {
@@ -188,96 +191,21 @@ static int run_child(const struct plan_workload *w, const struct plan_variant *v
 		close(fds[1]);
 		return error("pipe: %s", strerror(errno));
 	}
-	contain_begin(&c);
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		close(go[0]);
-		close(go[1]);
-		contain_end(&c);
-		return error("fork: %s", strerror(errno));
-	}
-	if (pid == 0) {
-		char ok;
+	return 0;
+}
 
-		close(fds[0]);
-		close(go[1]);
-		/* no plugin code before the parent has put us in the iteration's cgroup */
-		while (read(go[0], &ok, 1) < 0 && errno == EINTR)
-			;
-		close(go[0]);
-		runner_child_main(w, v, fds[1], pin);
-	}
-	setpgid(pid, pid);
+static void pipes_close(int fds[2], int go[2])
+{
+	close(fds[0]);
 	close(fds[1]);
 	close(go[0]);
-	contain_enter(&c, pid);
-	perfrec_attach(runner_iter_profile, pid);	/* NULL: not the profiled iteration */
-	if (write(go[1], "g", 1) != 1)
-		kill(pid, SIGKILL);
 	close(go[1]);
-	/* a pidfd wakes us the moment the child exits; without one, poll in short steps */
-	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	while (!exited || !eof) {
-		struct pollfd pfd[2] = {
-			{ .fd = eof ? -1 : fds[0], .events = POLLIN },
-			{ .fd = pidfd, .events = POLLIN },
-		};
-		char tmp[8192];
-		uint64_t now = now_ns();
-		int wait_ms = pidfd >= 0 ? 200 : (eof ? 1 : 200);
+}
 
-		if (!timed_out && now > deadline) {
-			timed_out = true;
-			kill_group(pid, SIGTERM);
-			kill_at = now + 2000000000ull;	/* grace for should_stop() */
-		}
-		if (stop_signal && !kill_at) {
-			kill_group(pid, SIGTERM);
-			kill_at = now + 2000000000ull;
-		}
-		if (kill_at && now > kill_at && !exited)
-			contain_kill(&c);
-		/* everything is dead: what an escaped holder still keeps open is not waited for */
-		if (exited && now > eof_by)
-			break;
-		if (poll(pfd, 2, exited ? 50 : wait_ms) > 0 && !eof &&
-		    (pfd[0].revents & (POLLIN | POLLHUP))) {
-			ssize_t n = read(fds[0], tmp, sizeof(tmp));
-
-			if (n > 0) {
-				size_t used;
-
-				strbuf_add(&buf, tmp, n);
-				used = parse_msgs(buf.buf, buf.len, w, r);
-				memmove(buf.buf, buf.buf + used, buf.len - used);
-				buf.len -= used;
-			} else if (n == 0 || errno != EINTR) {
-				eof = true;
-			}
-		}
-		if (!exited) {
-			pid_t got = wait4(pid, &status, WNOHANG, &r->ru);
-
-			if (got == pid) {
-				exited = true;
-				/* perf first: the sweep below kills every child of ours */
-				perfrec_stop(runner_iter_profile);
-				/* what it left behind (daemons, grandchildren) dies with it */
-				contain_end(&c);
-				eof_by = now_ns() + 1000000000ull;
-				if (pidfd >= 0) {
-					close(pidfd);
-					pidfd = -1;
-				}
-			}
-		}
-	}
-	close(fds[0]);
-	strbuf_release(&buf);
-
+/* What an ended iteration was: r->status and reason; -1 when a signal stops the run. */
+static int iter_verdict(const struct plan_workload *w, int status, bool timed_out,
+			struct iter_result *r)
+{
 	if (stop_signal && !timed_out) {
 		r->status = "failed";
 		snprintf(r->reason, sizeof(r->reason), "interrupted by signal %d", stop_signal);
@@ -319,6 +247,102 @@ static int run_child(const struct plan_workload *w, const struct plan_variant *v
 		r->status = "ok";
 	}
 	return 0;
+}
+
+/*
+ * Run one iteration in a child; fill r.  Returns -1 if the harness must stop.
+ * Every process the iteration starts is contained (contain.h): killed at
+ * the timeout and at the end, so none can outlive it or hold the pipe.
+ */
+static int run_child(const struct plan_workload *w, const struct plan_variant *v,
+		     const cpu_set_t *pin, struct iter_result *r)
+{
+	int fds[2], go[2], status = 0;
+	pid_t pid;
+	struct strbuf buf = STRBUF_INIT;
+	struct contain c;
+	uint64_t deadline = now_ns() + (uint64_t)w->timeout_ns, kill_at = 0, eof_by = 0;
+	bool exited = false, eof = false, timed_out = false;
+	int pidfd;
+
+	strbuf_init(&buf);
+	if (pipes_open(fds, go) < 0)
+		return -1;
+	contain_begin(&c);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		pipes_close(fds, go);
+		contain_end(&c);
+		return error("fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		char ok;
+
+		close(fds[0]);
+		close(go[1]);
+		/* no plugin code before the parent has put us in the iteration's cgroup */
+		while (read(go[0], &ok, 1) < 0 && errno == EINTR)
+			;
+		close(go[0]);
+		runner_child_main(w, v, fds[1], pin);
+	}
+	setpgid(pid, pid);
+	close(fds[1]);
+	close(go[0]);
+	contain_enter(&c, pid);
+	perfrec_attach(runner_iter_profile, pid);	/* NULL: not the profiled iteration */
+	if (write(go[1], "g", 1) != 1)
+		kill(pid, SIGKILL);
+	close(go[1]);
+	/* a pidfd wakes us the moment the child exits; without one, poll in short steps */
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	while (!exited || !eof) {
+		struct pollfd pfd[2] = {
+			{ .fd = eof ? -1 : fds[0], .events = POLLIN },
+			{ .fd = pidfd, .events = POLLIN },
+		};
+		uint64_t now = now_ns();
+		int wait_ms = pidfd >= 0 ? 200 : (eof ? 1 : 200);
+
+		if (!timed_out && now > deadline) {
+			timed_out = true;
+			kill_group(pid, SIGTERM);
+			kill_at = now + 2000000000ull;	/* grace for should_stop() */
+		}
+		if (stop_signal && !kill_at) {
+			kill_group(pid, SIGTERM);
+			kill_at = now + 2000000000ull;
+		}
+		if (kill_at && now > kill_at && !exited)
+			contain_kill(&c);
+		/* everything is dead: what an escaped holder still keeps open is not waited for */
+		if (exited && now > eof_by)
+			break;
+		if (poll(pfd, 2, exited ? 50 : wait_ms) > 0 && !eof &&
+		    (pfd[0].revents & (POLLIN | POLLHUP)))
+			eof = read_msgs(fds[0], &buf, w, r);
+		if (!exited) {
+			pid_t got = wait4(pid, &status, WNOHANG, &r->ru);
+
+			if (got == pid) {
+				exited = true;
+				/* perf first: the sweep below kills every child of ours */
+				perfrec_stop(runner_iter_profile);
+				/* what it left behind (daemons, grandchildren) dies with it */
+				contain_end(&c);
+				eof_by = now_ns() + 1000000000ull;
+				if (pidfd >= 0) {
+					close(pidfd);
+					pidfd = -1;
+				}
+			}
+		}
+	}
+	close(fds[0]);
+	strbuf_release(&buf);
+
+	return iter_verdict(w, status, timed_out, r);
 }
 
 static void drop_caches(void)
