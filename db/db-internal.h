@@ -78,6 +78,13 @@ void db_list_free(void *v, size_t n, size_t size, db_release_fn *release);
  */
 int db_read_list(struct mmb_db *db, sqlite3_stmt *st, db_row_fn *row, void *arg,
 		 db_release_fn *release, struct db_list *l);
+/*
+ * A whole list query: sql prepared, its one parameter bound to *id (none
+ * when id is NULL), every row read as db_read_list() does into elements of
+ * size bytes; *(T **)out and *n set (NULL and 0 on failure).  0 or -1.
+ */
+int db_query_list(struct mmb_db *db, const char *sql, const int64_t *id, db_row_fn *row,
+		  void *arg, db_release_fn *release, size_t size, void *out, size_t *n);
 /* A list of strings (char *): column 0 as db_col_str() reads it, and its free. */
 int db_read_str(sqlite3_stmt *st, struct db_list *l, void *arg);
 void db_release_str(void *elem);

@@ -123,6 +123,25 @@ int db_read_list(struct mmb_db *db, sqlite3_stmt *st, db_row_fn *row, void *arg,
 	return ret;
 }
 
+int db_query_list(struct mmb_db *db, const char *sql, const int64_t *id, db_row_fn *row,
+		  void *arg, db_release_fn *release, size_t size, void *out, size_t *n)
+{
+	struct db_list l = { .size = size };
+	sqlite3_stmt *st;
+	int ret;
+
+	*(void **)out = NULL;
+	*n = 0;
+	if (db_prepare(db, sql, &st))
+		return -1;
+	if (id)
+		sqlite3_bind_int64(st, 1, *id);
+	ret = db_read_list(db, st, row, arg, release, &l);
+	*(void **)out = l.v;
+	*n = l.n;
+	return ret;
+}
+
 int db_exec(struct mmb_db *db, const char *sql)
 {
 	char *msg = NULL;

@@ -116,26 +116,14 @@ static void release_perf_stat_row(void *elem)
 int db_perf_stat_rows(struct mmb_db *db, int64_t run_id, struct perf_stat_row **out,
 		      size_t *n)
 {
-	struct db_list l = { .size = sizeof(**out) };
-	sqlite3_stmt *st;
-	int ret;
-
-	*out = NULL;
-	*n = 0;
-	if (db_prepare(db, "SELECT i.workload, i.variant, m.source || '.' || m.key, avg(m.delta),"
-		       " min(m.delta), max(m.delta), count(*)"
-		       " FROM iterations i JOIN monitors m ON m.iteration_id = i.id"
-		       " WHERE i.run_id = ? AND i.warmup = 0 AND i.status = 'ok'"
-		       " AND m.source IN ('perf-stat', 'counters')"
-		       " GROUP BY i.workload, i.variant, m.source, m.key"
-		       " ORDER BY min(i.id), min(m.rowid)", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	ret = db_read_list(db, st, read_perf_stat_row, NULL, release_perf_stat_row,
-			   &l);
-	*out = l.v;
-	*n = l.n;
-	return ret;
+	return db_query_list(db, "SELECT i.workload, i.variant, m.source || '.' || m.key, avg(m.delta),"
+			     " min(m.delta), max(m.delta), count(*)"
+			     " FROM iterations i JOIN monitors m ON m.iteration_id = i.id"
+			     " WHERE i.run_id = ? AND i.warmup = 0 AND i.status = 'ok'"
+			     " AND m.source IN ('perf-stat', 'counters')"
+			     " GROUP BY i.workload, i.variant, m.source, m.key"
+			     " ORDER BY min(i.id), min(m.rowid)",
+			     &run_id, read_perf_stat_row, NULL, release_perf_stat_row, sizeof(**out), out, n);
 }
 
 void db_perf_stat_rows_free(struct perf_stat_row *v, size_t n)

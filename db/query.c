@@ -56,18 +56,8 @@ void query_free_strv(char **v, size_t n)
 
 int query_labels(struct mmb_db *db, char ***out, size_t *n)
 {
-	struct db_list l = { .size = sizeof(**out) };
-	sqlite3_stmt *st;
-	int ret;
-
-	*out = NULL;
-	*n = 0;
-	if (db_prepare(db, "SELECT label FROM kernels ORDER BY id", &st))
-		return -1;
-	ret = db_read_list(db, st, db_read_str, NULL, db_release_str, &l);
-	*out = l.v;
-	*n = l.n;
-	return ret;
+	return db_query_list(db, "SELECT label FROM kernels ORDER BY id",
+			     NULL, db_read_str, NULL, db_release_str, sizeof(**out), out, n);
 }
 
 static int unknown_label(struct mmb_db *db, const char *label)
@@ -834,20 +824,9 @@ static void release_env(void *elem)
 
 int query_run_env(struct mmb_db *db, int64_t run_id, struct query_env **out, size_t *n)
 {
-	struct db_list l = { .size = sizeof(**out) };
-	sqlite3_stmt *st;
-	int ret;
-
-	*out = NULL;
-	*n = 0;
-	if (db_prepare(db, "SELECT key, value, original FROM run_env WHERE run_id = ?"
-		       " ORDER BY key", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	ret = db_read_list(db, st, read_env, NULL, release_env, &l);
-	*out = l.v;
-	*n = l.n;
-	return ret;
+	return db_query_list(db, "SELECT key, value, original FROM run_env WHERE run_id = ?"
+			     " ORDER BY key",
+			     &run_id, read_env, NULL, release_env, sizeof(**out), out, n);
 }
 
 void query_env_free(struct query_env *e, size_t n)

@@ -36,31 +36,21 @@ static void release_run_line(void *elem)
 
 int db_list_runs(struct mmb_db *db, struct db_run_line **out, size_t *n)
 {
-	struct db_list l = { .size = sizeof(**out) };
-	sqlite3_stmt *st;
-	int ret;
-
-	*out = NULL;
-	*n = 0;
-	if (db_prepare(db,
-		       "SELECT r.id, k.label, coalesce(r.experiment, ''), r.status,"
-		       " coalesce(r.accel, ''), r.started,"
-		       /* imported runs have no iterations rows: a block holds one
-			  sample per iteration, so its size is the count */
-		       " coalesce(nullif((SELECT count(*) FROM iterations i WHERE i.run_id = r.id"
-		       "   AND i.status = 'ok' AND i.warmup = 0), 0),"
-		       "  (SELECT max(n) FROM sample_blocks b WHERE b.run_id = r.id), 0),"
-		       " (SELECT count(*) FROM iterations i WHERE i.run_id = r.id AND i.status = 'failed'),"
-		       " (SELECT count(*) FROM sample_values s WHERE s.run_id = r.id) +"
-		       " (SELECT coalesce(sum(n), 0) FROM sample_blocks b WHERE b.run_id = r.id),"
-		       " (SELECT count(*) FROM iterations i WHERE i.run_id = r.id AND i.status = 'ok'"
-		       "   AND i.warmup = 0 AND coalesce(i.disturbed, '') <> '')"
-		       " FROM runs r JOIN kernels k ON k.id = r.kernel_id ORDER BY r.id", &st))
-		return -1;
-	ret = db_read_list(db, st, read_run_line, NULL, release_run_line, &l);
-	*out = l.v;
-	*n = l.n;
-	return ret;
+	return db_query_list(db,
+			     "SELECT r.id, k.label, coalesce(r.experiment, ''), r.status,"
+			     " coalesce(r.accel, ''), r.started,"
+			     /* imported runs have no iterations rows: a block holds
+				one sample per iteration, so its size is the count */
+			     " coalesce(nullif((SELECT count(*) FROM iterations i WHERE i.run_id = r.id"
+			     "   AND i.status = 'ok' AND i.warmup = 0), 0),"
+			     "  (SELECT max(n) FROM sample_blocks b WHERE b.run_id = r.id), 0),"
+			     " (SELECT count(*) FROM iterations i WHERE i.run_id = r.id AND i.status = 'failed'),"
+			     " (SELECT count(*) FROM sample_values s WHERE s.run_id = r.id) +"
+			     " (SELECT coalesce(sum(n), 0) FROM sample_blocks b WHERE b.run_id = r.id),"
+			     " (SELECT count(*) FROM iterations i WHERE i.run_id = r.id AND i.status = 'ok'"
+			     "   AND i.warmup = 0 AND coalesce(i.disturbed, '') <> '')"
+			     " FROM runs r JOIN kernels k ON k.id = r.kernel_id ORDER BY r.id",
+			     NULL, read_run_line, NULL, release_run_line, sizeof(**out), out, n);
 }
 
 void db_run_lines_free(struct db_run_line *v, size_t n)
@@ -92,25 +82,15 @@ static void release_kernel_line(void *elem)
 
 int db_list_kernels(struct mmb_db *db, struct db_kernel_line **out, size_t *n)
 {
-	struct db_list l = { .size = sizeof(**out) };
-	sqlite3_stmt *st;
-	int ret;
-
-	*out = NULL;
-	*n = 0;
-	if (db_prepare(db,
-		       "SELECT k.label, coalesce(k.release, ''), coalesce(k.base_commit, ''),"
-		       " (SELECT count(*) FROM runs r WHERE r.kernel_id = k.id),"
-		       " (SELECT count(*) FROM sample_values s JOIN runs r ON r.id = s.run_id"
-		       "   WHERE r.kernel_id = k.id) +"
-		       " (SELECT coalesce(sum(n), 0) FROM sample_blocks b JOIN runs r ON r.id = b.run_id"
-		       "   WHERE r.kernel_id = k.id)"
-		       " FROM kernels k ORDER BY k.id", &st))
-		return -1;
-	ret = db_read_list(db, st, read_kernel_line, NULL, release_kernel_line, &l);
-	*out = l.v;
-	*n = l.n;
-	return ret;
+	return db_query_list(db,
+			     "SELECT k.label, coalesce(k.release, ''), coalesce(k.base_commit, ''),"
+			     " (SELECT count(*) FROM runs r WHERE r.kernel_id = k.id),"
+			     " (SELECT count(*) FROM sample_values s JOIN runs r ON r.id = s.run_id"
+			     "   WHERE r.kernel_id = k.id) +"
+			     " (SELECT coalesce(sum(n), 0) FROM sample_blocks b JOIN runs r ON r.id = b.run_id"
+			     "   WHERE r.kernel_id = k.id)"
+			     " FROM kernels k ORDER BY k.id",
+			     NULL, read_kernel_line, NULL, release_kernel_line, sizeof(**out), out, n);
 }
 
 void db_kernel_lines_free(struct db_kernel_line *v, size_t n)
@@ -214,24 +194,13 @@ static void release_variant_done(void *elem)
 
 int db_run_recorded(struct mmb_db *db, int64_t run_id, struct db_variant_done **out, size_t *n)
 {
-	struct db_list l = { .size = sizeof(**out) };
-	sqlite3_stmt *st;
-	int ret;
-
-	*out = NULL;
-	*n = 0;
-	if (db_prepare(db,
-		       "SELECT workload, variant, params, count(CASE WHEN warmup = 0 AND iteration > 0"
-		       " THEN 1 END), ifnull(max(CASE WHEN warmup = 0 THEN iteration END), 0),"
-		       " count(CASE WHEN warmup <> 0 THEN 1 END), count(CASE WHEN status = 'skipped'"
-		       " THEN 1 END) FROM iterations WHERE run_id = ? GROUP BY workload, variant, params"
-		       " ORDER BY min(id)", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	ret = db_read_list(db, st, read_variant_done, NULL, release_variant_done, &l);
-	*out = l.v;
-	*n = l.n;
-	return ret;
+	return db_query_list(db,
+			     "SELECT workload, variant, params, count(CASE WHEN warmup = 0 AND iteration > 0"
+			     " THEN 1 END), ifnull(max(CASE WHEN warmup = 0 THEN iteration END), 0),"
+			     " count(CASE WHEN warmup <> 0 THEN 1 END), count(CASE WHEN status = 'skipped'"
+			     " THEN 1 END) FROM iterations WHERE run_id = ? GROUP BY workload, variant, params"
+			     " ORDER BY min(id)",
+			     &run_id, read_variant_done, NULL, release_variant_done, sizeof(**out), out, n);
 }
 
 void db_variant_done_free(struct db_variant_done *v, size_t n)
@@ -281,22 +250,10 @@ static void release_iteration_line(void *elem)
 int db_run_unsuccessful(struct mmb_db *db, int64_t run_id, struct db_iteration_line **out,
 			size_t *n)
 {
-	struct db_list l = { .size = sizeof(**out) };
-	sqlite3_stmt *st;
-	int ret;
-
-	*out = NULL;
-	*n = 0;
-	if (db_prepare(db,
-		       "SELECT workload, variant, iteration, status, reason FROM iterations"
-		       " WHERE run_id = ? AND status != 'ok' ORDER BY id", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	ret = db_read_list(db, st, read_iteration_line, NULL, release_iteration_line,
-			   &l);
-	*out = l.v;
-	*n = l.n;
-	return ret;
+	return db_query_list(db,
+			     "SELECT workload, variant, iteration, status, reason FROM iterations"
+			     " WHERE run_id = ? AND status != 'ok' ORDER BY id",
+			     &run_id, read_iteration_line, NULL, release_iteration_line, sizeof(**out), out, n);
 }
 
 void db_iteration_lines_free(struct db_iteration_line *v, size_t n)
@@ -328,27 +285,16 @@ static void release_counter_mean(void *elem)
 int db_run_vmstat_means(struct mmb_db *db, int64_t run_id, struct db_counter_mean **out,
 			size_t *n)
 {
-	struct db_list l = { .size = sizeof(**out) };
-	sqlite3_stmt *st;
-	int ret;
-
-	*out = NULL;
-	*n = 0;
-	if (db_prepare(db,
-		       "SELECT i.workload, i.variant, m.key, avg(m.delta), count(*)"
-		       " FROM monitors m JOIN iterations i ON i.id = m.iteration_id"
-		       " WHERE i.run_id = ? AND i.warmup = 0 AND i.status = 'ok'"
-		       " AND m.source = 'vmstat' AND m.key IN ('pgfault', 'pgmajfault',"
-		       " 'thp_fault_alloc', 'thp_fault_fallback', 'thp_split_pmd',"
-		       " 'pswpin', 'pswpout', 'pgsteal_direct', 'pgscan_direct', 'compact_stall',"
-		       " 'numa_hint_faults', 'pgmigrate_success', 'thp_deferred_split_page')"
-		       " GROUP BY i.workload, i.variant, m.key ORDER BY min(i.id), m.key", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	ret = db_read_list(db, st, read_counter_mean, NULL, release_counter_mean, &l);
-	*out = l.v;
-	*n = l.n;
-	return ret;
+	return db_query_list(db,
+			     "SELECT i.workload, i.variant, m.key, avg(m.delta), count(*)"
+			     " FROM monitors m JOIN iterations i ON i.id = m.iteration_id"
+			     " WHERE i.run_id = ? AND i.warmup = 0 AND i.status = 'ok'"
+			     " AND m.source = 'vmstat' AND m.key IN ('pgfault', 'pgmajfault',"
+			     " 'thp_fault_alloc', 'thp_fault_fallback', 'thp_split_pmd',"
+			     " 'pswpin', 'pswpout', 'pgsteal_direct', 'pgscan_direct', 'compact_stall',"
+			     " 'numa_hint_faults', 'pgmigrate_success', 'thp_deferred_split_page')"
+			     " GROUP BY i.workload, i.variant, m.key ORDER BY min(i.id), m.key",
+			     &run_id, read_counter_mean, NULL, release_counter_mean, sizeof(**out), out, n);
 }
 
 void db_counter_means_free(struct db_counter_mean *v, size_t n)
@@ -402,23 +348,12 @@ static void release_run_series(void *elem)
 
 int db_run_series(struct mmb_db *db, int64_t run_id, struct db_run_series **out, size_t *n)
 {
-	struct db_list l = { .size = sizeof(**out) };
-	sqlite3_stmt *st;
-	int ret;
-
-	*out = NULL;
-	*n = 0;
-	if (db_prepare(db,
-		       "SELECT s.workload, s.variant, s.metric, coalesce(s.unit, ''), s.better,"
-		       " s.value, i.disturbed IS NOT NULL FROM samples s"
-		       " LEFT JOIN iterations i ON i.id = s.iteration_id"
-		       " WHERE s.run_id = ? ORDER BY s.id", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	ret = db_read_list(db, st, read_series_sample, NULL, release_run_series, &l);
-	*out = l.v;
-	*n = l.n;
-	return ret;
+	return db_query_list(db,
+			     "SELECT s.workload, s.variant, s.metric, coalesce(s.unit, ''), s.better,"
+			     " s.value, i.disturbed IS NOT NULL FROM samples s"
+			     " LEFT JOIN iterations i ON i.id = s.iteration_id"
+			     " WHERE s.run_id = ? ORDER BY s.id",
+			     &run_id, read_series_sample, NULL, release_run_series, sizeof(**out), out, n);
 }
 
 void db_run_series_free(struct db_run_series *v, size_t n)
