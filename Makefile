@@ -195,7 +195,7 @@ check-bisect:
 	@$(MAKE) --no-print-directory all
 	MMBENCH_BUILD=$(BUILD) ./tests/kernel/bisect.sh
 
-bench: all $(BUILD)/bench/interference-cost $(BUILD)/bench/strtod-loop
+bench: all $(TEST_PLUGINS) $(BUILD)/bench/interference-cost $(BUILD)/bench/strtod-loop
 	MMBENCH_BUILD=$(BUILD) SENS=$(SENS) KSENS=$(KSENS) KAA=$(KAA) KVER=$(KVER) VMSDEF=$(VMSDEF) ./bench/run.sh
 
 $(BUILD)/bench/interference-cost: bench/interference-cost.c $(BUILD)/libmmbench.a
