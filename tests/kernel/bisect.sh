@@ -24,7 +24,7 @@ FIX="$top/tests/fixtures/kernel"
 EXP="$here/aim9-brk-short.yaml"
 REPO="$B/cache/linux-6.12.git"
 export MMBENCH_CACHE="${MMBENCH_KERNEL_CACHE:-$B/cache/kernel}"
-LOOPS=${MMBENCH_AB_LOOPS:-2500}
+LOOPS=${MMBENCH_AB_LOOPS:-5000}
 N=14 CULPRIT_AT=10
 
 work=$(mktemp -d /tmp/mmbench-bisect.XXXXXX)

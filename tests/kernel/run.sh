@@ -6,8 +6,8 @@
 #  2. a patch that does not apply: exit 2 naming patch and file, the
 #     user's tree untouched
 #  3. mmbench ab with tests/fixtures/kernel/slow-brk-tunable booted with
-#     mmb_brk_loops=$MMBENCH_AB_LOOPS (default 2500, about -53%: twice the
-#     smallest change ab finds at 3 rounds under TCG, docs/kernel-ab.md):
+#     mmb_brk_loops=$MMBENCH_AB_LOOPS (default 5000, about -69%: well past
+#     the smallest change ab finds at 3 rounds under TCG, docs/kernel-ab.md):
 #     compare must call brk_test a significant regression
 #  4. the same with tests/fixtures/kernel/noop (a comment): no significant
 #     change
@@ -30,7 +30,7 @@ EXP="$here/aim9-brk-short.yaml"
 REPO="$B/cache/linux-6.12.git"
 export MMBENCH_CACHE="${MMBENCH_KERNEL_CACHE:-$B/cache/kernel}"
 ROUNDS=${MMBENCH_AB_ROUNDS:-3}
-LOOPS=${MMBENCH_AB_LOOPS:-2500}
+LOOPS=${MMBENCH_AB_LOOPS:-5000}
 
 work=$(mktemp -d /tmp/mmbench-kernel.XXXXXX)
 export MMBENCH_DB="$work/ab.db"
