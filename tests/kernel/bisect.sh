@@ -84,6 +84,12 @@ bad=$parent
 before=$(git -C "$H" rev-parse "$culprit^")
 unset GIT_AUTHOR_DATE GIT_COMMITTER_DATE
 
+# labels an earlier run left in the persistent cache name builds of an older
+# recipe when configs/kernel/mmbench.config changed since: start clean
+label=$(git -C "$H" describe --tags --always --abbrev=12 "$culprit")
+stale=$("$MM" kernel list 2>/dev/null | awk -v l="$label" '$1 == "v6.12-debian" || $1 == l || $1 ~ /^bisect-/ { print $1 }')
+[ -z "$stale" ] || "$MM" kernel rm $stale >/dev/null || fail "kernel rm $stale"
+
 # 2. ab --new: two refs of one tree
 step "ab --base v6.12-debian --new ${culprit%"${culprit#????????????}"}"
 t0=$(date +%s)
@@ -92,7 +98,6 @@ t0=$(date +%s)
 	>"$work/ab.out" 2>"$work/ab.err" || { cat "$work/ab.err" "$work/ab.out"; fail "ab --new failed"; }
 t_ab=$(( $(date +%s) - t0 ))
 cat "$work/ab.err" "$work/ab.out"
-label=$(git -C "$H" describe --tags --always --abbrev=12 "$culprit")
 grep -q "A = v6.12-debian (v6.12-debian), B = $label " "$work/ab.err" ||
 	fail "ab --new labels are not git describe (expected v6.12-debian and $label)"
 grep -qE "^row .* $label +change " "$work/ab.out" || fail "$label is not the compared kernel"
