@@ -222,6 +222,52 @@ static int git_in(const struct bstate *st, struct strbuf *out, const char *a, co
 	return rc ? -1 : 0;
 }
 
+/* What a bisect measures, beyond GOOD..BAD: its runs are only comparable under one. */
+static void measure_key(const struct bisect_opts *o, struct strbuf *key)
+{
+	struct strbuf text = STRBUF_INIT;
+	char hex[65];
+
+	strbuf_addf(key, "metric %s\nbase-config %s\n", o->metric,
+		    o->build.base_config ? o->build.base_config : "defconfig");
+	for (size_t i = 0; i <= o->build.nfragments; i++) {
+		const char *f = i < o->build.nfragments ? o->build.fragments[i] : o->experiment;
+
+		strbuf_reset(&text);
+		if (!f || strbuf_read_file(&text, f) < 0)
+			continue;
+		sha256_hex(text.buf, text.len, hex);
+		strbuf_addf(key, "%s %s sha256 %s\n", i < o->build.nfragments ? "fragment" :
+			    "experiment", f, hex);
+	}
+	strbuf_release(&text);
+}
+
+/*
+ * A new bisect records what it measures; a resumed one must measure the
+ * same, or its stored runs would be pooled with other kernels' or other
+ * experiments' runs.
+ */
+static int check_measure_key(const struct bstate *st, bool fresh)
+{
+	struct strbuf want = STRBUF_INIT, have = STRBUF_INIT;
+	char *path = xasprintf("%s/measures", st->clone);
+	int rc = 0;
+
+	measure_key(st->o, &want);
+	if (fresh || (strbuf_read_file(&have, path) < 0 && errno == ENOENT))
+		rc = write_file_atomic(path, want.buf, want.len) < 0 ?
+		     error("bisect: cannot write %s: %s", path, strerror(errno)) : 0;
+	else if (strcmp(have.buf, want.buf))
+		rc = error("bisect: %s was started measuring\n%swhich is not what this command "
+			   "measures\n%s(remove %s to start it again)", st->clone, have.buf,
+			   want.buf, st->clone);
+	free(path);
+	strbuf_release(&want);
+	strbuf_release(&have);
+	return rc;
+}
+
 static int open_clone(struct bstate *st, const char *cache)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
@@ -236,6 +282,7 @@ static int open_clone(struct bstate *st, const char *cache)
 		rc = error("bisect: cannot create %s: %s", dir, strerror(errno));
 	} else if (stat(marker, &sb) == 0) {
 		info("bisect: resuming in %s", st->clone);
+		rc = check_measure_key(st, false);
 	} else if (!tree) {
 		rc = error("bisect: --tree %s: %s", st->o->tree, strerror(errno));
 	} else if (kbuild_git(dir, &out, &err, "clone", "--quiet", "--no-checkout", "--",
@@ -246,6 +293,8 @@ static int open_clone(struct bstate *st, const char *cache)
 		rc = kbuild_git(st->clone, &out, &err, "bisect", "start", "--no-checkout",
 				st->bad, st->good, NULL) ? error("bisect: git bisect start: %s",
 								  strtrim(err.buf)) : 0;
+		if (!rc)
+			rc = check_measure_key(st, true);
 	}
 	free(marker);
 	free(dir);

@@ -6,7 +6,8 @@
 #  - a history of 16 commits, one changing the value by 10 sd: bisect names
 #    it in <= ceil(log2 16) + 2 = 6 steps, confirms it against its parent,
 #    and leaves the user's tree alone; `bisect log` replays with git
-#  - the same command again resumes: no new runs measured
+#  - the same command again resumes: no new runs measured; with another
+#    metric it is refused
 #  - a history with no change: "nothing to bisect", exit 1
 #  - without MMBENCH_BISECT_FAKE a run is a kernel build (fails here: exit 1)
 set -u
@@ -70,6 +71,9 @@ runs=$(cat "$MMBENCH_CACHE"/bisect/*/runs.tsv | wc -l)
 # resumed: the same answer, nothing measured again
 expect 0 "first bad commit: $culprit" -- "$MM" bisect --tree "$t" --good good --bad bad --metric fake.value
 [ "$(cat "$MMBENCH_CACHE"/bisect/*/runs.tsv | wc -l)" = "$runs" ] || fail "the resumed bisect measured again"
+# resumed with another metric: refused, its stored runs are of something else
+expect 1 "which is not what this command measures" -- "$MM" bisect --tree "$t" --good good --bad bad --metric fake.other
+grep -q "metric fake.value" "$work/err" || { cat "$work/err"; fail "the refusal does not say what was measured"; }
 
 # bisect log replays in a fresh clone to the same first bad commit
 "$MM" bisect log --tree "$t" --good good --bad bad >"$work/log" || fail "bisect log"
