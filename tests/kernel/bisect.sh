@@ -89,6 +89,9 @@ unset GIT_AUTHOR_DATE GIT_COMMITTER_DATE
 label=$(git -C "$H" describe --tags --always --abbrev=12 "$culprit")
 stale=$("$MM" kernel list 2>/dev/null | awk -v l="$label" '$1 == "v6.12-debian" || $1 == l || $1 ~ /^bisect-/ { print $1 }')
 [ -z "$stale" ] || "$MM" kernel rm $stale >/dev/null || fail "kernel rm $stale"
+# and an earlier run's bisect state (a finished bisect would only be replayed)
+rm -rf "$MMBENCH_CACHE"/bisect/*-"$(git -C "$H" rev-parse --short=12 "$bad")" \
+	"$MMBENCH_CACHE"/bisect/*-"$(git -C "$H" rev-parse --short=12 "$before")"
 
 # 2. ab --new: two refs of one tree
 step "ab --base v6.12-debian --new ${culprit%"${culprit#????????????}"}"
