@@ -195,22 +195,13 @@ static int bvt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
 	struct bvt_cursor *c = (struct bvt_cursor *)cur;
 
-	switch (col) {
-	case COL_KEY:
-		sqlite3_result_int64(ctx, (sqlite3_int64)c->pos);
-		break;
-	case COL_ITERATION:
-		sqlite3_result_int(ctx, c->it[c->pos]);
-		break;
-	case COL_SEQ:
-		sqlite3_result_int(ctx, c->sq[c->pos]);
-		break;
-	case COL_VALUE:
+	if (col == COL_VALUE)
 		sqlite3_result_double(ctx, c->val[c->pos]);
-		break;
-	default:
+	else if (col == COL_KEY || col == COL_ITERATION || col == COL_SEQ)
+		sqlite3_result_int64(ctx, col == COL_KEY ? (sqlite3_int64)c->pos :
+				     col == COL_SEQ ? c->sq[c->pos] : c->it[c->pos]);
+	else
 		sqlite3_result_null(ctx);
-	}
 	return SQLITE_OK;
 }
 
@@ -332,6 +323,7 @@ void *xmalloc(size_t n)
 	return p;
 }
 
+__attribute__((visibility("default")))
 int sqlite3_mmbsamples_init(sqlite3 *db, char **err, const sqlite3_api_routines *api)
 {
 	(void)err;

@@ -56,6 +56,13 @@ cmp -s old.csv new.csv || die "export differs: $(diff old.csv new.csv | head)"
 [ "$(kinds m.db)" = blob ] || die "merge wrote $(kinds m.db) blocks"
 same m.db "merged"
 
+# plain sqlite3 reads the samples view with the extension make install installs
+want=$(command sqlite3 "$FIX/old-v8.db" "SELECT count(*), sum(value), sum(iteration * 7 + seq) FROM samples")
+got=$(command sqlite3 old.db ".load $MMBENCH_BUILD/sqlite/mmbsamples" \
+	"SELECT count(*), sum(value), sum(iteration * 7 + seq) FROM samples")
+[ "$got" = "$want" ] || die "samples view with the extension: '$got', want '$want'"
+command sqlite3 old.db "SELECT count(*) FROM samples" 2>/dev/null && die "the view read without its function"
+
 # import writes binary
 printf 'workload,metric,variant,iteration,value\nw,m,,1,1.5\n' > a.csv
 "$MMB" -q import --db i.db --name x a.csv
