@@ -30,7 +30,7 @@ static int block_sample(void *arg, int64_t k, int iteration, int seq, double val
 {
 	struct export_ctx *x = arg;
 
-	(void)k;
+	x->r.same_names = k > 0;
 	x->r.iteration = iteration;
 	x->r.seq = seq;
 	x->r.value = value;
@@ -46,6 +46,7 @@ static int export_run(struct mmb_db *db, sqlite3_stmt *vals, sqlite3_stmt *block
 	sqlite3_bind_int64(vals, 1, x->r.run_id);
 	while (!ret && (rc = sqlite3_step(vals)) == SQLITE_ROW) {
 		row_names(&x->r, vals, 0);
+		x->r.same_names = false;
 		x->r.iteration = sqlite3_column_int(vals, 5);
 		x->r.seq = sqlite3_column_int(vals, 6);
 		x->r.value = sqlite3_column_double(vals, 7);
