@@ -57,7 +57,7 @@ E2E       := $(sort $(wildcard tests/e2e/*.sh))
 # Keep the sanitizer objects of the unit tests between runs.
 .SECONDARY:
 
-all: $(BUILD)/mmbench $(PLUGINS)
+all: $(BUILD)/mmbench $(PLUGINS) $(BUILD)/sqlite/mmbsamples.so
 
 # the host's include flags, for programs built beside the Makefile (bench/power.c)
 host-inc:
@@ -195,6 +195,7 @@ check-bisect:
 	@$(MAKE) --no-print-directory all
 	MMBENCH_BUILD=$(BUILD) ./tests/kernel/bisect.sh
 
+# the test plugins too: overhead.sh runs good_minimal, plan-variants.sh others
 bench: all $(TEST_PLUGINS) $(BUILD)/bench/interference-cost $(BUILD)/bench/strtod-loop
 	MMBENCH_BUILD=$(BUILD) SENS=$(SENS) KSENS=$(KSENS) KAA=$(KAA) KVER=$(KVER) VMSDEF=$(VMSDEF) ./bench/run.sh
 
@@ -205,6 +206,12 @@ $(BUILD)/bench/interference-cost: bench/interference-cost.c $(BUILD)/libmmbench.
 $(BUILD)/bench/strtod-loop: bench/strtod-loop.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+# The samples view's mmb_samples() for the plain sqlite3 shell (docs/store.md)
+$(BUILD)/sqlite/mmbsamples.so: db/blockvt.c db/block.c db/block.h db/blockvt.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -DMMB_SQLITE_EXT -Idb -Iharness/base $(PLUGIN_CFLAGS) \
+		$(PLUGIN_LDFLAGS) -o $@ db/blockvt.c db/block.c -lm
 
 deps:
 	@./tools/install-deps.sh run
@@ -220,6 +227,8 @@ install: all
 		$(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/mmbench $(DESTDIR)$(PREFIX)/bin/mmbench
 	install -m 644 $(PLUGINS) $(DESTDIR)$(PREFIX)/lib/mmbench/
+	install -d $(DESTDIR)$(PREFIX)/lib/mmbench/sqlite
+	install -m 644 $(BUILD)/sqlite/mmbsamples.so $(DESTDIR)$(PREFIX)/lib/mmbench/sqlite/
 	cp -r configs/. $(DESTDIR)$(PREFIX)/share/mmbench/configs/
 	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/mmbench/
 	install -d $(DESTDIR)$(PREFIX)/share/doc/mmbench/img

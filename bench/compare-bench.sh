@@ -7,6 +7,9 @@
 # = 1000 rows, 500 samples per row and label.  Best of 3 (noisy shared VM).
 set -eu
 MMB=${MMBENCH_BUILD:-build}/mmbench
+# the samples view reads blocks through mmb_samples() (docs/store.md)
+MMB_SQLEXT=$(cd "${MMBENCH_BUILD:-build}" && pwd)/sqlite/mmbsamples
+sqlite3() { command sqlite3 -cmd ".load $MMB_SQLEXT" "$@"; }
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 N=${COMPARE_BENCH_SAMPLES:-1000000}

@@ -6,6 +6,9 @@
 #     started/elapsed columns) as a share of the whole run.
 set -eu
 B=${MMBENCH_BUILD:-build}
+# the samples view reads blocks through mmb_samples() (docs/store.md)
+MMB_SQLEXT=$(cd "$B" && pwd)/sqlite/mmbsamples
+sqlite3() { command sqlite3 -cmd ".load $MMB_SQLEXT" "$@"; }
 MMB=$B/mmbench
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT

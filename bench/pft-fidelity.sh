@@ -24,6 +24,9 @@ set -u
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=${MMBENCH_BUILD:-$ROOT/build}
+# the samples view reads blocks through mmb_samples() (docs/store.md)
+MMB_SQLEXT=$(cd "$B" && pwd)/sqlite/mmbsamples
+sqlite3() { command sqlite3 -cmd ".load $MMB_SQLEXT" "$@"; }
 MMB=$B/mmbench
 SIZE=1G
 CLIENTS=""

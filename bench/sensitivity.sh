@@ -30,6 +30,9 @@
 set -u
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${MMBENCH_BUILD:-build}
+# the samples view reads blocks through mmb_samples() (docs/store.md)
+MMB_SQLEXT=$(cd "$BUILD" && pwd)/sqlite/mmbsamples
+sqlite3() { command sqlite3 -cmd ".load $MMB_SQLEXT" "$@"; }
 MMB=$BUILD/mmbench
 ROUNDS=${SENS_ROUNDS:-30}
 AIM9_ITER=${SENS_AIM9_ITER:-1}

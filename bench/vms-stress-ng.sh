@@ -12,6 +12,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 B=${MMBENCH_BUILD:-build}
+# the samples view reads blocks through mmb_samples() (docs/store.md)
+MMB_SQLEXT=$(cd "$B" && pwd)/sqlite/mmbsamples
+sqlite3() { command sqlite3 -cmd ".load $MMB_SQLEXT" "$@"; }
 MMB=$B/mmbench
 default=0 n=10 t=10 stressors="pagemove brk mmap vm-rw"
 while getopts dn:t:s: o; do

@@ -1,6 +1,8 @@
 #include "db-internal.h"
 #include "../harness/base/util.h"
 #include "version.h"
+#include "blockvt.h"
+#include "import.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -386,7 +388,8 @@ static int db_open_flags(struct mmb_db *db, const char *path, int flags, bool re
 				       NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_create_function_v2(db->c->sql, "mmb_ctl", 1,
 				       SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY, NULL,
-				       sql_ctl, NULL, NULL, NULL) != SQLITE_OK) {
+				       sql_ctl, NULL, NULL, NULL) != SQLITE_OK ||
+	    db_block_sql_register(db->c->sql) != SQLITE_OK) {
 		db_fail(db);
 		db_close(db);
 		return -1;
@@ -403,7 +406,7 @@ static int db_open_flags(struct mmb_db *db, const char *path, int flags, bool re
 	if (db_exec(db, "PRAGMA journal_mode = WAL") ||
 	    db_exec(db, "PRAGMA synchronous = NORMAL") ||
 	    db_exec(db, "PRAGMA foreign_keys = ON") || db_migrate(db) ||
-	    db_mark_dead_runs(db)) {
+	    db_blocks_convert(db, 0, isatty(STDERR_FILENO)) || db_mark_dead_runs(db)) {
 		db_close(db);
 		return -1;
 	}

@@ -36,7 +36,8 @@ static int select_runs(struct mmb_db *db, const char *const *labels, size_t nl,
 
 /*
  * One value with its SQLite type: null, integer, real (never without '.'
- * or 'e'), text; text that is not UTF-8 as {"bytes":"HEX"}.
+ * or 'e'), text; text that is not UTF-8 as {"bytes":"HEX"}; a blob (a
+ * binary sample block) as {"blob":"HEX"}.
  */
 static void put_value(struct strbuf *out, sqlite3_stmt *st, int i)
 {
@@ -61,6 +62,13 @@ static void put_value(struct strbuf *out, sqlite3_stmt *st, int i)
 		strbuf_addstr(out, buf);
 		if (!strpbrk(buf, ".eE"))
 			strbuf_addstr(out, ".0");
+		break;
+	case SQLITE_BLOB:
+		/* a binary sample block (db/block.h), byte for byte */
+		strbuf_addstr(out, "{\"blob\":\"");
+		for (int k = 0, n = sqlite3_column_bytes(st, i); k < n; k++)
+			strbuf_addf(out, "%02x", ((const unsigned char *)sqlite3_column_blob(st, i))[k]);
+		strbuf_addstr(out, "\"}");
 		break;
 	default:
 		text = (const char *)sqlite3_column_text(st, i);
@@ -260,7 +268,9 @@ static int bind_bytes(sqlite3_stmt *st, int i, const struct json *v)
 	size_t n;
 	char *buf;
 
-	if (v->n != 1 || strcmp(v->keys[0], "bytes") || v->items[0].type != JSON_STRING)
+	bool blob = v->n == 1 && !strcmp(v->keys[0], "blob");
+
+	if (v->n != 1 || (!blob && strcmp(v->keys[0], "bytes")) || v->items[0].type != JSON_STRING)
 		return SQLITE_MISMATCH;
 	hex = v->items[0].str;
 	n = strlen(hex);
@@ -273,6 +283,8 @@ static int bind_bytes(sqlite3_stmt *st, int i, const struct json *v)
 		sscanf(hex + 2 * k, "%2x", &b);
 		buf[k] = (char)b;
 	}
+	if (blob)
+		return sqlite3_bind_blob(st, i, buf, (int)(n / 2), free);
 	/* a NUL would cut the text: not a name mmbench wrote */
 	if (memchr(buf, '\0', n / 2)) {
 		free(buf);

@@ -5,6 +5,7 @@
  */
 #include "importfmt.h"
 #include "db.h"
+#include "block.h"
 #include "dump.h"
 #include "import.h"
 #include "merge-db.h"
@@ -145,7 +146,9 @@ void smap_release(struct smap *m)
 			continue;
 		free(m->e[i]->key);
 		free(m->e[i]->unit);
-		strbuf_release(&m->e[i]->data);
+		free(m->e[i]->it);
+		free(m->e[i]->sq);
+		free(m->e[i]->val);
 		free(m->e[i]);
 	}
 	free(m->e);
@@ -264,22 +267,9 @@ static int check_variant(const char *v, size_t n)
 	return 0;
 }
 
-/* ~64 MB of pending text at most; 2^24 samples per block (see schema.c) */
-#define BLOCK_PENDING_MAX ((size_t)64 << 20)
+/* ~16 MB pending (16 bytes a sample) at most; 2^24 samples per block (see schema.c) */
+#define BLOCK_PENDING_MAX ((size_t)1 << 20)
 #define BLOCK_SAMPLES_MAX (((size_t)1 << 24) - 1)
-
-static void append_long(struct strbuf *sb, long v)
-{
-	char tmp[24], *p = tmp + sizeof(tmp);
-	unsigned long u = v < 0 ? -(unsigned long)v : (unsigned long)v;
-
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
-	if (v < 0)
-		*--p = '-';
-	strbuf_add(sb, p, (size_t)(tmp + sizeof(tmp) - p));
-}
 
 /*
  * Write every pending block, series in order of first appearance: block ids
@@ -289,13 +279,20 @@ int importer_flush(struct importer *im)
 {
 	for (size_t i = 0; i < im->metrics.nr; i++) {
 		struct smap_ent *m = im->metrics.order[i];
+		const char *why = NULL;
+		unsigned char *blk;
+		size_t len;
+		int ret;
 
 		if (!m->n)
 			continue;
-		strbuf_addch(&m->data, ']');
-		if (db_blocks_add(im->blocks, m->id, m->n, m->data.buf, m->data.len))
+		blk = db_block_encode(m->it, m->sq, m->val, m->n, &len, &why);
+		if (!blk)
+			return error("%s: cannot import: %s", im->file, why);
+		ret = db_blocks_add(im->blocks, m->id, m->n, blk, len);
+		free(blk);
+		if (ret)
 			return -1;
-		strbuf_reset(&m->data);
 		m->n = 0;
 	}
 	im->pending = 0;
@@ -348,7 +345,6 @@ static int add_sample(struct importer *im, const struct sample_row *r)
 	struct smap_ent *m;
 	bool created;
 	int better = r->better, ret;
-	size_t before;
 
 	if (!im->run_id) {
 		ret = importer_use_run(im, NULL, 0, "", 0);
@@ -415,20 +411,18 @@ static int add_sample(struct importer *im, const struct sample_row *r)
 	else
 		m->seq = 0;
 	m->last_iteration = r->iteration;
-	before = m->data.len;
-	strbuf_addstr(&m->data, m->n ? ",[" : "[[");
-	append_long(&m->data, r->iteration);
-	strbuf_addch(&m->data, ',');
-	append_long(&m->data, m->seq);
-	strbuf_addch(&m->data, ',');
-	if (r->vtext)
-		strbuf_add(&m->data, r->vtext, r->vtl);
-	else
-		strbuf_addf(&m->data, "%.17g", r->value);
-	strbuf_addch(&m->data, ']');
+	if (m->n == m->alloc) {
+		m->alloc = m->alloc ? m->alloc * 2 : 64;
+		m->it = xrealloc(m->it, m->alloc * sizeof(*m->it));
+		m->sq = xrealloc(m->sq, m->alloc * sizeof(*m->sq));
+		m->val = xrealloc(m->val, m->alloc * sizeof(*m->val));
+	}
+	m->it[m->n] = (int)r->iteration;
+	m->sq[m->n] = m->seq;
+	m->val[m->n] = r->value;
 	m->n++;
 	im->nsamples++;
-	im->pending += m->data.len - before;
+	im->pending++;
 	/* bounded memory, and block keys fit the view's id arithmetic */
 	if (im->pending >= BLOCK_PENDING_MAX || m->n >= BLOCK_SAMPLES_MAX)
 		return importer_flush(im);

@@ -27,8 +27,9 @@ struct smap_ent {
 	int better;
 	char *unit;
 	int line;		/* where first seen */
-	struct strbuf data;	/* "[[it,seq,value],..." not written yet */
-	size_t n;		/* samples in data */
+	int *it, *sq;		/* samples not written yet, as the block holds them */
+	double *val;
+	size_t n, alloc;	/* samples pending, room for */
 	long last_iteration;	/* seq counts repeats of one iteration in a row */
 	int seq;
 };
@@ -75,7 +76,7 @@ struct importer {
 	struct smap metrics;	/* workload \0 variant \0 metric -> series, pending samples */
 	struct strbuf key;
 	size_t nsamples;
-	size_t pending;		/* bytes of block text not written yet */
+	size_t pending;		/* samples not written yet, every series */
 	/*
 	 * Several runs in one file (CSV columns label, run): the run of a
 	 * (label, run) pair, made on its first row; label NULL/0 when the file

@@ -120,6 +120,7 @@ struct db_export_row {
 	int64_t run_id;
 	int better, iteration, seq;
 	double value;
+	bool same_names;	/* label .. better as in the previous row (a block's later samples) */
 };
 /*
  * Every sample of the usable runs (complete, interrupted: what compare

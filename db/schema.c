@@ -177,6 +177,27 @@ const char *const db_migrations[] = {
 	 * of a 100k-sample DB took 35 s, holding the write lock).
 	 */
 	"CREATE INDEX sample_values_by_iteration ON sample_values(iteration_id);",
+
+	/*
+	 * 8 -> 9: sample blocks are packed binary (db/block.h): 8 bytes a
+	 * value instead of ~20 of JSON text, decoded without a parser.  The
+	 * view reads a block, either kind, through mmb_samples() (db/blockvt.h;
+	 * the sqlite3 shell loads it as an extension, docs/store.md).  Writers
+	 * convert the JSON blocks of older files afterwards in bounded batches
+	 * (db_blocks_convert()): a kill midway leaves both kinds, which read.
+	 */
+	"DROP VIEW samples;"
+	"CREATE VIEW samples AS SELECT"
+	"  v.id AS id, v.run_id AS run_id, v.iteration_id AS iteration_id,"
+	"  s.workload AS workload, s.variant AS variant, s.metric AS metric,"
+	"  nullif(s.unit, '') AS unit, s.better AS better,"
+	"  v.iteration AS iteration, v.seq AS seq, v.value AS value, v.series_id AS series_id"
+	"  FROM sample_values v JOIN series s ON s.id = v.series_id"
+	" UNION ALL SELECT"
+	"  4611686018427387904 + b.id * 16777216 + j.key, b.run_id, NULL,"
+	"  s.workload, s.variant, s.metric, nullif(s.unit, ''), s.better,"
+	"  j.iteration, j.seq, j.value, b.series_id"
+	"  FROM sample_blocks b JOIN series s ON s.id = b.series_id, mmb_samples(b.data, b.n) j;",
 };
 
 const int db_nr_migrations = sizeof(db_migrations) / sizeof(db_migrations[0]);

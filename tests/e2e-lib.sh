@@ -16,6 +16,9 @@ export MMBENCH_DB=$TMP/mmbench.db
 export MMBENCH_INTERFERENCE=${MMBENCH_INTERFERENCE-record}
 skip() { echo "skip: $*"; exit 77; }
 die() { echo "FAIL: $*" >&2; exit 1; }
+# the samples view reads blocks through mmb_samples(): the shell loads it
+# as a user does (docs/store.md); `command sqlite3` is the bare shell
+sqlite3() { command sqlite3 -cmd ".load ${MMBENCH_BUILD:-build}/sqlite/mmbsamples" "$@"; }
 q() { sqlite3 -batch -noheader "$MMBENCH_DB" "$@"; }
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root: $*"; }
 

@@ -24,7 +24,7 @@
 #define EXPORT_ARGS ""
 
 struct export_out {
-	struct strbuf buf;
+	struct strbuf buf, prefix;
 	size_t rows;
 	bool failed;
 };
@@ -41,17 +41,22 @@ static int export_row(const struct db_export_row *r, void *arg)
 {
 	struct export_out *o = arg;
 
-	strbuf_add_csv(&o->buf, r->label);
-	strbuf_addf(&o->buf, ",%lld,", (long long)r->run_id);
-	strbuf_add_csv(&o->buf, r->workload);
-	strbuf_addch(&o->buf, ',');
-	strbuf_add_csv(&o->buf, r->variant);
-	strbuf_addch(&o->buf, ',');
-	strbuf_add_csv(&o->buf, r->metric);
-	strbuf_addch(&o->buf, ',');
-	strbuf_add_csv(&o->buf, r->unit);
-	strbuf_addf(&o->buf, ",%s,%d,%d,%.17g\n", r->better < 0 ? "lower" : "higher",
-		    r->iteration, r->seq, r->value);
+	/* a block's samples share everything before the iteration: quote it once */
+	if (!r->same_names) {
+		strbuf_reset(&o->prefix);
+		strbuf_add_csv(&o->prefix, r->label);
+		strbuf_addf(&o->prefix, ",%lld,", (long long)r->run_id);
+		strbuf_add_csv(&o->prefix, r->workload);
+		strbuf_addch(&o->prefix, ',');
+		strbuf_add_csv(&o->prefix, r->variant);
+		strbuf_addch(&o->prefix, ',');
+		strbuf_add_csv(&o->prefix, r->metric);
+		strbuf_addch(&o->prefix, ',');
+		strbuf_add_csv(&o->prefix, r->unit);
+		strbuf_addstr(&o->prefix, r->better < 0 ? ",lower," : ",higher,");
+	}
+	strbuf_add(&o->buf, o->prefix.buf, o->prefix.len);
+	strbuf_addf(&o->buf, "%d,%d,%.17g\n", r->iteration, r->seq, r->value);
 	o->rows++;
 	return o->buf.len > (1 << 20) ? flush_out(o) : 0;
 }
@@ -82,7 +87,7 @@ int cmd_export(int argc, char **argv)
 	const char **labels = NULL;
 	size_t nlabels = 0;
 	struct { int64_t *v; size_t nr, alloc; } runs = { 0 };
-	struct export_out o = { STRBUF_INIT, 0, false };
+	struct export_out o = { STRBUF_INIT, STRBUF_INIT, 0, false };
 	struct mmb_db db;
 	int ret = EXIT_USAGE, n;
 	const struct option opts[] = {
@@ -127,6 +132,7 @@ int cmd_export(int argc, char **argv)
 	db_close(&db);
 out:
 	strbuf_release(&o.buf);
+	strbuf_release(&o.prefix);
 	free(runs.v);
 	free(labels);
 	return ret;

@@ -9,7 +9,8 @@ trap 'rm -rf "$W"' EXIT
 DB=$W/i.db
 fail=0
 die() { echo "FAIL: $*"; fail=1; }
-count() { sqlite3 "$DB" "$1"; }
+# the samples view needs mmb_samples(), loaded as docs/store.md says
+count() { sqlite3 -cmd ".load $MMBENCH_BUILD/sqlite/mmbsamples" "$DB" "$1"; }
 
 "$MMB" -q import --db "$DB" --name base "$FIX/aim9-base.csv" || die "good CSV refused"
 [ "$(count 'select count(*) from samples')" = 6 ] || die "6 samples expected"

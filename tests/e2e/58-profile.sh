@@ -11,6 +11,9 @@
 set -u
 
 B=${MMBENCH_BUILD:-build}
+# the samples view reads blocks through mmb_samples() (docs/store.md)
+MMB_SQLEXT=$(cd "$B" && pwd)/sqlite/mmbsamples
+sqlite3() { command sqlite3 -cmd ".load $MMB_SQLEXT" "$@"; }
 MMB=$B/mmbench
 fail() { echo "FAIL: $*" >&2; exit 1; }
 

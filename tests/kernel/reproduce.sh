@@ -22,6 +22,9 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 B=$(cd "${MMBENCH_BUILD:-$top/build}" && pwd)
+# the samples view reads blocks through mmb_samples() (docs/store.md)
+MMB_SQLEXT=$(cd "$B" && pwd)/sqlite/mmbsamples
+sqlite3() { command sqlite3 -cmd ".load $MMB_SQLEXT" "$@"; }
 MM="$B/mmbench"
 REPO=${1:-$B/cache/linux-6.12.git}
 SLOW="$top/tests/fixtures/kernel/slow-brk"

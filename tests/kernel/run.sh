@@ -24,6 +24,9 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 B=$(cd "${MMBENCH_BUILD:-$top/build}" && pwd)
+# the samples view reads blocks through mmb_samples() (docs/store.md)
+MMB_SQLEXT=$(cd "$B" && pwd)/sqlite/mmbsamples
+sqlite3() { command sqlite3 -cmd ".load $MMB_SQLEXT" "$@"; }
 MM="$B/mmbench"
 FIX="$top/tests/fixtures/kernel"
 EXP="$here/aim9-brk-short.yaml"

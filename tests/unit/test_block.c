@@ -5,6 +5,9 @@
 #include <cmocka.h>
 
 #include "block.h"
+#include "blockvt.h"
+
+#include <sqlite3.h>
 
 #include <math.h>
 #include <stdint.h>
@@ -156,12 +159,79 @@ static void test_hostile(void **state)
 	free(c);
 }
 
+/* One text result of sql with ?1 = blob[0..len) (NULL for a NULL result); rc into *rc. */
+static char *sql_text(sqlite3 *db, const char *sql, const void *blob, size_t len, int *rc)
+{
+	sqlite3_stmt *st;
+	char *out = NULL;
+
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_blob(st, 1, blob, (int)len, SQLITE_TRANSIENT);
+	*rc = sqlite3_step(st);
+	if (*rc == SQLITE_ROW && sqlite3_column_text(st, 0))
+		out = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return out;
+}
+
+/* mmb_samples(), mmb_block_bad(), mmb_block_pack(): hostile blocks are SQL errors */
+static void test_sql(void **state)
+{
+	int it[3] = { 1, 2, 2 }, seq[3] = { 0, 0, 1 }, rc;
+	double v[3] = { 0.5, 1.25, -3 };
+	const char *why;
+	size_t len;
+	unsigned char *b = db_block_encode(it, seq, v, 3, &len, &why);
+	sqlite3 *db;
+	char *t;
+
+	(void)state;
+	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+	assert_int_equal(db_block_sql_register(db), SQLITE_OK);
+	t = sql_text(db, "SELECT group_concat(key || ':' || iteration || ':' || seq || ':' || value,"
+		     " ' ') FROM mmb_samples(?1, 3)", b, len, &rc);
+	assert_string_equal(t, "0:1:0:0.5 1:2:0:1.25 2:2:1:-3.0");
+	free(t);
+	t = sql_text(db, "SELECT mmb_block_bad(?1, 3)", b, len, &rc);
+	assert_null(t);
+	t = sql_text(db, "SELECT mmb_block_bad(?1, 4)", b, len, &rc);
+	assert_non_null(t);
+	free(t);
+	/* JSON packs to the same samples */
+	t = sql_text(db, "SELECT group_concat(key || ':' || iteration || ':' || seq || ':' || value,"
+		     " ' ') FROM mmb_samples(mmb_block_pack('[[1,0,0.5],[2,0,1.25],[2,1,-3]]', 3))",
+		     NULL, 0, &rc);
+	assert_string_equal(t, "0:1:0:0.5 1:2:0:1.25 2:2:1:-3.0");
+	free(t);
+	/* a bad version, a cut block, junk: errors, never rows */
+	b[4] = 9;
+	t = sql_text(db, "SELECT count(*) FROM mmb_samples(?1)", b, len, &rc);
+	assert_int_equal(rc, SQLITE_ERROR);
+	free(t);
+	b[4] = DB_BLOCK_VERSION;
+	t = sql_text(db, "SELECT count(*) FROM mmb_samples(?1)", b, len - 1, &rc);
+	assert_int_equal(rc, SQLITE_ERROR);
+	free(t);
+	t = sql_text(db, "SELECT mmb_block_pack(?1, 3)", "MMBK", 4, &rc);
+	assert_int_equal(rc, SQLITE_ERROR);
+	free(t);
+	t = sql_text(db, "SELECT mmb_block_bad(?1, 99999999)", b, len, &rc);
+	assert_non_null(t);
+	free(t);
+	t = sql_text(db, "SELECT mmb_block_bad(NULL, 1)", NULL, 0, &rc);
+	assert_non_null(t);
+	free(t);
+	sqlite3_close(db);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_codings),
 		cmocka_unit_test(test_json_still_read),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_sql),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
