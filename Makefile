@@ -207,10 +207,11 @@ $(BUILD)/bench/strtod-loop: bench/strtod-loop.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
-# The samples view's mmb_samples() for the plain sqlite3 shell (docs/store.md)
+# The samples view's mmb_samples() for the plain sqlite3 shell (docs/store.md).
+# Never sanitized: the shell that loads it is not, and ASan must come first.
 $(BUILD)/sqlite/mmbsamples.so: db/blockvt.c db/block.c db/block.h db/blockvt.h
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -DMMB_SQLITE_EXT -Idb -Iharness/base $(PLUGIN_CFLAGS) \
+	$(Q)$(CC) $(CPPFLAGS) $(filter-out $(SAN_OPTS),$(CFLAGS)) -DMMB_SQLITE_EXT -Idb -Iharness/base $(PLUGIN_CFLAGS) \
 		$(PLUGIN_LDFLAGS) -o $@ db/blockvt.c db/block.c -lm
 
 deps:
