@@ -564,7 +564,6 @@ static int kb_checkout(struct kb *k)
 	return 0;
 }
 
-/* configure out of tree; 0, -1, or MMB_EUSAGE when Kconfig dropped what was asked */
 /* Requests the resolved .config (k->out) dropped: count; optional ones noted. */
 static int kb_verify_config(struct kb *k)
 {
@@ -578,6 +577,7 @@ static int kb_verify_config(struct kb *k)
 	return dropped;
 }
 
+/* configure out of tree; 0, -1, or MMB_EUSAGE when Kconfig dropped what was asked */
 static int kb_configure(struct kb *k)
 {
 	int ret = -1, rc;

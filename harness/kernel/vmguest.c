@@ -149,7 +149,7 @@ struct guest_sink {
 	pthread_cond_t wake;
 	bool stop;
 	int crash_after, sent;		/* --crash-after: panic after N I records */
-	double up_agent, up_port;	/* guest uptime: agent started, port found */
+	double up_agent, up_ready;	/* guest uptime: agent started; ready (port found, zram set up) */
 	bool first_sent;
 };
 
@@ -199,8 +199,8 @@ static int guest_iteration(struct result_sink *s, const struct iteration_record 
 		const char *init = getenv("MMB_UPTIME_INIT");
 
 		g->first_sent = true;
-		fprintf(stderr, VM_BOOT_LINE "init %s agent %.3f port %.3f first-sample %.3f\n",
-			init && *init ? init : "-1", g->up_agent, g->up_port, guest_uptime());
+		fprintf(stderr, VM_BOOT_LINE "init %s agent %.3f ready %.3f first-sample %.3f\n",
+			init && *init ? init : "-1", g->up_agent, g->up_ready, guest_uptime());
 	}
 	if (!ret && g->crash_after && ++g->sent >= g->crash_after) {
 		/* test hook: a kernel panic mid-run, after N iterations went out */
@@ -303,10 +303,10 @@ static void heartbeat_stop(struct guest_sink *g, pthread_t t)
  * run here into the port; the exit code `mmbench run` would have had.
  */
 static int guest_experiment(int fd, int argc, char **argv, int crash_after, double up_agent,
-			    double up_port)
+			    double up_ready)
 {
 	struct guest_sink g = { .crash_after = crash_after, .up_agent = up_agent,
-				.up_port = up_port };
+				.up_ready = up_ready };
 	struct run_request rq = { 0 };
 	struct experiment exp;
 	pthread_t t;

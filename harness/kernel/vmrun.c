@@ -556,7 +556,7 @@ static void boot_phases(const char *console, struct vm_result *r, struct mmb_db 
 	if (strbuf_read_file(&log, console) < 0)
 		return;
 	line = strstr(log.buf, VM_BOOT_LINE);
-	if (line && sscanf(line + strlen(VM_BOOT_LINE), "init %lf agent %lf port %lf first-sample %lf",
+	if (line && sscanf(line + strlen(VM_BOOT_LINE), "init %lf agent %lf ready %lf first-sample %lf",
 			   &init, &agent, &ready, &first) == 4 &&
 	    init >= 0 && agent >= init && ready >= agent && first >= ready &&
 	    first <= r->boot_to_first_sample) {
