@@ -10,7 +10,7 @@
 #     the smallest change ab finds at 3 rounds under TCG, docs/kernel-ab.md):
 #     compare must call brk_test a significant regression
 #  4. the same with tests/fixtures/kernel/noop (a comment): no significant
-#     change
+#     change (or, once in twenty by design, a small and weak one)
 #  5. re-running (3) resumes: nothing rebuilt, no round re-run
 #  6. a guest that panics mid-run: a failed run, console tail printed, the
 #     samples that arrived before kept; an iteration longer than the hang
@@ -115,8 +115,27 @@ ab --patch "$FIX/noop" --base-name v6.12-debian-noop-ab >"$work/noop.out" 2>"$wo
 	cat "$work/noop.err" "$work/noop.out"; fail "mmbench ab (noop) failed"; }
 t_noop=$(( $(date +%s) - t0 ))
 cat "$work/noop.err" "$work/noop.out"
-grep -q "^verdict: no significant change" "$work/noop.out" ||
-	fail "the noop series is not 'no significant change'"
+# An A/A at FDR 5% is called significant one time in twenty by design (and
+# two builds that differ in a comment may differ in code layout by a few
+# percent), so a CI test cannot demand "no significant change" every time:
+# it demands it, or else a change that is small (|change| < 10%) and not
+# strong evidence (p(BH) >= 0.001), which a harness that pooled iterations
+# as independent samples would fail.
+if ! grep -q "^verdict: no significant change" "$work/noop.out"; then
+	grep -E '^aim9 .*brk_test\.ops_per_sec \[' "$work/noop.out" | head -n 1 >"$work/noop.row"
+	[ -s "$work/noop.row" ] || fail "no brk_test row in the noop comparison"
+	awk '{
+		p = $(NF - 1); c = ""
+		for (i = 1; i <= NF; i++) if ($i ~ /^[+-][0-9.]+%$/) { c = $i; break }
+		if (c == "" || p !~ /^[0-9.eE+-]+$/) exit 1
+		sub(/%$/, "", c); sub(/^\+/, "", c); c += 0
+		if (c < 0) c = -c
+		exit !(c < 10 && p + 0 >= 0.001)
+	}' "$work/noop.row" ||
+		fail "the noop series is a large or strong change: $(cat "$work/noop.row")"
+	echo "note: the noop series came out significant at FDR 5% (expected once in" \
+		"twenty A/As), small and weak: $(cat "$work/noop.row")"
+fi
 
 # 5. resume: the same command again runs nothing
 step "ab: resume"
