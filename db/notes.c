@@ -130,3 +130,18 @@ void db_perf_stat_rows_free(struct perf_stat_row *v, size_t n)
 {
 	db_list_free(v, n, sizeof(*v), release_perf_stat_row);
 }
+
+int db_run_disturb(struct mmb_db *db, int64_t run_id, const char *why)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (db_prepare(db, "UPDATE iterations SET disturbed = CASE WHEN ifnull(disturbed, '') = ''"
+		       " THEN ?1 ELSE disturbed || '; ' || ?1 END WHERE run_id = ?2 AND warmup = 0",
+		       &st))
+		return -1;
+	sqlite3_bind_text(st, 1, why, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, run_id);
+	rc = sqlite3_step(st);
+	return db_done(db, st, rc);
+}

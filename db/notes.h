@@ -38,4 +38,10 @@ int db_perf_stat_rows(struct mmb_db *db, int64_t run_id, struct perf_stat_row **
 		      size_t *n);
 void db_perf_stat_rows_free(struct perf_stat_row *v, size_t n);
 
+/*
+ * Add why to the disturbed reasons of every measured iteration of run_id
+ * (what the host saw during a VM run: the guest could not see it).  0 or -1.
+ */
+int db_run_disturb(struct mmb_db *db, int64_t run_id, const char *why);
+
 #endif

@@ -479,7 +479,7 @@ void compare_components_lines(struct strbuf *out, const struct compare *c)
  * console path, its kernel's cache key: the kernels are the point of the
  * comparison and named above; the memory the guest kernel reports, which
  * each kernel reserves differently of the same vm.mem_bytes; its boot
- * phases, vm.boot.*).
+ * phases, vm.boot.*; what else ran on the host during it, vm.host.*).
  */
 static bool setting_ignored(const char *key)
 {
@@ -488,7 +488,7 @@ static bool setting_ignored(const char *key)
 		"vm.console_log", "vm.kernel_key", "vm.guest_mem_bytes",
 	};
 
-	if (starts_with(key, "vm.boot."))
+	if (starts_with(key, "vm.boot.") || starts_with(key, "vm.host."))
 		return true;
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (!strcmp(key, keys[i]))

@@ -16,6 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* boots of one round side the host disturbed, done again before one counts */
+#define AB_HOST_RETRIES 2
+
 void ab_opts_init(struct ab_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -240,6 +243,59 @@ static int ab_labels(const struct ab_opts *o, const char *cache, struct ab_resul
 	return 0;
 }
 
+/* A boot the host disturbed: failed, so that no round and no --last counts it. */
+static void ab_set_aside(const char *dbpath, int64_t run_id, const char *why)
+{
+	struct mmb_db db;
+	char *msg;
+
+	if (db_open(&db, dbpath))
+		return;
+	msg = xasprintf("set aside by ab and booted again: %s", why);
+	db_run_env(&db, run_id, "vm.failure", msg, NULL);
+	db_run_finish(&db, run_id, "failed");
+	free(msg);
+	db_close(&db);
+}
+
+/*
+ * One boot of a round.  A boot the host was busy during is set aside and
+ * done again (AB_HOST_RETRIES times at most; then it counts, its
+ * iterations disturbed, and compare says so).
+ */
+static int ab_boot(struct vm_opts *vm, const char *dbpath, struct ab_result *r)
+{
+	for (int attempt = 0;; attempt++) {
+		struct vm_result vr;
+		bool again;
+		int rc = vm_run(vm, &vr);
+
+		if (rc == 0 && !r->first_sample_s)
+			r->first_sample_s = vr.boot_to_first_sample;
+		if (rc == 0 && vr.iterations > 0 && vr.boot_to_first_sample > 0) {
+			r->boot_s += vr.boot_to_first_sample;
+			r->iter_s += (vr.wall - vr.boot_to_first_sample) / vr.iterations;
+			r->nboots++;
+		}
+		/* a KVM probe that fell back decides the rest of the series */
+		if (vr.run_id > 0)
+			vm->accel = vr.accel;
+		again = rc == 0 && vr.host_busy[0] && attempt < AB_HOST_RETRIES;
+		if (again) {
+			info("ab: run %lld set aside (the host was busy); booting %s again",
+			     (long long)vr.run_id, vm->label);
+			ab_set_aside(dbpath, vr.run_id, vr.host_busy);
+			r->set_aside++;
+		} else if (rc == 0 && vr.host_busy[0]) {
+			warning("ab: the host stayed busy through %d boots of %s: run %lld counts, "
+				"its iterations disturbed", attempt + 1, vm->label, (long long)vr.run_id);
+		}
+		vm_result_release(&vr);
+		if (!again)
+			return rc;
+	}
+}
+
 /*
  * The interleaved rounds A, B, A, B...; rounds an earlier invocation of the
  * same series recorded are not run again.
@@ -266,22 +322,9 @@ static int ab_rounds(struct vm_opts *vm, const char *dbpath,
 
 	for (int round = done; round < rounds; round++) {
 		for (int side = 0; side < 2; side++) {
-			struct vm_result vr;
-
 			vm->label = side ? r->new_label : r->base_label;
 			info("ab: round %d/%d: %s", round + 1, rounds, vm->label);
-			rc = vm_run(vm, &vr);
-			if (rc == 0 && !r->first_sample_s)
-				r->first_sample_s = vr.boot_to_first_sample;
-			if (rc == 0 && vr.iterations > 0 && vr.boot_to_first_sample > 0) {
-				r->boot_s += vr.boot_to_first_sample;
-				r->iter_s += (vr.wall - vr.boot_to_first_sample) / vr.iterations;
-				r->nboots++;
-			}
-			/* a KVM probe that fell back decides the rest of the series */
-			if (vr.run_id > 0)
-				vm->accel = vr.accel;
-			vm_result_release(&vr);
+			rc = ab_boot(vm, dbpath, r);
 			if (rc < 0) {
 				error("ab: round %d on %s failed; measured rounds are kept, re-run the "
 				      "same command to resume", round + 1, vm->label);

@@ -64,6 +64,7 @@ struct ab_result {
 	double boot_s, iter_s;
 	int nboots;
 	double halfwidth;		/* --precision: the widest KPI CI at the end, % */
+	int set_aside;			/* boots done again: the host was busy during them */
 };
 
 void ab_opts_init(struct ab_opts *o);

@@ -3,8 +3,10 @@
 #include "config.h"
 #include "db.h"
 #include "initramfs.h"
+#include "interference.h"
 #include "kbuild.h"
 #include "merge.h"
+#include "notes.h"
 #include "progress.h"
 #include "units.h"
 
@@ -12,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,6 +298,7 @@ struct boot {
 	int probe_s;			/* >0: give up when the console stays empty this long */
 	int qemu_status;
 	double started;
+	struct interference host;	/* the host during the boot, QEMU and us not counted */
 };
 
 /* QEMU with argv a, its output to the QEMU log (the command line first); pid or -1. */
@@ -334,6 +338,7 @@ static pid_t qemu_spawn(const struct boot *b, const struct kargv *a)
 static enum boot_end boot_once(struct boot *b)
 {
 	struct kargv a = KARGV_INIT;
+	struct interference_snap host0, host1;
 	int sfd = -1, status = 0;
 	off_t soff = 0;
 	bool bad = false, exited = false;
@@ -348,6 +353,8 @@ static enum boot_end boot_once(struct boot *b)
 	unlink(b->q.result_file);
 	qemu_build_argv(&b->q, &a);
 	b->started = t0;
+	/* QEMU is our only child until it is reaped below: its CPU time is "own" */
+	interference_take(&host0);
 	pid = qemu_spawn(b, &a);
 	if (pid < 0) {
 		kargv_release(&a);
@@ -390,6 +397,8 @@ static enum boot_end boot_once(struct boot *b)
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
 	}
+	interference_take(&host1);
+	interference_diff(&host0, &host1, &b->host);
 	pump_stream(&sfd, b->q.result_file, &soff, b->m, &bad);
 	if (sfd >= 0)
 		close(sfd);
@@ -580,6 +589,44 @@ static void boot_phases(const char *console, struct vm_result *r, struct mmb_db 
 	strbuf_release(&log);
 }
 
+/*
+ * What else ran on the host during the boot, kept with the run
+ * (vm.host.*); past the experiment's interference limits the run's
+ * iterations count as disturbed: under TCG above all, a guest slows with
+ * the host, and nothing inside it can tell.
+ */
+static void host_check(const struct experiment *e, const struct boot *b, struct mmb_db *db,
+		       struct vm_result *r)
+{
+	const struct interference *x = &b->host;
+	struct interference_limits limits = e->limits;
+	struct strbuf why = STRBUF_INIT;
+	uint64_t no_ref = 0;
+	const struct { const char *key; double v; } kv[] = {
+		{ "vm.host.cpus", x->cpus },
+		{ "vm.host.foreign_share", x->foreign_share },
+		{ "vm.host.steal_share", x->steal_share },
+	};
+	char num[32];
+
+	for (size_t i = 0; i < ARRAY_SIZE(kv); i++) {
+		if (isnan(kv[i].v))
+			continue;
+		snprintf(num, sizeof(num), "%.3f", kv[i].v);
+		db_run_env(db, r->run_id, kv[i].key, num, NULL);
+	}
+	interference_record_only(&limits);
+	interference_judge(x, &limits, &no_ref, &why);
+	if (why.len) {
+		snprintf(r->host_busy, sizeof(r->host_busy), "host: %s", why.buf);
+		if (db_run_disturb(db, r->run_id, r->host_busy) == 0)
+			warning("vm: run %lld on %s: the host was busy during the boot (%s): its "
+				"iterations count as disturbed", (long long)r->run_id, b->o->label,
+				why.buf);
+	}
+	strbuf_release(&why);
+}
+
 /* A VM run's files, in a folder of its own under the cache. */
 struct vm_paths {
 	char *rundir, *initrd, *console, *stream, *qlog;
@@ -738,6 +785,8 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 		b.probe_s = o->kvm_probe_s ? o->kvm_probe_s : 10;
 	end = vm_boot(&b, cache, &db, r->run_id);
 	ret = vm_outcome(o, &b, end, &db, r, path.console);
+	if (ret == 0)
+		host_check(&e, &b, &db, r);
 	if (!getenv("MMBENCH_VM_KEEP"))	/* debugging: keep the initramfs */
 		unlink(path.initrd);
 	merge_release(&m);

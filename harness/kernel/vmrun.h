@@ -54,6 +54,12 @@ struct vm_result {
 	struct vm_boot_phases {
 		double qemu_firmware, kernel, init, agent_setup, first_sample;
 	} phases;
+	/*
+	 * The host was busy during the boot (others' CPU on the host beyond
+	 * the experiment's interference limits): why, else "".  The run's
+	 * iterations then count as disturbed (the guest cannot see the host).
+	 */
+	char host_busy[160];
 };
 
 void vm_opts_init(struct vm_opts *o);

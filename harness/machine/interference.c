@@ -260,6 +260,17 @@ double interference_level(const struct interference *x)
 	return x->foreign_share + (isnan(x->steal_share) ? 0 : x->steal_share);
 }
 
+bool interference_record_only(struct interference_limits *l)
+{
+	const char *mode = getenv("MMBENCH_INTERFERENCE");
+
+	if (!mode || strcmp(mode, "record"))
+		return false;
+	l->foreign_cpu = l->steal = l->freq_drop = -1;
+	l->throttle = false;
+	return true;
+}
+
 static void add_reason(struct strbuf *why, const char *fmt, ...) MMB_PRINTF_FMT(2, 3);
 static void add_reason(struct strbuf *why, const char *fmt, ...)
 {

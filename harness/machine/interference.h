@@ -83,6 +83,14 @@ int interference_keys(const struct interference *x, const char **keys, double *v
 double interference_level(const struct interference *x);
 
 /*
+ * MMBENCH_INTERFERENCE=record in the environment: measure and store, but
+ * let no load limit judge (test suites on shared machines whose subject is
+ * not interference); knob drift still counts.  Switches l's load checks
+ * off then; true when it did.
+ */
+bool interference_record_only(struct interference_limits *l);
+
+/*
  * Append "; "-separated reasons to why (empty when clean).  ref_freq_khz:
  * the run's first frequency reading (0: none yet; taken from x then).
  */

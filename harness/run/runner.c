@@ -762,17 +762,7 @@ int runner_run(struct plan *plan, struct result_sink *sink, struct runner_stats 
 	interference_set_cpus(rs.e->env.pin_cpu ? &rs.e->env.pin_set : NULL);
 	ref_freq_khz = 0;
 	limits = rs.e->limits;
-	/*
-	 * MMBENCH_INTERFERENCE=record: measure and store the record, but let
-	 * no load limit mark an iteration (test suites on shared machines
-	 * whose subject is not interference); knob drift still counts.
-	 */
-	const char *interference = getenv("MMBENCH_INTERFERENCE");
-
-	if (interference && !strcmp(interference, "record")) {
-		limits.foreign_cpu = limits.steal = limits.freq_drop = -1;
-		limits.throttle = false;
-	}
+	interference_record_only(&limits);
 	monitor_snap_init(&rs.before);
 	monitor_snap_init(&rs.after);
 	if (start_counters(plan->exp, sink))

@@ -14,7 +14,8 @@
 #  5. re-running (3) resumes: nothing rebuilt, no round re-run
 #  6. a guest that panics mid-run: a failed run, console tail printed, the
 #     samples that arrived before kept; an iteration longer than the hang
-#     timeout completes (heartbeats)
+#     timeout completes (heartbeats); a boot beside busy loops on the host
+#     has its iterations disturbed
 #  7. a fragment option Kconfig drops: exit 2 naming the option
 # Kernels are cached in $MMBENCH_BUILD/cache/kernel across runs (a clean
 # tinyconfig build takes minutes; later runs reuse it).  Exit 0 pass,
@@ -38,7 +39,9 @@ LOOPS=${MMBENCH_AB_LOOPS:-5000}
 work=$(mktemp -d /tmp/mmbench-kernel.XXXXXX)
 export MMBENCH_DB="$work/ab.db"
 export MMBENCH_STATE="$work/state"
-trap 'rm -rf "$work"' EXIT
+spin=""	# busy loops of step 6c, never left behind
+# shellcheck disable=SC2086 # a list of pids
+trap 'kill $spin 2>/dev/null; rm -rf "$work"' EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
@@ -203,6 +206,33 @@ if command -v sqlite3 >/dev/null; then
 	*) fail "vm run --accel auto recorded accelerator '$acc'" ;;
 	esac
 	echo "auto picked: $acc"
+fi
+
+# 6c. a busy host: the guest cannot see it, the host can.  One busy loop
+#     per host CPU beside the boot: the run's iterations are disturbed,
+#     with the host's share in the reason and in run_env.
+step "vm run beside a busy loop per host CPU"
+for _ in $(seq "$(nproc)"); do
+	sh -c 'while :; do :; done' &
+	spin="$spin $!"
+done
+rc=0
+"$MM" vm run --kernel "$base" --accel tcg --cpus 2 --mem 1G "$EXP" \
+	>"$work/busy.out" 2>"$work/busy.err" || rc=$?
+# shellcheck disable=SC2086 # a list of pids
+kill $spin
+spin=""
+cat "$work/busy.err"
+[ $rc = 0 ] || fail "vm run on a busy host: exit $rc"
+grep -q "the host was busy during the boot (foreign CPU [0-9]*% of [0-9]* CPUs" "$work/busy.err" ||
+	fail "a boot beside $(nproc) busy loops is not reported as disturbed by the host"
+if command -v sqlite3 >/dev/null; then
+	rid=$(sqlite3 "$MMBENCH_DB" "SELECT max(id) FROM runs")
+	nd=$(sqlite3 "$MMBENCH_DB" "SELECT count(*) FROM iterations WHERE run_id = $rid AND warmup = 0 AND disturbed LIKE '%host: foreign CPU%'")
+	[ "$nd" -ge 1 ] || fail "run $rid: no iteration disturbed by the host"
+	sh=$(sqlite3 "$MMBENCH_DB" "SELECT value FROM run_env WHERE run_id = $rid AND key = 'vm.host.foreign_share'")
+	[ -n "$sh" ] || fail "run $rid: no vm.host.foreign_share"
+	echo "busy host: foreign share $sh, $nd iterations disturbed"
 fi
 
 # 7. a fragment option Kconfig drops (last: it reconfigures the shared
