@@ -11,6 +11,8 @@
     (a body runs from a '{' in column 0 to the next '}' in column 0), and
     no C file there over 1,000 lines, except what ALLOW_LONG lists;
   - sqlite3_ in no C source outside db/ and tests/;
+  - exec*(), posix_spawn(), popen() and system() in no C source of
+    harness/, db/ or plot/ but harness/base/proc.c;
   - at most MAX_REPEATS repeated six-line blocks in harness/, db/, plot/
     and workloads/ (plugin descriptor tables are alike by design and not
     counted);
@@ -307,6 +309,29 @@ def check_sql(root, bad):
                     bad.append(f"{os.path.relpath(p, root)}:{k}: sqlite3_ outside db/")
 
 
+EXEC_CALL = re.compile(r'\b(execv|execvp|execvpe|execve|execl|execlp|execle|posix_spawnp?|'
+                       r'popen|system)\s*\(')
+
+
+def check_exec(root, bad):
+    """Other programs run through harness/base/proc.c only (argv, no shell).
+    Plugins are not held to it: one that wraps a program (stress-ng) runs
+    it in its own forked iteration, and sees nothing of the host's code."""
+    for top in ('harness', 'db', 'plot'):
+        for p in src_files(root, top, ('.c',)):
+            rel = os.path.relpath(p, root)
+            if rel == 'harness/base/proc.c':
+                continue
+            for k, line in enumerate(read_lines(p), 1):
+                code = re.sub(r'"(\\.|[^"\\])*"', '""', line.split('//')[0])
+                if code.lstrip().startswith(('*', '/*')):
+                    continue
+                m = EXEC_CALL.search(code)
+                if m:
+                    bad.append(f"{rel}:{k}: {m.group(1)}() outside harness/base/proc.c "
+                               "(run programs with proc_run/proc_start)")
+
+
 def check_e2e_numbers(root, bad):
     e2e = os.path.join(root, 'tests', 'e2e')
     by_num = {}
@@ -349,6 +374,7 @@ def main(argv):
         bad.append("docs/layers.md: not the current include graph: run `make layer-graph`")
     check_sizes(root, bad, notes)
     check_sql(root, bad)
+    check_exec(root, bad)
     reps = repeated_blocks(root)
     if len(reps) > MAX_REPEATS:
         for a, b, n in reps:

@@ -39,11 +39,22 @@ static void close_pair(int fd[2])
 /* In the child: never returns. */
 static void child(const struct proc *p, pid_t parent, int inp[2], int outp[2], int errp[2])
 {
-	int nul = open("/dev/null", O_RDWR | O_CLOEXEC);
+	int nul = open("/dev/null", O_RDWR | O_CLOEXEC), high[4];
+	sigset_t none;
 
 	die_with_parent(parent);
 	if (p->flags & PROC_NEW_PGRP)
 		setpgid(0, 0);
+	/* what the harness blocks or ignores is not the program's business */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	/* out of the way of 0-2 first: keep_fds become 3, 4, ... below */
+	for (int i = 0; i < p->nkeep && i < 4; i++)
+		high[i] = fcntl(p->keep_fds[i], F_DUPFD, 100);
 	dup2(p->in ? inp[0] : nul, 0);
 	if (p->out)
 		dup2(outp[1], 1);
@@ -55,6 +66,12 @@ static void child(const struct proc *p, pid_t parent, int inp[2], int outp[2], i
 		dup2(errp[1], 2);
 	else if (p->err_fd >= 0)
 		dup2(p->err_fd, 2);
+	for (int i = 0; i < p->nkeep && i < 4; i++) {
+		dup2(high[i], 3 + i);
+		close(high[i]);
+	}
+	if (p->flags & PROC_CLOSE_FDS)
+		close_range(3 + (unsigned int)(p->nkeep < 4 ? p->nkeep : 4), ~0U, 0);
 	if (p->dir && chdir(p->dir) < 0) {
 		fprintf(stderr, "cannot chdir to %s: %s\n", p->dir, strerror(errno));
 		_exit(127);
@@ -205,6 +222,46 @@ out:
 	close_pair(errp);
 	errno = saved;
 	return rc;
+}
+
+int proc_start(struct proc *p)
+{
+	int none[2] = { -1, -1 };
+	pid_t self = getpid();
+
+	if (p->in || p->out || p->err || p->tick || p->timeout_s > 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	p->started = p->timed_out = p->truncated = false;
+	p->status = 0;
+	fflush(stdout);
+	fflush(stderr);
+	p->pid = fork();
+	if (p->pid < 0)
+		return -1;
+	if (p->pid == 0)
+		child(p, self, none, none, none);
+	p->started = true;
+	if (p->flags & PROC_NEW_PGRP)
+		setpgid(p->pid, p->pid);
+	return 0;
+}
+
+bool proc_ended_yet(struct proc *p)
+{
+	return waitpid(p->pid, &p->status, WNOHANG) == p->pid;
+}
+
+int proc_finish(struct proc *p, int sig)
+{
+	if (sig)
+		signal_group(p, sig);
+	while (waitpid(p->pid, &p->status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(p->status) ? WEXITSTATUS(p->status) :
+	       WIFSIGNALED(p->status) ? 128 + WTERMSIG(p->status) : -1;
 }
 
 const char *proc_ended(const struct proc *p, char *buf, size_t len)

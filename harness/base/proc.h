@@ -19,6 +19,7 @@
 
 #define PROC_NEW_PGRP	(1u << 0)	/* its own process group: ^C reaches only us */
 #define PROC_NULL_OUT	(1u << 1)	/* stdout to /dev/null (when not captured) */
+#define PROC_CLOSE_FDS	(1u << 2)	/* close every fd above keep_fds' in it, CLOEXEC or not */
 
 #define PROC_CAP_DEFAULT (16u << 20)	/* bytes kept per captured stream */
 
@@ -36,6 +37,8 @@ struct proc {
 	unsigned int flags;		/* PROC_* */
 	void (*tick)(void *arg);	/* about every 250 ms while it runs (progress) */
 	void *tick_arg;
+	const int *keep_fds;		/* these become its fds 3, 4, ... (at most 4) */
+	int nkeep;
 	/* what became of it */
 	pid_t pid;
 	int status;			/* waitpid()'s status */
@@ -50,6 +53,20 @@ struct proc {
  * mmbench could not run or wait for it (nothing printed).
  */
 int proc_run(struct proc *p);
+
+/*
+ * A program that runs beside us (QEMU, perf record): start it and return.
+ * Only out_fd/err_fd/PROC_NULL_OUT outputs (no captures, no stdin buffer,
+ * no tick or time limit: the caller watches it).  0, or -1 with errno.
+ */
+int proc_start(struct proc *p);
+/* Started and not yet reaped: has it ended?  (Reaps it then; status set.) */
+bool proc_ended_yet(struct proc *p);
+/*
+ * Send sig (0: none) to it (its group with PROC_NEW_PGRP) and wait for its
+ * end; what proc_run() returns.
+ */
+int proc_finish(struct proc *p, int sig);
 
 /* How it ended, for messages: "exited with 2", "killed by SIGKILL",
  * "stopped after the 30 s time limit", "could not be started". */

@@ -7,6 +7,7 @@
 #include "kbuild.h"
 #include "merge.h"
 #include "notes.h"
+#include "proc.h"
 #include "progress.h"
 #include "units.h"
 
@@ -301,11 +302,10 @@ struct boot {
 	struct interference host;	/* the host during the boot, QEMU and us not counted */
 };
 
-/* QEMU with argv a, its output to the QEMU log (the command line first); pid or -1. */
-static pid_t qemu_spawn(const struct boot *b, const struct kargv *a)
+/* QEMU with argv a, its output to the QEMU log (the command line first); 0 or -1. */
+static int qemu_spawn(const struct boot *b, const struct kargv *a, struct proc *qp)
 {
-	int logfd = open(b->qemu_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	pid_t self = getpid(), pid;
+	int logfd = open(b->qemu_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), rc;
 
 	if (logfd >= 0) {
 		char *line = kargv_join(a);
@@ -313,26 +313,13 @@ static pid_t qemu_spawn(const struct boot *b, const struct kargv *a)
 		dprintf(logfd, "$ %s\n", line);
 		free(line);
 	}
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDWR);
-
-		die_with_parent(self);	/* a killed harness leaves no guest running */
-		if (nul >= 0)
-			dup2(nul, 0);
-		if (logfd >= 0) {
-			dup2(logfd, 1);
-			dup2(logfd, 2);
-		}
-		execvp(a->v[0], a->v);
-		fprintf(stderr, "cannot run %s: %s\n", a->v[0], strerror(errno));
-		_exit(127);
-	}
+	/* it dies with us (proc.h): a killed harness leaves no guest running */
+	*qp = (struct proc)PROC_INIT((const char *const *)a->v);
+	qp->out_fd = qp->err_fd = logfd;
+	rc = proc_start(qp);
 	if (logfd >= 0)
 		close(logfd);
-	return pid;
+	return rc;
 }
 
 static enum boot_end boot_once(struct boot *b)
@@ -347,7 +334,7 @@ static enum boot_end boot_once(struct boot *b)
 	int boot_s = b->o->boot_s ? b->o->boot_s : b->q.accel == ACCEL_KVM ? 60 : 900;
 	int hang_s = b->o->hang_s ? b->o->hang_s : 120;
 	int timeout_s = b->o->timeout_s ? b->o->timeout_s : 6 * 3600;
-	pid_t pid;
+	struct proc qp;
 
 	unlink(b->q.console_log);
 	unlink(b->q.result_file);
@@ -355,19 +342,18 @@ static enum boot_end boot_once(struct boot *b)
 	b->started = t0;
 	/* QEMU is our only child until it is reaped below: its CPU time is "own" */
 	interference_take(&host0);
-	pid = qemu_spawn(b, &a);
-	if (pid < 0) {
+	if (qemu_spawn(b, &a, &qp) < 0) {
 		kargv_release(&a);
 		return BOOT_EXITED;
 	}
 	for (;;) {
 		double now = now_wall();
-		pid_t r = waitpid(pid, &status, WNOHANG);
+		bool ended = proc_ended_yet(&qp);
 
 		pump_stream(&sfd, b->q.result_file, &soff, b->m, &bad);
 		if (b->m->last_record_wall > last)
 			last = b->m->last_record_wall;
-		if (r == pid) {
+		if (ended) {
 			exited = true;
 			break;
 		}
@@ -393,10 +379,9 @@ static enum boot_end boot_once(struct boot *b)
 					b->m->iterations, b->m->nsamples_total);
 		usleep(100000);
 	}
-	if (!exited) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-	}
+	if (!exited)
+		proc_finish(&qp, SIGKILL);
+	status = qp.status;
 	interference_take(&host1);
 	interference_diff(&host0, &host1, &b->host);
 	pump_stream(&sfd, b->q.result_file, &soff, b->m, &bad);

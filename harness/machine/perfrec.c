@@ -3,6 +3,7 @@
  * parser, the probe, and perf record attached to one iteration child.
  */
 #include "perfrec.h"
+#include "proc.h"
 #include "envctl.h"
 #include "util.h"
 
@@ -334,43 +335,20 @@ void perfrec_probe(struct perfrec_probe *p)
 /* ------------------------------------------------------ perf processes */
 
 /*
- * fork + exec argv with stdout/stderr on out/err and keep[i] as fd 3+i;
- * nothing else of ours stays open in it.  The pid, or -1.
+ * perf with stdout/stderr on out/err and keep[i] as its fd 3+i, nothing
+ * else of ours open in it, in a process group of its own (the terminal's
+ * ^C is the harness's to handle); it ends with us.  The pid, or -1.
  */
 static pid_t spawn(const char *const *argv, int out, int err, const int *keep, int nkeep)
 {
-	pid_t pid;
+	struct proc p = PROC_INIT(argv);
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		int high[4], null = open("/dev/null", O_RDONLY);
-		sigset_t none;
-
-		setpgid(0, 0);	/* the terminal's ^C is the harness's to handle */
-		prctl(PR_SET_PDEATHSIG, SIGTERM);	/* perf record ends cleanly with us */
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		for (int i = 0; i < nkeep && i < 4; i++)
-			high[i] = fcntl(keep[i], F_DUPFD, 100);
-		if (null >= 0)
-			dup2(null, 0);
-		dup2(out, 1);
-		dup2(err, 2);
-		for (int i = 0; i < nkeep && i < 4; i++)
-			dup2(high[i], 3 + i);
-		close_range(3 + (unsigned int)nkeep, ~0U, 0);
-		execvp(argv[0], (char *const *)argv);
-		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	return pid;
+	p.out_fd = out;
+	p.err_fd = err;
+	p.keep_fds = keep;
+	p.nkeep = nkeep;
+	p.flags = PROC_NEW_PGRP | PROC_CLOSE_FDS;
+	return proc_start(&p) < 0 ? -1 : p.pid;
 }
 
 /* The last line perf wrote to its log, for messages. */

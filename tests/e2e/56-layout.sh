@@ -2,7 +2,8 @@
 # The layout checker (tools/check-layout.py, run by `make lint` on the real
 # tree) catches each breach planted in a small tree of its own: an upward
 # include, a folder in no layer, a stale layer graph, a long function, a long
-# file, sqlite3_ outside db/, a doc naming a missing source; the same tree
+# file, sqlite3_ outside db/, a program run without harness/base/proc.c, a
+# doc naming a missing source; the same tree
 # without the breaches passes.  Plugins compile with -Iinclude only; struct
 # mmb_db is opaque outside db/ (code that reaches into it does not compile).
 . "$(dirname "$0")/../e2e-lib.sh"
@@ -31,6 +32,9 @@ echo "int loop(void);" > "$T/harness/run/loop.h"
 printf '#include "util.h"\n#include "loop.h"\nint loop(void) { return util(); }\n' > "$T/harness/run/loop.c"
 printf '#include "loop.h"\nint main(void) { return loop(); }\n' > "$T/harness/commands/mmbench.c"
 echo "int h(void) { return sqlite3_open(0, 0); }" > "$T/db/ok.c"
+# the one process runner may exec; a string that reads like a call is no call
+printf 'int p(void) { return execvp("x", 0); }\n' > "$T/harness/base/proc.c"
+printf 'const char *s = "the batch system (slurm)";\n' > "$T/harness/base/words.c"
 python3 "$CHK" --graph "$T" > "$T/docs/layers.md"
 python3 "$CHK" "$T" > "$TMP/clean" || die "a clean tree fails the checker: $(cat "$TMP/clean")"
 grep -q '`harness/commands/` → harness/run/ (1)' "$T/docs/layers.md" ||
@@ -44,6 +48,7 @@ mkdir -p "$T/harness/extra" && echo "int x;" > "$T/harness/extra/x.c"
 for i in $(seq 1 1001); do echo "int v$i;"; done > "$T/harness/run/big.c"
 echo "int g(void) { return sqlite3_open(0, 0); }" > "$T/plot/p.c"
 echo "The loader is harness/run/loader.c." >> "$T/docs/ARCHITECTURE.md"
+printf 'int q(void) { return system("ls"); }\n' > "$T/harness/run/shell.c"
 set +e
 python3 "$CHK" "$T" > "$TMP/planted"
 rc=$?
@@ -57,6 +62,8 @@ expect "workloads/w/w.c:2: long_one() is 113 lines, over 100"
 expect "harness/run/big.c: 1001 lines, over 1000"
 expect "plot/p.c:1: sqlite3_ outside db/"
 expect "docs/ARCHITECTURE.md:11: names harness/run/loader.c, which does not exist"
+expect "harness/run/shell.c:1: system() outside harness/base/proc.c"
+grep -q "proc.c:1\|words.c" "$TMP/planted" && die "proc.c or a string flagged as running a program"
 grep -q "db/ok.c" "$TMP/planted" && die "sqlite3_ in db/ flagged"
 grep -q "loop.c, which" "$TMP/planted" && die "an existing source flagged as missing"
 python3 "$CHK" --graph "$T" > "$T/docs/layers.md"

@@ -135,6 +135,57 @@ static void test_dir_env_tick(void **state)
 	strbuf_release(&out);
 }
 
+/*
+ * A program beside us: keep_fds become its 3, 4; with PROC_CLOSE_FDS no
+ * other fd of ours (here one without CLOEXEC) reaches it; SIGPIPE (bit 13
+ * of SigIgn) ignored in the harness is default again in it; proc_finish() ends its group.
+ */
+static void test_start_keep_finish(void **state)
+{
+	int keep[2], stray, out[2], rc;
+	char buf[256] = "";
+	ssize_t n;
+	const char *argv[] = { "sh", "-c",
+		"for f in 3 4 5; do [ -e /proc/self/fd/$f ] && printf '%s ' $f; done; "
+		"i=$(sed -n 's/^SigIgn:[[:space:]]*//p' /proc/self/status); "
+		"[ $(( 0x${i#????????????} & 0x1000 )) = 0 ] || printf pipe-ignored; "
+		"printf x >&3; exec sleep 30", NULL };
+	struct proc p = PROC_INIT(argv);
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+
+	(void)state;
+	assert_int_equal(pipe(keep), 0);
+	assert_int_equal(pipe(out), 0);
+	stray = dup(keep[0]);		/* no CLOEXEC */
+	assert_true(stray >= 0);
+	p.keep_fds = (const int[]){ keep[1], keep[0] };
+	p.nkeep = 2;
+	p.out_fd = out[1];
+	p.flags = PROC_NEW_PGRP | PROC_CLOSE_FDS;
+	sigaction(SIGPIPE, &ign, &old);
+	assert_int_equal(proc_start(&p), 0);
+	sigaction(SIGPIPE, &old, NULL);
+	close(out[1]);
+	close(keep[1]);
+	n = read(keep[0], buf, 1);
+	assert_int_equal(n, 1);
+	assert_int_equal(buf[0], 'x');
+	n = read(out[0], buf, sizeof(buf) - 1);
+	assert_true(n > 0);
+	buf[n] = 0;
+	assert_string_equal(buf, "3 4 ");
+	assert_false(proc_ended_yet(&p));
+	rc = proc_finish(&p, SIGTERM);
+	assert_int_equal(rc, 128 + SIGTERM);
+	/* a capture or a time limit is proc_run()'s, not proc_start()'s */
+	p = (struct proc)PROC_INIT(argv);
+	p.timeout_s = 1;
+	assert_int_equal(proc_start(&p), -1);
+	close(out[0]);
+	close(keep[0]);
+	close(stray);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_endings),
 		cmocka_unit_test(test_timeout_group),
 		cmocka_unit_test(test_dir_env_tick),
+		cmocka_unit_test(test_start_keep_finish),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
