@@ -256,9 +256,10 @@ void contain_begin_reaper(struct contain *c)
 	become_reaper();
 }
 
-void contain_begin(struct contain *c)
+static char *run_cg;		/* contain_run_begin()'s, or NULL */
+
+static void probe(void)
 {
-	memset(c, 0, sizeof(*c));
 	if (!probed) {
 		const char *no = getenv("MMBENCH_NO_CGROUP");
 
@@ -268,8 +269,19 @@ void contain_begin(struct contain *c)
 		if (!no || !*no || !strcmp(no, "0"))
 			own_cg = find_own_cgroup();
 	}
+}
+
+void contain_begin(struct contain *c)
+{
+	memset(c, 0, sizeof(*c));
+	probe();
 	if (!own_cg)
 		return;
+	if (run_cg) {
+		c->cg = xstrdup(run_cg);
+		c->shared = true;
+		return;
+	}
 	c->cg = xasprintf("%s/mmbench-%d-%u", own_cg, (int)getpid(), seq++);
 	if (mkdir(c->cg, 0755) < 0 && (errno != EEXIST || contain_cgroup_destroy(c->cg) ||
 				       mkdir(c->cg, 0755) < 0)) {
@@ -294,7 +306,10 @@ void contain_enter(struct contain *c, pid_t pid)
 	path = xasprintf("%s/cgroup.procs", c->cg);
 	snprintf(buf, sizeof(buf), "%d", (int)pid);
 	if (write_file_str(path, buf)) {
-		rmdir(c->cg);
+		if (c->shared)
+			contain_run_end();	/* the rest make their own, or none */
+		else
+			rmdir(c->cg);
 		free(c->cg);
 		c->cg = NULL;
 	}
@@ -315,9 +330,32 @@ void contain_end(struct contain *c)
 	if (c->cg)
 		cg_kill(c->cg);
 	sweep(0);
-	if (c->cg) {
+	if (c->cg && c->shared) {
+		/* the next iteration finds it empty: what is exiting has left */
+		for (int i = 0; i < 5000 && cg_populated(c->cg); i++)
+			sleep_ms(1);
+	} else if (c->cg) {
 		contain_cgroup_destroy(c->cg);
-		free(c->cg);
-		c->cg = NULL;
 	}
+	free(c->cg);
+	c->cg = NULL;
+}
+
+void contain_run_begin(void)
+{
+	struct contain c;
+
+	if (run_cg)
+		return;
+	contain_begin(&c);	/* made and journaled as an iteration's would be */
+	run_cg = c.cg;
+}
+
+void contain_run_end(void)
+{
+	if (!run_cg)
+		return;
+	contain_cgroup_destroy(run_cg);
+	free(run_cg);
+	run_cg = NULL;
 }

@@ -1,10 +1,10 @@
 /*
  * Containment of one iteration's processes: whatever the plugin starts
  * (setsid daemons, double forks) dies at the iteration's timeout and at
- * its end.  With cgroup v2 each iteration runs in its own cgroup under the
- * harness's (mmbench-PID-N), emptied with cgroup.kill and removed; the
- * cgroup is journaled (envctl) so a run killed with SIGKILL has it
- * emptied and removed at the next start.  Without a usable cgroup v2 the
+ * its end.  With cgroup v2 each iteration runs in a cgroup under the
+ * harness's (mmbench-PID-N: the run's, or its own), emptied with
+ * cgroup.kill at its end; the cgroup is journaled (envctl) so a run killed
+ * with SIGKILL has it emptied and removed at the next start.  Without a usable cgroup v2 the
  * harness is a child subreaper: orphans of the iteration become its
  * children and are killed and reaped at the iteration's end.
  */
@@ -17,7 +17,17 @@
 struct contain {
 	char *cg;	/* the iteration's cgroup folder, or NULL (subreaper only) */
 	pid_t pid;	/* the iteration child */
+	bool shared;	/* cg is the run's (contain_run_begin): emptied, not removed */
 };
+
+/*
+ * A run's iterations may share one cgroup, made and journaled once before
+ * the first (its journal entry outlives each iteration's restore mark) and
+ * emptied after each: no mkdir, rmdir and journal fsync per iteration.
+ * contain_run_end() removes it; a killed run's is removed at the next start.
+ */
+void contain_run_begin(void);
+void contain_run_end(void);
 
 /* Before fork: make the iteration's cgroup if the machine allows one. */
 void contain_begin(struct contain *c);

@@ -717,6 +717,11 @@ int envctl_restore_to(off_t mark)
 	}
 	if ((size_t)mark > sb.len)
 		mark = sb.len;
+	/* nothing journaled since the mark (an iteration that changed nothing) */
+	if (mark > 0 && (size_t)mark == sb.len) {
+		strbuf_release(&sb);
+		return 0;
+	}
 	for (off_t i = 0; i < mark; i++)
 		line += sb.buf[i] == '\n';
 	parse_entries(sb.buf + mark, sb.len - mark, line, &ents, &n);

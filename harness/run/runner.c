@@ -769,9 +769,11 @@ int runner_run(struct plan *plan, struct result_sink *sink, struct runner_stats 
 		return -1;
 	if (plan->profile && start_profile(sink))
 		return -1;
+	contain_run_begin();
 	for (size_t wi = 0; wi < plan->nwls && !stop_signal && !ret; wi++)
 		for (size_t vi = 0; vi < plan->wls[wi].nvariants && !stop_signal && !ret; vi++)
 			ret = run_variant(&rs, &plan->wls[wi], &plan->wls[wi].variants[vi]);
+	contain_run_end();
 	progress_clear();
 	warnonce_flush();
 	monitor_snap_release(&rs.before);
