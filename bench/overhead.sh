@@ -13,7 +13,8 @@ MMB=$B/mmbench
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 export MMBENCH_DB=$TMP/db MMBENCH_STATE=$TMP
-N=${N:-300}
+. "$(dirname "$0")/lib.sh"
+N=${N:-100}
 
 cat > "$TMP/zero.yaml" <<EOC
 experiment: overhead-zero
@@ -22,11 +23,32 @@ warmup: 0
 workloads:
   - name: good_minimal
 EOC
-t0=$(date +%s.%N)
-MMBENCH_PLUGIN_PATH=$B/tests/plugins "$MMB" run "$TMP/zero.yaml" -q > /dev/null
-t1=$(date +%s.%N)
-per=$(echo "($t1 - $t0) * 1000 / $N" | bc -l)
-printf 'zero-work iteration: %.2f ms per iteration (fork + pipe + monitors + commit), %d iterations\n' "$per" "$N"
+# the marginal cost: runs of N and 4N iterations, so that what a run pays
+# once (start, pre-flight, plugin checks, the summary) cancels out
+zero_run() {	# iterations -> wall seconds
+	sed "s/^iterations: .*/iterations: $1/" "$TMP/zero.yaml" > "$TMP/zero-$1.yaml"
+	local t0 t1
+	t0=$(date +%s.%N)
+	MMBENCH_PLUGIN_PATH=$B/tests/plugins "$MMB" run "$TMP/zero-$1.yaml" -q > /dev/null || true
+	t1=$(date +%s.%N)
+	echo "$t1 - $t0" | bc -l
+}
+w1=$(zero_run "$N")
+w4=$(zero_run $((4 * N)))
+per=$(echo "($w4 - $w1) * 1000 / (3 * $N)" | bc -l)
+printf 'zero-work iteration: %.2f ms per iteration (fork + pipe + monitors + commit), runs of %d and %d iterations: %.2f s and %.2f s\n' \
+	"$per" "$N" $((4 * N)) "$w1" "$w4"
+bench_row "empty iteration (harness cost)" "<= 1 ms" "$(printf '%.2f ms' "$per")" - - \
+	"$(bench_met "$per <= 1")"
+# where it goes: the harness and its iteration children by shared object
+if command -v perf >/dev/null && perf record -q -e cpu-clock -o "$TMP/perf.data" -- true 2>/dev/null; then
+	sed "s/^iterations: .*/iterations: $N/" "$TMP/zero.yaml" > "$TMP/zero-p.yaml"
+	MMBENCH_PLUGIN_PATH=$B/tests/plugins perf record -q -F 2000 -e cpu-clock -o "$TMP/perf.data" \
+		-- "$MMB" run "$TMP/zero-p.yaml" -q > /dev/null 2>&1 || true
+	echo "where an empty iteration's CPU goes (perf, cpu-clock, by object):"
+	perf report -q -i "$TMP/perf.data" --sort dso --stdio 2>/dev/null | awk 'NF && $1 ~ /%$/' | head -8 |
+		sed 's/^/  /'
+fi
 
 cat > "$TMP/pft.yaml" <<EOC
 experiment: overhead-pft
@@ -45,7 +67,11 @@ WITH it AS (SELECT started, elapsed, lead(started) OVER (ORDER BY id) AS next FR
      pft AS (SELECT sum(value) AS timed FROM samples WHERE metric = 'elapsed'
              AND run_id = (SELECT max(id) FROM runs))
 SELECT printf('pft 512M x10: run %.3f s, iteration children %.3f s, harness gaps %.4f s = %.3f%% of the run; pft timed region %.3f s (%.1f%% of the children: the plugin''s own untimed setup/teardown)',
-              total, inside, gaps, 100.0 * gaps / total, timed, 100.0 * timed / inside) FROM t, pft;"
+              total, inside, gaps, 100.0 * gaps / total, timed, 100.0 * timed / inside) FROM t, pft;" |
+	tee "$TMP/pft.line"
+gap=$(sed -n 's/.* = \([0-9.]*\)% of the run.*/\1/p' "$TMP/pft.line")
+[ -n "$gap" ] && bench_row "harness gaps, pft 512M x10" "<= 0.1% of the run" "$gap%" - - \
+	"$(bench_met "$gap <= 0.1")"
 
 # 3. The per-iteration counters (docs/counters.md) of the same pft run: what
 #    opening, enabling and reading them cost the child, outside the timed

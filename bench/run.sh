@@ -4,6 +4,20 @@
 set -u
 cd "$(dirname "$0")/.."
 export MMBENCH_BUILD=${MMBENCH_BUILD:-build}
+# the closing table: every script adds its figures (bench/lib.sh)
+MMB_BENCH_TABLE=$(mktemp)
+export MMB_BENCH_TABLE
+trap 'rm -f "$MMB_BENCH_TABLE"' EXIT
+print_table() {
+	echo
+	echo "== make bench: every figure beside its goal (load $(cut -d' ' -f1-3 /proc/loadavg) at the end)"
+	{ printf 'figure\tgoal\tmeasured\tlimit\tratio\tverdict\n'; cat "$MMB_BENCH_TABLE"; } |
+		awk -F '\t' '{ for (i = 1; i <= NF; i++) { c[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) }
+			       n = NR; if (NF > nf) nf = NF }
+			END { for (r = 1; r <= n; r++) { line = ""
+				for (i = 1; i <= nf; i++) line = line sprintf("%-*s  ", w[i], c[r, i])
+				sub(/ +$/, "", line); print line } }'
+}
 rc=0
 for b in bench/overhead.sh bench/boot.sh bench/interference-overhead.sh bench/interference-sensitivity.sh bench/compare-bench.sh bench/store-bench.sh bench/plan-variants.sh; do
 	[ -x "$b" ] || [ -f "$b" ] || continue
@@ -43,4 +57,5 @@ if [ -n "${KSENS:-}" ]; then
 	echo "== bench/kernel-ab-power.sh"
 	bash bench/kernel-ab-power.sh || { echo "bench/kernel-ab-power.sh failed"; rc=1; }
 fi
+print_table
 exit $rc

@@ -14,6 +14,8 @@ struct db_conn {
 	sqlite3 *sql;
 	char *path;			/* for messages */
 	sqlite3_stmt *series_get, *series_add;	/* db_series_id(), prepared once */
+	/* db_iteration_add()'s, prepared at its first call: a run adds many */
+	sqlite3_stmt *iter_add, *value_add, *monitor_add;
 	char *reserve;		/* db_run_begin's ballast file beside the DB, or NULL */
 	int reserve_fd;
 	unsigned guard_calls;	/* progress handler calls while the guard is armed */

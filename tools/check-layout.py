@@ -46,7 +46,6 @@ ALLOW_LONG = {
     ('harness/fleet/fleet.c', 'fleet_submit'): 'to split (issue 26)',
     ('harness/reproduce/lkpreport.c', None): 'to split (issue 26)',
     ('harness/reproduce/lkpreport.c', 'parse_table'): 'to split (issue 26)',
-    ('db/db.c', 'db_iteration_add'): 'to split (issue 26)',
     ('db/importfmt.c', None): 'to split (issue 26)',
     ('db/importfmt.c', 'import_csv'): 'to split (issue 26)',
     ('plot/plot.c', None): 'to split (issue 26)',

@@ -11,7 +11,7 @@ void monitor_snap_init(struct monitor_snap *s)
 
 void monitor_snap_release(struct monitor_snap *s)
 {
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; i < s->held; i++)
 		free(s->keys[i]);
 	free(s->keys);
 	free(s->vals);
@@ -25,7 +25,13 @@ static void snap_add(struct monitor_snap *s, const char *key, double v)
 		s->keys = xrealloc(s->keys, s->alloc * sizeof(*s->keys));
 		s->vals = xrealloc(s->vals, s->alloc * sizeof(*s->vals));
 	}
-	s->keys[s->n] = xstrdup(key);
+	/* /proc lists the same names in the same order every time */
+	if (s->n < s->held && strcmp(s->keys[s->n], key)) {
+		free(s->keys[s->n]);
+		s->keys[s->n] = xstrdup(key);
+	} else if (s->n >= s->held) {
+		s->keys[s->held++] = xstrdup(key);
+	}
 	s->vals[s->n++] = v;
 }
 
@@ -51,7 +57,7 @@ static void read_file(struct monitor_snap *s, const char *path, const char *pref
 
 int monitor_take(struct monitor_snap *s, bool vmstat, bool meminfo)
 {
-	monitor_snap_release(s);
+	s->n = 0;	/* the names stay for the next read to reuse */
 	if (vmstat)
 		read_file(s, "/proc/vmstat", "vmstat", false);
 	if (meminfo)

@@ -12,6 +12,7 @@ struct monitor_snap {
 	char **keys;		/* "vmstat:pgfault", "meminfo:MemFree" */
 	double *vals;
 	size_t n, alloc;
+	size_t held;		/* keys[0..held) allocated: the next take reuses the same names */
 };
 
 void monitor_snap_init(struct monitor_snap *s);
