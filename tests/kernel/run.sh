@@ -106,6 +106,9 @@ grep -qE ' -[0-9.]+% ' "$work/row" || fail "slow-brk-tunable change is not negat
 grep -q "\[tcg\]" "$work/slow.err" || fail "the accelerator is not reported"
 grep -q "boot to first sample .*: QEMU, firmware and decompression .*, agent to first sample" "$work/slow.err" ||
 	fail "no boot phase breakdown"
+# what else the host ran during those boots (the host side of interference)
+sqlite3 "$MMBENCH_DB" "SELECT 'host: others used ' || group_concat(printf('%.0f%%', 100 * value), ' ')
+	|| ' of the CPUs during the boots' FROM run_env WHERE key = 'vm.host.foreign_share'" 2>/dev/null || true
 n=$(sqlite3 "$MMBENCH_DB" "SELECT count(*) FROM runs WHERE accel = 'tcg' AND status = 'complete'" 2>/dev/null || echo skip)
 [ "$n" = skip ] || [ "$n" -ge $((2 * ROUNDS)) ] || fail "expected $((2 * ROUNDS)) complete tcg runs, got $n"
 
