@@ -140,63 +140,80 @@ static size_t seq_size(int code, size_t n)
 	return code == 0 ? 4 * n : (code == 1 || code == 2) ? 0 : SIZE_MAX;
 }
 
-static int decode_binary(const unsigned char *d, size_t len, size_t n_expected,
-			 db_block_fn fn, void *ctx, const char **why)
-{
+/* A binary block's header and arrays, checked against len. */
+struct bin_block {
 	const unsigned char *its, *seqs, *vals;
-	int itcode, seqcode, iteration = 0, seq = 0;
-	size_t n, itsz, sqsz, run = 0;
-	uint32_t left = 0;
+	int itcode, seqcode;
+	size_t n;
+};
+
+static int parse_binary(const unsigned char *d, size_t len, size_t n_expected,
+			struct bin_block *b, const char **why)
+{
+	size_t itsz, sqsz;
 
 	if (len < HDR)
 		FAIL("a header shorter than 12 bytes");
 	if (d[4] != DB_BLOCK_VERSION)
 		FAIL("an unknown format version");
-	itcode = d[5];
-	seqcode = d[6];
-	n = get_u32(d + 8);
-	if (d[7] || n == 0 || n > DB_BLOCK_MAX_N)
+	b->itcode = d[5];
+	b->seqcode = d[6];
+	b->n = get_u32(d + 8);
+	if (d[7] || b->n == 0 || b->n > DB_BLOCK_MAX_N)
 		FAIL("a bad header");
-	if (n_expected && n != n_expected)
+	if (n_expected && b->n != n_expected)
 		FAIL("a sample count that differs from its n");
-	its = d + HDR;
-	itsz = it_size(its, len - HDR, itcode, n);
-	sqsz = seq_size(seqcode, n);
+	b->its = d + HDR;
+	itsz = it_size(b->its, len - HDR, b->itcode, b->n);
+	sqsz = seq_size(b->seqcode, b->n);
 	if (!itsz || sqsz == SIZE_MAX)
 		FAIL("an unknown iteration or seq coding");
-	seqs = its + itsz;
-	if (len - HDR - itsz < sqsz || (len - HDR - itsz - sqsz) / 8 != n ||
+	b->seqs = b->its + itsz;
+	if (len - HDR - itsz < sqsz || (len - HDR - itsz - sqsz) / 8 != b->n ||
 	    (len - HDR - itsz - sqsz) % 8)
 		FAIL("lengths that do not add up");
-	vals = seqs + sqsz;
-	for (size_t k = 0; k < n; k++) {
-		double v = get_f64(vals + 8 * k);
+	b->vals = b->seqs + sqsz;
+	return 0;
+}
+
+static int decode_binary(const unsigned char *d, size_t len, size_t n_expected,
+			 db_block_fn fn, void *ctx, const char **why)
+{
+	struct bin_block b;
+	int iteration = 0, seq = 0;
+	size_t run = 0;
+	uint32_t left = 0;
+
+	if (parse_binary(d, len, n_expected, &b, why))
+		return -1;
+	for (size_t k = 0; k < b.n; k++) {
+		double v = get_f64(b.vals + 8 * k);
 		int prev = iteration, ret;
 
-		if (itcode == 0) {
-			iteration = (int32_t)get_u32(its + 4 * k);
-		} else if (itcode == 2) {
-			int64_t it = (int64_t)(int32_t)get_u32(its) +
-				     (int64_t)k * (int32_t)get_u32(its + 4);
+		if (b.itcode == 0) {
+			iteration = (int32_t)get_u32(b.its + 4 * k);
+		} else if (b.itcode == 2) {
+			int64_t it = (int64_t)(int32_t)get_u32(b.its) +
+				     (int64_t)k * (int32_t)get_u32(b.its + 4);
 
 			if (it < INT32_MIN || it > INT32_MAX)
 				FAIL("iterations beyond 32 bits");
 			iteration = (int)it;
 		} else {
 			if (!left) {
-				if (run == get_u32(its))
+				if (run == get_u32(b.its))
 					FAIL("run lengths that do not add up");
-				iteration = (int32_t)get_u32(its + 4 + 8 * run);
-				left = get_u32(its + 8 + 8 * run);
+				iteration = (int32_t)get_u32(b.its + 4 + 8 * run);
+				left = get_u32(b.its + 8 + 8 * run);
 				run++;
 				if (!left)
 					FAIL("an empty run");
 			}
 			left--;
 		}
-		if (seqcode == 0)
-			seq = (int32_t)get_u32(seqs + 4 * k);
-		else if (seqcode == 2)
+		if (b.seqcode == 0)
+			seq = (int32_t)get_u32(b.seqs + 4 * k);
+		else if (b.seqcode == 2)
 			seq = (k && iteration == prev) ? seq + 1 : 0;
 		if (!isfinite(v))
 			FAIL("a value that is not a finite number");
@@ -204,8 +221,68 @@ static int decode_binary(const unsigned char *d, size_t len, size_t n_expected,
 		if (ret)
 			return ret;
 	}
-	if (itcode == 1 && (left || run != get_u32(its)))
+	if (b.itcode == 1 && (left || run != get_u32(b.its)))
 		FAIL("run lengths that do not add up");
+	return 0;
+}
+
+/* The iterations of b into it[0..n), array at a time. */
+static int unpack_iterations(const struct bin_block *b, int *it, const char **why)
+{
+	if (b->itcode == 0) {
+		for (size_t k = 0; k < b->n; k++)
+			it[k] = (int32_t)get_u32(b->its + 4 * k);
+	} else if (b->itcode == 2) {
+		int64_t first = (int32_t)get_u32(b->its), step = (int32_t)get_u32(b->its + 4);
+		int64_t last = first + (int64_t)(b->n - 1) * step;
+
+		/* arithmetic: the ends are the extremes */
+		if (last < INT32_MIN || last > INT32_MAX)
+			FAIL("iterations beyond 32 bits");
+		for (size_t k = 0; k < b->n; k++)
+			it[k] = (int)(first + (int64_t)k * step);
+	} else {
+		uint32_t runs = get_u32(b->its);
+		size_t k = 0;
+
+		for (uint32_t r = 0; r < runs; r++) {
+			int v = (int32_t)get_u32(b->its + 4 + 8 * (size_t)r);
+			uint32_t c = get_u32(b->its + 8 + 8 * (size_t)r);
+
+			if (!c)
+				FAIL("an empty run");
+			if (c > b->n - k)
+				FAIL("run lengths that do not add up");
+			for (uint32_t j = 0; j < c; j++)
+				it[k++] = v;
+		}
+		if (k != b->n)
+			FAIL("run lengths that do not add up");
+	}
+	return 0;
+}
+
+int db_block_unpack(const void *data, size_t len, size_t n_expected, int *iteration,
+		    double *value, const char **why)
+{
+	struct bin_block b;
+	int bad = 0;
+
+	if (!data || !db_block_is_binary(data, len))
+		FAIL("not a binary block");
+	if (parse_binary(data, len, n_expected, &b, why) ||
+	    unpack_iterations(&b, iteration, why))
+		return -1;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(value, b.vals, b.n * sizeof(*value));
+#else
+	for (size_t k = 0; k < b.n; k++)
+		value[k] = get_f64(b.vals + 8 * k);
+#endif
+	for (size_t k = 0; k < b.n; k++)
+		bad |= !isfinite(value[k]);
+	if (bad)
+		FAIL("a value that is not a finite number");
 	return 0;
 }
 

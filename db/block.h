@@ -41,6 +41,14 @@ typedef int (*db_block_fn)(void *ctx, int64_t k, int iteration, int seq, double 
 int db_block_decode(const void *data, size_t len, size_t n_expected,
 		    db_block_fn fn, void *ctx, const char **why);
 
+/*
+ * A binary block's iterations and values straight into iteration[0..n)
+ * and value[0..n) (n its count; seq is not read), checked as
+ * db_block_decode() checks them: 0, or -1 with why.  n_expected as there.
+ */
+int db_block_unpack(const void *data, size_t len, size_t n_expected, int *iteration,
+		    double *value, const char **why);
+
 /* Whether data[0..len) starts as a binary block does. */
 int db_block_is_binary(const void *data, size_t len);
 

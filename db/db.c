@@ -286,7 +286,7 @@ void db_single_thread(void)
 
 void db_bulk_load(struct mmb_db *db)
 {
-	db_exec(db, "PRAGMA cache_size = -262144");
+	db_exec(db, "PRAGMA cache_size = -8192");
 	db_exec(db, "PRAGMA temp_store = MEMORY");
 	/* every id a bulk load uses is one it just made: checking them costs ~1/4 */
 	db_exec(db, "PRAGMA foreign_keys = OFF");

@@ -4,6 +4,7 @@
  * the command file, so the fuzz target links them as they are.
  */
 #include "importfmt.h"
+#include "importrow.h"
 #include "db.h"
 #include "block.h"
 #include "dump.h"
@@ -160,18 +161,6 @@ void smap_release(struct smap *m)
 /* ---- the import itself: statements and per-sample insertion ---- */
 
 
-struct sample_row {
-	const char *workload, *variant, *metric, *unit;
-	size_t wl, vl, ml, ul;
-	const char *vtext;	/* the value as written, when it is a JSON number */
-	size_t vtl;
-	int better;		/* 0: not given */
-	int seq;		/* given (has_seq), else counted */
-	bool has_seq;
-	long iteration;
-	double value;
-	int line;
-};
 
 static int vbad(const struct importer *im, int line, int col, const char *fmt, va_list ap)
 {
@@ -186,9 +175,7 @@ static int vbad(const struct importer *im, int line, int col, const char *fmt, v
 	return MMB_EUSAGE;
 }
 
-/* "FILE:LINE: why"; returns MMB_EUSAGE (bad input, exit 2). */
-static int bad(const struct importer *im, int line, const char *fmt, ...) MMB_PRINTF_FMT(3, 4);
-static int bad(const struct importer *im, int line, const char *fmt, ...)
+int import_bad(const struct importer *im, int line, const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
@@ -226,7 +213,7 @@ static int ctl_field(const struct importer *im, int line, const char *what, cons
 			continue;
 		copy = xstrndup(s, n);
 		esc = ctl_escape(copy);
-		ret = bad(im, line, "%s '%s': control character 0x%02x; names cannot hold control "
+		ret = import_bad(im, line, "%s '%s': control character 0x%02x; names cannot hold control "
 			  "characters (newlines, tabs, escapes)", what, esc, c);
 		free(esc);
 		free(copy);
@@ -267,7 +254,7 @@ static int check_variant(const char *v, size_t n)
 	return 0;
 }
 
-/* ~16 MB pending (16 bytes a sample) at most; 2^24 samples per block (see schema.c) */
+/* ~16 MB pending (16 bytes a sample, up to twice that as arrays grow) at most; 2^24 samples per block (see schema.c) */
 #define BLOCK_PENDING_MAX ((size_t)1 << 20)
 #define BLOCK_SAMPLES_MAX (((size_t)1 << 24) - 1)
 
@@ -293,7 +280,13 @@ int importer_flush(struct importer *im)
 		free(blk);
 		if (ret)
 			return -1;
-		m->n = 0;
+		/* the room goes too: a file of many series would keep each one's peak */
+		free(m->it);
+		free(m->sq);
+		free(m->val);
+		m->it = m->sq = NULL;
+		m->val = NULL;
+		m->n = m->alloc = 0;
 	}
 	im->pending = 0;
 	return 0;
@@ -303,8 +296,8 @@ int importer_flush(struct importer *im)
  * Rows from here on belong to the run of (label, key): made on first use,
  * pending blocks of the previous run written first.
  */
-static int importer_use_run(struct importer *im, const char *label, size_t ll,
-			    const char *key, size_t kl)
+int importer_use_run(struct importer *im, const char *label, size_t ll,
+		     const char *key, size_t kl)
 {
 	struct smap_ent *e;
 	bool created;
@@ -340,7 +333,17 @@ static int importer_use_run(struct importer *im, const char *label, size_t ll,
 	return im->blocks ? 0 : -1;
 }
 
-static int add_sample(struct importer *im, const struct sample_row *r)
+/* Are r's workload, variant and metric those of m (its key "w\0v\0m")? */
+static bool same_series(const struct smap_ent *m, const struct sample_row *r)
+{
+	const char *k = m->key;
+
+	return m->klen == r->wl + r->vl + r->ml + 2 && !memcmp(k, r->workload, r->wl) &&
+	       !k[r->wl] && !memcmp(k + r->wl + 1, r->variant, r->vl) && !k[r->wl + 1 + r->vl] &&
+	       !memcmp(k + r->wl + r->vl + 2, r->metric, r->ml);
+}
+
+int importer_add(struct importer *im, const struct sample_row *r)
 {
 	struct smap_ent *m;
 	bool created;
@@ -351,18 +354,26 @@ static int add_sample(struct importer *im, const struct sample_row *r)
 		if (ret)
 			return ret;
 	}
+	if (im->last_m && same_series(im->last_m, r)) {
+		/* the fields the last row had, and passed the checks with */
+		m = im->last_m;
+		created = false;
+		if (!isfinite(r->value))
+			return import_bad(im, r->line, "value is not a finite number");
+		goto known;
+	}
 	if (!r->wl)
-		return bad(im, r->line, "empty workload");
+		return import_bad(im, r->line, "empty workload");
 	if (!r->ml)
-		return bad(im, r->line, "empty metric");
+		return import_bad(im, r->line, "empty metric");
 	if (memchr(r->workload, '\0', r->wl) || memchr(r->metric, '\0', r->ml) ||
 	    memchr(r->variant, '\0', r->vl))
-		return bad(im, r->line, "NUL byte in a field");
+		return import_bad(im, r->line, "NUL byte in a field");
 	if (check_variant(r->variant, r->vl))
-		return bad(im, r->line, "variant '%.*s' is neither k=v[,k=v...] nor one bare name",
+		return import_bad(im, r->line, "variant '%.*s' is neither k=v[,k=v...] nor one bare name",
 			   (int)r->vl, r->variant);
 	if (!isfinite(r->value))
-		return bad(im, r->line, "value is not a finite number");
+		return import_bad(im, r->line, "value is not a finite number");
 	if ((ret = ctl_field(im, r->line, "workload", r->workload, r->wl)) ||
 	    (ret = ctl_field(im, r->line, "metric", r->metric, r->ml)) ||
 	    (ret = ctl_field(im, r->line, "variant", r->variant, r->vl)) ||
@@ -394,16 +405,18 @@ static int add_sample(struct importer *im, const struct sample_row *r)
 		if (m->id < 0)
 			return import_db_fail(im);
 	} else {
+known:
 		if (better && better != m->better)
-			return bad(im, r->line,
+			return import_bad(im, r->line,
 				   "metric '%.*s' is %s-is-better here but %s-is-better on line %d",
 				   (int)r->ml, r->metric, better > 0 ? "higher" : "lower",
 				   m->better > 0 ? "higher" : "lower", m->line);
 		if (r->unit && (strlen(m->unit) != r->ul || memcmp(m->unit, r->unit, r->ul)))
-			return bad(im, r->line, "metric '%.*s' has unit '%.*s' here but '%s' on line %d",
+			return import_bad(im, r->line, "metric '%.*s' has unit '%.*s' here but '%s' on line %d",
 				   (int)r->ml, r->metric, (int)r->ul, r->unit, m->unit, m->line);
 	}
 
+	im->last_m = m;
 	if (r->has_seq)
 		m->seq = r->seq;
 	else if (r->iteration == m->last_iteration)
@@ -441,348 +454,13 @@ void importer_release(struct importer *im)
 {
 	db_blocks_end(im->blocks);
 	im->blocks = NULL;
+	im->last_m = NULL;
 	smap_release(&im->metrics);
 	smap_release(&im->runs);
 	strbuf_release(&im->key);
 	free(im->run_ids);
 	im->run_ids = NULL;
 	im->nruns = im->runs_alloc = 0;
-}
-
-/* ---- CSV (RFC 4180) ---- */
-
-
-
-/*
- * Parse one record into fields (unquoting in place).  Returns the number of
- * fields, 0 at end of input, -1 on a malformed quote (msg set).
- */
-int csv_record(struct csv *c, struct field **f, size_t *alloc, const char **msg)
-{
-	size_t nf = 0;
-
-	if (c->p >= c->end)
-		return 0;
-	while (1) {
-		char *start = c->p, *out;
-
-		ALLOC_GROW(*f, nf + 1, *alloc);
-		if (c->p < c->end && *c->p == '"') {
-			int qline = c->line;
-
-			out = start;
-			c->p++;
-			while (1) {
-				if (c->p >= c->end) {
-					*msg = "unterminated quoted field";
-					c->err_line = qline;
-					return -1;
-				}
-				if (*c->p == '"') {
-					if (c->p + 1 < c->end && c->p[1] == '"') {
-						*out++ = '"';
-						c->p += 2;
-						continue;
-					}
-					c->p++;
-					break;
-				}
-				if (*c->p == '\n')
-					c->line++;
-				*out++ = *c->p++;
-			}
-			(*f)[nf].s = start;
-			(*f)[nf].n = (size_t)(out - start);
-			/* our exports guard formula-like text with a ' (strbuf_add_csv()) */
-			if ((*f)[nf].n && *start == '\'' && csv_formula(start, (*f)[nf].n)) {
-				(*f)[nf].s++;
-				(*f)[nf].n--;
-			}
-			if (c->p < c->end && *c->p != ',' && *c->p != '\n' && *c->p != '\r') {
-				*msg = "text after a closing quote (a quote inside a field must be doubled)";
-				c->err_line = c->line;
-				return -1;
-			}
-		} else {
-			char *q = c->p;
-
-			while (q < c->end && *q != ',' && *q != '\n') {
-				if (*q == '"') {
-					*msg = "quote inside an unquoted field";
-					c->err_line = c->line;
-					return -1;
-				}
-				q++;
-			}
-			(*f)[nf].s = start;
-			(*f)[nf].n = (size_t)(q - start);
-			if (q > start && q[-1] == '\r' && (q == c->end || *q == '\n'))
-				(*f)[nf].n--;
-			c->p = q;
-		}
-		nf++;
-		if (c->p < c->end && *c->p == '\r')
-			c->p++;
-		if (c->p >= c->end)
-			return (int)nf;
-		if (*c->p == '\n') {
-			c->p++;
-			c->line++;
-			return (int)nf;
-		}
-		c->p++;		/* ',' */
-	}
-}
-
-/*
- * label, run and seq are what `mmbench export` adds; run_id is run's name
- * in the samples view, whose own ids (id, iteration_id, series_id) mean
- * nothing in another DB and are skipped, so SELECT * FROM samples imports.
- */
-enum { C_WORKLOAD, C_METRIC, C_VARIANT, C_ITERATION, C_VALUE, C_UNIT, C_BETTER,
-       C_LABEL, C_RUN, C_SEQ, C_RUN_ID, C_ID, C_ITERATION_ID, C_SERIES_ID, C_NR };
-static const char *const csv_cols[C_NR] = {
-	"workload", "metric", "variant", "iteration", "value", "unit", "better",
-	"label", "run", "seq", "run_id", "id", "iteration_id", "series_id",
-};
-
-static int parse_long(const char *s, size_t n, long *out)
-{
-	char buf[32], *end;
-
-	if (!n || n >= sizeof(buf))
-		return -1;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	errno = 0;
-	*out = strtol(buf, &end, 10);
-	return (*end || errno) ? -1 : 0;
-}
-
-/* RFC 8259 number syntax: such text can go into a block as written. */
-bool json_number(const char *s, size_t n)
-{
-	size_t i = 0, d;
-
-	if (i < n && s[i] == '-')
-		i++;
-	if (i < n && s[i] == '0')
-		i++;
-	else if (i < n && s[i] >= '1' && s[i] <= '9')
-		while (i < n && s[i] >= '0' && s[i] <= '9')
-			i++;
-	else
-		return false;
-	if (i < n && s[i] == '.') {
-		for (d = ++i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-			;
-		if (i == d)
-			return false;
-	}
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		i++;
-		if (i < n && (s[i] == '+' || s[i] == '-'))
-			i++;
-		for (d = i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-			;
-		if (i == d)
-			return false;
-	}
-	return i == n;
-}
-
-static int parse_value(const char *s, size_t n, struct sample_row *r)
-{
-	char buf[64], *end;
-
-	while (n && (*s == ' ' || *s == '\t')) {
-		s++;
-		n--;
-	}
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-		n--;
-	/* "5\0junk" is not 5 */
-	if (!n || n >= sizeof(buf) || memchr(s, '\0', n))
-		return -1;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	/* finite or refused; an underflow (4.9e-324, a subnormal) is finite */
-	r->value = strtod(buf, &end);
-	if (*end || !isfinite(r->value))
-		return -1;
-	/* "0x1p3", "+5", ".5", "007": stored re-printed instead */
-	r->vtext = json_number(s, n) ? s : NULL;
-	r->vtl = n;
-	return 0;
-}
-
-static bool blank_record(const struct field *f, int nf)
-{
-	return nf == 1 && f[0].n == 0;
-}
-
-/* A file cut mid-line would import a shortened last value: every line ends. */
-static int csv_ends(const struct importer *im, const char *buf, size_t len)
-{
-	int last = 1;
-
-	if (!len || buf[len - 1] == '\n')
-		return 0;
-	for (size_t i = 0; i + 1 < len; i++)
-		last += buf[i] == '\n';
-	return bad(im, last, "the file does not end with a newline: cut short? (a CSV file's "
-		   "every line ends with one; add it if the file is whole)");
-}
-
-int import_csv(struct importer *im, char *buf, size_t len)
-{
-	struct csv c = { buf, buf + len, 1, 0 };
-	struct field *f = NULL;
-	size_t falloc = 0;
-	int col[C_NR], nf, ncols, ret = 0, line;
-	const char *msg = NULL;
-
-	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
-		c.p += 3;
-	if ((ret = csv_ends(im, buf, len)))
-		goto out;
-	for (int i = 0; i < C_NR; i++)
-		col[i] = -1;
-	line = c.line;
-	nf = csv_record(&c, &f, &falloc, &msg);
-	if (nf < 0) {
-		ret = bad(im, c.err_line, "%s", msg);
-		goto out;
-	}
-	if (nf == 0) {
-		ret = bad(im, 1, "empty file: expected a header workload,metric,variant,iteration,value");
-		goto out;
-	}
-	ncols = nf;
-	for (int i = 0; i < nf; i++) {
-		int k;
-
-		for (k = 0; k < C_NR; k++)
-			if (f[i].n == strlen(csv_cols[k]) && !memcmp(f[i].s, csv_cols[k], f[i].n))
-				break;
-		if (k == C_NR) {
-			ret = bad(im, line, "unknown column '%.*s' (columns: workload, metric, variant,"
-				  " iteration, value, and optionally unit, better, label, run, seq)",
-				  (int)f[i].n, f[i].s);
-			goto out;
-		}
-		if (col[k] >= 0) {
-			ret = bad(im, line, "column '%s' appears twice", csv_cols[k]);
-			goto out;
-		}
-		col[k] = i;
-	}
-	if (col[C_RUN] >= 0 && col[C_RUN_ID] >= 0) {
-		ret = bad(im, line, "columns 'run' and 'run_id' are the same thing: give one");
-		goto out;
-	}
-	if (col[C_RUN] < 0)
-		col[C_RUN] = col[C_RUN_ID];
-	for (int k = 0; k < C_UNIT; k++)
-		if (col[k] < 0) {
-			ret = bad(im, line, "header lacks the '%s' column (required: workload, metric,"
-				  " variant, iteration, value)", csv_cols[k]);
-			goto out;
-		}
-
-	while (1) {
-		struct sample_row r = { 0 };
-
-		line = c.line;
-		nf = csv_record(&c, &f, &falloc, &msg);
-		if (nf == 0)
-			break;
-		if (nf < 0) {
-			ret = bad(im, c.err_line, "%s", msg);
-			goto out;
-		}
-		if (blank_record(f, nf) && ncols > 1)
-			continue;
-		if (nf != ncols) {
-			ret = bad(im, line, "%d fields, the header has %d", nf, ncols);
-			goto out;
-		}
-		r.line = line;
-		r.workload = f[col[C_WORKLOAD]].s;
-		r.wl = f[col[C_WORKLOAD]].n;
-		r.metric = f[col[C_METRIC]].s;
-		r.ml = f[col[C_METRIC]].n;
-		r.variant = f[col[C_VARIANT]].s;
-		r.vl = f[col[C_VARIANT]].n;
-		if (col[C_UNIT] >= 0) {
-			r.unit = f[col[C_UNIT]].s;
-			r.ul = f[col[C_UNIT]].n;
-		}
-		if (col[C_BETTER] >= 0) {
-			const struct field *b = &f[col[C_BETTER]];
-
-			/* 1 and -1 as the samples view has them */
-			if ((b->n == 6 && !memcmp(b->s, "higher", 6)) ||
-			    (b->n == 1 && b->s[0] == '1') || (b->n == 2 && !memcmp(b->s, "+1", 2)))
-				r.better = 1;
-			else if ((b->n == 5 && !memcmp(b->s, "lower", 5)) ||
-				 (b->n == 2 && !memcmp(b->s, "-1", 2)))
-				r.better = -1;
-			else if (b->n) {
-				ret = bad(im, line, "better is '%.*s'; expected higher or lower (or 1, -1)",
-					  (int)b->n, b->s);
-				goto out;
-			}
-		}
-		if (parse_long(f[col[C_ITERATION]].s, f[col[C_ITERATION]].n, &r.iteration) ||
-		    r.iteration < 0 || r.iteration > INT_MAX) {
-			ret = bad(im, line, "iteration '%.*s' is not a non-negative integer",
-				  (int)f[col[C_ITERATION]].n, f[col[C_ITERATION]].s);
-			goto out;
-		}
-		if (parse_value(f[col[C_VALUE]].s, f[col[C_VALUE]].n, &r)) {
-			ret = bad(im, line, "value '%.*s' is not a finite number",
-				  (int)f[col[C_VALUE]].n, f[col[C_VALUE]].s);
-			goto out;
-		}
-		if (col[C_SEQ] >= 0) {
-			long seq;
-
-			if (parse_long(f[col[C_SEQ]].s, f[col[C_SEQ]].n, &seq) || seq < 0 ||
-			    seq > INT_MAX) {
-				ret = bad(im, line, "seq '%.*s' is not a non-negative integer",
-					  (int)f[col[C_SEQ]].n, f[col[C_SEQ]].s);
-				goto out;
-			}
-			r.seq = (int)seq;
-			r.has_seq = true;
-		}
-		if (col[C_LABEL] >= 0 || col[C_RUN] >= 0) {
-			const struct field *lf = col[C_LABEL] >= 0 ? &f[col[C_LABEL]] : NULL;
-			const struct field *rf = col[C_RUN] >= 0 ? &f[col[C_RUN]] : NULL;
-
-			if (lf && !lf->n) {
-				ret = bad(im, line, "empty label");
-				goto out;
-			}
-			if (lf && memchr(lf->s, '\0', lf->n)) {
-				ret = bad(im, line, "NUL byte in a field");
-				goto out;
-			}
-			ret = importer_use_run(im, lf ? lf->s : NULL, lf ? lf->n : 0,
-					       rf ? rf->s : "", rf ? rf->n : 0);
-			if (ret)
-				goto out;
-		}
-		ret = add_sample(im, &r);
-		if (ret)
-			goto out;
-	}
-	if (!im->nsamples)
-		ret = bad(im, line, "no samples after the header");
-out:
-	free(f);
-	return ret;
 }
 
 /* ---- lkp matrix.json ---- */
@@ -907,7 +585,7 @@ int import_matrix(struct importer *im, const char *buf, size_t len)
 			r.line = a->items[k].line;
 			r.iteration = (long)k + 1;
 			r.value = a->items[k].num;
-			ret = add_sample(im, &r);
+			ret = importer_add(im, &r);
 		}
 	}
 	if (!ret && !im->nsamples)

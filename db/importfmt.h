@@ -75,6 +75,7 @@ struct importer {
 	struct db_blocks *blocks;	/* the sample_blocks writer */
 	struct smap metrics;	/* workload \0 variant \0 metric -> series, pending samples */
 	struct strbuf key;
+	struct smap_ent *last_m;	/* the series of the last row added (its checks passed) */
 	size_t nsamples;
 	size_t pending;		/* samples not written yet, every series */
 	/*
@@ -97,6 +98,11 @@ int importer_flush(struct importer *im);
 void importer_release(struct importer *im);
 /* Parse buf[0..len) into im: 0, MMB_EUSAGE on bad input (FILE:LINE: why printed), -1 on a DB error. */
 int import_csv(struct importer *im, char *buf, size_t len);
+/*
+ * The same of the regular file open at fd, read as it is parsed (a window
+ * of 64 KiB, whatever the file's size; a record is at most 16 MiB).
+ */
+int import_csv_fd(struct importer *im, int fd);
 int import_matrix(struct importer *im, const char *buf, size_t len);
 /* A matrix.json (first non-blank byte '{' or '['), else CSV. */
 bool import_looks_like_json(const char *buf, size_t len);

@@ -45,10 +45,14 @@ struct query_series {
 	int64_t *run_id;	/* [n] run of each value */
 	int *iteration;		/* [n] measured iteration number (1..N) */
 	double *level;		/* [n] interference level of the value's iteration
-				   (interference.h), NAN when not measured */
-	bool *disturbed;	/* [n] its iteration was disturbed (kept values only) */
+				   (interference.h), NAN when not measured; NULL
+				   when no value of the series has one */
+	bool *disturbed;	/* [n] its iteration was disturbed (kept values only);
+				   NULL when none was */
 	size_t ndisturbed;	/* disturbed values: left out, or kept and marked */
 	size_t nmeasured;	/* values whose iteration has an interference record */
+	bool borrowed;		/* v, run_id and iteration are in the set's arena:
+				   query_row_release() leaves them */
 };
 
 struct query_row {
@@ -106,6 +110,8 @@ struct query_set {
 	size_t nsamples;		/* total values loaded */
 	bool kept_disturbed;		/* filter's keep_disturbed */
 	bool no_guard;			/* filter's no_guard */
+	void *arena;			/* the series' arrays of a large load (query.c) */
+	size_t arena_len;
 };
 
 /*

@@ -53,9 +53,24 @@ static void round_trip(const int *it, const int *seq, const double *v, size_t n,
 		assert_int_equal(g.seq[k], seq[k]);
 		assert_memory_equal(&g.v[k], &v[k], sizeof(double));
 	}
+	/* the array-at-a-time decode compare uses gives the same */
+	{
+		int uit[64];
+		double uv[64];
+
+		assert_int_equal(db_block_unpack(b, len, n, uit, uv, &why), 0);
+		assert_memory_equal(uit, it, n * sizeof(*it));
+		assert_memory_equal(uv, v, n * sizeof(*v));
+		assert_int_equal(db_block_unpack(b, len, n + 1, uit, uv, &why), -1);
+	}
 	/* every truncation is refused, never read past the end */
-	for (size_t cut = 0; cut < len; cut++)
+	for (size_t cut = 0; cut < len; cut++) {
+		int uit[64];
+		double uv[64];
+
 		assert_int_equal(db_block_decode(b, cut, 0, collect, &(struct got){ 0 }, &why), -1);
+		assert_int_equal(db_block_unpack(b, cut, 0, uit, uv, &why), -1);
+	}
 	free(b);
 }
 
@@ -100,6 +115,16 @@ static void refused(const void *d, size_t len, size_t n, const char *want)
 	assert_non_null(why);
 	if (want)
 		assert_non_null(strstr(why, want));
+	if (db_block_is_binary(d, len)) {	/* what compare reads a block with refuses it too */
+		int *it = malloc((len / 8 + 1) * sizeof(*it));
+		double *v = malloc((len / 8 + 1) * sizeof(*v));
+
+		why = NULL;
+		assert_int_equal(db_block_unpack(d, len, n, it, v, &why), -1);
+		assert_non_null(why);
+		free(it);
+		free(v);
+	}
 }
 
 static void test_hostile(void **state)
