@@ -47,7 +47,6 @@ ALLOW_LONG = {
     ('db/db.c', 'db_iteration_add'): 'to split (issue 26)',
     ('db/importfmt.c', None): 'to split (issue 26)',
     ('db/importfmt.c', 'import_csv'): 'to split (issue 26)',
-    ('plot/plot.c', None): 'to split (issue 26)',
 }
 
 
