@@ -28,7 +28,7 @@ static double jitter(size_t a, size_t b, size_t c)
  * above, a tic labelled with each variant's values, the keys as x label.
  */
 void plot_variant_axis(struct strbuf *sc, const struct plot_group *g, const size_t *vs,
-			 size_t nvs, bool zero_line)
+		       size_t nvs, bool zero_line)
 {
 	size_t longest = 0;
 
@@ -237,9 +237,9 @@ static int plot_boxes_one(const struct plot_group *g, const struct plot_opts *o,
  * size) are split by the first parameter, one picture each.
  */
 int plot_split_by_first_key(const struct plot_group *g, size_t max,
-			      int (*fn)(const struct plot_group *, const struct plot_opts *,
-					const size_t *, size_t, const char *, struct plot_list *),
-			      const struct plot_opts *o, struct plot_list *out)
+			    int (*fn)(const struct plot_group *, const struct plot_opts *,
+				      const size_t *, size_t, const char *, struct plot_list *),
+			    const struct plot_opts *o, struct plot_list *out)
 {
 	size_t nkv = g->nvariants ? g->typed[0].n : 0;
 	size_t *vs = xcalloc(g->nvariants ? g->nvariants : 1, sizeof(*vs));

@@ -130,7 +130,7 @@ static int plot_dist_panels(const struct plot_group *g, const struct plot_opts *
 			ecdf_block(&p.dat, plot_group_cell(g, vs[i], k));
 		}
 	plot_picture_begin(&p, g, o, part, xasprintf("%s %s distribution per variant", g->workload, g->metric),
-		      vs, nvs);
+			   vs, nvs);
 	xl = plot_metric_axis(g);
 	sub = xasprintf("empirical CDF per kernel; x: %s; y: fraction of samples <= x", xl);
 	plot_headings(&p.sc, p.title, sub, p.cap);

@@ -55,10 +55,10 @@ void plot_add_title(struct strbuf *sb, const char *kernel);
 void plot_add_unique(char ***v, size_t *n, const char *s);
 /* Draws the comparison value's change of the statistic drawn (compare_change_of()). */
 void plot_cell_change(const struct plot_group *g, const struct plot_opts *o, size_t v, size_t k,
-			struct change *ch);
+		      struct change *ch);
 /* The statistic drawn with its CI: the compare layer's stats_mean_ci(). */
 void plot_cell_ci(const struct plot_cell *c, const struct plot_opts *o, int better,
-		    enum stats_mean_kind kind, double *mean, double *lo, double *hi);
+		  enum stats_mean_kind kind, double *mean, double *lo, double *hi);
 /* A change in data block b: the range holds it and its closed bounds. */
 void plot_change_range_add(struct change_range *r, size_t b, const struct change *ch);
 const char *plot_direction(int better);
@@ -81,7 +81,7 @@ void plot_open_ends_init(struct open_ends *e, size_t nblocks);
 void plot_open_ends_legend(struct strbuf *sc, const struct open_ends *e);
 /* Block b's triangles at the edge where its intervals are open; x: the x column or expression. */
 void plot_open_ends_marks(struct strbuf *sc, const struct open_ends *e, size_t b,
-			    const char *x, const char *style);
+			  const char *x, const char *style);
 /* A point at y with bounds lo, hi in data block b: note the open sides. */
 void plot_open_ends_note(struct open_ends *e, size_t b, double y, double lo, double hi);
 /* Room beyond the closed range [*lo, *hi] for the open intervals to reach. */
@@ -94,14 +94,14 @@ char *plot_open_ends_using(const struct open_ends *e);
  * title (taken over), caption the samples of variants vs, start the script.
  */
 void plot_picture_begin(struct picture *p, const struct plot_group *g, const struct plot_opts *o,
-			  const char *extra, char *title, const size_t *vs, size_t nvs);
+			const char *extra, char *title, const size_t *vs, size_t nvs);
 /* Draw the picture and list it (one gnuplot skipped is said and is no error); releases p. */
 int plot_picture_finish(struct picture *p, const struct plot_opts *o, struct plot_list *out);
 void plot_picture_init(struct picture *p, const char *kind);
 void plot_picture_release(struct picture *p);
 /* The smallest and largest sample of variants vs over every kernel (INFINITY, -INFINITY: none). */
 void plot_sample_range(const struct plot_group *g, const size_t *vs, size_t nvs, double *lo,
-			 double *hi);
+		       double *hi);
 /* "set WHAT "TEXT"REST": labels are text, quoted for gnuplot. */
 void plot_set_text(struct strbuf *sb, const char *what, const char *text, const char *rest);
 /*
@@ -111,7 +111,7 @@ void plot_set_text(struct strbuf *sb, const char *what, const char *text, const 
  * Other units below 1 keep plain decimals (a ratio of 0.5 is not "500m").
  */
 void plot_si_tics(struct strbuf *sb, const char *axis, double lo, double hi, const char *unit,
-		    int n, bool snap, const char *font);
+		  int n, bool snap, const char *font);
 /* The n values of v in ascending order, a copy to free. */
 double *plot_sorted_copy(const double *v, size_t n);
 /* The value of key as the variant's name shows it, or NULL. */
@@ -132,14 +132,14 @@ char *plot_variant_without(const struct variant *tv, const char *key);
  * above, a tic labelled with each variant's values, the keys as x label.
  */
 void plot_variant_axis(struct strbuf *sc, const struct plot_group *g, const size_t *vs,
-			 size_t nvs, bool zero_line);
+		       size_t nvs, bool zero_line);
 /*
  * Many variants of two or more parameters (pte-mapped-folio: test x folio
  * size) are split by the first parameter, one picture each.
  */
 int plot_split_by_first_key(const struct plot_group *g, size_t max,
-			      int (*fn)(const struct plot_group *, const struct plot_opts *,
-					const size_t *, size_t, const char *, struct plot_list *),
-			      const struct plot_opts *o, struct plot_list *out);
+			    int (*fn)(const struct plot_group *, const struct plot_opts *,
+				      const size_t *, size_t, const char *, struct plot_list *),
+			    const struct plot_opts *o, struct plot_list *out);
 
 #endif

@@ -373,7 +373,7 @@ void plot_headings(struct strbuf *sb, const char *title, const char *subtitle, c
  * Other units below 1 keep plain decimals (a ratio of 0.5 is not "500m").
  */
 void plot_si_tics(struct strbuf *sb, const char *axis, double lo, double hi, const char *unit,
-		    int n, bool snap, const char *font)
+		  int n, bool snap, const char *font)
 {
 	static const char *const pre[] = { "n", "\xc2\xb5", "m", "", "k", "M", "G", "T" };
 	bool secs = unit && !strcmp(unit, "s");
@@ -477,7 +477,7 @@ double *plot_sorted_copy(const double *v, size_t n)
 
 /* The smallest and largest sample of variants vs over every kernel (INFINITY, -INFINITY: none). */
 void plot_sample_range(const struct plot_group *g, const size_t *vs, size_t nvs, double *lo,
-			 double *hi)
+		       double *hi)
 {
 	*lo = INFINITY;
 	*hi = -INFINITY;
@@ -505,14 +505,14 @@ const char *plot_mean_title(const struct plot_group *g)
 
 /* The statistic drawn with its CI: the compare layer's stats_mean_ci(). */
 void plot_cell_ci(const struct plot_cell *c, const struct plot_opts *o, int better,
-		    enum stats_mean_kind kind, double *mean, double *lo, double *hi)
+		  enum stats_mean_kind kind, double *mean, double *lo, double *hi)
 {
 	stats_mean_ci(c->v, c->n, better, kind, o->alpha, mean, lo, hi);
 }
 
 /* Draws the comparison value's change of the statistic drawn (compare_change_of()). */
 void plot_cell_change(const struct plot_group *g, const struct plot_opts *o, size_t v, size_t k,
-			struct change *ch)
+		      struct change *ch)
 {
 	const struct plot_cell *b = plot_group_cell(g, v, 0), *n = plot_group_cell(g, v, k);
 	struct stats_test w;
@@ -612,7 +612,7 @@ char *plot_open_ends_using(const struct open_ends *e)
 
 /* Block b's triangles at the edge where its intervals are open; x: the x column or expression. */
 void plot_open_ends_marks(struct strbuf *sc, const struct open_ends *e, size_t b,
-			    const char *x, const char *style)
+			  const char *x, const char *style)
 {
 	if (e->above_in[b])
 		strbuf_addf(sc, ", \\\n     '' index %zu using %s:(valid(2)&&!(valid(4)&&$4<%.10g)?%.10g:NaN)"
@@ -681,7 +681,7 @@ void plot_picture_init(struct picture *p, const char *kind)
  * title (taken over), caption the samples of variants vs, start the script.
  */
 void plot_picture_begin(struct picture *p, const struct plot_group *g, const struct plot_opts *o,
-			  const char *extra, char *title, const size_t *vs, size_t nvs)
+			const char *extra, char *title, const size_t *vs, size_t nvs)
 {
 	p->name = plot_name(g, p->kind, extra);
 	p->title = title;
