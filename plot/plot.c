@@ -520,31 +520,19 @@ void plot_cell_change(const struct plot_group *g, const struct plot_opts *o, siz
 	(void)o;
 	ch->rel = ch->lo = ch->hi = ch->p = NAN;
 	ch->cls = -1;
-	if (compare_change_of(n->interval, n->interval_ok, n->mean, plot_mean_kind(g), b->v, b->n, n->v,
-			      n->n, g->better, &w) < 0)
+	if (compare_change_of(n->interval, n->interval_ok, n->mean, plot_mean_kind(g), b->v, b->n,
+			      n->v, n->n, g->better, &w) < 0)
 		return;
 	ch->rel = w.rel;
 	ch->lo = w.rel_lo;
 	ch->hi = w.rel_hi;
 	ch->p = w.p;
-	switch (n->cls) {
-	case PLOT_CLS_NONE:
-		ch->cls = 0;
+	/* the row's verdict; inconclusive is a class of its own (the machine cannot back one) */
+	if (n->cls == PLOT_CLS_NONE || n->cls == PLOT_CLS_BETTER || n->cls == PLOT_CLS_WORSE ||
+	    n->cls == PLOT_CLS_INCONCLUSIVE) {
+		ch->cls = n->cls == PLOT_CLS_NONE ? 0 : n->cls == PLOT_CLS_BETTER ? 1 :
+			  n->cls == PLOT_CLS_WORSE ? 2 : 3;
 		ch->p = n->p;
-		return;
-	case PLOT_CLS_BETTER:
-		ch->cls = 1;
-		ch->p = n->p;
-		return;
-	case PLOT_CLS_WORSE:
-		ch->cls = 2;
-		ch->p = n->p;
-		return;
-	case PLOT_CLS_INCONCLUSIVE:
-		/* its own class: the machine's state cannot back a verdict, not "no change" */
-		ch->cls = 3;
-		ch->p = n->p;
-		return;
 	}
 }
 

@@ -417,7 +417,7 @@ static void report_levels(const struct compare *c, struct report_emitter *e)
 	strbuf_release(&u);
 }
 
-/* Row r's verdict for label i as a list item (pass 0 regressions, 1 improvements, 2 inconclusive). */
+/* Row r, label i as a list item (pass 0: regressions, 1: improvements, 2: inconclusive). */
 static void verdict_item(struct report *rp, struct report_emitter *e, size_t r, size_t i, int pass)
 {
 	const struct compare_row *row = &rp->cmp.rows[r];
