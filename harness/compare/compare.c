@@ -639,3 +639,21 @@ int compare_open(struct mmb_db *db, const struct compare_select *s, struct compa
 		warning("could not read the runs' recorded settings from %s", db_path(db));
 	return 0;
 }
+
+int compare_change_of(const struct stats_test *interval, bool interval_ok,
+		      enum stats_mean_kind interval_mean, enum stats_mean_kind mean,
+		      const double *base, size_t nb, const double *new_, size_t nn, int better,
+		      struct stats_test *out)
+{
+	if (nb < 2 || nn < 2)
+		return -1;
+	if (interval && interval_mean == mean) {
+		/* the row's change of that statistic */
+		if (!interval_ok)
+			return -1;
+		*out = *interval;
+		return 0;
+	}
+	/* a statistic the row does not show (plots of merged rows): Welch's change of it */
+	return stats_test_mean(STATS_WELCH, mean, base, nb, new_, nn, better, out) < 0 ? -1 : 0;
+}

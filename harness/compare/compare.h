@@ -232,4 +232,17 @@ int compare_opt_unit(const struct option *opt, const char *arg);	/* enum stats_u
 /* 0-day's value cell: %10.2f / %10d / %10.4g */
 void compare_lkp_value(struct strbuf *out, double mean);
 
+/*
+ * The change of statistic mean, new vs base, with its 95% CI (rel, rel_lo,
+ * rel_hi): a row's interval (interval, interval_ok, of statistic
+ * interval_mean) when it is of that statistic, else Welch's change of it
+ * on the samples (stats_test_mean()), as when plots draw rows of several
+ * statistics as one.  -1: none (fewer than 2 samples on a side, or not
+ * defined).  Plots draw this; they compute no test of their own.
+ */
+int compare_change_of(const struct stats_test *interval, bool interval_ok,
+		      enum stats_mean_kind interval_mean, enum stats_mean_kind mean,
+		      const double *base, size_t nb, const double *new_, size_t nn, int better,
+		      struct stats_test *out);
+
 #endif

@@ -849,3 +849,61 @@ void stats_bh(const double *p, size_t n, double *q)
 	}
 	free(v);
 }
+
+/*
+ * The statistic with its 95% CI, as the plots draw one kernel's cell:
+ * Amean +- t SE; Hmean and Gmean the same interval on 1/x and log x mapped
+ * back; a median the order statistics of the distribution-free interval.
+ */
+void stats_mean_ci(const double *x, size_t n, int better, enum stats_mean_kind kind, double alpha,
+		   double *mean, double *lo, double *hi)
+{
+	struct stats_summary s;
+	double half, tq;
+
+	if (!n) {
+		*mean = *lo = *hi = NAN;
+		return;
+	}
+	stats_summarise(x, n, better, &s);
+	if (!stats_mean_defined(kind, x, n))
+		kind = STATS_AMEAN;
+	*mean = stats_mean_of(&s, kind);
+	*lo = *hi = *mean;
+	if (n < 2 || !isfinite(s.stddev))
+		return;
+	tq = stats_t_quantile(1.0 - alpha / 2.0, (double)(n - 1));
+	switch (kind) {
+	case STATS_HMEAN:
+	case STATS_GMEAN: {
+		struct stats_summary sy;
+		double *y = transformed(x, n, kind);
+
+		stats_summarise(y, n, -1, &sy);
+		free(y);
+		half = tq * sy.stddev / sqrt((double)n);
+		if (kind == STATS_GMEAN) {
+			*lo = exp(sy.amean - half);
+			*hi = exp(sy.amean + half);
+		} else {
+			*lo = 1 / (sy.amean + half);
+			*hi = sy.amean - half > 0 ? 1 / (sy.amean - half) : NAN;
+		}
+		return;
+	}
+	case STATS_MEDIAN: {
+		double *sorted = sorted_copy(x, n);
+		double kk = floor((n - 1.96 * sqrt((double)n)) / 2);
+		size_t k = kk > 0 ? (size_t)kk : 0;
+
+		*lo = sorted[k];
+		*hi = sorted[n - 1 - k];
+		free(sorted);
+		return;
+	}
+	default:
+		half = tq * s.stddev / sqrt((double)n);
+		*lo = s.amean - half;
+		*hi = s.amean + half;
+	}
+}

@@ -103,4 +103,14 @@ void stats_bh(const double *p, size_t n, double *q);
 /* Quantile p of sorted s[0..n), linear interpolation (R type 7). */
 double stats_quantile_sorted(const double *s, size_t n, double p);
 
+/*
+ * The statistic kind of x[0..n) with its (1 - alpha) confidence interval
+ * (what a plot draws for one kernel): Amean +- t SE; Hmean and Gmean the
+ * same interval on 1/x and log x mapped back; a median the order
+ * statistics of the distribution-free 95% interval.  An undefined Hmean or
+ * Gmean falls back to the Amean; n < 2: lo = hi = mean; n = 0: NaN.
+ */
+void stats_mean_ci(const double *x, size_t n, int better, enum stats_mean_kind kind, double alpha,
+		   double *mean, double *lo, double *hi);
+
 #endif

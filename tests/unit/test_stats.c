@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "json.h"
 #include "stats.h"
 #include "util.h"
@@ -507,6 +508,52 @@ static void test_mean_tests(void **state)
 	assert_close(stats_mean_of(&sb, STATS_MEDIAN), 120, 0);
 }
 
+/* The CI a plot draws of one kernel, and the change it draws (the compare layer's). */
+static void test_plot_intervals(void **state)
+{
+	static const double x[] = { 1, 2, 3, 4, 5 };
+	static const double m[] = { 9, 1, 8, 2, 7, 3, 6, 4, 5, 10 };
+	static const double z[] = { 0, 2, 4 };
+	static const double b[] = { 10, 11, 12, 13 }, n[] = { 12, 13, 14, 15 };
+	struct stats_test given, out, welch;
+	double mean, lo, hi;
+
+	(void)state;
+	stats_mean_ci(x, 5, 1, STATS_AMEAN, 0.05, &mean, &lo, &hi);
+	assert_true(fabs(mean - 3) < 1e-12);
+	/* t(0.975, 4) = 2.776445, SE = sqrt(2.5 / 5) */
+	assert_true(fabs(hi - mean - 2.776445 * sqrt(0.5)) < 1e-5);
+	assert_true(fabs(mean - lo - 2.776445 * sqrt(0.5)) < 1e-5);
+	stats_mean_ci(x, 0, 1, STATS_AMEAN, 0.05, &mean, &lo, &hi);
+	assert_true(isnan(mean) && isnan(lo) && isnan(hi));
+	stats_mean_ci(x, 1, 1, STATS_GMEAN, 0.05, &mean, &lo, &hi);
+	assert_true(mean == 1 && lo == 1 && hi == 1);
+	/* median of 10: k = floor((10 - 1.96 sqrt 10) / 2) = 1, the 2nd and 9th values */
+	stats_mean_ci(m, 10, 1, STATS_MEDIAN, 0.05, &mean, &lo, &hi);
+	assert_true(lo == 2 && hi == 9);
+	/* an Hmean of a 0 is undefined: the Amean's interval */
+	stats_mean_ci(z, 3, 1, STATS_HMEAN, 0.05, &mean, &lo, &hi);
+	assert_true(fabs(mean - 2) < 1e-12 && lo < 2 && hi > 2);
+
+	memset(&given, 0, sizeof(given));
+	given.rel = 42;
+	assert_int_equal(compare_change_of(&given, true, STATS_AMEAN, STATS_AMEAN, b, 4, n, 4, 1,
+					   &out), 0);
+	assert_true(out.rel == 42);
+	assert_int_equal(compare_change_of(&given, false, STATS_AMEAN, STATS_AMEAN, b, 4, n, 4, 1,
+					   &out), -1);
+	assert_int_equal(compare_change_of(&given, true, STATS_AMEAN, STATS_AMEAN, b, 1, n, 4, 1,
+					   &out), -1);
+	/* a statistic the row does not show: Welch's change of it */
+	assert_int_equal(compare_change_of(&given, true, STATS_HMEAN, STATS_AMEAN, b, 4, n, 4, 1,
+					   &out), 0);
+	assert_int_equal(stats_test_mean(STATS_WELCH, STATS_AMEAN, b, 4, n, 4, 1, &welch), 0);
+	assert_true(out.rel == welch.rel && out.rel_lo == welch.rel_lo && out.rel_hi == welch.rel_hi);
+	assert_int_equal(compare_change_of(NULL, false, STATS_AMEAN, STATS_HMEAN, b, 4, n, 4, 1,
+					   &out), 0);
+	assert_true(out.rel > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -521,6 +568,7 @@ int main(void)
 		cmocka_unit_test(test_negative_baseline),
 		cmocka_unit_test(test_aa_welch),
 		cmocka_unit_test(test_mean_tests),
+		cmocka_unit_test(test_plot_intervals),
 	};
 
 	return cmocka_run_group_tests(tests, load_vectors, free_vectors);
