@@ -315,11 +315,9 @@ enum fleet_outcome fleet_job_outcome(const struct fleet *f, const struct fleet_j
 	}
 	switch (st->state) {
 	case FLEET_E_PENDING:
-		snprintf(why, n, "%s", st->detail);
-		return FLEET_PENDING;
 	case FLEET_E_RUNNING:
 		snprintf(why, n, "%s", st->detail);
-		return FLEET_RUNNING;
+		return st->state == FLEET_E_PENDING ? FLEET_PENDING : FLEET_RUNNING;
 	case FLEET_E_ENDED:
 		snprintf(why, n, "ended without an exit file (%s)", st->detail);
 		return FLEET_FAILED;
