@@ -10,20 +10,17 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const char *param_type(enum mmb_param_type t)
 {
-	switch (t) {
-	case MMB_PARAM_INT: return "int";
-	case MMB_PARAM_SIZE: return "size";
-	case MMB_PARAM_DURATION: return "duration";
-	case MMB_PARAM_BOOL: return "bool";
-	case MMB_PARAM_ENUM: return "enum";
-	case MMB_PARAM_STRING: return "string";
-	case MMB_PARAM_DOUBLE: return "double";
-	}
-	return "?";
+	static const char *const names[] = {
+		[MMB_PARAM_INT] = "int", [MMB_PARAM_SIZE] = "size",
+		[MMB_PARAM_DURATION] = "duration", [MMB_PARAM_BOOL] = "bool",
+		[MMB_PARAM_ENUM] = "enum", [MMB_PARAM_STRING] = "string",
+		[MMB_PARAM_DOUBLE] = "double",
+	};
+
+	return (size_t)t < ARRAY_SIZE(names) && names[t] ? names[t] : "?";
 }
 
 /* supported() with the defaults, so the list says what can run here. */
@@ -109,19 +106,6 @@ static int list_workloads(bool verbose)
 	return ret;
 }
 
-static void fmt_time(double t, char *buf, size_t len)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (t <= 0) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	localtime_r(&tt, &tm);
-	strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
-}
-
 static int list_runs(struct mmb_db *db)
 {
 	struct db_run_line *v;
@@ -134,7 +118,7 @@ static int list_runs(struct mmb_db *db)
 	for (size_t i = 0; i < n; i++) {
 		char when[32];
 
-		fmt_time(v[i].started, when, sizeof(when));
+		command_format_time(when, sizeof(when), v[i].started, "%Y-%m-%d %H:%M:%S");
 		printf("%5lld  %-19s  %-11s  %-6s  %5d  %6d  %9d  %8d  %-20s  %s\n",
 		       (long long)v[i].id, when, ctl_show(v[i].status), ctl_show(v[i].accel),
 		       v[i].iterations, v[i].failed, v[i].disturbed, v[i].samples,
@@ -164,24 +148,16 @@ int cmd_list(int argc, char **argv)
 	const char *what = NULL, *dbpath = NULL;
 	bool verbose = false;
 	struct mmb_db db;
-	int ret, n;
+	int ret;
 	const struct option opts[] = {
 		OPT_STRING(0, "db", &dbpath, "FILE", "results database"),
 		OPT_BOOL('v', "verbose", &verbose, "workloads: parameters and metrics too"),
 		OPT_END(),
 	};
 
-	n = parse_options(argc, argv, opts, "list", "workloads|runs|kernels", 0);
-	if (n < 0)
+	if (parse_one_operand(argc, argv, opts, "list", "workloads|runs|kernels", "",
+			      "what to list? workloads, runs or kernels", &what))
 		return EXIT_USAGE;
-	if (n > 1)
-		die_usage("unexpected argument '%s'", argv[1]);
-	what = argv[0];
-	if (!what) {
-		error("what to list? workloads, runs or kernels");
-		parse_options_usage(stderr, opts, "list", "workloads|runs|kernels");
-		return EXIT_USAGE;
-	}
 	if (!strcmp(what, "workloads"))
 		return list_workloads(verbose) ? EXIT_RUNTIME : EXIT_OK;
 	if (strcmp(what, "runs") && strcmp(what, "kernels"))

@@ -80,20 +80,13 @@ static int parse_args(int argc, char **argv, struct repro_args *a)
 		OPT_SET_INT('q', "quiet", &mmb_quiet, 1, "no informational messages"),
 		OPT_END(),
 	};
-	int n;
 
 	memset(a, 0, sizeof(*a));
 	vm_opts_init(&a->vm);
 	a->runs = 6;
-	n = parse_options(argc, argv, opts, "reproduce", "REPORT", 0);
-	if (n < 0)
+	if (parse_one_operand(argc, argv, opts, "reproduce", "REPORT", ": one REPORT at a time",
+			      "which REPORT? (a file, or - for stdin)", &a->report))
 		return -1;
-	if (n > 1)
-		return error("unexpected argument '%s': one REPORT at a time", argv[1]);
-	a->report = argv[0];
-	if (!a->report)
-		return error("which REPORT? (a file, or - for stdin)"),
-		       parse_options_usage(stderr, opts, "reproduce", "REPORT"), -1;
 	if (a->nfixes > MAX_FIXES)
 		return error("--fix: at most %d fixes", MAX_FIXES);
 	if (a->nfragments > MAX_FIXES)

@@ -109,16 +109,12 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool stored)
 		OPT_SET_INT('q', "quiet", &mmb_quiet, 1, "no progress line, no messages"),
 		OPT_END(),
 	};
-	int n;
 
 	memset(a, 0, sizeof(*a));
-	n = parse_options(argc, argv, opts, "run", "CONFIG", 0);
-	if (n < 0)
+	if (parse_one_operand(argc, argv, opts, "run", "CONFIG", ": one CONFIG at a time", NULL,
+			      &a->config))
 		return -1;
-	if (n > 1)
-		return error("unexpected argument '%s': one CONFIG at a time", argv[1]);
-	a->config = argv[0];
-	if (stored && (n || a->resume || a->label || a->db || a->compare || a->accel))
+	if (stored && (a->config || a->resume || a->label || a->db || a->compare || a->accel))
 		return error("not one of the options a run records");
 	if (a->resume && has_plan_options(a))
 		return error("--resume goes on with run %lld's own options; give only --db, --compare, -q and the CONFIG it ran",

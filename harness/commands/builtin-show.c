@@ -11,70 +11,78 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static void print_time(FILE *out, const char *what, double t)
 {
-	char buf[64] = "-";
-	time_t tt = (time_t)t;
-	struct tm tm;
+	char buf[64];
 
-	if (t > 0) {
-		localtime_r(&tt, &tm);
-		strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S %z", &tm);
-	}
+	command_format_time(buf, sizeof(buf), t, "%Y-%m-%d %H:%M:%S %z");
 	fprintf(out, "%-12s %s\n", what, buf);
 }
 
-/* The vmstat counters mm reviewers ask about first: mean delta per measured iteration. */
-static int show_monitors(FILE *out, struct mmb_db *db, int64_t run_id)
-{
-	struct db_counter_mean *v;
-	size_t n;
+/* What show prints of a run besides its own row, read before anything is printed. */
+struct run_facts {
+	struct query_env *env;
+	size_t nenv;
+	struct db_iteration_line *failed;
+	size_t nfailed;
+	struct db_counter_mean *vmstat;
+	size_t nvmstat;
+	struct iteration_note *notes;
+	size_t nnotes;
+	struct perf_stat_row *counters;
+	size_t ncounters;
+};
 
-	if (db_run_vmstat_means(db, run_id, &v, &n))
+static int facts_read(struct run_facts *f, struct mmb_db *db, int64_t run_id)
+{
+	memset(f, 0, sizeof(*f));
+	if (query_run_env(db, run_id, &f->env, &f->nenv) ||
+	    db_run_unsuccessful(db, run_id, &f->failed, &f->nfailed) ||
+	    db_run_vmstat_means(db, run_id, &f->vmstat, &f->nvmstat) ||
+	    db_iteration_notes(db, run_id, &f->notes, &f->nnotes) ||
+	    db_perf_stat_rows(db, run_id, &f->counters, &f->ncounters))
 		return -1;
-	if (n)
-		fprintf(out, "\nvmstat, mean delta per measured iteration\n");
-	for (size_t i = 0; i < n; i++)
-		fprintf(out, "  %-18s %-24s %-24s %14.1f\n", ctl_show(v[i].workload),
-			ctl_show(v[i].variant), ctl_show(v[i].key), v[i].mean);
-	db_counter_means_free(v, n);
 	return 0;
 }
 
-static int show_env(FILE *out, struct mmb_db *db, int64_t run_id)
+static void facts_release(struct run_facts *f)
 {
-	struct query_env *e;
-	size_t n;
+	query_env_free(f->env, f->nenv);
+	db_iteration_lines_free(f->failed, f->nfailed);
+	db_counter_means_free(f->vmstat, f->nvmstat);
+	db_iteration_notes_free(f->notes, f->nnotes);
+	db_perf_stat_rows_free(f->counters, f->ncounters);
+}
 
+static void show_env(FILE *out, const struct query_env *e, size_t n)
+{
 	fprintf(out, "\nenvironment (* = set by this run, was)\n");
-	if (query_run_env(db, run_id, &e, &n))
-		return -1;
 	for (size_t i = 0; i < n; i++)
 		fprintf(out, "  %c %-28s %s%s%s%s\n", e[i].set ? '*' : ' ', ctl_show(e[i].key),
 			ctl_show(e[i].value), e[i].set ? "  (was " : "",
 			e[i].set ? ctl_show(e[i].original) : "",
 			e[i].set ? ")" : "");
-	query_env_free(e, n);
-	return 0;
 }
 
-static int show_failed(FILE *out, struct mmb_db *db, int64_t run_id)
+static void show_failed(FILE *out, const struct db_iteration_line *v, size_t n)
 {
-	struct db_iteration_line *v;
-	size_t n;
-
-	if (db_run_unsuccessful(db, run_id, &v, &n))
-		return -1;
 	if (n)
 		fprintf(out, "\nfailed or skipped iterations\n");
 	for (size_t i = 0; i < n; i++)
 		fprintf(out, "  %-8s %s %s iteration %d: %s\n", ctl_show(v[i].status),
 			ctl_show(v[i].workload), ctl_show(v[i].variant), v[i].iteration,
 			ctl_show(v[i].reason));
-	db_iteration_lines_free(v, n);
-	return 0;
+}
+
+/* The vmstat counters mm reviewers ask about first: mean delta per measured iteration. */
+static void show_monitors(FILE *out, const struct db_counter_mean *v, size_t n)
+{
+	if (n)
+		fprintf(out, "\nvmstat, mean delta per measured iteration\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "  %-18s %-24s %-24s %14.1f\n", ctl_show(v[i].workload),
+			ctl_show(v[i].variant), ctl_show(v[i].key), v[i].mean);
 }
 
 /* The run's own row; 1 when there is no such run. */
@@ -109,24 +117,22 @@ static int show_run(FILE *out, struct mmb_db *db, int64_t run_id, bool config)
 	return 0;
 }
 
-static void print_share(FILE *out, double v)
+/* v in fmt, or "-" in the same width (dash) when v is not a number */
+static void print_value(FILE *out, const char *dash, const char *fmt, double v)
 {
 	if (isnan(v))
-		fprintf(out, " %7s", "-");
+		fprintf(out, dash, "-");
 	else
-		fprintf(out, " %6.1f%%", 100 * v);
+		fprintf(out, fmt, v);
 }
 
 /* Per measured iteration: what else ran, and why it counts as disturbed. */
-static int show_interference(FILE *out, struct mmb_db *db, int64_t run_id)
+static void show_interference(FILE *out, const struct iteration_note *v, size_t n)
 {
-	struct iteration_note *v;
-	size_t n, nd = 0;
+	size_t nd = 0;
 
-	if (db_iteration_notes(db, run_id, &v, &n))
-		return -1;
 	if (!n)
-		return 0;
+		return;
 	for (size_t i = 0; i < n; i++)
 		nd += v[i].disturbed != NULL;
 	fprintf(out, "\ninterference per measured iteration (%zu disturbed; limits: docs/statistics.md)\n",
@@ -138,34 +144,18 @@ static int show_interference(FILE *out, struct mmb_db *db, int64_t run_id)
 
 		fprintf(out, "  %-18s %-16s %4d", ctl_show(x->workload), ctl_show(x->variant),
 			x->iteration);
-		print_share(out, x->foreign_share);
-		print_share(out, x->steal_share);
-		if (isnan(x->load1))
-			fprintf(out, " %6s", "-");
-		else
-			fprintf(out, " %6.2f", x->load1);
-		if (isnan(x->nivcsw))
-			fprintf(out, " %8s", "-");
-		else
-			fprintf(out, " %8.0f", x->nivcsw);
-		if (isnan(x->mem_available_bytes))
-			fprintf(out, " %9s", "-");
-		else
-			fprintf(out, " %8.0fM", x->mem_available_bytes / (1 << 20));
+		print_value(out, " %7s", " %6.1f%%", 100 * x->foreign_share);
+		print_value(out, " %7s", " %6.1f%%", 100 * x->steal_share);
+		print_value(out, " %6s", " %6.2f", x->load1);
+		print_value(out, " %8s", " %8.0f", x->nivcsw);
+		print_value(out, " %9s", " %8.0fM", x->mem_available_bytes / (1 << 20));
 		fprintf(out, "  %s\n", x->disturbed ? x->disturbed : "");
 	}
-	db_iteration_notes_free(v, n);
-	return 0;
 }
 
 /* Per variant: the perf counters of its timed regions (docs/counters.md). */
-static int show_counters(FILE *out, struct mmb_db *db, int64_t run_id)
+static void show_counters(FILE *out, const struct perf_stat_row *v, size_t n)
 {
-	struct perf_stat_row *v;
-	size_t n;
-
-	if (db_perf_stat_rows(db, run_id, &v, &n))
-		return -1;
 	if (n)
 		fprintf(out, "\nperf counters, per measured iteration (timed region; unsupported:"
 			" counters.unsupported above)\n  %-18s %-16s %-44s %14s %14s %14s\n",
@@ -173,8 +163,25 @@ static int show_counters(FILE *out, struct mmb_db *db, int64_t run_id)
 	for (size_t i = 0; i < n; i++)
 		fprintf(out, "  %-18s %-16s %-44s %14.6g %14.6g %14.6g\n", v[i].workload,
 			v[i].variant, v[i].key, v[i].mean, v[i].min, v[i].max);
-	db_perf_stat_rows_free(v, n);
-	return 0;
+}
+
+/* The run's facts after its row: environment, failures, monitors, interference, counters, summary. */
+static int show_facts(FILE *out, struct mmb_db *db, int64_t run_id)
+{
+	struct run_facts f;
+	int ret = facts_read(&f, db, run_id);
+
+	if (!ret) {
+		show_env(out, f.env, f.nenv);
+		show_failed(out, f.failed, f.nfailed);
+		show_monitors(out, f.vmstat, f.nvmstat);
+		show_interference(out, f.notes, f.nnotes);
+		show_counters(out, f.counters, f.ncounters);
+		fprintf(out, "\n");
+		ret = summary_print_run(out, db, run_id);
+	}
+	facts_release(&f);
+	return ret;
 }
 
 int cmd_show(int argc, char **argv)
@@ -186,24 +193,16 @@ int cmd_show(int argc, char **argv)
 	char *end, *buf = NULL;
 	size_t len = 0;
 	FILE *out;
-	int ret, n;
+	int ret;
 	const struct option opts[] = {
 		OPT_STRING(0, "db", &dbpath, "FILE", "results database"),
 		OPT_BOOL(0, "config", &config, "the experiment file as it was run"),
 		OPT_END(),
 	};
 
-	n = parse_options(argc, argv, opts, "show", "RUN", 0);
-	if (n < 0)
+	if (parse_one_operand(argc, argv, opts, "show", "RUN", "",
+			      "which run? (RUN: a number from `mmbench list runs`, or 'last')", &which))
 		return EXIT_USAGE;
-	if (n > 1)
-		die_usage("unexpected argument '%s'", argv[1]);
-	which = argv[0];
-	if (!which) {
-		error("which run? (RUN: a number from `mmbench list runs`, or 'last')");
-		parse_options_usage(stderr, opts, "show", "RUN");
-		return EXIT_USAGE;
-	}
 	if ((ret = command_open_db(&db, dbpath)))
 		return ret;
 	if (!strcmp(which, "last")) {
@@ -223,21 +222,8 @@ int cmd_show(int argc, char **argv)
 	if (!out)
 		die("open_memstream: out of memory");
 	ret = show_run(out, &db, run_id, config);
-	if (!ret && !config) {
-		ret = show_env(out, &db, run_id);
-		if (!ret)
-			ret = show_failed(out, &db, run_id);
-		if (!ret)
-			ret = show_monitors(out, &db, run_id);
-		if (!ret)
-			ret = show_interference(out, &db, run_id);
-		if (!ret)
-			ret = show_counters(out, &db, run_id);
-		if (!ret) {
-			fprintf(out, "\n");
-			ret = summary_print_run(out, &db, run_id);
-		}
-	}
+	if (!ret && !config)
+		ret = show_facts(out, &db, run_id);
 	fclose(out);
 	db_close(&db);
 	if (ret == 1) {

@@ -48,6 +48,20 @@ int command_subcommands(const char *cmd, FILE *out);
  */
 int command_open_db(struct mmb_db *db, const char *path);
 
+/*
+ * parse_options() of a command that takes at most one operand, set in
+ * *operand (NULL: none given).  0, or -1 after one message: an option's
+ * error, a second operand ("unexpected argument 'X'" + why_one), or, when
+ * missing is not NULL, no operand (missing, then the usage).
+ */
+struct option;
+int parse_one_operand(int argc, char **argv, const struct option *opts, const char *cmd,
+		      const char *args, const char *why_one, const char *missing,
+		      const char **operand);
+
+/* A time as local time in fmt (strftime), or "-" when there is none (t <= 0). */
+void command_format_time(char *buf, size_t len, double t, const char *fmt);
+
 /* The one usage-error idiom: "error: MSG" plus where help is; EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -7,11 +7,13 @@
 #include "db.h"
 #include "dbopen.h"
 #include "envctl.h"
+#include "parse-options.h"
 #include "util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static const struct command commands[] = {
@@ -101,6 +103,37 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "(see `mmbench %s --help`)\n", cmd);
 	return EXIT_USAGE;
+}
+
+int parse_one_operand(int argc, char **argv, const struct option *opts, const char *cmd,
+		      const char *args, const char *why_one, const char *missing,
+		      const char **operand)
+{
+	int n = parse_options(argc, argv, opts, cmd, args, 0);
+
+	*operand = NULL;
+	if (n < 0)
+		return -1;
+	if (n > 1)
+		return error("unexpected argument '%s'%s", argv[1], why_one);
+	*operand = argv[0];
+	if (!*operand && missing) {
+		error("%s", missing);
+		parse_options_usage(stderr, opts, cmd, args);
+		return -1;
+	}
+	return 0;
+}
+
+void command_format_time(char *buf, size_t len, double t, const char *fmt)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (t > 0 && localtime_r(&tt, &tm))
+		strftime(buf, len, fmt, &tm);
+	else
+		snprintf(buf, len, "-");
 }
 
 static int run_entry(const struct command *c, int argc, char **argv)

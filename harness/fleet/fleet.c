@@ -315,11 +315,9 @@ enum fleet_outcome fleet_job_outcome(const struct fleet *f, const struct fleet_j
 	}
 	switch (st->state) {
 	case FLEET_E_PENDING:
-		snprintf(why, n, "%s", st->detail);
-		return FLEET_PENDING;
 	case FLEET_E_RUNNING:
 		snprintf(why, n, "%s", st->detail);
-		return FLEET_RUNNING;
+		return st->state == FLEET_E_PENDING ? FLEET_PENDING : FLEET_RUNNING;
 	case FLEET_E_ENDED:
 		snprintf(why, n, "ended without an exit file (%s)", st->detail);
 		return FLEET_FAILED;
@@ -441,53 +439,155 @@ static char *abs_if_exists(const char *p)
 	return r ? r : xstrdup(p);
 }
 
-int fleet_submit(const struct fleet_engine_ops *eng, const char *dir, const char *config,
-		 const struct fleet_request *req, const struct fleet_spec *spec_in)
+/*
+ * Reads the experiment into *text and checks here what can be checked
+ * here (it loads, --set applies, --mmbench runs and has its workloads):
+ * a typo costs no queue time.
+ */
+static int submit_check(struct strbuf *text, const char *config, const struct fleet_request *req,
+			const struct fleet_spec *spec)
 {
-	static const char *const stale[] = { "exit", "log", "run.db" };
-	struct fleet_spec spec = *spec_in;
-	struct strbuf text = STRBUF_INIT, args = STRBUF_INIT;
 	struct experiment e;
-	struct fleet f;
-	char **hosts = NULL, *path = NULL;
-	char **owned = NULL;
-	size_t nhosts = 0, nowned = 0, submitted = 0;
-	bool created = false;
-	int ret = MMB_EUSAGE;
+	int ret;
 
-	fleet_init(&f);
-	if (read_input(&text, config, MMB_CAP_EXPERIMENT, "an experiment"))
-		goto out;
-	/* what can be checked here is: a typo costs no queue time */
+	if (read_input(text, config, MMB_CAP_EXPERIMENT, "an experiment"))
+		return MMB_EUSAGE;
 	experiment_init(&e);
-	if (experiment_load_string(&e, config, text.buf)) {
+	if (experiment_load_string(&e, config, text->buf)) {
 		experiment_release(&e);
-		goto out;
+		return MMB_EUSAGE;
 	}
-	for (size_t i = 0; i < spec.nsets; i++)
-		if (experiment_set_env(&e, spec.sets[i])) {
+	for (size_t i = 0; i < spec->nsets; i++)
+		if (experiment_set_env(&e, spec->sets[i])) {
 			experiment_release(&e);
-			goto out;
+			return MMB_EUSAGE;
 		}
 	ret = check_mmbench(req->mmbench, &e);
 	experiment_release(&e);
+	return ret;
+}
+
+/* The paths a kernel spec names, made absolute (the jobs run elsewhere). */
+struct abs_spec {
+	char **owned;
+	size_t nowned;
+};
+
+static void spec_make_absolute(struct fleet_spec *spec, struct abs_spec *o)
+{
+	const char **p, **c;
+
+	if (!spec->tree)
+		return;
+	o->owned = xcalloc(2 + spec->npatches + spec->nfragments, sizeof(*o->owned));
+	spec->tree = o->owned[o->nowned++] = abs_if_exists(spec->tree);
+	if (spec->base_config)
+		spec->base_config = o->owned[o->nowned++] = abs_if_exists(spec->base_config);
+	p = xcalloc(spec->npatches + 1, sizeof(*p));
+	c = xcalloc(spec->nfragments + 1, sizeof(*c));
+	for (size_t i = 0; i < spec->npatches; i++)
+		p[i] = o->owned[o->nowned++] = abs_if_exists(spec->patches[i]);
+	for (size_t i = 0; i < spec->nfragments; i++)
+		c[i] = o->owned[o->nowned++] = abs_if_exists(spec->fragments[i]);
+	spec->patches = p;
+	spec->fragments = c;
+}
+
+static void abs_spec_release(struct abs_spec *o, struct fleet_spec *spec)
+{
+	if (!o->owned)
+		return;
+	for (size_t i = 0; i < o->nowned; i++)
+		free(o->owned[i]);
+	free(o->owned);
+	free((void *)spec->patches);
+	free((void *)spec->fragments);
+}
+
+/* Each job's folder, emptied of what a replaced fleet left, and its args file. */
+static int write_job_args(const struct fleet *f, const struct fleet_spec *spec)
+{
+	static const char *const stale[] = { "exit", "log", "run.db" };
+	struct strbuf args = STRBUF_INIT;
+	int r = 0;
+
+	for (size_t i = 0; i < f->njobs && !r; i++) {
+		const struct fleet_job *j = &f->jobs[i];
+		struct kargv a = KARGV_INIT;
+		char *jd = fleet_job_path(f, j, NULL), *ap = fleet_job_path(f, j, "args");
+
+		r = mkdir_checked(jd);
+		/* what a replaced (failed) fleet's job left must not count for this one */
+		for (size_t k = 0; !r && k < ARRAY_SIZE(stale); k++) {
+			char *sp = fleet_job_path(f, j, stale[k]);
+
+			unlink(sp);
+			free(sp);
+		}
+
+		fleet_job_argv(f, j, spec, &a);
+		strbuf_reset(&args);
+		fleet_args_encode(&args, (const char *const *)a.v);
+		if (!r && write_file_atomic(ap, args.buf, args.len))
+			r = error("cannot write %s: %s", ap, strerror(errno));
+		kargv_release(&a);
+		free(jd);
+		free(ap);
+	}
+	strbuf_release(&args);
+	return r;
+}
+
+/*
+ * Round by round, each job after the same node's previous round; all or
+ * nothing: on a failure what went in is taken out again.
+ */
+static int submit_jobs(const struct fleet_engine_ops *eng, struct fleet *f,
+		       const struct fleet_request *req)
+{
+	size_t submitted = 0;
+
+	for (size_t i = 0; i < f->njobs; i++) {
+		struct fleet_job *j = &f->jobs[i];
+		const struct fleet_job *after = j->round > 1 ? &f->jobs[i - req->nodes] : NULL;
+
+		if (eng->submit(f, req, j, after)) {
+			error("submitting %s failed", j->tag);
+			goto undo;
+		}
+		submitted++;
+		if (fleet_save(f))
+			goto undo;
+		info("%s: %s job %s on %s", j->tag, eng->name, j->id, j->host);
+	}
+	return 0;
+undo:
+	for (size_t i = 0; i < submitted; i++)
+		if (eng->cancel && eng->cancel(f, &f->jobs[i]) == 0)
+			info("cancelled %s (job %s)", f->jobs[i].tag, f->jobs[i].id);
+	if (submitted)
+		error("the %zu jobs submitted before were %s", submitted,
+		      eng->cancel ? "cancelled" : "left queued (the engine cannot cancel)");
+	return -1;
+}
+
+int fleet_submit(const struct fleet_engine_ops *eng, const char *dir, const char *config,
+		 const struct fleet_request *req, const struct fleet_spec *spec_in)
+{
+	struct fleet_spec spec = *spec_in;
+	struct abs_spec owned = { 0 };
+	struct strbuf text = STRBUF_INIT;
+	struct fleet f;
+	char **hosts = NULL, *path = NULL;
+	size_t nhosts = 0;
+	bool created = false;
+	int ret;
+
+	fleet_init(&f);
+	ret = submit_check(&text, config, req, &spec);
 	if (ret)
 		goto out;
-	if (spec.tree) {
-		/* the jobs run elsewhere: every file named by an absolute path */
-		owned = xcalloc(2 + spec.npatches + spec.nfragments, sizeof(*owned));
-		spec.tree = owned[nowned++] = abs_if_exists(spec.tree);
-		if (spec.base_config)
-			spec.base_config = owned[nowned++] = abs_if_exists(spec.base_config);
-		const char **p = xcalloc(spec.npatches + 1, sizeof(*p));
-		const char **c = xcalloc(spec.nfragments + 1, sizeof(*c));
-		for (size_t i = 0; i < spec.npatches; i++)
-			p[i] = owned[nowned++] = abs_if_exists(spec.patches[i]);
-		for (size_t i = 0; i < spec.nfragments; i++)
-			c[i] = owned[nowned++] = abs_if_exists(spec.fragments[i]);
-		spec.patches = p;
-		spec.fragments = c;
-	}
+	spec_make_absolute(&spec, &owned);
 
 	ret = -1;
 	if (eng->pick_nodes(req, &hosts, &nhosts))
@@ -504,59 +604,15 @@ int fleet_submit(const struct fleet_engine_ops *eng, const char *dir, const char
 	for (int r = 1; r <= req->rounds; r++)
 		for (int n = 1; n <= req->nodes; n++)
 			fleet_add_job(&f, r, n, hosts[n - 1]);
-	for (size_t i = 0; i < f.njobs; i++) {
-		struct fleet_job *j = &f.jobs[i];
-		struct kargv a = KARGV_INIT;
-		char *jd = fleet_job_path(&f, j, NULL), *ap = fleet_job_path(&f, j, "args");
-		int r = mkdir_checked(jd);
-
-		/* what a replaced (failed) fleet's job left must not count for this one */
-		for (size_t k = 0; !r && k < ARRAY_SIZE(stale); k++) {
-			char *sp = fleet_job_path(&f, j, stale[k]);
-
-			unlink(sp);
-			free(sp);
-		}
-
-		fleet_job_argv(&f, j, &spec, &a);
-		strbuf_reset(&args);
-		fleet_args_encode(&args, (const char *const *)a.v);
-		if (!r && write_file_atomic(ap, args.buf, args.len))
-			r = error("cannot write %s: %s", ap, strerror(errno));
-		kargv_release(&a);
-		free(jd);
-		free(ap);
-		if (r)
-			goto out;
-	}
+	if (write_job_args(&f, &spec))
+		goto out;
 	if (fleet_save(&f) || (eng->prepare && eng->prepare(&f, req)))
 		goto out;
-	/* round by round, each job after the same node's previous round */
-	for (size_t i = 0; i < f.njobs; i++) {
-		struct fleet_job *j = &f.jobs[i];
-		const struct fleet_job *after = j->round > 1 ? &f.jobs[i - req->nodes] : NULL;
-
-		if (eng->submit(&f, req, j, after)) {
-			error("submitting %s failed", j->tag);
-			goto undo;
-		}
-		submitted++;
-		if (fleet_save(&f))
-			goto undo;
-		info("%s: %s job %s on %s", j->tag, eng->name, j->id, j->host);
-	}
+	if (submit_jobs(eng, &f, req))
+		goto out;
 	info("%zu jobs in %s; `mmbench fleet status --dir %s`, then `fleet collect`", f.njobs,
 	     f.dir, dir);
 	ret = 0;
-	goto out;
-undo:
-	/* all or nothing: what went in is taken out again */
-	for (size_t i = 0; i < submitted; i++)
-		if (eng->cancel && eng->cancel(&f, &f.jobs[i]) == 0)
-			info("cancelled %s (job %s)", f.jobs[i].tag, f.jobs[i].id);
-	if (submitted)
-		error("the %zu jobs submitted before were %s", submitted,
-		      eng->cancel ? "cancelled" : "left queued (the engine cannot cancel)");
 out:
 	if (ret && created)
 		submit_failed(&f);
@@ -564,16 +620,9 @@ out:
 		for (size_t i = 0; i < nhosts; i++)
 			free(hosts[i]);
 	free(hosts);
-	if (owned) {
-		for (size_t i = 0; i < nowned; i++)
-			free(owned[i]);
-		free(owned);
-		free((void *)spec.patches);
-		free((void *)spec.fragments);
-	}
+	abs_spec_release(&owned, &spec);
 	free(path);
 	strbuf_release(&text);
-	strbuf_release(&args);
 	fleet_release(&f);
 	return ret;
 }

@@ -74,9 +74,9 @@ static void json_settings(struct strbuf *out, const struct compare *c)
 	strbuf_addstr(out, "],");
 }
 
-void compare_json(struct strbuf *out, const struct compare *c)
+/* The comparison's head: labels, the test, settings and verdict counts. */
+static void json_head(struct strbuf *out, const struct compare *c)
 {
-	strbuf_addstr(out, "{");
 	jkey(out, "baseline");
 	json_add_string(out, render_label_of(c, 0));
 	strbuf_addstr(out, ",\"kernels\":[");
@@ -98,81 +98,102 @@ void compare_json(struct strbuf *out, const struct compare *c)
 	strbuf_addf(out, "\"counts\":{\"improvement\":%zu,\"regression\":%zu,"
 		    "\"no_significant_change\":%zu,\"too_few_samples\":%zu,\"inconclusive\":%zu},",
 		    c->nbetter, c->nworse, c->nnone, c->nuntested, c->ninconclusive);
-	strbuf_addstr(out, "\"rows\":[");
-	for (size_t r = 0; r < c->nr; r++) {
-		const struct compare_row *row = &c->rows[r];
+}
 
-		strbuf_addstr(out, r ? ",\n{" : "\n{");
-		jkey(out, "workload");
-		json_add_string(out, row->q->workload);
-		strbuf_addch(out, ',');
-		jkey(out, "variant");
-		json_add_string(out, row->q->variant);
-		strbuf_addch(out, ',');
-		jkey(out, "metric");
-		json_add_string(out, row->q->metric);
-		strbuf_addch(out, ',');
-		jkey(out, "unit");
-		json_add_string(out, row->q->unit);
-		/* always there, so a script can filter either way (monitors.h) */
-		strbuf_addf(out, ",\"monitor\":%s", row->q->monitor ? "true" : "false");
-		strbuf_addf(out, ",\"better\":\"%s\",\"mean\":\"%s\",\"kernels\":[",
-			    row->q->better > 0 ? "higher" : "lower", stats_mean_name(row->mean));
-		for (size_t i = 0; i < render_nlabels(c); i++) {
-			const struct stats_summary *s = &row->sum[i];
-			const struct stats_test *t = &row->test[i];
+/* ,"test":{...} of label i against the baseline */
+static void json_test(struct strbuf *out, const struct compare *c, size_t r, size_t i)
+{
+	const struct compare_row *row = &c->rows[r];
+	const struct stats_test *t = &row->test[i];
 
-			strbuf_addstr(out, i ? ",{" : "{");
-			jkey(out, "kernel");
-			json_add_string(out, render_label_of(c, i));
-			strbuf_addf(out, ",\"n\":%zu,", s->n);
-			jnum(out, "min", s->min, true);
-			jnum(out, "q1", s->q1, true);
-			jnum(out, "median", s->median, true);
-			jnum(out, "q3", s->q3, true);
-			jnum(out, "max", s->max, true);
-			jnum(out, "amean", s->amean, true);
-			jnum(out, "hmean", s->hmean, true);
-			jnum(out, "gmean", s->gmean, true);
-			jnum(out, "stddev", s->stddev, true);
-			jnum(out, "pstddev", s->pstddev, true);
-			jnum(out, "hstddev", s->hstddev, true);
-			jnum(out, "coeffvar", s->coeffvar, true);
-			jnum(out, "hcoeffvar", s->hcoeffvar, true);
-			jnum(out, "best95", s->best95, true);
-			jkey(out, "verdict");
-			json_add_string(out, render_verdict_name(row->verdict[i]));
-			if (row->why[i]) {
-				strbuf_addch(out, ',');
-				jkey(out, "why");
-				json_add_string(out, row->why[i]);
-			}
-			if (row->q->series[i].ndisturbed)
-				strbuf_addf(out, ",\"disturbed\":%zu", row->q->series[i].ndisturbed);
-			strbuf_addf(out, ",\"runs\":%zu,", row->comp[i].nruns);
-			jnum(out, "between_run_cov_pct", row->comp[i].between_cov, true);
-			jnum(out, "within_run_cov_pct", row->comp[i].within_cov, true);
-			jnum(out, "between_run_share", row->comp[i].between_share, false);
-			if (i > 0 && row->verdict[i] != VERDICT_MISSING) {
-				strbuf_addstr(out, ",\"test\":{");
-				jkey(out, "unit");
-				json_add_string(out, compare_unit_name(c, r, i));
-				strbuf_addf(out, ",\"units\":[%zu,%zu],", row->level[i].nb,
-					    row->level[i].nn);
-				jnum(out, "statistic", t->statistic, true);
-				jnum(out, "df", t->df, true);
-				jnum(out, "p", t->p, true);
-				jnum(out, "p_bh", t->q, true);
-				jnum(out, "diff", t->diff, true);
-				jinterval(out, "diff_ci95", t->diff_lo, t->diff_hi);
-				jnum(out, "rel_pct", t->rel, true);
-				jinterval(out, "rel_ci95_pct", t->rel_lo, t->rel_hi);
-				strbuf_addf(out, "\"significant\":%s}",
-					    compare_significant(c, r, i) ? "true" : "false");
-			}
-			strbuf_addch(out, '}');
-		}
-		strbuf_addstr(out, "]}");
+	strbuf_addstr(out, ",\"test\":{");
+	jkey(out, "unit");
+	json_add_string(out, compare_unit_name(c, r, i));
+	strbuf_addf(out, ",\"units\":[%zu,%zu],", row->level[i].nb, row->level[i].nn);
+	jnum(out, "statistic", t->statistic, true);
+	jnum(out, "df", t->df, true);
+	jnum(out, "p", t->p, true);
+	jnum(out, "p_bh", t->q, true);
+	jnum(out, "diff", t->diff, true);
+	jinterval(out, "diff_ci95", t->diff_lo, t->diff_hi);
+	jnum(out, "rel_pct", t->rel, true);
+	jinterval(out, "rel_ci95_pct", t->rel_lo, t->rel_hi);
+	strbuf_addf(out, "\"significant\":%s}", compare_significant(c, r, i) ? "true" : "false");
+}
+
+/* {"kernel":...} of label i in row r: its summary, verdict and test */
+static void json_kernel(struct strbuf *out, const struct compare *c, size_t r, size_t i)
+{
+	const struct compare_row *row = &c->rows[r];
+	const struct stats_summary *s = &row->sum[i];
+
+	strbuf_addstr(out, i ? ",{" : "{");
+	jkey(out, "kernel");
+	json_add_string(out, render_label_of(c, i));
+	strbuf_addf(out, ",\"n\":%zu,", s->n);
+	jnum(out, "min", s->min, true);
+	jnum(out, "q1", s->q1, true);
+	jnum(out, "median", s->median, true);
+	jnum(out, "q3", s->q3, true);
+	jnum(out, "max", s->max, true);
+	jnum(out, "amean", s->amean, true);
+	jnum(out, "hmean", s->hmean, true);
+	jnum(out, "gmean", s->gmean, true);
+	jnum(out, "stddev", s->stddev, true);
+	jnum(out, "pstddev", s->pstddev, true);
+	jnum(out, "hstddev", s->hstddev, true);
+	jnum(out, "coeffvar", s->coeffvar, true);
+	jnum(out, "hcoeffvar", s->hcoeffvar, true);
+	jnum(out, "best95", s->best95, true);
+	jkey(out, "verdict");
+	json_add_string(out, render_verdict_name(row->verdict[i]));
+	if (row->why[i]) {
+		strbuf_addch(out, ',');
+		jkey(out, "why");
+		json_add_string(out, row->why[i]);
 	}
+	if (row->q->series[i].ndisturbed)
+		strbuf_addf(out, ",\"disturbed\":%zu", row->q->series[i].ndisturbed);
+	strbuf_addf(out, ",\"runs\":%zu,", row->comp[i].nruns);
+	jnum(out, "between_run_cov_pct", row->comp[i].between_cov, true);
+	jnum(out, "within_run_cov_pct", row->comp[i].within_cov, true);
+	jnum(out, "between_run_share", row->comp[i].between_share, false);
+	if (i > 0 && row->verdict[i] != VERDICT_MISSING)
+		json_test(out, c, r, i);
+	strbuf_addch(out, '}');
+}
+
+static void json_row(struct strbuf *out, const struct compare *c, size_t r)
+{
+	const struct compare_row *row = &c->rows[r];
+
+	strbuf_addstr(out, r ? ",\n{" : "\n{");
+	jkey(out, "workload");
+	json_add_string(out, row->q->workload);
+	strbuf_addch(out, ',');
+	jkey(out, "variant");
+	json_add_string(out, row->q->variant);
+	strbuf_addch(out, ',');
+	jkey(out, "metric");
+	json_add_string(out, row->q->metric);
+	strbuf_addch(out, ',');
+	jkey(out, "unit");
+	json_add_string(out, row->q->unit);
+	/* always there, so a script can filter either way (monitors.h) */
+	strbuf_addf(out, ",\"monitor\":%s", row->q->monitor ? "true" : "false");
+	strbuf_addf(out, ",\"better\":\"%s\",\"mean\":\"%s\",\"kernels\":[",
+		    row->q->better > 0 ? "higher" : "lower", stats_mean_name(row->mean));
+	for (size_t i = 0; i < render_nlabels(c); i++)
+		json_kernel(out, c, r, i);
+	strbuf_addstr(out, "]}");
+}
+
+void compare_json(struct strbuf *out, const struct compare *c)
+{
+	strbuf_addstr(out, "{");
+	json_head(out, c);
+	strbuf_addstr(out, "\"rows\":[");
+	for (size_t r = 0; r < c->nr; r++)
+		json_row(out, c, r);
 	strbuf_addstr(out, "\n]}\n");
 }

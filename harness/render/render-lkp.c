@@ -111,19 +111,16 @@ static void lkp_commit_id(const struct compare *c, size_t i, char **id, char **l
 	}
 }
 
-static bool lkp_block(struct strbuf *out, const struct compare *c, const size_t *rows,
-		      size_t nrows)
+/* The header axes, sorted: testcase, the variant's params, shared metadata. */
+static struct axis *lkp_axes(const struct compare *c, const struct query_row *q0, size_t *nax)
 {
-	bool any_na = false;
-	const struct query_row *q0 = c->rows[rows[0]].q;
 	struct axis *ax = NULL;
-	size_t nax = 0, axalloc = 0;
+	size_t alloc = 0;
 	const char *v = q0->variant;
-	size_t nl = render_nlabels(c);
 	char *compiler;
 
-	/* header axes: testcase, the variant's params, shared metadata */
-	axis_add(&ax, &nax, &axalloc, "testcase", q0->workload);
+	*nax = 0;
+	axis_add(&ax, nax, &alloc, "testcase", q0->workload);
 	while (*v) {
 		const char *comma = strchr(v, ','), *eq = strchr(v, '=');
 		size_t end = comma ? (size_t)(comma - v) : strlen(v);
@@ -132,7 +129,7 @@ static bool lkp_block(struct strbuf *out, const struct compare *c, const size_t 
 			char *k = xstrndup(v, (size_t)(eq - v));
 			char *val = xstrndup(eq + 1, end - (size_t)(eq - v) - 1);
 
-			axis_add(&ax, &nax, &axalloc, k, val);
+			axis_add(&ax, nax, &alloc, k, val);
 			free(k);
 			free(val);
 		}
@@ -141,12 +138,20 @@ static bool lkp_block(struct strbuf *out, const struct compare *c, const size_t 
 			v++;
 	}
 	compiler = lkp_compiler(shared_meta(c, c->meta.compiler));
-	axis_add(&ax, &nax, &axalloc, "compiler", compiler);
+	axis_add(&ax, nax, &alloc, "compiler", compiler);
 	free(compiler);
-	axis_add(&ax, &nax, &axalloc, "cpufreq_governor", shared_meta(c, c->meta.governor));
-	axis_add(&ax, &nax, &axalloc, "tbox_group", shared_meta(c, c->meta.tbox_group));
-	axis_add(&ax, &nax, &axalloc, "kconfig", shared_meta(c, c->meta.kconfig));
-	qsort(ax, nax, sizeof(*ax), axis_cmp);
+	axis_add(&ax, nax, &alloc, "cpufreq_governor", shared_meta(c, c->meta.governor));
+	axis_add(&ax, nax, &alloc, "tbox_group", shared_meta(c, c->meta.tbox_group));
+	axis_add(&ax, nax, &alloc, "kconfig", shared_meta(c, c->meta.kconfig));
+	qsort(ax, *nax, sizeof(*ax), axis_cmp);
+	return ax;
+}
+
+/* The block's head: the axes, the commits and the column heads. */
+static void lkp_header(struct strbuf *out, const struct compare *c, const struct axis *ax,
+		       size_t nax)
+{
+	size_t nl = render_nlabels(c);
 
 	for (int i = 0; i < 89; i++)
 		strbuf_addch(out, '=');
@@ -189,41 +194,57 @@ static bool lkp_block(struct strbuf *out, const struct compare *c, const size_t 
 	for (size_t i = 1; i < nl; i++)
 		strbuf_addstr(out, "        |                \\  ");
 	strbuf_addch(out, '\n');
+}
 
-	for (size_t k = 0; k < nrows; k++) {
-		const struct compare_row *row = &c->rows[rows[k]];
-		/* a monitor row's metric is already its lkp name */
-		char *name = row->q->monitor ? xstrdup(row->q->metric)
-					     : xasprintf("%s.%s", row->q->workload, row->q->metric);
-		double base = row->sum[0].amean;
+/* One metric's line; true when a change against a zero base showed n/a. */
+static bool lkp_row(struct strbuf *out, const struct compare *c, const struct compare_row *row)
+{
+	bool any_na = false;
+	size_t nl = render_nlabels(c);
+	/* a monitor row's metric is already its lkp name */
+	char *name = row->q->monitor ? xstrdup(row->q->metric)
+				     : xasprintf("%s.%s", row->q->workload, row->q->metric);
+	double base = row->sum[0].amean;
 
-		compare_lkp_value(out, row->sum[0].n ? base : NAN);
-		lkp_stddev(out, &row->sum[0]);
-		for (size_t i = 1; i < nl; i++) {
-			const struct stats_summary *s = &row->sum[i];
+	compare_lkp_value(out, row->sum[0].n ? base : NAN);
+	lkp_stddev(out, &row->sum[0]);
+	for (size_t i = 1; i < nl; i++) {
+		const struct stats_summary *s = &row->sum[i];
 
-			if (!s->n || !row->sum[0].n) {
-				strbuf_addf(out, "%12s", "");
-			} else if (lkp_absolute(name)) {
-				strbuf_addf(out, "%+10.1f  ", s->amean - base);
-			} else if (base == 0) {
-				/* 0-day divides by 1e-100 instead and prints +6.1e+99% */
-				strbuf_addf(out, "%11s ", "n/a");
-				any_na = true;
-			} else {
-				double pct = 100 * (s->amean - base) / base;
+		if (!s->n || !row->sum[0].n) {
+			strbuf_addf(out, "%12s", "");
+		} else if (lkp_absolute(name)) {
+			strbuf_addf(out, "%+10.1f  ", s->amean - base);
+		} else if (base == 0) {
+			/* 0-day divides by 1e-100 instead and prints +6.1e+99% */
+			strbuf_addf(out, "%11s ", "n/a");
+			any_na = true;
+		} else {
+			double pct = 100 * (s->amean - base) / base;
 
-				if (fabs(pct) >= 100000)
-					strbuf_addf(out, "%+10.2g%% ", pct);
-				else
-					strbuf_addf(out, "%+10.1f%% ", pct);
-			}
-			compare_lkp_value(out, s->n ? s->amean : NAN);
-			lkp_stddev(out, s);
+			if (fabs(pct) >= 100000)
+				strbuf_addf(out, "%+10.2g%% ", pct);
+			else
+				strbuf_addf(out, "%+10.1f%% ", pct);
 		}
-		strbuf_addf(out, "  %s\n", name);
-		free(name);
+		compare_lkp_value(out, s->n ? s->amean : NAN);
+		lkp_stddev(out, s);
 	}
+	strbuf_addf(out, "  %s\n", name);
+	free(name);
+	return any_na;
+}
+
+static bool lkp_block(struct strbuf *out, const struct compare *c, const size_t *rows,
+		      size_t nrows)
+{
+	bool any_na = false;
+	size_t nax;
+	struct axis *ax = lkp_axes(c, c->rows[rows[0]].q, &nax);
+
+	lkp_header(out, c, ax, nax);
+	for (size_t k = 0; k < nrows; k++)
+		any_na |= lkp_row(out, c, &c->rows[rows[k]]);
 	for (size_t i = 0; i < nax; i++) {
 		free(ax[i].key);
 		free(ax[i].value);

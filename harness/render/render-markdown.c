@@ -26,111 +26,134 @@ static char *fmt_p(double p)
 	return xasprintf("%.4f", p);
 }
 
-void compare_markdown(struct strbuf *out, const struct compare *c)
+/* A row's title line: what is measured, and which way is better. */
+static void md_title(struct strbuf *out, const struct compare *c, size_t r)
+{
+	const struct compare_row *row = &c->rows[r];
+	/* names are text, never markup: "<img onerror=...>" is shown, not rendered */
+	char *mw = md_text(row->q->workload), *mv = md_text(row->q->variant);
+	char *mm = md_text(row->q->metric), *mu = md_text(row->q->unit);
+
+	if (r >= monitors_kpi_rows(c))	/* neutral: no direction, never a verdict */
+		strbuf_addf(out, "%s%s%s, %s (%s%smonitor, not in the verdict; %s):\n", mw,
+			    *mv ? ", " : "", mv, mm, mu, *mu ? ", " : "",
+			    stats_mean_title(row->mean));
+	else
+		strbuf_addf(out, "%s%s%s, %s (%s%s%s is better; %s):\n", mw, *mv ? ", " : "",
+			    mv, mm, mu, *mu ? ", " : "", row->q->better > 0 ? "higher" : "lower",
+			    stats_mean_title(row->mean));
+	free(mw);
+	free(mv);
+	free(mm);
+	free(mu);
+}
+
+static char *md_std_rel(const struct stats_summary *s)
+{
+	return s->n > 1 && s->amean ? xasprintf("%.1f%%", 100 * s->stddev / fabs(s->amean)) :
+				      xstrdup("n/a");
+}
+
+/* The p / CI cell of label i against the baseline, both with samples. */
+static char *md_p_cell(const struct compare *c, size_t r, size_t i)
+{
+	const struct compare_row *row = &c->rows[r];
+	const struct stats_test *t = &row->test[i];
+	char *p, *cell;
+
+	if (!i)
+		return xstrdup("");
+	if (row->verdict[i] == VERDICT_UNTESTED)
+		return xstrdup("too few samples");
+	p = fmt_p(c->test == STATS_WELCH || c->test == STATS_MWU ? t->q : t->p);
+	if (isnan(t->rel_lo))
+		cell = xasprintf("%s [n/a]%s", p, compare_significant(c, r, i) ? " *" : "");
+	else
+		cell = xasprintf("%s [%+.1f%%, %+.1f%%]%s", p, t->rel_lo, t->rel_hi,
+				 compare_significant(c, r, i) ? " *" : "");
+	free(p);
+	return cell;
+}
+
+/* The four cells of label i in row r; *na is set for a zero baseline. */
+static char **md_cells(const struct compare *c, size_t r, size_t i, bool *na)
+{
+	const struct compare_row *row = &c->rows[r];
+	const struct stats_summary *s = &row->sum[i], *b = &row->sum[0];
+	char **cells = xcalloc(4, sizeof(char *));
+
+	cells[0] = md_text(render_label_of(c, i));
+	if (!s->n || !b->n) {
+		cells[1] = xstrdup("n/a");
+		cells[2] = md_std_rel(s);
+		cells[3] = xstrdup(!i ? "" : !s->n ? "no samples" : "no baseline samples");
+	} else {
+		if (render_zero_base(row)) {
+			cells[1] = xstrdup("n/a");
+			*na = true;
+		} else {
+			double mb = stats_mean_of(b, row->mean);
+
+			cells[1] = xasprintf("%.1f%%", 100 * (stats_mean_of(s, row->mean) - mb) /
+							       fabs(mb));
+		}
+		cells[2] = md_std_rel(s);
+		cells[3] = md_p_cell(c, r, i);
+	}
+	/* -0.0% reads oddly: print the baseline as 0.0% */
+	if (!strcmp(cells[1], "-0.0%")) {
+		free(cells[1]);
+		cells[1] = xstrdup("0.0%");
+	}
+	return cells;
+}
+
+/* The table: head, alignment row and the labels' rows; frees the cells. */
+static void md_table(struct strbuf *out, char ***cells, size_t nl)
 {
 	static const char *const head[] = { "kernel", "mean_rel", "std_rel", "p / 95% CI" };
 	static const bool right[] = { false, true, true, true };
+	size_t w[4];
+
+	for (size_t k = 0; k < 4; k++)
+		w[k] = strlen(head[k]) + 2;
+	for (size_t i = 0; i < nl; i++)
+		for (size_t k = 0; k < 4; k++)
+			if (strlen(cells[i][k]) > w[k])
+				w[k] = strlen(cells[i][k]);
+	md_row(out, (char *const *)head, w, right, 4);
+	for (size_t k = 0; k < 4; k++) {
+		strbuf_addch(out, '|');
+		if (!right[k])
+			strbuf_addch(out, ':');
+		for (size_t d = 0; d < w[k] + 1; d++)
+			strbuf_addch(out, '-');
+		if (right[k])
+			strbuf_addch(out, ':');
+	}
+	strbuf_addstr(out, "|\n");
+	for (size_t i = 0; i < nl; i++) {
+		md_row(out, cells[i], w, right, 4);
+		for (size_t k = 0; k < 4; k++)
+			free(cells[i][k]);
+		free(cells[i]);
+	}
+}
+
+void compare_markdown(struct strbuf *out, const struct compare *c)
+{
 	size_t nl = render_nlabels(c);
 	bool na = false;
 
 	for (size_t r = 0; r < c->nr; r++) {
-		const struct compare_row *row = &c->rows[r];
 		char ***cells = xcalloc(nl, sizeof(*cells));
-		size_t w[4];
 
 		if (r)
 			strbuf_addch(out, '\n');
-		/* names are text, never markup: "<img onerror=...>" is shown, not rendered */
-		char *mw = md_text(row->q->workload), *mv = md_text(row->q->variant);
-		char *mm = md_text(row->q->metric), *mu = md_text(row->q->unit);
-
-		if (r >= monitors_kpi_rows(c))	/* neutral: no direction, never a verdict */
-			strbuf_addf(out, "%s%s%s, %s (%s%smonitor, not in the verdict; %s):\n", mw,
-				    *mv ? ", " : "", mv, mm, mu, *mu ? ", " : "",
-				    stats_mean_title(row->mean));
-		else
-			strbuf_addf(out, "%s%s%s, %s (%s%s%s is better; %s):\n", mw, *mv ? ", " : "",
-				    mv, mm, mu, *mu ? ", " : "", row->q->better > 0 ? "higher" : "lower",
-				    stats_mean_title(row->mean));
-		free(mw);
-		free(mv);
-		free(mm);
-		free(mu);
-		for (size_t k = 0; k < 4; k++)
-			w[k] = strlen(head[k]) + 2;
-		for (size_t i = 0; i < nl; i++) {
-			const struct stats_summary *s = &row->sum[i], *b = &row->sum[0];
-			const struct stats_test *t = &row->test[i];
-
-			cells[i] = xcalloc(4, sizeof(char *));
-			cells[i][0] = md_text(render_label_of(c, i));
-			if (!s->n || !b->n) {
-				cells[i][1] = xstrdup("n/a");
-				cells[i][2] = s->n > 1 && s->amean ?
-					      xasprintf("%.1f%%", 100 * s->stddev / fabs(s->amean)) :
-					      xstrdup("n/a");
-				cells[i][3] = xstrdup(!i ? "" : !s->n ? "no samples"
-								 : "no baseline samples");
-			} else {
-				if (render_zero_base(row)) {
-					cells[i][1] = xstrdup("n/a");
-					na = true;
-				} else {
-					double mb = stats_mean_of(b, row->mean);
-
-					cells[i][1] = xasprintf("%.1f%%", 100 *
-								(stats_mean_of(s, row->mean) - mb) /
-								fabs(mb));
-				}
-				cells[i][2] = s->n > 1 && s->amean ?
-					      xasprintf("%.1f%%", 100 * s->stddev / fabs(s->amean)) :
-					      xstrdup("n/a");
-				if (!i) {
-					cells[i][3] = xstrdup("");
-				} else if (row->verdict[i] == VERDICT_UNTESTED) {
-					cells[i][3] = xstrdup("too few samples");
-				} else {
-					char *p = fmt_p(c->test == STATS_WELCH || c->test == STATS_MWU ?
-							t->q : t->p);
-
-					if (isnan(t->rel_lo))
-						cells[i][3] = xasprintf("%s [n/a]%s", p,
-									compare_significant(c, r, i) ?
-									" *" : "");
-					else
-						cells[i][3] = xasprintf("%s [%+.1f%%, %+.1f%%]%s", p,
-									t->rel_lo, t->rel_hi,
-									compare_significant(c, r, i) ?
-									" *" : "");
-					free(p);
-				}
-			}
-			/* -0.0% reads oddly: print the baseline as 0.0% */
-			if (!strcmp(cells[i][1], "-0.0%")) {
-				free(cells[i][1]);
-				cells[i][1] = xstrdup("0.0%");
-			}
-			for (size_t k = 0; k < 4; k++)
-				if (strlen(cells[i][k]) > w[k])
-					w[k] = strlen(cells[i][k]);
-		}
-		md_row(out, (char *const *)head, w, right, 4);
-		for (size_t k = 0; k < 4; k++) {
-			strbuf_addch(out, '|');
-			if (!right[k])
-				strbuf_addch(out, ':');
-			for (size_t d = 0; d < w[k] + 1; d++)
-				strbuf_addch(out, '-');
-			if (right[k])
-				strbuf_addch(out, ':');
-		}
-		strbuf_addstr(out, "|\n");
-		for (size_t i = 0; i < nl; i++) {
-			md_row(out, cells[i], w, right, 4);
-			for (size_t k = 0; k < 4; k++)
-				free(cells[i][k]);
-			free(cells[i]);
-		}
+		md_title(out, c, r);
+		for (size_t i = 0; i < nl; i++)
+			cells[i] = md_cells(c, r, i, &na);
+		md_table(out, cells, nl);
 		free(cells);
 	}
 	if (c->nr) {

@@ -1,12 +1,13 @@
 /*
  * 0-day / LKP report parser.  See lkpreport.h for what is accepted.
  *
- * Two passes: normalise the bytes (CRLF, quoting, the many spellings of
+ * Two passes: normalise the bytes (lkptext.c) (CRLF, quoting, the many spellings of
  * "±") into a token list that remembers line numbers, then recognise the
  * parts of the report on the tokens.  Working on tokens rather than lines
  * is what makes re-wrapped and collapsed archives parse like the original.
  */
 #include "lkpreport.h"
+#include "lkptext.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -15,26 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-#define PM_MARK "\x01"		/* internal spelling of "±" */
-
-/*
- * A token is a NUL-terminated span of the normalised text itself (its
- * separator overwritten): 8 bytes a token and no copy, so a 16 MiB mail
- * of one-letter tokens costs ~5 times its size, not 27 (a malloc'ed copy
- * per token).
- */
-struct tok {
-	uint32_t off;		/* into toks.base */
-	uint32_t line : 31;
-	uint32_t eol : 1;	/* last token on its line */
-};
-
-struct toks {
-	char *base;
-	struct tok *v;
-	size_t n, alloc;
-};
 
 struct perr {
 	char *buf;
@@ -56,297 +37,6 @@ static int fail(struct perr *e, const char *fmt, ...)
 		va_end(ap);
 	}
 	return -1;
-}
-
-/* ------------------------------------------------------------ normalise */
-
-/*
- * Copy s (len bytes, NUL-terminated at s[len]) into out with CRLF/CR -> LF,
- * every "±" spelling -> PM_MARK, NBSP -> space.  Returns the offset of a
- * NUL byte (binary data), or -1.
- */
-static long normalise(const char *s, size_t len, struct strbuf *out)
-{
-	const unsigned char *d = (const unsigned char *)s;
-	const char *nul = memchr(s, '\0', len);
-	size_t i = 0;
-
-	if (nul)
-		return (long)(nul - s);
-	while (i < len) {
-		/*
-		 * Plain bytes go in as one run, up to the next byte that may be
-		 * rewritten: a loop per byte was a third of the parse time
-		 * (fuzz_lkpreport profile).  No NUL before s[len], so strcspn()
-		 * stops there at the latest.
-		 */
-		size_t run = strcspn(s + i, "\r\xA0\xB1\xC2\xC3\xC4");
-		unsigned char c;
-
-		if (run)
-			strbuf_add(out, s + i, run);
-		i += run;
-		if (i >= len)
-			break;
-		c = d[i];
-		if (c == '\r') {
-			if (!(i + 1 < len && d[i + 1] == '\n'))
-				strbuf_addch(out, '\n');
-		} else if (c == 0xC3 && i + 3 < len && d[i + 1] == 0x82 &&
-			   d[i + 2] == 0xC2 && d[i + 3] == 0xB1) {
-			strbuf_addstr(out, " " PM_MARK " ");	/* "Â±": UTF-8 read as Latin-1 twice */
-			i += 3;
-		} else if (c == 0xC2 && i + 1 < len && d[i + 1] == 0xB1) {
-			strbuf_addstr(out, " " PM_MARK " ");	/* UTF-8 */
-			i += 1;
-		} else if (c == 0xC4 && i + 1 < len && d[i + 1] == 0x85) {
-			strbuf_addstr(out, " " PM_MARK " ");	/* "ą": 0xB1 read as Latin-2 */
-			i += 1;
-		} else if (c == 0xC2 && i + 1 < len && d[i + 1] == 0xA0) {
-			strbuf_addch(out, ' ');			/* NBSP */
-			i += 1;
-		} else if (c == 0xB1) {
-			strbuf_addstr(out, " " PM_MARK " ");	/* Latin-1, as 0-day sends it */
-		} else if (c == 0xA0) {
-			strbuf_addch(out, ' ');
-		} else {
-			strbuf_addch(out, (char)c);
-		}
-		i++;
-	}
-	return -1;
-}
-
-/*
- * A raw mail saved with its headers may carry the body quoted-printable
- * ("=B1" for the stddev sign, "=" + newline where long table lines were
- * split): decode it when the mail says so.
- */
-/* Where "Content-Transfer-Encoding: <enc>" ends, at or after `from`; NULL if nowhere. */
-static const char *find_cte(const char *d, size_t len, const char *from, const char *enc)
-{
-	static const char name[] = "content-transfer-encoding:";
-	const size_t colon = sizeof(name) - 2, elen = strlen(enc);
-	const char *c = from, *end = d + len;
-
-	/*
-	 * Compare only where a ':' is: strncasecmp() at every offset was a
-	 * quarter of the parse time (fuzz_lkpreport profile).
-	 */
-	while (c < end && (c = memchr(c, ':', (size_t)(end - c)))) {
-		size_t i = (size_t)(c - d);
-		const char *v = c + 1;
-
-		c++;
-		if (i < colon || strncasecmp(d + i - colon, name, colon + 1))
-			continue;
-		while (v < end && (*v == ' ' || *v == '\t'))
-			v++;
-		if ((size_t)(end - v) >= elen && !strncasecmp(v, enc, elen))
-			return v + elen;
-	}
-	return NULL;
-}
-
-static bool has_qp_header(const char *d, size_t len)
-{
-	return find_cte(d, len, d, "quoted-printable") != NULL;
-}
-
-static int b64val(int c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	return c == '+' ? 62 : c == '/' ? 63 : -1;
-}
-
-/*
- * A mail whose text part is base64 (many mailers send UTF-8 that way):
- * every base64 part is decoded in place, from the blank line ending its
- * headers to the first line that is not base64 (a MIME boundary); the
- * rest of the mail is copied as it is.
- */
-static bool b64_decode_parts(const char *d, size_t len, struct strbuf *out)
-{
-	const char *end = d + len, *p = d, *h;
-	bool any = false;
-
-	while ((h = find_cte(d, len, p, "base64"))) {
-		const char *body = h, *q;
-		unsigned int acc = 0;
-		int bits = 0;
-
-		/* the part's headers end at the first empty line */
-		while (body < end) {
-			const char *nl = memchr(body, '\n', (size_t)(end - body));
-
-			if (!nl)
-				break;
-			body = nl + 1;
-			if (body < end && (*body == '\n' || (*body == '\r' && body + 1 < end &&
-							      body[1] == '\n'))) {
-				body += *body == '\r' ? 2 : 1;
-				break;
-			}
-		}
-		if (body >= end)
-			break;
-		strbuf_add(out, p, (size_t)(body - p));
-		for (q = body; q < end;) {
-			const char *nl = memchr(q, '\n', (size_t)(end - q));
-			const char *le = nl ? nl : end, *c;
-			bool line_ok = le > q && *q != '\r';	/* a blank line (LF or CRLF) ends it */
-
-			for (c = q; c < le && line_ok; c++)
-				line_ok = b64val((unsigned char)*c) >= 0 || *c == '=' || *c == '\r';
-			if (!line_ok)
-				break;		/* boundary, blank line or text: the part ends */
-			for (c = q; c < le; c++) {
-				int v = b64val((unsigned char)*c);
-
-				if (v < 0)
-					continue;
-				acc = (acc << 6) | (unsigned int)v;
-				bits += 6;
-				if (bits >= 8) {
-					bits -= 8;
-					strbuf_addch(out, (char)((acc >> bits) & 0xff));
-				}
-			}
-			q = nl ? nl + 1 : end;
-		}
-		strbuf_addch(out, '\n');
-		any = true;
-		p = q;
-	}
-	if (any)
-		strbuf_add(out, p, (size_t)(end - p));
-	return any;
-}
-
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
-static void qp_decode(const char *d, size_t len, struct strbuf *out)
-{
-	for (size_t i = 0; i < len; i++) {
-		if (d[i] != '=') {
-			/* up to the next '=' in one go, not byte by byte */
-			const char *eq = memchr(d + i, '=', len - i);
-			size_t n = eq ? (size_t)(eq - (d + i)) : len - i;
-
-			strbuf_add(out, d + i, n);
-			i += n - 1;
-			continue;
-		}
-		/* soft line break: "=" (spaces) newline */
-		{
-			size_t j = i + 1;
-
-			while (j < len && (d[j] == ' ' || d[j] == '\t'))
-				j++;
-			if (j < len && (d[j] == '\n' || d[j] == '\r')) {
-				if (d[j] == '\r' && j + 1 < len && d[j + 1] == '\n')
-					j++;
-				i = j;
-				continue;
-			}
-		}
-		if (i + 2 < len && hexval(d[i + 1]) >= 0 && hexval(d[i + 2]) >= 0) {
-			strbuf_addch(out, (char)(hexval(d[i + 1]) * 16 + hexval(d[i + 2])));
-			i += 2;
-			continue;
-		}
-		strbuf_addch(out, '=');
-	}
-}
-
-static void toks_free(struct toks *t)
-{
-	free(t->v);
-	t->v = NULL;
-	t->n = t->alloc = 0;
-}
-
-/*
- * Split s (modified: each token is NUL-terminated in place) into tokens;
- * drop mail quoting ("> > ", ">>") wherever it is.  With t->v NULL only
- * counts them, into t->n, leaving s as it was.
- */
-static void tokenise(char *s, struct toks *t)
-{
-	bool store = t->v != NULL;
-	int line = 1;
-	char *p = s;
-
-	t->base = s;
-	t->n = 0;
-	while (*p) {
-		char *eol = strchr(p, '\n');
-		char *end = eol ? eol : p + strlen(p);
-		char *q = p;
-		size_t first = t->n;
-		bool line_start = true;
-
-		while (q < end) {
-			char *b;
-
-			/*
-			 * isspace() of the C locale, by strspn()/strcspn(): a
-			 * loop per byte was the slowest part of the parse.  The
-			 * line's '\n' (or the NUL) is end, so neither passes it.
-			 */
-			q += strspn(q, " \t\v\f\r");
-			if (q >= end)
-				break;
-			b = q;
-			q += strcspn(q, " \t\v\f\r\n");
-			/* leading quote marks glued to the text: ">>1322908" */
-			if (line_start)
-				while (b < q && *b == '>')
-					b++;
-			line_start = false;
-			if (b == q)
-				continue;
-			/* a token made of quote marks only: "> > >" mid-line */
-			{
-				const char *c = b;
-
-				while (c < q && *c == '>')
-					c++;
-				if (c == q)
-					continue;
-			}
-			if (store) {
-				t->v[t->n].off = (uint32_t)(b - s);
-				t->v[t->n].line = (uint32_t)line;
-				t->v[t->n].eol = 0;
-				if (q < end)
-					*q++ = '\0';
-			}
-			t->n++;
-		}
-		if (store && t->n > first)
-			t->v[t->n - 1].eol = 1;
-		line++;
-		if (!eol)
-			break;
-		if (store)
-			*eol = '\0';	/* ends the line's last token */
-		p = eol + 1;
-	}
 }
 
 /* -------------------------------------------------------- token classes */
@@ -575,93 +265,6 @@ int lkp_metric_better(const char *m)
 	return 0;
 }
 
-/* ------------------------------------------------------------- the model */
-
-void lkp_report_init(struct lkp_report *r)
-{
-	memset(r, 0, sizeof(*r));
-}
-
-static void kv_free(struct lkp_kv *kv, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(kv[i].key);
-		free(kv[i].value);
-	}
-	free(kv);
-}
-
-static void table_release(struct lkp_table *t)
-{
-	free(t->model);
-	free(t->axes_keys);
-	free(t->axes_values);
-	kv_free(t->axes, t->naxes);
-	for (size_t i = 0; i < t->ncommits; i++) {
-		free(t->commits[i].sha);
-		free(t->commits[i].long_sha);
-		free(t->commits[i].subject);
-	}
-	free(t->commits);
-	for (size_t i = 0; i < t->nrows; i++)
-		free(t->rows[i].metric);
-	free(t->rows);
-	memset(t, 0, sizeof(*t));
-}
-
-void lkp_report_release(struct lkp_report *r)
-{
-	free(r->testcase);
-	free(r->test_machine);
-	kv_free(r->params, r->nparams);
-	free(r->headline_metric);
-	free(r->commit_sha);
-	free(r->commit_subject);
-	free(r->materials_url);
-	for (size_t i = 0; i < r->ntables; i++)
-		table_release(&r->tables[i]);
-	free(r->tables);
-	memset(r, 0, sizeof(*r));
-}
-
-const char *lkp_report_param(const struct lkp_report *r, const char *key)
-{
-	for (size_t i = 0; i < r->nparams; i++)
-		if (!strcmp(r->params[i].key, key))
-			return r->params[i].value;
-	return NULL;
-}
-
-const char *lkp_table_axis(const struct lkp_table *t, const char *key)
-{
-	for (size_t i = 0; i < t->naxes; i++)
-		if (!strcmp(t->axes[i].key, key))
-			return t->axes[i].value;
-	return NULL;
-}
-
-const struct lkp_row *lkp_table_row(const struct lkp_table *t, const char *metric)
-{
-	for (size_t i = 0; i < t->nrows; i++)
-		if (!strcmp(t->rows[i].metric, metric))
-			return &t->rows[i];
-	return NULL;
-}
-
-const struct lkp_table *lkp_report_main_table(const struct lkp_report *r)
-{
-	if (!r->ntables)
-		return NULL;
-	/* The follow-ups caption the original machine "for test machine: ..." */
-	for (size_t i = 0; i < r->ntables; i++)
-		if (r->tables[i].model && starts_with(r->tables[i].model, "test machine"))
-			return &r->tables[i];
-	for (size_t i = 0; i < r->ntables; i++)
-		if (!r->tables[i].model)
-			return &r->tables[i];
-	return &r->tables[0];
-}
-
 /* --------------------------------------------------------------- tables */
 
 /* "48 threads ..." -> 48 */
@@ -836,18 +439,14 @@ static bool is_header_tok(const char *s)
 	       !strcmp(s, "|") || !strcmp(s, "fail:runs") || !strcmp(s, "%reproduction");
 }
 
-/*
- * Parse one table whose axes keys are at token a.  *endp is set past the
- * last row.  Returns 0 or -1 (error set).
- */
-static int parse_table(const struct toks *t, size_t a, struct lkp_table *tb,
-		       size_t *endp, int idx, struct perr *e)
+/* The axes line at token a and its values line; *pp past them.  0 or -1. */
+static int table_axes(const struct toks *t, size_t a, struct lkp_table *tb, size_t *pp,
+		      int idx, struct perr *e)
 {
-	size_t p = a + 1, nkeys = 1, nvals = 1, rows_alloc = 0;
-	const char *keys = tk(t, a), *vals;
-	int line = t->v[a].line;
+	size_t p = a + 1, nkeys = 1, nvals = 1;
+	const char *keys = tk(t, a), *vals, *k, *v;
+	int line = tb->line;
 
-	tb->line = line;
 	tb->axes_keys = xstrndup(keys, strlen(keys) - 1);
 	if (p >= t->n || is_equals(tk(t, p)) || tok_eq(t, p, "commit:"))
 		return fail(e, "table %d (line %d): the axes line '%s' has no values line",
@@ -862,23 +461,34 @@ static int parse_table(const struct toks *t, size_t a, struct lkp_table *tb,
 		return fail(e, "table %d (line %d): the axes line has %zu keys but its values line '%s' has %zu values",
 			    idx, line, nkeys, vals, nvals);
 	tb->axes = xcalloc(nkeys, sizeof(*tb->axes));
-	{
-		const char *k = tb->axes_keys, *v = vals;
+	k = tb->axes_keys;
+	v = vals;
+	for (size_t i = 0; i < nkeys; i++) {
+		const char *ke = strchr(k, '/'), *ve = strchr(v, '/');
 
-		for (size_t i = 0; i < nkeys; i++) {
-			const char *ke = strchr(k, '/'), *ve = strchr(v, '/');
-
-			if (!ke)
-				ke = k + strlen(k);
-			if (!ve)
-				ve = v + strlen(v);
-			tb->axes[i].key = xstrndup(k, (size_t)(ke - k));
-			tb->axes[i].value = xstrndup(v, (size_t)(ve - v));
-			k = *ke ? ke + 1 : ke;
-			v = *ve ? ve + 1 : ve;
-		}
-		tb->naxes = nkeys;
+		if (!ke)
+			ke = k + strlen(k);
+		if (!ve)
+			ve = v + strlen(v);
+		tb->axes[i].key = xstrndup(k, (size_t)(ke - k));
+		tb->axes[i].value = xstrndup(v, (size_t)(ve - v));
+		k = *ke ? ke + 1 : ke;
+		v = *ve ? ve + 1 : ve;
 	}
+	tb->naxes = nkeys;
+	*pp = p;
+	return 0;
+}
+
+/*
+ * The "commit:" list at *pp, then the optional sha header (one longer sha
+ * per commit) and the dashes; *pp past them.  0 or -1.
+ */
+static int table_commits(const struct toks *t, struct lkp_table *tb, size_t *pp, int idx,
+			 struct perr *e)
+{
+	size_t p = *pp;
+	int line = tb->line;
 
 	if (!tok_eq(t, p, "commit:"))
 		return fail(e, "table %d (line %d): missing the 'commit:' list after the axes line",
@@ -928,6 +538,14 @@ static int parse_table(const struct toks *t, size_t a, struct lkp_table *tb,
 	}
 	while (is_dashes(tk(t, p)))
 		p++;
+	*pp = p;
+	return 0;
+}
+
+/* The rows from *pp: perf rows kept, fail:runs rows counted; *pp past them. */
+static void table_rows(const struct toks *t, struct lkp_table *tb, size_t *pp)
+{
+	size_t p = *pp, rows_alloc = 0;
 
 	for (;;) {
 		struct lkp_row row;
@@ -955,6 +573,23 @@ static int parse_table(const struct toks *t, size_t a, struct lkp_table *tb,
 			p += used;
 		} while ((used = perf_row(t, p, tb->ncommits, &row)));
 	}
+	*pp = p;
+}
+
+/*
+ * Parse one table whose axes keys are at token a.  *endp is set past the
+ * last row.  Returns 0 or -1 (error set).
+ */
+static int parse_table(const struct toks *t, size_t a, struct lkp_table *tb,
+		       size_t *endp, int idx, struct perr *e)
+{
+	size_t p = a + 1;
+	int line = t->v[a].line;
+
+	tb->line = line;
+	if (table_axes(t, a, tb, &p, idx, e) || table_commits(t, tb, &p, idx, e))
+		return -1;
+	table_rows(t, tb, &p);
 	if (tb->nrows == 0) {
 		if (p < t->n)
 			return fail(e, "table %d (line %d): no rows after the header (at line %d: '%.40s' is not a row of %zu columns)",
@@ -1122,11 +757,11 @@ static int tokens_of(struct strbuf *norm, struct toks *t, struct perr *e)
 	if (norm->len >= UINT32_MAX)
 		return fail(e, "report too large: %zu bytes after decoding", norm->len);
 	if (norm->buf) {
-		tokenise(norm->buf, t);
+		lkp_tokenise(norm->buf, t);
 		t->alloc = t->n;
 		t->v = t->n ? xcalloc(t->n, sizeof(*t->v)) : NULL;
 		if (t->v)
-			tokenise(norm->buf, t);
+			lkp_tokenise(norm->buf, t);
 	}
 	if (t->n == 0)
 		return fail(e, "empty report: no text to parse");
@@ -1146,12 +781,9 @@ int lkpreport_parse(struct lkp_report *r, const char *data, size_t len,
 	if (err && errlen)
 		err[0] = '\0';
 	lkp_report_init(r);
-	/* decoded or copied: normalise() wants the text NUL-terminated */
-	if (has_qp_header(data, len))
-		qp_decode(data, len, &text);
-	else if (!b64_decode_parts(data, len, &text))
-		strbuf_add(&text, data, len);
-	nul = normalise(text.buf ? text.buf : "", text.len, &norm);
+	/* decoded or copied: lkp_normalise() wants the text NUL-terminated */
+	lkp_decode(data, len, &text);
+	nul = lkp_normalise(text.buf ? text.buf : "", text.len, &norm);
 	if (nul >= 0) {
 		fail(&e, "not a text report: binary data (NUL byte at offset %ld)", nul);
 		goto out;
@@ -1171,7 +803,7 @@ int lkpreport_parse(struct lkp_report *r, const char *data, size_t len,
 		lo = r->ntables ? ranges[r->ntables - 1][1] : 0;
 		parse_caption(&t, lo, i, &tb);
 		if (parse_table(&t, i, &tb, &end, (int)r->ntables + 1, &e) < 0) {
-			table_release(&tb);
+			lkp_table_release(&tb);
 			goto out;
 		}
 		ALLOC_GROW(r->tables, r->ntables + 1, tables_alloc);
@@ -1225,73 +857,8 @@ out:
 	if (ret < 0)
 		lkp_report_release(r);
 	free(ranges);
-	toks_free(&t);
+	lkp_toks_free(&t);
 	strbuf_release(&norm);
 	strbuf_release(&text);
 	return ret;
-}
-
-/* ------------------------------------------------------------- describe */
-
-void lkp_fmt_mean(struct strbuf *sb, double v)
-{
-	if (fabs(v) < 1000)
-		strbuf_addf(sb, "%10.2f", v);
-	else if (fabs(v) > 1e8)
-		strbuf_addf(sb, "%10.4g", v);
-	else
-		strbuf_addf(sb, "%10lld", (long long)llround(v));
-}
-
-void lkp_report_describe(const struct lkp_report *r, struct strbuf *out)
-{
-	strbuf_addf(out, "testcase:      %s\n", r->testcase);
-	strbuf_addf(out, "test machine:  %s\n", r->test_machine ? r->test_machine : "(not in the report)");
-	if (r->headline_from_table)
-		strbuf_addf(out, "headline:      %s %+.1f%s%s (first row of the table; no 'noticed a' sentence)\n",
-			    r->headline_metric, r->headline_change, r->headline_absolute ? "" : "%",
-			    r->direction < 0 ? " regression" : r->direction > 0 ? " improvement" : "");
-	else
-		strbuf_addf(out, "headline:      %s %+.1f%s %s\n", r->headline_metric,
-			    r->headline_change, r->headline_absolute ? "" : "%",
-			    r->direction < 0 ? "regression" : "improvement");
-	if (r->commit_sha)
-		strbuf_addf(out, "commit:        %s (\"%s\")\n", r->commit_sha,
-			    r->commit_subject ? r->commit_subject : "");
-	strbuf_addf(out, "parameters:%s\n", r->params_from_axes ? "    (from the table axes)" : "");
-	for (size_t i = 0; i < r->nparams; i++)
-		strbuf_addf(out, "  %s: %s\n", r->params[i].key, r->params[i].value);
-	strbuf_addf(out, "materials:     %s\n", r->materials_url ? r->materials_url : "(not in the report)");
-	for (size_t i = 0; i < r->ntables; i++) {
-		const struct lkp_table *tb = &r->tables[i];
-
-		strbuf_addf(out, "table %zu (line %d)%s%s\n", i + 1, tb->line,
-			    tb->model ? ", for " : "", tb->model ? tb->model : "");
-		strbuf_addf(out, "  %s:\n    %s\n", tb->axes_keys, tb->axes_values);
-		for (size_t c = 0; c < tb->ncommits; c++)
-			strbuf_addf(out, "  %-16s (\"%s\")%s\n", tb->commits[c].long_sha,
-				    tb->commits[c].subject, c == 0 ? "  [base]" : "");
-		if (tb->nfail_rows)
-			strbuf_addf(out, "  (%zu fail:runs row%s not used)\n", tb->nfail_rows,
-				    tb->nfail_rows == 1 ? "" : "s");
-		for (size_t k = 0; k < tb->nrows; k++) {
-			const struct lkp_row *row = &tb->rows[k];
-
-			strbuf_addstr(out, "  ");
-			for (size_t c = 0; c < tb->ncommits; c++) {
-				if (c > 0) {
-					if (row->absolute)
-						strbuf_addf(out, "%+10.1f  ", row->change[c]);
-					else
-						strbuf_addf(out, "%+10.1f%% ", row->change[c]);
-				}
-				lkp_fmt_mean(out, row->mean[c]);
-				if (row->stddev[c] >= 0)
-					strbuf_addf(out, " ±%3d%%", row->stddev[c]);
-				else
-					strbuf_addstr(out, "      ");
-			}
-			strbuf_addf(out, "  %s\n", row->metric);
-		}
-	}
 }

@@ -77,6 +77,8 @@ struct lkp_report {
 
 void lkp_report_init(struct lkp_report *r);
 void lkp_report_release(struct lkp_report *r);
+/* Frees what one table holds (lkp_report_release() frees them all). */
+void lkp_table_release(struct lkp_table *t);
 
 /*
  * Parse a report from memory (any bytes; need not be NUL terminated).

@@ -141,10 +141,23 @@ static void add_param(struct repro_plan *p, const char *name, const char *value,
 	p->nparams++;
 }
 
-/* An lkp CPU-relative count ("200%", "50%", "ncpu"): note what it is here. */
-static int add_cpu_param(struct repro_plan *p, const char *name, const char *lkp_name,
-			 const char *value, int ncpus, char *err, size_t errlen)
+static const char *param_or(const struct lkp_report *r, const char *key, const char *def)
 {
+	const char *v = lkp_report_param(r, key);
+
+	return v ? v : def;
+}
+
+/*
+ * An lkp CPU-relative count ("200%", "50%", "ncpu"): the report's lkp_name
+ * (dflt when absent) as the param name, with a note of what it is here.
+ */
+static int add_cpu_param(struct repro_plan *p, const struct lkp_report *r,
+			 const struct repro_opts *o, const char *name, const char *lkp_name,
+			 const char *dflt, char *err, size_t errlen)
+{
+	const char *value = param_or(r, lkp_name, dflt);
+	int ncpus = o->ncpus;
 	struct unit_ctx u = { .ncpus = ncpus, .mem_total = 0, .page_size = 4096 };
 	char uerr[200];
 	int64_t v;
@@ -185,13 +198,6 @@ static void note_ignored(struct repro_plan *p, const struct lkp_report *r,
 		note(p, "report parameter %s: %s has no mmbench equivalent; ignored", k,
 		     r->params[i].value);
 	}
-}
-
-static const char *param_or(const struct lkp_report *r, const char *key, const char *def)
-{
-	const char *v = lkp_report_param(r, key);
-
-	return v ? v : def;
 }
 
 /* YAML scalar: plain when safe, else double-quoted. */
@@ -397,7 +403,6 @@ static char *fmt_size(uint64_t b)
 static int map_vms(struct repro_plan *p, const struct lkp_report *r, const struct repro_opts *o,
 		   const char *test, int64_t *work_ns, char *err, size_t errlen)
 {
-	static const char *const used[] = { "test", "size", "nr_task", "unit_size", "runtime", NULL };
 	uint64_t theirs = report_mem(r, p->table), here = o->mem_bytes, unit, size, cap;
 	const char *lsize = lkp_report_param(r, "size"), *lunit = lkp_report_param(r, "unit_size");
 	const char *rt = param_or(r, "runtime", "300s");
@@ -451,14 +456,12 @@ static int map_vms(struct repro_plan *p, const struct lkp_report *r, const struc
 			free(un);
 		}
 	}
-	if (add_cpu_param(p, "nr_task", "nr_task", param_or(r, "nr_task", "100%"), o->ncpus, err,
-			  errlen) < 0)
+	if (add_cpu_param(p, r, o, "nr_task", "nr_task", "100%", err, errlen) < 0)
 		return -1;
 	add_param(p, "runtime", rt, NULL);
 	*work_ns = dur_or(rt, 300 * SEC);
 	if (strstr(test, "hugetlb"))
 		note(p, "%s reserves hugetlb pages for each iteration (needs root); without them it is skipped", test);
-	note_ignored(p, r, used);
 	return 0;
 }
 
@@ -467,7 +470,6 @@ static int map_stress_ng(struct repro_plan *p, const struct lkp_report *r,
 			 const struct repro_opts *o, const char *test, int64_t *work_ns,
 			 char *err, size_t errlen)
 {
-	static const char *const used[] = { "test", "nr_threads", "testtime", "method", NULL };
 	const char *tt = param_or(r, "testtime", "60s"), *method = lkp_report_param(r, "method");
 	const char *m = strncmp(r->headline_metric, "stress-ng.", 10) ? "" : r->headline_metric + 10;
 	size_t tl = test ? strlen(test) : 0;
@@ -481,15 +483,13 @@ static int map_stress_ng(struct repro_plan *p, const struct lkp_report *r,
 	else
 		p->metric = xasprintf("%s.ops_per_sec", test);
 	add_param(p, "test", test, NULL);
-	if (add_cpu_param(p, "nr_threads", "nr_threads", param_or(r, "nr_threads", "100%"),
-			  o->ncpus, err, errlen) < 0)
+	if (add_cpu_param(p, r, o, "nr_threads", "nr_threads", "100%", err, errlen) < 0)
 		return -1;
 	add_param(p, "testtime", tt, NULL);
 	if (method)
 		add_param(p, "method", method, NULL);
 	*work_ns = dur_or(tt, 60 * SEC);
 	note(p, "bogo ops depend on the stress-ng version: the report's is lkp's build, this machine's is recorded with the run (run_env tool.stress-ng)");
-	note_ignored(p, r, used);
 	return 0;
 }
 
@@ -523,7 +523,6 @@ static void match_kpi(struct repro_plan *p, const struct lkp_report *r, const ch
 static int map_aim9(struct repro_plan *p, const struct lkp_report *r, const struct repro_opts *o,
 		    const char *test, int64_t *work_ns, char *err, size_t errlen)
 {
-	static const char *const used[] = { "test", "testtime", NULL };
 	const char *tt = param_or(r, "testtime", "300s");
 
 	(void)o, (void)err, (void)errlen;
@@ -534,14 +533,12 @@ static int map_aim9(struct repro_plan *p, const struct lkp_report *r, const stru
 	add_param(p, "test", test, NULL);
 	add_param(p, "testtime", tt, NULL);
 	*work_ns = dur_or(tt, 300 * SEC);
-	note_ignored(p, r, used);
 	return 0;
 }
 
 static int map_ebizzy(struct repro_plan *p, const struct lkp_report *r, const struct repro_opts *o,
 		      const char *test, int64_t *work_ns, char *err, size_t errlen)
 {
-	static const char *const used[] = { "nr_threads", "duration", "iterations", NULL };
 	const char *it = param_or(r, "iterations", "100x");
 	const char *d = param_or(r, "duration", "10s");
 	struct unit_ctx u = { .ncpus = o->ncpus, .mem_total = 0, .page_size = 4096 };
@@ -551,8 +548,7 @@ static int map_ebizzy(struct repro_plan *p, const struct lkp_report *r, const st
 	(void)test;
 	p->workload = xstrdup("ebizzy");
 	p->metric = xstrdup("throughput");
-	if (add_cpu_param(p, "threads", "nr_threads", param_or(r, "nr_threads", "200%"),
-			  o->ncpus, err, errlen) < 0)
+	if (add_cpu_param(p, r, o, "threads", "nr_threads", "200%", err, errlen) < 0)
 		return -1;
 	add_param(p, "duration", d, NULL);
 	add_param(p, "rng", "compat", xstrdup("0-day's ebizzy 0.3 never advances its RNG"));
@@ -564,35 +560,29 @@ static int map_ebizzy(struct repro_plan *p, const struct lkp_report *r, const st
 	note(p, "iterations: %s -> %lld ebizzy runs per run, as lkp's job does", it,
 	     (long long)n);
 	*work_ns = n * dur_or(d, 10 * SEC);
-	note_ignored(p, r, used);
 	return 0;
 }
 
 static int map_pft(struct repro_plan *p, const struct lkp_report *r, const struct repro_opts *o,
 		   const char *test, int64_t *work_ns, char *err, size_t errlen)
 {
-	static const char *const used[] = { "nr_task", "runtime", NULL };
-
 	(void)test;
 	p->workload = xstrdup("pft");
 	p->metric = xstrdup("faults/cpu");
 	add_param(p, "size", "20%mem", xstrdup("lkp: pft -m <mem/5>"));
-	if (add_cpu_param(p, "clients", "nr_task", param_or(r, "nr_task", "100%"),
-			  o->ncpus, err, errlen) < 0)
+	if (add_cpu_param(p, r, o, "clients", "nr_task", "100%", err, errlen) < 0)
 		return -1;
 	add_param(p, "mode", "processes", xstrdup("lkp: pft -n (processes)"));
 	if (lkp_report_param(r, "runtime"))
 		note(p, "runtime: %s: lkp repeats pft for that long; here one pft pass per iteration",
 		     lkp_report_param(r, "runtime"));
 	*work_ns = 120 * SEC;
-	note_ignored(p, r, used);
 	return 0;
 }
 
 static int map_wis(struct repro_plan *p, const struct lkp_report *r, const struct repro_opts *o,
 		   const char *test, int64_t *work_ns, char *err, size_t errlen)
 {
-	static const char *const used[] = { "test", "mode", "nr_task", NULL };
 	const char *mode = param_or(r, "mode", "process");
 
 	if (!test || !in_list(test, wis_tests))
@@ -606,30 +596,30 @@ static int map_wis(struct repro_plan *p, const struct lkp_report *r, const struc
 	p->metric = xasprintf("per_%s_ops", mode);
 	add_param(p, "test", test, NULL);
 	add_param(p, "mode", mode, NULL);
-	if (add_cpu_param(p, "nr_task", "nr_task", param_or(r, "nr_task", "100%"),
-			  o->ncpus, err, errlen) < 0)
+	if (add_cpu_param(p, r, o, "nr_task", "nr_task", "100%", err, errlen) < 0)
 		return -1;
 	*work_ns = 60 * SEC;
-	note_ignored(p, r, used);
 	return 0;
 }
 
 /*
  * Every 0-day testcase reproduce maps to a workload, one line each: the
  * mapping returns 0, -1 after the message in err, or -2 for "not
- * supported" (a test of the testcase mmbench does not run).
+ * supported" (a test of the testcase mmbench does not run); used names the
+ * report's params it consumes (the rest are noted as ignored).
  */
 static const struct {
 	const char *testcase;
 	int (*map)(struct repro_plan *p, const struct lkp_report *r, const struct repro_opts *o,
 		   const char *test, int64_t *work_ns, char *err, size_t errlen);
+	const char *const *used;
 } testcases[] = {
-	{ "aim9", map_aim9 },
-	{ "ebizzy", map_ebizzy },
-	{ "pft", map_pft },
-	{ "will-it-scale", map_wis },
-	{ "vm-scalability", map_vms },
-	{ "stress-ng", map_stress_ng },
+	{ "aim9", map_aim9, (const char *const[]){ "test", "testtime", NULL } },
+	{ "ebizzy", map_ebizzy, (const char *const[]){ "nr_threads", "duration", "iterations", NULL } },
+	{ "pft", map_pft, (const char *const[]){ "nr_task", "runtime", NULL } },
+	{ "will-it-scale", map_wis, (const char *const[]){ "test", "mode", "nr_task", NULL } },
+	{ "vm-scalability", map_vms, (const char *const[]){ "test", "size", "nr_task", "unit_size", "runtime", NULL } },
+	{ "stress-ng", map_stress_ng, (const char *const[]){ "test", "nr_threads", "testtime", "method", NULL } },
 };
 
 /* The governor the report used, when this machine (or guest) can set one. */
@@ -677,8 +667,11 @@ int repro_plan_build(const struct lkp_report *r, const struct repro_opts *o,
 	p->better = 1;
 
 	for (size_t i = 0; i < ARRAY_SIZE(testcases); i++)
-		if (!strcmp(tc, testcases[i].testcase))
+		if (!strcmp(tc, testcases[i].testcase)) {
 			rc = testcases[i].map(p, r, o, test, &work_ns, err, errlen);
+			if (!rc)
+				note_ignored(p, r, testcases[i].used);
+		}
 	if (rc == -2)
 		snprintf(err, errlen, "not supported: %s/%s; mmbench can reproduce: %s", tc,
 			 test ? test : "(no test parameter)", repro_supported_list());

@@ -1,0 +1,159 @@
+/* The parsed 0-day / LKP report: lookups, release and the dry-run description. */
+#include "lkpreport.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------- the model */
+
+void lkp_report_init(struct lkp_report *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+static void kv_free(struct lkp_kv *kv, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(kv[i].key);
+		free(kv[i].value);
+	}
+	free(kv);
+}
+
+void lkp_table_release(struct lkp_table *t)
+{
+	free(t->model);
+	free(t->axes_keys);
+	free(t->axes_values);
+	kv_free(t->axes, t->naxes);
+	for (size_t i = 0; i < t->ncommits; i++) {
+		free(t->commits[i].sha);
+		free(t->commits[i].long_sha);
+		free(t->commits[i].subject);
+	}
+	free(t->commits);
+	for (size_t i = 0; i < t->nrows; i++)
+		free(t->rows[i].metric);
+	free(t->rows);
+	memset(t, 0, sizeof(*t));
+}
+
+void lkp_report_release(struct lkp_report *r)
+{
+	free(r->testcase);
+	free(r->test_machine);
+	kv_free(r->params, r->nparams);
+	free(r->headline_metric);
+	free(r->commit_sha);
+	free(r->commit_subject);
+	free(r->materials_url);
+	for (size_t i = 0; i < r->ntables; i++)
+		lkp_table_release(&r->tables[i]);
+	free(r->tables);
+	memset(r, 0, sizeof(*r));
+}
+
+const char *lkp_report_param(const struct lkp_report *r, const char *key)
+{
+	for (size_t i = 0; i < r->nparams; i++)
+		if (!strcmp(r->params[i].key, key))
+			return r->params[i].value;
+	return NULL;
+}
+
+const char *lkp_table_axis(const struct lkp_table *t, const char *key)
+{
+	for (size_t i = 0; i < t->naxes; i++)
+		if (!strcmp(t->axes[i].key, key))
+			return t->axes[i].value;
+	return NULL;
+}
+
+const struct lkp_row *lkp_table_row(const struct lkp_table *t, const char *metric)
+{
+	for (size_t i = 0; i < t->nrows; i++)
+		if (!strcmp(t->rows[i].metric, metric))
+			return &t->rows[i];
+	return NULL;
+}
+
+const struct lkp_table *lkp_report_main_table(const struct lkp_report *r)
+{
+	if (!r->ntables)
+		return NULL;
+	/* The follow-ups caption the original machine "for test machine: ..." */
+	for (size_t i = 0; i < r->ntables; i++)
+		if (r->tables[i].model && starts_with(r->tables[i].model, "test machine"))
+			return &r->tables[i];
+	for (size_t i = 0; i < r->ntables; i++)
+		if (!r->tables[i].model)
+			return &r->tables[i];
+	return &r->tables[0];
+}
+
+/* ------------------------------------------------------------- describe */
+
+void lkp_fmt_mean(struct strbuf *sb, double v)
+{
+	if (fabs(v) < 1000)
+		strbuf_addf(sb, "%10.2f", v);
+	else if (fabs(v) > 1e8)
+		strbuf_addf(sb, "%10.4g", v);
+	else
+		strbuf_addf(sb, "%10lld", (long long)llround(v));
+}
+
+void lkp_report_describe(const struct lkp_report *r, struct strbuf *out)
+{
+	strbuf_addf(out, "testcase:      %s\n", r->testcase);
+	strbuf_addf(out, "test machine:  %s\n", r->test_machine ? r->test_machine : "(not in the report)");
+	if (r->headline_from_table)
+		strbuf_addf(out, "headline:      %s %+.1f%s%s (first row of the table; no 'noticed a' sentence)\n",
+			    r->headline_metric, r->headline_change, r->headline_absolute ? "" : "%",
+			    r->direction < 0 ? " regression" : r->direction > 0 ? " improvement" : "");
+	else
+		strbuf_addf(out, "headline:      %s %+.1f%s %s\n", r->headline_metric,
+			    r->headline_change, r->headline_absolute ? "" : "%",
+			    r->direction < 0 ? "regression" : "improvement");
+	if (r->commit_sha)
+		strbuf_addf(out, "commit:        %s (\"%s\")\n", r->commit_sha,
+			    r->commit_subject ? r->commit_subject : "");
+	strbuf_addf(out, "parameters:%s\n", r->params_from_axes ? "    (from the table axes)" : "");
+	for (size_t i = 0; i < r->nparams; i++)
+		strbuf_addf(out, "  %s: %s\n", r->params[i].key, r->params[i].value);
+	strbuf_addf(out, "materials:     %s\n", r->materials_url ? r->materials_url : "(not in the report)");
+	for (size_t i = 0; i < r->ntables; i++) {
+		const struct lkp_table *tb = &r->tables[i];
+
+		strbuf_addf(out, "table %zu (line %d)%s%s\n", i + 1, tb->line,
+			    tb->model ? ", for " : "", tb->model ? tb->model : "");
+		strbuf_addf(out, "  %s:\n    %s\n", tb->axes_keys, tb->axes_values);
+		for (size_t c = 0; c < tb->ncommits; c++)
+			strbuf_addf(out, "  %-16s (\"%s\")%s\n", tb->commits[c].long_sha,
+				    tb->commits[c].subject, c == 0 ? "  [base]" : "");
+		if (tb->nfail_rows)
+			strbuf_addf(out, "  (%zu fail:runs row%s not used)\n", tb->nfail_rows,
+				    tb->nfail_rows == 1 ? "" : "s");
+		for (size_t k = 0; k < tb->nrows; k++) {
+			const struct lkp_row *row = &tb->rows[k];
+
+			strbuf_addstr(out, "  ");
+			for (size_t c = 0; c < tb->ncommits; c++) {
+				if (c > 0) {
+					if (row->absolute)
+						strbuf_addf(out, "%+10.1f  ", row->change[c]);
+					else
+						strbuf_addf(out, "%+10.1f%% ", row->change[c]);
+				}
+				lkp_fmt_mean(out, row->mean[c]);
+				if (row->stddev[c] >= 0)
+					strbuf_addf(out, " ±%3d%%", row->stddev[c]);
+				else
+					strbuf_addstr(out, "      ");
+			}
+			strbuf_addf(out, "  %s\n", row->metric);
+		}
+	}
+}
