@@ -41,7 +41,8 @@ export MMBENCH_DB="$work/ab.db"
 export MMBENCH_STATE="$work/state"
 spin=""	# busy loops of step 6c, never left behind
 # shellcheck disable=SC2086 # a list of pids
-trap 'kill $spin 2>/dev/null; rm -rf "$work"' EXIT
+# (set -e holds in the trap too: a failing kill must not set the exit status)
+trap 'if [ -n "$spin" ]; then kill $spin 2>/dev/null || true; fi; rm -rf "$work"' EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
