@@ -68,7 +68,8 @@ static int kernel_measure(void *ctx, const char *sha, double *value)
 	rc = kbuild_build(&b, &br);
 	if (rc == 0)
 		kbuild_result_release(&br);
-	for (int attempt = 0; rc == 0 && attempt < ATTEMPTS; attempt++) {
+	/* rc 1: that boot had no undisturbed value; boot again */
+	for (int attempt = 0; (rc == 0 || rc == 1) && attempt < ATTEMPTS; attempt++) {
 		struct vm_result vr;
 
 		k->vm.label = label;
@@ -76,7 +77,7 @@ static int kernel_measure(void *ctx, const char *sha, double *value)
 		vm_result_release(&vr);
 		if (rc == 0 && (rc = run_mean(k, label, value)) == 0)
 			break;
-		if (rc == 1)
+		if (rc == 1 && attempt + 1 < ATTEMPTS)
 			info("bisect: %s: no undisturbed value of %s in that boot; booting again",
 			     label, k->o->metric);
 	}

@@ -131,6 +131,9 @@ int kbuild_git(const char *dir, struct strbuf *out, struct strbuf *err, ...)
 	int rc;
 
 	kargv_push(&a, "git");
+	/* an auto gc git am starts in the background would run beside the boots */
+	kargv_push(&a, "-c");
+	kargv_push(&a, "gc.autoDetach=false");
 	kargv_push(&a, "-C");
 	kargv_push(&a, dir);
 	va_start(ap, err);
