@@ -300,6 +300,7 @@ struct boot {
 	int qemu_status;
 	double started;
 	struct interference host;	/* the host during the boot, QEMU and us not counted */
+	double host_kthread_share;	/* of it, the kernel's own threads' (NAN: unknown) */
 };
 
 /* QEMU with argv a, its output to the QEMU log (the command line first); 0 or -1. */
@@ -322,10 +323,32 @@ static int qemu_spawn(const struct boot *b, const struct kargv *a, struct proc *
 	return rc;
 }
 
+/*
+ * The kernel's own threads during a boot mostly work on the guest's memory
+ * (khugepaged, kswapd, DAMON, compaction): kept apart from other jobs,
+ * which are what makes a boot's numbers untrustworthy.
+ */
+static void host_without_kthreads(struct boot *b, double kthread_s)
+{
+	struct interference *x = &b->host;
+
+	b->host_kthread_share = NAN;
+	if (isnan(kthread_s) || isnan(x->foreign_cpu_s) || !(x->wall_s > 0) || !(x->cpus > 0))
+		return;
+	if (kthread_s < 0)
+		kthread_s = 0;
+	if (kthread_s > x->foreign_cpu_s)
+		kthread_s = x->foreign_cpu_s;
+	b->host_kthread_share = kthread_s / (x->cpus * x->wall_s);
+	x->foreign_cpu_s -= kthread_s;
+	x->foreign_share = x->foreign_cpu_s / (x->cpus * x->wall_s);
+}
+
 static enum boot_end boot_once(struct boot *b)
 {
 	struct kargv a = KARGV_INIT;
 	struct interference_snap host0, host1;
+	double kt0;
 	int sfd = -1, status = 0;
 	off_t soff = 0;
 	bool bad = false, exited = false;
@@ -342,6 +365,7 @@ static enum boot_end boot_once(struct boot *b)
 	b->started = t0;
 	/* QEMU is our only child until it is reaped below: its CPU time is "own" */
 	interference_take(&host0);
+	kt0 = interference_kthread_cpu_s();
 	if (qemu_spawn(b, &a, &qp) < 0) {
 		kargv_release(&a);
 		return BOOT_EXITED;
@@ -384,6 +408,7 @@ static enum boot_end boot_once(struct boot *b)
 	status = qp.status;
 	interference_take(&host1);
 	interference_diff(&host0, &host1, &b->host);
+	host_without_kthreads(b, interference_kthread_cpu_s() - kt0);
 	pump_stream(&sfd, b->q.result_file, &soff, b->m, &bad);
 	if (sfd >= 0)
 		close(sfd);
@@ -591,6 +616,7 @@ static void host_check(const struct experiment *e, const struct boot *b, struct 
 		{ "vm.host.cpus", x->cpus },
 		{ "vm.host.foreign_share", x->foreign_share },
 		{ "vm.host.steal_share", x->steal_share },
+		{ "vm.host.kthread_share", b->host_kthread_share },
 	};
 	char num[32];
 

@@ -2,6 +2,7 @@
 #include "envctl.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -258,6 +259,33 @@ double interference_level(const struct interference *x)
 	if (isnan(x->foreign_share))
 		return NAN;
 	return x->foreign_share + (isnan(x->steal_share) ? 0 : x->steal_share);
+}
+
+double interference_kthread_cpu_s(void)
+{
+	double hz = (double)sysconf(_SC_CLK_TCK), ticks = 0;
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+
+	if (!d)
+		return NAN;
+	while ((de = readdir(d))) {
+		char path[300], buf[1024], *p;
+		unsigned long flags;
+		unsigned long long ut, st;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		if (slurp(path, buf, sizeof(buf)) <= 0 || !(p = strrchr(buf, ')')))
+			continue;
+		/* after "(comm)": state ppid pgrp session tty tpgid flags ... utime stime */
+		if (sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu %*u %*u %*u %*u %llu %llu",
+			   &flags, &ut, &st) == 3 && (flags & 0x00200000))	/* PF_KTHREAD */
+			ticks += (double)(ut + st);
+	}
+	closedir(d);
+	return ticks / (hz > 0 ? hz : 100);
 }
 
 bool interference_record_only(struct interference_limits *l)

@@ -83,6 +83,14 @@ int interference_keys(const struct interference *x, const char **keys, double *v
 double interference_level(const struct interference *x);
 
 /*
+ * CPU seconds the kernel's own threads (PF_KTHREAD: khugepaged, kswapd,
+ * kdamond, kworkers) have used since boot, NAN when /proc is not there.
+ * A VM's host tells them from other jobs: they mostly work on the guest's
+ * memory.
+ */
+double interference_kthread_cpu_s(void);
+
+/*
  * MMBENCH_INTERFERENCE=record in the environment: measure and store, but
  * let no load limit judge (test suites on shared machines whose subject is
  * not interference); knob drift still counts.  Switches l's load checks
