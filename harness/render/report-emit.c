@@ -21,10 +21,12 @@ static const char *const file_names[REPORT_NFMT] = {
 	[REPORT_HTML] = "report.html",
 };
 
-/* every back end in the mask that has the op */
+/* every back end in the mask that has the op (f names the loop variable, op a member) */
+/* NOLINTBEGIN(bugprone-macro-parentheses) */
 #define EACH(e, f, op) \
 	for (size_t f = 0; f < REPORT_NFMT; f++) \
 		if (((e)->mask & REPORT_ONLY(f)) && backends[f]->op)
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 void report_emit_init(struct report_emitter *e)
 {

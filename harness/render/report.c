@@ -126,7 +126,7 @@ static int env_collect(struct report *rp, struct env_table *t)
 		for (size_t r = 0; r < qs->kernels[k].nruns; r++)
 			if (pooled(&qs->kernels[k].runs[r]))
 				t->nruns++;
-	t->runs = xcalloc(t->nruns ? t->nruns : 1, sizeof(*t->runs));
+	t->runs = xcalloc(t->nruns ? t->nruns : 1, sizeof(const struct query_run *));
 	t->label_of = xcalloc(t->nruns ? t->nruns : 1, sizeof(*t->label_of));
 	t->nruns = 0;
 	for (size_t k = 0; k < qs->nlabels; k++)
