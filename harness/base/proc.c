@@ -172,6 +172,13 @@ static int supervise(struct proc *p, int *in_fd, int *out_fd, int *err_fd)
 	}
 }
 
+/* A waitpid() status as proc_run() returns it: 0-255, 128 + signal, else -1. */
+static int exit_code(int status)
+{
+	return WIFEXITED(status) ? WEXITSTATUS(status) :
+	       WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
+}
+
 int proc_run(struct proc *p)
 {
 	int inp[2] = { -1, -1 }, outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
@@ -213,8 +220,7 @@ int proc_run(struct proc *p)
 	rc = supervise(p, &inp[1], &outp[0], &errp[0]);
 	sigaction(SIGPIPE, &old, NULL);
 	if (rc == 0)
-		rc = WIFEXITED(p->status) ? WEXITSTATUS(p->status) :
-		     WIFSIGNALED(p->status) ? 128 + WTERMSIG(p->status) : -1;
+		rc = exit_code(p->status);
 out:
 	saved = errno;
 	close_pair(inp);
@@ -260,8 +266,7 @@ int proc_finish(struct proc *p, int sig)
 	while (waitpid(p->pid, &p->status, 0) < 0)
 		if (errno != EINTR)
 			return -1;
-	return WIFEXITED(p->status) ? WEXITSTATUS(p->status) :
-	       WIFSIGNALED(p->status) ? 128 + WTERMSIG(p->status) : -1;
+	return exit_code(p->status);
 }
 
 const char *proc_ended(const struct proc *p, char *buf, size_t len)
