@@ -122,6 +122,13 @@ static bool cg_populated(const char *dir)
 	return pop;
 }
 
+/* Killed tasks take a moment to leave: up to 5 s. */
+static void cg_wait_empty(const char *dir)
+{
+	for (int i = 0; i < 5000 && cg_populated(dir); i++)
+		sleep_ms(1);
+}
+
 /* SIGKILL everything in dir and below: cgroup.kill (5.14+), else one by one. */
 static void cg_kill(const char *dir)
 {
@@ -183,8 +190,7 @@ int contain_cgroup_destroy(const char *path)
 	if (sf.f_type != CGROUP2_SUPER_MAGIC)
 		return error("not removing %s: not a cgroup v2 folder", path);
 	cg_kill(path);
-	for (int i = 0; i < 5000 && cg_populated(path); i++)
-		sleep_ms(1);
+	cg_wait_empty(path);
 	ret = cg_rmdir_tree(path, 0);
 	if (ret)
 		return error("cannot remove the iteration cgroup %s: %s", path, strerror(-ret));
@@ -332,8 +338,7 @@ void contain_end(struct contain *c)
 	sweep(0);
 	if (c->cg && c->shared) {
 		/* the next iteration finds it empty: what is exiting has left */
-		for (int i = 0; i < 5000 && cg_populated(c->cg); i++)
-			sleep_ms(1);
+		cg_wait_empty(c->cg);
 	} else if (c->cg) {
 		contain_cgroup_destroy(c->cg);
 	}
