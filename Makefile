@@ -24,7 +24,7 @@ CFLAGS    += -std=gnu11 $(WARN) $(SANFLAGS) -D_GNU_SOURCE
 # headers are included by bare name, so a file can move between folders
 # without edits.
 SUBSYS    := base machine run compare render session kernel reproduce fleet commands
-HOST_INC  := -Iinclude $(SUBSYS:%=-Iharness/%) -Idb -Iplot
+HOST_INC  := -Iinclude $(SUBSYS:%=-Iharness/%) -Idb -Iplot -I$(BUILD)/gen
 CPPFLAGS  += $(HOST_INC) \
 	     -DMMB_VERSION='"$(VERSION)"' \
 	     -DMMB_PLUGIN_DIR='"$(PREFIX)/lib/mmbench"' -DMMB_DATA_DIR='"$(PREFIX)/share/mmbench"'
@@ -80,12 +80,22 @@ VERSION_OBJ := $(foreach d,$(BUILD)/obj $(BUILD)/uobj build-fuzz/obj,$d/harness/
 $(VERSION_OBJ): $(BUILD)/gen/git-sha
 $(VERSION_OBJ): CPPFLAGS += -DMMB_GIT_SHA='"$(GIT_SHA)"'
 
+# The output formats are the DEFINE_RENDERER lines of harness/render/*.c
+# (tools/renderer-list.sh): render.c's table and the help synopses'
+# @FORMATS@ are made from them, so a new format is its own file.  Remade
+# on every make (a removed file changes it too), rewritten only on change.
+$(BUILD)/gen/renderer-list.h: FORCE
+	@mkdir -p $(dir $@)
+	$(Q)./tools/renderer-list.sh header $@
+RENDER_TABLE_OBJ := $(foreach d,$(BUILD)/obj $(BUILD)/uobj build-fuzz/obj,$d/harness/render/render.o)
+$(RENDER_TABLE_OBJ): $(BUILD)/gen/renderer-list.h
+
 $(BUILD)/libmmbench.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 HELP_TXT  := $(sort $(wildcard docs/help/*.txt))
-$(BUILD)/gen/help_texts.c: $(HELP_TXT) tools/gen-help.sh
+$(BUILD)/gen/help_texts.c: $(HELP_TXT) tools/gen-help.sh $(BUILD)/gen/renderer-list.h
 	@mkdir -p $(dir $@)
 	$(Q)./tools/gen-help.sh $@ $(HELP_TXT)
 $(BUILD)/gen/help_texts.o: $(BUILD)/gen/help_texts.c harness/base/help.h
@@ -94,7 +104,7 @@ $(BUILD)/gen/help_texts.o: $(BUILD)/gen/help_texts.c harness/base/help.h
 # Man pages come from the same help texts (tools/gen-man.sh); a page is only
 # rewritten when its text changed.
 all: $(BUILD)/gen/man.stamp
-$(BUILD)/gen/man.stamp: $(HELP_TXT) tools/gen-man.sh
+$(BUILD)/gen/man.stamp: $(HELP_TXT) tools/gen-man.sh $(BUILD)/gen/renderer-list.h
 	$(Q)./tools/gen-man.sh docs/man $(HELP_TXT)
 	@mkdir -p $(dir $@) && touch $@
 
@@ -310,7 +320,7 @@ lint-layout:
 layer-graph:
 	@python3 tools/check-layout.py --graph . > docs/layers.md
 
-lint: lint-layout
+lint: lint-layout $(BUILD)/gen/renderer-list.h
 	@./tools/install-deps.sh lint
 	@command -v cppcheck >/dev/null && command -v $(CLANG_TIDY) >/dev/null || \
 		{ echo "lint needs cppcheck and clang-tidy (apt-get install cppcheck clang-tidy)"; exit 1; }

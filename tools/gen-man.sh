@@ -15,6 +15,8 @@ set -e
 [ $# -ge 1 ] || { echo "usage: $0 OUTDIR HELP.txt..." >&2; exit 2; }
 out=$1; shift
 mkdir -p "$out"
+# @FORMATS@ in a text: the output formats, from the renderer table
+formats=$("$(dirname "$0")/renderer-list.sh" names)
 for f in "$@"; do
 	cmd=$(basename "$f" .txt)
 	if [ "$cmd" = mmbench ]; then page=mmbench; else page=mmbench-$cmd; fi
@@ -30,6 +32,7 @@ for f in "$@"; do
 	else
 		see="mmbench(1)"
 	fi
+	sed "s/@FORMATS@/$formats/g" "$f" |
 	awk -v title="$title" -v src="docs/help/$cmd.txt" -v see="$see" '
 	function esc(s) {
 		gsub(/\\/, "\\e", s)
@@ -104,7 +107,7 @@ for f in "$@"; do
 			print esc(see)
 		}
 	}
-	' "$f" > "$tmp"
+	' > "$tmp"
 	if [ -f "$out/$page.1" ] && cmp -s "$tmp" "$out/$page.1"; then
 		rm -f "$tmp"
 	else

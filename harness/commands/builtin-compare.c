@@ -37,7 +37,7 @@ int cmd_compare(int argc, char **argv)
 	struct query_filter filter = { 0 };
 	const char **labels = xcalloc((size_t)argc + 1, sizeof(*labels));
 	size_t nlabels = 0;
-	const struct renderer *fmt = &renderers[0];
+	const struct renderer *fmt = renderers[0];
 	enum stats_test_kind kind = STATS_WELCH;
 	enum stats_mean_kind mean = STATS_MEAN_AUTO;
 	enum stats_unit unit = STATS_UNIT_AUTO;

@@ -75,7 +75,7 @@ int ab_opts_check(struct ab_opts *o, int argc, char **argv)
 static int ab_compare(struct mmb_db *db, struct compare_select *sel, const char *format)
 {
 	/* checked by ab_opts_check() */
-	const struct renderer *f = format ? renderer_find(format) : &renderers[0];
+	const struct renderer *f = format ? renderer_find(format) : renderers[0];
 
 	fflush(stdout);
 	sel->need = COMPARE_NEED_COMMON;

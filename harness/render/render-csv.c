@@ -109,3 +109,5 @@ void compare_csv(struct strbuf *out, const struct compare *c)
 		}
 	}
 }
+
+DEFINE_RENDERER(csv, 50, compare_csv, 0, render_by_machine_csv);

@@ -197,3 +197,5 @@ void compare_json(struct strbuf *out, const struct compare *c)
 		json_row(out, c, r);
 	strbuf_addstr(out, "\n]}\n");
 }
+
+DEFINE_RENDERER(json, 60, compare_json, 0, render_by_machine_json);

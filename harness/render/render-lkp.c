@@ -280,3 +280,5 @@ void compare_lkp(struct strbuf *out, const struct compare *c)
 	free(done);
 	free(rows);
 }
+
+DEFINE_RENDERER(lkp, 30, compare_lkp, RENDER_NOTES, render_by_machine_text);

@@ -170,3 +170,5 @@ void compare_markdown(struct strbuf *out, const struct compare *c)
 	if (na)
 		strbuf_addstr(out, ZERO_BASE_NOTE);
 }
+
+DEFINE_RENDERER(markdown, 40, compare_markdown, RENDER_NOTES, render_by_machine_markdown);

@@ -341,3 +341,5 @@ void compare_mmtests(struct strbuf *out, const struct compare *c)
 	free(done);
 	free(rows);
 }
+
+DEFINE_RENDERER(mmtests, 20, compare_mmtests, RENDER_NOTES, render_by_machine_text);

@@ -245,3 +245,5 @@ void compare_text(struct strbuf *out, const struct compare *c)
 }
 
 /* Were values recorded for a series (counting those left out as disturbed)? */
+
+DEFINE_RENDERER(text, 10, compare_text, RENDER_NOTES, render_by_machine_text);

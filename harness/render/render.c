@@ -1,6 +1,7 @@
 /*
  * The renderers: every output format of a comparison is one entry of
- * renderers[] (name, function, flags), one file each (render-<name>.c).
+ * renderers[] (name, function, flags), one file each (render-<name>.c),
+ * collected from their DEFINE_RENDERER lines by make (render.h).
  * Format lists in errors and help come from the table; compare_show() is
  * `mmbench compare` (render and print).
  */
@@ -150,28 +151,29 @@ bool render_same_variant(const struct query_row *a, const struct query_row *b)
 
 /* Every output format; the first is the default.  A new format is a line
  * here and its file (docs/ARCHITECTURE.md, the recipes). */
-const struct renderer renderers[] = {
-	{ "text", compare_text, RENDER_NOTES, render_by_machine_text },
-	{ "mmtests", compare_mmtests, RENDER_NOTES, render_by_machine_text },
-	{ "lkp", compare_lkp, RENDER_NOTES, render_by_machine_text },
-	{ "markdown", compare_markdown, RENDER_NOTES, render_by_machine_markdown },
-	{ "csv", compare_csv, 0, render_by_machine_csv },
-	{ "json", compare_json, 0, render_by_machine_json },
+/* renderer-list.h: RENDERER_ENTRY(name) per DEFINE_RENDERER line, made by make */
+#define RENDERER_ENTRY(name) extern const struct renderer renderer_##name;
+#include "renderer-list.h"
+#undef RENDERER_ENTRY
+#define RENDERER_ENTRY(name) &renderer_##name,
+const struct renderer *const renderers[] = {
+#include "renderer-list.h"
 };
+#undef RENDERER_ENTRY
 const size_t nrenderers = ARRAY_SIZE(renderers);
 
 const struct renderer *renderer_find(const char *name)
 {
 	for (size_t i = 0; name && i < nrenderers; i++)
-		if (!strcmp(renderers[i].name, name))
-			return &renderers[i];
+		if (!strcmp(renderers[i]->name, name))
+			return renderers[i];
 	return NULL;
 }
 
 void renderer_names(struct strbuf *out)
 {
 	for (size_t i = 0; i < nrenderers; i++)
-		strbuf_addf(out, "%s%s", i ? ", " : "", renderers[i].name);
+		strbuf_addf(out, "%s%s", i ? ", " : "", renderers[i]->name);
 }
 
 const struct renderer *renderer_find_or_error(const char *who, const char *name)

@@ -23,7 +23,19 @@ struct renderer {
 			   const struct renderer *r);
 };
 
-extern const struct renderer renderers[];
+/*
+ * One output format, at file scope in its own harness/render/render-<name>.c:
+ *
+ *     DEFINE_RENDERER(name, rank, render, flags, by_machine);
+ *
+ * at the start of a line: make collects these lines into renderers[]
+ * (tools/renderer-list.sh), ordered by rank, so no other file lists a
+ * format.  The help synopses' @FORMATS@ comes from the same lines.
+ */
+#define DEFINE_RENDERER(name_, rank_, render_, flags_, by_machine_) \
+	const struct renderer renderer_##name_ = { #name_, render_, flags_, by_machine_ }
+
+extern const struct renderer *const renderers[];
 extern const size_t nrenderers;
 
 /* The renderer called name, or NULL. */

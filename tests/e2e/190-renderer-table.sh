@@ -1,7 +1,7 @@
 #!/bin/bash
-# Renderers are one table (harness/render/render.c): the formats an error
-# lists are the table's, compare's help names the same list, ab refuses an
-# unknown format with the same list, and every format renders the same
+# Renderers are one table (the DEFINE_RENDERER lines of harness/render/):
+# the formats an error lists are the table's, compare's help and man page
+# name the same list, ab refuses an unknown format with the same list, and every format renders the same
 # comparison (and its --by machine form) without error.
 . "$(dirname "$0")/../e2e-lib.sh"
 SRC=${MMBENCH_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -13,10 +13,14 @@ set -e
 [ $rc = 2 ] || die "unknown format: exit $rc, expected 2"
 list=$(sed -n "s/.*unknown format 'bogus' (formats: \(.*\))$/\1/p" "$TMP/err")
 [ -n "$list" ] || die "no format list in: $(cat "$TMP/err")"
-[ "$list" = "text, mmtests, lkp, markdown, csv, json" ] || die "formats: $list"
-help=$(sed -n 's/.*\[--format \([a-z|]*\)\].*/\1/p' "$SRC/docs/help/compare.txt" | head -1)
+table=$("$SRC/tools/renderer-list.sh" names)
+[ "$list" = "$(echo "$table" | sed 's/|/, /g')" ] || die "formats: $list, the DEFINE_RENDERER lines: $table"
+case $list in text,*) ;; *) die "text (compare's default) is not first: $list" ;; esac
+help=$("$MMB" help compare | sed -n 's/.*\[--format \([a-z|]*\)\].*/\1/p' | head -1)
 [ "$help" = "$(echo "$list" | sed 's/, /|/g')" ] ||
-	die "docs/help/compare.txt lists '$help', the table '$list'"
+	die "compare's help lists '$help', the table '$list'"
+man=$(sed -n 's/.*\[\\-\\-format \([a-z|]*\)\].*/\1/p' "$SRC/docs/man/mmbench-compare.1" | head -1)
+[ "$man" = "$help" ] || die "mmbench-compare.1 lists '$man', the help '$help'"
 
 set +e
 "$MMB" ab --base-name a --new-name b --format bogus "$TMP/x.yaml" > /dev/null 2> "$TMP/err"; rc=$?

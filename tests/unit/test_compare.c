@@ -425,15 +425,15 @@ static void test_zero_baseline(void **state)
 	compare_build(&c, &qs, STATS_WELCH);
 	assert_true(isnan(c.rows[1].test[1].rel) && isnan(c.rows[1].test[1].rel_lo));
 	for (size_t f = 0; f < nrenderers; f++) {
-		const char *name = renderers[f].name;
+		const char *name = renderers[f]->name;
 
 		strbuf_reset(&sb);
 		c.verbose = true;	/* text: the block layout, a line per kernel */
-		renderers[f].render(&sb, &c);
+		renderers[f]->render(&sb, &c);
 		c.verbose = false;
 		if (strstr(sb.buf, "inf") || strstr(sb.buf, "nan") || strstr(sb.buf, "e+99"))
 			fail_msg("format %s:\n%s", name, sb.buf);
-		if (!(renderers[f].flags & RENDER_NOTES))
+		if (!(renderers[f]->flags & RENDER_NOTES))
 			continue;
 		/* said once, whatever the number of n/a cells */
 		if (count_str(sb.buf, "n/a: the baseline is 0") != 1)
