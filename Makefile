@@ -206,7 +206,7 @@ check-bisect:
 	MMBENCH_BUILD=$(BUILD) ./tests/kernel/bisect.sh
 
 # the test plugins too: overhead.sh runs good_minimal, plan-variants.sh others
-bench: all $(TEST_PLUGINS) $(BUILD)/bench/interference-cost $(BUILD)/bench/strtod-loop
+bench: all $(TEST_PLUGINS) $(BUILD)/bench/interference-cost $(BUILD)/bench/strtod-loop $(BUILD)/bench/fork-floor
 	MMBENCH_BUILD=$(BUILD) SENS=$(SENS) KSENS=$(KSENS) KAA=$(KAA) KVER=$(KVER) VMSDEF=$(VMSDEF) ./bench/run.sh
 
 $(BUILD)/bench/interference-cost: bench/interference-cost.c $(BUILD)/libmmbench.a
@@ -214,6 +214,10 @@ $(BUILD)/bench/interference-cost: bench/interference-cost.c $(BUILD)/libmmbench.
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libmmbench.a $(LDLIBS)
 
 $(BUILD)/bench/strtod-loop: bench/strtod-loop.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(BUILD)/bench/fork-floor: bench/fork-floor.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Harness overhead outside the timed region.
 #  1. Zero-work plugin, N iterations: wall / N = the fixed cost the harness
-#     adds per iteration (fork, pipe, monitors, one SQLite commit).
+#     adds per iteration (fork, pipe, monitors, one SQLite commit), beside
+#     the machine's own floor: a bare fork + exit + wait (bench/fork-floor.c).
 #  2. A real pft run: gaps between consecutive iterations (from the DB's
 #     started/elapsed columns) as a share of the whole run.
 set -eu
@@ -38,8 +39,37 @@ w4=$(zero_run $((4 * N)))
 per=$(echo "($w4 - $w1) * 1000 / (3 * $N)" | bc -l)
 printf 'zero-work iteration: %.2f ms per iteration (fork + pipe + monitors + commit), runs of %d and %d iterations: %.2f s and %.2f s\n' \
 	"$per" "$N" $((4 * N)) "$w1" "$w4"
-bench_row "empty iteration (harness cost)" "<= 1 ms" "$(printf '%.2f ms' "$per")" - - \
-	"$(bench_met "$per <= 1")"
+# the machine's floor in the same run: a small process's fork + exit + wait,
+# and one page write after a fork (bench/fork-floor.c)
+floor=- wp=-
+if [ -x "$B/bench/fork-floor" ]; then
+	read -r floor wp < <("$B/bench/fork-floor" 300)
+	printf 'this machine: fork + _exit + waitpid of a small process %.3f ms; a page written after a fork %.1f us\n' \
+		"$floor" "$wp"
+fi
+# the harness process alone (not its children): CPU and page faults per
+# iteration, marginal over N -> 4N like the wall time
+if command -v perf >/dev/null && perf stat -i -e minor-faults -x, -o /dev/null -- true 2>/dev/null; then
+	parent() {	# iterations -> "task-clock-ms minor-faults"
+		MMBENCH_PLUGIN_PATH=$B/tests/plugins perf stat -i -e task-clock,minor-faults -x, -o "$TMP/stat" \
+			-- "$MMB" run "$TMP/zero-$1.yaml" -q > /dev/null 2>&1 || true
+		awk -F, '$3 == "task-clock" { c = $1 } $3 == "minor-faults" { f = $1 } END { print c, f }' "$TMP/stat"
+	}
+	read -r c1 f1 < <(parent "$N")
+	read -r c4 f4 < <(parent $((4 * N)))
+	awk -v c1="$c1" -v c4="$c4" -v f1="$f1" -v f4="$f4" -v n="$N" -v wp="$wp" 'BEGIN {
+		f = (f4 - f1) / (3 * n);
+		printf "the harness process per iteration: %.2f ms CPU, %.0f page faults", (c4 - c1) / (3 * n), f;
+		if (wp != "-") printf " (about %.2f ms at %.1f us a fault)", f * wp / 1000, wp;
+		printf "\n" }'
+fi
+verdict=$(bench_met "$per <= 1")
+if [ "$floor" != - ] && awk "BEGIN { exit !($floor > 1) }"; then
+	verdict="$verdict: this machine's bare fork + exit + wait alone is $floor ms"
+fi
+bench_row "empty iteration (harness cost)" "<= 1 ms" "$(printf '%.2f ms' "$per")" \
+	"$([ "$floor" = - ] && echo - || echo "bare fork+exit+wait $floor ms")" \
+	"$([ "$floor" = - ] && echo - || awk -v a="$per" -v b="$floor" 'BEGIN { printf "%.1f", a / b }')" "$verdict"
 # where it goes: the harness and its iteration children by shared object
 if command -v perf >/dev/null && perf record -q -e cpu-clock -o "$TMP/perf.data" -- true 2>/dev/null; then
 	sed "s/^iterations: .*/iterations: $N/" "$TMP/zero.yaml" > "$TMP/zero-p.yaml"
