@@ -823,24 +823,25 @@ int db_run_set_accel(struct mmb_db *db, int64_t run_id, const char *accel)
 	return db_done(db, st, rc);
 }
 
+/* " OR col IN (?,...)" with n marks; nothing when n is 0. */
+static void sql_or_in(struct strbuf *sql, const char *col, size_t n)
+{
+	if (!n)
+		return;
+	strbuf_addf(sql, " OR %s IN (", col);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addstr(sql, i ? ",?" : "?");
+	strbuf_addch(sql, ')');
+}
+
 /* " AND (0 OR k.label IN (?...) OR r.id IN (?...))", nothing when both lists are empty. */
 static void sql_run_filter(struct strbuf *sql, size_t nl, size_t nr)
 {
 	if (!nl && !nr)
 		return;
 	strbuf_addstr(sql, " AND (0");
-	if (nl) {
-		strbuf_addstr(sql, " OR k.label IN (");
-		for (size_t i = 0; i < nl; i++)
-			strbuf_addstr(sql, i ? ",?" : "?");
-		strbuf_addch(sql, ')');
-	}
-	if (nr) {
-		strbuf_addstr(sql, " OR r.id IN (");
-		for (size_t i = 0; i < nr; i++)
-			strbuf_addstr(sql, i ? ",?" : "?");
-		strbuf_addch(sql, ')');
-	}
+	sql_or_in(sql, "k.label", nl);
+	sql_or_in(sql, "r.id", nr);
 	strbuf_addch(sql, ')');
 }
 
