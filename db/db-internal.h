@@ -60,9 +60,11 @@ void db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s);
  * empty).  Start one as { .size = sizeof(element) }.  Each list-reading
  * function names how a row goes in and how an element is freed.
  */
+struct db_cols;
 struct db_list {
 	void *v;
 	size_t n, alloc, size;
+	const struct db_cols *cols;	/* non-NULL: rows are copied by it (db_query_rows) */
 };
 /* Put st's current row into l (a new element, or one it adds to); 0, or -1 after error(). */
 typedef int db_row_fn(sqlite3_stmt *st, struct db_list *l, void *arg);
@@ -75,18 +77,79 @@ void *db_list_add(struct db_list *l);
 void db_list_free(void *v, size_t n, size_t size, db_release_fn *release);
 /*
  * The read loop of every list query: each row of st through row(st, l, arg)
- * onto the end of *l; st finalized.  0, or -1 after db_fail() (or row's
- * error) with all of *l freed (release on each element) and left empty.
+ * (or copied by l->cols) onto the end of *l; st finalized.  0, or -1 after
+ * db_fail() (or row's error) with all of *l freed (release, or l->cols, on
+ * each element) and left empty.
  */
 int db_read_list(struct mmb_db *db, sqlite3_stmt *st, db_row_fn *row, void *arg,
 		 db_release_fn *release, struct db_list *l);
 /*
- * A whole list query: sql prepared, its one parameter bound to *id (none
- * when id is NULL), every row read as db_read_list() does into elements of
- * size bytes; *(T **)out and *n set (NULL and 0 on failure).  0 or -1.
+ * A query's parameters as data, bound in order (?1, ?2, ...): DB_ARGS(DB_I64(id),
+ * DB_TEXT(s)).  A NULL text binds SQL NULL; text is copied when bound.
  */
-int db_query_list(struct mmb_db *db, const char *sql, const int64_t *id, db_row_fn *row,
+struct db_arg {
+	enum { DB_ARG_END, DB_ARG_TEXT, DB_ARG_INT64 } kind;
+	const char *s;
+	int64_t i;
+};
+#define DB_ARGS(...) ((const struct db_arg[]){ __VA_ARGS__, { .kind = DB_ARG_END } })
+#define DB_TEXT(v) { .kind = DB_ARG_TEXT, .s = (v) }
+#define DB_I64(v) { .kind = DB_ARG_INT64, .i = (v) }
+/* Prepare sql and bind args (NULL: none); 0, or -1 after db_fail(). */
+int db_prepare_args(struct mmb_db *db, const char *sql, const struct db_arg *args,
+		    sqlite3_stmt **st);
+/*
+ * A whole list query: sql prepared with args bound, every row read as
+ * db_read_list() does into elements of size bytes; *(T **)out and *n set
+ * (NULL and 0 on failure).  0 or -1.
+ */
+int db_query_list(struct mmb_db *db, const char *sql, const struct db_arg *args, db_row_fn *row,
 		  void *arg, db_release_fn *release, size_t size, void *out, size_t *n);
+/*
+ * Rows copied as they are into structs (db/rows.c): column i of a row goes
+ * to field col[i] of an element of size bytes, read as its kind says; the
+ * columns end at the first DB_END.  The text fields are the element's to
+ * free (db_row_release).  DB_COL(kind, type, member) names a field and
+ * fails to compile when the member's C type is not one the kind fills.
+ */
+enum db_kind {
+	DB_END,
+	DB_STR,			/* char *: "" for NULL (db_col_str) */
+	DB_DUP,			/* char *: NULL for NULL (db_col_dup) */
+	DB_INT,			/* int */
+	DB_INT64,		/* int64_t or uint64_t */
+	DB_DOUBLE,		/* double */
+	DB_BOOL,		/* bool: the integer is not 0 */
+};
+#define DB_COLS_MAX 24
+struct db_cols {
+	size_t size;
+	struct db_col {
+		enum db_kind kind;
+		size_t off;
+	} col[DB_COLS_MAX];
+};
+#define DB_CTYPE_STR char *: DB_STR
+#define DB_CTYPE_DUP char *: DB_DUP
+#define DB_CTYPE_INT int: DB_INT
+#define DB_CTYPE_INT64 int64_t: DB_INT64, uint64_t: DB_INT64
+#define DB_CTYPE_DOUBLE double: DB_DOUBLE
+#define DB_CTYPE_BOOL bool: DB_BOOL
+#define DB_COL(kind, type, member) \
+	{ _Generic(((type *)0)->member, DB_CTYPE_##kind), offsetof(type, member) }
+
+/* Fill elem from st's current row; free the text fields of elem. */
+void db_row_fill(sqlite3_stmt *st, const struct db_cols *c, void *elem);
+void db_row_release(const struct db_cols *c, void *elem);
+/* db_row_release() on each of the n elements of v, then free v. */
+void db_rows_free(const struct db_cols *c, void *v, size_t n);
+/* db_query_list() with each row copied by c. */
+int db_query_rows(struct mmb_db *db, const char *sql, const struct db_arg *args,
+		  const struct db_cols *c, void *out, size_t *n);
+/* The first row into *out (zeroed first): 0, 1 when there is none, or -1 after db_fail(). */
+int db_query_row(struct mmb_db *db, const char *sql, const struct db_arg *args,
+		 const struct db_cols *c, void *out);
+
 /* A list of strings (char *): column 0 as db_col_str() reads it, and its free. */
 int db_read_str(sqlite3_stmt *st, struct db_list *l, void *arg);
 void db_release_str(void *elem);

@@ -113,35 +113,65 @@ int db_read_list(struct mmb_db *db, sqlite3_stmt *st, db_row_fn *row, void *arg,
 	int rc = SQLITE_DONE, ret = 0;
 
 	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW)
-		ret = row(st, l, arg);
+		if (l->cols)
+			db_row_fill(st, l->cols, db_list_add(l));
+		else
+			ret = row(st, l, arg);
 	if (ret)
 		sqlite3_finalize(st);
 	else
 		ret = db_done(db, st, rc);
-	if (ret) {
+	if (ret && l->cols)
+		db_rows_free(l->cols, l->v, l->n);
+	else if (ret)
 		db_list_free(l->v, l->n, l->size, release);
-		*l = (struct db_list){ .size = l->size };
-	}
+	if (ret)
+		*l = (struct db_list){ .size = l->size, .cols = l->cols };
 	return ret;
 }
 
-int db_query_list(struct mmb_db *db, const char *sql, const int64_t *id, db_row_fn *row,
-		  void *arg, db_release_fn *release, size_t size, void *out, size_t *n)
+int db_prepare_args(struct mmb_db *db, const char *sql, const struct db_arg *args,
+		    sqlite3_stmt **st)
 {
-	struct db_list l = { .size = size };
+	if (db_prepare(db, sql, st))
+		return -1;
+	for (int i = 0; args && args[i].kind != DB_ARG_END; i++)
+		if (args[i].kind == DB_ARG_TEXT)
+			db_bind_text_or_null(*st, i + 1, args[i].s);
+		else
+			sqlite3_bind_int64(*st, i + 1, args[i].i);
+	return 0;
+}
+
+/* db_query_list() into l, which says how a row goes in when row is NULL */
+static int query_list(struct mmb_db *db, const char *sql, const struct db_arg *args,
+		      struct db_list *l, db_row_fn *row, void *arg, db_release_fn *release,
+		      void *out, size_t *n)
+{
 	sqlite3_stmt *st;
 	int ret;
 
 	*(void **)out = NULL;
 	*n = 0;
-	if (db_prepare(db, sql, &st))
+	if (db_prepare_args(db, sql, args, &st))
 		return -1;
-	if (id)
-		sqlite3_bind_int64(st, 1, *id);
-	ret = db_read_list(db, st, row, arg, release, &l);
-	*(void **)out = l.v;
-	*n = l.n;
+	ret = db_read_list(db, st, row, arg, release, l);
+	*(void **)out = l->v;
+	*n = l->n;
 	return ret;
+}
+
+int db_query_list(struct mmb_db *db, const char *sql, const struct db_arg *args, db_row_fn *row,
+		  void *arg, db_release_fn *release, size_t size, void *out, size_t *n)
+{
+	return query_list(db, sql, args, &(struct db_list){ .size = size }, row, arg, release, out, n);
+}
+
+int db_query_rows(struct mmb_db *db, const char *sql, const struct db_arg *args,
+		  const struct db_cols *c, void *out, size_t *n)
+{
+	return query_list(db, sql, args, &(struct db_list){ .size = c->size, .cols = c }, NULL, NULL,
+			  NULL, out, n);
 }
 
 int db_exec(struct mmb_db *db, const char *sql)
@@ -793,24 +823,25 @@ int db_run_set_accel(struct mmb_db *db, int64_t run_id, const char *accel)
 	return db_done(db, st, rc);
 }
 
+/* " OR col IN (?,...)" with n marks; nothing when n is 0. */
+static void sql_or_in(struct strbuf *sql, const char *col, size_t n)
+{
+	if (!n)
+		return;
+	strbuf_addf(sql, " OR %s IN (", col);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addstr(sql, i ? ",?" : "?");
+	strbuf_addch(sql, ')');
+}
+
 /* " AND (0 OR k.label IN (?...) OR r.id IN (?...))", nothing when both lists are empty. */
 static void sql_run_filter(struct strbuf *sql, size_t nl, size_t nr)
 {
 	if (!nl && !nr)
 		return;
 	strbuf_addstr(sql, " AND (0");
-	if (nl) {
-		strbuf_addstr(sql, " OR k.label IN (");
-		for (size_t i = 0; i < nl; i++)
-			strbuf_addstr(sql, i ? ",?" : "?");
-		strbuf_addch(sql, ')');
-	}
-	if (nr) {
-		strbuf_addstr(sql, " OR r.id IN (");
-		for (size_t i = 0; i < nr; i++)
-			strbuf_addstr(sql, i ? ",?" : "?");
-		strbuf_addch(sql, ')');
-	}
+	sql_or_in(sql, "k.label", nl);
+	sql_or_in(sql, "r.id", nr);
 	strbuf_addch(sql, ')');
 }
 

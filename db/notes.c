@@ -65,23 +65,14 @@ static void release_note(void *elem)
 int db_iteration_notes(struct mmb_db *db, int64_t run_id, struct iteration_note **out,
 		       size_t *n)
 {
-	struct db_list l = { .size = sizeof(**out) };
-	sqlite3_stmt *st;
 	int64_t last = -1;
-	int ret;
 
-	*out = NULL;
-	*n = 0;
-	if (db_prepare(db, "SELECT i.id, i.workload, i.variant, i.iteration, i.disturbed, m.key, m.delta"
-		       " FROM iterations i JOIN monitors m ON m.iteration_id = i.id"
-		       " WHERE i.run_id = ? AND i.warmup = 0 AND m.source = 'interference'"
-		       " ORDER BY i.id", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	ret = db_read_list(db, st, read_note_row, &last, release_note, &l);
-	*out = l.v;
-	*n = l.n;
-	return ret;
+	return db_query_list(db, "SELECT i.id, i.workload, i.variant, i.iteration, i.disturbed,"
+			     " m.key, m.delta FROM iterations i JOIN monitors m ON m.iteration_id = i.id"
+			     " WHERE i.run_id = ? AND i.warmup = 0 AND m.source = 'interference'"
+			     " ORDER BY i.id",
+			     DB_ARGS(DB_I64(run_id)), read_note_row, &last, release_note, sizeof(**out),
+			     out, n);
 }
 
 void db_iteration_notes_free(struct iteration_note *v, size_t n)
@@ -89,46 +80,33 @@ void db_iteration_notes_free(struct iteration_note *v, size_t n)
 	db_list_free(v, n, sizeof(*v), release_note);
 }
 
-static int read_perf_stat_row(sqlite3_stmt *st, struct db_list *list, void *arg)
-{
-	struct perf_stat_row *x = db_list_add(list);
-
-	(void)arg;
-	x->workload = db_col_dup(st, 0);
-	x->variant = db_col_dup(st, 1);
-	x->key = db_col_dup(st, 2);
-	x->mean = sqlite3_column_double(st, 3);
-	x->min = sqlite3_column_double(st, 4);
-	x->max = sqlite3_column_double(st, 5);
-	x->n = sqlite3_column_int(st, 6);
-	return 0;
-}
-
-static void release_perf_stat_row(void *elem)
-{
-	struct perf_stat_row *x = elem;
-
-	free(x->workload);
-	free(x->variant);
-	free(x->key);
-}
+static const struct db_cols perf_stat_cols = { sizeof(struct perf_stat_row), {
+		DB_COL(DUP, struct perf_stat_row, workload),
+		DB_COL(DUP, struct perf_stat_row, variant),
+		DB_COL(DUP, struct perf_stat_row, key),
+		DB_COL(DOUBLE, struct perf_stat_row, mean),
+		DB_COL(DOUBLE, struct perf_stat_row, min),
+		DB_COL(DOUBLE, struct perf_stat_row, max),
+		DB_COL(INT, struct perf_stat_row, n),
+	}
+};
 
 int db_perf_stat_rows(struct mmb_db *db, int64_t run_id, struct perf_stat_row **out,
 		      size_t *n)
 {
-	return db_query_list(db, "SELECT i.workload, i.variant, m.source || '.' || m.key, avg(m.delta),"
+	return db_query_rows(db, "SELECT i.workload, i.variant, m.source || '.' || m.key, avg(m.delta),"
 			     " min(m.delta), max(m.delta), count(*)"
 			     " FROM iterations i JOIN monitors m ON m.iteration_id = i.id"
 			     " WHERE i.run_id = ? AND i.warmup = 0 AND i.status = 'ok'"
 			     " AND m.source IN ('perf-stat', 'counters')"
 			     " GROUP BY i.workload, i.variant, m.source, m.key"
 			     " ORDER BY min(i.id), min(m.rowid)",
-			     &run_id, read_perf_stat_row, NULL, release_perf_stat_row, sizeof(**out), out, n);
+			     DB_ARGS(DB_I64(run_id)), &perf_stat_cols, out, n);
 }
 
 void db_perf_stat_rows_free(struct perf_stat_row *v, size_t n)
 {
-	db_list_free(v, n, sizeof(*v), release_perf_stat_row);
+	db_rows_free(&perf_stat_cols, v, n);
 }
 
 int db_run_disturb(struct mmb_db *db, int64_t run_id, const char *why)

@@ -84,20 +84,10 @@ static void release_entry(void *elem)
 /* The entries of profile p, largest share first within each kind. */
 static int load_entries(struct mmb_db *db, struct db_profile *p)
 {
-	struct db_list l = { .size = sizeof(*p->e) };
-	sqlite3_stmt *st;
-	int ret;
-
-	if (db_prepare(db, "SELECT kind, name, pct FROM profile_rows WHERE run_id = ?1"
-		       " AND workload = ?2 AND variant = ?3 ORDER BY kind DESC, pct DESC, name", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, p->run_id);
-	db_bind_text_or_null(st, 2, p->workload);
-	db_bind_text_or_null(st, 3, p->variant);
-	ret = db_read_list(db, st, read_entry, NULL, release_entry, &l);
-	p->e = l.v;
-	p->n = l.n;
-	return ret;
+	return db_query_list(db, "SELECT kind, name, pct FROM profile_rows WHERE run_id = ?1"
+			     " AND workload = ?2 AND variant = ?3 ORDER BY kind DESC, pct DESC, name",
+			     DB_ARGS(DB_I64(p->run_id), DB_TEXT(p->workload), DB_TEXT(p->variant)),
+			     read_entry, NULL, release_entry, sizeof(*p->e), &p->e, &p->n);
 }
 
 /* One profile of run *arg. */
@@ -136,14 +126,12 @@ int db_profiles_load(struct mmb_db *db, const int64_t *runs, size_t nruns, const
 	for (size_t r = 0; r < nruns && !ret; r++) {
 		sqlite3_stmt *st;
 
-		ret = db_prepare(db, "SELECT workload, variant, event, samples, note FROM profiles"
-				 " WHERE run_id = ?1 AND (?2 IS NULL OR workload = ?2)"
-				 " AND (?3 IS NULL OR variant = ?3) ORDER BY rowid", &st);
+		ret = db_prepare_args(db, "SELECT workload, variant, event, samples, note FROM profiles"
+				      " WHERE run_id = ?1 AND (?2 IS NULL OR workload = ?2)"
+				      " AND (?3 IS NULL OR variant = ?3) ORDER BY rowid",
+				      DB_ARGS(DB_I64(runs[r]), DB_TEXT(workload), DB_TEXT(variant)), &st);
 		if (ret)
 			break;
-		sqlite3_bind_int64(st, 1, runs[r]);
-		db_bind_text_or_null(st, 2, workload);
-		db_bind_text_or_null(st, 3, variant);
 		ret = db_read_list(db, st, read_profile, (void *)&runs[r], release_profile, &l);
 	}
 	for (size_t i = 0; i < l.n && !ret; i++)

@@ -16,23 +16,26 @@
 #include <string.h>
 #include <sys/mman.h>
 
-static void release_run(void *elem)
-{
-	struct query_run *r = elem;
-
-	free(r->status);
-	free(r->accel);
-	free(r->experiment);
-	free(r->config_path);
-	free(r->release);
-	free(r->version);
-	free(r->cmdline);
-	free(r->config_hash);
-	free(r->compiler);
-	free(r->harness_version);
-	free(r->git_sha);
-	free(r->host);
-}
+/* A run of a kernel as the runs table holds it. */
+static const struct db_cols run_cols = { sizeof(struct query_run), {
+		DB_COL(INT64, struct query_run, id),
+		DB_COL(STR, struct query_run, status),
+		DB_COL(STR, struct query_run, accel),
+		DB_COL(STR, struct query_run, experiment),
+		DB_COL(STR, struct query_run, config_path),
+		DB_COL(STR, struct query_run, release),
+		DB_COL(STR, struct query_run, version),
+		DB_COL(STR, struct query_run, cmdline),
+		DB_COL(STR, struct query_run, config_hash),
+		DB_COL(STR, struct query_run, compiler),
+		DB_COL(STR, struct query_run, harness_version),
+		DB_COL(STR, struct query_run, git_sha),
+		DB_COL(STR, struct query_run, host),
+		DB_COL(DOUBLE, struct query_run, started),
+		DB_COL(DOUBLE, struct query_run, finished),
+		DB_COL(INT64, struct query_run, machine_id),
+	}
+};
 
 void query_kernel_release(struct query_kernel *k)
 {
@@ -46,7 +49,7 @@ void query_kernel_release(struct query_kernel *k)
 	free(k->base_commit);
 	free(k->patches);
 	free(k->compiler);
-	db_list_free(k->runs, k->nruns, sizeof(*k->runs), release_run);
+	db_rows_free(&run_cols, k->runs, k->nruns);
 	memset(k, 0, sizeof(*k));
 }
 
@@ -81,49 +84,19 @@ static int unknown_label(struct mmb_db *db, const char *label)
 	return QUERY_EUNKNOWN;
 }
 
-/* One run of kernel arg, counted in its nruns_pooled when usable. */
-static int read_run(sqlite3_stmt *st, struct db_list *list, void *arg)
-{
-	struct query_run *r = db_list_add(list);
-	struct query_kernel *k = arg;
-
-	r->id = sqlite3_column_int64(st, 0);
-	r->status = db_col_str(st, 1);
-	r->accel = db_col_str(st, 2);
-	r->experiment = db_col_str(st, 3);
-	r->config_path = db_col_str(st, 4);
-	r->release = db_col_str(st, 5);
-	r->version = db_col_str(st, 6);
-	r->cmdline = db_col_str(st, 7);
-	r->config_hash = db_col_str(st, 8);
-	r->compiler = db_col_str(st, 9);
-	r->harness_version = db_col_str(st, 10);
-	r->git_sha = db_col_str(st, 11);
-	r->host = db_col_str(st, 12);
-	r->started = sqlite3_column_double(st, 13);
-	r->finished = sqlite3_column_double(st, 14);
-	r->machine_id = sqlite3_column_int64(st, 15);
-	if (db_run_usable(r->status))
-		k->nruns_pooled++;
-	return 0;
-}
-
+/* The runs of kernel k, counted in its nruns_pooled when usable. */
 static int load_runs(struct mmb_db *db, struct query_kernel *k)
 {
-	struct db_list l = { .size = sizeof(*k->runs) };
-	sqlite3_stmt *st;
-	int ret;
-
-	if (db_prepare(db, "SELECT id, status, accel, experiment, config_path, release, version,"
-		       " cmdline, config_hash, compiler, harness_version, git_sha, host,"
-		       " started, finished, machine_id"
-		       " FROM runs WHERE kernel_id = ? ORDER BY id", &st))
+	if (db_query_rows(db, "SELECT id, status, accel, experiment, config_path, release, version,"
+			  " cmdline, config_hash, compiler, harness_version, git_sha, host,"
+			  " started, finished, machine_id"
+			  " FROM runs WHERE kernel_id = ? ORDER BY id",
+			  DB_ARGS(DB_I64(k->id)), &run_cols, &k->runs, &k->nruns))
 		return -1;
-	sqlite3_bind_int64(st, 1, k->id);
-	ret = db_read_list(db, st, read_run, k, release_run, &l);
-	k->runs = l.v;
-	k->nruns = l.n;
-	return ret;
+	for (size_t i = 0; i < k->nruns; i++)
+		if (db_run_usable(k->runs[i].status))
+			k->nruns_pooled++;
+	return 0;
 }
 
 int query_kernels(struct mmb_db *db, const char *const *labels, size_t n,

@@ -6,37 +6,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int read_run_line(sqlite3_stmt *st, struct db_list *list, void *arg)
-{
-	struct db_run_line *l = db_list_add(list);
-
-	(void)arg;
-	l->id = sqlite3_column_int64(st, 0);
-	l->label = db_col_str(st, 1);
-	l->experiment = db_col_str(st, 2);
-	l->status = db_col_str(st, 3);
-	l->accel = db_col_str(st, 4);
-	l->started = sqlite3_column_double(st, 5);
-	l->iterations = sqlite3_column_int(st, 6);
-	l->failed = sqlite3_column_int(st, 7);
-	l->samples = sqlite3_column_int(st, 8);
-	l->disturbed = sqlite3_column_int(st, 9);
-	return 0;
-}
-
-static void release_run_line(void *elem)
-{
-	struct db_run_line *l = elem;
-
-	free(l->label);
-	free(l->experiment);
-	free(l->status);
-	free(l->accel);
-}
+static const struct db_cols run_line_cols = { sizeof(struct db_run_line), {
+		DB_COL(INT64, struct db_run_line, id),
+		DB_COL(STR, struct db_run_line, label),
+		DB_COL(STR, struct db_run_line, experiment),
+		DB_COL(STR, struct db_run_line, status),
+		DB_COL(STR, struct db_run_line, accel),
+		DB_COL(DOUBLE, struct db_run_line, started),
+		DB_COL(INT, struct db_run_line, iterations),
+		DB_COL(INT, struct db_run_line, failed),
+		DB_COL(INT, struct db_run_line, samples),
+		DB_COL(INT, struct db_run_line, disturbed),
+	}
+};
 
 int db_list_runs(struct mmb_db *db, struct db_run_line **out, size_t *n)
 {
-	return db_query_list(db,
+	return db_query_rows(db,
 			     "SELECT r.id, k.label, coalesce(r.experiment, ''), r.status,"
 			     " coalesce(r.accel, ''), r.started,"
 			     /* imported runs have no iterations rows: a block holds
@@ -50,39 +36,26 @@ int db_list_runs(struct mmb_db *db, struct db_run_line **out, size_t *n)
 			     " (SELECT count(*) FROM iterations i WHERE i.run_id = r.id AND i.status = 'ok'"
 			     "   AND i.warmup = 0 AND coalesce(i.disturbed, '') <> '')"
 			     " FROM runs r JOIN kernels k ON k.id = r.kernel_id ORDER BY r.id",
-			     NULL, read_run_line, NULL, release_run_line, sizeof(**out), out, n);
+			     NULL, &run_line_cols, out, n);
 }
 
 void db_run_lines_free(struct db_run_line *v, size_t n)
 {
-	db_list_free(v, n, sizeof(*v), release_run_line);
+	db_rows_free(&run_line_cols, v, n);
 }
 
-static int read_kernel_line(sqlite3_stmt *st, struct db_list *list, void *arg)
-{
-	struct db_kernel_line *l = db_list_add(list);
-
-	(void)arg;
-	l->label = db_col_str(st, 0);
-	l->release = db_col_str(st, 1);
-	l->base_commit = db_col_str(st, 2);
-	l->runs = sqlite3_column_int(st, 3);
-	l->samples = sqlite3_column_int(st, 4);
-	return 0;
-}
-
-static void release_kernel_line(void *elem)
-{
-	struct db_kernel_line *l = elem;
-
-	free(l->label);
-	free(l->release);
-	free(l->base_commit);
-}
+static const struct db_cols kernel_line_cols = { sizeof(struct db_kernel_line), {
+		DB_COL(STR, struct db_kernel_line, label),
+		DB_COL(STR, struct db_kernel_line, release),
+		DB_COL(STR, struct db_kernel_line, base_commit),
+		DB_COL(INT, struct db_kernel_line, runs),
+		DB_COL(INT, struct db_kernel_line, samples),
+	}
+};
 
 int db_list_kernels(struct mmb_db *db, struct db_kernel_line **out, size_t *n)
 {
-	return db_query_list(db,
+	return db_query_rows(db,
 			     "SELECT k.label, coalesce(k.release, ''), coalesce(k.base_commit, ''),"
 			     " (SELECT count(*) FROM runs r WHERE r.kernel_id = k.id),"
 			     " (SELECT count(*) FROM sample_values s JOIN runs r ON r.id = s.run_id"
@@ -90,122 +63,83 @@ int db_list_kernels(struct mmb_db *db, struct db_kernel_line **out, size_t *n)
 			     " (SELECT coalesce(sum(n), 0) FROM sample_blocks b JOIN runs r ON r.id = b.run_id"
 			     "   WHERE r.kernel_id = k.id)"
 			     " FROM kernels k ORDER BY k.id",
-			     NULL, read_kernel_line, NULL, release_kernel_line, sizeof(**out), out, n);
+			     NULL, &kernel_line_cols, out, n);
 }
 
 void db_kernel_lines_free(struct db_kernel_line *v, size_t n)
 {
-	db_list_free(v, n, sizeof(*v), release_kernel_line);
+	db_rows_free(&kernel_line_cols, v, n);
 }
+
+static const struct db_cols run_detail_cols = { sizeof(struct db_run_detail), {
+		DB_COL(STR, struct db_run_detail, label),
+		DB_COL(STR, struct db_run_detail, experiment),
+		DB_COL(STR, struct db_run_detail, config_path),
+		DB_COL(STR, struct db_run_detail, status),
+		DB_COL(STR, struct db_run_detail, accel),
+		DB_COL(STR, struct db_run_detail, release),
+		DB_COL(STR, struct db_run_detail, version),
+		DB_COL(STR, struct db_run_detail, cmdline),
+		DB_COL(STR, struct db_run_detail, config_hash),
+		DB_COL(STR, struct db_run_detail, harness_version),
+		DB_COL(STR, struct db_run_detail, git_sha),
+		DB_COL(STR, struct db_run_detail, compiler),
+		DB_COL(DOUBLE, struct db_run_detail, started),
+		DB_COL(DOUBLE, struct db_run_detail, finished),
+		DB_COL(STR, struct db_run_detail, hostname),
+		DB_COL(STR, struct db_run_detail, cpu_model),
+		DB_COL(INT, struct db_run_detail, ncpus),
+		DB_COL(INT64, struct db_run_detail, mem_bytes),
+		DB_COL(STR, struct db_run_detail, config_text),
+		DB_COL(DUP, struct db_run_detail, options),
+		DB_COL(STR, struct db_run_detail, host),
+		DB_COL(INT, struct db_run_detail, pid),
+	}
+};
 
 int db_run_detail(struct mmb_db *db, int64_t run_id, struct db_run_detail *out)
 {
-	sqlite3_stmt *st;
-	int rc;
-
-	memset(out, 0, sizeof(*out));
-	if (db_prepare(db,
-		       "SELECT k.label, r.experiment, r.config_path, r.status, r.accel,"
-		       " r.release, r.version, r.cmdline, r.config_hash, r.harness_version,"
-		       " r.git_sha, r.compiler, r.started, r.finished, m.hostname, m.cpu_model,"
-		       " m.ncpus, m.mem_bytes, r.config_text, r.options, r.host, r.pid"
-		       " FROM runs r JOIN kernels k ON k.id = r.kernel_id"
-		       " LEFT JOIN machines m ON m.id = r.machine_id WHERE r.id = ?", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_DONE) {
-		sqlite3_finalize(st);
-		return 1;
-	}
-	if (rc != SQLITE_ROW)
-		return db_done(db, st, rc);
-	out->label = db_col_str(st, 0);
-	out->experiment = db_col_str(st, 1);
-	out->config_path = db_col_str(st, 2);
-	out->status = db_col_str(st, 3);
-	out->accel = db_col_str(st, 4);
-	out->release = db_col_str(st, 5);
-	out->version = db_col_str(st, 6);
-	out->cmdline = db_col_str(st, 7);
-	out->config_hash = db_col_str(st, 8);
-	out->harness_version = db_col_str(st, 9);
-	out->git_sha = db_col_str(st, 10);
-	out->compiler = db_col_str(st, 11);
-	out->started = sqlite3_column_double(st, 12);
-	out->finished = sqlite3_column_double(st, 13);
-	out->hostname = db_col_str(st, 14);
-	out->cpu_model = db_col_str(st, 15);
-	out->ncpus = sqlite3_column_int(st, 16);
-	out->mem_bytes = sqlite3_column_int64(st, 17);
-	out->config_text = db_col_str(st, 18);
-	out->options = db_col_dup(st, 19);
-	out->host = db_col_str(st, 20);
-	out->pid = sqlite3_column_int(st, 21);
-	sqlite3_finalize(st);
-	return 0;
+	return db_query_row(db,
+			    "SELECT k.label, r.experiment, r.config_path, r.status, r.accel,"
+			    " r.release, r.version, r.cmdline, r.config_hash, r.harness_version,"
+			    " r.git_sha, r.compiler, r.started, r.finished, m.hostname, m.cpu_model,"
+			    " m.ncpus, m.mem_bytes, r.config_text, r.options, r.host, r.pid"
+			    " FROM runs r JOIN kernels k ON k.id = r.kernel_id"
+			    " LEFT JOIN machines m ON m.id = r.machine_id WHERE r.id = ?",
+			    DB_ARGS(DB_I64(run_id)), &run_detail_cols, out);
 }
 
 void db_run_detail_release(struct db_run_detail *r)
 {
-	free(r->label);
-	free(r->experiment);
-	free(r->config_path);
-	free(r->config_text);
-	free(r->status);
-	free(r->accel);
-	free(r->release);
-	free(r->version);
-	free(r->cmdline);
-	free(r->config_hash);
-	free(r->harness_version);
-	free(r->git_sha);
-	free(r->compiler);
-	free(r->hostname);
-	free(r->cpu_model);
-	free(r->options);
-	free(r->host);
+	db_row_release(&run_detail_cols, r);
 	memset(r, 0, sizeof(*r));
 }
 
-static int read_variant_done(sqlite3_stmt *st, struct db_list *list, void *arg)
-{
-	struct db_variant_done *d = db_list_add(list);
-
-	(void)arg;
-	d->workload = db_col_str(st, 0);
-	d->variant = db_col_str(st, 1);
-	d->params = db_col_str(st, 2);
-	d->measured = sqlite3_column_int(st, 3);
-	d->last = sqlite3_column_int(st, 4);
-	d->warmups = sqlite3_column_int(st, 5);
-	d->skipped = sqlite3_column_int(st, 6) > 0;
-	return 0;
-}
-
-static void release_variant_done(void *elem)
-{
-	struct db_variant_done *d = elem;
-
-	free(d->workload);
-	free(d->variant);
-	free(d->params);
-}
+static const struct db_cols variant_done_cols = { sizeof(struct db_variant_done), {
+		DB_COL(STR, struct db_variant_done, workload),
+		DB_COL(STR, struct db_variant_done, variant),
+		DB_COL(STR, struct db_variant_done, params),
+		DB_COL(INT, struct db_variant_done, measured),
+		DB_COL(INT, struct db_variant_done, last),
+		DB_COL(INT, struct db_variant_done, warmups),
+		DB_COL(BOOL, struct db_variant_done, skipped),	/* a count: not 0 is > 0 */
+	}
+};
 
 int db_run_recorded(struct mmb_db *db, int64_t run_id, struct db_variant_done **out, size_t *n)
 {
-	return db_query_list(db,
+	return db_query_rows(db,
 			     "SELECT workload, variant, params, count(CASE WHEN warmup = 0 AND iteration > 0"
 			     " THEN 1 END), ifnull(max(CASE WHEN warmup = 0 THEN iteration END), 0),"
 			     " count(CASE WHEN warmup <> 0 THEN 1 END), count(CASE WHEN status = 'skipped'"
 			     " THEN 1 END) FROM iterations WHERE run_id = ? GROUP BY workload, variant, params"
 			     " ORDER BY min(id)",
-			     &run_id, read_variant_done, NULL, release_variant_done, sizeof(**out), out, n);
+			     DB_ARGS(DB_I64(run_id)), &variant_done_cols, out, n);
 }
 
 void db_variant_done_free(struct db_variant_done *v, size_t n)
 {
-	db_list_free(v, n, sizeof(*v), release_variant_done);
+	db_rows_free(&variant_done_cols, v, n);
 }
 
 int db_last_run_id(struct mmb_db *db, int64_t *id)
@@ -224,68 +158,41 @@ int db_last_run_id(struct mmb_db *db, int64_t *id)
 	return db_done(db, st, rc);
 }
 
-static int read_iteration_line(sqlite3_stmt *st, struct db_list *list, void *arg)
-{
-	struct db_iteration_line *l = db_list_add(list);
-
-	(void)arg;
-	l->workload = db_col_str(st, 0);
-	l->variant = db_col_str(st, 1);
-	l->iteration = sqlite3_column_int(st, 2);
-	l->status = db_col_str(st, 3);
-	l->reason = db_col_str(st, 4);
-	return 0;
-}
-
-static void release_iteration_line(void *elem)
-{
-	struct db_iteration_line *l = elem;
-
-	free(l->workload);
-	free(l->variant);
-	free(l->status);
-	free(l->reason);
-}
+static const struct db_cols iteration_line_cols = { sizeof(struct db_iteration_line), {
+		DB_COL(STR, struct db_iteration_line, workload),
+		DB_COL(STR, struct db_iteration_line, variant),
+		DB_COL(INT, struct db_iteration_line, iteration),
+		DB_COL(STR, struct db_iteration_line, status),
+		DB_COL(STR, struct db_iteration_line, reason),
+	}
+};
 
 int db_run_unsuccessful(struct mmb_db *db, int64_t run_id, struct db_iteration_line **out,
 			size_t *n)
 {
-	return db_query_list(db,
+	return db_query_rows(db,
 			     "SELECT workload, variant, iteration, status, reason FROM iterations"
 			     " WHERE run_id = ? AND status != 'ok' ORDER BY id",
-			     &run_id, read_iteration_line, NULL, release_iteration_line, sizeof(**out), out, n);
+			     DB_ARGS(DB_I64(run_id)), &iteration_line_cols, out, n);
 }
 
 void db_iteration_lines_free(struct db_iteration_line *v, size_t n)
 {
-	db_list_free(v, n, sizeof(*v), release_iteration_line);
+	db_rows_free(&iteration_line_cols, v, n);
 }
 
-static int read_counter_mean(sqlite3_stmt *st, struct db_list *list, void *arg)
-{
-	struct db_counter_mean *l = db_list_add(list);
-
-	(void)arg;
-	l->workload = db_col_str(st, 0);
-	l->variant = db_col_str(st, 1);
-	l->key = db_col_str(st, 2);
-	l->mean = sqlite3_column_double(st, 3);
-	return 0;
-}
-
-static void release_counter_mean(void *elem)
-{
-	struct db_counter_mean *l = elem;
-
-	free(l->workload);
-	free(l->variant);
-	free(l->key);
-}
+static const struct db_cols counter_mean_cols = { sizeof(struct db_counter_mean), {
+		DB_COL(STR, struct db_counter_mean, workload),
+		DB_COL(STR, struct db_counter_mean, variant),
+		DB_COL(STR, struct db_counter_mean, key),
+		DB_COL(DOUBLE, struct db_counter_mean, mean),
+	}
+};
 
 int db_run_vmstat_means(struct mmb_db *db, int64_t run_id, struct db_counter_mean **out,
 			size_t *n)
 {
-	return db_query_list(db,
+	return db_query_rows(db,
 			     "SELECT i.workload, i.variant, m.key, avg(m.delta), count(*)"
 			     " FROM monitors m JOIN iterations i ON i.id = m.iteration_id"
 			     " WHERE i.run_id = ? AND i.warmup = 0 AND i.status = 'ok'"
@@ -294,12 +201,12 @@ int db_run_vmstat_means(struct mmb_db *db, int64_t run_id, struct db_counter_mea
 			     " 'pswpin', 'pswpout', 'pgsteal_direct', 'pgscan_direct', 'compact_stall',"
 			     " 'numa_hint_faults', 'pgmigrate_success', 'thp_deferred_split_page')"
 			     " GROUP BY i.workload, i.variant, m.key ORDER BY min(i.id), m.key",
-			     &run_id, read_counter_mean, NULL, release_counter_mean, sizeof(**out), out, n);
+			     DB_ARGS(DB_I64(run_id)), &counter_mean_cols, out, n);
 }
 
 void db_counter_means_free(struct db_counter_mean *v, size_t n)
 {
-	db_list_free(v, n, sizeof(*v), release_counter_mean);
+	db_rows_free(&counter_mean_cols, v, n);
 }
 
 /* Samples come grouped by iteration: a row's series is searched for from the end. */
@@ -353,7 +260,8 @@ int db_run_series(struct mmb_db *db, int64_t run_id, struct db_run_series **out,
 			     " s.value, i.disturbed IS NOT NULL FROM samples s"
 			     " LEFT JOIN iterations i ON i.id = s.iteration_id"
 			     " WHERE s.run_id = ? ORDER BY s.id",
-			     &run_id, read_series_sample, NULL, release_run_series, sizeof(**out), out, n);
+			     DB_ARGS(DB_I64(run_id)), read_series_sample, NULL, release_run_series,
+			     sizeof(**out), out, n);
 }
 
 void db_run_series_free(struct db_run_series *v, size_t n)

@@ -11,38 +11,38 @@
 #include <float.h>
 #include <math.h>
 
+#define LENTZ_TINY 1e-300
+
+/* One term aa of the continued fraction into Lentz's c and d: the factor h takes. */
+static double lentz_step(double aa, double *c, double *d)
+{
+	*d = 1 + aa * *d;
+	if (fabs(*d) < LENTZ_TINY)
+		*d = LENTZ_TINY;
+	*c = 1 + aa / *c;
+	if (fabs(*c) < LENTZ_TINY)
+		*c = LENTZ_TINY;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
 /* Continued fraction of the incomplete beta (modified Lentz). */
 static double betacf(double a, double b, double x)
 {
-	const double tiny = 1e-300;
 	double qab = a + b, qap = a + 1, qam = a - 1;
 	double c = 1, d = 1 - qab * x / qap, h;
 
-	if (fabs(d) < tiny)
-		d = tiny;
+	if (fabs(d) < LENTZ_TINY)
+		d = LENTZ_TINY;
 	d = 1 / d;
 	h = d;
 	for (int m = 1; m <= 10000; m++) {
 		int m2 = 2 * m;
-		double aa = m * (b - m) * x / ((qam + m2) * (a + m2)), del;
+		double del;
 
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		del = d * c;
+		/* the even term, then the odd one */
+		h *= lentz_step(m * (b - m) * x / ((qam + m2) * (a + m2)), &c, &d);
+		del = lentz_step(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)), &c, &d);
 		h *= del;
 		if (fabs(del - 1) < 1e-16)
 			break;

@@ -24,13 +24,19 @@ static void vreport(const char *prefix, const char *fmt, va_list ap)
 	fprintf(stderr, "%s%s\n", prefix, msg);
 }
 
+/* The body every variadic reporter shares: the caller's arguments after fmt, prefixed. */
+#define REPORT_VA(prefix)				\
+	do {						\
+		va_list ap;				\
+							\
+		va_start(ap, fmt);			\
+		vreport((prefix), fmt, ap);		\
+		va_end(ap);				\
+	} while (0)
+
 int error(const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport("error: ", fmt, ap);
-	va_end(ap);
+	REPORT_VA("error: ");
 	return -1;
 }
 
@@ -42,41 +48,25 @@ int verror(const char *fmt, va_list ap)
 
 void warning(const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport("warning: ", fmt, ap);
-	va_end(ap);
+	REPORT_VA("warning: ");
 }
 
 void info(const char *fmt, ...)
 {
-	va_list ap;
-
 	if (mmb_quiet)
 		return;
-	va_start(ap, fmt);
-	vreport("", fmt, ap);
-	va_end(ap);
+	REPORT_VA("");
 }
 
 void die(const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport("fatal: ", fmt, ap);
-	va_end(ap);
+	REPORT_VA("fatal: ");
 	exit(EXIT_RUNTIME);
 }
 
 void die_usage(const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport("error: ", fmt, ap);
-	va_end(ap);
+	REPORT_VA("error: ");
 	exit(EXIT_USAGE);
 }
 
@@ -229,21 +219,8 @@ char *strbuf_detach(struct strbuf *sb)
 
 int strbuf_read_fd(struct strbuf *sb, int fd)
 {
-	char buf[8192];
-	ssize_t n;
-
-	if (!sb->buf)
-		strbuf_init(sb);
-	for (;;) {
-		n = read(fd, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			return 0;
-		strbuf_add(sb, buf, n);
-	}
+	/* no cap: one short of SIZE_MAX, so the byte read past the cap does not wrap to 0 */
+	return strbuf_read_fd_capped(sb, fd, SIZE_MAX - 1);
 }
 
 int strbuf_read_file(struct strbuf *sb, const char *path)

@@ -441,32 +441,34 @@ bool compare_significant(const struct compare *c, size_t r, size_t i)
 	return v == VERDICT_BETTER || v == VERDICT_WORSE;
 }
 
+/* An option's callback result: parse's < 0 is the option's error, naming what it expects. */
+static int opt_parsed(int parse, const char *opt, const char *arg, const char *expected)
+{
+	return parse < 0 ? error("%s '%s': expected %s", opt, arg, expected) : 0;
+}
+
 int compare_opt_test(const struct option *opt, const char *arg)
 {
-	if (stats_test_parse(arg, opt->value) < 0)
-		return error("--test '%s': expected welch, mwu, mmtests or lkp", arg);
-	return 0;
+	return opt_parsed(stats_test_parse(arg, opt->value), "--test", arg,
+			  "welch, mwu, mmtests or lkp");
 }
 
 int compare_opt_mean(const struct option *opt, const char *arg)
 {
-	if (stats_mean_parse(arg, opt->value) < 0)
-		return error("--mean '%s': expected amean, hmean, gmean or median", arg);
-	return 0;
+	return opt_parsed(stats_mean_parse(arg, opt->value), "--mean", arg,
+			  "amean, hmean, gmean or median");
 }
 
 int compare_opt_unit(const struct option *opt, const char *arg)
 {
-	if (stats_unit_parse(arg, opt->value) < 0)
-		return error("--unit '%s': expected auto, run or iteration", arg);
-	return 0;
+	return opt_parsed(stats_unit_parse(arg, opt->value), "--unit", arg,
+			  "auto, run or iteration");
 }
 
 int compare_opt_last(const struct option *opt, const char *arg)
 {
-	if (query_filter_set_last(opt->value, arg))
-		return error("--last '%s': expected a number of runs >= 1", arg);
-	return 0;
+	return opt_parsed(query_filter_set_last(opt->value, arg) ? -1 : 0, "--last", arg,
+			  "a number of runs >= 1");
 }
 
 void compare_lkp_value(struct strbuf *out, double mean)

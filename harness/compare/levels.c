@@ -107,15 +107,6 @@ out:
 
 /* ---- the test ---- */
 
-static void test_reset(struct stats_test *t, enum stats_test_kind kind)
-{
-	memset(t, 0, sizeof(*t));
-	t->kind = kind;
-	t->statistic = t->df = t->p = t->q = NAN;
-	t->diff = t->diff_lo = t->diff_hi = NAN;
-	t->rel = t->rel_lo = t->rel_hi = NAN;
-}
-
 static double transform(double x, enum stats_mean_kind k)
 {
 	return k == STATS_HMEAN ? 1 / x : k == STATS_GMEAN ? log(x) : x;
@@ -424,7 +415,7 @@ int stats_test_levels(enum stats_test_kind kind, enum stats_mean_kind mean,
 	nn = units_of(new_, k, by_run, un);
 	/* units near DBL_MAX: their variances overflow; t, p and ratios do not depend on the scale */
 	scale = units_scale(ub, nb, un, nn);
-	test_reset(out, STATS_WELCH);
+	stats_test_init(out, STATS_WELCH);
 	/* one value against several: only a run can borrow the other side's variance */
 	ret = !by_run && (nb < 2 || nn < 2) ? -1 : unit_test(ub, nb, un, nn, out, &vb, &vn, &tq);
 	info->shared_var = !ret && (nb < 2 || nn < 2);

@@ -153,12 +153,11 @@ static double hmean_of(const double *x, size_t n)
 }
 
 /*
- * 2^e with every |x[i]| * 2^-e below 2^16, when some |x[i]| is so large
- * (over 2^960) that sums or squares of them overflow; else 0.  Scaling by
- * a power of two is exact, so the statistics of the scaled values are the
- * scaled statistics.
+ * 2^e with every |x[i]| * 2^-e below 2^16, when some |x[i]| is over limit;
+ * else 0.  Scaling by a power of two is exact, so the statistics of the
+ * scaled values are the scaled statistics.
  */
-static int huge_exp(const double *x, size_t n)
+static int scale_exp(const double *x, size_t n, double limit)
 {
 	double m = 0;
 	int e;
@@ -166,25 +165,16 @@ static int huge_exp(const double *x, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(x[i]) && fabs(x[i]) > m)
 			m = fabs(x[i]);
-	if (!(m > 0x1p960))
+	if (!(m > limit))
 		return 0;
 	frexp(m, &e);
 	return e - 16;
 }
 
-/* Like huge_exp(), for squares: 2^e when some |x[i]| is over 2^500 (its square overflows), else 0. */
-static int square_exp(const double *x, size_t n)
+/* scale_exp() for sums: over 2^960 they overflow */
+static int huge_exp(const double *x, size_t n)
 {
-	double m = 0;
-	int e;
-
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(x[i]) && fabs(x[i]) > m)
-			m = fabs(x[i]);
-	if (!(m > 0x1p500))
-		return 0;
-	frexp(m, &e);
-	return e - 16;
+	return scale_exp(x, n, 0x1p960);
 }
 
 static double amean_of(const double *x, size_t n)
@@ -311,7 +301,7 @@ static void summarise(const double *x, size_t n, int better, struct stats_summar
 
 /* ---- tests of a difference ---- */
 
-static void test_init(struct stats_test *t, enum stats_test_kind kind)
+void stats_test_init(struct stats_test *t, enum stats_test_kind kind)
 {
 	memset(t, 0, sizeof(*t));
 	t->kind = kind;
@@ -369,11 +359,12 @@ int stats_welch(const double *base, size_t nb, const double *new_, size_t nn,
 {
 	int eb, en, e;
 
-	test_init(out, STATS_WELCH);
+	stats_test_init(out, STATS_WELCH);
 	if (!nb || !nn)
 		return -1;
-	eb = square_exp(base, nb);
-	en = square_exp(new_, nn);
+	/* over 2^500 a square overflows */
+	eb = scale_exp(base, nb, 0x1p500);
+	en = scale_exp(new_, nn, 0x1p500);
 	e = eb > en ? eb : en;
 	if (e) {
 		/* values near DBL_MAX: their squares overflow; t, df and p do not depend on the scale */
@@ -457,7 +448,7 @@ int stats_mwu(const double *base, size_t nb, const double *new_, size_t nn,
 	struct ranked *r;
 	double rsum = 0, ties = 0, u, mu;
 
-	test_init(out, STATS_MWU);
+	stats_test_init(out, STATS_MWU);
 	if (!nb || !nn)
 		return -1;
 	r = malloc(N * sizeof(*r));
@@ -557,7 +548,7 @@ int stats_mmtests(const double *base, size_t nb, const double *new_, size_t nn,
 	struct stats_summary sb, sn;
 	double mb, mn, qb, qn, delta, s;
 
-	test_init(out, STATS_MMTESTS);
+	stats_test_init(out, STATS_MMTESTS);
 	if (!nb || !nn)
 		return -1;
 	stats_summarise(base, nb, better, &sb);
@@ -614,7 +605,7 @@ int stats_lkp(const double *base, size_t nb, const double *new_, size_t nn,
 	double minb, medb, maxb, mina, meda, maxa, hi, lo, ratio;
 	bool changed;
 
-	test_init(out, STATS_LKP);
+	stats_test_init(out, STATS_LKP);
 	if (!nb || !nn)
 		return -1;
 	/* CI for the table: Welch's, the rule itself has none */
@@ -651,7 +642,7 @@ int stats_test_run(enum stats_test_kind kind, const double *base, size_t nb,
 	case STATS_LKP:
 		return stats_lkp(base, nb, new_, nn, out);
 	}
-	test_init(out, kind);
+	stats_test_init(out, kind);
 	return -1;
 }
 

@@ -59,6 +59,8 @@ struct stats_test {
 	bool significant;	/* the test's own verdict, before BH */
 };
 
+/* t as no test has filled it: kind, every number NaN, not significant. */
+void stats_test_init(struct stats_test *t, enum stats_test_kind kind);
 int stats_welch(const double *base, size_t nb, const double *new_, size_t nn,
 		struct stats_test *out);
 int stats_mwu(const double *base, size_t nb, const double *new_, size_t nn,

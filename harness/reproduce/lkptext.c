@@ -103,15 +103,17 @@ static bool has_qp_header(const char *d, size_t len)
 	return find_cte(d, len, d, "quoted-printable") != NULL;
 }
 
+/* c's place among digits (its value there), or -1: the one lookup of the decoders below. */
+static int digit_value(const char *digits, int c)
+{
+	const char *p = c ? strchr(digits, c) : NULL;
+
+	return p ? (int)(p - digits) : -1;
+}
+
 static int b64val(int c)
 {
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	return c == '+' ? 62 : c == '/' ? 63 : -1;
+	return digit_value("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", c);
 }
 
 /*
@@ -180,13 +182,9 @@ static bool b64_decode_parts(const char *d, size_t len, struct strbuf *out)
 
 static int hexval(int c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
+	int v = digit_value("0123456789ABCDEFabcdef", c);
+
+	return v < 16 ? v : v - 6;	/* a to f: after A to F */
 }
 
 static void qp_decode(const char *d, size_t len, struct strbuf *out)

@@ -243,16 +243,24 @@ static int build_axis(struct plan_workload *w, const struct mmb_param_def *d,
 
 #define PLAN_MAX_VARIANTS 100000
 
+/* The values of each of w's variants (NULL after the last), for the calls that ask about all. */
+static const struct mmb_value **variant_values(const struct plan_workload *w)
+{
+	const struct mmb_value **vals = xcalloc(w->nvariants + 1, sizeof(*vals));
+
+	for (size_t v = 0; v < w->nvariants; v++)
+		vals[v] = w->variants[v].values;
+	return vals;
+}
+
 /* before: the variants of the experiment's earlier workloads */
 /* check_params on every variant, in one child; the first refusal is the error. */
 static int check_variants(struct plan_workload *w)
 {
-	const struct mmb_value **vals = xcalloc(w->nvariants + 1, sizeof(*vals));
+	const struct mmb_value **vals = variant_values(w);
 	char **why = xcalloc(w->nvariants + 1, sizeof(*why));
 	int ret = 0;
 
-	for (size_t v = 0; v < w->nvariants; v++)
-		vals[v] = w->variants[v].values;
 	if (plugin_call_check_params_all(&w->plugin, vals, w->nvariants, why))
 		ret = PLAN_PLUGIN_CRASHED;
 	for (size_t v = 0; v < w->nvariants; v++) {
@@ -409,12 +417,10 @@ static const char *requirements_unmet(struct plan_workload *pw, const struct exp
 /* supported() on every variant, in one child: the refused ones are marked. */
 static int mark_unsupported(struct plan_workload *w)
 {
-	const struct mmb_value **vals = xcalloc(w->nvariants + 1, sizeof(*vals));
+	const struct mmb_value **vals = variant_values(w);
 	char **why = xcalloc(w->nvariants + 1, sizeof(*why));
 	int ret = 0;
 
-	for (size_t v = 0; v < w->nvariants; v++)
-		vals[v] = w->variants[v].values;
 	if (plugin_call_supported_all(&w->plugin, runner_host_table(), vals, w->nvariants, why))
 		ret = -1;
 	for (size_t v = 0; v < w->nvariants; v++) {

@@ -133,23 +133,27 @@ static int host_read_knob(struct mmb_ctx *ctx, const char *path, char *buf, size
 	return read_line_file(path, buf, len);
 }
 
-/* The plugin's timed region: counters count only inside it (counters.h). */
+/* The plugin's timed region: counters count only inside it (counters.h), and so does the profile. */
+static void timed_region(bool on)
+{
+	if (runner_iter_counters && on)
+		counters_region_begin(runner_iter_counters);
+	else if (runner_iter_counters)
+		counters_disable(runner_iter_counters);
+	if (runner_iter_profile)
+		perfrec_child_enable(runner_iter_profile, on);
+}
+
 static void host_timed_begin(struct mmb_ctx *ctx)
 {
 	(void)ctx;
-	if (runner_iter_counters)
-		counters_region_begin(runner_iter_counters);
-	if (runner_iter_profile)
-		perfrec_child_enable(runner_iter_profile, true);
+	timed_region(true);
 }
 
 static void host_timed_end(struct mmb_ctx *ctx)
 {
 	(void)ctx;
-	if (runner_iter_counters)
-		counters_disable(runner_iter_counters);
-	if (runner_iter_profile)
-		perfrec_child_enable(runner_iter_profile, false);
+	timed_region(false);
 }
 
 static struct mmb_host host_table = {

@@ -179,11 +179,18 @@ static void ready_then_wait_go(struct wis_state *st)
  * The testcase loops.  Each runs until ctl->stop, counting into *ops.
  * Returns only on stop or error (errors via task_error).
  */
-static void loop_page_fault(struct wis_state *st, int idx, volatile uint64_t *ops)
+/*
+ * page_fault1-3 and mmap1-2: map st->size and unmap it, over and over;
+ * anonymous (page_fault1, mmap1) or of the task's file, MAP_PRIVATE for
+ * page_fault2.  page_fault touches every page between (an op a page),
+ * mmap counts the pair as one op.
+ */
+static void loop_map(struct wis_state *st, int idx, volatile uint64_t *ops)
 {
+	bool touch = st->test <= T_PAGE_FAULT3;
 	int fd = -1, flags = MAP_PRIVATE | MAP_ANONYMOUS;
 
-	if (st->test != T_PAGE_FAULT1) {
+	if (st->test != T_PAGE_FAULT1 && st->test != T_MMAP1) {
 		fd = task_file(st, idx, st->size);
 		if (fd < 0)
 			return;
@@ -197,8 +204,11 @@ static void loop_page_fault(struct wis_state *st, int idx, volatile uint64_t *op
 			task_error(st, idx, "mmap", errno);
 			break;
 		}
-		touch_pages(p, st->size, st->page, ops);
+		if (touch)
+			touch_pages(p, st->size, st->page, ops);
 		munmap(p, st->size);
+		if (!touch)
+			(*ops)++;
 	}
 	if (fd >= 0)
 		close(fd);
@@ -237,31 +247,6 @@ static void loop_brk(struct wis_state *st, int idx, volatile uint64_t *ops)
 	}
 	if (st->mode == MODE_PROCESS)
 		brk(start);
-}
-
-static void loop_mmap(struct wis_state *st, int idx, volatile uint64_t *ops)
-{
-	int fd = -1, flags = MAP_PRIVATE | MAP_ANONYMOUS;
-
-	if (st->test == T_MMAP2) {
-		fd = task_file(st, idx, st->size);
-		if (fd < 0)
-			return;
-		flags = MAP_SHARED;
-	}
-	ready_then_wait_go(st);
-	while (!st->ctl->stop) {
-		char *p = mmap(NULL, st->size, PROT_READ | PROT_WRITE, flags, fd, 0);
-
-		if (p == MAP_FAILED) {
-			task_error(st, idx, "mmap", errno);
-			break;
-		}
-		munmap(p, st->size);
-		(*ops)++;
-	}
-	if (fd >= 0)
-		close(fd);
 }
 
 static void loop_malloc(struct wis_state *st, int idx, volatile uint64_t *ops)
@@ -320,33 +305,22 @@ static void loop_tlb_flush(struct wis_state *st, int idx, volatile uint64_t *ops
 		close(fd);
 }
 
+/* The testcase loop of each test. */
+static void (*const loops[])(struct wis_state *st, int idx, volatile uint64_t *ops) = {
+	[T_PAGE_FAULT1] = loop_map, [T_PAGE_FAULT2] = loop_map, [T_PAGE_FAULT3] = loop_map,
+	[T_BRK1] = loop_brk, [T_BRK2] = loop_brk,
+	[T_MMAP1] = loop_map, [T_MMAP2] = loop_map,
+	[T_MALLOC1] = loop_malloc, [T_MALLOC2] = loop_malloc,
+	[T_TLB_FLUSH1] = loop_tlb_flush, [T_TLB_FLUSH2] = loop_tlb_flush,
+	[T_TLB_FLUSH3] = loop_tlb_flush,
+};
+
 static void task_body(struct wis_state *st, int idx)
 {
 	volatile uint64_t *ops = counter(st, idx);
 
 	pin_task(st, idx);
-	switch (st->test) {
-	case T_PAGE_FAULT1:
-	case T_PAGE_FAULT2:
-	case T_PAGE_FAULT3:
-		loop_page_fault(st, idx, ops);
-		break;
-	case T_BRK1:
-	case T_BRK2:
-		loop_brk(st, idx, ops);
-		break;
-	case T_MMAP1:
-	case T_MMAP2:
-		loop_mmap(st, idx, ops);
-		break;
-	case T_MALLOC1:
-	case T_MALLOC2:
-		loop_malloc(st, idx, ops);
-		break;
-	default:
-		loop_tlb_flush(st, idx, ops);
-		break;
-	}
+	loops[st->test](st, idx, ops);
 }
 
 static void *thread_main(void *arg)
