@@ -31,12 +31,7 @@ static const char *const format_names[] = { [PLOT_PNG] = "png", [PLOT_SVG] = "sv
 
 int plot_format_parse(const char *s, enum plot_format *out)
 {
-	int i = name_index(format_names, ARRAY_SIZE(format_names), s);
-
-	if (i < 0)
-		return -1;
-	*out = i;
-	return 0;
+	return NAME_PARSE(format_names, 0, s, out);
 }
 
 const char *plot_format_ext(enum plot_format f)

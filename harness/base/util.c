@@ -669,12 +669,17 @@ int name_check(const char *what, const char *s)
 	return -1;
 }
 
-int name_index(const char *const *names, size_t n, const char *s)
+int name_index_from(const char *const *names, size_t n, size_t from, const char *s)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = from; s && i < n; i++)
 		if (names[i] && !strcmp(names[i], s))
 			return (int)i;
 	return -1;
+}
+
+int name_index(const char *const *names, size_t n, const char *s)
+{
+	return name_index_from(names, n, 0, s);
 }
 
 char *strtrim(char *s)

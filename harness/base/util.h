@@ -183,6 +183,18 @@ char *strtrim(char *s);
  * its values ({ [ACCEL_KVM] = "kvm", ... }); -1 when it is none of them.
  */
 int name_index(const char *const *names, size_t n, const char *s);
+/* name_index() from names[from] on: the words before are not for parsing */
+int name_index_from(const char *const *names, size_t n, size_t from, const char *s);
+/*
+ * An enum's parse function in one line: *out = the value whose word in
+ * names[] (indexed by the enum) is s, searched from names[from]; 0, or -1
+ * with *out untouched.
+ */
+#define NAME_PARSE(names, from, s, out) __extension__ ({			\
+	int i_ = name_index_from((names), ARRAY_SIZE(names), (from), (s));	\
+	if (i_ >= 0)								\
+		*(out) = i_;							\
+	i_ < 0 ? -1 : 0; })
 
 /*
  * Names (labels, workloads, metrics, variants, units) never hold control

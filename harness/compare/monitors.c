@@ -15,12 +15,8 @@ int monitors_mode_parse(const char *s, enum monitors_mode *m)
 	static const char *const names[] = {
 		[MONITORS_CHANGED] = "changed", [MONITORS_ALL] = "all", [MONITORS_NONE] = "none",
 	};
-	int i = name_index(names, ARRAY_SIZE(names), s);
 
-	if (i < 0)
-		return -1;
-	*m = i;
-	return 0;
+	return NAME_PARSE(names, 0, s, m);
 }
 
 int monitors_opt(const struct option *opt, const char *arg)

@@ -5,6 +5,7 @@
  * harness/base/dist.c.
  */
 #include "stats.h"
+#include "util.h"
 
 #include <float.h>
 #include <math.h>
@@ -646,17 +647,6 @@ int stats_test_run(enum stats_test_kind kind, const double *base, size_t nb,
 	return -1;
 }
 
-#define NNAMES(t) (sizeof(t) / sizeof((t)[0]))
-
-/* The index of name in names[from..n), or -1: the parse side of a name table. */
-static int name_index(const char *const *names, size_t n, size_t from, const char *name)
-{
-	for (size_t i = from; name && i < n; i++)
-		if (names[i] && !strcmp(name, names[i]))
-			return (int)i;
-	return -1;
-}
-
 /* names[i], or "?" outside the table. */
 static const char *name_at(const char *const *names, size_t n, size_t i)
 {
@@ -670,17 +660,12 @@ static const char *const test_names[] = {
 
 int stats_test_parse(const char *name, enum stats_test_kind *kind)
 {
-	int i = name_index(test_names, NNAMES(test_names), 0, name);
-
-	if (i < 0)
-		return -1;
-	*kind = (enum stats_test_kind)i;
-	return 0;
+	return NAME_PARSE(test_names, 0, name, kind);
 }
 
 const char *stats_test_name(enum stats_test_kind kind)
 {
-	return name_at(test_names, NNAMES(test_names), (size_t)kind);
+	return name_at(test_names, ARRAY_SIZE(test_names), (size_t)kind);
 }
 
 static const char *const mean_names[] = {
@@ -695,22 +680,17 @@ static const char *const mean_titles[] = {
 /* "auto" is the default, not a name to parse */
 int stats_mean_parse(const char *name, enum stats_mean_kind *kind)
 {
-	int i = name_index(mean_names, NNAMES(mean_names), 1, name);
-
-	if (i < 0)
-		return -1;
-	*kind = (enum stats_mean_kind)i;
-	return 0;
+	return NAME_PARSE(mean_names, 1, name, kind);
 }
 
 const char *stats_mean_name(enum stats_mean_kind kind)
 {
-	return name_at(mean_names, NNAMES(mean_names), (size_t)kind);
+	return name_at(mean_names, ARRAY_SIZE(mean_names), (size_t)kind);
 }
 
 const char *stats_mean_title(enum stats_mean_kind kind)
 {
-	return name_at(mean_titles, NNAMES(mean_titles), (size_t)kind);
+	return name_at(mean_titles, ARRAY_SIZE(mean_titles), (size_t)kind);
 }
 
 double stats_mean_of(const struct stats_summary *s, enum stats_mean_kind kind)

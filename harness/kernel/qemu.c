@@ -13,12 +13,7 @@ static const char *const accel_names[] = { [ACCEL_AUTO] = "auto", [ACCEL_KVM] = 
 
 int accel_parse(const char *s, enum accel *out)
 {
-	int i = name_index(accel_names, ARRAY_SIZE(accel_names), s);
-
-	if (i < 0)
-		return -1;
-	*out = i;
-	return 0;
+	return NAME_PARSE(accel_names, 0, s, out);
 }
 
 const char *accel_name(enum accel a)
