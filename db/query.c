@@ -316,6 +316,8 @@ bool query_run_selected(const struct query_filter *f, const struct query_run *r)
 	return false;
 }
 
+static void loader_release(struct query_loader *ld, size_t nrows);
+
 void query_set_release(struct query_set *qs)
 {
 	if (!qs)
@@ -328,6 +330,10 @@ void query_set_release(struct query_set *qs)
 	free(qs->kernels);
 	if (qs->arena)
 		munmap(qs->arena, qs->arena_len);
+	if (qs->stream) {
+		loader_release(qs->stream, qs->nstream);
+		free(qs->stream);
+	}
 	memset(qs, 0, sizeof(*qs));
 }
 
@@ -385,7 +391,7 @@ static int row_cmp(const void *a, const void *b)
 }
 
 /* What one query_load() pass carries between its three queries. */
-struct loader {
+struct query_loader {
 	struct query_set *out;
 	struct run_map *map;
 	size_t nmap;
@@ -400,6 +406,21 @@ struct loader {
 	bool keep_disturbed;
 	size_t *left;		/* [series id * nlabels + label]: block values to come */
 	size_t arena_used;	/* bytes of out->arena given out */
+	struct row_stream *rs;	/* [row] query_open(): where each row's samples are */
+	bool stream;		/* query_open(): rows now, their samples by query_row_fill() */
+	bool nocount;		/* a row read again: its values are counted already */
+};
+
+/* One block of a row (query_open()): read when the row is filled. */
+struct block_ref {
+	int64_t id, run, sid, n;
+};
+
+struct row_stream {
+	struct block_ref *blocks;	/* in (run_id, id) order, as query_load() reads them */
+	size_t nblocks, alloc;
+	bool values;		/* some of its samples are sample_values rows */
+	bool filled, counted;
 };
 
 static int note_cmp(const void *a, const void *b)
@@ -409,7 +430,7 @@ static int note_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-static const struct iter_note *note_find(const struct loader *ld, int64_t iteration_id)
+static const struct iter_note *note_find(const struct query_loader *ld, int64_t iteration_id)
 {
 	struct iter_note key = { .id = iteration_id };
 
@@ -429,7 +450,7 @@ struct series_ref {
 #define SERIES_ID_MAX (1 << 26)
 
 /* The series table (small) in memory, filtered; rows appear lazily. */
-static int load_series(struct mmb_db *db, const struct query_filter *f, struct loader *ld)
+static int load_series(struct mmb_db *db, const struct query_filter *f, struct query_loader *ld)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -473,7 +494,7 @@ static int load_series(struct mmb_db *db, const struct query_filter *f, struct l
 	return db_done(db, st, rc);
 }
 
-static void series_refs_release(struct loader *ld)
+static void series_refs_release(struct query_loader *ld)
 {
 	for (int64_t i = 0; i < ld->nseries; i++) {
 		free(ld->series[i].workload);
@@ -488,7 +509,7 @@ static void series_refs_release(struct loader *ld)
  * The row a series feeds.  Series that differ only in unit or direction
  * share the (workload, variant, metric) row; its unit is the first seen.
  */
-static size_t series_row(struct loader *ld, struct series_ref *r)
+static size_t series_row(struct query_loader *ld, struct series_ref *r)
 {
 	struct query_set *out = ld->out;
 	uint64_t h;
@@ -512,6 +533,10 @@ static size_t series_row(struct loader *ld, struct series_ref *r)
 	ALLOC_GROW(out->rows, out->nr + 1, ld->rows_alloc);
 	ld->first = xrealloc(ld->first, ld->rows_alloc * sizeof(*ld->first));
 	ld->first[out->nr] = (struct group_key){ h, out->nr, SIZE_MAX, INT64_MAX };
+	if (ld->stream) {
+		ld->rs = xrealloc(ld->rs, ld->rows_alloc * sizeof(*ld->rs));
+		memset(&ld->rs[out->nr], 0, sizeof(*ld->rs));
+	}
 	struct query_row *row = &out->rows[out->nr];
 
 	memset(row, 0, sizeof(*row));
@@ -531,15 +556,25 @@ static size_t series_row(struct loader *ld, struct series_ref *r)
 	return r->row;
 }
 
+/* Row idx has a value of label `label` with ordering id `id`: where it first appears. */
+static void note_first(struct query_loader *ld, size_t idx, size_t label, int64_t id)
+{
+	struct group_key *first = &ld->first[idx];
+
+	if (label < first->label || (label == first->label && id < first->first)) {
+		first->label = label;
+		first->first = id;
+	}
+}
+
 /* One sample of run `run`, series `sid`, with its ordering id. */
-static void load_sample(struct loader *ld, int64_t run, int64_t sid, int64_t id,
+static void load_sample(struct query_loader *ld, int64_t run, int64_t sid, int64_t id,
 			int iteration, double v, int64_t iteration_id)
 {
 	const struct iter_note *note = note_find(ld, iteration_id);
 	struct query_set *out = ld->out;
 	struct series_ref *r;
 	struct query_row *row;
-	struct group_key *first;
 	size_t idx;
 
 	if (sid < 1 || sid >= ld->nseries || !ld->series[sid].wanted)
@@ -550,12 +585,7 @@ static void load_sample(struct loader *ld, int64_t run, int64_t sid, int64_t id,
 		return;
 	r = &ld->series[sid];
 	idx = r->row != SIZE_MAX ? r->row : series_row(ld, r);
-	first = &ld->first[idx];
-	if (ld->cur->label < first->label ||
-	    (ld->cur->label == first->label && id < first->first)) {
-		first->label = ld->cur->label;
-		first->first = id;
-	}
+	note_first(ld, idx, ld->cur->label, id);
 	row = &out->rows[idx];
 	if (note && note->disturbed && !ld->keep_disturbed) {
 		/* counted, not pooled (compare says how many it left out) */
@@ -566,8 +596,10 @@ static void load_sample(struct loader *ld, int64_t run, int64_t sid, int64_t id,
 		return;
 	}
 	series_push(&row->series[ld->cur->label], v, run, iteration, note);
-	ld->cur->r->nsamples++;
-	out->nsamples++;
+	if (!ld->nocount) {
+		ld->cur->r->nsamples++;
+		out->nsamples++;
+	}
 	/* the same label given twice gets the same pooled values */
 	for (size_t i = ld->cur->label + 1; i < out->nlabels; i++)
 		if (out->kernels[i].id == out->kernels[ld->cur->label].id)
@@ -578,8 +610,8 @@ static void load_sample(struct loader *ld, int64_t run, int64_t sid, int64_t id,
  * "<select> WHERE run_id IN (the pooled runs) ORDER BY run_id, id", the
  * run ids bound: one ordered pass along the table's by-run index.
  */
-static int prepare_by_runs(struct mmb_db *db, const struct loader *ld, const char *select,
-			   sqlite3_stmt **st)
+static int prepare_runs_tail(struct mmb_db *db, const struct query_loader *ld, const char *select,
+			     const char *tail, sqlite3_stmt **st)
 {
 	struct strbuf sql = STRBUF_INIT;
 	int rc;
@@ -587,7 +619,7 @@ static int prepare_by_runs(struct mmb_db *db, const struct loader *ld, const cha
 	strbuf_addf(&sql, "%s WHERE run_id IN (", select);
 	for (size_t i = 0; i < ld->nmap; i++)
 		strbuf_addstr(&sql, i ? ",?" : "?");
-	strbuf_addstr(&sql, ") ORDER BY run_id, id");
+	strbuf_addf(&sql, ") %s", tail);
 	rc = db_prepare(db, sql.buf, st);
 	strbuf_release(&sql);
 	if (rc)
@@ -597,8 +629,14 @@ static int prepare_by_runs(struct mmb_db *db, const struct loader *ld, const cha
 	return 0;
 }
 
+static int prepare_by_runs(struct mmb_db *db, const struct query_loader *ld, const char *select,
+			   sqlite3_stmt **st)
+{
+	return prepare_runs_tail(db, ld, select, "ORDER BY run_id, id", st);
+}
+
 /* Samples the runner wrote, a row each, in id order along sample_values_by_run. */
-static int load_rows(struct mmb_db *db, struct loader *ld)
+static int load_rows(struct mmb_db *db, struct query_loader *ld)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -631,7 +669,7 @@ static int read_iter_note(sqlite3_stmt *st, struct db_list *list, void *arg)
 	return 0;
 }
 
-static int load_notes(struct mmb_db *db, struct loader *ld)
+static int load_notes(struct mmb_db *db, struct query_loader *ld)
 {
 	struct db_list l = { .size = sizeof(*ld->notes) };
 	sqlite3_stmt *st;
@@ -649,7 +687,7 @@ static int load_notes(struct mmb_db *db, struct loader *ld)
 }
 
 struct block_ctx {
-	struct loader *ld;
+	struct query_loader *ld;
 	int64_t run, sid, base;
 };
 
@@ -673,7 +711,7 @@ static int block_sample(void *ctx, int64_t k, int iteration, int seq, double val
  * a quarter of compare's time on a VM.  Without it (small, or mmap
  * refused), the series grow by malloc as before.
  */
-static void arena_map(struct loader *ld, size_t values)
+static void arena_map(struct query_loader *ld, size_t values)
 {
 	struct query_set *out = ld->out;
 	size_t len = values * ARENA_VALUE + 8 * 3 * ld->out->nlabels * (size_t)ld->nseries;
@@ -690,7 +728,7 @@ static void arena_map(struct loader *ld, size_t values)
 	ld->arena_used = 0;
 }
 
-static void *arena_take(struct loader *ld, size_t bytes)
+static void *arena_take(struct query_loader *ld, size_t bytes)
 {
 	void *p = (char *)ld->out->arena + ld->arena_used;
 
@@ -699,7 +737,7 @@ static void *arena_take(struct loader *ld, size_t bytes)
 }
 
 /* An empty series' arrays for its `values` block values, from the arena when it has room. */
-static void series_from_arena(struct loader *ld, struct query_series *s, size_t values)
+static void series_from_arena(struct query_loader *ld, struct query_series *s, size_t values)
 {
 	size_t need = values * ARENA_VALUE + 8 * 3;
 
@@ -723,12 +761,11 @@ static int block_check(void *ctx, int64_t k, int iteration, int seq, double valu
  * base, decoded straight into its series: what load_sample() does per
  * value, once per block.  0, or -1 with why.
  */
-static int load_block_fast(struct loader *ld, int64_t run, int64_t sid, int64_t base,
+static int load_block_fast(struct query_loader *ld, int64_t run, int64_t sid, int64_t base,
 			   const void *data, size_t len, size_t n, const char **why)
 {
 	struct query_set *out = ld->out;
 	struct series_ref *r = &ld->series[sid];
-	struct group_key *first;
 	struct query_series *s;
 	size_t idx, label, *left;
 
@@ -738,11 +775,7 @@ static int load_block_fast(struct loader *ld, int64_t run, int64_t sid, int64_t 
 		return 0;
 	label = ld->cur->label;
 	idx = r->row != SIZE_MAX ? r->row : series_row(ld, r);
-	first = &ld->first[idx];
-	if (label < first->label || (label == first->label && base < first->first)) {
-		first->label = label;
-		first->first = base;
-	}
+	note_first(ld, idx, label, base);
 	s = &out->rows[idx].series[label];
 	/* the rest of the series' blocks in this label, counted before */
 	left = &ld->left[sid * out->nlabels + label];
@@ -757,8 +790,10 @@ static int load_block_fast(struct loader *ld, int64_t run, int64_t sid, int64_t 
 		s->level[s->n + k] = NAN;
 	if (s->disturbed)
 		memset(s->disturbed + s->n, 0, n * sizeof(*s->disturbed));
-	ld->cur->r->nsamples += n;
-	out->nsamples += n;
+	if (!ld->nocount) {
+		ld->cur->r->nsamples += n;
+		out->nsamples += n;
+	}
 	/* the same label given twice gets the same pooled values */
 	for (size_t i = label + 1; i < out->nlabels; i++)
 		if (out->kernels[i].id == out->kernels[label].id)
@@ -773,7 +808,7 @@ static int load_block_fast(struct loader *ld, int64_t run, int64_t sid, int64_t 
  * How many values each (series, label) gets from blocks: n comes before
  * data in the row, so this reads no block.  The series then grow once.
  */
-static int count_blocks(struct mmb_db *db, struct loader *ld)
+static int count_blocks(struct mmb_db *db, struct query_loader *ld)
 {
 	size_t nl = ld->out->nlabels, total = 0;
 	sqlite3_stmt *st;
@@ -798,8 +833,44 @@ static int count_blocks(struct mmb_db *db, struct loader *ld)
 	return rc;
 }
 
+static int bad_block(struct mmb_db *db, int64_t bid, const char *why)
+{
+	error("%s: sample block %lld is not a valid block: %s", db->c->path, (long long)bid, why);
+	return -1;
+}
+
+/*
+ * Block bid (run, wanted series sid, n values) whose data is column col of
+ * st, into its series: 0, or -1 after saying why it is not valid.
+ */
+static int load_block(struct mmb_db *db, struct query_loader *ld, int64_t run, int64_t bid,
+		      int64_t sid, sqlite3_stmt *st, int col, int64_t n)
+{
+	struct block_ctx c = { ld, run, sid, ((int64_t)1 << 62) + bid * ((int64_t)1 << 24) };
+	const void *data;
+	const char *why = "no data";
+	size_t len;
+	/* blob: the binary format; text: JSON, NUL-terminated by SQLite */
+	int blob = sqlite3_column_type(st, col) == SQLITE_BLOB;
+
+	data = blob ? sqlite3_column_blob(st, col) : (const void *)sqlite3_column_text(st, col);
+	len = (size_t)sqlite3_column_bytes(st, col);
+	if (n < 1 || n > DB_BLOCK_MAX_N)
+		why = "a bad n";
+	else if (data && blob && !db_block_is_binary(data, len))
+		why = "a BLOB without the MMBK header";
+	else if (data && blob && !load_block_fast(ld, c.run, sid, c.base, data, len,
+						  (size_t)n, &why))
+		return 0;
+	else if (data && blob)	/* bad: the reason the value-by-value decode gives */
+		db_block_decode(data, len, (size_t)n, block_check, NULL, &why);
+	else if (data && !db_block_decode(data, len, (size_t)n, block_sample, &c, &why))
+		return 0;
+	return bad_block(db, bid, why);
+}
+
 /* Samples import packed into blocks (see schema.c), in the order written. */
-static int load_blocks(struct mmb_db *db, struct loader *ld)
+static int load_blocks(struct mmb_db *db, struct query_loader *ld)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -808,36 +879,15 @@ static int load_blocks(struct mmb_db *db, struct loader *ld)
 	    prepare_by_runs(db, ld, "SELECT run_id, id, series_id, data, n FROM sample_blocks", &st))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t sid = sqlite3_column_int64(st, 2), bid = sqlite3_column_int64(st, 1);
-		struct block_ctx c = { ld, sqlite3_column_int64(st, 0), sid,
-				       ((int64_t)1 << 62) + bid * ((int64_t)1 << 24) };
-		const void *data;
-		const char *why = "no data";
-		int64_t n = sqlite3_column_int64(st, 4);
-		size_t len;
-		int blob;
+		int64_t sid = sqlite3_column_int64(st, 2);
 
 		if (sid < 1 || sid >= ld->nseries || !ld->series[sid].wanted)
 			continue;
-		/* blob: the binary format; text: JSON, NUL-terminated by SQLite */
-		blob = sqlite3_column_type(st, 3) == SQLITE_BLOB;
-		data = blob ? sqlite3_column_blob(st, 3) : (const void *)sqlite3_column_text(st, 3);
-		len = (size_t)sqlite3_column_bytes(st, 3);
-		if (n < 1 || n > DB_BLOCK_MAX_N)
-			why = "a bad n";
-		else if (data && blob && !db_block_is_binary(data, len))
-			why = "a BLOB without the MMBK header";
-		else if (data && blob && !load_block_fast(ld, c.run, sid, c.base, data, len,
-							  (size_t)n, &why))
-			continue;
-		else if (data && blob)	/* bad: the reason the value-by-value decode gives */
-			db_block_decode(data, len, (size_t)n, block_check, NULL, &why);
-		else if (data && !db_block_decode(data, len, (size_t)n, block_sample, &c, &why))
-			continue;
-		rc = SQLITE_CORRUPT;
-		error("%s: sample block %lld is not a valid block: %s", db->c->path,
-		      (long long)bid, why);
-		break;
+		if (load_block(db, ld, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), sid,
+			       st, 3, sqlite3_column_int64(st, 4))) {
+			rc = SQLITE_CORRUPT;
+			break;
+		}
 	}
 	if (rc == SQLITE_CORRUPT) {
 		sqlite3_finalize(st);
@@ -846,14 +896,117 @@ static int load_blocks(struct mmb_db *db, struct loader *ld)
 	return db_done(db, st, rc);
 }
 
-int query_load(struct mmb_db *db, const char *const *labels, size_t n,
-	       const struct query_filter *f, struct query_set *out)
+/*
+ * query_open(): the rows the runner's samples make, and where each row
+ * first appears, from the by-series index alone (no value is read).
+ */
+static int index_values(struct mmb_db *db, struct query_loader *ld)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prepare_runs_tail(db, ld, "SELECT run_id, series_id, min(id) FROM sample_values",
+			      "GROUP BY run_id, series_id", &st))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct run_map *m = run_map_find(ld->map, ld->nmap, sqlite3_column_int64(st, 0));
+		int64_t sid = sqlite3_column_int64(st, 1);
+		size_t idx;
+
+		if (!m || sid < 1 || sid >= ld->nseries || !ld->series[sid].wanted)
+			continue;
+		idx = series_row(ld, &ld->series[sid]);
+		note_first(ld, idx, m->label, sqlite3_column_int64(st, 2));
+		ld->rs[idx].values = true;
+	}
+	return db_done(db, st, rc);
+}
+
+/* query_open(): each row's blocks, in the order query_load() reads them (n before data). */
+static int index_blocks(struct mmb_db *db, struct query_loader *ld)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prepare_by_runs(db, ld, "SELECT run_id, id, series_id, n FROM sample_blocks", &st))
+		return -1;
+	ld->left = xcalloc((size_t)ld->nseries * ld->out->nlabels + 1, sizeof(*ld->left));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct block_ref b = { sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 0),
+				       sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3) };
+		struct run_map *m = run_map_find(ld->map, ld->nmap, b.run);
+		struct row_stream *rs;
+		size_t idx;
+
+		if (!m || b.sid < 1 || b.sid >= ld->nseries || !ld->series[b.sid].wanted)
+			continue;
+		if (b.n < 1 || b.n > DB_BLOCK_MAX_N) {
+			sqlite3_finalize(st);
+			return bad_block(db, b.id, "a bad n");
+		}
+		idx = series_row(ld, &ld->series[b.sid]);
+		note_first(ld, idx, m->label, ((int64_t)1 << 62) + b.id * ((int64_t)1 << 24));
+		rs = &ld->rs[idx];
+		ALLOC_GROW(rs->blocks, rs->nblocks + 1, rs->alloc);
+		rs->blocks[rs->nblocks++] = b;
+	}
+	return db_done(db, st, rc);
+}
+
+/* What the loader holds; nrows: the rows ld->rs covers. */
+static void loader_release(struct query_loader *ld, size_t nrows)
+{
+	for (size_t r = 0; ld->rs && r < nrows; r++)
+		free(ld->rs[r].blocks);
+	free(ld->rs);
+	free(ld->tab);
+	free(ld->map);
+	free(ld->first);
+	free(ld->notes);
+	free(ld->left);
+	series_refs_release(ld);
+	free(ld->series);
+}
+
+/* Rows to first-appearance order (baseline label first); a stream's rows follow. */
+static void sort_rows(struct query_loader *ld)
+{
+	struct query_set *out = ld->out;
+	size_t k = out->nr, *at;
+	struct query_row *sorted;
+	struct row_stream *rs;
+
+	if (k < 2)
+		return;
+	sorted = xmalloc(k * sizeof(*sorted));
+	at = xmalloc(k * sizeof(*at));
+	qsort(ld->first, k, sizeof(*ld->first), row_cmp);
+	for (size_t i = 0; i < k; i++) {
+		sorted[i] = out->rows[ld->first[i].row];
+		at[ld->first[i].row] = i;
+	}
+	free(out->rows);
+	out->rows = sorted;
+	if (ld->stream) {
+		rs = xmalloc(k * sizeof(*rs));
+		for (size_t i = 0; i < k; i++)
+			rs[at[i]] = ld->rs[i];
+		free(ld->rs);
+		ld->rs = rs;
+		for (int64_t sid = 0; sid < ld->nseries; sid++)
+			if (ld->series[sid].wanted && ld->series[sid].row != SIZE_MAX)
+				ld->series[sid].row = at[ld->series[sid].row];
+	}
+	free(at);
+}
+
+static int load(struct mmb_db *db, const char *const *labels, size_t n,
+		const struct query_filter *f, struct query_set *out, bool stream)
 {
 	struct query_filter nofilter = { 0 };
 	struct run_map *map = NULL;
 	size_t nmap = 0, mapalloc = 0;
-	struct group_key *tab = NULL, *order = NULL;
-	struct loader ld = { 0 };
+	struct query_loader ld = { 0 };
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -893,11 +1046,12 @@ int query_load(struct mmb_db *db, const char *const *labels, size_t n,
 		}
 	}
 	if (!nmap)
-		goto done;
+		return 0;
 
 	ld.out = out;
 	ld.map = map;
 	ld.nmap = nmap;
+	ld.stream = stream;
 	ld.tabsize = 1024;
 	ld.tab = xcalloc(ld.tabsize, sizeof(*ld.tab));
 	for (size_t i = 0; i < ld.tabsize; i++)
@@ -909,41 +1063,154 @@ int query_load(struct mmb_db *db, const char *const *labels, size_t n,
 	if (!ret)
 		ret = load_notes(db, &ld);
 	if (!ret)
-		ret = load_rows(db, &ld);
+		ret = stream ? index_values(db, &ld) : load_rows(db, &ld);
 	if (!ret)
-		ret = load_blocks(db, &ld);
-	tab = ld.tab;
-	if (ret)
-		goto fail;
-
-	/* Put rows in first-appearance order (baseline label first). */
-	if (out->nr > 1) {
-		struct query_row *sorted = xmalloc(out->nr * sizeof(*sorted));
-		size_t k = out->nr;
-
-		order = ld.first;
-		ld.first = NULL;
-		qsort(order, k, sizeof(*order), row_cmp);
-		for (size_t i = 0; i < k; i++)
-			sorted[i] = out->rows[order[i].row];
-		free(out->rows);
-		out->rows = sorted;
+		ret = stream ? index_blocks(db, &ld) : load_blocks(db, &ld);
+	if (ret) {
+		loader_release(&ld, out->nr);
+		query_set_release(out);
+		return ret;
 	}
-done:
-	ret = 0;
-	goto out;
-fail:
-	query_set_release(out);
-out:
-	free(order);
-	free(tab);
-	free(map);
-	free(ld.first);
-	free(ld.notes);
-	free(ld.left);
-	series_refs_release(&ld);
-	free(ld.series);
+	sort_rows(&ld);
+	if (stream) {
+		/* the loader stays: query_row_fill() reads with it */
+		out->stream = xmalloc(sizeof(*out->stream));
+		*out->stream = ld;
+		out->nstream = out->nr;
+		return 0;
+	}
+	loader_release(&ld, out->nr);
+	return 0;
+}
+
+int query_load(struct mmb_db *db, const char *const *labels, size_t n,
+	       const struct query_filter *f, struct query_set *out)
+{
+	return load(db, labels, n, f, out, false);
+}
+
+int query_open(struct mmb_db *db, const char *const *labels, size_t n,
+	       const struct query_filter *f, struct query_set *out)
+{
+	return load(db, labels, n, f, out, true);
+}
+
+/* Row r's runner-written samples, in (run_id, id) order along the by-series index. */
+static int fill_values(struct mmb_db *db, struct query_loader *ld, size_t r)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st;
+	int rc, k = 0;
+
+	strbuf_addstr(&sql, "SELECT run_id, id, series_id, iteration, value, iteration_id"
+		      " FROM sample_values WHERE series_id IN (");
+	for (int64_t sid = 1; sid < ld->nseries; sid++)
+		if (ld->series[sid].wanted && ld->series[sid].row == r)
+			strbuf_addstr(&sql, k++ ? ",?" : "?");
+	strbuf_addstr(&sql, ") AND run_id IN (");
+	for (size_t i = 0; i < ld->nmap; i++)
+		strbuf_addstr(&sql, i ? ",?" : "?");
+	strbuf_addstr(&sql, ") ORDER BY run_id, id");
+	rc = db_prepare(db, sql.buf, &st);
+	strbuf_release(&sql);
+	if (rc)
+		return -1;
+	k = 0;
+	for (int64_t sid = 1; sid < ld->nseries; sid++)
+		if (ld->series[sid].wanted && ld->series[sid].row == r)
+			sqlite3_bind_int64(st, ++k, sid);
+	for (size_t i = 0; i < ld->nmap; i++)
+		sqlite3_bind_int64(st, ++k, ld->map[i].run);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		load_sample(ld, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 2),
+			    sqlite3_column_int64(st, 1), sqlite3_column_int(st, 3),
+			    sqlite3_column_double(st, 4), sqlite3_column_int64(st, 5));
+	return db_done(db, st, rc);
+}
+
+/* Row rs's blocks, one at a time by id; each series grows once. */
+static int fill_blocks(struct mmb_db *db, struct query_loader *ld, const struct row_stream *rs)
+{
+	size_t nl = ld->out->nlabels;
+	sqlite3_stmt *st;
+	int rc = SQLITE_DONE;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < rs->nblocks; k++) {
+			const struct block_ref *b = &rs->blocks[k];
+			size_t *left = &ld->left[(size_t)b->sid * nl +
+						 run_map_find(ld->map, ld->nmap, b->run)->label];
+
+			*left = pass ? *left + (size_t)b->n : 0;
+		}
+	if (db_prepare(db, "SELECT data FROM sample_blocks WHERE id = ?", &st))
+		return -1;
+	for (size_t k = 0; k < rs->nblocks; k++) {
+		const struct block_ref *b = &rs->blocks[k];
+
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, b->id);
+		rc = sqlite3_step(st);
+		if (rc != SQLITE_ROW)
+			break;
+		if (load_block(db, ld, b->run, b->id, b->sid, st, 0, b->n)) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+		rc = SQLITE_DONE;
+	}
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	return db_done(db, st, rc);
+}
+
+int query_row_fill(struct mmb_db *db, struct query_set *qs, size_t r)
+{
+	struct query_loader *ld = qs->stream;
+	struct row_stream *rs;
+	int ret = 0;
+
+	if (!ld || r >= qs->nstream || ld->rs[r].filled)
+		return 0;
+	rs = &ld->rs[r];
+	for (size_t i = 0; i < qs->nlabels; i++) {
+		struct query_series *s = &qs->rows[r].series[i];
+
+		s->n = s->ndisturbed = s->nmeasured = 0;
+	}
+	ld->nocount = rs->counted;
+	if (rs->values)
+		ret = fill_values(db, ld, r);
+	if (!ret && rs->nblocks)
+		ret = fill_blocks(db, ld, rs);
+	ld->nocount = false;
+	rs->filled = !ret;
+	rs->counted |= !ret;
 	return ret;
+}
+
+void query_row_drop(struct query_set *qs, size_t r)
+{
+	if (!qs->stream || r >= qs->nstream || !qs->stream->rs[r].filled)
+		return;
+	for (size_t i = 0; i < qs->nlabels; i++) {
+		struct query_series *s = &qs->rows[r].series[i];
+
+		free(s->v);
+		free(s->run_id);
+		free(s->iteration);
+		free(s->level);
+		free(s->disturbed);
+		s->v = NULL;
+		s->run_id = NULL;
+		s->iteration = NULL;
+		s->level = NULL;
+		s->disturbed = NULL;
+		s->alloc = 0;
+	}
+	qs->stream->rs[r].filled = false;
 }
 
 long query_find_row(const struct query_set *qs, const char *workload,

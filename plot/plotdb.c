@@ -257,7 +257,11 @@ int plot_show(struct mmb_db *db, const struct compare_select *s, struct plot_opt
 	struct strbuf why = STRBUF_INIT;
 	size_t nmachines = 0;
 	char *machine;
-	int ret = compare_open(db, s, &c);
+	struct compare_select sel = *s;
+	int ret;
+
+	sel.samples = true;	/* the plots draw every value */
+	ret = compare_open(db, &sel, &c);
 
 	if (ret)
 		return mmb_exit_code(ret);

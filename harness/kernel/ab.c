@@ -418,6 +418,7 @@ static int ab_look(const char *dbpath, const struct ab_result *r, int rounds, st
 	compare_select_init(&sel, labels, 2);
 	sel.filter.last_runs = rounds;
 	sel.need = COMPARE_NEED_ROWS;
+	sel.samples = true;	/* look_row() takes each run's mean */
 	rc = compare_open(&db, &sel, &c);
 	db_close(&db);
 	if (rc)

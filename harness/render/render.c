@@ -152,7 +152,7 @@ bool render_same_variant(const struct query_row *a, const struct query_row *b)
  * here and its file (docs/ARCHITECTURE.md, the recipes). */
 const struct renderer renderers[] = {
 	{ "text", compare_text, RENDER_NOTES, render_by_machine_text },
-	{ "mmtests", compare_mmtests, RENDER_NOTES, render_by_machine_text },
+	{ "mmtests", compare_mmtests, RENDER_NOTES | RENDER_MM_SUMS, render_by_machine_text },
 	{ "lkp", compare_lkp, RENDER_NOTES, render_by_machine_text },
 	{ "markdown", compare_markdown, RENDER_NOTES, render_by_machine_markdown },
 	{ "csv", compare_csv, 0, render_by_machine_csv },
@@ -192,7 +192,11 @@ int compare_show(struct mmb_db *db, const struct compare_select *s, const struct
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct compare c;
-	int rc = compare_open(db, s, &c);
+	struct compare_select sel = *s;
+	int rc;
+
+	sel.mm_sums = r->flags & RENDER_MM_SUMS;
+	rc = compare_open(db, &sel, &c);
 
 	if (rc)
 		return mmb_exit_code(rc);
