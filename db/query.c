@@ -1,7 +1,8 @@
 /*
  * Reading results back: one metadata query per label, the series table,
  * then the pooled runs' samples in two ordered queries (the runner's rows,
- * import's packed blocks), grouped in C by series id.
+ * import's packed blocks), grouped in C by series id.  query_open() reads
+ * only where each row's samples are; query_row_fill() reads one row.
  */
 #include "query.h"
 #include "block.h"
@@ -9,172 +10,10 @@
 #include "../harness/base/util.h"
 #include "../harness/base/variant.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-
-static void release_run(void *elem)
-{
-	struct query_run *r = elem;
-
-	free(r->status);
-	free(r->accel);
-	free(r->experiment);
-	free(r->config_path);
-	free(r->release);
-	free(r->version);
-	free(r->cmdline);
-	free(r->config_hash);
-	free(r->compiler);
-	free(r->harness_version);
-	free(r->git_sha);
-	free(r->host);
-}
-
-void query_kernel_release(struct query_kernel *k)
-{
-	if (!k)
-		return;
-	free(k->label);
-	free(k->release);
-	free(k->version);
-	free(k->cmdline);
-	free(k->config_hash);
-	free(k->base_commit);
-	free(k->patches);
-	free(k->compiler);
-	db_list_free(k->runs, k->nruns, sizeof(*k->runs), release_run);
-	memset(k, 0, sizeof(*k));
-}
-
-void query_free_strv(char **v, size_t n)
-{
-	db_list_free(v, n, sizeof(*v), db_release_str);
-}
-
-int query_labels(struct mmb_db *db, char ***out, size_t *n)
-{
-	return db_query_list(db, "SELECT label FROM kernels ORDER BY id",
-			     NULL, db_read_str, NULL, db_release_str, sizeof(**out), out, n);
-}
-
-static int unknown_label(struct mmb_db *db, const char *label)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char **known;
-	size_t n;
-
-	if (query_labels(db, &known, &n))
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		strbuf_addf(&sb, "%s%s", i ? ", " : "", known[i]);
-	if (closest_name(label, known, n))
-		error("unknown kernel label '%s' (did you mean '%s'?); known labels: %s", label,
-		      closest_name(label, known, n), sb.buf);
-	else
-		error("unknown kernel label '%s'; known labels: %s", label, n ? sb.buf : "(none)");
-	strbuf_release(&sb);
-	query_free_strv(known, n);
-	return QUERY_EUNKNOWN;
-}
-
-/* One run of kernel arg, counted in its nruns_pooled when usable. */
-static int read_run(sqlite3_stmt *st, struct db_list *list, void *arg)
-{
-	struct query_run *r = db_list_add(list);
-	struct query_kernel *k = arg;
-
-	r->id = sqlite3_column_int64(st, 0);
-	r->status = db_col_str(st, 1);
-	r->accel = db_col_str(st, 2);
-	r->experiment = db_col_str(st, 3);
-	r->config_path = db_col_str(st, 4);
-	r->release = db_col_str(st, 5);
-	r->version = db_col_str(st, 6);
-	r->cmdline = db_col_str(st, 7);
-	r->config_hash = db_col_str(st, 8);
-	r->compiler = db_col_str(st, 9);
-	r->harness_version = db_col_str(st, 10);
-	r->git_sha = db_col_str(st, 11);
-	r->host = db_col_str(st, 12);
-	r->started = sqlite3_column_double(st, 13);
-	r->finished = sqlite3_column_double(st, 14);
-	r->machine_id = sqlite3_column_int64(st, 15);
-	if (db_run_usable(r->status))
-		k->nruns_pooled++;
-	return 0;
-}
-
-static int load_runs(struct mmb_db *db, struct query_kernel *k)
-{
-	struct db_list l = { .size = sizeof(*k->runs) };
-	sqlite3_stmt *st;
-	int ret;
-
-	if (db_prepare(db, "SELECT id, status, accel, experiment, config_path, release, version,"
-		       " cmdline, config_hash, compiler, harness_version, git_sha, host,"
-		       " started, finished, machine_id"
-		       " FROM runs WHERE kernel_id = ? ORDER BY id", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, k->id);
-	ret = db_read_list(db, st, read_run, k, release_run, &l);
-	k->runs = l.v;
-	k->nruns = l.n;
-	return ret;
-}
-
-int query_kernels(struct mmb_db *db, const char *const *labels, size_t n,
-		  struct query_kernel **out)
-{
-	struct query_kernel *ks = xcalloc(n ? n : 1, sizeof(*ks));
-	sqlite3_stmt *st;
-	int ret = 0;
-
-	*out = NULL;
-	if (db_prepare(db, "SELECT id, label, release, version, cmdline, config_hash,"
-		       " base_commit, patches, compiler FROM kernels WHERE label = ?", &st)) {
-		free(ks);
-		return -1;
-	}
-	for (size_t i = 0; i < n && !ret; i++) {
-		struct query_kernel *k = &ks[i];
-		int rc;
-
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, labels[i], -1, SQLITE_STATIC);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_DONE) {
-			ret = unknown_label(db, labels[i]);
-			break;
-		}
-		if (rc != SQLITE_ROW) {
-			ret = db_fail(db);
-			break;
-		}
-		k->id = sqlite3_column_int64(st, 0);
-		k->label = db_col_str(st, 1);
-		k->release = db_col_str(st, 2);
-		k->version = db_col_str(st, 3);
-		k->cmdline = db_col_str(st, 4);
-		k->config_hash = db_col_str(st, 5);
-		k->base_commit = db_col_str(st, 6);
-		k->patches = db_col_str(st, 7);
-		k->compiler = db_col_str(st, 8);
-		ret = load_runs(db, k);
-	}
-	sqlite3_finalize(st);
-	if (ret) {
-		for (size_t i = 0; i < n; i++)
-			query_kernel_release(&ks[i]);
-		free(ks);
-		return ret;
-	}
-	*out = ks;
-	return 0;
-}
 
 /* Grouping: open addressing on (workload, variant, metric). */
 struct group_key {
@@ -270,50 +109,6 @@ void query_series_add(struct query_series *s, double v, int64_t run, int iterati
 	struct iter_note note = { .level = level, .disturbed = disturbed };
 
 	series_push(s, v, run, iteration, &note);
-}
-
-void query_row_release(struct query_row *r, size_t nlabels)
-{
-	free(r->workload);
-	free(r->variant);
-	free(r->params_json);
-	free(r->metric);
-	free(r->unit);
-	for (size_t i = 0; r->series && i < nlabels; i++) {
-		if (!r->series[i].borrowed) {
-			free(r->series[i].v);
-			free(r->series[i].run_id);
-			free(r->series[i].iteration);
-		}
-		free(r->series[i].level);
-		free(r->series[i].disturbed);
-	}
-	free(r->series);
-}
-
-int query_filter_set_last(struct query_filter *f, const char *v)
-{
-	char *end;
-	long n;
-
-	errno = 0;
-	n = strtol(v, &end, 10);
-	if (!*v || *end || errno || n < 1 || n > INT_MAX)
-		return -1;
-	f->last_runs = (int)n;
-	return 0;
-}
-
-bool query_run_selected(const struct query_filter *f, const struct query_run *r)
-{
-	if (!db_run_usable(r->status))
-		return false;
-	if (!f->machines || r->machine_id <= 0)
-		return true;	/* no machine recorded (imports): pools with any */
-	for (size_t i = 0; i < f->nmachines; i++)
-		if (f->machines[i] == r->machine_id)
-			return true;
-	return false;
 }
 
 static void loader_release(struct query_loader *ld, size_t nrows);
@@ -611,12 +406,15 @@ static void load_sample(struct query_loader *ld, int64_t run, int64_t sid, int64
  * run ids bound: one ordered pass along the table's by-run index.
  */
 static int prepare_runs_tail(struct mmb_db *db, const struct query_loader *ld, const char *select,
-			     const char *tail, sqlite3_stmt **st)
+			     const int64_t *sids, size_t nsids, const char *tail, sqlite3_stmt **st)
 {
 	struct strbuf sql = STRBUF_INIT;
-	int rc;
+	int rc, k = 0;
 
-	strbuf_addf(&sql, "%s WHERE run_id IN (", select);
+	strbuf_addf(&sql, "%s WHERE ", select);
+	for (size_t i = 0; i < nsids; i++)
+		strbuf_addstr(&sql, i ? ",?" : "series_id IN (?");
+	strbuf_addstr(&sql, nsids ? ") AND run_id IN (" : "run_id IN (");
 	for (size_t i = 0; i < ld->nmap; i++)
 		strbuf_addstr(&sql, i ? ",?" : "?");
 	strbuf_addf(&sql, ") %s", tail);
@@ -624,25 +422,28 @@ static int prepare_runs_tail(struct mmb_db *db, const struct query_loader *ld, c
 	strbuf_release(&sql);
 	if (rc)
 		return -1;
+	for (size_t i = 0; i < nsids; i++)
+		sqlite3_bind_int64(*st, ++k, sids[i]);
 	for (size_t i = 0; i < ld->nmap; i++)
-		sqlite3_bind_int64(*st, (int)i + 1, ld->map[i].run);
+		sqlite3_bind_int64(*st, ++k, ld->map[i].run);
 	return 0;
 }
 
 static int prepare_by_runs(struct mmb_db *db, const struct query_loader *ld, const char *select,
 			   sqlite3_stmt **st)
 {
-	return prepare_runs_tail(db, ld, select, "ORDER BY run_id, id", st);
+	return prepare_runs_tail(db, ld, select, NULL, 0, "ORDER BY run_id, id", st);
 }
 
-/* Samples the runner wrote, a row each, in id order along sample_values_by_run. */
-static int load_rows(struct mmb_db *db, struct query_loader *ld)
+/* Samples the runner wrote (of series sids[0, nsids), or all), a row each, in id order. */
+static int load_rows(struct mmb_db *db, struct query_loader *ld, const int64_t *sids,
+		     size_t nsids)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (prepare_by_runs(db, ld, "SELECT run_id, id, series_id, iteration, value, iteration_id"
-			    " FROM sample_values", &st))
+	if (prepare_runs_tail(db, ld, "SELECT run_id, id, series_id, iteration, value, iteration_id"
+			      " FROM sample_values", sids, nsids, "ORDER BY run_id, id", &st))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		load_sample(ld, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 2),
@@ -905,8 +706,8 @@ static int index_values(struct mmb_db *db, struct query_loader *ld)
 	sqlite3_stmt *st;
 	int rc;
 
-	if (prepare_runs_tail(db, ld, "SELECT run_id, series_id, min(id) FROM sample_values",
-			      "GROUP BY run_id, series_id", &st))
+	if (prepare_runs_tail(db, ld, "SELECT run_id, series_id, min(id) FROM sample_values", NULL,
+			      0, "GROUP BY run_id, series_id", &st))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct run_map *m = run_map_find(ld->map, ld->nmap, sqlite3_column_int64(st, 0));
@@ -1063,7 +864,7 @@ static int load(struct mmb_db *db, const char *const *labels, size_t n,
 	if (!ret)
 		ret = load_notes(db, &ld);
 	if (!ret)
-		ret = stream ? index_values(db, &ld) : load_rows(db, &ld);
+		ret = stream ? index_values(db, &ld) : load_rows(db, &ld, NULL, 0);
 	if (!ret)
 		ret = stream ? index_blocks(db, &ld) : load_blocks(db, &ld);
 	if (ret) {
@@ -1098,34 +899,16 @@ int query_open(struct mmb_db *db, const char *const *labels, size_t n,
 /* Row r's runner-written samples, in (run_id, id) order along the by-series index. */
 static int fill_values(struct mmb_db *db, struct query_loader *ld, size_t r)
 {
-	struct strbuf sql = STRBUF_INIT;
-	sqlite3_stmt *st;
-	int rc, k = 0;
+	int64_t *sids = xmalloc((size_t)ld->nseries * sizeof(*sids));
+	size_t nsids = 0;
+	int rc;
 
-	strbuf_addstr(&sql, "SELECT run_id, id, series_id, iteration, value, iteration_id"
-		      " FROM sample_values WHERE series_id IN (");
 	for (int64_t sid = 1; sid < ld->nseries; sid++)
 		if (ld->series[sid].wanted && ld->series[sid].row == r)
-			strbuf_addstr(&sql, k++ ? ",?" : "?");
-	strbuf_addstr(&sql, ") AND run_id IN (");
-	for (size_t i = 0; i < ld->nmap; i++)
-		strbuf_addstr(&sql, i ? ",?" : "?");
-	strbuf_addstr(&sql, ") ORDER BY run_id, id");
-	rc = db_prepare(db, sql.buf, &st);
-	strbuf_release(&sql);
-	if (rc)
-		return -1;
-	k = 0;
-	for (int64_t sid = 1; sid < ld->nseries; sid++)
-		if (ld->series[sid].wanted && ld->series[sid].row == r)
-			sqlite3_bind_int64(st, ++k, sid);
-	for (size_t i = 0; i < ld->nmap; i++)
-		sqlite3_bind_int64(st, ++k, ld->map[i].run);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		load_sample(ld, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 2),
-			    sqlite3_column_int64(st, 1), sqlite3_column_int(st, 3),
-			    sqlite3_column_double(st, 4), sqlite3_column_int64(st, 5));
-	return db_done(db, st, rc);
+			sids[nsids++] = sid;
+	rc = load_rows(db, ld, sids, nsids);
+	free(sids);
+	return rc;
 }
 
 /* Row rs's blocks, one at a time by id; each series grows once. */
@@ -1211,17 +994,4 @@ void query_row_drop(struct query_set *qs, size_t r)
 		s->alloc = 0;
 	}
 	qs->stream->rs[r].filled = false;
-}
-
-long query_find_row(const struct query_set *qs, const char *workload,
-		    const char *variant, const char *metric)
-{
-	for (size_t i = 0; i < qs->nr; i++) {
-		const struct query_row *r = &qs->rows[i];
-
-		if (!strcmp(r->workload, workload) && !strcmp(r->variant, variant) &&
-		    !strcmp(r->metric, metric))
-			return (long)i;
-	}
-	return -1;
 }
