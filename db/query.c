@@ -204,6 +204,8 @@ struct query_loader {
 	struct row_stream *rs;	/* [row] query_open(): where each row's samples are */
 	bool stream;		/* query_open(): rows now, their samples by query_row_fill() */
 	bool nocount;		/* a row read again: its values are counted already */
+	struct query_series *spare;	/* [nlabels] arrays a dropped row left for the next:
+					   fresh heap each row cost page faults */
 };
 
 /* One block of a row (query_open()): read when the row is filled. */
@@ -760,6 +762,12 @@ static void loader_release(struct query_loader *ld, size_t nrows)
 	for (size_t r = 0; ld->rs && r < nrows; r++)
 		free(ld->rs[r].blocks);
 	free(ld->rs);
+	for (size_t i = 0; ld->spare && i < ld->out->nlabels; i++) {
+		free(ld->spare[i].v);
+		free(ld->spare[i].run_id);
+		free(ld->spare[i].iteration);
+	}
+	free(ld->spare);
 	free(ld->tab);
 	free(ld->map);
 	free(ld->first);
@@ -958,10 +966,17 @@ int query_row_fill(struct mmb_db *db, struct query_set *qs, size_t r)
 	if (!ld || r >= qs->nstream || ld->rs[r].filled)
 		return 0;
 	rs = &ld->rs[r];
+	if (!ld->spare)
+		ld->spare = xcalloc(qs->nlabels, sizeof(*ld->spare));
 	for (size_t i = 0; i < qs->nlabels; i++) {
 		struct query_series *s = &qs->rows[r].series[i];
 
 		s->n = s->ndisturbed = s->nmeasured = 0;
+		s->v = ld->spare[i].v;
+		s->run_id = ld->spare[i].run_id;
+		s->iteration = ld->spare[i].iteration;
+		s->alloc = ld->spare[i].alloc;
+		memset(&ld->spare[i], 0, sizeof(ld->spare[i]));
 	}
 	ld->nocount = rs->counted;
 	if (rs->values)
@@ -979,11 +994,22 @@ void query_row_drop(struct query_set *qs, size_t r)
 	if (!qs->stream || r >= qs->nstream || !qs->stream->rs[r].filled)
 		return;
 	for (size_t i = 0; i < qs->nlabels; i++) {
-		struct query_series *s = &qs->rows[r].series[i];
+		struct query_series *s = &qs->rows[r].series[i], *keep = &qs->stream->spare[i];
 
-		free(s->v);
-		free(s->run_id);
-		free(s->iteration);
+		/* the larger arrays stay for the next row */
+		if (s->alloc > keep->alloc) {
+			free(keep->v);
+			free(keep->run_id);
+			free(keep->iteration);
+			keep->v = s->v;
+			keep->run_id = s->run_id;
+			keep->iteration = s->iteration;
+			keep->alloc = s->alloc;
+		} else {
+			free(s->v);
+			free(s->run_id);
+			free(s->iteration);
+		}
 		free(s->level);
 		free(s->disturbed);
 		s->v = NULL;
