@@ -104,6 +104,8 @@ struct compare {
 	bool same_kernel;	/* every label is the same kernel build */
 	bool verbose;		/* compare --verbose: variance components in the text */
 	bool mm_sums;		/* rows' side[].mm are computed */
+	struct mmb_db *db;	/* compare_open() read the rows one at a time from it:
+				   compare_row_read() reads one again */
 };
 
 /*
@@ -210,6 +212,16 @@ void compare_row_release(struct compare_row *row, size_t nlabels);
  * view borrows c's data: release it (compare_release) before c.
  */
 void compare_pair(const struct compare *c, size_t i, struct compare *view);
+/*
+ * Row r's samples (c->rows[r].q->series[].v ...), for a consumer that
+ * draws every value (plots): compare_open() freed them unless asked to
+ * keep them (compare_select.samples), so this reads them again, and
+ * compare_row_unread() frees them, one row at a time.  0, or -1 after a
+ * message.  c is compare_open()'s (not a compare_pair() view) and its
+ * database still open.
+ */
+int compare_row_read(const struct compare *c, size_t r);
+void compare_row_unread(const struct compare *c, size_t r);
 /* Fill c->meta from the database (for the lkp header); best effort. */
 int compare_load_meta(struct compare *c, struct mmb_db *db);
 
