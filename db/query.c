@@ -6,6 +6,7 @@
  */
 #include "query.h"
 #include "block.h"
+#include "queryseries.h"
 #include "db-internal.h"
 #include "../harness/base/util.h"
 #include "../harness/base/variant.h"
@@ -32,83 +33,6 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 		h *= 1099511628211ULL;
 	}
 	return h ^ 0xff;	/* separator so ("ab","c") != ("a","bc") */
-}
-
-/* What the runner recorded about one iteration (migration 3). */
-struct iter_note {
-	int64_t id;
-	double level;		/* NAN: not measured */
-	bool disturbed;
-};
-
-/* Room for `need` values in s (level and disturbed only once some value has one). */
-static void series_reserve(struct query_series *s, size_t need)
-{
-	if (need <= s->alloc)
-		return;
-	if (s->borrowed) {	/* out of the arena, into the heap */
-		double *v = xmalloc(need * sizeof(*v));
-		int64_t *run = xmalloc(need * sizeof(*run));
-		int *it = xmalloc(need * sizeof(*it));
-
-		memcpy(v, s->v, s->n * sizeof(*v));
-		memcpy(run, s->run_id, s->n * sizeof(*run));
-		memcpy(it, s->iteration, s->n * sizeof(*it));
-		s->v = v;
-		s->run_id = run;
-		s->iteration = it;
-		s->borrowed = false;
-	}
-	s->alloc = need;
-	s->v = xrealloc(s->v, s->alloc * sizeof(*s->v));
-	s->run_id = xrealloc(s->run_id, s->alloc * sizeof(*s->run_id));
-	s->iteration = xrealloc(s->iteration, s->alloc * sizeof(*s->iteration));
-	if (s->level)
-		s->level = xrealloc(s->level, s->alloc * sizeof(*s->level));
-	if (s->disturbed)
-		s->disturbed = xrealloc(s->disturbed, s->alloc * sizeof(*s->disturbed));
-}
-
-/*
- * The per-value notes, made on the first value that has one: imports and
- * runs from before migration 3 never have any, and keep 20 bytes a value.
- */
-static void series_notes(struct query_series *s, const struct iter_note *note)
-{
-	if (!s->level && !isnan(note->level)) {
-		s->level = xmalloc((s->alloc ? s->alloc : 1) * sizeof(*s->level));
-		for (size_t i = 0; i < s->n; i++)
-			s->level[i] = NAN;
-	}
-	if (!s->disturbed && note->disturbed)
-		s->disturbed = xcalloc(s->alloc ? s->alloc : 1, sizeof(*s->disturbed));
-}
-
-static void series_push(struct query_series *s, double v, int64_t run, int iter,
-			const struct iter_note *note)
-{
-	if (s->n == s->alloc)
-		series_reserve(s, s->alloc ? s->alloc * 2 : 16);
-	if (note)
-		series_notes(s, note);
-	s->v[s->n] = v;
-	s->run_id[s->n] = run;
-	s->iteration[s->n] = iter;
-	if (s->level)
-		s->level[s->n] = note ? note->level : NAN;
-	if (s->disturbed)
-		s->disturbed[s->n] = note && note->disturbed;
-	s->nmeasured += note && !isnan(note->level);
-	s->ndisturbed += note && note->disturbed;
-	s->n++;
-}
-
-void query_series_add(struct query_series *s, double v, int64_t run, int iteration,
-		      bool disturbed, double level)
-{
-	struct iter_note note = { .level = level, .disturbed = disturbed };
-
-	series_push(s, v, run, iteration, &note);
 }
 
 static void loader_release(struct query_loader *ld, size_t nrows);
@@ -392,7 +316,7 @@ static void load_sample(struct query_loader *ld, int64_t run, int64_t sid, int64
 				row->series[i].ndisturbed++;
 		return;
 	}
-	series_push(&row->series[ld->cur->label], v, run, iteration, note);
+	query_series_push(&row->series[ld->cur->label], v, run, iteration, note);
 	if (!ld->nocount) {
 		ld->cur->r->nsamples++;
 		out->nsamples++;
@@ -400,7 +324,7 @@ static void load_sample(struct query_loader *ld, int64_t run, int64_t sid, int64
 	/* the same label given twice gets the same pooled values */
 	for (size_t i = ld->cur->label + 1; i < out->nlabels; i++)
 		if (out->kernels[i].id == out->kernels[ld->cur->label].id)
-			series_push(&row->series[i], v, run, iteration, note);
+			query_series_push(&row->series[i], v, run, iteration, note);
 }
 
 /*
@@ -583,7 +507,7 @@ static int load_block_fast(struct query_loader *ld, int64_t run, int64_t sid, in
 	/* the rest of the series' blocks in this label, counted before */
 	left = &ld->left[sid * out->nlabels + label];
 	series_from_arena(ld, s, *left > n ? *left : n);
-	series_reserve(s, s->n + (*left > n ? *left : n));
+	query_series_reserve(s, s->n + (*left > n ? *left : n));
 	*left -= *left > n ? n : *left;
 	if (db_block_unpack(data, len, n, s->iteration + s->n, s->v + s->n, why))
 		return -1;
@@ -601,7 +525,7 @@ static int load_block_fast(struct query_loader *ld, int64_t run, int64_t sid, in
 	for (size_t i = label + 1; i < out->nlabels; i++)
 		if (out->kernels[i].id == out->kernels[label].id)
 			for (size_t k = 0; k < n; k++)
-				series_push(&out->rows[idx].series[i], s->v[s->n + k], run,
+				query_series_push(&out->rows[idx].series[i], s->v[s->n + k], run,
 					    s->iteration[s->n + k], NULL);
 	s->n += n;
 	return 0;

@@ -1,7 +1,7 @@
 /*
  * Reading back what is recorded beside the samples (query.h): the labels,
  * their kernels and runs, the machine a run ran on and its environment;
- * which runs a filter pools; a row of a loaded set by name, and what it owns.
+ * which runs a filter pools; a row of a loaded set by name.
  */
 #include "query.h"
 #include "db-internal.h"
@@ -274,23 +274,4 @@ int query_run_env(struct mmb_db *db, int64_t run_id, struct query_env **out, siz
 void query_env_free(struct query_env *e, size_t n)
 {
 	db_list_free(e, n, sizeof(*e), release_env);
-}
-
-void query_row_release(struct query_row *r, size_t nlabels)
-{
-	free(r->workload);
-	free(r->variant);
-	free(r->params_json);
-	free(r->metric);
-	free(r->unit);
-	for (size_t i = 0; r->series && i < nlabels; i++) {
-		if (!r->series[i].borrowed) {
-			free(r->series[i].v);
-			free(r->series[i].run_id);
-			free(r->series[i].iteration);
-		}
-		free(r->series[i].level);
-		free(r->series[i].disturbed);
-	}
-	free(r->series);
 }
