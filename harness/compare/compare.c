@@ -138,15 +138,36 @@ static int cmp_down(const void *a, const void *b)
  * agrees with compare-mmtests.pl's; recorded order differed in 3 cells of
  * the peer cases.
  */
-static void mm_summary(const struct query_series *s, int better, struct stats_summary *out)
+static void mm_summary(const struct query_series *s, int better, struct stats_summary *out,
+		       double **buf, size_t *alloc)
 {
-	double *v = xcalloc(s->n ? s->n : 1, sizeof(*v));
+	double *v;
+	bool zero = false;
 
+	/* one buffer for every row: a fresh one each row made the heap shrink and grow */
+	ALLOC_GROW(*buf, s->n + 1, *alloc);
+	v = *buf;
 	if (s->n)	/* a label without samples has no array (memcpy of NULL is undefined) */
 		memcpy(v, s->v, s->n * sizeof(*v));
-	qsort(v, s->n, sizeof(*v), better > 0 ? cmp_down : cmp_up);
+	for (size_t k = 0; k < s->n; k++)
+		zero |= v[k] == 0;
+	/*
+	 * Best first: ascending (the radix sort, qsort()'s order), reversed
+	 * when higher is better: equal values are equal bits, so the order
+	 * among them does not show, but for -0 and 0: those as qsort() has them.
+	 */
+	if (better > 0 && zero) {
+		qsort(v, s->n, sizeof(*v), cmp_down);
+	} else {
+		stats_sort(v, s->n);
+		for (size_t a = 0, b = s->n; better > 0 && a + 1 < b; a++, b--) {
+			double t = v[a];
+
+			v[a] = v[b - 1];
+			v[b - 1] = t;
+		}
+	}
 	stats_summarise(v, s->n, better, out);
-	free(v);
 }
 
 /* The settings of a build; rows come after (build_rows()). */
@@ -176,7 +197,9 @@ static void build_begin(struct compare *c, const struct query_set *qs, enum stat
 static int build_rows(struct compare *c, struct mmb_db *db)
 {
 	const struct query_set *qs = c->qs;
-	size_t nl = qs->nlabels, from = c->nr;
+	size_t nl = qs->nlabels, from = c->nr, mm_alloc = 0;
+	double *mm_buf = NULL;
+	int ret = 0;
 
 	c->rows = xrealloc(c->rows, (qs->nr ? qs->nr : 1) * sizeof(*c->rows));
 	memset(c->rows + from, 0, (qs->nr - from) * sizeof(*c->rows));
@@ -186,8 +209,10 @@ static int build_rows(struct compare *c, struct mmb_db *db)
 		struct compare_row *row = &c->rows[r];
 		const struct query_row *qr = &qs->rows[r];
 
-		if (db && query_row_fill(db, (struct query_set *)qs, r))
-			return -1;
+		if (db && query_row_fill(db, (struct query_set *)qs, r)) {
+			ret = -1;
+			break;
+		}
 		c->nr = r + 1;
 		row->q = qr;
 		row->mean = row_mean(c->mean, qr, nl);
@@ -206,7 +231,7 @@ static int build_rows(struct compare *c, struct mmb_db *db)
 			stats_components(s->v, s->run_id, s->n, &row->comp[i]);
 			compare_side_measure(s, &row->side[i]);
 			if (c->mm_sums)
-				mm_summary(s, qr->better, &row->side[i].mm);
+				mm_summary(s, qr->better, &row->side[i].mm, &mm_buf, &mm_alloc);
 		}
 		row->verdict[0] = qr->series[0].n ? VERDICT_BASELINE : VERDICT_MISSING;
 		for (size_t i = 1; i < nl; i++)
@@ -214,7 +239,8 @@ static int build_rows(struct compare *c, struct mmb_db *db)
 		if (db)
 			query_row_drop((struct query_set *)qs, r);
 	}
-	return 0;
+	free(mm_buf);
+	return ret;
 }
 
 /* BH over every row's p-values, the verdicts, the headline and the guard. */
