@@ -136,17 +136,13 @@ static int cmp_down(const void *a, const void *b)
  * The row's summary as mmtests computes it: the samples sorted best-first
  * before they are summed (Summarise.pm), so the last digit of a mean
  * agrees with compare-mmtests.pl's; recorded order differed in 3 cells of
- * the peer cases.
+ * the peer cases.  v: room for s->n values.
  */
 static void mm_summary(const struct query_series *s, int better, struct stats_summary *out,
-		       double **buf, size_t *alloc)
+		       double *v)
 {
-	double *v;
 	bool zero = false;
 
-	/* one buffer for every row: a fresh one each row made the heap shrink and grow */
-	ALLOC_GROW(*buf, s->n + 1, *alloc);
-	v = *buf;
 	if (s->n)	/* a label without samples has no array (memcpy of NULL is undefined) */
 		memcpy(v, s->v, s->n * sizeof(*v));
 	for (size_t k = 0; k < s->n; k++)
@@ -224,6 +220,12 @@ static int build_rows(struct compare *c, struct mmb_db *db)
 		row->level = xcalloc(nl, sizeof(*row->level));
 		row->comp = xcalloc(nl, sizeof(*row->comp));
 		row->side = xcalloc(nl, sizeof(*row->side));
+		/* one buffer for every row: a fresh one each row made the heap shrink and grow */
+		for (size_t i = 0; c->mm_sums && i < nl; i++)
+			if (qr->series[i].n >= mm_alloc) {
+				mm_alloc = qr->series[i].n + 1;
+				mm_buf = xrealloc(mm_buf, mm_alloc * sizeof(*mm_buf));
+			}
 		for (size_t i = 0; i < nl; i++) {
 			const struct query_series *s = &qr->series[i];
 
@@ -231,7 +233,7 @@ static int build_rows(struct compare *c, struct mmb_db *db)
 			stats_components(s->v, s->run_id, s->n, &row->comp[i]);
 			compare_side_measure(s, &row->side[i]);
 			if (c->mm_sums)
-				mm_summary(s, qr->better, &row->side[i].mm, &mm_buf, &mm_alloc);
+				mm_summary(s, qr->better, &row->side[i].mm, mm_buf);
 		}
 		row->verdict[0] = qr->series[0].n ? VERDICT_BASELINE : VERDICT_MISSING;
 		for (size_t i = 1; i < nl; i++)
