@@ -48,7 +48,7 @@ struct compare_side {
 
 struct compare_row {
 	const struct query_row *q;	/* its series' samples are gone after compare_open()
-					   unless compare_select.samples asked for them */
+					   (compare_row_read()) unless compare_select.samples */
 	struct compare_side *side;	/* [nlabels] */
 	struct stats_summary *sum;	/* [nlabels] */
 	struct stats_test *test;	/* [nlabels]; [0] unused */
@@ -180,8 +180,9 @@ struct compare_select {
 	bool verbose;			/* compare --verbose */
 	enum compare_need need;
 	bool meta;			/* load the lkp header's metadata */
-	bool samples;			/* keep every row's samples (plots, report, ab):
-					   else they are read and freed row by row */
+	bool samples;			/* keep every row's samples; else each row's are
+					   read and freed in turn (compare_row_read()
+					   reads one again) */
 	bool mm_sums;			/* the mmtests table's summaries (--format mmtests) */
 	int monitors;			/* enum monitors_mode (monitors.h); init: none */
 };
