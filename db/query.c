@@ -1,153 +1,20 @@
 /*
  * Reading results back: one metadata query per label, the series table,
  * then the pooled runs' samples in two ordered queries (the runner's rows,
- * import's packed blocks), grouped in C by series id.
+ * import's packed blocks), grouped in C by series id.  query_open() reads
+ * only where each row's samples are; query_row_fill() reads one row.
  */
 #include "query.h"
 #include "block.h"
+#include "queryseries.h"
 #include "db-internal.h"
 #include "../harness/base/util.h"
 #include "../harness/base/variant.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-
-/* A run of a kernel as the runs table holds it. */
-static const struct db_cols run_cols = { sizeof(struct query_run), {
-		DB_COL(INT64, struct query_run, id),
-		DB_COL(STR, struct query_run, status),
-		DB_COL(STR, struct query_run, accel),
-		DB_COL(STR, struct query_run, experiment),
-		DB_COL(STR, struct query_run, config_path),
-		DB_COL(STR, struct query_run, release),
-		DB_COL(STR, struct query_run, version),
-		DB_COL(STR, struct query_run, cmdline),
-		DB_COL(STR, struct query_run, config_hash),
-		DB_COL(STR, struct query_run, compiler),
-		DB_COL(STR, struct query_run, harness_version),
-		DB_COL(STR, struct query_run, git_sha),
-		DB_COL(STR, struct query_run, host),
-		DB_COL(DOUBLE, struct query_run, started),
-		DB_COL(DOUBLE, struct query_run, finished),
-		DB_COL(INT64, struct query_run, machine_id),
-	}
-};
-
-void query_kernel_release(struct query_kernel *k)
-{
-	if (!k)
-		return;
-	free(k->label);
-	free(k->release);
-	free(k->version);
-	free(k->cmdline);
-	free(k->config_hash);
-	free(k->base_commit);
-	free(k->patches);
-	free(k->compiler);
-	db_rows_free(&run_cols, k->runs, k->nruns);
-	memset(k, 0, sizeof(*k));
-}
-
-void query_free_strv(char **v, size_t n)
-{
-	db_list_free(v, n, sizeof(*v), db_release_str);
-}
-
-int query_labels(struct mmb_db *db, char ***out, size_t *n)
-{
-	return db_query_list(db, "SELECT label FROM kernels ORDER BY id",
-			     NULL, db_read_str, NULL, db_release_str, sizeof(**out), out, n);
-}
-
-static int unknown_label(struct mmb_db *db, const char *label)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char **known;
-	size_t n;
-
-	if (query_labels(db, &known, &n))
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		strbuf_addf(&sb, "%s%s", i ? ", " : "", known[i]);
-	if (closest_name(label, known, n))
-		error("unknown kernel label '%s' (did you mean '%s'?); known labels: %s", label,
-		      closest_name(label, known, n), sb.buf);
-	else
-		error("unknown kernel label '%s'; known labels: %s", label, n ? sb.buf : "(none)");
-	strbuf_release(&sb);
-	query_free_strv(known, n);
-	return QUERY_EUNKNOWN;
-}
-
-/* The runs of kernel k, counted in its nruns_pooled when usable. */
-static int load_runs(struct mmb_db *db, struct query_kernel *k)
-{
-	if (db_query_rows(db, "SELECT id, status, accel, experiment, config_path, release, version,"
-			  " cmdline, config_hash, compiler, harness_version, git_sha, host,"
-			  " started, finished, machine_id"
-			  " FROM runs WHERE kernel_id = ? ORDER BY id",
-			  DB_ARGS(DB_I64(k->id)), &run_cols, &k->runs, &k->nruns))
-		return -1;
-	for (size_t i = 0; i < k->nruns; i++)
-		if (db_run_usable(k->runs[i].status))
-			k->nruns_pooled++;
-	return 0;
-}
-
-int query_kernels(struct mmb_db *db, const char *const *labels, size_t n,
-		  struct query_kernel **out)
-{
-	struct query_kernel *ks = xcalloc(n ? n : 1, sizeof(*ks));
-	sqlite3_stmt *st;
-	int ret = 0;
-
-	*out = NULL;
-	if (db_prepare(db, "SELECT id, label, release, version, cmdline, config_hash,"
-		       " base_commit, patches, compiler FROM kernels WHERE label = ?", &st)) {
-		free(ks);
-		return -1;
-	}
-	for (size_t i = 0; i < n && !ret; i++) {
-		struct query_kernel *k = &ks[i];
-		int rc;
-
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, labels[i], -1, SQLITE_STATIC);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_DONE) {
-			ret = unknown_label(db, labels[i]);
-			break;
-		}
-		if (rc != SQLITE_ROW) {
-			ret = db_fail(db);
-			break;
-		}
-		k->id = sqlite3_column_int64(st, 0);
-		k->label = db_col_str(st, 1);
-		k->release = db_col_str(st, 2);
-		k->version = db_col_str(st, 3);
-		k->cmdline = db_col_str(st, 4);
-		k->config_hash = db_col_str(st, 5);
-		k->base_commit = db_col_str(st, 6);
-		k->patches = db_col_str(st, 7);
-		k->compiler = db_col_str(st, 8);
-		ret = load_runs(db, k);
-	}
-	sqlite3_finalize(st);
-	if (ret) {
-		for (size_t i = 0; i < n; i++)
-			query_kernel_release(&ks[i]);
-		free(ks);
-		return ret;
-	}
-	*out = ks;
-	return 0;
-}
 
 /* Grouping: open addressing on (workload, variant, metric). */
 struct group_key {
@@ -168,126 +35,7 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 	return h ^ 0xff;	/* separator so ("ab","c") != ("a","bc") */
 }
 
-/* What the runner recorded about one iteration (migration 3). */
-struct iter_note {
-	int64_t id;
-	double level;		/* NAN: not measured */
-	bool disturbed;
-};
-
-/* Room for `need` values in s (level and disturbed only once some value has one). */
-static void series_reserve(struct query_series *s, size_t need)
-{
-	if (need <= s->alloc)
-		return;
-	if (s->borrowed) {	/* out of the arena, into the heap */
-		double *v = xmalloc(need * sizeof(*v));
-		int64_t *run = xmalloc(need * sizeof(*run));
-		int *it = xmalloc(need * sizeof(*it));
-
-		memcpy(v, s->v, s->n * sizeof(*v));
-		memcpy(run, s->run_id, s->n * sizeof(*run));
-		memcpy(it, s->iteration, s->n * sizeof(*it));
-		s->v = v;
-		s->run_id = run;
-		s->iteration = it;
-		s->borrowed = false;
-	}
-	s->alloc = need;
-	s->v = xrealloc(s->v, s->alloc * sizeof(*s->v));
-	s->run_id = xrealloc(s->run_id, s->alloc * sizeof(*s->run_id));
-	s->iteration = xrealloc(s->iteration, s->alloc * sizeof(*s->iteration));
-	if (s->level)
-		s->level = xrealloc(s->level, s->alloc * sizeof(*s->level));
-	if (s->disturbed)
-		s->disturbed = xrealloc(s->disturbed, s->alloc * sizeof(*s->disturbed));
-}
-
-/*
- * The per-value notes, made on the first value that has one: imports and
- * runs from before migration 3 never have any, and keep 20 bytes a value.
- */
-static void series_notes(struct query_series *s, const struct iter_note *note)
-{
-	if (!s->level && !isnan(note->level)) {
-		s->level = xmalloc((s->alloc ? s->alloc : 1) * sizeof(*s->level));
-		for (size_t i = 0; i < s->n; i++)
-			s->level[i] = NAN;
-	}
-	if (!s->disturbed && note->disturbed)
-		s->disturbed = xcalloc(s->alloc ? s->alloc : 1, sizeof(*s->disturbed));
-}
-
-static void series_push(struct query_series *s, double v, int64_t run, int iter,
-			const struct iter_note *note)
-{
-	if (s->n == s->alloc)
-		series_reserve(s, s->alloc ? s->alloc * 2 : 16);
-	if (note)
-		series_notes(s, note);
-	s->v[s->n] = v;
-	s->run_id[s->n] = run;
-	s->iteration[s->n] = iter;
-	if (s->level)
-		s->level[s->n] = note ? note->level : NAN;
-	if (s->disturbed)
-		s->disturbed[s->n] = note && note->disturbed;
-	s->nmeasured += note && !isnan(note->level);
-	s->ndisturbed += note && note->disturbed;
-	s->n++;
-}
-
-void query_series_add(struct query_series *s, double v, int64_t run, int iteration,
-		      bool disturbed, double level)
-{
-	struct iter_note note = { .level = level, .disturbed = disturbed };
-
-	series_push(s, v, run, iteration, &note);
-}
-
-void query_row_release(struct query_row *r, size_t nlabels)
-{
-	free(r->workload);
-	free(r->variant);
-	free(r->params_json);
-	free(r->metric);
-	free(r->unit);
-	for (size_t i = 0; r->series && i < nlabels; i++) {
-		if (!r->series[i].borrowed) {
-			free(r->series[i].v);
-			free(r->series[i].run_id);
-			free(r->series[i].iteration);
-		}
-		free(r->series[i].level);
-		free(r->series[i].disturbed);
-	}
-	free(r->series);
-}
-
-int query_filter_set_last(struct query_filter *f, const char *v)
-{
-	char *end;
-	long n;
-
-	errno = 0;
-	n = strtol(v, &end, 10);
-	if (!*v || *end || errno || n < 1 || n > INT_MAX)
-		return -1;
-	f->last_runs = (int)n;
-	return 0;
-}
-
-bool query_run_selected(const struct query_filter *f, const struct query_run *r)
-{
-	if (!db_run_usable(r->status))
-		return false;
-	if (!f->machines || r->machine_id <= 0)
-		return true;	/* no machine recorded (imports): pools with any */
-	for (size_t i = 0; i < f->nmachines; i++)
-		if (f->machines[i] == r->machine_id)
-			return true;
-	return false;
-}
+static void loader_release(struct query_loader *ld, size_t nrows);
 
 void query_set_release(struct query_set *qs)
 {
@@ -301,6 +49,10 @@ void query_set_release(struct query_set *qs)
 	free(qs->kernels);
 	if (qs->arena)
 		munmap(qs->arena, qs->arena_len);
+	if (qs->stream) {
+		loader_release(qs->stream, qs->nstream);
+		free(qs->stream);
+	}
 	memset(qs, 0, sizeof(*qs));
 }
 
@@ -358,7 +110,7 @@ static int row_cmp(const void *a, const void *b)
 }
 
 /* What one query_load() pass carries between its three queries. */
-struct loader {
+struct query_loader {
 	struct query_set *out;
 	struct run_map *map;
 	size_t nmap;
@@ -373,6 +125,23 @@ struct loader {
 	bool keep_disturbed;
 	size_t *left;		/* [series id * nlabels + label]: block values to come */
 	size_t arena_used;	/* bytes of out->arena given out */
+	struct row_stream *rs;	/* [row] query_open(): where each row's samples are */
+	bool stream;		/* query_open(): rows now, their samples by query_row_fill() */
+	bool nocount;		/* a row read again: its values are counted already */
+	struct query_series *spare;	/* [nlabels] arrays a dropped row left for the next:
+					   fresh heap each row cost page faults */
+};
+
+/* One block of a row (query_open()): read when the row is filled. */
+struct block_ref {
+	int64_t id, run, sid, n;
+};
+
+struct row_stream {
+	struct block_ref *blocks;	/* in (run_id, id) order, as query_load() reads them */
+	size_t nblocks, alloc;
+	bool values;		/* some of its samples are sample_values rows */
+	bool filled, counted;
 };
 
 static int note_cmp(const void *a, const void *b)
@@ -382,7 +151,7 @@ static int note_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-static const struct iter_note *note_find(const struct loader *ld, int64_t iteration_id)
+static const struct iter_note *note_find(const struct query_loader *ld, int64_t iteration_id)
 {
 	struct iter_note key = { .id = iteration_id };
 
@@ -402,7 +171,7 @@ struct series_ref {
 #define SERIES_ID_MAX (1 << 26)
 
 /* The series table (small) in memory, filtered; rows appear lazily. */
-static int load_series(struct mmb_db *db, const struct query_filter *f, struct loader *ld)
+static int load_series(struct mmb_db *db, const struct query_filter *f, struct query_loader *ld)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -446,7 +215,7 @@ static int load_series(struct mmb_db *db, const struct query_filter *f, struct l
 	return db_done(db, st, rc);
 }
 
-static void series_refs_release(struct loader *ld)
+static void series_refs_release(struct query_loader *ld)
 {
 	for (int64_t i = 0; i < ld->nseries; i++) {
 		free(ld->series[i].workload);
@@ -461,7 +230,7 @@ static void series_refs_release(struct loader *ld)
  * The row a series feeds.  Series that differ only in unit or direction
  * share the (workload, variant, metric) row; its unit is the first seen.
  */
-static size_t series_row(struct loader *ld, struct series_ref *r)
+static size_t series_row(struct query_loader *ld, struct series_ref *r)
 {
 	struct query_set *out = ld->out;
 	uint64_t h;
@@ -485,6 +254,10 @@ static size_t series_row(struct loader *ld, struct series_ref *r)
 	ALLOC_GROW(out->rows, out->nr + 1, ld->rows_alloc);
 	ld->first = xrealloc(ld->first, ld->rows_alloc * sizeof(*ld->first));
 	ld->first[out->nr] = (struct group_key){ h, out->nr, SIZE_MAX, INT64_MAX };
+	if (ld->stream) {
+		ld->rs = xrealloc(ld->rs, ld->rows_alloc * sizeof(*ld->rs));
+		memset(&ld->rs[out->nr], 0, sizeof(*ld->rs));
+	}
 	struct query_row *row = &out->rows[out->nr];
 
 	memset(row, 0, sizeof(*row));
@@ -504,15 +277,25 @@ static size_t series_row(struct loader *ld, struct series_ref *r)
 	return r->row;
 }
 
+/* Row idx has a value of label `label` with ordering id `id`: where it first appears. */
+static void note_first(struct query_loader *ld, size_t idx, size_t label, int64_t id)
+{
+	struct group_key *first = &ld->first[idx];
+
+	if (label < first->label || (label == first->label && id < first->first)) {
+		first->label = label;
+		first->first = id;
+	}
+}
+
 /* One sample of run `run`, series `sid`, with its ordering id. */
-static void load_sample(struct loader *ld, int64_t run, int64_t sid, int64_t id,
+static void load_sample(struct query_loader *ld, int64_t run, int64_t sid, int64_t id,
 			int iteration, double v, int64_t iteration_id)
 {
 	const struct iter_note *note = note_find(ld, iteration_id);
 	struct query_set *out = ld->out;
 	struct series_ref *r;
 	struct query_row *row;
-	struct group_key *first;
 	size_t idx;
 
 	if (sid < 1 || sid >= ld->nseries || !ld->series[sid].wanted)
@@ -523,12 +306,7 @@ static void load_sample(struct loader *ld, int64_t run, int64_t sid, int64_t id,
 		return;
 	r = &ld->series[sid];
 	idx = r->row != SIZE_MAX ? r->row : series_row(ld, r);
-	first = &ld->first[idx];
-	if (ld->cur->label < first->label ||
-	    (ld->cur->label == first->label && id < first->first)) {
-		first->label = ld->cur->label;
-		first->first = id;
-	}
+	note_first(ld, idx, ld->cur->label, id);
 	row = &out->rows[idx];
 	if (note && note->disturbed && !ld->keep_disturbed) {
 		/* counted, not pooled (compare says how many it left out) */
@@ -538,46 +316,60 @@ static void load_sample(struct loader *ld, int64_t run, int64_t sid, int64_t id,
 				row->series[i].ndisturbed++;
 		return;
 	}
-	series_push(&row->series[ld->cur->label], v, run, iteration, note);
-	ld->cur->r->nsamples++;
-	out->nsamples++;
+	query_series_push(&row->series[ld->cur->label], v, run, iteration, note);
+	if (!ld->nocount) {
+		ld->cur->r->nsamples++;
+		out->nsamples++;
+	}
 	/* the same label given twice gets the same pooled values */
 	for (size_t i = ld->cur->label + 1; i < out->nlabels; i++)
 		if (out->kernels[i].id == out->kernels[ld->cur->label].id)
-			series_push(&row->series[i], v, run, iteration, note);
+			query_series_push(&row->series[i], v, run, iteration, note);
 }
 
 /*
  * "<select> WHERE run_id IN (the pooled runs) ORDER BY run_id, id", the
  * run ids bound: one ordered pass along the table's by-run index.
  */
-static int prepare_by_runs(struct mmb_db *db, const struct loader *ld, const char *select,
-			   sqlite3_stmt **st)
+static int prepare_runs_tail(struct mmb_db *db, const struct query_loader *ld, const char *select,
+			     const int64_t *sids, size_t nsids, const char *tail, sqlite3_stmt **st)
 {
 	struct strbuf sql = STRBUF_INIT;
-	int rc;
+	int rc, k = 0;
 
-	strbuf_addf(&sql, "%s WHERE run_id IN (", select);
+	strbuf_addf(&sql, "%s WHERE ", select);
+	for (size_t i = 0; i < nsids; i++)
+		strbuf_addstr(&sql, i ? ",?" : "series_id IN (?");
+	strbuf_addstr(&sql, nsids ? ") AND run_id IN (" : "run_id IN (");
 	for (size_t i = 0; i < ld->nmap; i++)
 		strbuf_addstr(&sql, i ? ",?" : "?");
-	strbuf_addstr(&sql, ") ORDER BY run_id, id");
+	strbuf_addf(&sql, ") %s", tail);
 	rc = db_prepare(db, sql.buf, st);
 	strbuf_release(&sql);
 	if (rc)
 		return -1;
+	for (size_t i = 0; i < nsids; i++)
+		sqlite3_bind_int64(*st, ++k, sids[i]);
 	for (size_t i = 0; i < ld->nmap; i++)
-		sqlite3_bind_int64(*st, (int)i + 1, ld->map[i].run);
+		sqlite3_bind_int64(*st, ++k, ld->map[i].run);
 	return 0;
 }
 
-/* Samples the runner wrote, a row each, in id order along sample_values_by_run. */
-static int load_rows(struct mmb_db *db, struct loader *ld)
+static int prepare_by_runs(struct mmb_db *db, const struct query_loader *ld, const char *select,
+			   sqlite3_stmt **st)
+{
+	return prepare_runs_tail(db, ld, select, NULL, 0, "ORDER BY run_id, id", st);
+}
+
+/* Samples the runner wrote (of series sids[0, nsids), or all), a row each, in id order. */
+static int load_rows(struct mmb_db *db, struct query_loader *ld, const int64_t *sids,
+		     size_t nsids)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (prepare_by_runs(db, ld, "SELECT run_id, id, series_id, iteration, value, iteration_id"
-			    " FROM sample_values", &st))
+	if (prepare_runs_tail(db, ld, "SELECT run_id, id, series_id, iteration, value, iteration_id"
+			      " FROM sample_values", sids, nsids, "ORDER BY run_id, id", &st))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		load_sample(ld, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 2),
@@ -604,7 +396,7 @@ static int read_iter_note(sqlite3_stmt *st, struct db_list *list, void *arg)
 	return 0;
 }
 
-static int load_notes(struct mmb_db *db, struct loader *ld)
+static int load_notes(struct mmb_db *db, struct query_loader *ld)
 {
 	struct db_list l = { .size = sizeof(*ld->notes) };
 	sqlite3_stmt *st;
@@ -622,7 +414,7 @@ static int load_notes(struct mmb_db *db, struct loader *ld)
 }
 
 struct block_ctx {
-	struct loader *ld;
+	struct query_loader *ld;
 	int64_t run, sid, base;
 };
 
@@ -646,7 +438,7 @@ static int block_sample(void *ctx, int64_t k, int iteration, int seq, double val
  * a quarter of compare's time on a VM.  Without it (small, or mmap
  * refused), the series grow by malloc as before.
  */
-static void arena_map(struct loader *ld, size_t values)
+static void arena_map(struct query_loader *ld, size_t values)
 {
 	struct query_set *out = ld->out;
 	size_t len = values * ARENA_VALUE + 8 * 3 * ld->out->nlabels * (size_t)ld->nseries;
@@ -663,7 +455,7 @@ static void arena_map(struct loader *ld, size_t values)
 	ld->arena_used = 0;
 }
 
-static void *arena_take(struct loader *ld, size_t bytes)
+static void *arena_take(struct query_loader *ld, size_t bytes)
 {
 	void *p = (char *)ld->out->arena + ld->arena_used;
 
@@ -672,7 +464,7 @@ static void *arena_take(struct loader *ld, size_t bytes)
 }
 
 /* An empty series' arrays for its `values` block values, from the arena when it has room. */
-static void series_from_arena(struct loader *ld, struct query_series *s, size_t values)
+static void series_from_arena(struct query_loader *ld, struct query_series *s, size_t values)
 {
 	size_t need = values * ARENA_VALUE + 8 * 3;
 
@@ -696,12 +488,11 @@ static int block_check(void *ctx, int64_t k, int iteration, int seq, double valu
  * base, decoded straight into its series: what load_sample() does per
  * value, once per block.  0, or -1 with why.
  */
-static int load_block_fast(struct loader *ld, int64_t run, int64_t sid, int64_t base,
+static int load_block_fast(struct query_loader *ld, int64_t run, int64_t sid, int64_t base,
 			   const void *data, size_t len, size_t n, const char **why)
 {
 	struct query_set *out = ld->out;
 	struct series_ref *r = &ld->series[sid];
-	struct group_key *first;
 	struct query_series *s;
 	size_t idx, label, *left;
 
@@ -711,16 +502,12 @@ static int load_block_fast(struct loader *ld, int64_t run, int64_t sid, int64_t 
 		return 0;
 	label = ld->cur->label;
 	idx = r->row != SIZE_MAX ? r->row : series_row(ld, r);
-	first = &ld->first[idx];
-	if (label < first->label || (label == first->label && base < first->first)) {
-		first->label = label;
-		first->first = base;
-	}
+	note_first(ld, idx, label, base);
 	s = &out->rows[idx].series[label];
 	/* the rest of the series' blocks in this label, counted before */
 	left = &ld->left[sid * out->nlabels + label];
 	series_from_arena(ld, s, *left > n ? *left : n);
-	series_reserve(s, s->n + (*left > n ? *left : n));
+	query_series_reserve(s, s->n + (*left > n ? *left : n));
 	*left -= *left > n ? n : *left;
 	if (db_block_unpack(data, len, n, s->iteration + s->n, s->v + s->n, why))
 		return -1;
@@ -730,13 +517,15 @@ static int load_block_fast(struct loader *ld, int64_t run, int64_t sid, int64_t 
 		s->level[s->n + k] = NAN;
 	if (s->disturbed)
 		memset(s->disturbed + s->n, 0, n * sizeof(*s->disturbed));
-	ld->cur->r->nsamples += n;
-	out->nsamples += n;
+	if (!ld->nocount) {
+		ld->cur->r->nsamples += n;
+		out->nsamples += n;
+	}
 	/* the same label given twice gets the same pooled values */
 	for (size_t i = label + 1; i < out->nlabels; i++)
 		if (out->kernels[i].id == out->kernels[label].id)
 			for (size_t k = 0; k < n; k++)
-				series_push(&out->rows[idx].series[i], s->v[s->n + k], run,
+				query_series_push(&out->rows[idx].series[i], s->v[s->n + k], run,
 					    s->iteration[s->n + k], NULL);
 	s->n += n;
 	return 0;
@@ -746,7 +535,7 @@ static int load_block_fast(struct loader *ld, int64_t run, int64_t sid, int64_t 
  * How many values each (series, label) gets from blocks: n comes before
  * data in the row, so this reads no block.  The series then grow once.
  */
-static int count_blocks(struct mmb_db *db, struct loader *ld)
+static int count_blocks(struct mmb_db *db, struct query_loader *ld)
 {
 	size_t nl = ld->out->nlabels, total = 0;
 	sqlite3_stmt *st;
@@ -771,8 +560,44 @@ static int count_blocks(struct mmb_db *db, struct loader *ld)
 	return rc;
 }
 
+static int bad_block(struct mmb_db *db, int64_t bid, const char *why)
+{
+	error("%s: sample block %lld is not a valid block: %s", db->c->path, (long long)bid, why);
+	return -1;
+}
+
+/*
+ * Block bid (run, wanted series sid, n values) whose data is column col of
+ * st, into its series: 0, or -1 after saying why it is not valid.
+ */
+static int load_block(struct mmb_db *db, struct query_loader *ld, int64_t run, int64_t bid,
+		      int64_t sid, sqlite3_stmt *st, int col, int64_t n)
+{
+	struct block_ctx c = { ld, run, sid, ((int64_t)1 << 62) + bid * ((int64_t)1 << 24) };
+	const void *data;
+	const char *why = "no data";
+	size_t len;
+	/* blob: the binary format; text: JSON, NUL-terminated by SQLite */
+	int blob = sqlite3_column_type(st, col) == SQLITE_BLOB;
+
+	data = blob ? sqlite3_column_blob(st, col) : (const void *)sqlite3_column_text(st, col);
+	len = (size_t)sqlite3_column_bytes(st, col);
+	if (n < 1 || n > DB_BLOCK_MAX_N)
+		why = "a bad n";
+	else if (data && blob && !db_block_is_binary(data, len))
+		why = "a BLOB without the MMBK header";
+	else if (data && blob && !load_block_fast(ld, c.run, sid, c.base, data, len,
+						  (size_t)n, &why))
+		return 0;
+	else if (data && blob)	/* bad: the reason the value-by-value decode gives */
+		db_block_decode(data, len, (size_t)n, block_check, NULL, &why);
+	else if (data && !db_block_decode(data, len, (size_t)n, block_sample, &c, &why))
+		return 0;
+	return bad_block(db, bid, why);
+}
+
 /* Samples import packed into blocks (see schema.c), in the order written. */
-static int load_blocks(struct mmb_db *db, struct loader *ld)
+static int load_blocks(struct mmb_db *db, struct query_loader *ld)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -781,36 +606,15 @@ static int load_blocks(struct mmb_db *db, struct loader *ld)
 	    prepare_by_runs(db, ld, "SELECT run_id, id, series_id, data, n FROM sample_blocks", &st))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t sid = sqlite3_column_int64(st, 2), bid = sqlite3_column_int64(st, 1);
-		struct block_ctx c = { ld, sqlite3_column_int64(st, 0), sid,
-				       ((int64_t)1 << 62) + bid * ((int64_t)1 << 24) };
-		const void *data;
-		const char *why = "no data";
-		int64_t n = sqlite3_column_int64(st, 4);
-		size_t len;
-		int blob;
+		int64_t sid = sqlite3_column_int64(st, 2);
 
 		if (sid < 1 || sid >= ld->nseries || !ld->series[sid].wanted)
 			continue;
-		/* blob: the binary format; text: JSON, NUL-terminated by SQLite */
-		blob = sqlite3_column_type(st, 3) == SQLITE_BLOB;
-		data = blob ? sqlite3_column_blob(st, 3) : (const void *)sqlite3_column_text(st, 3);
-		len = (size_t)sqlite3_column_bytes(st, 3);
-		if (n < 1 || n > DB_BLOCK_MAX_N)
-			why = "a bad n";
-		else if (data && blob && !db_block_is_binary(data, len))
-			why = "a BLOB without the MMBK header";
-		else if (data && blob && !load_block_fast(ld, c.run, sid, c.base, data, len,
-							  (size_t)n, &why))
-			continue;
-		else if (data && blob)	/* bad: the reason the value-by-value decode gives */
-			db_block_decode(data, len, (size_t)n, block_check, NULL, &why);
-		else if (data && !db_block_decode(data, len, (size_t)n, block_sample, &c, &why))
-			continue;
-		rc = SQLITE_CORRUPT;
-		error("%s: sample block %lld is not a valid block: %s", db->c->path,
-		      (long long)bid, why);
-		break;
+		if (load_block(db, ld, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), sid,
+			       st, 3, sqlite3_column_int64(st, 4))) {
+			rc = SQLITE_CORRUPT;
+			break;
+		}
 	}
 	if (rc == SQLITE_CORRUPT) {
 		sqlite3_finalize(st);
@@ -819,14 +623,123 @@ static int load_blocks(struct mmb_db *db, struct loader *ld)
 	return db_done(db, st, rc);
 }
 
-int query_load(struct mmb_db *db, const char *const *labels, size_t n,
-	       const struct query_filter *f, struct query_set *out)
+/*
+ * query_open(): the rows the runner's samples make, and where each row
+ * first appears, from the by-series index alone (no value is read).
+ */
+static int index_values(struct mmb_db *db, struct query_loader *ld)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prepare_runs_tail(db, ld, "SELECT run_id, series_id, min(id) FROM sample_values", NULL,
+			      0, "GROUP BY run_id, series_id", &st))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct run_map *m = run_map_find(ld->map, ld->nmap, sqlite3_column_int64(st, 0));
+		int64_t sid = sqlite3_column_int64(st, 1);
+		size_t idx;
+
+		if (!m || sid < 1 || sid >= ld->nseries || !ld->series[sid].wanted)
+			continue;
+		idx = series_row(ld, &ld->series[sid]);
+		note_first(ld, idx, m->label, sqlite3_column_int64(st, 2));
+		ld->rs[idx].values = true;
+	}
+	return db_done(db, st, rc);
+}
+
+/* query_open(): each row's blocks, in the order query_load() reads them (n before data). */
+static int index_blocks(struct mmb_db *db, struct query_loader *ld)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prepare_by_runs(db, ld, "SELECT run_id, id, series_id, n FROM sample_blocks", &st))
+		return -1;
+	ld->left = xcalloc((size_t)ld->nseries * ld->out->nlabels + 1, sizeof(*ld->left));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct block_ref b = { sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 0),
+				       sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3) };
+		struct run_map *m = run_map_find(ld->map, ld->nmap, b.run);
+		struct row_stream *rs;
+		size_t idx;
+
+		if (!m || b.sid < 1 || b.sid >= ld->nseries || !ld->series[b.sid].wanted)
+			continue;
+		if (b.n < 1 || b.n > DB_BLOCK_MAX_N) {
+			sqlite3_finalize(st);
+			return bad_block(db, b.id, "a bad n");
+		}
+		idx = series_row(ld, &ld->series[b.sid]);
+		note_first(ld, idx, m->label, ((int64_t)1 << 62) + b.id * ((int64_t)1 << 24));
+		rs = &ld->rs[idx];
+		ALLOC_GROW(rs->blocks, rs->nblocks + 1, rs->alloc);
+		rs->blocks[rs->nblocks++] = b;
+	}
+	return db_done(db, st, rc);
+}
+
+/* What the loader holds; nrows: the rows ld->rs covers. */
+static void loader_release(struct query_loader *ld, size_t nrows)
+{
+	for (size_t r = 0; ld->rs && r < nrows; r++)
+		free(ld->rs[r].blocks);
+	free(ld->rs);
+	for (size_t i = 0; ld->spare && i < ld->out->nlabels; i++) {
+		free(ld->spare[i].v);
+		free(ld->spare[i].run_id);
+		free(ld->spare[i].iteration);
+	}
+	free(ld->spare);
+	free(ld->tab);
+	free(ld->map);
+	free(ld->first);
+	free(ld->notes);
+	free(ld->left);
+	series_refs_release(ld);
+	free(ld->series);
+}
+
+/* Rows to first-appearance order (baseline label first); a stream's rows follow. */
+static void sort_rows(struct query_loader *ld)
+{
+	struct query_set *out = ld->out;
+	size_t k = out->nr, *at;
+	struct query_row *sorted;
+	struct row_stream *rs;
+
+	if (k < 2)
+		return;
+	sorted = xmalloc(k * sizeof(*sorted));
+	at = xmalloc(k * sizeof(*at));
+	qsort(ld->first, k, sizeof(*ld->first), row_cmp);
+	for (size_t i = 0; i < k; i++) {
+		sorted[i] = out->rows[ld->first[i].row];
+		at[ld->first[i].row] = i;
+	}
+	free(out->rows);
+	out->rows = sorted;
+	if (ld->stream) {
+		rs = xmalloc(k * sizeof(*rs));
+		for (size_t i = 0; i < k; i++)
+			rs[at[i]] = ld->rs[i];
+		free(ld->rs);
+		ld->rs = rs;
+		for (int64_t sid = 0; sid < ld->nseries; sid++)
+			if (ld->series[sid].wanted && ld->series[sid].row != SIZE_MAX)
+				ld->series[sid].row = at[ld->series[sid].row];
+	}
+	free(at);
+}
+
+static int load(struct mmb_db *db, const char *const *labels, size_t n,
+		const struct query_filter *f, struct query_set *out, bool stream)
 {
 	struct query_filter nofilter = { 0 };
 	struct run_map *map = NULL;
 	size_t nmap = 0, mapalloc = 0;
-	struct group_key *tab = NULL, *order = NULL;
-	struct loader ld = { 0 };
+	struct query_loader ld = { 0 };
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -866,11 +779,12 @@ int query_load(struct mmb_db *db, const char *const *labels, size_t n,
 		}
 	}
 	if (!nmap)
-		goto done;
+		return 0;
 
 	ld.out = out;
 	ld.map = map;
 	ld.nmap = nmap;
+	ld.stream = stream;
 	ld.tabsize = 1024;
 	ld.tab = xcalloc(ld.tabsize, sizeof(*ld.tab));
 	for (size_t i = 0; i < ld.tabsize; i++)
@@ -882,52 +796,152 @@ int query_load(struct mmb_db *db, const char *const *labels, size_t n,
 	if (!ret)
 		ret = load_notes(db, &ld);
 	if (!ret)
-		ret = load_rows(db, &ld);
+		ret = stream ? index_values(db, &ld) : load_rows(db, &ld, NULL, 0);
 	if (!ret)
-		ret = load_blocks(db, &ld);
-	tab = ld.tab;
-	if (ret)
-		goto fail;
-
-	/* Put rows in first-appearance order (baseline label first). */
-	if (out->nr > 1) {
-		struct query_row *sorted = xmalloc(out->nr * sizeof(*sorted));
-		size_t k = out->nr;
-
-		order = ld.first;
-		ld.first = NULL;
-		qsort(order, k, sizeof(*order), row_cmp);
-		for (size_t i = 0; i < k; i++)
-			sorted[i] = out->rows[order[i].row];
-		free(out->rows);
-		out->rows = sorted;
+		ret = stream ? index_blocks(db, &ld) : load_blocks(db, &ld);
+	if (ret) {
+		loader_release(&ld, out->nr);
+		query_set_release(out);
+		return ret;
 	}
-done:
-	ret = 0;
-	goto out;
-fail:
-	query_set_release(out);
-out:
-	free(order);
-	free(tab);
-	free(map);
-	free(ld.first);
-	free(ld.notes);
-	free(ld.left);
-	series_refs_release(&ld);
-	free(ld.series);
+	sort_rows(&ld);
+	if (stream) {
+		/* the loader stays: query_row_fill() reads with it */
+		out->stream = xmalloc(sizeof(*out->stream));
+		*out->stream = ld;
+		out->nstream = out->nr;
+		return 0;
+	}
+	loader_release(&ld, out->nr);
+	return 0;
+}
+
+int query_load(struct mmb_db *db, const char *const *labels, size_t n,
+	       const struct query_filter *f, struct query_set *out)
+{
+	return load(db, labels, n, f, out, false);
+}
+
+int query_open(struct mmb_db *db, const char *const *labels, size_t n,
+	       const struct query_filter *f, struct query_set *out)
+{
+	return load(db, labels, n, f, out, true);
+}
+
+/* Row r's runner-written samples, in (run_id, id) order along the by-series index. */
+static int fill_values(struct mmb_db *db, struct query_loader *ld, size_t r)
+{
+	int64_t *sids = xmalloc((size_t)ld->nseries * sizeof(*sids));
+	size_t nsids = 0;
+	int rc;
+
+	for (int64_t sid = 1; sid < ld->nseries; sid++)
+		if (ld->series[sid].wanted && ld->series[sid].row == r)
+			sids[nsids++] = sid;
+	rc = load_rows(db, ld, sids, nsids);
+	free(sids);
+	return rc;
+}
+
+/* Row rs's blocks, one at a time by id; each series grows once. */
+static int fill_blocks(struct mmb_db *db, struct query_loader *ld, const struct row_stream *rs)
+{
+	size_t nl = ld->out->nlabels;
+	sqlite3_stmt *st;
+	int rc = SQLITE_DONE;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < rs->nblocks; k++) {
+			const struct block_ref *b = &rs->blocks[k];
+			size_t *left = &ld->left[(size_t)b->sid * nl +
+						 run_map_find(ld->map, ld->nmap, b->run)->label];
+
+			*left = pass ? *left + (size_t)b->n : 0;
+		}
+	if (db_prepare(db, "SELECT data FROM sample_blocks WHERE id = ?", &st))
+		return -1;
+	for (size_t k = 0; k < rs->nblocks; k++) {
+		const struct block_ref *b = &rs->blocks[k];
+
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, b->id);
+		rc = sqlite3_step(st);
+		if (rc != SQLITE_ROW)
+			break;
+		if (load_block(db, ld, b->run, b->id, b->sid, st, 0, b->n)) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+		rc = SQLITE_DONE;
+	}
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	return db_done(db, st, rc);
+}
+
+int query_row_fill(struct mmb_db *db, struct query_set *qs, size_t r)
+{
+	struct query_loader *ld = qs->stream;
+	struct row_stream *rs;
+	int ret = 0;
+
+	if (!ld || r >= qs->nstream || ld->rs[r].filled)
+		return 0;
+	rs = &ld->rs[r];
+	if (!ld->spare)
+		ld->spare = xcalloc(qs->nlabels, sizeof(*ld->spare));
+	for (size_t i = 0; i < qs->nlabels; i++) {
+		struct query_series *s = &qs->rows[r].series[i];
+
+		s->n = s->ndisturbed = s->nmeasured = 0;
+		s->v = ld->spare[i].v;
+		s->run_id = ld->spare[i].run_id;
+		s->iteration = ld->spare[i].iteration;
+		s->alloc = ld->spare[i].alloc;
+		memset(&ld->spare[i], 0, sizeof(ld->spare[i]));
+	}
+	ld->nocount = rs->counted;
+	if (rs->values)
+		ret = fill_values(db, ld, r);
+	if (!ret && rs->nblocks)
+		ret = fill_blocks(db, ld, rs);
+	ld->nocount = false;
+	rs->filled = !ret;
+	rs->counted |= !ret;
 	return ret;
 }
 
-long query_find_row(const struct query_set *qs, const char *workload,
-		    const char *variant, const char *metric)
+void query_row_drop(struct query_set *qs, size_t r)
 {
-	for (size_t i = 0; i < qs->nr; i++) {
-		const struct query_row *r = &qs->rows[i];
+	if (!qs->stream || r >= qs->nstream || !qs->stream->rs[r].filled)
+		return;
+	for (size_t i = 0; i < qs->nlabels; i++) {
+		struct query_series *s = &qs->rows[r].series[i], *keep = &qs->stream->spare[i];
 
-		if (!strcmp(r->workload, workload) && !strcmp(r->variant, variant) &&
-		    !strcmp(r->metric, metric))
-			return (long)i;
+		/* the larger arrays stay for the next row */
+		if (s->alloc > keep->alloc) {
+			free(keep->v);
+			free(keep->run_id);
+			free(keep->iteration);
+			keep->v = s->v;
+			keep->run_id = s->run_id;
+			keep->iteration = s->iteration;
+			keep->alloc = s->alloc;
+		} else {
+			free(s->v);
+			free(s->run_id);
+			free(s->iteration);
+		}
+		free(s->level);
+		free(s->disturbed);
+		s->v = NULL;
+		s->run_id = NULL;
+		s->iteration = NULL;
+		s->level = NULL;
+		s->disturbed = NULL;
+		s->alloc = 0;
 	}
-	return -1;
+	qs->stream->rs[r].filled = false;
 }

@@ -112,6 +112,8 @@ struct query_set {
 	bool no_guard;			/* filter's no_guard */
 	void *arena;			/* the series' arrays of a large load (query.c) */
 	size_t arena_len;
+	struct query_loader *stream;	/* query_open(): what query_row_fill() reads with */
+	size_t nstream;			/* rows [0, nstream) are read by query_row_fill() */
 };
 
 /*
@@ -123,6 +125,19 @@ struct query_set {
 int query_load(struct mmb_db *db, const char *const *labels, size_t n,
 	       const struct query_filter *f, struct query_set *out);
 void query_set_release(struct query_set *qs);
+/*
+ * The same rows, kernels and order as query_load(), but no sample read:
+ * each row's series have n == 0 until query_row_fill() reads that row's
+ * samples (the same values in the same order query_load() gives), and
+ * query_row_drop() frees them again, keeping n, ndisturbed and nmeasured.
+ * compare holds one row's samples at a time this way (issue 31).  Rows
+ * added after (monitor rows) are not touched by either.
+ */
+int query_open(struct mmb_db *db, const char *const *labels, size_t n,
+	       const struct query_filter *f, struct query_set *out);
+/* 0 (a filled row, or a row not from the stream: nothing to do), -1 after a message. */
+int query_row_fill(struct mmb_db *db, struct query_set *qs, size_t r);
+void query_row_drop(struct query_set *qs, size_t r);
 /* --last N: parse N (>= 1) into f->last_runs; -1 (and no message) when bad. */
 int query_filter_set_last(struct query_filter *f, const char *v);
 /* Is run r pooled under f (usable, on one of f's machines)?  --last aside. */

@@ -164,8 +164,16 @@ int plot_groups_build(const struct compare *c, struct plot_group **out, size_t *
 		const struct query_row *row = c->rows[r].q;
 		struct plot_group *g = NULL;
 		size_t v;
+		char *wl, *metric;
 
-		char *wl = ctl_escape(row->workload), *metric = ctl_escape(row->metric);
+		/* the groups copy the values: one row's samples in memory at a time */
+		if (compare_row_read(c, r)) {
+			plot_groups_free(gs, ng);
+			free(labels);
+			return -1;
+		}
+		wl = ctl_escape(row->workload);
+		metric = ctl_escape(row->metric);
 
 		/* group names are escaped (plot_group_init()): look them up so */
 		for (size_t i = 0; i < ng; i++)
@@ -202,6 +210,7 @@ int plot_groups_build(const struct compare *c, struct plot_group **out, size_t *
 								      : c->rows[r].test[k].q;
 			}
 		}
+		compare_row_unread(c, r);
 	}
 	free(labels);
 	merge_single_ops(&gs, &ng);
@@ -225,7 +234,7 @@ int plot_comparison(const struct compare *c, struct plot_opts *o, const char *wh
 	int ret = 0;
 
 	o->batch = gnuplot_batch_new(o->outdir);
-	plot_groups_build(c, &groups, &ngroups);
+	ret = plot_groups_build(c, &groups, &ngroups);
 	for (size_t i = 0; i < ngroups && !ret; i++)
 		ret = plot_group_all(&groups[i], o, list);
 	if (!ret) {

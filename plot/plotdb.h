@@ -6,7 +6,8 @@
 #include "plot.h"
 #include "query.h"
 
-/* One group per (workload, metric) of the comparison, verdicts filled in. */
+/* One group per (workload, metric) of the comparison, verdicts filled in: 0, or -1 after
+ * a message (a row's samples could not be read again, compare_row_read()). */
 int plot_groups_build(const struct compare *c, struct plot_group **out, size_t *n);
 void plot_groups_free(struct plot_group *gs, size_t n);
 

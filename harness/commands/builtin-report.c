@@ -74,6 +74,7 @@ int cmd_report(int argc, char **argv)
 	sel.mean = rp.mean;
 	sel.unit = unit;
 	sel.monitors = monitors;
+	sel.mm_sums = rp.fmt->flags & RENDER_MM_SUMS;
 	rp.all_monitors = monitors == MONITORS_ALL;
 	rc = compare_open(&rp.db, &sel, &rp.cmp);
 	if (rc) {

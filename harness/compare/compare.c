@@ -120,11 +120,56 @@ static size_t adjust_family(struct compare *c, bool monitor)
 	return np;
 }
 
-void compare_build_unit(struct compare *c, const struct query_set *qs, enum stats_test_kind test,
+static int cmp_up(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_down(const void *a, const void *b)
+{
+	return cmp_up(b, a);
+}
+
+/*
+ * The row's summary as mmtests computes it: the samples sorted best-first
+ * before they are summed (Summarise.pm), so the last digit of a mean
+ * agrees with compare-mmtests.pl's; recorded order differed in 3 cells of
+ * the peer cases.  v: room for s->n values.
+ */
+static void mm_summary(const struct query_series *s, int better, struct stats_summary *out,
+		       double *v)
+{
+	bool zero = false;
+
+	if (s->n)	/* a label without samples has no array (memcpy of NULL is undefined) */
+		memcpy(v, s->v, s->n * sizeof(*v));
+	for (size_t k = 0; k < s->n; k++)
+		zero |= v[k] == 0;
+	/*
+	 * Best first: ascending (the radix sort, qsort()'s order), reversed
+	 * when higher is better: equal values are equal bits, so the order
+	 * among them does not show, but for -0 and 0: those as qsort() has them.
+	 */
+	if (better > 0 && zero) {
+		qsort(v, s->n, sizeof(*v), cmp_down);
+	} else {
+		stats_sort(v, s->n);
+		for (size_t a = 0, b = s->n; better > 0 && a + 1 < b; a++, b--) {
+			double t = v[a];
+
+			v[a] = v[b - 1];
+			v[b - 1] = t;
+		}
+	}
+	stats_summarise(v, s->n, better, out);
+}
+
+/* The settings of a build; rows come after (build_rows()). */
+static void build_begin(struct compare *c, const struct query_set *qs, enum stats_test_kind test,
 			enum stats_mean_kind mean, enum stats_unit unit)
 {
-	size_t nl = qs->nlabels;
-
 	memset(c, 0, sizeof(*c));
 	/*
 	 * A rank test's location is the median: its change (the Hodges-Lehmann
@@ -137,14 +182,36 @@ void compare_build_unit(struct compare *c, const struct query_set *qs, enum stat
 	c->test = test;
 	c->mean = mean;
 	c->unit = unit;
-	c->nr = qs->nr;
-	c->rows = xcalloc(qs->nr ? qs->nr : 1, sizeof(*c->rows));
-	for (size_t r = 0; r < qs->nr; r++) {
+}
+
+/*
+ * Rows [c->nr, qs->nr) from their samples: summaries, tests (before BH)
+ * and what the guard needs.  The rows before keep what they have; all
+ * point into qs->rows again (monitors_add() may have moved them).  With
+ * db, each row's samples are read before and freed after (query_open()).
+ */
+static int build_rows(struct compare *c, struct mmb_db *db)
+{
+	const struct query_set *qs = c->qs;
+	size_t nl = qs->nlabels, from = c->nr, mm_alloc = 0;
+	double *mm_buf = NULL;
+	int ret = 0;
+
+	c->rows = xrealloc(c->rows, (qs->nr ? qs->nr : 1) * sizeof(*c->rows));
+	memset(c->rows + from, 0, (qs->nr - from) * sizeof(*c->rows));
+	for (size_t r = 0; r < from; r++)
+		c->rows[r].q = &qs->rows[r];
+	for (size_t r = from; r < qs->nr; r++) {
 		struct compare_row *row = &c->rows[r];
 		const struct query_row *qr = &qs->rows[r];
 
+		if (db && query_row_fill(db, (struct query_set *)qs, r)) {
+			ret = -1;
+			break;
+		}
+		c->nr = r + 1;
 		row->q = qr;
-		row->mean = row_mean(mean, qr, nl);
+		row->mean = row_mean(c->mean, qr, nl);
 		row->sum = xcalloc(nl, sizeof(*row->sum));
 		row->test = xcalloc(nl, sizeof(*row->test));
 		row->verdict = xcalloc(nl, sizeof(*row->verdict));
@@ -152,16 +219,37 @@ void compare_build_unit(struct compare *c, const struct query_set *qs, enum stat
 		row->interval_ok = xcalloc(nl, sizeof(*row->interval_ok));
 		row->level = xcalloc(nl, sizeof(*row->level));
 		row->comp = xcalloc(nl, sizeof(*row->comp));
+		row->side = xcalloc(nl, sizeof(*row->side));
+		/* one buffer for every row: a fresh one each row made the heap shrink and grow */
+		for (size_t i = 0; c->mm_sums && i < nl; i++)
+			if (qr->series[i].n >= mm_alloc) {
+				mm_alloc = qr->series[i].n + 1;
+				mm_buf = xrealloc(mm_buf, mm_alloc * sizeof(*mm_buf));
+			}
 		for (size_t i = 0; i < nl; i++) {
 			const struct query_series *s = &qr->series[i];
 
 			stats_summarise(s->v, s->n, qr->better, &row->sum[i]);
 			stats_components(s->v, s->run_id, s->n, &row->comp[i]);
+			compare_side_measure(s, &row->side[i]);
+			if (c->mm_sums)
+				mm_summary(s, qr->better, &row->side[i].mm, mm_buf);
 		}
 		row->verdict[0] = qr->series[0].n ? VERDICT_BASELINE : VERDICT_MISSING;
 		for (size_t i = 1; i < nl; i++)
 			test_cell(c, r, i);
+		if (db)
+			query_row_drop((struct query_set *)qs, r);
 	}
+	free(mm_buf);
+	return ret;
+}
+
+/* BH over every row's p-values, the verdicts, the headline and the guard. */
+static void build_end(struct compare *c)
+{
+	size_t nl = c->qs->nlabels;
+
 	/* FDR control: the KPIs as one family, the monitor rows as another */
 	c->ntests = adjust_family(c, false);
 	c->nmonitor_tests = adjust_family(c, true);
@@ -175,7 +263,7 @@ void compare_build_unit(struct compare *c, const struct query_set *qs, enum stat
 
 			if (row->verdict[i] != VERDICT_NONE)
 				goto count;
-			if (test == STATS_WELCH || test == STATS_MWU)
+			if (c->test == STATS_WELCH || c->test == STATS_MWU)
 				sig = !isnan(t->q) && t->q < COMPARE_ALPHA;
 			else
 				sig = t->significant;
@@ -188,6 +276,15 @@ count:
 		}
 	}
 	compare_guard(c);
+}
+
+void compare_build_unit(struct compare *c, const struct query_set *qs, enum stats_test_kind test,
+			enum stats_mean_kind mean, enum stats_unit unit)
+{
+	build_begin(c, qs, test, mean, unit);
+	c->mm_sums = true;
+	build_rows(c, NULL);
+	build_end(c);
 }
 
 static void strv_free(char **v, size_t n)
@@ -289,6 +386,7 @@ void compare_row_release(struct compare_row *row, size_t nl)
 	free(row->interval_ok);
 	free(row->level);
 	free(row->comp);
+	free(row->side);
 	for (size_t i = 0; row->why && i < nl; i++)
 		free(row->why[i]);
 	free(row->why);
@@ -358,6 +456,7 @@ void compare_pair(const struct compare *c, size_t i, struct compare *view)
 	view->mean = c->mean;
 	view->unit = c->unit;
 	view->kept_disturbed = c->kept_disturbed;
+	view->mm_sums = c->mm_sums;
 	view->nr = c->nr;
 	view->rows = xcalloc(c->nr ? c->nr : 1, sizeof(*view->rows));
 	view->ndisturbed = xcalloc(2, sizeof(*view->ndisturbed));
@@ -392,6 +491,7 @@ void compare_pair(const struct compare *c, size_t i, struct compare *view)
 		to->interval_ok = xcalloc(2, sizeof(*to->interval_ok));
 		to->level = xcalloc(2, sizeof(*to->level));
 		to->comp = xcalloc(2, sizeof(*to->comp));
+		to->side = xcalloc(2, sizeof(*to->side));
 		to->why = xcalloc(2, sizeof(*to->why));
 		for (size_t k = 0; k < 2; k++) {
 			v->rows[r].series[k] = from->q->series[pick[k]];
@@ -403,6 +503,7 @@ void compare_pair(const struct compare *c, size_t i, struct compare *view)
 			to->interval_ok[k] = from->interval_ok[pick[k]];
 			to->level[k] = from->level[pick[k]];
 			to->comp[k] = from->comp[pick[k]];
+			to->side[k] = from->side[pick[k]];
 		}
 		if (from->why[i])
 			to->why[1] = xstrdup(from->why[i]);
@@ -601,45 +702,67 @@ static int nothing_selected(struct mmb_db *db, const struct compare_select *s)
 int compare_open(struct mmb_db *db, const struct compare_select *s, struct compare *c)
 {
 	struct query_set *qs = xcalloc(1, sizeof(*qs));
+	/* one row's samples at a time unless a consumer reads them (issue 31) */
+	bool stream = !s->samples;
 	int rc;
 
 	memset(c, 0, sizeof(*c));
-	rc = query_load(db, s->labels, s->nlabels, &s->filter, qs);
+	rc = stream ? query_open(db, s->labels, s->nlabels, &s->filter, qs)
+		    : query_load(db, s->labels, s->nlabels, &s->filter, qs);
 	if (rc) {
 		free(qs);
 		return rc == QUERY_EUNKNOWN ? MMB_EUSAGE : -1;
 	}
+	build_begin(c, qs, s->test, s->mean, s->unit);
+	c->own = qs;
+	c->db = stream ? db : NULL;
+	c->mm_sums = s->mm_sums || !stream;
+	/* the rows' counts (n, disturbed) the checks below read come with their samples */
+	if (stream && build_rows(c, db)) {
+		compare_release(c);
+		return -1;
+	}
 	/* two machines' results are not pooled (--by machine compares them) */
 	rc = s->filter.machines ? 0 : compare_check_machines(db, qs);
-	if (rc) {
-		query_set_release(qs);
-		free(qs);
-		return rc;
-	}
-	if (s->need == COMPARE_NEED_COMMON ? !compare_has_common(qs) : !qs->nr) {
+	if (!rc && (s->need == COMPARE_NEED_COMMON ? !compare_has_common(qs) : !qs->nr))
 		rc = nothing_selected(db, s);
-		query_set_release(qs);
-		free(qs);
-		return rc;
-	}
-	if (s->need == COMPARE_NEED_COMMON)
+	if (!rc && s->need == COMPARE_NEED_COMMON)
 		for (size_t i = 0; i < s->nlabels; i++)
 			if (!qs->kernels[i].nruns_pooled)
 				warning("kernel '%s' has no complete or interrupted run", s->labels[i]);
-	if (monitors_add(db, qs, (enum monitors_mode)s->monitors)) {
-		query_set_release(qs);
-		free(qs);
-		return -1;
+	if (!rc && monitors_add(db, qs, (enum monitors_mode)s->monitors))
+		rc = -1;
+	if (rc) {
+		compare_release(c);
+		return rc;
 	}
-	compare_build_unit(c, qs, s->test, s->mean, s->unit);
+	/* monitor rows (loaded whole: a value per iteration), or every row */
+	build_rows(c, NULL);
+	build_end(c);
 	monitors_settle(c, (enum monitors_mode)s->monitors);
-	c->own = qs;
 	c->verbose = s->verbose;
 	if (s->meta)
 		compare_load_meta(c, db);
 	if (compare_load_settings(c, db))
 		warning("could not read the runs' recorded settings from %s", db_path(db));
 	return 0;
+}
+
+/* Row r's index in the set compare_open() loaded (monitors_settle() reorders c's rows). */
+static size_t own_row(const struct compare *c, size_t r)
+{
+	return (size_t)(c->rows[r].q - c->own->rows);
+}
+
+int compare_row_read(const struct compare *c, size_t r)
+{
+	return c->db && c->own ? query_row_fill(c->db, c->own, own_row(c, r)) : 0;
+}
+
+void compare_row_unread(const struct compare *c, size_t r)
+{
+	if (c->db && c->own)
+		query_row_drop(c->own, own_row(c, r));
 }
 
 int compare_change_of(const struct stats_test *interval, bool interval_ok,

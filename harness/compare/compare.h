@@ -29,8 +29,27 @@ enum compare_verdict {
 	VERDICT_INCONCLUSIVE,	/* the machine's state cannot back a verdict: why[] */
 };
 
+/*
+ * What the guard, the notes and the mmtests table read of one label's
+ * values in a row: taken while the row's samples are loaded, since
+ * compare_open() holds one row's samples at a time (query_open()).
+ */
+struct compare_side {
+	double level;		/* mean interference level of the values that have one */
+	size_t nlevel;		/* values with a level (0: none) */
+	size_t nruns;		/* runs among the values (stats_count_runs()) */
+	bool drift;		/* the drift test had 2+ runs of 2+ values: F, p, ... */
+	double F, p;		/* one-way ANOVA across the runs (verdict.c) */
+	size_t druns;		/* the runs that took part */
+	int64_t lo_run, hi_run;	/* the runs of the lowest and highest mean */
+	double lo_mean, hi_mean;
+	struct stats_summary mm;	/* mmtests' summary, values best first (c->mm_sums) */
+};
+
 struct compare_row {
-	const struct query_row *q;
+	const struct query_row *q;	/* its series' samples are gone after compare_open()
+					   (compare_row_read()) unless compare_select.samples */
+	struct compare_side *side;	/* [nlabels] */
 	struct stats_summary *sum;	/* [nlabels] */
 	struct stats_test *test;	/* [nlabels]; [0] unused */
 	enum compare_verdict *verdict;	/* [nlabels] */
@@ -84,6 +103,9 @@ struct compare {
 	size_t nsettings;
 	bool same_kernel;	/* every label is the same kernel build */
 	bool verbose;		/* compare --verbose: variance components in the text */
+	bool mm_sums;		/* rows' side[].mm are computed */
+	struct mmb_db *db;	/* compare_open() read the rows one at a time from it:
+				   compare_row_read() reads one again */
 };
 
 /*
@@ -122,6 +144,8 @@ int compare_load_settings(struct compare *c, struct mmb_db *db);
 void compare_settings_release(struct compare *c, size_t nlabels);
 /* view's settings: those of c that differ between the baseline and label i. */
 void compare_settings_pair(const struct compare *c, size_t i, struct compare *view);
+/* Fill side from label's values s (loaded): level, runs and drift (verdict.c). */
+void compare_side_measure(const struct query_series *s, struct compare_side *side);
 /* Lines after a table: disturbed counts and each inconclusive reason. */
 void compare_guard_notes(struct strbuf *out, const struct compare *c);
 /*
@@ -156,6 +180,10 @@ struct compare_select {
 	bool verbose;			/* compare --verbose */
 	enum compare_need need;
 	bool meta;			/* load the lkp header's metadata */
+	bool samples;			/* keep every row's samples; else each row's are
+					   read and freed in turn (compare_row_read()
+					   reads one again) */
+	bool mm_sums;			/* the mmtests table's summaries (--format mmtests) */
 	int monitors;			/* enum monitors_mode (monitors.h); init: none */
 };
 void compare_select_init(struct compare_select *s, const char *const *labels, size_t n);
@@ -185,6 +213,16 @@ void compare_row_release(struct compare_row *row, size_t nlabels);
  * view borrows c's data: release it (compare_release) before c.
  */
 void compare_pair(const struct compare *c, size_t i, struct compare *view);
+/*
+ * Row r's samples (c->rows[r].q->series[].v ...), for a consumer that
+ * draws every value (plots): compare_open() freed them unless asked to
+ * keep them (compare_select.samples), so this reads them again, and
+ * compare_row_unread() frees them, one row at a time.  0, or -1 after a
+ * message.  c is compare_open()'s (not a compare_pair() view) and its
+ * database still open.
+ */
+int compare_row_read(const struct compare *c, size_t r);
+void compare_row_unread(const struct compare *c, size_t r);
 /* Fill c->meta from the database (for the lkp header); best effort. */
 int compare_load_meta(struct compare *c, struct mmb_db *db);
 

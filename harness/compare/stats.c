@@ -114,6 +114,11 @@ static void sort_doubles(double *x, size_t n)
 	free(count);
 }
 
+void stats_sort(double *x, size_t n)
+{
+	sort_doubles(x, n);
+}
+
 static double *sorted_copy(const double *x, size_t n)
 {
 	double *s = malloc((n ? n : 1) * sizeof(*s));

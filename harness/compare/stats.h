@@ -102,6 +102,8 @@ int stats_test_mean(enum stats_test_kind kind, enum stats_mean_kind mean, const 
 /* Benjamini-Hochberg adjusted p-values, in input order; NaN p stays NaN. */
 void stats_bh(const double *p, size_t n, double *q);
 
+/* x[0..n) ascending, exactly as qsort() with a < b sorts it (a radix sort). */
+void stats_sort(double *x, size_t n);
 /* Quantile p of sorted s[0..n), linear interpolation (R type 7). */
 double stats_quantile_sorted(const double *s, size_t n, double p);
 

@@ -56,7 +56,8 @@ static size_t clean_n(const struct query_series *s, bool kept)
 
 /* One cell's two sides, as the guard's rules see them. */
 struct guard_cell {
-	const struct query_series *b, *s;	/* baseline, this label */
+	const struct query_series *b, *s;	/* baseline, this label (counts only) */
+	const struct compare_side *sb, *ss;	/* what was measured of their values */
 	const char *lb, *ls;
 	bool kept;				/* --keep-disturbed */
 };
@@ -92,8 +93,8 @@ static char *rule_machine_busy(const struct guard_cell *g)
 /* The sides ran under different loads: the load can explain the change. */
 static char *rule_interference_differs(const struct guard_cell *g)
 {
-	size_t mb, ms;
-	double lvb = mean_level(g->b, &mb), lvs = mean_level(g->s, &ms);
+	size_t mb = g->sb->nlevel, ms = g->ss->nlevel;
+	double lvb = g->sb->level, lvs = g->ss->level;
 
 	if (!mb || !ms || fabs(lvs - lvb) <= GUARD_LEVEL_DIFF)
 		return NULL;
@@ -124,6 +125,7 @@ static char *why_inconclusive(const struct compare *c, const struct compare_row 
 	bool change = v == VERDICT_BETTER || v == VERDICT_WORSE;
 	const struct guard_cell g = {
 		.b = &row->q->series[0], .s = &row->q->series[i],
+		.sb = &row->side[0], .ss = &row->side[i],
 		.lb = c->qs->kernels[0].label, .ls = c->qs->kernels[i].label,
 		.kept = c->kept_disturbed,
 	};
@@ -153,8 +155,7 @@ static size_t run_span(const struct query_series *s, size_t a, double *mean)
  * runs (each with >= 2 values); p < DRIFT_ALPHA, strict because every row
  * of every label is tested, flags it.  0 and the numbers, or -1.
  */
-static int drift_test(const struct query_series *s, double *F, double *p, size_t *nruns,
-		      size_t *lo, size_t *hi)
+static int drift_test(const struct query_series *s, struct compare_side *d)
 {
 	double sum = 0, grand, ssb = 0, ssw = 0, lomean = INFINITY, himean = -INFINITY, m;
 	size_t k = 0, n = 0;
@@ -170,11 +171,11 @@ static int drift_test(const struct query_series *s, double *F, double *p, size_t
 		n += b - a;
 		if (m < lomean) {
 			lomean = m;
-			*lo = a;
+			d->lo_run = s->run_id[a];
 		}
 		if (m > himean) {
 			himean = m;
-			*hi = a;
+			d->hi_run = s->run_id[a];
 		}
 	}
 	if (k < 2 || n <= k)
@@ -185,24 +186,25 @@ static int drift_test(const struct query_series *s, double *F, double *p, size_t
 		if (b - a >= 2)
 			ssb += (double)(b - a) * (m - grand) * (m - grand);
 	}
-	*nruns = k;
+	d->druns = k;
+	d->lo_mean = lomean;
+	d->hi_mean = himean;
 	if (ssw <= 0) {
-		*F = ssb > 0 ? INFINITY : 0;
-		*p = ssb > 0 ? 0 : 1;
+		d->F = ssb > 0 ? INFINITY : 0;
+		d->p = ssb > 0 ? 0 : 1;
 		return 0;
 	}
-	*F = (ssb / (double)(k - 1)) / (ssw / (double)(n - k));
-	*p = stats_ibeta((double)(n - k) / ((double)(n - k) + (double)(k - 1) * *F),
-			 (double)(n - k) / 2, (double)(k - 1) / 2);
+	d->F = (ssb / (double)(k - 1)) / (ssw / (double)(n - k));
+	d->p = stats_ibeta((double)(n - k) / ((double)(n - k) + (double)(k - 1) * d->F),
+			   (double)(n - k) / 2, (double)(k - 1) / 2);
 	return 0;
 }
 
-static double run_mean(const struct query_series *s, size_t a)
+void compare_side_measure(const struct query_series *s, struct compare_side *side)
 {
-	double m;
-
-	run_span(s, a, &m);
-	return m;
+	side->level = mean_level(s, &side->nlevel);
+	side->nruns = stats_count_runs(s->run_id, s->n);
+	side->drift = !drift_test(s, side);
 }
 
 /* The drift restated from the variance components, and what the test made of it. */
@@ -230,12 +232,10 @@ static char *drift_of(const struct compare *c, size_t i)
 
 	for (size_t r = 0; r < c->nr; r++) {
 		const struct query_row *q = c->rows[r].q;
-		const struct query_series *s = &q->series[i];
-		double F, p;
-		size_t k, lo = 0, hi = 0;
+		const struct compare_side *d = &c->rows[r].side[i];
 
 		/* monitor rows never drive drift warnings: the KPIs' alone */
-		if (q->monitor || drift_test(s, &F, &p, &k, &lo, &hi) || !(p < DRIFT_ALPHA))
+		if (q->monitor || !d->drift || !(d->p < DRIFT_ALPHA))
 			continue;
 		if (said) {
 			more++;
@@ -246,9 +246,9 @@ static char *drift_of(const struct compare *c, size_t i)
 			    " allows on %s%s%s%s %s (one-way ANOVA across %zu runs: F = %.3g,"
 			    " p = %.2g < %g): run %lld mean %.6g, run %lld mean %.6g",
 			    c->qs->kernels[i].label, q->workload, *q->variant ? " (" : "",
-			    q->variant, *q->variant ? ")" : "", q->metric, k, F, p,
-			    DRIFT_ALPHA, (long long)s->run_id[lo], run_mean(s, lo),
-			    (long long)s->run_id[hi], run_mean(s, hi));
+			    q->variant, *q->variant ? ")" : "", q->metric, d->druns, d->F, d->p,
+			    DRIFT_ALPHA, (long long)d->lo_run, d->lo_mean, (long long)d->hi_run,
+			    d->hi_mean);
 		drift_components(&out, c, r, i);
 	}
 	if (!said)
@@ -376,12 +376,11 @@ static size_t label_runs(const struct compare *c, size_t i)
 	size_t most = 0;
 
 	for (size_t r = 0; r < c->nr; r++) {
-		const struct query_series *s = &c->rows[r].q->series[i];
 		size_t k;
 
 		if (c->rows[r].q->monitor)
 			continue;
-		k = stats_count_runs(s->run_id, s->n);
+		k = c->rows[r].side[i].nruns;
 		if (k > most)
 			most = k;
 	}

@@ -340,13 +340,15 @@ int compare_show_by_machine(struct mmb_db *db, const struct compare_select *s,
 			    const struct renderer *r, FILE *out)
 {
 	struct query_kernel *ks;
-	struct bymachine bm = { s, NULL, 0 };
+	struct compare_select sel = *s;
+	struct bymachine bm = { &sel, NULL, 0 };
 	struct machines ms = { 0 };
 	struct strbuf sb = STRBUF_INIT;
 	int64_t *ids = NULL;
 	size_t n = 0, alloc = 0, ncompared = 0;
 	int rc = query_kernels(db, s->labels, s->nlabels, &ks);
 
+	sel.mm_sums = r->flags & RENDER_MM_SUMS;
 	if (rc)
 		return rc == QUERY_EUNKNOWN ? EXIT_USAGE : EXIT_RUNTIME;
 	for (size_t i = 0; i < s->nlabels; i++)
@@ -361,7 +363,7 @@ int compare_show_by_machine(struct mmb_db *db, const struct compare_select *s,
 	bm.p = xcalloc(bm.np, sizeof(*bm.p));
 	for (size_t k = 0; k < bm.np && !rc; k++) {
 		bm.p[k].g = ms.ng ? &ms.g[k] : NULL;
-		rc = open_part(db, s, ks, &bm.p[k]);
+		rc = open_part(db, &sel, ks, &bm.p[k]);
 		ncompared += bm.p[k].compared;
 	}
 	if (!rc && !ncompared) {

@@ -215,35 +215,6 @@ static void mm_cell(struct strbuf *out, double v, double pct, int prec, bool sta
 		strbuf_addf(out, " (%7.2f%%)", pct);
 }
 
-static int cmp_up(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static int cmp_down(const void *a, const void *b)
-{
-	return cmp_up(b, a);
-}
-
-/*
- * The row's summary as mmtests computes it: the samples sorted best-first
- * before they are summed (Summarise.pm), so the last digit of a mean
- * agrees with compare-mmtests.pl's; recorded order differed in 3 cells of
- * the peer cases.
- */
-static void mm_summary(const struct query_series *s, int better, struct stats_summary *out)
-{
-	double *v = xcalloc(s->n ? s->n : 1, sizeof(*v));
-
-	if (s->n)	/* a label without samples has no array (memcpy of NULL is undefined) */
-		memcpy(v, s->v, s->n * sizeof(*v));
-	qsort(v, s->n, sizeof(*v), better > 0 ? cmp_down : cmp_up);
-	stats_summarise(v, s->n, better, out);
-	free(v);
-}
-
 static bool mmtests_table(struct strbuf *out, const struct compare *c, const size_t *rows,
 			  size_t nrows)
 {
@@ -252,10 +223,10 @@ static bool mmtests_table(struct strbuf *out, const struct compare *c, const siz
 	size_t M = 0, nl = render_nlabels(c);
 	struct stats_summary *sum = xcalloc(nrows * nl, sizeof(*sum));
 
+	/* summed best-first as mmtests does (compare_side.mm): the values are gone by now */
 	for (size_t j = 0; j < nrows; j++)
 		for (size_t i = 0; i < nl; i++)
-			mm_summary(&c->rows[rows[j]].q->series[i],
-				   c->rows[rows[j]].q->better, &sum[j * nl + i]);
+			sum[j * nl + i] = c->rows[rows[j]].side[i].mm;
 	for (size_t k = 0; k < nrows; k++) {
 		ops[k] = op_name(c->rows[rows[k]].q);
 		if (strlen(ops[k]) > M)
@@ -342,4 +313,4 @@ void compare_mmtests(struct strbuf *out, const struct compare *c)
 	free(rows);
 }
 
-DEFINE_RENDERER(mmtests, 20, compare_mmtests, RENDER_NOTES, render_by_machine_text);
+DEFINE_RENDERER(mmtests, 20, compare_mmtests, RENDER_NOTES | RENDER_MM_SUMS, render_by_machine_text);

@@ -149,8 +149,8 @@ bool render_same_variant(const struct query_row *a, const struct query_row *b)
 	return render_same_workload(a, b) && !strcmp(a->variant, b->variant);
 }
 
-/* Every output format; the first is the default.  A new format is a line
- * here and its file (docs/ARCHITECTURE.md, the recipes). */
+/* Every output format, by rank; the first is the default.  A new format is
+ * its own file (docs/ARCHITECTURE.md, the recipes). */
 /* renderer-list.h: RENDERER_ENTRY(name) per DEFINE_RENDERER line, made by make */
 #define RENDERER_ENTRY(name) extern const struct renderer renderer_##name;
 #include "renderer-list.h"
@@ -194,7 +194,11 @@ int compare_show(struct mmb_db *db, const struct compare_select *s, const struct
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct compare c;
-	int rc = compare_open(db, s, &c);
+	struct compare_select sel = *s;
+	int rc;
+
+	sel.mm_sums = r->flags & RENDER_MM_SUMS;
+	rc = compare_open(db, &sel, &c);
 
 	if (rc)
 		return mmb_exit_code(rc);

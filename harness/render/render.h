@@ -13,6 +13,7 @@
 struct bymachine;
 
 #define RENDER_NOTES	(1u << 0)	/* a table for people: monitor notes follow it */
+#define RENDER_MM_SUMS	(1u << 1)	/* reads compare_side.mm (compare_select.mm_sums) */
 
 struct renderer {
 	const char *name;		/* --format NAME */

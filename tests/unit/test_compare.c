@@ -21,6 +21,8 @@
 #include "plotdb.h"
 #include "db.h"
 #include "query.h"
+#include "block.h"
+#include "import.h"
 #include "util.h"
 
 static const double aim9_base[] = { 1351624.95, 1316322.79, 1330363.33,
@@ -584,6 +586,127 @@ static void test_query(void **state)
 	rmdir(dbdir);
 }
 
+/* Two series' values are the same, in the same order, with the same origins. */
+static void assert_same_series(const struct query_series *a, const struct query_series *b)
+{
+	assert_int_equal(a->n, b->n);
+	assert_int_equal(a->ndisturbed, b->ndisturbed);
+	assert_int_equal(a->nmeasured, b->nmeasured);
+	for (size_t k = 0; k < a->n; k++) {
+		assert_true(a->v[k] == b->v[k]);
+		assert_int_equal(a->run_id[k], b->run_id[k]);
+		assert_int_equal(a->iteration[k], b->iteration[k]);
+	}
+}
+
+/* An imported run of label: a binary block of n values of (wl, clients=4, metric). */
+static void add_block_run(struct mmb_db *db, const char *label, const char *metric, size_t n,
+			  double start)
+{
+	struct kernel_info k = { .label = label };
+	struct run_info r = { .accel = "import" };
+	int *it = xcalloc(n, sizeof(*it)), *seq = xcalloc(n, sizeof(*seq));
+	double *v = xcalloc(n, sizeof(*v));
+	const char *why;
+	struct db_blocks *b;
+	unsigned char *data;
+	size_t len;
+	int64_t run, sid;
+
+	for (size_t i = 0; i < n; i++) {
+		it[i] = (int)i + 1;
+		v[i] = start + (double)(i % 7);
+	}
+	r.kernel_id = db_kernel_upsert(db, &k);
+	run = db_run_begin(db, &r);
+	sid = db_series_id(db, "wl", "clients=4", metric, "ops/s", 1);
+	assert_true(run > 0 && sid > 0);
+	data = db_block_encode(it, seq, v, n, &len, &why);
+	assert_non_null(data);
+	b = db_blocks_begin(db, run);
+	assert_non_null(b);
+	assert_int_equal(db_blocks_add(b, sid, n, data, len), 0);
+	db_blocks_end(b);
+	assert_int_equal(db_run_finish(db, run, "complete"), 0);
+	free(data);
+	free(it);
+	free(seq);
+	free(v);
+}
+
+/* The table of labels compare_open() gives, with every sample or a row at a time. */
+static char *open_text(struct mmb_db *db, const char *const *labels, bool samples)
+{
+	struct compare_select s;
+	struct compare c;
+	struct strbuf sb = STRBUF_INIT;
+
+	compare_select_init(&s, labels, 2);
+	s.samples = samples;
+	s.mm_sums = true;
+	assert_int_equal(compare_open(db, &s, &c), 0);
+	compare_text(&sb, &c);
+	compare_mmtests(&sb, &c);
+	compare_release(&c);
+	return strbuf_detach(&sb);
+}
+
+/*
+ * query_open() + query_row_fill() give each row what query_load() gives,
+ * runner rows and import blocks alike; query_row_drop() frees the values
+ * and keeps the counts; compare's output is the same either way.
+ */
+static void test_query_stream(void **state)
+{
+	char dir[] = "/tmp/mmb-test-stream-XXXXXX", *path, *whole, *streamed;
+	double a1[] = { 10, 11, 12, 13 }, a2[] = { 13, 14, 15 }, b1[] = { 20, 21, 22, 19 };
+	const char *labels[] = { "base", "new" };
+	struct query_set all, qs;
+	struct mmb_db db;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path = xasprintf("%s/s.db", dir);
+	assert_int_equal(db_open(&db, path), 0);
+	add_run(&db, "base", "complete", "thru", a1, 4, 1);
+	add_block_run(&db, "new", "blocked", 300, 50);
+	add_run(&db, "base", "complete", "thru", a2, 3, 1);
+	add_run(&db, "new", "complete", "thru", b1, 4, 1);
+	add_block_run(&db, "base", "blocked", 200, 40);
+	add_block_run(&db, "new", "blocked", 100, 60);
+
+	assert_int_equal(query_load(&db, labels, 2, NULL, &all), 0);
+	assert_int_equal(query_open(&db, labels, 2, NULL, &qs), 0);
+	assert_int_equal(qs.nr, all.nr);
+	assert_int_equal(qs.nr, 3);
+	for (size_t r = 0; r < qs.nr; r++) {
+		assert_string_equal(qs.rows[r].metric, all.rows[r].metric);
+		assert_int_equal(qs.rows[r].series[0].n, 0);	/* nothing read yet */
+		assert_int_equal(query_row_fill(&db, &qs, r), 0);
+		for (size_t i = 0; i < 2; i++)
+			assert_same_series(&qs.rows[r].series[i], &all.rows[r].series[i]);
+		query_row_drop(&qs, r);
+		assert_null(qs.rows[r].series[1].v);
+		assert_int_equal(qs.rows[r].series[1].n, all.rows[r].series[1].n);
+	}
+	/* read again: the same values, counted once */
+	assert_int_equal(query_row_fill(&db, &qs, 2), 0);
+	assert_same_series(&qs.rows[2].series[0], &all.rows[2].series[0]);
+	assert_int_equal(qs.nsamples, all.nsamples);
+	query_set_release(&qs);
+	query_set_release(&all);
+
+	whole = open_text(&db, labels, true);
+	streamed = open_text(&db, labels, false);
+	assert_string_equal(streamed, whole);
+	free(whole);
+	free(streamed);
+	db_close(&db);
+	remove_db(path);
+	free(path);
+	rmdir(dir);
+}
+
 /* The 0-day header from recorded metadata: axes, commit lines, sha header. */
 static void test_lkp_meta(void **state)
 {
@@ -758,6 +881,7 @@ int main(void)
 		cmocka_unit_test(test_mmtests_rc_header),
 		cmocka_unit_test(test_text_hmean),
 		cmocka_unit_test(test_query),
+		cmocka_unit_test(test_query_stream),
 		cmocka_unit_test(test_lkp_meta),
 		cmocka_unit_test(test_value_consumers),
 	};
