@@ -252,27 +252,36 @@ int db_guard_to_memory(struct mmb_db *db)
 
 int db_guard_attach_copy(struct mmb_db *dst, struct mmb_db *src, const char *as)
 {
-	sqlite3_int64 size = 0;
-	unsigned char *img = sqlite3_serialize(src->c->sql, "main", &size, 0);
+	sqlite3_backup *b;
 	char *sql;
 	int rc;
 
-	if (!img)
-		return error("%s: cannot read it into memory", src->c->path);
-	/* an image of a WAL database says so in its header; memory has no WAL */
-	if (size >= 100 && img[18] == 2 && img[19] == 2)
-		img[18] = img[19] = 1;
-	sql = xasprintf("ATTACH DATABASE ':memory:' AS %s", as);
+	/*
+	 * A private temporary database ('': SQLite's own file, deleted when
+	 * detached) rather than sqlite3_serialize() into memory: peak RSS
+	 * stays bounded for any size of source (issue 31), its pages beyond
+	 * the cache going to the temporary file.
+	 */
+	sql = xasprintf("ATTACH DATABASE '' AS %s", as);
 	rc = db_exec(dst, sql);
 	free(sql);
-	if (rc) {
-		sqlite3_free(img);
+	if (rc)
 		return -1;
+	sql = xasprintf("PRAGMA %s.cache_size = -8192", as);
+	rc = db_exec(dst, sql);
+	free(sql);
+	b = rc ? NULL : sqlite3_backup_init(dst->c->sql, as, src->c->sql, "main");
+	if (!b) {
+		if (!rc)
+			error("%s: cannot copy it: %s", src->c->path, sqlite3_errmsg(dst->c->sql));
+		rc = SQLITE_ERROR;
+	} else {
+		rc = sqlite3_backup_step(b, -1);
+		sqlite3_backup_finish(b);
+		if (rc != SQLITE_DONE)
+			error("%s: cannot copy it: %s", src->c->path, sqlite3_errstr(rc));
 	}
-	rc = sqlite3_deserialize(dst->c->sql, as, img, size, size,
-				 SQLITE_DESERIALIZE_FREEONCLOSE);
-	if (rc != SQLITE_OK) {
-		error("%s: cannot read it into memory: %s", src->c->path, sqlite3_errstr(rc));
+	if (rc != SQLITE_DONE) {
 		sql = xasprintf("DETACH DATABASE %s", as);
 		db_exec(dst, sql);
 		free(sql);

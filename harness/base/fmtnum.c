@@ -203,3 +203,43 @@ size_t fmt_int(char *buf, int v)
 		buf[len++] = tmp[--n];
 	return len;
 }
+
+bool num_parse_decimal(const char *s, size_t n, double *out)
+{
+	static const double p10[23] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+	};
+	const char *end = s + n, *dot = NULL;
+	bool neg = n && *s == '-';
+	uint64_t w = 0;
+	int digits = 0;
+	size_t f = 0;
+
+	s += neg;
+	if (s == end || *s < '0' || *s > '9')
+		return false;
+	for (; s < end; s++) {
+		if (*s >= '0' && *s <= '9') {
+			/* leading zeros leave w as it is */
+			if ((w || *s != '0') && ++digits > 19)	/* w would not fit */
+				return false;
+			w = w * 10 + (uint64_t)(*s - '0');
+		} else if (*s == '.' && !dot) {
+			dot = s;
+		} else {
+			return false;
+		}
+	}
+	if (dot) {
+		f = (size_t)(end - dot - 1);
+		if (!f || f > 22)	/* "5." is strtod's 5 too, but rare */
+			return false;
+	}
+	if (w > (1ull << 53))
+		return false;
+	*out = f ? (double)w / p10[f] : (double)w;
+	if (neg)
+		*out = -*out;
+	return true;
+}

@@ -1,4 +1,7 @@
-/* fmt_g17() and fmt_int(): the bytes of printf's "%.17g" and "%d", checked against snprintf. */
+/*
+ * fmt_g17() and fmt_int(): the bytes of printf's "%.17g" and "%d", checked
+ * against snprintf; num_parse_decimal(): strtod's double, or a refusal.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,7 +10,9 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fmtnum.h"
@@ -125,12 +130,69 @@ static void test_int(void **state)
 	}
 }
 
+/* s parsed both ways: false when the fast path refuses it, else the same bits */
+static bool same_parse(const char *s)
+{
+	double fast, slow;
+	char *end;
+
+	if (!num_parse_decimal(s, strlen(s), &fast))
+		return false;
+	slow = strtod(s, &end);
+	assert_true(*end == '\0');
+	if (memcmp(&fast, &slow, sizeof(fast)))
+		fail_msg("num_parse_decimal('%s') = %a, strtod gives %a", s, fast, slow);
+	return true;
+}
+
+static void test_parse_decimal(void **state)
+{
+	static const char *const refused[] = {
+		"", "-", ".5", "5.", "+5", "1e5", "0x10", " 5", "5 ", "1.2.3", "--1", "nan", "inf",
+		"12345678901234567890", "9007199254740993", "1.00000000000000000000001",
+	};
+	char buf[64];
+	size_t fast = 0;
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		double v = 42;
+
+		if (num_parse_decimal(refused[i], strlen(refused[i]), &v))
+			fail_msg("num_parse_decimal('%s') took it as %a", refused[i], v);
+	}
+	assert_true(same_parse("0"));
+	assert_true(same_parse("-0"));
+	assert_true(same_parse("007"));
+	assert_true(same_parse("9007199254740992"));
+	assert_true(same_parse("0.1"));
+	assert_true(same_parse("1000.1234"));
+	assert_true(same_parse("0.0000000000000000000001"));
+	for (int i = 0; i < 400000; i++) {
+		uint64_t r = next();
+		int digits = 1 + (int)(next() % 19), point = (int)(next() % (digits + 1));
+		size_t n = 0;
+
+		if (r & 1)
+			buf[n++] = '-';
+		for (int d = 0; d < digits; d++) {
+			if (d == point && d)
+				buf[n++] = '.';
+			buf[n++] = (char)('0' + next() % 10);
+		}
+		buf[n] = '\0';
+		fast += same_parse(buf);
+	}
+	/* most of them went the fast way (w <= 2^53): the test tested it */
+	assert_true(fast > 300000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_g17_edges),
 		cmocka_unit_test(test_g17_random),
 		cmocka_unit_test(test_int),
+		cmocka_unit_test(test_parse_decimal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
