@@ -85,11 +85,11 @@ bench_row "fleet: DB bytes per sample" "<= 10" "$bps" - - "$(bench_met "$bps <= 
 
 # name goal_s CMD...: best wall against a goal in seconds
 secs() {
-	local name=$1 goal=$2 r w
+	local name=$1 goal=$2 r w c rss
 	shift 2
 	r=$(bench_timed : "$@")
-	read -r w _ rss <<< "$r"
-	echo "$name: $w s wall, peak RSS $((rss / 1024)) MB"
+	read -r w c rss <<< "$r"
+	echo "$name: $w s wall, $c s CPU, peak RSS $((rss / 1024)) MB"
 	bench_row "fleet: $name" "<= $goal s" "$w s ($((rss / 1024)) MB)" - - "$(bench_met "$w <= $goal")"
 }
 one=$(printf 'm%02d' $(((M + 1) / 2)))
