@@ -204,9 +204,10 @@ const char *const db_migrations[] = {
 	 * the sum of its blocks' n, which the run index alone did not hold:
 	 * each block's row was read, a page each (0.2 s for 200 runs of a
 	 * 10M-sample fleet DB, issue 31).  With n in the index it is a few
-	 * pages.
+	 * pages; id stays second, so readers' ORDER BY run_id, id is still
+	 * the index's order (sorting blocks cost compare a quarter).
 	 */
-	"CREATE INDEX sample_blocks_by_run_n ON sample_blocks(run_id, n);"
+	"CREATE INDEX sample_blocks_by_run_n ON sample_blocks(run_id, id, n);"
 	"DROP INDEX sample_blocks_by_run;",
 };
 
