@@ -4,7 +4,8 @@
 #   make run        install missing deps (root), build, run configs/quick.yaml
 #   make check      all tests: cmocka unit tests (ASan+UBSan) and e2e scripts
 #   make check-asan the whole suite against a sanitizer build
-#   make bench      speed/memory targets (not part of check)
+#   make bench      speed/memory targets (not part of check); BENCH_SAMPLES=100000000
+#                   adds the fleet-sized store (bench/fleet-bench.sh)
 #   make install PREFIX=/usr/local
 
 PREFIX    ?= /usr/local
@@ -207,7 +208,8 @@ check-bisect:
 
 # the test plugins too: overhead.sh runs good_minimal, plan-variants.sh others
 bench: all $(TEST_PLUGINS) $(BUILD)/bench/interference-cost $(BUILD)/bench/strtod-loop $(BUILD)/bench/fork-floor
-	MMBENCH_BUILD=$(BUILD) SENS=$(SENS) KSENS=$(KSENS) KAA=$(KAA) KVER=$(KVER) VMSDEF=$(VMSDEF) ./bench/run.sh
+	MMBENCH_BUILD=$(BUILD) SENS=$(SENS) KSENS=$(KSENS) KAA=$(KAA) KVER=$(KVER) VMSDEF=$(VMSDEF) \
+		BENCH_SAMPLES=$(BENCH_SAMPLES) ./bench/run.sh
 
 $(BUILD)/bench/interference-cost: bench/interference-cost.c $(BUILD)/libmmbench.a
 	@mkdir -p $(dir $@)

@@ -24,6 +24,16 @@ for b in bench/overhead.sh bench/boot.sh bench/interference-overhead.sh bench/in
 	echo "== $b"
 	bash "$b" || { echo "$b failed"; rc=1; }
 done
+# A fleet-sized store (issue 31): make bench BENCH_SAMPLES=100000000 (50
+# machines, ~2 min of generation and measurement; not in CI)
+if [ -n "${BENCH_SAMPLES:-}" ]; then
+	echo "== bench/fleet-bench.sh ($BENCH_SAMPLES samples)"
+	BENCH_SAMPLES=$BENCH_SAMPLES bash bench/fleet-bench.sh || { echo "bench/fleet-bench.sh failed"; rc=1; }
+else
+	. bench/lib.sh
+	bench_row "fleet: merge of 50 DBs, list, compare" "see make bench BENCH_SAMPLES=100000000" - - - \
+		"not measured: make bench BENCH_SAMPLES=100000000"
+fi
 # Fidelity of every plugin that has a reference program (pft, ebizzy, aim9):
 # plugin and reference interleaved, n = 30 per side, each ratio with its 95%
 # CI and both CoVs against the target (docs/workloads.md).

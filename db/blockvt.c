@@ -20,6 +20,7 @@ void *xmalloc(size_t n);
 int sqlite3_mmbsamples_init(sqlite3 *db, char **err, const sqlite3_api_routines *api);
 #endif
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -254,24 +255,40 @@ static int block_read(sqlite3_value **argv, struct bvt_cursor *c, const char **w
 	return rc == SQLITE_NOMEM ? SQLITE_NOMEM : rc ? -1 : 0;
 }
 
-/* mmb_block_bad(data, n): NULL for a sound block of n samples, else why not */
+static int no_sample(void *ctx, int64_t k, int iteration, int seq, double value)
+{
+	return 0;
+}
+
+/*
+ * mmb_block_bad(data, n): NULL for a sound block of n samples, else why
+ * not.  Decoded as block_read() does, same checks in the same order, but
+ * keeping nothing: merge checks every block twice (source and target).
+ */
 static void sql_block_bad(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	struct bvt_cursor c = { 0 };
-	const char *why;
-	int rc;
+	sqlite3_int64 n = sqlite3_value_int64(argv[1]);
+	const char *why = "is not a sample block";
+	const void *data = NULL;
+	bool typed = true;
 
 	(void)argc;
-	rc = block_read(argv, &c, &why);
-	if (rc == SQLITE_NOMEM)
-		sqlite3_result_error_nomem(ctx);
-	else if (rc)
+	if (sqlite3_value_type(argv[0]) == SQLITE_TEXT)
+		data = sqlite3_value_text(argv[0]);
+	else if (sqlite3_value_type(argv[0]) == SQLITE_BLOB)
+		data = sqlite3_value_blob(argv[0]);	/* NULL when empty: "no data" */
+	else
+		typed = false;
+	if (typed && (sqlite3_value_type(argv[1]) != SQLITE_INTEGER || n < 1 ||
+		      n > (sqlite3_int64)DB_BLOCK_MAX_N))
+		why = "has a sample count n out of range";
+	else if (typed && !db_block_decode(data, (size_t)sqlite3_value_bytes(argv[0]), (size_t)n,
+					  no_sample, NULL, &why))
+		why = NULL;
+	if (why)
 		sqlite3_result_text(ctx, why, -1, SQLITE_STATIC);
 	else
 		sqlite3_result_null(ctx);
-	sqlite3_free(c.it);
-	sqlite3_free(c.sq);
-	sqlite3_free(c.val);
 }
 
 /* mmb_block_pack(data, n): the block as binary; an error for a bad one */

@@ -40,7 +40,7 @@ void db_guard_trust(struct db_conn *c);
 int db_guard_runs_view(struct mmb_db *db);
 /* Swap db's connection for a copy of it in memory (to migrate without writing the file). */
 int db_guard_to_memory(struct mmb_db *db);
-/* ATTACH an in-memory copy of src's main database to dst AS as. */
+/* ATTACH a private copy of src's main database (a temporary file) to dst AS as. */
 int db_guard_attach_copy(struct mmb_db *dst, struct mmb_db *src, const char *as);
 
 /* error("FILE: sqlite's message"); returns -1. */

@@ -409,7 +409,7 @@ static int db_open_flags(struct mmb_db *db, const char *path, int flags, bool re
 		return -1;
 	}
 	/* a reader never changes the file: an older one is migrated in memory */
-	if (reader && v < db_nr_migrations && db_guard_to_memory(db)) {
+	if (reader && v < db_reader_min_version && db_guard_to_memory(db)) {
 		db_close(db);
 		return -1;
 	}

@@ -149,5 +149,6 @@ const char *db_path(const struct mmb_db *db);
 /* Migrations are data: each entry upgrades user_version i to i+1. */
 extern const char *const db_migrations[];
 extern const int db_nr_migrations;
+extern const int db_reader_min_version;
 
 #endif

@@ -8,6 +8,7 @@
 #include "dump.h"
 #include "read.h"
 #include "db-internal.h"
+#include "../harness/base/fmtnum.h"
 #include "../harness/base/json.h"
 #include "../harness/base/util.h"
 
@@ -58,7 +59,7 @@ static void put_value(struct strbuf *out, sqlite3_stmt *st, int i)
 			strbuf_addstr(out, "null");	/* JSON has no inf; mmbench stores none */
 			break;
 		}
-		snprintf(buf, sizeof(buf), "%.17g", v);
+		buf[fmt_g17(buf, v)] = '\0';	/* "%.17g" */
 		strbuf_addstr(out, buf);
 		if (!strpbrk(buf, ".eE"))
 			strbuf_addstr(out, ".0");

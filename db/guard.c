@@ -250,7 +250,29 @@ int db_guard_to_memory(struct mmb_db *db)
 	return 0;
 }
 
-int db_guard_attach_copy(struct mmb_db *dst, struct mmb_db *src, const char *as)
+/* A small source is copied into memory (fast), a larger one to a temporary file. */
+#define COPY_IN_MEMORY_MAX ((sqlite3_int64)32 << 20)
+
+/* The size of c's main database (page_count * page_size), or -1. */
+static sqlite3_int64 db_bytes(sqlite3 *c)
+{
+	sqlite3_int64 v[2] = { -1, -1 };
+	static const char *const sql[2] = { "PRAGMA main.page_count", "PRAGMA main.page_size" };
+
+	for (int i = 0; i < 2; i++) {
+		sqlite3_stmt *st;
+
+		if (sqlite3_prepare_v2(c, sql[i], -1, &st, NULL) != SQLITE_OK)
+			return -1;
+		if (sqlite3_step(st) == SQLITE_ROW)
+			v[i] = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	return v[0] < 0 || v[1] < 0 ? -1 : v[0] * v[1];
+}
+
+/* ATTACH a copy of src in memory: 0 or -1. */
+static int attach_memory(struct mmb_db *dst, struct mmb_db *src, const char *as)
 {
 	sqlite3_int64 size = 0;
 	unsigned char *img = sqlite3_serialize(src->c->sql, "main", &size, 0);
@@ -273,6 +295,48 @@ int db_guard_attach_copy(struct mmb_db *dst, struct mmb_db *src, const char *as)
 				 SQLITE_DESERIALIZE_FREEONCLOSE);
 	if (rc != SQLITE_OK) {
 		error("%s: cannot read it into memory: %s", src->c->path, sqlite3_errstr(rc));
+		sql = xasprintf("DETACH DATABASE %s", as);
+		db_exec(dst, sql);
+		free(sql);
+		return -1;
+	}
+	return 0;
+}
+
+int db_guard_attach_copy(struct mmb_db *dst, struct mmb_db *src, const char *as)
+{
+	sqlite3_int64 bytes = db_bytes(src->c->sql);
+	sqlite3_backup *b;
+	char *sql;
+	int rc;
+
+	if (bytes >= 0 && bytes <= COPY_IN_MEMORY_MAX)
+		return attach_memory(dst, src, as);
+	/*
+	 * A private temporary database ('': SQLite's own file, deleted when
+	 * detached) rather than memory: peak RSS stays bounded for any size
+	 * of source (issue 31), its pages beyond the cache going to the file.
+	 */
+	sql = xasprintf("ATTACH DATABASE '' AS %s", as);
+	rc = db_exec(dst, sql);
+	free(sql);
+	if (rc)
+		return -1;
+	sql = xasprintf("PRAGMA %s.cache_size = -8192", as);
+	rc = db_exec(dst, sql);
+	free(sql);
+	b = rc ? NULL : sqlite3_backup_init(dst->c->sql, as, src->c->sql, "main");
+	if (!b) {
+		if (!rc)
+			error("%s: cannot copy it: %s", src->c->path, sqlite3_errmsg(dst->c->sql));
+		rc = SQLITE_ERROR;
+	} else {
+		rc = sqlite3_backup_step(b, -1);
+		sqlite3_backup_finish(b);
+		if (rc != SQLITE_DONE)
+			error("%s: cannot copy it: %s", src->c->path, sqlite3_errstr(rc));
+	}
+	if (rc != SQLITE_DONE) {
 		sql = xasprintf("DETACH DATABASE %s", as);
 		db_exec(dst, sql);
 		free(sql);

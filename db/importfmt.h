@@ -63,8 +63,6 @@ struct field {
  * fields, 0 at end of input, -1 on a malformed quote (msg set).
  */
 int csv_record(struct csv *c, struct field **f, size_t *alloc, const char **msg);
-/* RFC 8259 number syntax: such text can go into a block as written. */
-bool json_number(const char *s, size_t n);
 
 /* ---- the import ---- */
 

@@ -10,8 +10,6 @@
 struct sample_row {
 	const char *workload, *variant, *metric, *unit;
 	size_t wl, vl, ml, ul;
-	const char *vtext;	/* the value as written, when it is a JSON number */
-	size_t vtl;
 	int better;		/* 0: not given */
 	int seq;		/* given (has_seq), else counted */
 	bool has_seq;

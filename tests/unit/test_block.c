@@ -220,7 +220,20 @@ static void test_sql(void **state)
 	t = sql_text(db, "SELECT mmb_block_bad(?1, 3)", b, len, &rc);
 	assert_null(t);
 	t = sql_text(db, "SELECT mmb_block_bad(?1, 4)", b, len, &rc);
-	assert_non_null(t);
+	assert_string_equal(t, "a sample count that differs from its n");
+	free(t);
+	/* the reasons block decoding gives, in its order; an empty BLOB has no data */
+	t = sql_text(db, "SELECT mmb_block_bad(?1, 3)", "", 0, &rc);
+	assert_string_equal(t, "no data");
+	free(t);
+	t = sql_text(db, "SELECT mmb_block_bad(?1, 0)", b, len, &rc);
+	assert_string_equal(t, "has a sample count n out of range");
+	free(t);
+	t = sql_text(db, "SELECT mmb_block_bad('[[1,0,0.5],[2,0,1e999]]', 2)", NULL, 0, &rc);
+	assert_string_equal(t, "a value that is not a finite number");
+	free(t);
+	t = sql_text(db, "SELECT mmb_block_bad(42, 3)", NULL, 0, &rc);
+	assert_string_equal(t, "is not a sample block");
 	free(t);
 	/* JSON packs to the same samples */
 	t = sql_text(db, "SELECT group_concat(key || ':' || iteration || ':' || seq || ':' || value,"
