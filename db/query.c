@@ -686,11 +686,8 @@ static void loader_release(struct query_loader *ld, size_t nrows)
 	for (size_t r = 0; ld->rs && r < nrows; r++)
 		free(ld->rs[r].blocks);
 	free(ld->rs);
-	for (size_t i = 0; ld->spare && i < ld->out->nlabels; i++) {
-		free(ld->spare[i].v);
-		free(ld->spare[i].run_id);
-		free(ld->spare[i].iteration);
-	}
+	for (size_t i = 0; ld->spare && i < ld->out->nlabels; i++)
+		query_series_free_arrays(&ld->spare[i]);
 	free(ld->spare);
 	free(ld->tab);
 	free(ld->map);
@@ -922,17 +919,13 @@ void query_row_drop(struct query_set *qs, size_t r)
 
 		/* the larger arrays stay for the next row */
 		if (s->alloc > keep->alloc) {
-			free(keep->v);
-			free(keep->run_id);
-			free(keep->iteration);
+			query_series_free_arrays(keep);
 			keep->v = s->v;
 			keep->run_id = s->run_id;
 			keep->iteration = s->iteration;
 			keep->alloc = s->alloc;
 		} else {
-			free(s->v);
-			free(s->run_id);
-			free(s->iteration);
+			query_series_free_arrays(s);
 		}
 		free(s->level);
 		free(s->disturbed);

@@ -76,6 +76,17 @@ void query_series_add(struct query_series *s, double v, int64_t run, int iterati
 	query_series_push(s, v, run, iteration, &note);
 }
 
+void query_series_free_arrays(struct query_series *s)
+{
+	free(s->v);
+	free(s->run_id);
+	free(s->iteration);
+	s->v = NULL;
+	s->run_id = NULL;
+	s->iteration = NULL;
+	s->alloc = 0;
+}
+
 void query_row_release(struct query_row *r, size_t nlabels)
 {
 	free(r->workload);
@@ -84,11 +95,8 @@ void query_row_release(struct query_row *r, size_t nlabels)
 	free(r->metric);
 	free(r->unit);
 	for (size_t i = 0; r->series && i < nlabels; i++) {
-		if (!r->series[i].borrowed) {
-			free(r->series[i].v);
-			free(r->series[i].run_id);
-			free(r->series[i].iteration);
-		}
+		if (!r->series[i].borrowed)
+			query_series_free_arrays(&r->series[i]);
 		free(r->series[i].level);
 		free(r->series[i].disturbed);
 	}
