@@ -226,8 +226,15 @@ static size_t list_children(pid_t *out, size_t max)
 /*
  * The subreaper's part: orphans of the iteration are our children now.
  * Kill and reap every child but skip (the iteration child, which
- * run_child reaps itself) until none is left.
+ * run_child reaps itself) and the spared one until none is left.
  */
+static pid_t spared;
+
+void contain_spare(pid_t pid)
+{
+	spared = pid;
+}
+
 static void sweep(pid_t skip)
 {
 	pid_t kids[256];
@@ -236,7 +243,7 @@ static void sweep(pid_t skip)
 		size_t n = list_children(kids, ARRAY_SIZE(kids)), left = 0;
 
 		for (size_t i = 0; i < n; i++) {
-			if (kids[i] == skip)
+			if (kids[i] == skip || (spared > 0 && kids[i] == spared))
 				continue;
 			left++;
 			kill(kids[i], SIGKILL);

@@ -44,6 +44,12 @@ void contain_kill(struct contain *c);
 /* After the child was reaped: kill and reap what is left, remove the cgroup. */
 void contain_end(struct contain *c);
 
+/*
+ * A child of the harness the sweeps leave alone (the run's fork server,
+ * harness/run/forkserver.h); 0: none.
+ */
+void contain_spare(pid_t pid);
+
 /* A folder contain_begin() could have made: absolute, .../mmbench-N-N. */
 bool contain_cgroup_path_ok(const char *path);
 /*

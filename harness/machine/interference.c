@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <sched.h>
+#include <sys/time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,8 @@ static int nwatch = -1;
  * up once per run (interference_set_cpus), not on every snapshot.
  */
 static bool have_freq_files, cpus_set;		/* -1: not set yet (watch every CPU) */
+/* the harness's CPU that getrusage(CHILDREN) misses (interference_count_own) */
+static struct rusage own_elsewhere;
 
 void interference_set_cpus(const cpu_set_t *pin)
 {
@@ -142,7 +145,19 @@ void interference_take(struct interference_snap *s)
 	read_swap(s);
 	getrusage(RUSAGE_SELF, &s->self);
 	getrusage(RUSAGE_CHILDREN, &s->children);
+	timeradd(&s->children.ru_utime, &own_elsewhere.ru_utime, &s->children.ru_utime);
+	timeradd(&s->children.ru_stime, &own_elsewhere.ru_stime, &s->children.ru_stime);
+	s->children.ru_nvcsw += own_elsewhere.ru_nvcsw;
+	s->children.ru_nivcsw += own_elsewhere.ru_nivcsw;
 	s->t_ns = now_ns();
+}
+
+void interference_count_own(const struct rusage *ru)
+{
+	timeradd(&own_elsewhere.ru_utime, &ru->ru_utime, &own_elsewhere.ru_utime);
+	timeradd(&own_elsewhere.ru_stime, &ru->ru_stime, &own_elsewhere.ru_stime);
+	own_elsewhere.ru_nvcsw += ru->ru_nvcsw;
+	own_elsewhere.ru_nivcsw += ru->ru_nivcsw;
 }
 
 static double tv_s(const struct timeval *a, const struct timeval *b)

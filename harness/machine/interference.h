@@ -65,6 +65,12 @@ struct interference {
 /* The CPUs to watch: the pin set (environment: pin_cpu), NULL for our affinity. */
 void interference_set_cpus(const cpu_set_t *pin);
 void interference_take(struct interference_snap *s);
+/*
+ * CPU that is the harness's own though getrusage(CHILDREN) does not see
+ * it: an iteration child the fork server reaped, and the server itself
+ * (harness/run/forkserver.h).  Every later snapshot counts it as reaped.
+ */
+void interference_count_own(const struct rusage *ru);
 void interference_diff(const struct interference_snap *a, const struct interference_snap *b,
 		       struct interference *out);
 /*

@@ -3,6 +3,7 @@
 #include "contain.h"
 #include "counters.h"
 #include "envctl.h"
+#include "forkserver.h"
 #include "interference.h"
 #include "precision.h"
 #include "monitor.h"
@@ -249,33 +250,14 @@ static int iter_verdict(const struct plan_workload *w, int status, bool timed_ou
 	return 0;
 }
 
-/*
- * Run one iteration in a child; fill r.  Returns -1 if the harness must stop.
- * Every process the iteration starts is contained (contain.h): killed at
- * the timeout and at the end, so none can outlive it or hold the pipe.
- */
-static int run_child(const struct plan_workload *w, const struct plan_variant *v,
-		     const cpu_set_t *pin, struct iter_result *r)
+/* Fork the iteration child ourselves: it waits for "go", then runs the plugin. */
+static pid_t fork_child(const struct plan_workload *w, const struct plan_variant *v,
+			const cpu_set_t *pin, int fds[2], int go[2])
 {
-	int fds[2], go[2], status = 0;
 	pid_t pid;
-	struct strbuf buf = STRBUF_INIT;
-	struct contain c;
-	uint64_t deadline = now_ns() + (uint64_t)w->timeout_ns, kill_at = 0, eof_by = 0;
-	bool exited = false, eof = false, timed_out = false;
-	int pidfd;
 
-	strbuf_init(&buf);
-	if (pipes_open(fds, go) < 0)
-		return -1;
-	contain_begin(&c);
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0) {
-		pipes_close(fds, go);
-		contain_end(&c);
-		return error("fork: %s", strerror(errno));
-	}
 	if (pid == 0) {
 		char ok;
 
@@ -287,7 +269,47 @@ static int run_child(const struct plan_workload *w, const struct plan_variant *v
 		close(go[0]);
 		runner_child_main(w, v, fds[1], pin);
 	}
-	setpgid(pid, pid);
+	if (pid > 0)
+		setpgid(pid, pid);
+	return pid;
+}
+
+/*
+ * Run one iteration in a child; fill r.  Returns -1 if the harness must stop.
+ * Every process the iteration starts is contained (contain.h): killed at
+ * the timeout and at the end, so none can outlive it or hold the pipe.
+ * The fork server (fs, when it runs) forks the child and reports its end;
+ * else we fork it and a pidfd tells us.
+ */
+static int run_child(struct forkserver *fs, const struct plan *plan,
+		     const struct plan_workload *w, const struct plan_variant *v,
+		     const cpu_set_t *pin, struct iter_result *r)
+{
+	int fds[2], go[2], status = 0;
+	pid_t pid = -1;
+	struct strbuf buf = STRBUF_INIT;
+	struct contain c;
+	uint64_t deadline = now_ns() + (uint64_t)w->timeout_ns, kill_at = 0, eof_by = 0;
+	bool exited = false, eof = false, timed_out = false, served = false;
+	int pidfd = -1;
+
+	strbuf_init(&buf);
+	if (pipes_open(fds, go) < 0)
+		return -1;
+	contain_begin(&c);
+	if (fs && fs->pid) {
+		pid = forkserver_spawn(fs, plan, w, v, pin, fds[1], go[0]);
+		served = pid > 0;
+	}
+	if (!served && (!fs || !fs->pid))
+		pid = fork_child(w, v, pin, fds, go);
+	if (pid < 0) {
+		int err = errno;
+
+		pipes_close(fds, go);
+		contain_end(&c);
+		return error("fork: %s", strerror(err));
+	}
 	close(fds[1]);
 	close(go[0]);
 	contain_enter(&c, pid);
@@ -296,14 +318,16 @@ static int run_child(const struct plan_workload *w, const struct plan_variant *v
 		kill(pid, SIGKILL);
 	close(go[1]);
 	/* a pidfd wakes us the moment the child exits; without one, poll in short steps */
-	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (!served)
+		pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	while (!exited || !eof) {
 		struct pollfd pfd[2] = {
 			{ .fd = eof ? -1 : fds[0], .events = POLLIN },
-			{ .fd = pidfd, .events = POLLIN },
+			{ .fd = exited ? -1 : served ? fs->sock : pidfd, .events = POLLIN },
 		};
 		uint64_t now = now_ns();
-		int wait_ms = pidfd >= 0 ? 200 : (eof ? 1 : 200);
+		int wait_ms = pfd[1].fd >= 0 ? 200 : (eof ? 1 : 200);
+		pid_t got = 0;
 
 		if (!timed_out && now > deadline) {
 			timed_out = true;
@@ -322,20 +346,28 @@ static int run_child(const struct plan_workload *w, const struct plan_variant *v
 		if (poll(pfd, 2, exited ? 50 : wait_ms) > 0 && !eof &&
 		    (pfd[0].revents & (POLLIN | POLLHUP)))
 			eof = read_msgs(fds[0], &buf, w, r);
-		if (!exited) {
-			pid_t got = wait4(pid, &status, WNOHANG, &r->ru);
+		if (exited)
+			continue;
+		if (!served) {
+			got = wait4(pid, &status, WNOHANG, &r->ru);
+		} else if (pfd[1].revents) {
+			int rc = forkserver_reaped(fs, pid, &status, &r->ru);
 
-			if (got == pid) {
-				exited = true;
-				/* perf first: the sweep below kills every child of ours */
-				perfrec_stop(runner_iter_profile);
-				/* what it left behind (daemons, grandchildren) dies with it */
-				contain_end(&c);
-				eof_by = now_ns() + 1000000000ull;
-				if (pidfd >= 0) {
-					close(pidfd);
-					pidfd = -1;
-				}
+			/* the server died: the child died with it (PR_SET_PDEATHSIG) */
+			if (rc < 0)
+				status = SIGKILL;
+			got = rc ? pid : 0;
+		}
+		if (got == pid) {
+			exited = true;
+			/* perf first: the sweep below kills every child of ours */
+			perfrec_stop(runner_iter_profile);
+			/* what it left behind (daemons, grandchildren) dies with it */
+			contain_end(&c);
+			eof_by = now_ns() + 1000000000ull;
+			if (pidfd >= 0) {
+				close(pidfd);
+				pidfd = -1;
 			}
 		}
 	}
@@ -515,6 +547,7 @@ struct run_state {
 	size_t done;		/* iterations done or skipped, for the ETA */
 	uint64_t t0;
 	bool monitors;
+	struct forkserver server;	/* forks the iterations (forkserver.h) */
 };
 
 static void show_progress(struct run_state *rs, const struct plan_workload *w,
@@ -598,7 +631,7 @@ static int run_iteration(struct run_state *rs, struct plan_workload *w, struct p
 	it0 = now_ns();
 	memset(&it, 0, sizeof(it));
 	it.started = now_wall();
-	rc = run_child(w, v, e->env.pin_cpu ? &e->env.pin_set : NULL, &r);
+	rc = run_child(&rs->server, rs->plan, w, v, e->env.pin_cpu ? &e->env.pin_set : NULL, &r);
 	it.elapsed = (now_ns() - it0) / 1e9;
 	interference_take(&rs->isb);
 	if (rs->monitors) {
@@ -676,7 +709,8 @@ static void run_profiled(struct run_state *rs, struct plan_workload *w, struct p
 	memset(&r, 0, sizeof(r));
 	mark = envctl_mark();
 	runner_iter_profile = &pr;
-	rc = run_child(w, v, rs->e->env.pin_cpu ? &rs->e->env.pin_set : NULL, &r);
+	/* perf attaches to a child of ours: this one we fork ourselves */
+	rc = run_child(NULL, rs->plan, w, v, rs->e->env.pin_cpu ? &rs->e->env.pin_set : NULL, &r);
 	runner_iter_profile = NULL;
 	envctl_restore_to(mark);
 	progress_clear();
@@ -770,9 +804,13 @@ int runner_run(struct plan *plan, struct result_sink *sink, struct runner_stats 
 	if (plan->profile && start_profile(sink))
 		return -1;
 	contain_run_begin();
+	forkserver_start(&rs.server, plan);
+	contain_spare(rs.server.pid);
 	for (size_t wi = 0; wi < plan->nwls && !stop_signal && !ret; wi++)
 		for (size_t vi = 0; vi < plan->wls[wi].nvariants && !stop_signal && !ret; vi++)
 			ret = run_variant(&rs, &plan->wls[wi], &plan->wls[wi].variants[vi]);
+	forkserver_stop(&rs.server);
+	contain_spare(0);
 	contain_run_end();
 	progress_clear();
 	warnonce_flush();

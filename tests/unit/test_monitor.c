@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interference.h"
 #include "monitor.h"
+
+#include <sys/time.h>
 
 /*
  * A second take reuses the first's key names (no allocation per name per
@@ -64,10 +67,44 @@ static void test_take_reuses_names(void **state)
 	monitor_snap_release(&b);
 }
 
+/*
+ * CPU the fork server reports (a child it reaped, its own) is the run's
+ * own: a snapshot after interference_count_own() sees it as reaped
+ * children's, so it is not foreign load, and the context switches of the
+ * iteration come with it.
+ */
+static void test_count_own(void **state)
+{
+	struct interference_snap a, b;
+	struct interference x;
+	struct rusage ru;
+
+	(void)state;
+	memset(&ru, 0, sizeof(ru));
+	ru.ru_utime.tv_sec = 30;	/* far above what the machine can be busy in between */
+	ru.ru_stime.tv_usec = 250000;
+	ru.ru_nvcsw = 7;
+	ru.ru_nivcsw = 3;
+	interference_take(&a);
+	interference_count_own(&ru);
+	interference_take(&b);
+	assert_true(b.children.ru_utime.tv_sec - a.children.ru_utime.tv_sec >= 30);
+	assert_int_equal(b.children.ru_nvcsw - a.children.ru_nvcsw, 7);
+	interference_diff(&a, &b, &x);
+	assert_true(x.foreign_cpu_s == 0);
+	assert_true(x.nvcsw == 7 && x.nivcsw == 3);
+	/* counted once: the next window does not see it again */
+	interference_take(&a);
+	interference_take(&b);
+	interference_diff(&a, &b, &x);
+	assert_true(x.nvcsw == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_take_reuses_names),
+		cmocka_unit_test(test_count_own),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
