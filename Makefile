@@ -30,6 +30,10 @@ CPPFLAGS  += $(HOST_INC) \
 	     -DMMB_VERSION='"$(VERSION)"' \
 	     -DMMB_PLUGIN_DIR='"$(PREFIX)/lib/mmbench"' -DMMB_DATA_DIR='"$(PREFIX)/share/mmbench"'
 LDLIBS    := -lyaml -lsqlite3 -ldl -lpthread -lm
+# Every symbol bound at start (and the GOT read-only after): an iteration's
+# child would otherwise resolve each libc call the harness had not made
+# before the fork, and write the GOT page it lands in, in every child.
+HOST_LDFLAGS := -Wl,-z,now -Wl,-z,relro
 # Plugins see only the public ABI headers, never the host's.
 PLUGIN_CPPFLAGS := -Iinclude
 PLUGIN_CFLAGS  := -fPIC -fvisibility=hidden
@@ -111,7 +115,7 @@ $(BUILD)/gen/man.stamp: $(HELP_TXT) tools/gen-man.sh $(BUILD)/gen/renderer-list.
 
 $(BUILD)/mmbench: $(CMD_OBJ) $(BUILD)/gen/help_texts.o $(BUILD)/libmmbench.a
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/gen/help_texts.o $(BUILD)/libmmbench.a $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(HOST_LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/gen/help_texts.o $(BUILD)/libmmbench.a $(LDLIBS)
 
 # One folder per plugin; every .c in it goes into <folder>.so.
 .SECONDEXPANSION:

@@ -25,20 +25,33 @@ workloads:
   - name: good_minimal
 EOC
 # the marginal cost: runs of N and 4N iterations, so that what a run pays
-# once (start, pre-flight, plugin checks, the summary) cancels out
-zero_run() {	# iterations -> wall seconds
-	sed "s/^iterations: .*/iterations: $1/" "$TMP/zero.yaml" > "$TMP/zero-$1.yaml"
+# once (start, pre-flight, plugin checks, the summary) cancels out.  With
+# the fork server (harness/run/forkserver.h) and without it
+# (MMBENCH_FORKSERVER=0, each iteration forked by the harness), the pairs
+# interleaved, the best of 3 each: what the server saves, in the same run.
+zero_run() {	# forkserver iterations -> wall seconds
+	sed "s/^iterations: .*/iterations: $2/" "$TMP/zero.yaml" > "$TMP/zero-$2.yaml"
 	local t0 t1
 	t0=$(date +%s.%N)
-	MMBENCH_PLUGIN_PATH=$B/tests/plugins "$MMB" run "$TMP/zero-$1.yaml" -q > /dev/null || true
+	MMBENCH_FORKSERVER=$1 MMBENCH_PLUGIN_PATH=$B/tests/plugins "$MMB" run "$TMP/zero-$2.yaml" -q > /dev/null || true
 	t1=$(date +%s.%N)
 	echo "$t1 - $t0" | bc -l
 }
-w1=$(zero_run "$N")
-w4=$(zero_run $((4 * N)))
-per=$(echo "($w4 - $w1) * 1000 / (3 * $N)" | bc -l)
-printf 'zero-work iteration: %.2f ms per iteration (fork + pipe + monitors + commit), runs of %d and %d iterations: %.2f s and %.2f s\n' \
-	"$per" "$N" $((4 * N)) "$w1" "$w4"
+per_iteration() {	# forkserver -> ms per iteration, marginal over N -> 4N
+	local w1 w4
+	w1=$(zero_run "$1" "$N")
+	w4=$(zero_run "$1" $((4 * N)))
+	echo "($w4 - $w1) * 1000 / (3 * $N)" | bc -l
+}
+per= direct=
+for _ in 1 2 3; do
+	p=$(per_iteration 1)
+	d=$(per_iteration 0)
+	per=$(printf '%s\n%s\n' "$per" "$p" | sed '/^$/d' | sort -g | head -1)
+	direct=$(printf '%s\n%s\n' "$direct" "$d" | sed '/^$/d' | sort -g | head -1)
+done
+printf 'zero-work iteration: %.2f ms per iteration with the fork server, %.2f ms forked by the harness itself (MMBENCH_FORKSERVER=0); best of 3 interleaved pairs of %d and %d iterations\n' \
+	"$per" "$direct" "$N" $((4 * N))
 # the machine's floor in the same run: a small process's fork + exit + wait,
 # and one page write after a fork (bench/fork-floor.c)
 floor=- wp=-
@@ -47,37 +60,50 @@ if [ -x "$B/bench/fork-floor" ]; then
 	printf 'this machine: fork + _exit + waitpid of a small process %.3f ms; a page written after a fork %.1f us\n' \
 		"$floor" "$wp"
 fi
-# the harness process alone (not its children): CPU and page faults per
-# iteration, marginal over N -> 4N like the wall time
+# the harness process alone (not its children, nor the fork server): CPU
+# and page faults per iteration, marginal over N -> 4N like the wall time
 if command -v perf >/dev/null && perf stat -i -e minor-faults -x, -o /dev/null -- true 2>/dev/null; then
-	parent() {	# iterations -> "task-clock-ms minor-faults"
-		MMBENCH_PLUGIN_PATH=$B/tests/plugins perf stat -i -e task-clock,minor-faults -x, -o "$TMP/stat" \
-			-- "$MMB" run "$TMP/zero-$1.yaml" -q > /dev/null 2>&1 || true
+	parent() {	# forkserver iterations -> "task-clock-ms minor-faults"
+		MMBENCH_FORKSERVER=$1 MMBENCH_PLUGIN_PATH=$B/tests/plugins perf stat -i -e task-clock,minor-faults -x, \
+			-o "$TMP/stat" -- "$MMB" run "$TMP/zero-$2.yaml" -q > /dev/null 2>&1 || true
 		awk -F, '$3 == "task-clock" { c = $1 } $3 == "minor-faults" { f = $1 } END { print c, f }' "$TMP/stat"
 	}
-	read -r c1 f1 < <(parent "$N")
-	read -r c4 f4 < <(parent $((4 * N)))
-	awk -v c1="$c1" -v c4="$c4" -v f1="$f1" -v f4="$f4" -v n="$N" -v wp="$wp" 'BEGIN {
-		f = (f4 - f1) / (3 * n);
-		printf "the harness process per iteration: %.2f ms CPU, %.0f page faults", (c4 - c1) / (3 * n), f;
-		if (wp != "-") printf " (about %.2f ms at %.1f us a fault)", f * wp / 1000, wp;
-		printf "\n" }'
+	for fs in 1 0; do
+		read -r c1 f1 < <(parent $fs "$N")
+		read -r c4 f4 < <(parent $fs $((4 * N)))
+		awk -v c1="$c1" -v c4="$c4" -v f1="$f1" -v f4="$f4" -v n="$N" -v wp="$wp" -v fs=$fs 'BEGIN {
+			f = (f4 - f1) / (3 * n);
+			printf "the harness process per iteration, %s: %.2f ms CPU, %.0f page faults",
+				fs ? "with the fork server" : "forking itself", (c4 - c1) / (3 * n), f;
+			if (wp != "-") printf " (about %.2f ms at %.1f us a fault)", f * wp / 1000, wp;
+			printf "\n" }'
+	done
 fi
 verdict=$(bench_met "$per <= 1")
 if [ "$floor" != - ] && awk "BEGIN { exit !($floor > 1) }"; then
 	verdict="$verdict: this machine's bare fork + exit + wait alone is $floor ms"
 fi
-bench_row "empty iteration (harness cost)" "<= 1 ms" "$(printf '%.2f ms' "$per")" \
+bench_row "empty iteration (harness cost)" "<= 1 ms" "$(printf '%.2f ms (%.2f without the fork server)' "$per" "$direct")" \
 	"$([ "$floor" = - ] && echo - || echo "bare fork+exit+wait $floor ms")" \
 	"$([ "$floor" = - ] && echo - || awk -v a="$per" -v b="$floor" 'BEGIN { printf "%.1f", a / b }')" "$verdict"
 # where it goes: the harness and its iteration children by shared object
 if command -v perf >/dev/null && perf record -q -e cpu-clock -o "$TMP/perf.data" -- true 2>/dev/null; then
 	sed "s/^iterations: .*/iterations: $N/" "$TMP/zero.yaml" > "$TMP/zero-p.yaml"
-	MMBENCH_PLUGIN_PATH=$B/tests/plugins perf record -q -F 2000 -e cpu-clock -o "$TMP/perf.data" \
+	MMBENCH_PLUGIN_PATH=$B/tests/plugins perf record -q --call-graph dwarf,8192 -F 1000 -e cpu-clock -o "$TMP/perf.data" \
 		-- "$MMB" run "$TMP/zero-p.yaml" -q > /dev/null 2>&1 || true
 	echo "where an empty iteration's CPU goes (perf, cpu-clock, by object):"
-	perf report -q -i "$TMP/perf.data" --sort dso --stdio 2>/dev/null | awk 'NF && $1 ~ /%$/' | head -8 |
+	perf report -q -i "$TMP/perf.data" --no-children --sort dso --stdio -g none 2>/dev/null | awk 'NF && $1 ~ /%$/' | head -8 |
 		sed 's/^/  /'
+	# by process: the harness and the fork server are the two busiest (the
+	# harness started first); every other process is an iteration's child
+	perf report -q -i "$TMP/perf.data" --no-children --sort pid --stdio -g none 2>/dev/null |
+		awk 'NF && $1 ~ /%$/ { split($2, a, ":"); print a[1], $1 + 0 }' | sort -k2,2gr |
+		awk 'NR <= 2 { top[NR] = $1; share[$1] = $2; next } { kids += $2; n++ }
+		     END { h = top[1] < top[2] ? top[1] : top[2]; s = top[1] < top[2] ? top[2] : top[1];
+			   printf "  by process: harness %.1f%%, fork server %.1f%%, %d other processes (the iterations and the plugin checks) %.1f%%\n",
+				  share[h], share[s], n, kids }'
+	perf report -q -i "$TMP/perf.data" --children --sort sym --stdio -g none 2>/dev/null |
+		awk '$NF == "plugin_bind" { printf "  of which loading the plugin in each child (dlopen, its constructors): %s\n", $1; exit }'
 fi
 
 cat > "$TMP/pft.yaml" <<EOC
