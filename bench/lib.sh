@@ -37,3 +37,22 @@ bench_timed() {
 	done
 	printf '%s' "$r" | sort -n | head -n 1
 }
+# bench_gap_rows DB FIGURE: the harness's gaps between consecutive
+# iterations (from the iterations' started/elapsed columns) as a share of
+# each run in DB, one bench_row per run: "FIGURE, <experiment>", goal 0.1%.
+# sqlite3 must be the shell function that loads mmbsamples, or plain.
+bench_gap_rows() {
+	sqlite3 -batch -noheader -separator "$(printf '\t')" "$1" "
+	WITH it AS (SELECT run_id, started, elapsed,
+	                   lead(started) OVER (PARTITION BY run_id ORDER BY id) AS next FROM iterations),
+	     t AS (SELECT run_id, count(*) AS n, max(started + elapsed) - min(started) AS total,
+	                  sum(next - started - elapsed) AS gaps FROM it GROUP BY run_id)
+	SELECT r.experiment, t.n, t.total, t.gaps, 100.0 * t.gaps / t.total
+	FROM t JOIN runs r ON r.id = t.run_id WHERE t.n > 1 AND t.total > 0 ORDER BY t.run_id" |
+	while IFS=$'\t' read -r exp n total gaps share; do
+		printf '%s: %d iterations in %.1f s, harness gaps %.4f s (%.2f ms an iteration) = %.3f%% of the run\n' \
+			"$exp" "$n" "$total" "$gaps" "$(echo "1000 * $gaps / ($n - 1)" | bc -l)" "$share"
+		bench_row "harness gaps, $2 $exp" "<= 0.1% of the run" "$(printf '%.3f%%' "$share")" - - \
+			"$(bench_met "$share <= 0.1")"
+	done
+}

@@ -16,6 +16,7 @@ B=${MMBENCH_BUILD:-build}
 MMB_SQLEXT=$(cd "$B" && pwd)/sqlite/mmbsamples
 sqlite3() { command sqlite3 -cmd ".load $MMB_SQLEXT" "$@"; }
 MMB=$B/mmbench
+. bench/lib.sh
 default=0 n=10 t=10 stressors="pagemove brk mmap vm-rw"
 while getopts dn:t:s: o; do
 	case $o in
@@ -61,6 +62,9 @@ if [ $default = 1 ]; then
 	"$MMB" -q run configs/stress-ng-mm.yaml --name sng-default >/dev/null || true
 	cov_table sng-default '%.ops_per_sec'
 fi
+# what the harness adds between these runs' iterations (goal: 0.1% of a run)
+echo "== harness gaps of the runs above"
+bench_gap_rows "$MMBENCH_DB" "shipped config"
 
 command -v stress-ng >/dev/null || { echo "stress-ng not installed: harness vs by-hand skipped"; exit 0; }
 echo "== stress-ng: harness vs by hand, $n interleaved pairs of ${t}s per stressor"
