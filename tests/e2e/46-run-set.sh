@@ -102,7 +102,9 @@ pid=$!
 BG_PIDS="$BG_PIDS $pid"
 seen= thp_seen=
 while kill -0 "$pid" 2>/dev/null; do
-	for c in $(pgrep -P "$pid" || true); do
+	# the iteration child is the fork server's (a child of the harness)
+	kids=$(pgrep -P "$pid" || true)
+	for c in $kids $(for k in $kids; do pgrep -P "$k" || true; done); do
 		l=$(awk '$1 == "Cpus_allowed_list:" { print $2 }' "/proc/$c/status" 2>/dev/null || true)
 		[ "$l" = "$want_list" ] && seen=1
 	done
