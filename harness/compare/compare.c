@@ -140,7 +140,7 @@ static int cmp_down(const void *a, const void *b)
  * the peer cases.  v: room for s->n values.
  */
 static void mm_summary(const struct query_series *s, int better, struct stats_summary *out,
-		       double *v)
+		       double *v, struct stats_scratch *room)
 {
 	bool zero = false;
 
@@ -164,7 +164,7 @@ static void mm_summary(const struct query_series *s, int better, struct stats_su
 			v[b - 1] = t;
 		}
 	}
-	stats_summarise(v, s->n, better, out);
+	stats_summarise_in(v, s->n, better, out, room);
 }
 
 /* The settings of a build; rows come after (build_rows()). */
@@ -192,6 +192,7 @@ struct row_build {
 	size_t from;		/* item k of the pipeline is row from + k */
 	double *mm_buf[2];	/* [who]: mm_summary()'s room, one per thread */
 	size_t mm_alloc[2];
+	struct stats_scratch room[2];	/* [who]: the summaries' */
 };
 
 /* Row r's samples, read on the thread that owns db. */
@@ -234,11 +235,11 @@ static void row_compute(void *arg, size_t k, unsigned who)
 	for (size_t i = 0; i < nl; i++) {
 		const struct query_series *s = &qr->series[i];
 
-		stats_summarise(s->v, s->n, qr->better, &row->sum[i]);
+		stats_summarise_in(s->v, s->n, qr->better, &row->sum[i], &b->room[who]);
 		stats_components(s->v, s->run_id, s->n, &row->comp[i]);
 		compare_side_measure(s, &row->side[i]);
 		if (c->mm_sums)
-			mm_summary(s, qr->better, &row->side[i].mm, b->mm_buf[who]);
+			mm_summary(s, qr->better, &row->side[i].mm, b->mm_buf[who], &b->room[who]);
 	}
 	row->verdict[0] = qr->series[0].n ? VERDICT_BASELINE : VERDICT_MISSING;
 	for (size_t i = 1; i < nl; i++)
@@ -281,8 +282,10 @@ static int build_rows(struct compare *c, struct mmb_db *db, size_t thread_sample
 		samples += query_row_samples(qs, r);
 	done = pipeline_run(qs->nr - from, &ops, &b, samples >= thread_samples);
 	c->nr = from + done;
-	free(b.mm_buf[0]);
-	free(b.mm_buf[1]);
+	for (int who = 0; who < 2; who++) {
+		free(b.mm_buf[who]);
+		stats_scratch_release(&b.room[who]);
+	}
 	return from + done < qs->nr ? -1 : 0;
 }
 

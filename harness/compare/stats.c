@@ -61,10 +61,10 @@ static double dval(uint64_t k)
  * doubles are equal bits but for -0 and 0, and a NaN has no order: then
  * qsort() as before.
  */
-static void sort_doubles(double *x, size_t n)
+static void sort_keys(double *x, size_t n, uint64_t *k)
 {
-	uint32_t (*count)[256];
-	uint64_t *k, *t;
+	uint32_t count[8][256];
+	uint64_t *t;
 
 	if (n < 64) {
 		for (size_t i = 0; i < n; i++)
@@ -75,15 +75,10 @@ static void sort_doubles(double *x, size_t n)
 		insertion_sort(x, n);
 		return;
 	}
-	k = malloc(2 * n * sizeof(*k));
-	count = calloc(8, sizeof(*count));
-	if (!k || !count)
-		abort();
+	memset(count, 0, sizeof(count));
 	t = k + n;
 	for (size_t i = 0; i < n; i++) {
 		if (isnan(x[i]) || (x[i] == 0 && signbit(x[i]))) {
-			free(k);
-			free(count);
 			qsort(x, n, sizeof(*x), cmp_double);
 			return;
 		}
@@ -110,8 +105,32 @@ static void sort_doubles(double *x, size_t n)
 	}
 	for (size_t i = 0; i < n; i++)
 		x[i] = dval(k[i]);
-	free(k < t ? k : t);
-	free(count);
+}
+
+/* room for n values and the sort's 2n keys */
+static void scratch_reserve(struct stats_scratch *room, size_t n)
+{
+	if (n <= room->alloc)
+		return;
+	stats_scratch_release(room);
+	room->v = xmalloc((n ? n : 1) * sizeof(*room->v));
+	room->k = xmalloc((n ? 2 * n : 1) * sizeof(*room->k));
+	room->alloc = n;
+}
+
+void stats_scratch_release(struct stats_scratch *room)
+{
+	free(room->v);
+	free(room->k);
+	memset(room, 0, sizeof(*room));
+}
+
+static void sort_doubles(double *x, size_t n)
+{
+	uint64_t *k = n < 64 ? NULL : xmalloc(2 * n * sizeof(*k));
+
+	sort_keys(x, n, k);
+	free(k);
 }
 
 void stats_sort(double *x, size_t n)
@@ -213,15 +232,25 @@ static double ssd(const double *x, size_t n, double mean)
 	return s - c * c / (double)n;
 }
 
-static void summarise(const double *x, size_t n, int better, struct stats_summary *out);
+static void summarise(const double *x, size_t n, int better, struct stats_summary *out,
+		      struct stats_scratch *room);
 
 void stats_summarise(const double *x, size_t n, int better, struct stats_summary *out)
+{
+	struct stats_scratch room = { 0 };
+
+	stats_summarise_in(x, n, better, out, &room);
+	stats_scratch_release(&room);
+}
+
+void stats_summarise_in(const double *x, size_t n, int better, struct stats_summary *out,
+			struct stats_scratch *room)
 {
 	int e = huge_exp(x, n);
 	double *y;
 
 	if (!e) {
-		summarise(x, n, better, out);
+		summarise(x, n, better, out, room);
 		return;
 	}
 	/* values near DBL_MAX: summarise them scaled (exact), scale back what has their unit */
@@ -230,7 +259,7 @@ void stats_summarise(const double *x, size_t n, int better, struct stats_summary
 		abort();
 	for (size_t i = 0; i < n; i++)
 		y[i] = ldexp(x[i], -e);
-	summarise(y, n, better, out);
+	summarise(y, n, better, out, room);
 	free(y);
 	out->min = ldexp(out->min, e);
 	out->max = ldexp(out->max, e);
@@ -246,10 +275,11 @@ void stats_summarise(const double *x, size_t n, int better, struct stats_summary
 	out->best95 = ldexp(out->best95, e);
 }
 
-static void summarise(const double *x, size_t n, int better, struct stats_summary *out)
+static void summarise(const double *x, size_t n, int better, struct stats_summary *out,
+		      struct stats_scratch *room)
 {
 	double *s;
-	double logsum = 0, hsum = 0;
+	double logsum = 0, hsum = 0, dev;
 	bool positive = true;
 	size_t k;
 
@@ -262,7 +292,11 @@ static void summarise(const double *x, size_t n, int better, struct stats_summar
 		out->coeffvar = out->hcoeffvar = out->best95 = NAN;
 		return;
 	}
-	s = sorted_copy(x, n);
+	/* sorted in room: a row's summaries reuse one buffer, not a fresh heap each */
+	scratch_reserve(room, n);
+	s = room->v;
+	memcpy(s, x, n * sizeof(*s));
+	sort_keys(s, n, room->k);
 	out->min = s[0];
 	out->max = s[n - 1];
 	out->q1 = stats_quantile_sorted(s, n, 0.25);
@@ -277,8 +311,9 @@ static void summarise(const double *x, size_t n, int better, struct stats_summar
 			logsum += log(x[i]);
 	}
 	out->gmean = positive ? exp(logsum / (double)n) : NAN;
-	out->stddev = n > 1 ? sqrt(ssd(x, n, out->amean) / (double)(n - 1)) : NAN;
-	out->pstddev = sqrt(ssd(x, n, out->amean) / (double)n);
+	dev = ssd(x, n, out->amean);
+	out->stddev = n > 1 ? sqrt(dev / (double)(n - 1)) : NAN;
+	out->pstddev = sqrt(dev / (double)n);
 	if (positive) {
 		double ih = 1.0 / out->hmean, h2 = out->hmean * out->hmean;
 
@@ -302,7 +337,6 @@ static void summarise(const double *x, size_t n, int better, struct stats_summar
 		out->best95 = hmean_of(s + (n - k), k);
 	else
 		out->best95 = amean_of(s, k);
-	free(s);
 }
 
 /* ---- tests of a difference ---- */
