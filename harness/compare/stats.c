@@ -247,6 +247,23 @@ static double ssd(const double *x, size_t n, double mean)
 static void summarise(const double *x, size_t n, int better, struct stats_summary *out,
 		      struct stats_scratch *room);
 
+/* A summary of values scaled by 2^-e (huge_exp()) back to theirs: what has their unit. */
+static void unscale_summary(struct stats_summary *out, int e)
+{
+	out->min = ldexp(out->min, e);
+	out->max = ldexp(out->max, e);
+	out->q1 = ldexp(out->q1, e);
+	out->median = ldexp(out->median, e);
+	out->q3 = ldexp(out->q3, e);
+	out->amean = ldexp(out->amean, e);
+	out->hmean = ldexp(out->hmean, e);
+	out->gmean = ldexp(out->gmean, e);
+	out->stddev = ldexp(out->stddev, e);
+	out->pstddev = ldexp(out->pstddev, e);
+	out->hstddev = ldexp(out->hstddev, e);
+	out->best95 = ldexp(out->best95, e);
+}
+
 void stats_summarise(const double *x, size_t n, int better, struct stats_summary *out)
 {
 	struct stats_scratch room = { 0 };
@@ -266,25 +283,12 @@ void stats_summarise_in(const double *x, size_t n, int better, struct stats_summ
 		return;
 	}
 	/* values near DBL_MAX: summarise them scaled (exact), scale back what has their unit */
-	y = malloc(n * sizeof(*y));
-	if (!y)
-		abort();
+	y = xmalloc(n * sizeof(*y));
 	for (size_t i = 0; i < n; i++)
 		y[i] = ldexp(x[i], -e);
 	summarise(y, n, better, out, room);
 	free(y);
-	out->min = ldexp(out->min, e);
-	out->max = ldexp(out->max, e);
-	out->q1 = ldexp(out->q1, e);
-	out->median = ldexp(out->median, e);
-	out->q3 = ldexp(out->q3, e);
-	out->amean = ldexp(out->amean, e);
-	out->hmean = ldexp(out->hmean, e);
-	out->gmean = ldexp(out->gmean, e);
-	out->stddev = ldexp(out->stddev, e);
-	out->pstddev = ldexp(out->pstddev, e);
-	out->hstddev = ldexp(out->hstddev, e);
-	out->best95 = ldexp(out->best95, e);
+	unscale_summary(out, e);
 }
 
 static void summarise(const double *x, size_t n, int better, struct stats_summary *out,
