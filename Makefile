@@ -211,7 +211,8 @@ check-bisect:
 	MMBENCH_BUILD=$(BUILD) ./tests/kernel/bisect.sh
 
 # the test plugins too: overhead.sh runs good_minimal, plan-variants.sh others
-bench: all $(TEST_PLUGINS) $(BUILD)/bench/interference-cost $(BUILD)/bench/strtod-loop $(BUILD)/bench/fork-floor
+bench: all $(TEST_PLUGINS) $(BUILD)/bench/interference-cost $(BUILD)/bench/strtod-loop $(BUILD)/bench/fork-floor \
+	$(BUILD)/bench/summary-floor
 	MMBENCH_BUILD=$(BUILD) SENS=$(SENS) KSENS=$(KSENS) KAA=$(KAA) KVER=$(KVER) VMSDEF=$(VMSDEF) \
 		BENCH_SAMPLES=$(BENCH_SAMPLES) ./bench/run.sh
 
@@ -222,6 +223,10 @@ $(BUILD)/bench/interference-cost: bench/interference-cost.c $(BUILD)/libmmbench.
 $(BUILD)/bench/strtod-loop: bench/strtod-loop.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(BUILD)/bench/summary-floor: bench/summary-floor.c $(BUILD)/libmmbench.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libmmbench.a $(LDLIBS)
 
 $(BUILD)/bench/fork-floor: bench/fork-floor.c
 	@mkdir -p $(dir $@)

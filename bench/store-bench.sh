@@ -6,7 +6,9 @@
 #   import  vs a bare C strtod loop over the same CSV (build/bench/strtod-loop)
 #           goal: within 2x of it, >= 5M samples/s, <= 64 MB peak RSS
 #   compare vs reading the DB file from page cache (cat > /dev/null)
-#           goal: within 3x of it, >= 10M samples/s
+#           goal: within 3x of it, >= 10M samples/s; beside it, its compute
+#           floor (build/bench/summary-floor: each row's samples sorted and
+#           summarised with no read, on one CPU; compare has two)
 #   export --format csv, merge into an empty DB: goal >= 5M samples/s
 # STORE_BENCH_SAMPLES (default 10000000, the issue's size) samples in two labels of 1000 rows,
 # made as compare-bench.sh makes them; best of STORE_BENCH_REPEAT (3).
@@ -17,12 +19,15 @@ set -eu
 B=${MMBENCH_BUILD:-build}
 MMB=$B/mmbench
 LOOP=$B/bench/strtod-loop
+FLOOR=$B/bench/summary-floor
 N=${STORE_BENCH_SAMPLES:-10000000}
 BENCH_REPEAT=${STORE_BENCH_REPEAT:-3}
 W=$(mktemp -d)
 BENCH_W=$W
 trap 'rm -rf "$W"' EXIT
-[ -x "$LOOP" ] || { echo "store-bench: $LOOP is missing: run make $LOOP" >&2; exit 1; }
+for p in "$LOOP" "$FLOOR"; do
+	[ -x "$p" ] || { echo "store-bench: $p is missing: run make $p" >&2; exit 1; }
+done
 half=$((N / 2))
 
 gen() {	# label seed shift -> CSV of N/2 samples, 1000 rows
@@ -102,8 +107,22 @@ echo "DB file: $(stat -c %s "$W/db") bytes = $(awk -v s="$(stat -c %s "$W/db")" 
 cmp=$(bench_timed : "$MMB" compare --db "$W/db" base new)
 line compare "$N" "$cmp" "cat of the DB" "$lim_read"
 rows compare "$N" "$cmp" "cat of the DB" "$lim_read" 10000000 3 64 "O(largest row): <= 64 MB"
+cmp_text=$cmp
 cmp=$(bench_timed : "$MMB" compare --db "$W/db" --format csv base new)
 line "compare --format csv" "$N" "$cmp" "cat of the DB" "$lim_read"
+# the least compare computes, no read: best of BENCH_REPEAT, each part by itself
+fl=$(for _ in $(seq "$BENCH_REPEAT"); do "$FLOOR" "$N" 1000 2> /dev/null; done |
+	awk '{ if (NR == 1 || $2 < s) s = $2; if (NR == 1 || $4 < m) m = $4 }
+	     END { printf "%.4f %.4f", s, m }')
+read -r fsort fsum <<< "$fl"
+awk -v s="$fsort" -v m="$fsum" -v w="${cmp_text%% *}" -v c="$(cut -d' ' -f2 <<< "$cmp_text")" 'BEGIN {
+	printf "compute floor (no read, 1 CPU): each row'"'"'s samples sorted %.4f s, summarised %.4f s;" \
+		" on 2 CPUs %.4f s: compare (%.4f s wall, %.3f s CPU) is %.1fx of it\n", s, m, m / 2, w, c,
+		(m > 0) ? w / (m / 2) : 0 }'
+bench_row "store: compare vs its compute floor" "- (report only)" "${cmp_text%% *} s" \
+	"summaries alone on 2 CPUs $(awk -v m="$fsum" 'BEGIN { printf "%.4f", m / 2 }') s" \
+	"$(awk -v w="${cmp_text%% *}" -v m="$fsum" 'BEGIN { printf "%.1fx", (m > 0) ? w / (m / 2) : 0 }')" \
+	"report only: what of the gap to cat is computing"
 exp=$(bench_timed : "$MMB" export --db "$W/db" --format csv)
 line export "$N" "$exp" "cat of the DB" "$lim_read"
 rows "export --format csv" "$N" "$exp" "cat of the DB" "$lim_read" 5000000 - 64

@@ -140,6 +140,7 @@ struct block_ref {
 struct row_stream {
 	struct block_ref *blocks;	/* in (run_id, id) order, as query_load() reads them */
 	size_t nblocks, alloc;
+	size_t nindexed;	/* the samples the index lists (disturbed ones too) */
 	bool values;		/* some of its samples are sample_values rows */
 	bool filled, counted;
 };
@@ -632,8 +633,8 @@ static int index_values(struct mmb_db *db, struct query_loader *ld)
 	sqlite3_stmt *st;
 	int rc;
 
-	if (prepare_runs_tail(db, ld, "SELECT run_id, series_id, min(id) FROM sample_values", NULL,
-			      0, "GROUP BY run_id, series_id", &st))
+	if (prepare_runs_tail(db, ld, "SELECT run_id, series_id, min(id), count(*) FROM sample_values",
+			      NULL, 0, "GROUP BY run_id, series_id", &st))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct run_map *m = run_map_find(ld->map, ld->nmap, sqlite3_column_int64(st, 0));
@@ -645,6 +646,7 @@ static int index_values(struct mmb_db *db, struct query_loader *ld)
 		idx = series_row(ld, &ld->series[sid]);
 		note_first(ld, idx, m->label, sqlite3_column_int64(st, 2));
 		ld->rs[idx].values = true;
+		ld->rs[idx].nindexed += (size_t)sqlite3_column_int64(st, 3);
 	}
 	return db_done(db, st, rc);
 }
@@ -676,6 +678,7 @@ static int index_blocks(struct mmb_db *db, struct query_loader *ld)
 		rs = &ld->rs[idx];
 		ALLOC_GROW(rs->blocks, rs->nblocks + 1, rs->alloc);
 		rs->blocks[rs->nblocks++] = b;
+		rs->nindexed += (size_t)b.n;
 	}
 	return db_done(db, st, rc);
 }
@@ -908,6 +911,18 @@ int query_row_fill(struct mmb_db *db, struct query_set *qs, size_t r)
 	rs->filled = !ret;
 	rs->counted |= !ret;
 	return ret;
+}
+
+size_t query_row_samples(const struct query_set *qs, size_t r)
+{
+	const struct query_row *row = &qs->rows[r];
+	size_t n = 0;
+
+	if (qs->stream && r < qs->nstream && !qs->stream->rs[r].filled)
+		return qs->stream->rs[r].nindexed;
+	for (size_t i = 0; i < qs->nlabels; i++)
+		n += row->series[i].n;
+	return n;
 }
 
 void query_row_drop(struct query_set *qs, size_t r)

@@ -138,6 +138,12 @@ int query_open(struct mmb_db *db, const char *const *labels, size_t n,
 /* 0 (a filled row, or a row not from the stream: nothing to do), -1 after a message. */
 int query_row_fill(struct mmb_db *db, struct query_set *qs, size_t r);
 void query_row_drop(struct query_set *qs, size_t r);
+/*
+ * Row r's samples: those held, or of a row query_row_fill() has yet to
+ * read, those the index lists (disturbed ones too; a label given twice
+ * counted once): what reading and computing the row will cost.
+ */
+size_t query_row_samples(const struct query_set *qs, size_t r);
 /* --last N: parse N (>= 1) into f->last_runs; -1 (and no message) when bad. */
 int query_filter_set_last(struct query_filter *f, const char *v);
 /* Is run r pooled under f (usable, on one of f's machines)?  --last aside. */

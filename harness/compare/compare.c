@@ -7,6 +7,7 @@
 #include "bymachine.h"
 #include "json.h"
 #include "monitors.h"
+#include "pipeline.h"
 #include "util.h"
 
 #include <math.h>
@@ -139,7 +140,7 @@ static int cmp_down(const void *a, const void *b)
  * the peer cases.  v: room for s->n values.
  */
 static void mm_summary(const struct query_series *s, int better, struct stats_summary *out,
-		       double *v)
+		       double *v, struct stats_scratch *room)
 {
 	bool zero = false;
 
@@ -163,7 +164,7 @@ static void mm_summary(const struct query_series *s, int better, struct stats_su
 			v[b - 1] = t;
 		}
 	}
-	stats_summarise(v, s->n, better, out);
+	stats_summarise_in(v, s->n, better, out, room);
 }
 
 /* The settings of a build; rows come after (build_rows()). */
@@ -184,65 +185,108 @@ static void build_begin(struct compare *c, const struct query_set *qs, enum stat
 	c->unit = unit;
 }
 
-/*
- * Rows [c->nr, qs->nr) from their samples: summaries, tests (before BH)
- * and what the guard needs.  The rows before keep what they have; all
- * point into qs->rows again (monitors_add() may have moved them).  With
- * db, each row's samples are read before and freed after (query_open()).
- */
-static int build_rows(struct compare *c, struct mmb_db *db)
+/* What build_rows() hands its steps (pipeline.h). */
+struct row_build {
+	struct compare *c;
+	struct mmb_db *db;	/* NULL: the rows' samples are in memory */
+	size_t from;		/* item k of the pipeline is row from + k */
+	double *mm_buf[2];	/* [who]: mm_summary()'s room, one per thread */
+	size_t mm_alloc[2];
+	struct stats_scratch room[2];	/* [who]: the summaries' */
+};
+
+/* Row r's samples, read on the thread that owns db. */
+static int row_read(void *arg, size_t k)
 {
+	struct row_build *b = arg;
+
+	return b->db ? query_row_fill(b->db, (struct query_set *)b->c->qs, b->from + k) : 0;
+}
+
+/*
+ * Row r from its samples: summaries, tests (before BH) and what the guard
+ * needs.  On either thread: it writes c->rows[r] and b's room of who alone,
+ * and reads its row's samples and c's settings, which nothing writes then.
+ */
+static void row_compute(void *arg, size_t k, unsigned who)
+{
+	struct row_build *b = arg;
+	struct compare *c = b->c;
+	size_t nl = c->qs->nlabels, r = b->from + k;
+	struct compare_row *row = &c->rows[r];
+	const struct query_row *qr = &c->qs->rows[r];
+
+	row->q = qr;
+	row->mean = row_mean(c->mean, qr, nl);
+	row->sum = xcalloc(nl, sizeof(*row->sum));
+	row->test = xcalloc(nl, sizeof(*row->test));
+	row->verdict = xcalloc(nl, sizeof(*row->verdict));
+	row->interval = xcalloc(nl, sizeof(*row->interval));
+	row->interval_ok = xcalloc(nl, sizeof(*row->interval_ok));
+	row->level = xcalloc(nl, sizeof(*row->level));
+	row->comp = xcalloc(nl, sizeof(*row->comp));
+	row->side = xcalloc(nl, sizeof(*row->side));
+	/* one buffer for every row: a fresh one each row made the heap shrink and grow */
+	for (size_t i = 0; c->mm_sums && i < nl; i++)
+		if (qr->series[i].n >= b->mm_alloc[who]) {
+			b->mm_alloc[who] = qr->series[i].n + 1;
+			b->mm_buf[who] = xrealloc(b->mm_buf[who], b->mm_alloc[who] * sizeof(double));
+		}
+	for (size_t i = 0; i < nl; i++) {
+		const struct query_series *s = &qr->series[i];
+
+		stats_summarise_in(s->v, s->n, qr->better, &row->sum[i], &b->room[who]);
+		stats_components(s->v, s->run_id, s->n, &row->comp[i]);
+		compare_side_measure(s, &row->side[i]);
+		if (c->mm_sums)
+			mm_summary(s, qr->better, &row->side[i].mm, b->mm_buf[who], &b->room[who]);
+	}
+	row->verdict[0] = qr->series[0].n ? VERDICT_BASELINE : VERDICT_MISSING;
+	for (size_t i = 1; i < nl; i++)
+		test_cell(c, r, i);
+}
+
+/* Row r's samples freed again, on the thread that read them. */
+static void row_done(void *arg, size_t k)
+{
+	struct row_build *b = arg;
+
+	if (b->db)
+		query_row_drop((struct query_set *)b->c->qs, b->from + k);
+}
+
+/*
+ * Rows [c->nr, qs->nr) from their samples (row_compute()).  The rows
+ * before keep what they have; all point into qs->rows again
+ * (monitors_add() may have moved them).  With db, each row's samples are
+ * read before and freed after (query_open()), on this thread: from
+ * thread_samples samples on (0: COMPARE_THREAD_SAMPLES; SIZE_MAX: never)
+ * a second thread computes rows while this one reads the next, and
+ * computes too when that one has enough in hand.  The rows are the same
+ * either way: each is computed by the same code from the same samples.
+ */
+static int build_rows(struct compare *c, struct mmb_db *db, size_t thread_samples)
+{
+	static const struct pipeline_ops ops = { row_read, row_compute, row_done };
 	const struct query_set *qs = c->qs;
-	size_t nl = qs->nlabels, from = c->nr, mm_alloc = 0;
-	double *mm_buf = NULL;
-	int ret = 0;
+	struct row_build b = { .c = c, .db = db, .from = c->nr };
+	size_t from = c->nr, samples = 0, done;
 
 	c->rows = xrealloc(c->rows, (qs->nr ? qs->nr : 1) * sizeof(*c->rows));
 	memset(c->rows + from, 0, (qs->nr - from) * sizeof(*c->rows));
 	for (size_t r = 0; r < from; r++)
 		c->rows[r].q = &qs->rows[r];
-	for (size_t r = from; r < qs->nr; r++) {
-		struct compare_row *row = &c->rows[r];
-		const struct query_row *qr = &qs->rows[r];
-
-		if (db && query_row_fill(db, (struct query_set *)qs, r)) {
-			ret = -1;
-			break;
-		}
-		c->nr = r + 1;
-		row->q = qr;
-		row->mean = row_mean(c->mean, qr, nl);
-		row->sum = xcalloc(nl, sizeof(*row->sum));
-		row->test = xcalloc(nl, sizeof(*row->test));
-		row->verdict = xcalloc(nl, sizeof(*row->verdict));
-		row->interval = xcalloc(nl, sizeof(*row->interval));
-		row->interval_ok = xcalloc(nl, sizeof(*row->interval_ok));
-		row->level = xcalloc(nl, sizeof(*row->level));
-		row->comp = xcalloc(nl, sizeof(*row->comp));
-		row->side = xcalloc(nl, sizeof(*row->side));
-		/* one buffer for every row: a fresh one each row made the heap shrink and grow */
-		for (size_t i = 0; c->mm_sums && i < nl; i++)
-			if (qr->series[i].n >= mm_alloc) {
-				mm_alloc = qr->series[i].n + 1;
-				mm_buf = xrealloc(mm_buf, mm_alloc * sizeof(*mm_buf));
-			}
-		for (size_t i = 0; i < nl; i++) {
-			const struct query_series *s = &qr->series[i];
-
-			stats_summarise(s->v, s->n, qr->better, &row->sum[i]);
-			stats_components(s->v, s->run_id, s->n, &row->comp[i]);
-			compare_side_measure(s, &row->side[i]);
-			if (c->mm_sums)
-				mm_summary(s, qr->better, &row->side[i].mm, mm_buf);
-		}
-		row->verdict[0] = qr->series[0].n ? VERDICT_BASELINE : VERDICT_MISSING;
-		for (size_t i = 1; i < nl; i++)
-			test_cell(c, r, i);
-		if (db)
-			query_row_drop((struct query_set *)qs, r);
+	if (!thread_samples)
+		thread_samples = COMPARE_THREAD_SAMPLES;
+	for (size_t r = from; r < qs->nr && samples < thread_samples; r++)
+		samples += query_row_samples(qs, r);
+	done = pipeline_run(qs->nr - from, &ops, &b, samples >= thread_samples);
+	c->nr = from + done;
+	for (int who = 0; who < 2; who++) {
+		free(b.mm_buf[who]);
+		stats_scratch_release(&b.room[who]);
 	}
-	free(mm_buf);
-	return ret;
+	return from + done < qs->nr ? -1 : 0;
 }
 
 /* BH over every row's p-values, the verdicts, the headline and the guard. */
@@ -283,7 +327,7 @@ void compare_build_unit(struct compare *c, const struct query_set *qs, enum stat
 {
 	build_begin(c, qs, test, mean, unit);
 	c->mm_sums = true;
-	build_rows(c, NULL);
+	build_rows(c, NULL, 0);
 	build_end(c);
 }
 
@@ -718,7 +762,7 @@ int compare_open(struct mmb_db *db, const struct compare_select *s, struct compa
 	c->db = stream ? db : NULL;
 	c->mm_sums = s->mm_sums || !stream;
 	/* the rows' counts (n, disturbed) the checks below read come with their samples */
-	if (stream && build_rows(c, db)) {
+	if (stream && build_rows(c, db, s->thread_samples)) {
 		compare_release(c);
 		return -1;
 	}
@@ -737,7 +781,7 @@ int compare_open(struct mmb_db *db, const struct compare_select *s, struct compa
 		return rc;
 	}
 	/* monitor rows (loaded whole: a value per iteration), or every row */
-	build_rows(c, NULL);
+	build_rows(c, NULL, s->thread_samples);
 	build_end(c);
 	monitors_settle(c, (enum monitors_mode)s->monitors);
 	c->verbose = s->verbose;

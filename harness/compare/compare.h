@@ -18,6 +18,16 @@
 struct strbuf;
 
 #define COMPARE_ALPHA 0.05
+/*
+ * From this many samples in a selection, compare_open() computes rows on a
+ * second thread while it reads the next (compare_select.thread_samples):
+ * below, starting the thread costs more than it saves.  A build with
+ * -DCOMPARE_THREAD_SAMPLES=1 takes the threaded path on every compare (a
+ * test-only build: the golden e2e tests pass on it).
+ */
+#ifndef COMPARE_THREAD_SAMPLES
+#define COMPARE_THREAD_SAMPLES 200000
+#endif
 
 enum compare_verdict {
 	VERDICT_BASELINE,	/* label 0 */
@@ -185,6 +195,9 @@ struct compare_select {
 					   reads one again) */
 	bool mm_sums;			/* the mmtests table's summaries (--format mmtests) */
 	int monitors;			/* enum monitors_mode (monitors.h); init: none */
+	size_t thread_samples;		/* from this many samples on, a second thread
+					   computes rows: 0 COMPARE_THREAD_SAMPLES,
+					   SIZE_MAX never (the output is the same) */
 };
 void compare_select_init(struct compare_select *s, const char *const *labels, size_t n);
 

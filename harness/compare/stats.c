@@ -59,12 +59,13 @@ static double dval(uint64_t k)
  * sort's: here an LSD radix sort, a byte a pass, the passes where every
  * key has the same byte skipped (about 7x faster on 5000 values).  Equal
  * doubles are equal bits but for -0 and 0, and a NaN has no order: then
- * qsort() as before.
+ * qsort() as before.  k: room for 2n keys (n >= 64).
  */
-static void sort_doubles(double *x, size_t n)
+static void sort_keys(double *x, size_t n, uint64_t *k)
 {
-	uint32_t (*count)[256];
-	uint64_t *k, *t;
+	uint32_t count[8][256];
+	uint64_t *t, lo = UINT64_MAX, hi = 0, span;
+	int bytes = 0;
 
 	if (n < 64) {
 		for (size_t i = 0; i < n; i++)
@@ -75,23 +76,29 @@ static void sort_doubles(double *x, size_t n)
 		insertion_sort(x, n);
 		return;
 	}
-	k = malloc(2 * n * sizeof(*k));
-	count = calloc(8, sizeof(*count));
-	if (!k || !count)
-		abort();
 	t = k + n;
 	for (size_t i = 0; i < n; i++) {
 		if (isnan(x[i]) || (x[i] == 0 && signbit(x[i]))) {
-			free(k);
-			free(count);
 			qsort(x, n, sizeof(*x), cmp_double);
 			return;
 		}
 		k[i] = dkey(x[i]);
-		for (int b = 0; b < 8; b++)
+		lo = k[i] < lo ? k[i] : lo;
+		hi = k[i] > hi ? k[i] : hi;
+	}
+	/*
+	 * The keys less the least: only the bytes their range spans take a
+	 * pass (samples of one binade and a few digits: 6 of 8).
+	 */
+	for (span = hi - lo; span; span >>= 8)
+		bytes++;
+	memset(count, 0, sizeof(count));
+	for (size_t i = 0; i < n; i++) {
+		k[i] -= lo;
+		for (int b = 0; b < bytes; b++)
 			count[b][(k[i] >> (8 * b)) & 0xff]++;
 	}
-	for (int b = 0; b < 8; b++) {
+	for (int b = 0; b < bytes; b++) {
 		uint32_t pos = 0, c;
 		uint64_t *swap;
 
@@ -109,9 +116,33 @@ static void sort_doubles(double *x, size_t n)
 		t = swap;
 	}
 	for (size_t i = 0; i < n; i++)
-		x[i] = dval(k[i]);
-	free(k < t ? k : t);
-	free(count);
+		x[i] = dval(k[i] + lo);
+}
+
+/* room for n values and the sort's 2n keys */
+static void scratch_reserve(struct stats_scratch *room, size_t n)
+{
+	if (n <= room->alloc)
+		return;
+	stats_scratch_release(room);
+	room->v = xmalloc((n ? n : 1) * sizeof(*room->v));
+	room->k = xmalloc((n ? 2 * n : 1) * sizeof(*room->k));
+	room->alloc = n;
+}
+
+void stats_scratch_release(struct stats_scratch *room)
+{
+	free(room->v);
+	free(room->k);
+	memset(room, 0, sizeof(*room));
+}
+
+static void sort_doubles(double *x, size_t n)
+{
+	uint64_t *k = n < 64 ? NULL : xmalloc(2 * n * sizeof(*k));
+
+	sort_keys(x, n, k);
+	free(k);
 }
 
 void stats_sort(double *x, size_t n)
@@ -213,25 +244,12 @@ static double ssd(const double *x, size_t n, double mean)
 	return s - c * c / (double)n;
 }
 
-static void summarise(const double *x, size_t n, int better, struct stats_summary *out);
+static void summarise(const double *x, size_t n, int better, struct stats_summary *out,
+		      struct stats_scratch *room);
 
-void stats_summarise(const double *x, size_t n, int better, struct stats_summary *out)
+/* A summary of values scaled by 2^-e (huge_exp()) back to theirs: what has their unit. */
+static void unscale_summary(struct stats_summary *out, int e)
 {
-	int e = huge_exp(x, n);
-	double *y;
-
-	if (!e) {
-		summarise(x, n, better, out);
-		return;
-	}
-	/* values near DBL_MAX: summarise them scaled (exact), scale back what has their unit */
-	y = malloc(n * sizeof(*y));
-	if (!y)
-		abort();
-	for (size_t i = 0; i < n; i++)
-		y[i] = ldexp(x[i], -e);
-	summarise(y, n, better, out);
-	free(y);
 	out->min = ldexp(out->min, e);
 	out->max = ldexp(out->max, e);
 	out->q1 = ldexp(out->q1, e);
@@ -246,10 +264,38 @@ void stats_summarise(const double *x, size_t n, int better, struct stats_summary
 	out->best95 = ldexp(out->best95, e);
 }
 
-static void summarise(const double *x, size_t n, int better, struct stats_summary *out)
+void stats_summarise(const double *x, size_t n, int better, struct stats_summary *out)
+{
+	struct stats_scratch room = { 0 };
+
+	stats_summarise_in(x, n, better, out, &room);
+	stats_scratch_release(&room);
+}
+
+void stats_summarise_in(const double *x, size_t n, int better, struct stats_summary *out,
+			struct stats_scratch *room)
+{
+	int e = huge_exp(x, n);
+	double *y;
+
+	if (!e) {
+		summarise(x, n, better, out, room);
+		return;
+	}
+	/* values near DBL_MAX: summarise them scaled (exact), scale back what has their unit */
+	y = xmalloc(n * sizeof(*y));
+	for (size_t i = 0; i < n; i++)
+		y[i] = ldexp(x[i], -e);
+	summarise(y, n, better, out, room);
+	free(y);
+	unscale_summary(out, e);
+}
+
+static void summarise(const double *x, size_t n, int better, struct stats_summary *out,
+		      struct stats_scratch *room)
 {
 	double *s;
-	double logsum = 0, hsum = 0;
+	double logsum = 0, hsum = 0, dev;
 	bool positive = true;
 	size_t k;
 
@@ -262,7 +308,11 @@ static void summarise(const double *x, size_t n, int better, struct stats_summar
 		out->coeffvar = out->hcoeffvar = out->best95 = NAN;
 		return;
 	}
-	s = sorted_copy(x, n);
+	/* sorted in room: a row's summaries reuse one buffer, not a fresh heap each */
+	scratch_reserve(room, n);
+	s = room->v;
+	memcpy(s, x, n * sizeof(*s));
+	sort_keys(s, n, room->k);
 	out->min = s[0];
 	out->max = s[n - 1];
 	out->q1 = stats_quantile_sorted(s, n, 0.25);
@@ -277,8 +327,9 @@ static void summarise(const double *x, size_t n, int better, struct stats_summar
 			logsum += log(x[i]);
 	}
 	out->gmean = positive ? exp(logsum / (double)n) : NAN;
-	out->stddev = n > 1 ? sqrt(ssd(x, n, out->amean) / (double)(n - 1)) : NAN;
-	out->pstddev = sqrt(ssd(x, n, out->amean) / (double)n);
+	dev = ssd(x, n, out->amean);
+	out->stddev = n > 1 ? sqrt(dev / (double)(n - 1)) : NAN;
+	out->pstddev = sqrt(dev / (double)n);
 	if (positive) {
 		double ih = 1.0 / out->hmean, h2 = out->hmean * out->hmean;
 
@@ -302,7 +353,6 @@ static void summarise(const double *x, size_t n, int better, struct stats_summar
 		out->best95 = hmean_of(s + (n - k), k);
 	else
 		out->best95 = amean_of(s, k);
-	free(s);
 }
 
 /* ---- tests of a difference ---- */

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "dist.h"
 
@@ -27,6 +28,19 @@ struct stats_summary {
 
 /* better: +1 higher is better, -1 lower is better. x need not be sorted. */
 void stats_summarise(const double *x, size_t n, int better, struct stats_summary *out);
+/*
+ * Room a summary sorts in, kept from call to call (one per thread): a
+ * fresh heap per row was page faults and, with two threads, the TLB
+ * shootdowns of the heap's trimming.  Zero-initialised; released once.
+ */
+struct stats_scratch {
+	double *v;
+	uint64_t *k;
+	size_t alloc;
+};
+void stats_summarise_in(const double *x, size_t n, int better, struct stats_summary *out,
+			struct stats_scratch *room);
+void stats_scratch_release(struct stats_scratch *room);
 
 enum stats_test_kind { STATS_WELCH, STATS_MWU, STATS_MMTESTS, STATS_LKP };
 

@@ -635,7 +635,8 @@ static void add_block_run(struct mmb_db *db, const char *label, const char *metr
 }
 
 /* The table of labels compare_open() gives, with every sample or a row at a time. */
-static char *open_text(struct mmb_db *db, const char *const *labels, bool samples)
+static char *open_text_threads(struct mmb_db *db, const char *const *labels, bool samples,
+			       size_t thread_samples)
 {
 	struct compare_select s;
 	struct compare c;
@@ -643,12 +644,18 @@ static char *open_text(struct mmb_db *db, const char *const *labels, bool sample
 
 	compare_select_init(&s, labels, 2);
 	s.samples = samples;
+	s.thread_samples = thread_samples;
 	s.mm_sums = true;
 	assert_int_equal(compare_open(db, &s, &c), 0);
 	compare_text(&sb, &c);
 	compare_mmtests(&sb, &c);
 	compare_release(&c);
 	return strbuf_detach(&sb);
+}
+
+static char *open_text(struct mmb_db *db, const char *const *labels, bool samples)
+{
+	return open_text_threads(db, labels, samples, 0);
 }
 
 /*
@@ -701,6 +708,47 @@ static void test_query_stream(void **state)
 	assert_string_equal(streamed, whole);
 	free(whole);
 	free(streamed);
+	db_close(&db);
+	remove_db(path);
+	free(path);
+	rmdir(dir);
+}
+
+/*
+ * Rows computed on a second thread (compare_select.thread_samples) give
+ * the output one thread gives, streamed or with every sample, whichever
+ * thread took which row.
+ */
+static void test_compare_threads(void **state)
+{
+	char dir[] = "/tmp/mmb-test-threads-XXXXXX", *path;
+	const char *labels[] = { "base", "new" };
+	struct mmb_db db;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path = xasprintf("%s/t.db", dir);
+	assert_int_equal(db_open(&db, path), 0);
+	/* 40 rows of a few hundred values, some moved between the labels */
+	for (int m = 0; m < 40; m++) {
+		char metric[16];
+
+		snprintf(metric, sizeof(metric), "m%02d", m);
+		add_block_run(&db, "base", metric, 200 + 37 * (size_t)m, 100);
+		add_block_run(&db, "new", metric, 150 + 41 * (size_t)m, 100 + (m % 3) * 0.5);
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		bool samples = pass;
+		char *one = open_text_threads(&db, labels, samples, SIZE_MAX);
+
+		for (int k = 0; k < 3; k++) {
+			char *two = open_text_threads(&db, labels, samples, 1);
+
+			assert_string_equal(two, one);
+			free(two);
+		}
+		free(one);
+	}
 	db_close(&db);
 	remove_db(path);
 	free(path);
@@ -882,6 +930,7 @@ int main(void)
 		cmocka_unit_test(test_text_hmean),
 		cmocka_unit_test(test_query),
 		cmocka_unit_test(test_query_stream),
+		cmocka_unit_test(test_compare_threads),
 		cmocka_unit_test(test_lkp_meta),
 		cmocka_unit_test(test_value_consumers),
 	};

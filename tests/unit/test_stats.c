@@ -554,6 +554,55 @@ static void test_plot_intervals(void **state)
 	assert_true(out.rel > 0);
 }
 
+static int cmp_up(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * stats_sort() gives qsort()'s array bit for bit: one binade with a few
+ * digits (the radix passes its range spans), both signs, integers, a
+ * spread over many binades, ties, infinities; short and long.
+ */
+static void test_sort(void **state)
+{
+	static const size_t sizes[] = { 5, 63, 64, 65, 1000, 5000 };
+	double *x, *y;
+	uint64_t r = 88172645463325252ULL;
+
+	(void)state;
+	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+		size_t n = sizes[si];
+
+		x = xcalloc(n, sizeof(*x));
+		y = xcalloc(n, sizeof(*y));
+		for (int kind = 0; kind < 6; kind++) {
+			for (size_t i = 0; i < n; i++) {
+				double u;
+
+				r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+				u = (double)(r >> 11) / 9007199254740992.0;
+				switch (kind) {
+				case 0: x[i] = 990 + 20 * u; break;
+				case 1: x[i] = (u - 0.5) * 1e3; break;
+				case 2: x[i] = floor(u * 50); break;
+				case 3: x[i] = ldexp(u + 0.5, (int)(r % 600) - 300); break;
+				case 4: x[i] = 7.25; break;
+				default: x[i] = i % 9 ? (u - 0.3) * 1e300 : (i % 2 ? INFINITY : -INFINITY);
+				}
+			}
+			memcpy(y, x, n * sizeof(*x));
+			stats_sort(x, n);
+			qsort(y, n, sizeof(*y), cmp_up);
+			assert_memory_equal(x, y, n * sizeof(*x));
+		}
+		free(x);
+		free(y);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -569,6 +618,7 @@ int main(void)
 		cmocka_unit_test(test_aa_welch),
 		cmocka_unit_test(test_mean_tests),
 		cmocka_unit_test(test_plot_intervals),
+		cmocka_unit_test(test_sort),
 	};
 
 	return cmocka_run_group_tests(tests, load_vectors, free_vectors);
