@@ -173,7 +173,7 @@ pid_t forkserver_spawn(struct forkserver *fs, const struct plan *plan,
 	};
 	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
 	int fds[2] = { msg_fd, go_fd };
-	struct fs_reply r;
+	struct fs_reply r = { 0 };
 	ssize_t n;
 
 	if (pin)
@@ -209,7 +209,7 @@ static void rusage_less(struct rusage *d, const struct rusage *a, const struct r
 
 int forkserver_reaped(struct forkserver *fs, pid_t pid, int *status, struct rusage *ru)
 {
-	struct fs_reply r;
+	struct fs_reply r = { 0 };
 	struct rusage server;
 	ssize_t n;
 
