@@ -50,9 +50,16 @@ bench_gap_rows() {
 	SELECT r.experiment, t.n, t.total, t.gaps, 100.0 * t.gaps / t.total
 	FROM t JOIN runs r ON r.id = t.run_id WHERE t.n > 1 AND t.total > 0 ORDER BY t.run_id" |
 	while IFS=$'\t' read -r exp n total gaps share; do
+		local per it verdict
+		per=$(echo "1000 * $gaps / ($n - 1)" | bc -l)
+		it=$(echo "($total - $gaps) / $n" | bc -l)
 		printf '%s: %d iterations in %.1f s, harness gaps %.4f s (%.2f ms an iteration) = %.3f%% of the run\n' \
-			"$exp" "$n" "$total" "$gaps" "$(echo "1000 * $gaps / ($n - 1)" | bc -l)" "$share"
-		bench_row "harness gaps, $2 $exp" "<= 0.1% of the run" "$(printf '%.3f%%' "$share")" - - \
-			"$(bench_met "$share <= 0.1")"
+			"$exp" "$n" "$total" "$gaps" "$per" "$share"
+		verdict=$(bench_met "$share <= 0.1")
+		# what a gap is (two /proc snapshots, the interference record, one
+		# commit per iteration) does not shrink with the iteration
+		[ "$verdict" = missed ] && verdict=$(printf '%s: its iterations take %.3f s, and %.2f ms between two of them (the snapshots and the commit each iteration gets) is %.2f%% of that' \
+			"$verdict" "$it" "$per" "$share")
+		bench_row "harness gaps, $2 $exp" "<= 0.1% of the run" "$(printf '%.3f%%' "$share")" - - "$verdict"
 	done
 }
