@@ -21,6 +21,15 @@ die() { echo "FAIL: $*" >&2; exit 1; }
 sqlite3() { command sqlite3 -cmd ".load ${MMBENCH_BUILD:-build}/sqlite/mmbsamples" "$@"; }
 q() { sqlite3 -batch -noheader "$MMBENCH_DB" "$@"; }
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root: $*"; }
+# The busy share of all CPUs over a second, in percent (user, nice,
+# system, irq, softirq of /proc/stat): tests of interference need a quiet machine.
+busy_share() {
+	read -r _ u1 n1 s1 i1 w1 q1 sq1 st1 _ < /proc/stat
+	sleep 1
+	read -r _ u2 n2 s2 i2 w2 q2 sq2 st2 _ < /proc/stat
+	local busy=$(( (u2+n2+s2+q2+sq2) - (u1+n1+s1+q1+sq1) )) all=$(( (u2+n2+s2+i2+w2+q2+sq2+st2) - (u1+n1+s1+i1+w1+q1+sq1+st1) ))
+	echo $(( all ? 100 * busy / all : 0 ))
+}
 
 # mmbench run, waiting while another harness owns the settings lock
 # (benchmarks never overlap).  Sets rc, $TMP/out and $TMP/err.

@@ -135,6 +135,15 @@ static void read_swap(struct interference_snap *s)
 		s->pswpout = strtoull(p + 9, NULL, 10);
 }
 
+/* The fields interference_diff() reads of the children's rusage: to += add. */
+static void rusage_add(struct rusage *to, const struct rusage *add)
+{
+	timeradd(&to->ru_utime, &add->ru_utime, &to->ru_utime);
+	timeradd(&to->ru_stime, &add->ru_stime, &to->ru_stime);
+	to->ru_nvcsw += add->ru_nvcsw;
+	to->ru_nivcsw += add->ru_nivcsw;
+}
+
 void interference_take(struct interference_snap *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -145,19 +154,13 @@ void interference_take(struct interference_snap *s)
 	read_swap(s);
 	getrusage(RUSAGE_SELF, &s->self);
 	getrusage(RUSAGE_CHILDREN, &s->children);
-	timeradd(&s->children.ru_utime, &own_elsewhere.ru_utime, &s->children.ru_utime);
-	timeradd(&s->children.ru_stime, &own_elsewhere.ru_stime, &s->children.ru_stime);
-	s->children.ru_nvcsw += own_elsewhere.ru_nvcsw;
-	s->children.ru_nivcsw += own_elsewhere.ru_nivcsw;
+	rusage_add(&s->children, &own_elsewhere);
 	s->t_ns = now_ns();
 }
 
 void interference_count_own(const struct rusage *ru)
 {
-	timeradd(&own_elsewhere.ru_utime, &ru->ru_utime, &own_elsewhere.ru_utime);
-	timeradd(&own_elsewhere.ru_stime, &ru->ru_stime, &own_elsewhere.ru_stime);
-	own_elsewhere.ru_nvcsw += ru->ru_nvcsw;
-	own_elsewhere.ru_nivcsw += ru->ru_nivcsw;
+	rusage_add(&own_elsewhere, ru);
 }
 
 static double tv_s(const struct timeval *a, const struct timeval *b)

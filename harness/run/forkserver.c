@@ -69,17 +69,12 @@ static __attribute__((noreturn)) void child(int sock, const struct plan *plan,
 					    const struct fs_request *req, int msg_fd, int go_fd)
 {
 	const struct plan_workload *w = &plan->wls[req->wi];
-	char ok;
 
 	close(sock);
 	signal(SIGQUIT, SIG_DFL);	/* the server's ignores are not the plugin's */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	/* no plugin code before the harness has put us in the iteration's cgroup */
-	while (read(go_fd, &ok, 1) < 0 && errno == EINTR)
-		;
-	close(go_fd);
-	runner_child_main(w, &w->variants[req->vi], msg_fd, req->has_pin ? &req->pin : NULL);
+	runner_child_start(go_fd, w, &w->variants[req->vi], msg_fd, req->has_pin ? &req->pin : NULL);
 }
 
 static __attribute__((noreturn)) void serve(int sock, const struct plan *plan)

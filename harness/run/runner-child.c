@@ -275,3 +275,14 @@ void runner_child_main(const struct plan_workload *w,
 	send_msg(fd, MSG_DONE, &done, sizeof(done));
 	_exit(0);
 }
+
+void runner_child_start(int go_fd, const struct plan_workload *w, const struct plan_variant *v,
+			int fd, const cpu_set_t *pin)
+{
+	char ok;
+
+	while (read(go_fd, &ok, 1) < 0 && errno == EINTR)
+		;
+	close(go_fd);
+	runner_child_main(w, v, fd, pin);
+}

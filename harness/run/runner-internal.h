@@ -29,6 +29,15 @@ extern struct counters *runner_iter_counters;
 /* run --profile: perf on the profiled iteration's child (else NULL) */
 extern struct perfrec *runner_iter_profile;
 
+/*
+ * The iteration's child from its fork on: waits for the parent's "go" on
+ * go_fd (no plugin code before the parent has put it in the iteration's
+ * cgroup), then runner_child_main(); never returns.
+ */
+__attribute__((noreturn)) void runner_child_start(int go_fd, const struct plan_workload *w,
+						  const struct plan_variant *v, int fd,
+						  const cpu_set_t *pin);
+
 /* The iteration's child: setup, run, teardown of the plugin, samples and
  * the outcome sent on fd; never returns. */
 __attribute__((noreturn)) void runner_child_main(const struct plan_workload *w,

@@ -259,15 +259,9 @@ static pid_t fork_child(const struct plan_workload *w, const struct plan_variant
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
-		char ok;
-
 		close(fds[0]);
 		close(go[1]);
-		/* no plugin code before the parent has put us in the iteration's cgroup */
-		while (read(go[0], &ok, 1) < 0 && errno == EINTR)
-			;
-		close(go[0]);
-		runner_child_main(w, v, fds[1], pin);
+		runner_child_start(go[0], w, v, fds[1], pin);
 	}
 	if (pid > 0)
 		setpgid(pid, pid);

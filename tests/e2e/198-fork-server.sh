@@ -77,13 +77,6 @@ BG_PIDS=
 	die "MMBENCH_FORKSERVER=0: not every iteration ok"
 
 # 4. the iterations' CPU is own CPU (a quiet machine only: others' load is foreign too)
-busy_share() {
-	read -r _ u1 n1 s1 i1 w1 q1 sq1 st1 _ < /proc/stat
-	sleep 1
-	read -r _ u2 n2 s2 i2 w2 q2 sq2 st2 _ < /proc/stat
-	local busy=$(( (u2+n2+s2+q2+sq2) - (u1+n1+s1+q1+sq1) )) all=$(( (u2+n2+s2+i2+w2+q2+sq2+st2) - (u1+n1+s1+i1+w1+q1+sq1+st1) ))
-	echo $(( all ? 100 * busy / all : 0 ))
-}
 b=$(busy_share)
 if [ "$b" -le 10 ]; then
 	"$MMB" run --db "$TMP/c.db" --name c "$TMP/s.yaml" -q > /dev/null 2> "$TMP/err" ||

@@ -53,14 +53,7 @@ else
 	echo "knob part skipped: needs root and THP sysfs"
 fi
 
-# 1. the hog; the busy share of all CPUs over a second: this part needs a quiet machine
-busy_share() {
-	read -r _ u1 n1 s1 i1 w1 q1 sq1 st1 _ < /proc/stat
-	sleep 1
-	read -r _ u2 n2 s2 i2 w2 q2 sq2 st2 _ < /proc/stat
-	local busy=$(( (u2+n2+s2+q2+sq2) - (u1+n1+s1+q1+sq1) )) all=$(( (u2+n2+s2+i2+w2+q2+sq2+st2) - (u1+n1+s1+i1+w1+q1+sq1+st1) ))
-	echo $(( all ? 100 * busy / all : 0 ))
-}
+# 1. the hog: this part needs a quiet machine (busy_share: e2e-lib.sh)
 # float tests without bc: true when the awk expression holds
 holds() { awk "BEGIN { exit !($1) }"; }
 b=$(busy_share)
