@@ -63,3 +63,41 @@ bench_gap_rows() {
 		bench_row "harness gaps, $2 $exp" "<= 0.1% of the run" "$(printf '%.3f%%' "$share")" - - "$verdict"
 	done
 }
+# bench_sample_bytes DB FIGURE: the bytes a runner's sample takes on disk
+# in DB (its ended runs' blocks and their index, by SQLite's dbstat after
+# VACUUM) beside the same samples unpacked into sample_values rows, as the
+# runner stored them before schema migration 11.  One bench_row, goal 10
+# bytes a sample.  The samples view needs mmbsamples (MMBENCH_BUILD's).
+bench_sample_bytes() {
+	local w n packed rows per verdict used ext
+	ext=$(cd "${MMBENCH_BUILD:-build}" && pwd)/sqlite/mmbsamples
+	local sq=(command sqlite3 -cmd ".load $ext")
+	w=$(mktemp -d)
+	cp "$1" "$w/packed.db"
+	"${sq[@]}" "$w/packed.db" "PRAGMA wal_checkpoint(TRUNCATE); VACUUM" > /dev/null
+	cp "$w/packed.db" "$w/rows.db"
+	"${sq[@]}" "$w/rows.db" "BEGIN;
+		INSERT INTO sample_values (run_id, iteration_id, series_id, iteration, seq, value)
+			SELECT run_id, iteration_id, series_id, iteration, seq, value FROM samples
+			WHERE id >= 4611686018427387904 ORDER BY id;
+		DELETE FROM sample_blocks; COMMIT; VACUUM"
+	used="SELECT sum(pgsize - unused) FROM dbstat WHERE name LIKE 'sample_%'"
+	n=$("${sq[@]}" "$w/packed.db" "SELECT coalesce(sum(n), 0) FROM sample_blocks")
+	packed=$("${sq[@]}" "$w/packed.db" "$used")
+	rows=$("${sq[@]}" "$w/rows.db" "$used")
+	per=$("${sq[@]}" "$w/packed.db" "SELECT printf('%.1f', 1.0 * sum(n) / count(*)) FROM sample_blocks")
+	rm -rf "$w"
+	if [ "${n:-0}" -eq 0 ]; then
+		bench_row "runner samples on disk, $2" "<= 10 bytes a sample" - - - "not measured: no packed samples"
+		return
+	fi
+	printf '%s: %d samples, %.1f a block: %.1f bytes a sample packed, %.1f as rows\n' "$2" "$n" "$per" \
+		"$(echo "$packed / $n" | bc -l)" "$(echo "$rows / $n" | bc -l)"
+	verdict=$(bench_met "$packed / $n <= 10")
+	# a block's header, its row and its index entry are paid per series and run
+	[ "$verdict" = missed ] && verdict="missed: $per samples a block here, and a block's 20-byte header, its row and index entry are paid once per series and run"
+	bench_row "runner samples on disk, $2" "<= 10 bytes a sample" \
+		"$(printf '%.1f B' "$(echo "$packed / $n" | bc -l)")" \
+		"$(printf 'as rows %.1f B' "$(echo "$rows / $n" | bc -l)")" \
+		"$(printf '%.2f' "$(echo "$packed / $rows" | bc -l)")" "$verdict"
+}

@@ -157,6 +157,7 @@ FROM t, c;"
 echo "configs/quick.yaml (every workload):"
 if "$MMB" run --db "$TMP/quick.db" --name quick "$(dirname "$0")/../configs/quick.yaml" -q > /dev/null 2> "$TMP/quick.err"; then
 	bench_gap_rows "$TMP/quick.db" "shipped config"
+	bench_sample_bytes "$TMP/quick.db" "configs/quick.yaml"
 else
 	cat "$TMP/quick.err"
 	bench_row "harness gaps, shipped config quick" "<= 0.1% of the run" - - - "not measured: the run failed"

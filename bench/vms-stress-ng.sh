@@ -65,6 +65,7 @@ fi
 # what the harness adds between these runs' iterations (goal: 0.1% of a run)
 echo "== harness gaps of the runs above"
 bench_gap_rows "$MMBENCH_DB" "shipped config"
+bench_sample_bytes "$MMBENCH_DB" "vm-scalability and stress-ng quick"
 
 command -v stress-ng >/dev/null || { echo "stress-ng not installed: harness vs by-hand skipped"; exit 0; }
 echo "== stress-ng: harness vs by hand, $n interleaved pairs of ${t}s per stressor"

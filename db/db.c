@@ -436,7 +436,8 @@ static int db_open_flags(struct mmb_db *db, const char *path, int flags, bool re
 	if (db_exec(db, "PRAGMA journal_mode = WAL") ||
 	    db_exec(db, "PRAGMA synchronous = NORMAL") ||
 	    db_exec(db, "PRAGMA foreign_keys = ON") || db_migrate(db) ||
-	    db_blocks_convert(db, 0, isatty(STDERR_FILENO)) || db_mark_dead_runs(db)) {
+	    db_blocks_convert(db, 0, isatty(STDERR_FILENO)) || db_mark_dead_runs(db) ||
+	    db_runs_pack(db, isatty(STDERR_FILENO))) {
 		db_close(db);
 		return -1;
 	}
@@ -756,9 +757,12 @@ int db_run_finish(struct mmb_db *db, int64_t run_id, const char *status)
 	    sqlite3_wal_checkpoint_v2(db->c->sql, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL) ==
 	    SQLITE_OK)
 		rc = run_finish_once(db, run_id, status);
-	return rc == SQLITE_OK ? 0 :
-		error("%s: cannot mark run %lld %s: %s", db->c->path, (long long)run_id, status,
-		      db_errmsg(db));
+	if (rc != SQLITE_OK)
+		return error("%s: cannot mark run %lld %s: %s", db->c->path, (long long)run_id,
+			     status, db_errmsg(db));
+	/* ended: its rows become blocks (a failure is warned; they read the same) */
+	db_run_pack(db, run_id);
+	return 0;
 }
 
 int db_run_resume(struct mmb_db *db, int64_t run_id)

@@ -30,4 +30,15 @@ void db_blocks_set_run(struct db_blocks *b, int64_t run_id);
  */
 int db_blocks_convert(struct mmb_db *db, int64_t after_id, bool progress);
 
+/*
+ * Packs the sample_values rows of run_id (ended) into blocks, one per
+ * series (and per 2^20 samples) in the order of the series' first rows,
+ * in one transaction (runpack.c).  Rows a reader could not place again by
+ * iteration number stay rows.  Not inside another transaction (then the
+ * next writer packs them).  0, or -1 after a warning: the rows stay.
+ */
+int db_run_pack(struct mmb_db *db, int64_t run_id);
+/* Every ended run's rows, a transaction a run (a writer's open, merge). 0; a failure is warned. */
+int db_runs_pack(struct mmb_db *db, bool progress);
+
 #endif

@@ -256,8 +256,9 @@ static int64_t merge_machine(struct mmb_db *db, int64_t src_mid)
 static int64_t copy_rows(struct mmb_db *db, const char *table, int64_t src_run, int64_t new_run,
 			 int64_t ioff)
 {
-	static const char *const skip[] = { "id", "run_id", "iteration_id", "series_id", NULL };
-	bool has[4] = { false };
+	static const char *const skip[] = { "id", "run_id", "iteration_id", "series_id",
+					    "order_key", NULL };
+	bool has[5] = { false };
 	struct strbuf cols = STRBUF_INIT, xcols = STRBUF_INIT, sql = STRBUF_INIT;
 	struct strbuf into = STRBUF_INIT, from = STRBUF_INIT;
 	int64_t n;
@@ -288,6 +289,11 @@ static int64_t copy_rows(struct mmb_db *db, const char *table, int64_t src_run, 
 	if (has[3]) {
 		strbuf_addf(&into, "%sseries_id", into.len ? ", " : "");
 		strbuf_addf(&from, "%sd.id", from.len ? ", " : "");
+	}
+	if (has[4]) {
+		/* a packed block sorts by its first row's iteration id (schema.c): moved with it */
+		strbuf_addf(&into, "%sorder_key", into.len ? ", " : "");
+		strbuf_addf(&from, "%sx.order_key + ?3 * 16777216", from.len ? ", " : "");
 	}
 	strbuf_addf(&sql, "INSERT INTO main.\"%s\" (%s) SELECT %s FROM " SRC ".\"%s\" x", table,
 		    into.buf, from.buf, table);
@@ -603,6 +609,8 @@ int db_merge_file(struct mmb_db *db, const char *src_path, const struct db_merge
 	}
 	res->runs_present = (size_t)present;
 	res->runs_running = (size_t)running;
+	/* an older source's runner rows land as blocks, as every ended run's are */
+	db_runs_pack(db, false);
 	ret = 0;
 	goto detach;
 rollback:

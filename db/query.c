@@ -1,12 +1,14 @@
 /*
  * Reading results back: one metadata query per label, the series table,
- * then the pooled runs' samples in two ordered queries (the runner's rows,
- * import's packed blocks), grouped in C by series id.  query_open() reads
+ * then the pooled runs' samples in two ordered queries (the runner's rows
+ * of runs not yet packed, and blocks: import's, merge's and the ended
+ * runs' packed rows), grouped in C by series id.  query_open() reads
  * only where each row's samples are; query_row_fill() reads one row.
  */
 #include "query.h"
 #include "block.h"
 #include "queryseries.h"
+#include "iternotes.h"
 #include "db-internal.h"
 #include "../harness/base/util.h"
 #include "../harness/base/variant.h"
@@ -120,8 +122,7 @@ struct query_loader {
 	struct series_ref *series;	/* [series id]: the row it feeds */
 	int64_t nseries;
 	struct run_map *cur;	/* run of the last sample (they come by run) */
-	struct iter_note *notes;	/* iterations with a note, by id */
-	size_t nnotes;
+	struct iter_notes notes;	/* the pooled runs' iterations with a note */
 	bool keep_disturbed;
 	size_t *left;		/* [series id * nlabels + label]: block values to come */
 	size_t arena_used;	/* bytes of out->arena given out */
@@ -135,6 +136,7 @@ struct query_loader {
 /* One block of a row (query_open()): read when the row is filled. */
 struct block_ref {
 	int64_t id, run, sid, n;
+	int64_t order;		/* its first sample's place in compare's row order */
 };
 
 struct row_stream {
@@ -144,22 +146,6 @@ struct row_stream {
 	bool values;		/* some of its samples are sample_values rows */
 	bool filled, counted;
 };
-
-static int note_cmp(const void *a, const void *b)
-{
-	const struct iter_note *x = a, *y = b;
-
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
-static const struct iter_note *note_find(const struct query_loader *ld, int64_t iteration_id)
-{
-	struct iter_note key = { .id = iteration_id };
-
-	if (!ld->nnotes || iteration_id <= 0)
-		return NULL;
-	return bsearch(&key, ld->notes, ld->nnotes, sizeof(key), note_cmp);
-}
 
 struct series_ref {
 	bool wanted;		/* passes the filter */
@@ -289,11 +275,10 @@ static void note_first(struct query_loader *ld, size_t idx, size_t label, int64_
 	}
 }
 
-/* One sample of run `run`, series `sid`, with its ordering id. */
+/* One sample of run `run`, series `sid`, with its ordering id and its iteration's note. */
 static void load_sample(struct query_loader *ld, int64_t run, int64_t sid, int64_t id,
-			int iteration, double v, int64_t iteration_id)
+			int iteration, double v, const struct iter_note *note)
 {
-	const struct iter_note *note = note_find(ld, iteration_id);
 	struct query_set *out = ld->out;
 	struct series_ref *r;
 	struct query_row *row;
@@ -375,7 +360,8 @@ static int load_rows(struct mmb_db *db, struct query_loader *ld, const int64_t *
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		load_sample(ld, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 2),
 			    sqlite3_column_int64(st, 1), sqlite3_column_int(st, 3),
-			    sqlite3_column_double(st, 4), sqlite3_column_int64(st, 5));
+			    sqlite3_column_double(st, 4),
+			    iter_notes_by_id(&ld->notes, sqlite3_column_int64(st, 5)));
 	return db_done(db, st, rc);
 }
 
@@ -384,39 +370,22 @@ static int load_rows(struct mmb_db *db, struct query_loader *ld, const int64_t *
  * something to say (measured or disturbed), so runs from before migration
  * 3 and imports cost nothing.
  */
-static int read_iter_note(sqlite3_stmt *st, struct db_list *list, void *arg)
-{
-	struct iter_note *note = db_list_add(list);
-
-	(void)arg;
-	*note = (struct iter_note){
-		.id = sqlite3_column_int64(st, 0),
-		.disturbed = sqlite3_column_int(st, 1) != 0,
-		.level = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 2),
-	};
-	return 0;
-}
-
 static int load_notes(struct mmb_db *db, struct query_loader *ld)
 {
-	struct db_list l = { .size = sizeof(*ld->notes) };
 	sqlite3_stmt *st;
 
-	if (prepare_by_runs(db, ld, "SELECT id, d, lvl FROM (SELECT id, run_id,"
-			    " disturbed IS NOT NULL AS d, interference AS lvl FROM iterations"
-			    " WHERE disturbed IS NOT NULL OR interference IS NOT NULL)", &st) ||
-	    db_read_list(db, st, read_iter_note, NULL, NULL, &l))
+	if (prepare_by_runs(db, ld, "SELECT " ITER_NOTES_COLS " FROM (SELECT id, run_id,"
+			    " disturbed IS NOT NULL AS d, interference AS lvl, workload, variant,"
+			    " warmup, iteration FROM iterations"
+			    " WHERE disturbed IS NOT NULL OR interference IS NOT NULL)", &st))
 		return -1;
-	ld->notes = l.v;
-	ld->nnotes = l.n;
-	if (ld->nnotes)
-		qsort(ld->notes, ld->nnotes, sizeof(*ld->notes), note_cmp);
-	return 0;
+	return iter_notes_read(db, st, &ld->notes);
 }
 
 struct block_ctx {
 	struct query_loader *ld;
 	int64_t run, sid, base;
+	struct note_group notes;	/* the block's iterations' notes, if any */
 };
 
 static int block_sample(void *ctx, int64_t k, int iteration, int seq, double value)
@@ -424,7 +393,8 @@ static int block_sample(void *ctx, int64_t k, int iteration, int seq, double val
 	struct block_ctx *c = ctx;
 
 	(void)seq;	/* compare pools every seq */
-	load_sample(c->ld, c->run, c->sid, c->base + k, iteration, value, 0);
+	load_sample(c->ld, c->run, c->sid, c->base + k, iteration, value,
+		    c->notes.n ? note_group_find(&c->notes, iteration) : NULL);
 	return 0;
 }
 
@@ -561,20 +531,68 @@ static int count_blocks(struct mmb_db *db, struct query_loader *ld)
 	return rc;
 }
 
+/* A block read value by value: what load_block_fast() takes off the series' count to come. */
+static int block_counted(struct query_loader *ld, int64_t run, int64_t sid, size_t n)
+{
+	struct run_map *m = run_map_find(ld->map, ld->nmap, run);
+	size_t *left;
+
+	if (m && ld->left) {
+		left = &ld->left[(size_t)sid * ld->out->nlabels + m->label];
+		*left -= *left > n ? n : *left;
+	}
+	return 0;
+}
+
 static int bad_block(struct mmb_db *db, int64_t bid, const char *why)
 {
 	error("%s: sample block %lld is not a valid block: %s", db->c->path, (long long)bid, why);
 	return -1;
 }
 
+/* Blocks below 2^62 name a place among the runner's rows (order_key, schema.c) */
+#define BLOCK_ORDER_MAX (((int64_t)1 << 62) - ((int64_t)1 << 24))
+
 /*
- * Block bid (run, wanted series sid, n values) whose data is column col of
- * st, into its series: 0, or -1 after saying why it is not valid.
+ * Where block bid's first sample sorts in compare's row order: its
+ * order_key (column col of st; a packed block of the runner's rows) when
+ * it has a sane one, else after the rows, by id.  SQLite's NULL reads 0.
+ */
+static int64_t block_order(sqlite3_stmt *st, int col, int64_t bid)
+{
+	int64_t k = col >= 0 ? sqlite3_column_int64(st, col) : 0;
+
+	if (k > 0 && k < BLOCK_ORDER_MAX)
+		return k;
+	return ((int64_t)1 << 62) + (bid & (((int64_t)1 << 37) - 1)) * ((int64_t)1 << 24);
+}
+
+/*
+ * "SELECT <cols>, order_key FROM sample_blocks" over the pooled runs; NULL
+ * for order_key before schema 11, so a v9/v10 file reads as it is.
+ */
+static int prepare_blocks(struct mmb_db *db, const struct query_loader *ld, const char *cols,
+			  sqlite3_stmt **st)
+{
+	char *sql = xasprintf("SELECT %s, %s FROM sample_blocks", cols,
+			      db_schema_version(db) >= 11 ? "order_key" : "NULL");
+	int rc = prepare_by_runs(db, ld, sql, st);
+
+	free(sql);
+	return rc;
+}
+
+/*
+ * Block bid (run, wanted series sid, n values, sorting at `order`) whose
+ * data is column col of st, into its series: 0, or -1 after saying why it
+ * is not valid.
  */
 static int load_block(struct mmb_db *db, struct query_loader *ld, int64_t run, int64_t bid,
-		      int64_t sid, sqlite3_stmt *st, int col, int64_t n)
+		      int64_t sid, sqlite3_stmt *st, int col, int64_t n, int64_t order)
 {
-	struct block_ctx c = { ld, run, sid, ((int64_t)1 << 62) + bid * ((int64_t)1 << 24) };
+	struct block_ctx c = { ld, run, sid, order,
+			       iter_notes_group(&ld->notes, run, ld->series[sid].workload,
+						ld->series[sid].variant) };
 	const void *data;
 	const char *why = "no data";
 	size_t len;
@@ -587,9 +605,13 @@ static int load_block(struct mmb_db *db, struct query_loader *ld, int64_t run, i
 		why = "a bad n";
 	else if (data && blob && !db_block_is_binary(data, len))
 		why = "a BLOB without the MMBK header";
-	else if (data && blob && !load_block_fast(ld, c.run, sid, c.base, data, len,
-						  (size_t)n, &why))
+	/* a block whose iterations have notes (the runner's) goes value by value */
+	else if (data && blob && !c.notes.n && !load_block_fast(ld, c.run, sid, c.base, data, len,
+								(size_t)n, &why))
 		return 0;
+	else if (data && blob && c.notes.n && !db_block_decode(data, len, (size_t)n, block_sample,
+							       &c, &why))
+		return block_counted(ld, run, sid, (size_t)n);
 	else if (data && blob)	/* bad: the reason the value-by-value decode gives */
 		db_block_decode(data, len, (size_t)n, block_check, NULL, &why);
 	else if (data && !db_block_decode(data, len, (size_t)n, block_sample, &c, &why))
@@ -597,14 +619,13 @@ static int load_block(struct mmb_db *db, struct query_loader *ld, int64_t run, i
 	return bad_block(db, bid, why);
 }
 
-/* Samples import packed into blocks (see schema.c), in the order written. */
+/* Samples packed into blocks (import's, merge's, ended runs': schema.c), in the order written. */
 static int load_blocks(struct mmb_db *db, struct query_loader *ld)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (count_blocks(db, ld) ||
-	    prepare_by_runs(db, ld, "SELECT run_id, id, series_id, data, n FROM sample_blocks", &st))
+	if (count_blocks(db, ld) || prepare_blocks(db, ld, "run_id, id, series_id, data, n", &st))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t sid = sqlite3_column_int64(st, 2);
@@ -612,7 +633,8 @@ static int load_blocks(struct mmb_db *db, struct query_loader *ld)
 		if (sid < 1 || sid >= ld->nseries || !ld->series[sid].wanted)
 			continue;
 		if (load_block(db, ld, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), sid,
-			       st, 3, sqlite3_column_int64(st, 4))) {
+			       st, 3, sqlite3_column_int64(st, 4),
+			       block_order(st, 5, sqlite3_column_int64(st, 1)))) {
 			rc = SQLITE_CORRUPT;
 			break;
 		}
@@ -657,12 +679,13 @@ static int index_blocks(struct mmb_db *db, struct query_loader *ld)
 	sqlite3_stmt *st;
 	int rc;
 
-	if (prepare_by_runs(db, ld, "SELECT run_id, id, series_id, n FROM sample_blocks", &st))
+	if (prepare_blocks(db, ld, "run_id, id, series_id, n", &st))
 		return -1;
 	ld->left = xcalloc((size_t)ld->nseries * ld->out->nlabels + 1, sizeof(*ld->left));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct block_ref b = { sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 0),
-				       sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3) };
+				       sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3),
+				       block_order(st, 4, sqlite3_column_int64(st, 1)) };
 		struct run_map *m = run_map_find(ld->map, ld->nmap, b.run);
 		struct row_stream *rs;
 		size_t idx;
@@ -674,7 +697,7 @@ static int index_blocks(struct mmb_db *db, struct query_loader *ld)
 			return bad_block(db, b.id, "a bad n");
 		}
 		idx = series_row(ld, &ld->series[b.sid]);
-		note_first(ld, idx, m->label, ((int64_t)1 << 62) + b.id * ((int64_t)1 << 24));
+		note_first(ld, idx, m->label, b.order);
 		rs = &ld->rs[idx];
 		ALLOC_GROW(rs->blocks, rs->nblocks + 1, rs->alloc);
 		rs->blocks[rs->nblocks++] = b;
@@ -695,7 +718,7 @@ static void loader_release(struct query_loader *ld, size_t nrows)
 	free(ld->tab);
 	free(ld->map);
 	free(ld->first);
-	free(ld->notes);
+	iter_notes_release(&ld->notes);
 	free(ld->left);
 	series_refs_release(ld);
 	free(ld->series);
@@ -868,7 +891,7 @@ static int fill_blocks(struct mmb_db *db, struct query_loader *ld, const struct 
 		rc = sqlite3_step(st);
 		if (rc != SQLITE_ROW)
 			break;
-		if (load_block(db, ld, b->run, b->id, b->sid, st, 0, b->n)) {
+		if (load_block(db, ld, b->run, b->id, b->sid, st, 0, b->n, b->order)) {
 			sqlite3_finalize(st);
 			return -1;
 		}

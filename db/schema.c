@@ -209,12 +209,47 @@ const char *const db_migrations[] = {
 	 */
 	"CREATE INDEX sample_blocks_by_run_n ON sample_blocks(run_id, id, n);"
 	"DROP INDEX sample_blocks_by_run;",
+
+	/*
+	 * 10 -> 11: the runner's samples end up in blocks too.  A run's
+	 * sample_values rows (one a sample, committed with each iteration so
+	 * kill -9 loses at most one) are packed into a block per series when
+	 * the run ends (db_run_pack()).  A block names iterations by number,
+	 * not id: readers find an iteration's disturbed mark and interference
+	 * level by (run, workload, variant, number) among the measured ones,
+	 * which this index serves, and the view gives block samples the
+	 * iteration_id that number names (NULL for imports, which have no
+	 * iterations rows).  order_key keeps compare's row order: the rows
+	 * came first, in the order of their ids; a packed block sorts as
+	 * 2^61 + (iteration id of its first row) * 2^24 + (that row's place
+	 * in the iteration), ahead of import's blocks (2^62 + id * 2^24) and,
+	 * as rows did, in the order the iterations were recorded.  NULL for
+	 * import's blocks.
+	 */
+	"ALTER TABLE sample_blocks ADD COLUMN order_key INTEGER;"
+	"CREATE INDEX iterations_by_number ON iterations(run_id, workload, variant, iteration);"
+	"DROP VIEW samples;"
+	"CREATE VIEW samples AS SELECT"
+	"  v.id AS id, v.run_id AS run_id, v.iteration_id AS iteration_id,"
+	"  s.workload AS workload, s.variant AS variant, s.metric AS metric,"
+	"  nullif(s.unit, '') AS unit, s.better AS better,"
+	"  v.iteration AS iteration, v.seq AS seq, v.value AS value, v.series_id AS series_id"
+	"  FROM sample_values v JOIN series s ON s.id = v.series_id"
+	" UNION ALL SELECT"
+	"  4611686018427387904 + b.id * 16777216 + j.key, b.run_id,"
+	"  (SELECT i.id FROM iterations i WHERE i.run_id = b.run_id AND i.workload = s.workload"
+	"   AND i.variant = s.variant AND i.iteration = j.iteration AND i.warmup = 0"
+	"   ORDER BY i.id LIMIT 1),"
+	"  s.workload, s.variant, s.metric, nullif(s.unit, ''), s.better,"
+	"  j.iteration, j.seq, j.value, b.series_id"
+	"  FROM sample_blocks b JOIN series s ON s.id = b.series_id, mmb_samples(b.data, b.n) j;",
 };
 
 const int db_nr_migrations = sizeof(db_migrations) / sizeof(db_migrations[0]);
 /*
  * The oldest version a reader reads as it is: what came after it only adds
- * indexes (10), which make reading faster, not different.  An older file is
+ * indexes (10) and names block samples' iterations in the view (11, for
+ * the runner's blocks, which only a file at 11 holds).  An older file is
  * migrated in memory by a reader, a copy of the whole file: for a fleet's
  * database, once per command.
  */

@@ -36,6 +36,10 @@ kept=$(q "SELECT count(*) FROM samples")
 printf 'workload,metric,variant,iteration,value\nw,m,,1,1\n' > "$TMP/one.csv"
 "$MMB" import --name other "$TMP/one.csv" > /dev/null
 [ "$(q "SELECT status FROM runs WHERE id = 1")" = interrupted ] || die "status not interrupted"
+# the runner's rows of the killed run: kept as rows while it might go on,
+# packed into blocks by the writer that found it ended (schema migration 11)
+[ "$(q "SELECT count(*) FROM sample_values WHERE run_id = 1")" = 0 ] || die "the interrupted run's rows were not packed"
+[ "$(q "SELECT count(*) FROM samples WHERE run_id = 1")" = "$kept" ] || die "packing lost samples"
 # the killed iteration's cgroup (cgroup v2) is journaled: restore removes it
 "$MMB" restore > /dev/null
 [ -z "$(find /sys/fs/cgroup -maxdepth 6 -type d -name "mmbench-$pid-*" 2>/dev/null)" ] ||

@@ -60,6 +60,6 @@ wait $mmb || die "run with a daemon-starting constructor failed: $(cat "$TMP/err
 grep -q "^ctor $mmb\$" "$TMP/pids" && die "run: the harness ran the plugin's constructor itself"
 [ "$(grep -c '^ctor ' "$TMP/pids")" -ge 2 ] || die "run: the iteration did not map the plugin: $(cat "$TMP/pids")"
 gone "run"
-[ "$(q "SELECT count(*) FROM sample_values" 2> /dev/null || q "SELECT count(*) FROM samples")" -ge 1 ] ||
+[ "$(q "SELECT (SELECT count(*) FROM sample_values) + (SELECT coalesce(sum(n), 0) FROM sample_blocks)")" -ge 1 ] ||
 	die "run: no sample recorded"
 echo ok

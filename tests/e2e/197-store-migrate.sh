@@ -3,7 +3,8 @@
 # code before blocks were binary: runner rows and JSON sample blocks)
 # migrates in place, its blocks rewritten as binary, and compare prints the
 # bytes main printed for it in text, csv and json; so does a half-converted
-# file (a kill midway), which the next writer finishes.  The samples view
+# file (a kill midway), which the next writer finishes; its two ended runs'
+# runner rows are packed into blocks (migration 11).  The samples view
 # still reads every sample; import writes binary blocks.
 . "$(dirname "$0")/../e2e-lib.sh"
 FIX=$(cd "$(dirname "$0")/../fixtures/store" && pwd)
@@ -22,7 +23,9 @@ kinds() { sq "$1" "SELECT group_concat(k, ' ') FROM (SELECT DISTINCT typeof(data
 cp "$FIX/old-v8.db" old.db
 [ "$(sq old.db 'PRAGMA user_version')" = 8 ] && [ "$(kinds old.db)" = text ] ||
 	die "the fixture is not schema 8 with JSON blocks"
-before=$(sq old.db "SELECT count(*) || ' ' || sum(n) FROM sample_blocks")
+total="SELECT (SELECT count(*) FROM sample_values) + (SELECT sum(n) FROM sample_blocks)"
+before=$(sq old.db "$total")
+[ "$(sq old.db "SELECT count(*) FROM sample_values")" = 8 ] || die "the fixture has no runner rows"
 # a reader migrates in memory only: the file stays as it was
 same old.db "unmigrated (read in memory)"
 cmp -s old.db "$FIX/old-v8.db" || die "compare changed the file"
@@ -31,14 +34,17 @@ cmp -s old.db "$FIX/old-v8.db" || die "compare changed the file"
 "$MMB" rm --db old.db --yes 9999 2>/dev/null && die "rm 9999 succeeded"
 [ "$(sq old.db 'PRAGMA user_version')" -ge 9 ] || die "not migrated"
 [ "$(kinds old.db)" = blob ] || die "blocks left unconverted: $(kinds old.db)"
-[ "$(sq old.db "SELECT count(*) || ' ' || sum(n) FROM sample_blocks")" = "$before" ] ||
-	die "block count changed"
+[ "$(sq old.db "$total")" = "$before" ] || die "sample count changed: $(sq old.db "$total"), was $before"
+[ "$(sq old.db "SELECT count(*) FROM sample_values")" = 0 ] || die "the ended runs' rows were not packed"
+[ "$(sq old.db "SELECT group_concat(run_id || ':' || n, ' ') FROM sample_blocks WHERE run_id <= 2")" = "1:4 2:4" ] ||
+	die "runs 1 and 2 packed as $(sq old.db "SELECT group_concat(run_id || ':' || n, ' ') FROM sample_blocks WHERE run_id <= 2")"
 same old.db "migrated"
 
 # half converted: blocks above 6 back as the fixture's JSON text
 cp "$FIX/old-v8.db" src.db
 sq old.db "ATTACH 'src.db' AS o; UPDATE sample_blocks SET data =
-	(SELECT data FROM o.sample_blocks x WHERE x.id = sample_blocks.id) WHERE id > 6"
+	(SELECT data FROM o.sample_blocks x WHERE x.id = sample_blocks.id)
+	WHERE id > 6 AND id IN (SELECT id FROM o.sample_blocks)"
 [ "$(kinds old.db)" = "blob text" ] || die "no mixed file: $(kinds old.db)"
 same old.db "half converted"
 "$MMB" rm --db old.db --yes 9999 2>/dev/null && die "rm 9999 succeeded"
@@ -68,13 +74,15 @@ printf 'workload,metric,variant,iteration,value\nw,m,,1,1.5\n' > a.csv
 "$MMB" -q import --db i.db --name x a.csv
 [ "$(kinds i.db)" = blob ] || die "import wrote $(kinds i.db) blocks"
 
-# a version-9 file (before migration 10's index) is read as it is: the
-# same comparison and the file untouched (db_reader_min_version); the
-# next writer migrates it
-printf 'workload,metric,variant,iteration,value\nw,m,,1,1.5\nw,m,,2,1.7\nw,m,,3,1.6\n' > b.csv
-"$MMB" -q import --db v9.db --name x a.csv
-"$MMB" -q import --db v9.db --name y b.csv
-"$MMB" compare --db v9.db x y > v10.out 2>&1 || die "compare of the v10 file failed"
+# a version-10 file (fixtures/store/v10.db: the previous version's import
+# of x and y) and a version-9 one (before migration 10's index) are read
+# as they are: the same comparison and the files untouched
+# (db_reader_min_version); the next writer migrates them
+cp "$FIX/v10.db" v10.db
+[ "$(command sqlite3 v10.db 'PRAGMA user_version')" = 10 ] || die "the fixture is not version 10"
+"$MMB" compare --db v10.db x y > v10.out 2>&1 || die "compare of the v10 file failed: $(cat v10.out)"
+cmp -s v10.db "$FIX/v10.db" || die "a reader changed the v10 file"
+cp v10.db v9.db
 command sqlite3 v9.db "CREATE INDEX sample_blocks_by_run ON sample_blocks(run_id);
 	DROP INDEX sample_blocks_by_run_n; PRAGMA user_version = 9;"
 sum=$(md5sum < v9.db)
@@ -84,5 +92,7 @@ cmp -s v9.out v10.out || die "a v9 file compares differently: $(diff v10.out v9.
 [ "$(md5sum < v9.db)" = "$sum" ] || die "a reader changed the v9 file"
 [ "$(command sqlite3 v9.db 'PRAGMA user_version')" = 9 ] || die "a reader migrated the v9 file"
 "$MMB" -q import --db v9.db --name z a.csv
-[ "$(command sqlite3 v9.db 'PRAGMA user_version')" -ge 10 ] || die "a writer left the file at version 9"
+[ "$(command sqlite3 v9.db 'PRAGMA user_version')" -ge 11 ] || die "a writer left the file at version 9"
+"$MMB" compare --db v9.db x y > v11.out 2>&1 || die "compare of the migrated file failed"
+cmp -s v11.out v10.out || die "the migrated file compares differently: $(diff v10.out v11.out)"
 echo "ok"

@@ -238,6 +238,11 @@ static void test_pipe_roundtrip(void **state)
 	assert_string_equal(m.guest_status, "complete");
 	assert_int_equal(m.line->len, 0);	/* no record left half-read */
 	merge_release(&m);
+	/* the host ends its run as the guest's did: both pack their rows into blocks */
+	assert_int_equal(db_run_finish(&b, rb, "complete"), 0);
+	x = dump(&b, "SELECT count(*) FROM sample_values");
+	assert_string_equal(x, "0|\n");
+	free(x);
 
 	assert_same_rows(&a, &b, same_rows, ARRAY_SIZE(same_rows));
 	assert_same_rows(&a, &b, run_row, ARRAY_SIZE(run_row));
