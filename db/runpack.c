@@ -279,8 +279,9 @@ int db_runs_pack(struct mmb_db *db, bool progress)
 		return -1;
 	runs = l.v;
 	ret = l.n ? pack_begin(&p, db) : 0;
-	for (size_t i = 0; i < l.n && !ret; i++) {
-		ret = pack_one(&p, runs[i]);
+	/* a run that cannot be packed (a value a block refuses) does not hold up the rest */
+	for (size_t i = 0; i < l.n && !(ret && !p.why); i++) {
+		ret |= pack_one(&p, runs[i]);
 		if (progress)
 			fprintf(stderr, "\rpacking the runner's samples into blocks: run %zu of %zu",
 				i + 1, l.n);

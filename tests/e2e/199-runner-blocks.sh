@@ -76,6 +76,19 @@ cmp -s r.csv u.csv || die "export differs: $(diff u.csv r.csv | head)"
 "$MMB" compare --db u.db base new > u.out 2>&1 || true
 cmp -s r.out u.out || die "repacked file compares differently: $(diff u.out r.out | head)"
 
+# a run whose rows a block refuses (an infinite value, crafted) keeps them,
+# said once, and does not hold up the runs after it
+cp r.db v.db
+sqlite3 v.db "INSERT INTO sample_values (run_id, iteration_id, series_id, iteration, seq, value)
+	SELECT run_id, iteration_id, series_id, iteration, seq, value FROM samples
+	WHERE id >= 4611686018427387904 ORDER BY id;
+	DELETE FROM sample_blocks;
+	UPDATE sample_values SET value = 1e999 WHERE id = (SELECT min(id) FROM sample_values)"
+"$MMB" rm --db v.db --yes 9999 2> v.err && die "rm 9999 succeeded"
+grep -q "^warning: .*keep a row per sample" v.err || die "no warning for the unpackable run: $(cat v.err)"
+[ "$(sqlite3 v.db "SELECT group_concat(DISTINCT run_id) FROM sample_values")" = 1 ] ||
+	die "rows left: runs $(sqlite3 v.db "SELECT group_concat(DISTINCT run_id) FROM sample_values")"
+
 # one workload listed twice: both number their iterations 1..N, so a block
 # could not tell them apart; those rows stay rows and read as before
 cat > twice.yaml <<EOC
