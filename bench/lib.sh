@@ -69,7 +69,7 @@ bench_gap_rows() {
 # runner stored them before schema migration 11.  One bench_row, goal 10
 # bytes a sample.  The samples view needs mmbsamples (MMBENCH_BUILD's).
 bench_sample_bytes() {
-	local w n packed rows per verdict used ext
+	local w n packed rows per verdict used ext bp br
 	ext=$(cd "${MMBENCH_BUILD:-build}" && pwd)/sqlite/mmbsamples
 	local sq=(command sqlite3 -cmd ".load $ext")
 	w=$(mktemp -d)
@@ -91,13 +91,14 @@ bench_sample_bytes() {
 		bench_row "runner samples on disk, $2" "<= 10 bytes a sample" - - - "not measured: no packed samples"
 		return
 	fi
+	bp=$(echo "$packed / $n" | bc -l)
+	br=$(echo "$rows / $n" | bc -l)
 	printf '%s: %d samples, %.1f a block: %.1f bytes a sample packed, %.1f as rows\n' "$2" "$n" "$per" \
-		"$(echo "$packed / $n" | bc -l)" "$(echo "$rows / $n" | bc -l)"
-	verdict=$(bench_met "$packed / $n <= 10")
+		"$bp" "$br"
+	verdict=$(bench_met "$bp <= 10")
 	# a block's header, its row and its index entry are paid per series and run
 	[ "$verdict" = missed ] && verdict="missed: $per samples a block here, and a block's 20-byte header, its row and index entry are paid once per series and run"
-	bench_row "runner samples on disk, $2" "<= 10 bytes a sample" \
-		"$(printf '%.1f B' "$(echo "$packed / $n" | bc -l)")" \
-		"$(printf 'as rows %.1f B' "$(echo "$rows / $n" | bc -l)")" \
-		"$(printf '%.2f' "$(echo "$packed / $rows" | bc -l)")" "$verdict"
+	bench_row "runner samples on disk, $2" "<= 10 bytes a sample" "$(printf '%.1f B' "$bp")" \
+		"$(printf 'as rows %.1f B' "$br")" "$(printf '%.2f' "$(echo "$packed / $rows" | bc -l)")" \
+		"$verdict"
 }

@@ -225,15 +225,15 @@ static int pack_begin(struct pack *p, struct mmb_db *db)
 /* One run in one transaction: a failure leaves its rows as they were. */
 static int pack_one(struct pack *p, int64_t run_id)
 {
-	p->run = run_id;
 	sqlite3 *sql = p->db->c->sql;
 
+	/* not db_begin()/db_commit(): their errors would add lines to the one warning */
+	p->run = run_id;
 	if (sqlite3_exec(sql, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return pack_fail(p, NULL);
-	if (pack_run(p) || (sqlite3_exec(sql, "COMMIT", NULL, NULL, NULL) != SQLITE_OK &&
-			    pack_fail(p, NULL))) {
-		if (!sqlite3_get_autocommit(sql))
-			sqlite3_exec(sql, "ROLLBACK", NULL, NULL, NULL);
+	if (pack_run(p) || sqlite3_exec(sql, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		pack_fail(p, NULL);	/* the first failure's reason stays */
+		db_rollback(p->db);
 		return -1;
 	}
 	return 0;
