@@ -37,6 +37,13 @@ struct machine_info {
 	uint64_t mem_bytes;
 };
 
+/*
+ * runs.accel of a boot on the virtual clock (single-threaded TCG with
+ * icount, harness/kernel/qemu.h): its times count guest instructions, so
+ * it is never pooled or compared with a real clock's runs.
+ */
+#define RUN_ACCEL_VIRTUAL "tcg-icount"
+
 struct run_info {
 	int64_t kernel_id;
 	int64_t machine_id;
@@ -45,7 +52,7 @@ struct run_info {
 	const char *config_text;
 	const char *release, *version, *cmdline, *config_hash;
 	const char *harness_version, *git_sha, *compiler;
-	const char *accel;		/* host, kvm, tcg, import */
+	const char *accel;		/* host, kvm, tcg, tcg-icount, import */
 	const char *options;		/* plan options, one per line (runs.options); NULL: none */
 };
 

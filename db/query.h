@@ -97,6 +97,7 @@ struct query_filter {
 	int last_runs;		/* > 0: only each label's last N usable runs */
 	bool keep_disturbed;	/* pool values of disturbed iterations too */
 	bool no_guard;		/* compare --no-guard: raw verdicts (implies keep) */
+	bool mix_clocks;	/* compare --mix-clocks: not a filter, compare_check_clocks()'s */
 	const int64_t *machines;	/* non-NULL: only runs on these machine ids, and
 					   runs without one (compare --by machine) */
 	size_t nmachines;

@@ -54,7 +54,7 @@ int cmd_ab(int argc, char **argv)
 	ret = ab_run(&o, &r);
 	if (r.base_label && r.new_label)
 		info("ab: %s vs %s [%s]: %d rounds recorded (%d run now) in %.0fs%s", r.base_label,
-		     r.new_label, accel_name(r.accel), r.rounds_done, r.rounds_run, r.wall,
+		     r.new_label, accel_record_name(r.accel, r.clock), r.rounds_done, r.rounds_run, r.wall,
 		     r.set_aside ? "; boots set aside (the host was busy) are 'failed' in list runs"
 				 : "");
 	ab_result_release(&r);

@@ -9,6 +9,8 @@
 	OPT_CALLBACK(0, "cpus", &(o)->cpus, "N", "guest CPUs", vm_opt_cpus),		\
 	OPT_CALLBACK(0, "mem", &(o)->mem_bytes, "SIZE", "guest memory", vm_opt_mem),	\
 	OPT_CALLBACK(0, "accel", &(o)->accel, "A", "auto, kvm or tcg", vm_opt_accel),	\
+	OPT_CALLBACK(0, "clock", &(o)->clock, "C",					\
+		     "real (host time) or virtual (guest instructions, TCG)", vm_opt_clock),	\
 	OPT_CALLBACK(0, "timeout", &(o)->timeout_s, "S", "whole boot time limit",	\
 		     vm_opt_secs),							\
 	OPT_CALLBACK(0, "hang-timeout", &(o)->hang_s, "S",				\

@@ -3,9 +3,15 @@
  * the good and the bad endpoint's run-level means (bisectstep.h).
  */
 #include "bisectstep.h"
+#include "levels.h"
+#include "stats.h"
+#include "util.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 const char *bisect_decision_name(enum bisect_decision d)
 {
@@ -163,4 +169,31 @@ int bisect_step_decide(const double *good, size_t ng, const double *bad, size_t 
 	}
 	decide(o, nc, r);
 	return 0;
+}
+
+size_t bisect_endpoints_next(size_t n, size_t n0)
+{
+	return (n / n0 + 1) * n0;
+}
+
+enum bisect_endpoints bisect_endpoints_decide(const double *good, size_t ng, const double *bad,
+					      size_t nb, size_t n0, struct stats_test *t)
+{
+	int64_t *ids = xmalloc((ng > nb ? ng : nb) * sizeof(*ids));
+	struct stats_level_info info;
+	bool last = (ng < nb ? ng : nb) >= BISECT_ENDPOINT_LOOKS * n0, tested;
+
+	/* one run mean is one unit */
+	for (size_t i = 0; i < (ng > nb ? ng : nb); i++)
+		ids[i] = (int64_t)i;
+	tested = stats_test_levels(STATS_WELCH, STATS_AMEAN,
+				   &(struct stats_side){ good, ids, ng },
+				   &(struct stats_side){ bad, ids, nb }, 1, STATS_UNIT_RUN, t,
+				   &info) == 0;
+	free(ids);
+	if (!tested)
+		t->p = t->rel = t->rel_lo = t->rel_hi = NAN;
+	if (tested && t->p < BISECT_ENDPOINT_ALPHA / BISECT_ENDPOINT_LOOKS)
+		return BISECT_ENDPOINTS_DIFFER;
+	return last ? BISECT_ENDPOINTS_SAME : BISECT_ENDPOINTS_MORE;
 }

@@ -59,4 +59,26 @@ int bisect_step_decide(const double *good, size_t ng, const double *bad, size_t 
 		       const double *cand, size_t nc, const struct bisect_step_opts *o,
 		       struct bisect_step_result *r);
 
+/*
+ * The endpoint check before any step: do good and bad differ at all?
+ * Looks at n0, 2 n0 ... BISECT_ENDPOINT_LOOKS x n0 runs a side, each a
+ * Welch test of the run means at alpha / BISECT_ENDPOINT_LOOKS
+ * (Bonferroni over the looks), so adding rounds to a change too small to
+ * see at n0 does not raise the chance of bisecting an A/A above alpha
+ * (tests/unit/test_bisectstep.c simulates it).  t gets the test with the
+ * change as a ratio and its 95% CI (Fieller, as compare states it).
+ */
+#define BISECT_ENDPOINT_LOOKS 3
+#define BISECT_ENDPOINT_ALPHA 0.05
+enum bisect_endpoints {
+	BISECT_ENDPOINTS_DIFFER,	/* significant at this look: bisect */
+	BISECT_ENDPOINTS_MORE,		/* not yet: measure up to the next look */
+	BISECT_ENDPOINTS_SAME,		/* not at the last look: nothing to bisect */
+};
+struct stats_test;
+enum bisect_endpoints bisect_endpoints_decide(const double *good, size_t ng, const double *bad,
+					      size_t nb, size_t n0, struct stats_test *t);
+/* The runs a side the look after one at n runs wants (n0 the first look's). */
+size_t bisect_endpoints_next(size_t n, size_t n0);
+
 #endif

@@ -73,6 +73,14 @@ struct compare_row {
 	struct stats_components *comp;	/* [nlabels] each label's run/within variance */
 };
 
+/* The clock the compared runs were timed on (clock.c). */
+enum compare_clock {
+	COMPARE_CLOCK_HOST,	/* runs on the machine itself: not stated */
+	COMPARE_CLOCK_REAL_VM,	/* guests under KVM or TCG, host time */
+	COMPARE_CLOCK_VIRTUAL,	/* guests on the virtual clock (icount) */
+	COMPARE_CLOCK_MIXED,	/* both, with --mix-clocks */
+};
+
 /* Optional per-label metadata for the lkp header; arrays [nlabels] or NULL. */
 struct compare_meta {
 	char **compiler;	/* kernel compiler */
@@ -112,6 +120,7 @@ struct compare {
 	struct compare_setting *setting;	/* [nsettings] the keys that differ */
 	size_t nsettings;
 	bool same_kernel;	/* every label is the same kernel build */
+	enum compare_clock clock;	/* what the pooled runs were timed on */
 	bool verbose;		/* compare --verbose: variance components in the text */
 	bool mm_sums;		/* rows' side[].mm are computed */
 	struct mmb_db *db;	/* compare_open() read the rows one at a time from it:
@@ -156,6 +165,15 @@ void compare_settings_release(struct compare *c, size_t nlabels);
 void compare_settings_pair(const struct compare *c, size_t i, struct compare *view);
 /* Fill side from label's values s (loaded): level, runs and drift (verdict.c). */
 void compare_side_measure(const struct query_series *s, struct compare_side *side);
+/*
+ * The clock of qs's pooled runs into *clock; MMB_EUSAGE after one error
+ * naming the labels when virtual and real clocks mix and !mix.
+ */
+int compare_check_clocks(const struct query_set *qs, bool mix, enum compare_clock *clock);
+/* "real", "virtual" or "mixed" (CSV, JSON). */
+const char *compare_clock_name(const struct compare *c);
+/* "PREFIXvirtual (guest instructions; ...)\n"; nothing for runs on the host itself. */
+void compare_clock_line(struct strbuf *out, const struct compare *c, const char *prefix);
 /* Lines after a table: disturbed counts and each inconclusive reason. */
 void compare_guard_notes(struct strbuf *out, const struct compare *c);
 /*
@@ -279,7 +297,9 @@ int compare_opt_unit(const struct option *opt, const char *arg);	/* enum stats_u
 	OPT_CALLBACK(0, "last", (f), "N", "only the newest N usable runs of a label",	\
 		     compare_opt_last),							\
 	OPT_BOOL(0, "keep-disturbed", &(f)->keep_disturbed,				\
-		 "pool the values of disturbed iterations too")
+		 "pool the values of disturbed iterations too"),			\
+	OPT_BOOL(0, "mix-clocks", &(f)->mix_clocks,					\
+		 "compare virtual-clock runs with real-clock runs anyway")
 /* 0-day's value cell: %10.2f / %10d / %10.4g */
 void compare_lkp_value(struct strbuf *out, double mean);
 

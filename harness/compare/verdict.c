@@ -336,6 +336,7 @@ void compare_guard_notes(struct strbuf *out, const struct compare *c)
 	bool any = false;
 
 	compare_unit_line(out, c, "unit: ");
+	compare_clock_line(out, c, "clock: ");
 	if (c->settings)
 		strbuf_addstr(out, c->settings);
 	if (c->verbose)
@@ -485,6 +486,7 @@ static bool setting_ignored(const char *key)
 	static const char *const keys[] = {
 		"swap.zram", "counters.unsupported", "profile", "profile.event",
 		"vm.console_log", "vm.kernel_key", "vm.guest_mem_bytes",
+		"vm.clock",	/* compare_check_clocks() keeps the clocks apart */
 	};
 
 	if (starts_with(key, "vm.boot.") || starts_with(key, "vm.host."))

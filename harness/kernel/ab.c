@@ -55,6 +55,8 @@ int ab_opts_check(struct ab_opts *o, int argc, char **argv)
 		return error("ab: no --patch or --new given: the new kernel would be the base kernel");
 	if (o->new_ref && kbuild_ref_check("ab: --new", o->new_ref))
 		return -1;
+	if (o->vm.clock == VM_CLOCK_VIRTUAL && o->vm.accel == ACCEL_KVM)
+		return vm_clock_check(&(enum accel){ ACCEL_KVM }, o->vm.clock);
 	if (o->max_rounds && !o->precision)
 		return error("ab: --max-rounds goes with --precision");
 	if (o->precision && o->max_rounds && o->rounds > o->max_rounds)
@@ -308,8 +310,8 @@ static int ab_rounds(struct vm_opts *vm, const char *dbpath,
 
 	if (db_open(&db, dbpath))
 		return -1;
-	if (db_count_rounds(&db, r->base_label, text, accel_name(vm->accel), &done) ||
-	    db_count_rounds(&db, r->new_label, text, accel_name(vm->accel), &rc)) {
+	if (db_count_rounds(&db, r->base_label, text, accel_record_name(vm->accel, vm->clock), &done) ||
+	    db_count_rounds(&db, r->new_label, text, accel_record_name(vm->accel, vm->clock), &rc)) {
 		db_close(&db);
 		return -1;
 	}
@@ -335,6 +337,7 @@ static int ab_rounds(struct vm_opts *vm, const char *dbpath,
 	}
 	r->rounds_done = rounds > done ? rounds : done;
 	r->accel = vm->accel;
+	r->clock = vm->clock;
 	return 0;
 }
 
@@ -363,9 +366,10 @@ static int ab_check_series(const char *dbpath, int rounds, const struct ab_resul
 	}
 	db_close(&db);
 	if (rc > 1) {
-		error("ab: the runs of %s and %s were made under different accelerators (%s); "
-		      "comparing them would mix emulation speed into the result. Use a fresh --db "
-		      "or the same --accel as before", r->base_label, r->new_label, accels.buf);
+		error("ab: the runs of %s and %s were made under different accelerators or clocks "
+		      "(%s); comparing them would mix emulation speed into the result. Use a fresh "
+		      "--db or the same --accel and --clock as before", r->base_label, r->new_label,
+		      accels.buf);
 		rc = -1;
 	}
 	strbuf_release(&accels);
@@ -521,9 +525,13 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 	if ((ret = ab_labels(o, cache, r)) < 0)
 		goto out;
 
-	/* one accelerator for every boot */
-	vm.accel = vm_pick_accel(o->vm.accel, cache, why, sizeof(why));
-	if (o->vm.accel == ACCEL_AUTO && vm.accel == ACCEL_TCG)
+	/* one accelerator and clock for every boot */
+	if (vm_clock_check(&vm.accel, vm.clock) < 0) {
+		ret = MMB_EUSAGE;
+		goto out;
+	}
+	vm.accel = vm_pick_accel(vm.accel, cache, why, sizeof(why));
+	if (o->vm.accel == ACCEL_AUTO && vm.accel == ACCEL_TCG && vm.clock == VM_CLOCK_REAL)
 		info("ab: using TCG (no KVM: %s)", why);
 	vm.experiment = o->experiment;
 	if ((ret = o->precision > 0 ? ab_rounds_precise(o, &vm, dbpath, text.buf, &rounds, r) :

@@ -59,6 +59,7 @@ struct ab_result {
 	double first_sample_s;		/* boot to first sample of the first boot */
 	double wall;
 	enum accel accel;
+	enum vm_clock clock;
 	/* the costs Kalibera-Jones plans with: per boot, boot to first sample
 	   and the rest of the boot per iteration, summed over nboots */
 	double boot_s, iter_s;

@@ -39,6 +39,7 @@ struct bstate {
 	double machine_s;		/* measuring time of this invocation */
 	struct bstep steps[MAX_STEPS];
 	size_t nsteps;
+	size_t endpoint_n;		/* runs a side the endpoint check ended with */
 };
 
 void bisect_opts_init(struct bisect_opts *o)
@@ -230,6 +231,9 @@ static void measure_key(const struct bisect_opts *o, struct strbuf *key)
 
 	strbuf_addf(key, "metric %s\nbase-config %s\n", o->metric,
 		    o->build.base_config ? o->build.base_config : "defconfig");
+	/* the real clock's runs were made before the key named a clock */
+	if (o->virtual_clock)
+		strbuf_addstr(key, "clock virtual\n");
 	for (size_t i = 0; i <= o->build.nfragments; i++) {
 		const char *f = i < o->build.nfragments ? o->build.fragments[i] : o->experiment;
 
@@ -314,36 +318,50 @@ static double *vals(const struct bstate *st, const char *sha, size_t *n)
 	return v;
 }
 
-/* good vs bad: Welch on the run means; 1 when not significant. */
+/*
+ * good vs bad: Welch on the run means, with rounds added up to the last
+ * look before it says there is nothing (bisect_endpoints_decide()); 1
+ * when not significant.
+ */
 static int check_endpoints(struct bstate *st)
 {
-	size_t want = (size_t)st->o->endpoint_rounds, ng, nb;
+	size_t n0 = (size_t)st->o->endpoint_rounds, want = n0, ng, nb;
+	enum bisect_endpoints d;
 	struct stats_test t;
 	double *g, *b;
-	int rc = 0;
 
-	for (size_t k = 1; k <= want; k++)
-		if (measure_to(st, st->good, k) < 0 || measure_to(st, st->bad, k) < 0)
-			return -1;
-	g = vals(st, st->good, &ng);
-	b = vals(st, st->bad, &nb);
-	if (stats_welch(g, ng, b, nb, &t) < 0 || !t.significant) {
-		printf("nothing to bisect: good vs bad is %+.1f%% [%+.1f%%, %+.1f%%] "
-		       "(Welch p = %.2g, %zu and %zu runs)\n", t.rel, t.rel_lo, t.rel_hi, t.p, ng, nb);
-		rc = 1;
-	} else {
-		info("bisect: good vs bad is %+.1f%% [%+.1f%%, %+.1f%%] (Welch p = %.2g, %zu and %zu runs)",
-		     t.rel, t.rel_lo, t.rel_hi, t.p, ng, nb);
+	for (;;) {
+		for (size_t k = 1; k <= want; k++)
+			if (measure_to(st, st->good, k) < 0 || measure_to(st, st->bad, k) < 0)
+				return -1;
+		g = vals(st, st->good, &ng);
+		b = vals(st, st->bad, &nb);
+		d = bisect_endpoints_decide(g, ng, b, nb, n0, &t);
+		free(g);
+		free(b);
+		if (d != BISECT_ENDPOINTS_MORE)
+			break;
+		want = bisect_endpoints_next(ng < nb ? ng : nb, n0);
+		info("bisect: good vs bad is %+.1f%% [%+.1f%%, %+.1f%%] (Welch p = %.2g, %zu and %zu "
+		     "runs): not yet below %.3g; measuring up to %zu runs each", t.rel, t.rel_lo,
+		     t.rel_hi, t.p, ng, nb, BISECT_ENDPOINT_ALPHA / BISECT_ENDPOINT_LOOKS, want);
 	}
-	free(g);
-	free(b);
-	return rc;
+	st->endpoint_n = ng < nb ? ng : nb;
+	if (d == BISECT_ENDPOINTS_SAME) {
+		printf("nothing to bisect: good vs bad is %+.1f%% [%+.1f%%, %+.1f%%] (ratio of means, "
+		       "95%% CI; Welch p = %.2g, %zu and %zu runs, needed p < %.3g)\n", t.rel,
+		       t.rel_lo, t.rel_hi, t.p, ng, nb, BISECT_ENDPOINT_ALPHA / BISECT_ENDPOINT_LOOKS);
+		return 1;
+	}
+	info("bisect: good vs bad is %+.1f%% [%+.1f%%, %+.1f%%] (Welch p = %.2g, %zu and %zu runs)",
+	     t.rel, t.rel_lo, t.rel_hi, t.p, ng, nb);
+	return 0;
 }
 
 /* One step at the candidate: rounds of good, bad, candidate until decided. */
 static int one_step(struct bstate *st, const char *cand, struct bisect_step_result *r)
 {
-	size_t n0 = (size_t)st->o->endpoint_rounds;
+	size_t n0 = st->endpoint_n;
 
 	for (size_t k = 1;; k++) {
 		size_t ng, nb, nc;

@@ -21,6 +21,7 @@
 #include "bisectstep.h"
 #include "kbuild.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct bisect_measure {
@@ -36,6 +37,7 @@ struct bisect_opts {
 	const char *cache_dir;		/* NULL: kbuild_cache_dir() */
 	struct bisect_step_opts step;
 	int endpoint_rounds;		/* first runs of each endpoint, default 5 */
+	bool virtual_clock;		/* measured under --clock virtual (its runs are its own) */
 	/* the kernel measurement's builds: base_config, fragments, jobs
 	   (tree, ref, label, db_path and cache_dir are set per commit) */
 	struct kbuild_opts build;

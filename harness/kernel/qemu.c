@@ -1,4 +1,5 @@
 #include "qemu.h"
+#include "db.h"
 #include "util.h"
 
 #include <errno.h>
@@ -19,6 +20,29 @@ int accel_parse(const char *s, enum accel *out)
 const char *accel_name(enum accel a)
 {
 	return (size_t)a < ARRAY_SIZE(accel_names) ? accel_names[a] : "auto";
+}
+
+static const char *const clock_names[] = { [VM_CLOCK_REAL] = "real", [VM_CLOCK_VIRTUAL] = "virtual" };
+
+int clock_parse(const char *s, enum vm_clock *out)
+{
+	return NAME_PARSE(clock_names, 0, s, out);
+}
+
+const char *clock_name(enum vm_clock c)
+{
+	return (size_t)c < ARRAY_SIZE(clock_names) ? clock_names[c] : "real";
+}
+
+const char *accel_record_name(enum accel a, enum vm_clock c)
+{
+	return c == VM_CLOCK_VIRTUAL ? RUN_ACCEL_VIRTUAL : accel_name(a);
+}
+
+enum vm_clock clock_of_accel(const char *recorded)
+{
+	return recorded && !strcmp(recorded, RUN_ACCEL_VIRTUAL) ? VM_CLOCK_VIRTUAL
+								    : VM_CLOCK_REAL;
 }
 
 bool kvm_usable(char *why, size_t len)
@@ -122,6 +146,21 @@ void qemu_build_argv(const struct qemu_opts *o, struct kargv *a)
 		kargv_push(a, "q35,accel=kvm");
 		kargv_push(a, "-cpu");
 		kargv_push(a, "host");
+	} else if (o->clock == VM_CLOCK_VIRTUAL) {
+		/*
+		 * icount needs one TCG thread: the vCPUs take turns on it, so
+		 * guest time is a count of guest instructions.  sleep=off: an
+		 * idle guest jumps to its next timer instead of waiting in host
+		 * time; align=off: never slowed to keep pace with the host.
+		 */
+		kargv_push(a, "-machine");
+		kargv_push(a, "q35");
+		kargv_push(a, "-accel");
+		kargv_push(a, "tcg,thread=single");
+		kargv_push(a, "-icount");
+		kargv_pushf(a, "shift=%d,sleep=off,align=off", VM_ICOUNT_SHIFT);
+		kargv_push(a, "-cpu");
+		kargv_push(a, "max");
 	} else {
 		/* TCG: multi-threaded so -smp N really runs N vCPUs in parallel */
 		kargv_push(a, "-machine");

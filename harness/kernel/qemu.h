@@ -17,12 +17,29 @@
 
 enum accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
 
+/*
+ * The guest's clock.  Real: host time, under KVM or multi-threaded TCG.
+ * Virtual: single-threaded TCG with icount, so guest time advances by
+ * 2^VM_ICOUNT_SHIFT ns per guest instruction and host load cannot reach
+ * it (docs/kernel-ab.md, "The virtual clock").  Recorded in runs.accel as
+ * RUN_ACCEL_VIRTUAL (db.h), so every check that keeps accelerators apart
+ * (ab's rounds, compare's clock check) keeps the clocks apart too.
+ */
+enum vm_clock { VM_CLOCK_REAL, VM_CLOCK_VIRTUAL };
+#define VM_ICOUNT_SHIFT 3
+
 #define QEMU_RESULT_PORT "mmbench.results"
 /* The guest's console line with its boot phases, read back by vm run. */
 #define VM_BOOT_LINE "mmbench-vm: boot phases (guest uptime, s): "
 
 int accel_parse(const char *s, enum accel *out);
 const char *accel_name(enum accel a);
+int clock_parse(const char *s, enum vm_clock *out);
+const char *clock_name(enum vm_clock c);
+/* What runs.accel records for a boot: kvm, tcg, or tcg-icount (virtual clock). */
+const char *accel_record_name(enum accel a, enum vm_clock c);
+/* The clock a recorded runs.accel value implies (host, kvm, tcg, import: real). */
+enum vm_clock clock_of_accel(const char *recorded);
 
 /*
  * Can this host run KVM at all: /dev/kvm opens, the API version is 12 and a
@@ -38,6 +55,7 @@ struct qemu_opts {
 	const char *result_file;	/* virtio-serial port backing file */
 	const char *extra_append;	/* appended to the kernel command line */
 	enum accel accel;		/* KVM or TCG (never AUTO here) */
+	enum vm_clock clock;		/* VIRTUAL: TCG only */
 	int cpus;
 	uint64_t mem_bytes;
 };

@@ -25,6 +25,7 @@ struct vm_opts {
 	const char *cache_dir;		/* NULL: kbuild_cache_dir() */
 	const char *qemu;		/* NULL: qemu-system-x86_64 */
 	enum accel accel;
+	enum vm_clock clock;		/* --clock: VIRTUAL boots under TCG with icount */
 	int cpus;			/* 0: 2 (or fewer host CPUs) */
 	uint64_t mem_bytes;		/* 0: 2 GiB */
 	int timeout_s;			/* whole boot; 0: 6 h */
@@ -40,6 +41,7 @@ struct vm_opts {
 struct vm_result {
 	int64_t run_id;
 	enum accel accel;		/* what was really used */
+	enum vm_clock clock;
 	char status[16];		/* complete, interrupted, failed */
 	int iterations, samples;
 	double boot_to_first_sample;	/* seconds; 0 when none */
@@ -73,6 +75,12 @@ int vm_opt_mem(const struct option *opt, const char *v);	/* uint64_t *, <= MemTo
 int vm_opt_size(const struct option *opt, const char *v);	/* uint64_t * */
 int vm_opt_secs(const struct option *opt, const char *v);	/* int * seconds */
 int vm_opt_accel(const struct option *opt, const char *v);	/* enum accel * */
+int vm_opt_clock(const struct option *opt, const char *v);	/* enum vm_clock * */
+/*
+ * The accelerator and clock together: the virtual clock runs under TCG
+ * only (auto becomes tcg, kvm is refused).  0, or -1 after a message.
+ */
+int vm_clock_check(enum accel *accel, enum vm_clock clock);
 /*
  * Returns 0 when the run completed, -1 on a runtime failure (the run is
  * recorded as failed, console tail printed), MMB_EUSAGE on bad input (unknown

@@ -56,6 +56,9 @@ static void json_settings(struct strbuf *out, const struct compare *c)
 	jkey(out, "unit");
 	json_add_string(out, unit.buf);
 	strbuf_release(&unit);
+	strbuf_addstr(out, ",");
+	jkey(out, "clock");
+	json_add_string(out, compare_clock_name(c));
 	/* true: one kernel build under different settings (an export loses the build) */
 	strbuf_addf(out, ",\"compares_settings\":%s,\"settings_differ\":[",
 		    c->same_kernel && c->nsettings ? "true" : "false");

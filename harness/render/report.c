@@ -411,6 +411,7 @@ static void report_levels(const struct compare *c, struct report_emitter *e)
 		for (size_t i = 0; i < c->qs->nlabels; i++)
 			runs |= c->rows[r].comp[i].nruns >= 2;
 	compare_unit_line(&u, c, "unit: ");
+	compare_clock_line(&u, c, "clock: ");
 	if (runs)
 		compare_components_lines(&u, c);
 	report_emit_code(e, u.buf, c->settings);

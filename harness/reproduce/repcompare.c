@@ -499,6 +499,7 @@ int repro_print_comparison(struct mmb_db *db, const struct lkp_report *r,
 	reproduced = kpi_verdicts(&v, complete);
 	/* what the verdicts rest on: the unit tested, and settings that differ */
 	compare_unit_line(&sb, &v.cmp, "unit: ");
+	compare_clock_line(&sb, &v.cmp, "clock: ");
 	if (v.cmp.settings)
 		strbuf_addstr(&sb, v.cmp.settings);
 

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bisectstep.h"
+#include "stats.h"
 #include "seeded.h"
 
 #define TRIALS 2000
@@ -200,6 +201,77 @@ static void test_error_bound_long(void **state)
 	}
 }
 
+/*
+ * The endpoint check with rounds added (bisect_endpoints_decide()): one
+ * endpoint pair, measured n0 runs a side, then up to each next look.
+ * Returns the runs a side it ended with; *found when it called them
+ * different.
+ */
+static size_t sim_endpoints(double d, double sd_bad, size_t n0, int *found)
+{
+	double g[BISECT_ENDPOINT_LOOKS * 8], b[BISECT_ENDPOINT_LOOKS * 8];
+	struct stats_test t;
+	size_t n = 0, want = n0;
+
+	for (;;) {
+		for (; n < want; n++) {
+			g[n] = 100 + seeded_gauss2();
+			b[n] = 100 - d + sd_bad * seeded_gauss2();
+		}
+		switch (bisect_endpoints_decide(g, n, b, n, n0, &t)) {
+		case BISECT_ENDPOINTS_DIFFER:
+			*found = 1;
+			return n;
+		case BISECT_ENDPOINTS_SAME:
+			*found = 0;
+			/* the ratio CI is stated, and never below -100% */
+			assert_true(t.rel_lo >= -100 && t.rel_lo <= t.rel && t.rel <= t.rel_hi);
+			return n;
+		case BISECT_ENDPOINTS_MORE:
+			want = bisect_endpoints_next(n, n0);
+			assert_true(want <= BISECT_ENDPOINT_LOOKS * n0);
+			break;
+		}
+	}
+}
+
+/*
+ * The endpoint check's false "there is a change" rate stays under its 5%
+ * over all its looks (A/As, equal and unequal spreads), and it finds a
+ * change the first look at 3 runs mostly misses.
+ */
+static void test_endpoints_sequential(void **state)
+{
+	const struct { double d, sd_bad; size_t n0; } cases[] = {
+		{ 0, 1, 3 }, { 0, 2, 3 }, { 0, 1, 5 }, { 1.5, 1, 3 }, { 2, 1, 3 }, { 3, 1, 3 },
+	};
+	int table = getenv("MMBENCH_SIM_TABLE") != NULL;
+
+	(void)state;
+	seeded_state = 0xe4d901e7ull;
+	if (table)
+		printf("\n| change (sd) | sd of bad | first look | found | mean runs a side |\n"
+		       "|---|---|---|---|---|\n");
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		int found = 0, f;
+		size_t runs = 0;
+
+		for (int t = 0; t < TRIALS; t++) {
+			runs += sim_endpoints(cases[c].d, cases[c].sd_bad, cases[c].n0, &f);
+			found += f;
+		}
+		if (table)
+			printf("| %g | %g | %zu | %.1f%% | %.1f |\n", cases[c].d, cases[c].sd_bad,
+			       cases[c].n0, 100.0 * found / TRIALS, (double)runs / TRIALS);
+		if (cases[c].d == 0 && found > 0.05 * TRIALS)
+			fail_msg("A/A, sd %g, n0 %zu: %d of %d called different", cases[c].sd_bad,
+				 cases[c].n0, found, TRIALS);
+		/* 3 sd is found at 9 runs a side nearly always */
+		if (cases[c].d >= 3)
+			assert_true(found >= 0.95 * TRIALS);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -208,6 +280,7 @@ int main(void)
 		cmocka_unit_test(test_bad_opts),
 		cmocka_unit_test(test_error_bound),
 		cmocka_unit_test(test_error_bound_long),
+		cmocka_unit_test(test_endpoints_sequential),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
