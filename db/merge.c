@@ -404,6 +404,8 @@ static int merge_line(struct merge_ctx *m, const char *line)
 	type = f[0] && strlen(f[0]) == 1 ? f[0][0] : '?';
 	m->records++;
 	m->last_record_wall = now_wall();
+	if (!m->first_record_wall)
+		m->first_record_wall = m->last_record_wall;
 	if (m->iter && type != 'S' && type != 'O') {
 		ret = error("result stream: iteration record cut short by '%c'", type);
 		merge_iter_reset(m);

@@ -73,6 +73,7 @@ struct merge_ctx {
 	char *guest_release;
 	double first_sample_wall;	/* now_wall() when the first sample merged (0: none) */
 	double last_record_wall;
+	double first_record_wall;	/* now_wall() when the first record arrived (0: none) */
 	char *last_message;		/* latest L record */
 };
 

@@ -411,7 +411,7 @@ static int tree_compare(const struct repro_args *a, const struct lkp_report *r,
 		titles[c] = col[c].title;
 		rcol[c] = col[c].rcol;
 	}
-	repro_plan_caveats(p, r, guest, accel_name(used));
+	repro_plan_caveats(p, r, guest, accel_record_name(used, a->vm.clock));
 	if (db_open_existing(&db, db_default_path(a->db)))
 		return EXIT_RUNTIME;
 	{

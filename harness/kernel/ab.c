@@ -522,14 +522,13 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 		strbuf_release(&text);
 		return MMB_EUSAGE;
 	}
-	if ((ret = ab_labels(o, cache, r)) < 0)
-		goto out;
-
 	/* one accelerator and clock for every boot */
 	if (vm_clock_check(&vm.accel, vm.clock) < 0) {
 		ret = MMB_EUSAGE;
 		goto out;
 	}
+	if ((ret = ab_labels(o, cache, r)) < 0)
+		goto out;
 	vm.accel = vm_pick_accel(vm.accel, cache, why, sizeof(why));
 	if (o->vm.accel == ACCEL_AUTO && vm.accel == ACCEL_TCG && vm.clock == VM_CLOCK_REAL)
 		info("ab: using TCG (no KVM: %s)", why);

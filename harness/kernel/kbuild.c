@@ -717,6 +717,22 @@ static int kb_make(struct kb *k)
 	return 0;
 }
 
+/* Does the .config at path hold this line? */
+static bool config_has(const char *path, const char *line)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool has = false;
+
+	if (strbuf_read_file(&sb, path) >= 0)
+		for (const char *p = sb.buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+			if (!strncmp(p, line, strlen(line)) && (p[strlen(line)] == '\n' || !p[strlen(line)])) {
+				has = true;
+				break;
+			}
+	strbuf_release(&sb);
+	return has;
+}
+
 /* publish kernels/<key> atomically and label it */
 static int kb_publish(struct kb *k)
 {
@@ -737,6 +753,15 @@ static int kb_publish(struct kb *k)
 
 		rc = copy_file(k->path, dst) || copy_file(cfgsrc, cfgdst) || copy_file(k->log, logdst);
 		free(dst);
+		/* the ELF image too when it has a PVH entry: vm run --machine microvm boots it */
+		if (!rc && config_has(cfgsrc, "CONFIG_PVH=y")) {
+			char *elf = xasprintf("%s/vmlinux", k->obj);
+
+			dst = xasprintf("%s/vmlinux", k->tmpdir);
+			rc = copy_file(elf, dst);
+			free(elf);
+			free(dst);
+		}
 		free(cfgsrc);
 		free(cfgdst);
 		free(logdst);

@@ -122,6 +122,7 @@ void kbuild_cache_key(const char *commit, const char *const *patch_hashes, size_
 struct kernel_entry {
 	char *label, *key, *dir, *bzimage, *release, *base_commit, *patches_json,
 		*config_hash, *compiler, *built;
+	char *vmlinux;		/* the ELF image (PVH entry), or NULL when not kept */
 };
 int kbuild_find(const char *cache_dir, const char *label, struct kernel_entry *e);
 void kernel_entry_release(struct kernel_entry *e);

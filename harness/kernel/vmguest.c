@@ -9,6 +9,7 @@
  */
 #include "vmrun.h"
 #include "config.h"
+#include "interference.h"
 #include "merge.h"
 #include "parse-options.h"
 #include "qemu.h"
@@ -370,6 +371,8 @@ int vm_guest_main(const char *args_file)
 			zram = args.buf + (off += strlen(a) + 1);
 		} else if (!strcmp(a, "--crash-after") && off + strlen(a) + 1 < args.len) {
 			crash_after = atoi(args.buf + (off += strlen(a) + 1));
+		} else if (!strcmp(a, "--virtual-clock")) {
+			interference_irq_not_foreign();
 		}
 	}
 	/* MMBENCH_VM_PORT: a file instead of the port, to test the agent on a host */

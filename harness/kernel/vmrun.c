@@ -481,6 +481,8 @@ static void vm_guest_args(const struct vm_opts *o, struct strbuf *args)
 		snprintf(num, sizeof(num), "%d", o->crash_after);
 		push_arg(args, num);
 	}
+	if (o->clock == VM_CLOCK_VIRTUAL)
+		push_arg(args, "--virtual-clock");
 	/* the guest runs it into the result port: no DB, no label of its own */
 	push_arg(args, "--");
 	push_arg(args, "run");
@@ -583,7 +585,8 @@ int64_t vm_run_begin(struct mmb_db *db, const struct vm_opts *o, const struct ke
  * start, agent ready and first sample) against the host's boot to first
  * sample: said, and kept with the run (vm.boot.*).
  */
-static void boot_phases(const char *console, struct vm_result *r, struct mmb_db *db)
+static void boot_phases(const char *console, struct vm_result *r, struct mmb_db *db,
+			bool virtual, double host_ready)
 {
 	struct strbuf log = STRBUF_INIT;
 	struct vm_boot_phases *p = &r->phases;
@@ -597,7 +600,7 @@ static void boot_phases(const char *console, struct vm_result *r, struct mmb_db 
 	if (line && sscanf(line + strlen(VM_BOOT_LINE), "init %lf agent %lf ready %lf first-sample %lf",
 			   &init, &agent, &ready, &first) == 4 &&
 	    init >= 0 && agent >= init && ready >= agent && first >= ready &&
-	    first <= r->boot_to_first_sample) {
+	    (virtual || first <= r->boot_to_first_sample)) {
 		const struct { const char *key; double v; } kv[] = {
 			{ "vm.boot.qemu_firmware_s", p->qemu_firmware = r->boot_to_first_sample - first },
 			{ "vm.boot.kernel_s", p->kernel = init },
@@ -606,14 +609,25 @@ static void boot_phases(const char *console, struct vm_result *r, struct mmb_db 
 			{ "vm.boot.first_sample_s", p->first_sample = first - ready },
 		};
 
-		for (size_t i = 0; i < ARRAY_SIZE(kv); i++) {
+		/* on the virtual clock guest seconds are not host seconds: no difference of the two */
+		for (size_t i = virtual ? 1 : 0; i < ARRAY_SIZE(kv); i++) {
 			snprintf(num, sizeof(num), "%.3f", kv[i].v);
 			db_run_env(db, r->run_id, kv[i].key, num, NULL);
 		}
-		info("vm: boot to first sample %.2fs: QEMU, firmware and decompression %.2f, kernel "
-		     "%.2f, init script %.2f, agent set-up %.2f, agent to first sample %.2f",
-		     r->boot_to_first_sample, p->qemu_firmware, p->kernel, p->init, p->agent_setup,
-		     p->first_sample);
+		if (virtual) {
+			p->qemu_firmware = 0;
+			snprintf(num, sizeof(num), "%.3f", host_ready);
+			db_run_env(db, r->run_id, "vm.boot.host_to_ready_s", num, NULL);
+			info("vm: boot to first sample %.2fs, QEMU start to agent ready %.2fs (host "
+			     "time); guest clock (virtual s): kernel %.2f, init script %.2f, agent "
+			     "set-up %.2f, agent to first sample %.2f", r->boot_to_first_sample,
+			     host_ready, p->kernel, p->init, p->agent_setup, p->first_sample);
+		} else {
+			info("vm: boot to first sample %.2fs: QEMU, firmware and decompression %.2f, "
+			     "kernel %.2f, init script %.2f, agent set-up %.2f, agent to first sample "
+			     "%.2f", r->boot_to_first_sample, p->qemu_firmware, p->kernel, p->init,
+			     p->agent_setup, p->first_sample);
+		}
 	}
 	strbuf_release(&log);
 }
@@ -726,7 +740,8 @@ static int vm_outcome(const struct vm_opts *o, struct boot *b, enum boot_end end
 	if (m->first_sample_wall)
 		r->boot_to_first_sample = m->first_sample_wall - b->started;
 	if (r->boot_to_first_sample > 0)
-		boot_phases(console, r, db);
+		boot_phases(console, r, db, b->q.clock == VM_CLOCK_VIRTUAL,
+			    m->first_record_wall - b->started);
 	status = vm_verdict(o, b, end, m, b->q.cpus, b->q.mem_bytes, &why);
 	if (!strcmp(status, "complete")) {
 		info("vm: run %lld on %s [%s] complete: %d iterations, %d samples in %.0fs "
@@ -789,7 +804,7 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 	cfgpath = realpath(o->experiment, NULL);
 
 	accel = vm_pick_accel(want, cache, whybuf, sizeof(whybuf));
-	if (o->accel == ACCEL_AUTO && accel == ACCEL_TCG)
+	if (o->accel == ACCEL_AUTO && accel == ACCEL_TCG && o->clock == VM_CLOCK_REAL)
 		info("vm: using TCG (no KVM: %s)", whybuf);
 
 	if (db_open(&db, db_default_path(o->db_path)))

@@ -72,6 +72,13 @@ static ssize_t slurp(const char *path, char *buf, size_t len)
 	return got;
 }
 
+static bool irq_is_foreign = true;
+
+void interference_irq_not_foreign(void)
+{
+	irq_is_foreign = false;
+}
+
 /*
  * "cpuN user nice system idle iowait irq softirq steal guest guest_nice":
  * sum the watched CPUs.  guest time is already inside user.
@@ -93,7 +100,7 @@ static void read_stat(struct interference_snap *s)
 		if (sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0],
 			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) < 9 || !watched(cpu))
 			continue;
-		s->busy += v[0] + v[1] + v[2] + v[5] + v[6];
+		s->busy += v[0] + v[1] + v[2] + (irq_is_foreign ? v[5] + v[6] : 0);
 		s->idle += v[3];
 		s->iowait += v[4];
 		s->steal += v[7];

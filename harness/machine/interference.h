@@ -64,6 +64,15 @@ struct interference {
 
 /* The CPUs to watch: the pin set (environment: pin_cpu), NULL for our affinity. */
 void interference_set_cpus(const cpu_set_t *pin);
+/*
+ * Inside a guest on the virtual clock (vm run --clock virtual) with two or
+ * more vCPUs, TCG runs the vCPUs in turns on one host thread and guest
+ * time runs on through another vCPU's turn: an idle vCPU woken by an
+ * interrupt is charged irq and softirq time for the whole turn (half the
+ * machine beside a busy vCPU).  From this call on, irq and softirq time
+ * is not counted as others' CPU.
+ */
+void interference_irq_not_foreign(void);
 void interference_take(struct interference_snap *s);
 /*
  * CPU that is the harness's own though getrusage(CHILDREN) does not see

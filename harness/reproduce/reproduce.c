@@ -3,6 +3,7 @@
  * reproduce.h for the table of mappings.
  */
 #include "reproduce.h"
+#include "db.h"
 #include "units.h"
 #include "util.h"
 
@@ -718,6 +719,8 @@ void repro_plan_caveats(struct repro_plan *p, const struct lkp_report *r,
 	}
 	if (accel && !strcmp(accel, "tcg"))
 		note(p, "caveat: kernels run under QEMU TCG (emulated CPU): syscall and fault costs are distorted, magnitudes differ from bare metal");
+	if (accel && !strcmp(accel, RUN_ACCEL_VIRTUAL))
+		note(p, "caveat: kernels run under QEMU TCG on the virtual clock (time counts guest instructions): a change in instructions shows at full size, cache, TLB and memory latency do not show at all");
 }
 
 void repro_fmt_p(struct strbuf *out, double p)
