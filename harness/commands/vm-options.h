@@ -11,6 +11,8 @@
 	OPT_CALLBACK(0, "accel", &(o)->accel, "A", "auto, kvm or tcg", vm_opt_accel),	\
 	OPT_CALLBACK(0, "clock", &(o)->clock, "C",					\
 		     "real (host time) or virtual (guest instructions, TCG)", vm_opt_clock),	\
+	OPT_CALLBACK(0, "machine", &(o)->machine, "M", "auto, q35 or microvm",		\
+		     vm_opt_machine),							\
 	OPT_CALLBACK(0, "timeout", &(o)->timeout_s, "S", "whole boot time limit",	\
 		     vm_opt_secs),							\
 	OPT_CALLBACK(0, "hang-timeout", &(o)->hang_s, "S",				\

@@ -717,8 +717,7 @@ static int kb_make(struct kb *k)
 	return 0;
 }
 
-/* Does the .config at path hold this line? */
-static bool config_has(const char *path, const char *line)
+bool kconfig_file_has(const char *path, const char *line)
 {
 	struct strbuf sb = STRBUF_INIT;
 	bool has = false;
@@ -754,7 +753,7 @@ static int kb_publish(struct kb *k)
 		rc = copy_file(k->path, dst) || copy_file(cfgsrc, cfgdst) || copy_file(k->log, logdst);
 		free(dst);
 		/* the ELF image too when it has a PVH entry: vm run --machine microvm boots it */
-		if (!rc && config_has(cfgsrc, "CONFIG_PVH=y")) {
+		if (!rc && kconfig_file_has(cfgsrc, "CONFIG_PVH=y")) {
 			char *elf = xasprintf("%s/vmlinux", k->obj);
 
 			dst = xasprintf("%s/vmlinux", k->tmpdir);

@@ -125,6 +125,8 @@ struct kernel_entry {
 	char *vmlinux;		/* the ELF image (PVH entry), or NULL when not kept */
 };
 int kbuild_find(const char *cache_dir, const char *label, struct kernel_entry *e);
+/* Does the .config at path hold this line ("CONFIG_X=y") verbatim? */
+bool kconfig_file_has(const char *path, const char *line);
 void kernel_entry_release(struct kernel_entry *e);
 /* Labels in the cache, sorted (malloc'ed array of malloc'ed strings). */
 char **kbuild_labels(const char *cache_dir, size_t *n);

@@ -34,6 +34,20 @@ const char *clock_name(enum vm_clock c)
 	return (size_t)c < ARRAY_SIZE(clock_names) ? clock_names[c] : "real";
 }
 
+static const char *const machine_names[] = {
+	[VM_MACHINE_AUTO] = "auto", [VM_MACHINE_Q35] = "q35", [VM_MACHINE_MICROVM] = "microvm",
+};
+
+int machine_parse(const char *s, enum vm_machine *out)
+{
+	return NAME_PARSE(machine_names, 0, s, out);
+}
+
+const char *machine_name(enum vm_machine m)
+{
+	return (size_t)m < ARRAY_SIZE(machine_names) ? machine_names[m] : "auto";
+}
+
 const char *accel_record_name(enum accel a, enum vm_clock c)
 {
 	return c == VM_CLOCK_VIRTUAL ? RUN_ACCEL_VIRTUAL : accel_name(a);
@@ -141,9 +155,11 @@ void qemu_build_argv(const struct qemu_opts *o, struct kargv *a)
 	kargv_push(a, "none");
 	kargv_push(a, "-parallel");
 	kargv_push(a, "none");
+	kargv_push(a, "-machine");
+	kargv_push(a, o->machine == VM_MACHINE_MICROVM ? "microvm" : "q35");
 	if (o->accel == ACCEL_KVM) {
-		kargv_push(a, "-machine");
-		kargv_push(a, "q35,accel=kvm");
+		kargv_push(a, "-accel");
+		kargv_push(a, "kvm");
 		kargv_push(a, "-cpu");
 		kargv_push(a, "host");
 	} else if (o->clock == VM_CLOCK_VIRTUAL) {
@@ -153,8 +169,6 @@ void qemu_build_argv(const struct qemu_opts *o, struct kargv *a)
 		 * idle guest jumps to its next timer instead of waiting in host
 		 * time; align=off: never slowed to keep pace with the host.
 		 */
-		kargv_push(a, "-machine");
-		kargv_push(a, "q35");
 		kargv_push(a, "-accel");
 		kargv_push(a, "tcg,thread=single");
 		kargv_push(a, "-icount");
@@ -163,8 +177,6 @@ void qemu_build_argv(const struct qemu_opts *o, struct kargv *a)
 		kargv_push(a, "max");
 	} else {
 		/* TCG: multi-threaded so -smp N really runs N vCPUs in parallel */
-		kargv_push(a, "-machine");
-		kargv_push(a, "q35");
 		kargv_push(a, "-accel");
 		kargv_push(a, "tcg,thread=multi");
 		kargv_push(a, "-cpu");
@@ -186,7 +198,8 @@ void qemu_build_argv(const struct qemu_opts *o, struct kargv *a)
 	kargv_pushf(a, "file:%s", o->console_log);
 	if (o->result_file) {
 		kargv_push(a, "-device");
-		kargv_push(a, "virtio-serial-pci");
+		kargv_push(a, o->machine == VM_MACHINE_MICROVM ? "virtio-serial-device"
+							       : "virtio-serial-pci");
 		kargv_push(a, "-chardev");
 		char *p = comma_escape(o->result_file);
 

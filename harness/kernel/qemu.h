@@ -26,6 +26,17 @@ enum accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
  * (ab's rounds, compare's clock check) keeps the clocks apart too.
  */
 enum vm_clock { VM_CLOCK_REAL, VM_CLOCK_VIRTUAL };
+
+/*
+ * The emulated machine.  q35: PCI, SeaBIOS, the bzImage's real-mode
+ * entry.  microvm: no PCI and no legacy firmware (qboot), virtio over
+ * MMIO: about half a second less per boot under TCG (docs/kernel-ab.md,
+ * "Boot cost").  AUTO picks microvm for kernels built with
+ * CONFIG_VIRTIO_MMIO (configs/kernel/mmbench.config asks for it), else q35.
+ */
+enum vm_machine { VM_MACHINE_AUTO, VM_MACHINE_Q35, VM_MACHINE_MICROVM };
+int machine_parse(const char *s, enum vm_machine *out);
+const char *machine_name(enum vm_machine m);
 #define VM_ICOUNT_SHIFT 3
 
 #define QEMU_RESULT_PORT "mmbench.results"
@@ -56,6 +67,7 @@ struct qemu_opts {
 	const char *extra_append;	/* appended to the kernel command line */
 	enum accel accel;		/* KVM or TCG (never AUTO here) */
 	enum vm_clock clock;		/* VIRTUAL: TCG only */
+	enum vm_machine machine;	/* Q35 or MICROVM (never AUTO here) */
 	int cpus;
 	uint64_t mem_bytes;
 };

@@ -154,6 +154,27 @@ int vm_opt_clock(const struct option *opt, const char *v)
 	return 0;
 }
 
+int vm_opt_machine(const struct option *opt, const char *v)
+{
+	if (machine_parse(v, opt->value))
+		return error("--machine '%s': expected auto, q35 or microvm", v);
+	return 0;
+}
+
+/* microvm needs virtio over MMIO for the result port; kernels built before it asked have PCI only */
+static enum vm_machine pick_machine(enum vm_machine want, const struct kernel_entry *k)
+{
+	char *cfg;
+	bool mmio;
+
+	if (want != VM_MACHINE_AUTO)
+		return want;
+	cfg = xasprintf("%s/config", k->dir);
+	mmio = kconfig_file_has(cfg, "CONFIG_VIRTIO_MMIO=y");
+	free(cfg);
+	return mmio ? VM_MACHINE_MICROVM : VM_MACHINE_Q35;
+}
+
 int vm_clock_check(enum accel *accel, enum vm_clock clock)
 {
 	if (clock != VM_CLOCK_VIRTUAL)
@@ -837,11 +858,13 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 	b.q.mem_bytes = mem;
 	b.q.accel = accel;
 	b.q.clock = o->clock;
+	b.q.machine = pick_machine(o->machine, &k);
+	db_run_env(&db, r->run_id, "vm.machine", machine_name(b.q.machine), NULL);
 	b.qemu_log = path.qlog;
 	b.m = &m;
 	merge_init(&m, &db, r->run_id);
-	info("vm: booting %s [%s, %d CPUs, %llu MiB]", o->label, accel_record_name(accel, o->clock), cpus,
-	     (unsigned long long)(mem >> 20));
+	info("vm: booting %s [%s, %s, %d CPUs, %llu MiB]", o->label, accel_record_name(accel, o->clock),
+	     machine_name(b.q.machine), cpus, (unsigned long long)(mem >> 20));
 	if (accel == ACCEL_KVM && o->accel == ACCEL_AUTO)
 		b.probe_s = o->kvm_probe_s ? o->kvm_probe_s : 10;
 	end = vm_boot(&b, cache, &db, r->run_id);

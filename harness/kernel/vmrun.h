@@ -26,6 +26,7 @@ struct vm_opts {
 	const char *qemu;		/* NULL: qemu-system-x86_64 */
 	enum accel accel;
 	enum vm_clock clock;		/* --clock: VIRTUAL boots under TCG with icount */
+	enum vm_machine machine;	/* --machine: AUTO microvm when the kernel can */
 	int cpus;			/* 0: 2 (or fewer host CPUs) */
 	uint64_t mem_bytes;		/* 0: 2 GiB */
 	int timeout_s;			/* whole boot; 0: 6 h */
@@ -76,6 +77,7 @@ int vm_opt_size(const struct option *opt, const char *v);	/* uint64_t * */
 int vm_opt_secs(const struct option *opt, const char *v);	/* int * seconds */
 int vm_opt_accel(const struct option *opt, const char *v);	/* enum accel * */
 int vm_opt_clock(const struct option *opt, const char *v);	/* enum vm_clock * */
+int vm_opt_machine(const struct option *opt, const char *v);	/* enum vm_machine * */
 /*
  * The accelerator and clock together: the virtual clock runs under TCG
  * only (auto becomes tcg, kvm is refused).  0, or -1 after a message.
