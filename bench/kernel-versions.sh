@@ -7,7 +7,8 @@
 # (6.9); docs/kernel-ab.md holds what this measured.
 #
 # Env: MMBENCH_BUILD (build), KVER_REPO ($MMBENCH_BUILD/cache/linux-versions.git),
-#   KVER_ROUNDS (8), KVER_ACCEL (auto), KVER_EXP (bench/kernel-versions.yaml),
+#   KVER_ROUNDS (8), KVER_ACCEL (auto), KVER_CLOCK (real; virtual: TCG on the
+#   virtual clock, docs/kernel-ab.md), KVER_EXP (bench/kernel-versions.yaml),
 #   KVER_DB (keep the DB; default a temporary one), MMBENCH_KERNEL_CACHE.
 #   KVER_PREPARE_ONLY=1: make the repo and build both kernels (cached for
 #   ab), boot nothing: the builds may run beside other work, the A/B not.
@@ -18,6 +19,8 @@ MM=$B/mmbench
 REPO=${KVER_REPO:-$B/cache/linux-versions.git}
 ROUNDS=${KVER_ROUNDS:-8}
 ACCEL=${KVER_ACCEL:-auto}
+CLOCK=${KVER_CLOCK:-real}
+[ "$CLOCK" = virtual ] && ACCEL=tcg
 EXP=${KVER_EXP:-bench/kernel-versions.yaml}
 export MMBENCH_CACHE=${MMBENCH_KERNEL_CACHE:-$B/cache/kernel}
 
@@ -67,11 +70,11 @@ T=$(mktemp -d) || die "mktemp failed"
 trap 'rm -rf "$T"' EXIT
 export MMBENCH_DB=${KVER_DB:-$T/versions.db}
 export MMBENCH_STATE=$T/state
-echo "kernel-versions: v6.1 vs v6.12, $ROUNDS rounds, accel $ACCEL, $(getconf _NPROCESSORS_ONLN) host CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
+echo "kernel-versions: v6.1 vs v6.12, $ROUNDS rounds, accel $ACCEL, $CLOCK clock, $(getconf _NPROCESSORS_ONLN) host CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 t0=$(date +%s)
 "$MM" ab --tree "$REPO" --base v6.1 --new v6.12 --base-config tinyconfig \
-	--accel "$ACCEL" --cpus 2 --mem 2G --rounds "$ROUNDS" --no-plots "$EXP"
+	--accel "$ACCEL" --clock "$CLOCK" --cpus 2 --mem 2G --rounds "$ROUNDS" --no-plots "$EXP"
 rc=$?
 echo "kernel-versions: ab exit $rc in $(( $(date +%s) - t0 )) s; load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 # the skipped sizes and their reasons, per kernel

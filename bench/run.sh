@@ -62,10 +62,29 @@ if [ -n "${KVER:-}" ]; then
 	echo "== bench/kernel-versions.sh"
 	bash bench/kernel-versions.sh || { echo "bench/kernel-versions.sh failed"; rc=1; }
 fi
-# kernel A/B power under TCG (dozens of boots, ~20+ min): make bench KSENS=1
+# kernel A/B power under TCG in both clocks (dozens of boots, ~25 min):
+# make bench KSENS=1; the virtual clock's A/As (30, noop fixture): KVAA=1
 if [ -n "${KSENS:-}" ]; then
-	echo "== bench/kernel-ab-power.sh"
-	bash bench/kernel-ab-power.sh || { echo "bench/kernel-ab-power.sh failed"; rc=1; }
+	for clock in virtual real; do
+		echo "== bench/kernel-ab-power.sh ($clock clock)"
+		KSENS_CLOCK=$clock KSENS_LOOPS=${KSENS_LOOPS:-0 5 10 20 40 80} bash bench/kernel-ab-power.sh ||
+			{ echo "bench/kernel-ab-power.sh failed"; rc=1; }
+	done
+fi
+if [ -n "${KVAA:-}" ]; then
+	echo "== bench/kernel-ab-power.sh (virtual clock A/As)"
+	KSENS_CLOCK=virtual KSENS_FIX=tests/fixtures/kernel/noop KSENS_LOOPS=0 KSENS_REPS=30 \
+		bash bench/kernel-ab-power.sh || { echo "bench/kernel-ab-power.sh failed"; rc=1; }
+fi
+# what the virtual clock cannot see: the mem-stride fixture in both clocks: make bench KMEM=1
+if [ -n "${KMEM:-}" ]; then
+	echo "== bench/kernel-memstride.sh"
+	bash bench/kernel-memstride.sh || { echo "bench/kernel-memstride.sh failed"; rc=1; }
+fi
+# boot-to-boot and within-boot noise per VM set-up (60 boots, ~6 min): make bench VMNOISE=1
+if [ -n "${VMNOISE:-}" ]; then
+	echo "== bench/vm-noise.sh"
+	bash bench/vm-noise.sh || { echo "bench/vm-noise.sh failed"; rc=1; }
 fi
 print_table
 exit $rc

@@ -752,15 +752,7 @@ static int kb_publish(struct kb *k)
 
 		rc = copy_file(k->path, dst) || copy_file(cfgsrc, cfgdst) || copy_file(k->log, logdst);
 		free(dst);
-		/* the ELF image too when it has a PVH entry: vm run --machine microvm boots it */
-		if (!rc && kconfig_file_has(cfgsrc, "CONFIG_PVH=y")) {
-			char *elf = xasprintf("%s/vmlinux", k->obj);
 
-			dst = xasprintf("%s/vmlinux", k->tmpdir);
-			rc = copy_file(elf, dst);
-			free(elf);
-			free(dst);
-		}
 		free(cfgsrc);
 		free(cfgdst);
 		free(logdst);

@@ -122,7 +122,6 @@ void kbuild_cache_key(const char *commit, const char *const *patch_hashes, size_
 struct kernel_entry {
 	char *label, *key, *dir, *bzimage, *release, *base_commit, *patches_json,
 		*config_hash, *compiler, *built;
-	char *vmlinux;		/* the ELF image (PVH entry), or NULL when not kept */
 };
 int kbuild_find(const char *cache_dir, const char *label, struct kernel_entry *e);
 /* Does the .config at path hold this line ("CONFIG_X=y") verbatim? */

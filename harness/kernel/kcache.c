@@ -191,11 +191,7 @@ int kbuild_find(const char *cache_dir, const char *label, struct kernel_entry *e
 	e->dir = dir;
 	e->key = meta_get(meta.buf, "key");
 	e->bzimage = xasprintf("%s/bzImage", dir);
-	e->vmlinux = xasprintf("%s/vmlinux", dir);
-	if (access(e->vmlinux, R_OK) < 0) {
-		free(e->vmlinux);
-		e->vmlinux = NULL;	/* built before CONFIG_PVH, or without it */
-	}
+
 	e->release = meta_get(meta.buf, "release");
 	e->base_commit = meta_get(meta.buf, "base_commit");
 	e->patches_json = meta_get(meta.buf, "patches");
@@ -212,7 +208,7 @@ void kernel_entry_release(struct kernel_entry *e)
 	free(e->key);
 	free(e->dir);
 	free(e->bzimage);
-	free(e->vmlinux);
+
 	free(e->release);
 	free(e->base_commit);
 	free(e->patches_json);

@@ -53,11 +53,6 @@ const char *accel_record_name(enum accel a, enum vm_clock c)
 	return c == VM_CLOCK_VIRTUAL ? RUN_ACCEL_VIRTUAL : accel_name(a);
 }
 
-enum vm_clock clock_of_accel(const char *recorded)
-{
-	return recorded && !strcmp(recorded, RUN_ACCEL_VIRTUAL) ? VM_CLOCK_VIRTUAL
-								    : VM_CLOCK_REAL;
-}
 
 bool kvm_usable(char *why, size_t len)
 {

@@ -49,8 +49,6 @@ int clock_parse(const char *s, enum vm_clock *out);
 const char *clock_name(enum vm_clock c);
 /* What runs.accel records for a boot: kvm, tcg, or tcg-icount (virtual clock). */
 const char *accel_record_name(enum accel a, enum vm_clock c);
-/* The clock a recorded runs.accel value implies (host, kvm, tcg, import: real). */
-enum vm_clock clock_of_accel(const char *recorded);
 
 /*
  * Can this host run KVM at all: /dev/kvm opens, the API version is 12 and a

@@ -195,7 +195,8 @@ static int guest_iteration(struct result_sink *s, const struct iteration_record 
 
 	pthread_mutex_lock(&g->lock);
 	ret = sink_iteration(&g->port, r);
-	if (!ret && !g->first_sent) {
+	/* the first measured sample, as the host counts it (merge.c: warm-ups are not samples) */
+	if (!ret && !g->first_sent && !r->it->warmup && r->nsamples) {
 		/* the boot's phases in guest time, for the host's breakdown (vmrun.c) */
 		const char *init = getenv("MMB_UPTIME_INIT");
 

@@ -10,6 +10,7 @@
 #include "proc.h"
 #include "progress.h"
 #include "units.h"
+#include "vmpin.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -161,14 +162,23 @@ int vm_opt_machine(const struct option *opt, const char *v)
 	return 0;
 }
 
-/* microvm needs virtio over MMIO for the result port; kernels built before it asked have PCI only */
-static enum vm_machine pick_machine(enum vm_machine want, const struct kernel_entry *k)
+/*
+ * microvm needs virtio over MMIO for the result port (kernels built before
+ * it was asked for have PCI only), and auto takes it on the virtual clock
+ * only: under multi-threaded TCG a microvm guest hung in early boot, right
+ * after "bootconsole [earlyser0] enabled", in about 1 boot of 50 here
+ * (never in 400 on the virtual clock, never on q35).
+ */
+static enum vm_machine pick_machine(enum vm_machine want, const struct kernel_entry *k,
+				    enum vm_clock clock)
 {
 	char *cfg;
 	bool mmio;
 
 	if (want != VM_MACHINE_AUTO)
 		return want;
+	if (clock != VM_CLOCK_VIRTUAL)
+		return VM_MACHINE_Q35;
 	cfg = xasprintf("%s/config", k->dir);
 	mmio = kconfig_file_has(cfg, "CONFIG_VIRTIO_MMIO=y");
 	free(cfg);
@@ -328,6 +338,7 @@ static void push_arg(struct strbuf *args, const char *s)
 enum boot_end {
 	BOOT_EXITED, BOOT_NO_CONSOLE, BOOT_TIMEOUT, BOOT_HANG, BOOT_NO_CHANNEL,
 	BOOT_PROBE_DIED,	/* QEMU died under a KVM probe before the guest printed */
+	BOOT_EARLY_HANG,	/* the console stopped growing before the agent's first record */
 };
 
 struct boot {
@@ -340,7 +351,24 @@ struct boot {
 	double started;
 	struct interference host;	/* the host during the boot, QEMU and us not counted */
 	double host_kthread_share;	/* of it, the kernel's own threads' (NAN: unknown) */
+	char pinned[96];		/* host CPUs of the vCPUs ("0,1"), "" not pinned */
 };
+
+/*
+ * Pin vCPU threads (vmpin.h)?  Only where each has a host thread of its own
+ * (KVM, multi-threaded TCG); MMBENCH_VM_PIN=0 or 1 overrides the default
+ * for the measurements of docs/kernel-ab.md.
+ */
+static bool vm_pin_wanted(const struct boot *b)
+{
+	const char *e = getenv("MMBENCH_VM_PIN");
+
+	if (b->q.clock == VM_CLOCK_VIRTUAL)
+		return false;
+	if (e && *e)
+		return strcmp(e, "0") != 0;
+	return VM_PIN_DEFAULT;
+}
 
 /* QEMU with argv a, its output to the QEMU log (the command line first); 0 or -1. */
 static int qemu_spawn(const struct boot *b, const struct kargv *a, struct proc *qp)
@@ -392,7 +420,8 @@ static enum boot_end boot_once(struct boot *b)
 	off_t soff = 0;
 	bool bad = false, exited = false;
 	enum boot_end end = BOOT_EXITED;
-	double t0 = now_wall(), last = t0;
+	double t0 = now_wall(), last = t0, console_at = t0;
+	off_t console_len = 0;
 	int boot_s = b->o->boot_s ? b->o->boot_s : b->q.accel == ACCEL_KVM ? 60 : 900;
 	int hang_s = b->o->hang_s ? b->o->hang_s : 120;
 	int timeout_s = b->o->timeout_s ? b->o->timeout_s : 6 * 3600;
@@ -408,6 +437,11 @@ static enum boot_end boot_once(struct boot *b)
 	if (qemu_spawn(b, &a, &qp) < 0) {
 		kargv_release(&a);
 		return BOOT_EXITED;
+	}
+	b->pinned[0] = '\0';
+	if (vm_pin_wanted(b) && vm_pin_vcpus(qp.pid, b->q.cpus, 5000, b->pinned, sizeof(b->pinned)) < 0) {
+		warning("vm: vCPU threads not pinned: %s", b->pinned);
+		b->pinned[0] = '\0';
 	}
 	for (;;) {
 		double now = now_wall();
@@ -430,6 +464,14 @@ static enum boot_end boot_once(struct boot *b)
 		}
 		if (!b->m->records && now - t0 > boot_s) {
 			end = file_size(b->q.console_log) ? BOOT_NO_CHANNEL : BOOT_HANG;
+			break;
+		}
+		/* a boot whose console stopped growing before the agent spoke: hung early */
+		if (!b->m->records && file_size(b->q.console_log) != console_len) {
+			console_len = file_size(b->q.console_log);
+			console_at = now;
+		} else if (!b->m->records && console_len > 0 && now - console_at > hang_s) {
+			end = BOOT_EARLY_HANG;
 			break;
 		}
 		if (b->m->records && !b->m->have_exit && now - last > hang_s) {
@@ -527,6 +569,9 @@ static const char *vm_verdict(const struct vm_opts *o, const struct boot *b, enu
 		strbuf_addf(why, "the guest hung (nothing from it for %ds)",
 			    m->records ? (o->hang_s ? o->hang_s : 120)
 				      : (o->boot_s ? o->boot_s : b->q.accel == ACCEL_KVM ? 60 : 900));
+	else if (end == BOOT_EARLY_HANG)
+		strbuf_addf(why, "the guest hung while booting (its console stopped growing for %ds "
+			    "before the agent started)", o->hang_s ? o->hang_s : 120);
 	else if (end == BOOT_NO_CHANNEL)
 		strbuf_addstr(why, "the guest booted but the result channel stayed silent "
 				    "(virtio-serial port missing?)");
@@ -784,6 +829,37 @@ static int vm_outcome(const struct vm_opts *o, struct boot *b, enum boot_end end
 	return ret;
 }
 
+static bool said_turns;
+
+/* The boot's QEMU options, said before it starts. */
+static void boot_prepare(struct boot *b, const struct vm_opts *o, const struct kernel_entry *k,
+			 const struct vm_paths *path, int cpus, uint64_t mem, enum accel accel)
+{
+	memset(b, 0, sizeof(*b));
+	b->o = o;
+	b->q.qemu = o->qemu;
+	b->q.kernel = k->bzimage;
+	b->q.initrd = path->initrd;
+	b->q.console_log = path->console;
+	b->q.result_file = path->stream;
+	b->q.cpus = cpus;
+	b->q.mem_bytes = mem;
+	b->q.accel = accel;
+	b->q.clock = o->clock;
+	b->q.machine = pick_machine(o->machine, k, o->clock);
+	b->qemu_log = path->qlog;
+	info("vm: booting %s [%s, %s, %d CPUs, %llu MiB]", o->label, accel_record_name(accel, o->clock),
+	     machine_name(b->q.machine), cpus, (unsigned long long)(mem >> 20));
+	if (o->clock == VM_CLOCK_VIRTUAL && cpus > 1 && !said_turns) {
+		said_turns = true;	/* once a process: ab boots many times */
+		info("vm: on the virtual clock the %d vCPUs take turns on one host thread: no "
+		     "parallel speed-up, and a spinning vCPU pays its whole turn (docs/kernel-ab.md)",
+		     cpus);
+	}
+	if (accel == ACCEL_KVM && o->accel == ACCEL_AUTO)
+		b->probe_s = o->kvm_probe_s ? o->kvm_probe_s : 10;
+}
+
 int vm_run(const struct vm_opts *o, struct vm_result *r)
 {
 	const char *cache = o->cache_dir ? o->cache_dir : kbuild_cache_dir();
@@ -847,27 +923,12 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 	if (initramfs_build(&io) < 0)
 		goto fail_run;
 
-	memset(&b, 0, sizeof(b));
-	b.o = o;
-	b.q.qemu = o->qemu;
-	b.q.kernel = k.bzimage;
-	b.q.initrd = path.initrd;
-	b.q.console_log = path.console;
-	b.q.result_file = path.stream;
-	b.q.cpus = cpus;
-	b.q.mem_bytes = mem;
-	b.q.accel = accel;
-	b.q.clock = o->clock;
-	b.q.machine = pick_machine(o->machine, &k);
+	boot_prepare(&b, o, &k, &path, cpus, mem, accel);
 	db_run_env(&db, r->run_id, "vm.machine", machine_name(b.q.machine), NULL);
-	b.qemu_log = path.qlog;
 	b.m = &m;
 	merge_init(&m, &db, r->run_id);
-	info("vm: booting %s [%s, %s, %d CPUs, %llu MiB]", o->label, accel_record_name(accel, o->clock),
-	     machine_name(b.q.machine), cpus, (unsigned long long)(mem >> 20));
-	if (accel == ACCEL_KVM && o->accel == ACCEL_AUTO)
-		b.probe_s = o->kvm_probe_s ? o->kvm_probe_s : 10;
 	end = vm_boot(&b, cache, &db, r->run_id);
+	db_run_env(&db, r->run_id, "vm.pinned", b.pinned[0] ? b.pinned : "no", NULL);
 	ret = vm_outcome(o, &b, end, &db, r, path.console);
 	if (ret == 0)
 		host_check(&e, &b, &db, r);

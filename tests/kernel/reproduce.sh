@@ -11,7 +11,7 @@
 # index; the commit is kept alive by refs/mmbench/reproduce-suspect), writes
 # a synthetic 0-day report naming the two commits and aim9 brk_test, and runs
 #
-#   mmbench reproduce --tree REPO --base-config tinyconfig --accel tcg REPORT
+#   mmbench reproduce --tree REPO --base-config tinyconfig --accel tcg --clock virtual REPORT
 #
 # which must build both (the base comes from run.sh's kernel cache), A/B
 # them interleaved (3 boots each, 6 runs), print the 0-day table with the
@@ -103,7 +103,7 @@ grep -q "^  suspect  $s10 " "$work/dry.out" || fail "dry-run does not list the s
 
 t0=$(date +%s)
 rc=0
-"$MM" reproduce --tree "$REPO" --base-config tinyconfig --accel tcg --cpus 2 --mem 1G \
+"$MM" reproduce --tree "$REPO" --base-config tinyconfig --accel tcg --clock virtual --cpus 2 --mem 1G \
 	"$work/report.txt" >"$work/out" 2>"$work/err" || rc=$?
 cat "$work/err" "$work/out"
 [ $rc = 0 ] || fail "mmbench reproduce --tree: exit $rc"

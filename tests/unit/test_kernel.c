@@ -420,12 +420,29 @@ static void test_qemu_argv(void **state)
 	q.extra_append = "foo=1";
 	qemu_build_argv(&q, &a);
 	assert_string_equal(a.v[0], "/opt/qemu");
-	assert_string_equal(after(&a, "-machine"), "q35,accel=kvm");
+	assert_string_equal(after(&a, "-machine"), "q35");
+	assert_string_equal(after(&a, "-accel"), "kvm");
 	assert_string_equal(after(&a, "-cpu"), "host");
-	assert_int_equal(kargv_find(&a, "-accel"), -1);
+	assert_int_equal(kargv_find(&a, "-icount"), -1);
 	assert_string_equal(after(&a, "-smp"), "4");
 	assert_non_null(strstr(after(&a, "-append"), " foo=1"));
 	kargv_release(&a);
+
+	/* the virtual clock: one TCG thread counting instructions; microvm's MMIO port */
+	q.accel = ACCEL_TCG;
+	q.clock = VM_CLOCK_VIRTUAL;
+	q.machine = VM_MACHINE_MICROVM;
+	qemu_build_argv(&q, &a);
+	assert_string_equal(after(&a, "-machine"), "microvm");
+	assert_string_equal(after(&a, "-accel"), "tcg,thread=single");
+	assert_string_equal(after(&a, "-icount"), "shift=3,sleep=off,align=off");
+	assert_true(kargv_find(&a, "virtio-serial-device") > 0);
+	assert_int_equal(kargv_find(&a, "virtio-serial-pci"), -1);
+	kargv_release(&a);
+	assert_string_equal(accel_record_name(ACCEL_TCG, VM_CLOCK_VIRTUAL), "tcg-icount");
+	assert_string_equal(accel_record_name(ACCEL_TCG, VM_CLOCK_REAL), "tcg");
+	assert_int_equal(clock_parse("virtual", &(enum vm_clock){ 0 }), 0);
+	assert_int_equal(clock_parse("icount", &(enum vm_clock){ 0 }), -1);
 
 	assert_int_equal(accel_parse("auto", &acc), 0);
 	assert_int_equal(acc, ACCEL_AUTO);
