@@ -64,14 +64,12 @@ int compare_check_clocks(const struct query_set *qs, bool mix, enum compare_cloc
 
 const char *compare_clock_name(const struct compare *c)
 {
-	switch (c->clock) {
-	case COMPARE_CLOCK_VIRTUAL:
-		return "virtual";
-	case COMPARE_CLOCK_MIXED:
-		return "mixed";
-	default:
-		return "real";
-	}
+	static const char *const names[] = {
+		[COMPARE_CLOCK_HOST] = "real", [COMPARE_CLOCK_REAL_VM] = "real",
+		[COMPARE_CLOCK_VIRTUAL] = "virtual", [COMPARE_CLOCK_MIXED] = "mixed",
+	};
+
+	return (size_t)c->clock < ARRAY_SIZE(names) ? names[c->clock] : "real";
 }
 
 void compare_clock_line(struct strbuf *out, const struct compare *c, const char *prefix)
