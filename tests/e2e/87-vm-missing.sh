@@ -3,7 +3,8 @@
 # cached label, the label itself.  Each is ONE error naming the missing
 # piece; the first two are recorded as a failed run (console log path
 # printed), an unknown label is a usage error (exit 2) that records nothing.
-# --accel auto with a QEMU that dies under KVM falls back to TCG.
+# --accel auto with a QEMU that dies under KVM falls back to TCG.  A guest
+# whose console stops before the agent speaks is a hang after --hang-timeout.
 # A guest that boots but never writes results (bogus kernel) and a guest
 # panic are covered by 60-kernel-cli.sh and tests/kernel/run.sh.
 # Skipped (77) without busybox.
@@ -46,7 +47,7 @@ fi
 cat > "$TMP/fake-qemu" <<'EOQ'
 #!/bin/sh
 case "$*" in
-*accel=kvm*) echo "qemu: error: failed to set MSR 0x10a (fake)" >&2; kill -ABRT $$ ;;
+*"-accel kvm"*) echo "qemu: error: failed to set MSR 0x10a (fake)" >&2; kill -ABRT $$ ;;
 esac
 echo "fake qemu under TCG: no guest here" >&2
 exit 1
@@ -69,6 +70,20 @@ else
 	grep -q "using TCG (no KVM: a KVM guest did not come up earlier" "$TMP/err" ||
 		die "the second run probed KVM again"
 fi
+
+# a guest that prints its first console lines and then hangs before the
+# agent speaks (seen: microvm under multi-threaded TCG): ended after
+# --hang-timeout, not the boot timeout (900 s under TCG)
+cat > "$TMP/hang-qemu" <<'EOQ'
+#!/bin/sh
+for a in "$@"; do case $a in file:*) console=${a#file:} ;; esac; done
+echo "Linux version fake" > "$console"
+exec sleep 600
+EOQ
+chmod +x "$TMP/hang-qemu"
+expect 1 "the guest hung while booting (its console stopped growing for 2s" \
+	"$MMB" vm run --kernel k --accel tcg --hang-timeout 2 --qemu "$TMP/hang-qemu" "$TMP/e.yaml"
+[ "$(q "SELECT status FROM runs ORDER BY id DESC LIMIT 1")" = failed ] || die "the hung boot is not a failed run"
 
 n=$(q "SELECT count(*) FROM runs")
 expect 2 "no kernel labelled 'nosuch'" "$MMB" vm run --kernel nosuch "$TMP/e.yaml"
