@@ -256,17 +256,24 @@ fi
 #     per host CPU beside the boot: the run's iterations are disturbed,
 #     with the host's share in the reason and in run_env.
 step "vm run beside a busy loop per host CPU"
-for _ in $(seq "$(nproc)"); do
-	sh -c 'while :; do :; done' &
-	spin="$spin $!"
-done
-rc=0
-"$MM" vm run --kernel "$base" --accel tcg --cpus 2 --mem 1G "$EXP" \
-	>"$work/busy.out" 2>"$work/busy.err" || rc=$?
-# shellcheck disable=SC2086 # a list of pids
-kill $spin
-spin=""
-cat "$work/busy.err"
+# beside_busy_loops NAME VM-RUN-OPTION...: vm run of $EXP with one busy loop
+# per host CPU beside it; its output in $work/NAME.err, its exit in rc
+beside_busy_loops() {
+	local name=$1
+	shift
+	for _ in $(seq "$(nproc)"); do
+		sh -c 'while :; do :; done' &
+		spin="$spin $!"
+	done
+	rc=0
+	"$MM" vm run --kernel "$base" --cpus 2 --mem 1G "$@" "$EXP" \
+		>"$work/$name.out" 2>"$work/$name.err" || rc=$?
+	# shellcheck disable=SC2086 # a list of pids
+	kill $spin
+	spin=""
+	cat "$work/$name.err"
+}
+beside_busy_loops busy --accel tcg
 [ $rc = 0 ] || fail "vm run on a busy host: exit $rc"
 grep -q "the host was busy during the boot (foreign CPU [0-9]*% of [0-9]* CPUs" "$work/busy.err" ||
 	fail "a boot beside $(nproc) busy loops is not reported as disturbed by the host"
@@ -279,17 +286,7 @@ if command -v sqlite3 >/dev/null; then
 	echo "busy host: foreign share $sh, $nd iterations disturbed"
 fi
 # the same on the virtual clock: the host slows the boot, not its numbers
-for _ in $(seq "$(nproc)"); do
-	sh -c 'while :; do :; done' &
-	spin="$spin $!"
-done
-rc=0
-"$MM" vm run --kernel "$base" --clock virtual --cpus 2 --mem 1G "$EXP" \
-	>"$work/vbusy.out" 2>"$work/vbusy.err" || rc=$?
-# shellcheck disable=SC2086 # a list of pids
-kill $spin
-spin=""
-cat "$work/vbusy.err"
+beside_busy_loops vbusy --clock virtual
 [ $rc = 0 ] || fail "vm run --clock virtual on a busy host: exit $rc"
 if command -v sqlite3 >/dev/null; then
 	rid=$(sqlite3 "$MMBENCH_DB" "SELECT max(id) FROM runs")
