@@ -33,7 +33,7 @@ void compare_csv(struct strbuf *out, const struct compare *c)
 		      "q3,max,amean,hmean,gmean,stddev,pstddev,hstddev,coeffvar,hcoeffvar,best95,"
 		      "test,statistic,df,p,p_bh,diff,diff_lo,diff_hi,rel_pct,rel_lo_pct,rel_hi_pct,"
 		      "significant,verdict,mean,monitor,unit,units_base,units,runs,between_run_cov,"
-		      "within_run_cov,between_run_share,settings_differ,clock\n");
+		      "within_run_cov,between_run_share,clock,settings_differ\n");
 	for (size_t r = 0; r < c->nr; r++) {
 		const struct compare_row *row = &c->rows[r];
 
@@ -103,9 +103,10 @@ void compare_csv(struct strbuf *out, const struct compare *c)
 			csv_num(out, row->comp[i].between_cov);
 			csv_num(out, row->comp[i].within_cov);
 			csv_num(out, row->comp[i].between_share);
-			strbuf_addch(out, ',');
+			/* the clock before the settings: settings_differ stays the last column */
+			strbuf_addf(out, ",%s,", compare_clock_name(c));
 			csv_settings(out, c);
-			strbuf_addf(out, ",%s\n", compare_clock_name(c));
+			strbuf_addch(out, '\n');
 		}
 	}
 }

@@ -52,11 +52,11 @@ for f in mmtests lkp markdown; do
 done
 "$MMB" compare --format json vbase vnew | grep -q '"clock":"virtual"' || die "json does not state the clock"
 "$MMB" compare --format csv vbase vnew >"$TMP/csv"
-head -1 "$TMP/csv" | grep -q ",clock$" || die "no clock column in the CSV header"
-[ "$(tail -1 "$TMP/csv" | awk -F, '{ print $NF }')" = virtual ] || die "the CSV row's clock is not virtual"
+head -1 "$TMP/csv" | grep -q ",clock,settings_differ$" || die "no clock column in the CSV header"
+[ "$(tail -1 "$TMP/csv" | awk -F, '{ print $(NF - 1) }')" = virtual ] || die "the CSV row's clock is not virtual"
 
 # runs on the host itself: no clock line (nothing else was possible), CSV says real
 "$MMB" compare hostbase hostnew >"$TMP/out" || die "compare of host runs failed"
 grep -q "^clock:" "$TMP/out" && die "a host-only comparison states a clock"
-"$MMB" compare --format csv hostbase hostnew | tail -1 | grep -q ",real$" || die "CSV clock of host runs is not real"
+"$MMB" compare --format csv hostbase hostnew | tail -1 | grep -q ",real,[^,]*$" || die "CSV clock of host runs is not real"
 echo "ok"
