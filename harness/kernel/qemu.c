@@ -95,6 +95,14 @@ static char *comma_escape(const char *s)
 	return strbuf_detach(&sb);
 }
 
+/* An environment variable set to anything but "" or "0". */
+static bool getenv_flag(const char *name)
+{
+	const char *e = getenv(name);
+
+	return e && *e && strcmp(e, "0");
+}
+
 /*
  * MMBENCH_VM_APPEND: kernel parameters added to every boot of the process
  * (both sides of an ab), e.g. the size knob of the tunable check-kernel
@@ -131,8 +139,9 @@ char *qemu_kernel_cmdline(const struct qemu_opts *o)
 	 * randomised layouts boot means fell into two clusters 0.7% apart
 	 * (between-boot CoV 0.41% against 0.07% within a boot); with
 	 * norandmaps 0.05% (docs/kernel-ab.md, "A per-boot factor").
+	 * MMBENCH_VM_RANDMAPS=1 keeps them randomised (bench/vm-noise.sh).
 	 */
-	if (o->clock == VM_CLOCK_VIRTUAL)
+	if (o->clock == VM_CLOCK_VIRTUAL && !getenv_flag("MMBENCH_VM_RANDMAPS"))
 		strbuf_addstr(&sb, " norandmaps");
 	if (o->extra_append && *o->extra_append) {
 		strbuf_addch(&sb, ' ');
