@@ -95,6 +95,15 @@ static enum import_how import_sniff(const char *file, int *fd)
 	ssize_t n = -1;
 	size_t i = 0;
 
+	/*
+	 * Only a regular file is opened here: a FIFO is read once, by the
+	 * whole-file reader (opened twice, the writer could write into the
+	 * first open and die of EPIPE at its close, and the second open then
+	 * waited for a writer that never came).
+	 */
+	*fd = -1;
+	if (stat(file, &st) < 0 || !S_ISREG(st.st_mode))
+		return IMPORT_WHOLE;
 	*fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (*fd >= 0 && fstat(*fd, &st) == 0 && S_ISREG(st.st_mode))
 		n = pread(*fd, head, sizeof(head), 0);
