@@ -165,8 +165,7 @@ int vm_opt_machine(const struct option *opt, const char *v)
 /*
  * auto is q35: a microvm guest hung in early boot, right after
  * "bootconsole [earlyser0] enabled", in 5 of 35 boots under multi-threaded
- * TCG and in the first boot of Debian's 6.1 on the virtual clock
- * (docs/kernel-ab.md).  microvm (half the noise under TCG, a faster boot)
+ * TCG, never on q35 (docs/kernel-ab.md).  microvm (half the noise under TCG, a faster boot)
  * is asked for by name, and needs a kernel with virtio over MMIO.
  */
 static enum vm_machine pick_machine(enum vm_machine want, const struct kernel_entry *k)
