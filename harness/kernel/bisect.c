@@ -234,6 +234,8 @@ static void measure_key(const struct bisect_opts *o, struct strbuf *key)
 	/* the real clock's runs were made before the key named a clock */
 	if (o->virtual_clock)
 		strbuf_addstr(key, "clock virtual\n");
+	if (o->microvm)
+		strbuf_addstr(key, "machine microvm\n");
 	for (size_t i = 0; i <= o->build.nfragments; i++) {
 		const char *f = i < o->build.nfragments ? o->build.fragments[i] : o->experiment;
 

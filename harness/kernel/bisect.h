@@ -38,6 +38,7 @@ struct bisect_opts {
 	struct bisect_step_opts step;
 	int endpoint_rounds;		/* first runs of each endpoint, default 5 */
 	bool virtual_clock;		/* measured under --clock virtual (its runs are its own) */
+	bool microvm;			/* --machine microvm (likewise) */
 	/* the kernel measurement's builds: base_config, fragments, jobs
 	   (tree, ref, label, db_path and cache_dir are set per commit) */
 	struct kbuild_opts build;
