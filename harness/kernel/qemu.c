@@ -29,11 +29,6 @@ int clock_parse(const char *s, enum vm_clock *out)
 	return NAME_PARSE(clock_names, 0, s, out);
 }
 
-const char *clock_name(enum vm_clock c)
-{
-	return (size_t)c < ARRAY_SIZE(clock_names) ? clock_names[c] : "real";
-}
-
 static const char *const machine_names[] = {
 	[VM_MACHINE_AUTO] = "auto", [VM_MACHINE_Q35] = "q35", [VM_MACHINE_MICROVM] = "microvm",
 };
@@ -52,7 +47,6 @@ const char *accel_record_name(enum accel a, enum vm_clock c)
 {
 	return c == VM_CLOCK_VIRTUAL ? RUN_ACCEL_VIRTUAL : accel_name(a);
 }
-
 
 bool kvm_usable(char *why, size_t len)
 {

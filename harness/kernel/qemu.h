@@ -46,7 +46,6 @@ const char *machine_name(enum vm_machine m);
 int accel_parse(const char *s, enum accel *out);
 const char *accel_name(enum accel a);
 int clock_parse(const char *s, enum vm_clock *out);
-const char *clock_name(enum vm_clock c);
 /* What runs.accel records for a boot: kvm, tcg, or tcg-icount (virtual clock). */
 const char *accel_record_name(enum accel a, enum vm_clock c);
 
