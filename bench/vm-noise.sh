@@ -12,7 +12,7 @@
 #
 # Set-ups: q35 (the real clock's machine), microvm, microvm + norandmaps
 # (no address-space randomisation in the guest: the same layout every boot),
-# microvm + vCPU threads pinned, and the virtual clock with randomised
+# microvm or q35 with vCPU threads pinned, and the virtual clock with randomised
 # layouts and with norandmaps (its default since this measurement;
 # tinyconfig kernels have no KASLR).  A failed boot is counted, not fatal:
 # microvm under multi-threaded TCG hangs in early boot now and then.
@@ -24,7 +24,7 @@ cd "$(dirname "$0")/.." || exit 1
 B=$(cd "${MMBENCH_BUILD:-build}" && pwd) || exit 1
 MM=$B/mmbench
 N=${NOISE_BOOTS:-10}
-SETUPS=${NOISE_SETUPS:-q35 microvm microvm-norandmaps microvm-pinned virtual virtual-norandmaps}
+SETUPS=${NOISE_SETUPS:-q35 q35-pinned microvm microvm-norandmaps microvm-pinned virtual virtual-norandmaps}
 export MMBENCH_CACHE=${MMBENCH_KERNEL_CACHE:-$B/cache/kernel}
 MMB_SQLEXT=$B/sqlite/mmbsamples
 sqlite3() { command sqlite3 -cmd ".load $MMB_SQLEXT" "$@"; }
@@ -48,6 +48,7 @@ for i in $(seq 1 "$N"); do
 		microvm) ;;
 		microvm-norandmaps) app=norandmaps ;;
 		microvm-pinned) pin=1 ;;
+		q35-pinned) args=(--accel tcg --machine q35) pin=1 ;;
 		virtual) args=(--clock virtual --machine microvm) randmaps=1 ;;
 		virtual-norandmaps) args=(--clock virtual --machine microvm) ;;	# the default
 		*) die "unknown set-up '$s'" ;;

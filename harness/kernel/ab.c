@@ -55,8 +55,8 @@ int ab_opts_check(struct ab_opts *o, int argc, char **argv)
 		return error("ab: no --patch or --new given: the new kernel would be the base kernel");
 	if (o->new_ref && kbuild_ref_check("ab: --new", o->new_ref))
 		return -1;
-	if (o->vm.clock == VM_CLOCK_VIRTUAL && o->vm.accel == ACCEL_KVM)
-		return vm_clock_check(&(enum accel){ ACCEL_KVM }, o->vm.clock);
+	if (vm_clock_check(&(enum accel){ o->vm.accel }, o->vm.clock) < 0)
+		return -1;
 	if (o->max_rounds && !o->precision)
 		return error("ab: --max-rounds goes with --precision");
 	if (o->precision && o->max_rounds && o->rounds > o->max_rounds)

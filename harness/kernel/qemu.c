@@ -89,8 +89,7 @@ static char *comma_escape(const char *s)
 	return strbuf_detach(&sb);
 }
 
-/* An environment variable set to anything but "" or "0". */
-static bool getenv_flag(const char *name)
+bool vm_env_flag(const char *name)
 {
 	const char *e = getenv(name);
 
@@ -135,7 +134,7 @@ char *qemu_kernel_cmdline(const struct qemu_opts *o)
 	 * norandmaps 0.05% (docs/kernel-ab.md, "A per-boot factor").
 	 * MMBENCH_VM_RANDMAPS=1 keeps them randomised (bench/vm-noise.sh).
 	 */
-	if (o->clock == VM_CLOCK_VIRTUAL && !getenv_flag("MMBENCH_VM_RANDMAPS"))
+	if (o->clock == VM_CLOCK_VIRTUAL && !vm_env_flag("MMBENCH_VM_RANDMAPS"))
 		strbuf_addstr(&sb, " norandmaps");
 	if (o->extra_append && *o->extra_append) {
 		strbuf_addch(&sb, ' ');
@@ -161,6 +160,9 @@ void qemu_build_argv(const struct qemu_opts *o, struct kargv *a)
 	kargv_push(a, "none");
 	kargv_push(a, "-parallel");
 	kargv_push(a, "none");
+	/* vCPU threads named "CPU N/TCG" or "CPU N/KVM", so they can be found and pinned (vmpin.h) */
+	kargv_push(a, "-name");
+	kargv_push(a, "mmbench,debug-threads=on");
 	kargv_push(a, "-machine");
 	kargv_push(a, o->machine == VM_MACHINE_MICROVM ? "microvm" : "q35");
 	if (o->accel == ACCEL_KVM) {

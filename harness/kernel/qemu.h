@@ -69,6 +69,9 @@ struct qemu_opts {
 	uint64_t mem_bytes;
 };
 
+/* Is environment variable name set to anything but "" or "0"?  (The VM knobs of the benches.) */
+bool vm_env_flag(const char *name);
+
 /* The kernel command line mmbench boots with. */
 char *qemu_kernel_cmdline(const struct qemu_opts *o);
 /* Build the argv (a->v ends with NULL). */

@@ -7,16 +7,8 @@
 #ifndef MMB_VMPIN_H
 #define MMB_VMPIN_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
-
-/*
- * Not pinned unless MMBENCH_VM_PIN=1 (real clock only): pinning did not
- * lower the boot-to-boot noise under TCG (docs/kernel-ab.md, "Real time,
- * less noisy"), so it stays a knob for that measurement.
- */
-#define VM_PIN_DEFAULT false
 
 /*
  * Pin the ncpus vCPU threads of QEMU process pid, vCPU i to the i-th CPU

@@ -355,18 +355,12 @@ struct boot {
 
 /*
  * Pin vCPU threads (vmpin.h)?  Only where each has a host thread of its own
- * (KVM, multi-threaded TCG); MMBENCH_VM_PIN=0 or 1 overrides the default
- * for the measurements of docs/kernel-ab.md.
+ * (KVM, multi-threaded TCG), and only when MMBENCH_VM_PIN asks: pinning did
+ * not lower the noise (docs/kernel-ab.md, "Real time, less noisy").
  */
 static bool vm_pin_wanted(const struct boot *b)
 {
-	const char *e = getenv("MMBENCH_VM_PIN");
-
-	if (b->q.clock == VM_CLOCK_VIRTUAL)
-		return false;
-	if (e && *e)
-		return strcmp(e, "0") != 0;
-	return VM_PIN_DEFAULT;
+	return b->q.clock != VM_CLOCK_VIRTUAL && vm_env_flag("MMBENCH_VM_PIN");
 }
 
 /* QEMU with argv a, its output to the QEMU log (the command line first); 0 or -1. */
@@ -420,7 +414,7 @@ static enum boot_end boot_once(struct boot *b)
 	bool bad = false, exited = false;
 	enum boot_end end = BOOT_EXITED;
 	double t0 = now_wall(), last = t0, console_at = t0;
-	off_t console_len = 0;
+	off_t console_len = 0, clen;
 	int boot_s = b->o->boot_s ? b->o->boot_s : b->q.accel == ACCEL_KVM ? 60 : 900;
 	int hang_s = b->o->hang_s ? b->o->hang_s : 120;
 	int timeout_s = b->o->timeout_s ? b->o->timeout_s : 6 * 3600;
@@ -466,8 +460,8 @@ static enum boot_end boot_once(struct boot *b)
 			break;
 		}
 		/* a boot whose console stopped growing before the agent spoke: hung early */
-		if (!b->m->records && file_size(b->q.console_log) != console_len) {
-			console_len = file_size(b->q.console_log);
+		if (!b->m->records && (clen = file_size(b->q.console_log)) != console_len) {
+			console_len = clen;
 			console_at = now;
 		} else if (!b->m->records && console_len > 0 && now - console_at > hang_s) {
 			end = BOOT_EARLY_HANG;
