@@ -215,6 +215,7 @@ void interference_diff(const struct interference_snap *a, const struct interfere
 		hz = 100;
 	memset(x, 0, sizeof(*x));
 	x->wall_s = (b->t_ns - a->t_ns) / 1e9;
+	x->window_s = NAN;
 	x->cpus = nwatch > 0 ? nwatch : online_cpus();
 	/* the iteration (reaped children) and the harness itself are "own" */
 	own = ru_cpu_s(&a->children, &b->children) + ru_cpu_s(&a->self, &b->self);
@@ -247,10 +248,67 @@ void interference_diff(const struct interference_snap *a, const struct interfere
 	x->mem_available_bytes = mem_available();
 }
 
+static uint64_t min_window_ns(void)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return (uint64_t)INTERFERENCE_MIN_WINDOW_TICKS * 1000000000ull / (uint64_t)(hz > 0 ? hz : 100);
+}
+
+void interference_history_push(struct interference_history *h, const struct interference_snap *s)
+{
+	const struct interference_snap *newest =
+		h->n ? &h->snap[(h->next + INTERFERENCE_HISTORY - 1) % INTERFERENCE_HISTORY] : NULL;
+
+	if (newest && s->t_ns - newest->t_ns < min_window_ns() / 4)
+		return;
+	h->snap[h->next] = *s;
+	h->next = (h->next + 1) % INTERFERENCE_HISTORY;
+	if (h->n < INTERFERENCE_HISTORY)
+		h->n++;
+}
+
+static const struct interference_snap *window_start(const struct interference_history *h,
+						     const struct interference_snap *a,
+						     const struct interference_snap *b)
+{
+	const struct interference_snap *start = a;
+	uint64_t min = min_window_ns();
+
+	/* newest first: the shortest window that is long enough, else the longest there is */
+	for (unsigned k = 1; k <= h->n && b->t_ns - start->t_ns < min; k++) {
+		const struct interference_snap *s =
+			&h->snap[(h->next + INTERFERENCE_HISTORY - k) % INTERFERENCE_HISTORY];
+
+		if (s->t_ns < start->t_ns && s->have_stat)
+			start = s;
+	}
+	return start;
+}
+
+void interference_diff_window(const struct interference_history *h,
+			      const struct interference_snap *a, const struct interference_snap *b,
+			      struct interference *x)
+{
+	const struct interference_snap *start = window_start(h, a, b);
+	struct interference wide;
+
+	interference_diff(a, b, x);
+	if (start == a)
+		return;
+	interference_diff(start, b, &wide);
+	x->window_s = wide.wall_s;
+	x->foreign_cpu_s = wide.foreign_cpu_s;
+	x->foreign_share = wide.foreign_share;
+	x->steal_s = wide.steal_s;
+	x->steal_share = wide.steal_share;
+}
+
 int interference_keys(const struct interference *x, const char **keys, double *values)
 {
 	const struct { const char *key; double v; } all[] = {
 		{ "interference:wall_s", x->wall_s },
+		{ "interference:window_s", x->window_s },
 		{ "interference:cpus", x->cpus },
 		{ "interference:foreign_cpu_s", x->foreign_cpu_s },
 		{ "interference:foreign_share", x->foreign_share },

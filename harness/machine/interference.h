@@ -48,6 +48,7 @@ struct interference_snap {
 /* The record: every field NAN (or 0 for counts) when the machine hides it. */
 struct interference {
 	double wall_s;			/* the window the shares are of */
+	double window_s;		/* NAN, or the widened window judged instead */
 	double cpus;			/* CPUs in the set */
 	double foreign_cpu_s;		/* busy time on the set not the iteration's */
 	double foreign_share;		/* foreign_cpu_s / (cpus * wall_s) */
@@ -82,13 +83,36 @@ void interference_take(struct interference_snap *s);
 void interference_count_own(const struct rusage *ru);
 void interference_diff(const struct interference_snap *a, const struct interference_snap *b,
 		       struct interference *out);
+
+/*
+ * /proc/stat counts in USER_HZ ticks (10 ms): over a 5 ms iteration a
+ * CPU hog beside it shows as 0 or 100%, by chance.  A window shorter than
+ * INTERFERENCE_MIN_WINDOW_TICKS is widened back in time to the newest
+ * earlier snapshot that makes it long enough (ticks/window: +-4% at the
+ * default), so a short iteration is judged by what ran around it.  The
+ * history holds snapshots at least a quarter of that apart.
+ */
+#define INTERFERENCE_MIN_WINDOW_TICKS 50
+#define INTERFERENCE_HISTORY 8
+struct interference_history {
+	struct interference_snap snap[INTERFERENCE_HISTORY];
+	unsigned n, next;
+};
+void interference_history_push(struct interference_history *h, const struct interference_snap *s);
+/*
+ * interference_diff(a, b) whose CPU and steal shares are of the widened
+ * window when a..b is short (then window_s says how long it was).
+ */
+void interference_diff_window(const struct interference_history *h,
+			      const struct interference_snap *a, const struct interference_snap *b,
+			      struct interference *out);
 /*
  * Store form: keys ("interference:foreign_share", ...: monitor keys with
  * their source) and values, skipping what the
  * machine does not expose.  Returns how many (at most INTERFERENCE_NKEYS);
  * keys are static strings.
  */
-#define INTERFERENCE_NKEYS 16
+#define INTERFERENCE_NKEYS 17
 int interference_keys(const struct interference *x, const char **keys, double *values);
 
 /*

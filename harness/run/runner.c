@@ -441,22 +441,39 @@ static bool precise_enough(struct precise *p, const struct iter_result *r, const
 	return p->nm > 0;
 }
 
+/* What one runner_run() carries from iteration to iteration. */
+struct run_state {
+	struct plan *plan;
+	const struct experiment *e;
+	struct result_sink *sink;
+	struct runner_stats *st;
+	struct monitor_snap before, after;
+	struct interference_snap isa, isb;
+	struct interference_history ih;	/* widens short iterations' windows */
+	struct strbuf why;
+	size_t done;		/* iterations done or skipped, for the ETA */
+	uint64_t t0;
+	bool monitors;
+	struct forkserver server;	/* forks the iterations (forkserver.h) */
+};
+
 /*
  * The interference record of one iteration (appended to its monitor rows)
  * and its verdict: it->disturbed names every reason, or stays NULL.  The
  * knobs the experiment set are re-read and put back here, before the next
  * iteration starts.
  */
-static void judge_iteration(const struct experiment *e, const struct interference_snap *a,
-			    const struct interference_snap *b, struct iteration_info *it,
-			    struct strbuf *why, const char ***keys, double **deltas, size_t *nmon)
+static void judge_iteration(struct run_state *rs, struct iteration_info *it,
+			    const char ***keys, double **deltas, size_t *nmon)
 {
+	struct strbuf *why = &rs->why;
 	const char *ikeys[INTERFERENCE_NKEYS];
 	double ivals[INTERFERENCE_NKEYS];
 	struct interference x;
 	int n;
 
-	interference_diff(a, b, &x);
+	interference_diff_window(&rs->ih, &rs->isa, &rs->isb, &x);
+	interference_history_push(&rs->ih, &rs->isa);
 	strbuf_reset(why);
 	interference_judge(&x, &limits, &ref_freq_khz, why);
 	if (limits.knobs)
@@ -528,21 +545,6 @@ static int start_counters(const struct experiment *e, struct result_sink *sink)
 		return sink_env(sink, "counters.unsupported", run_counters.unsupported, NULL);
 	return 0;
 }
-
-/* What one runner_run() carries from iteration to iteration. */
-struct run_state {
-	struct plan *plan;
-	const struct experiment *e;
-	struct result_sink *sink;
-	struct runner_stats *st;
-	struct monitor_snap before, after;
-	struct interference_snap isa, isb;
-	struct strbuf why;
-	size_t done;		/* iterations done or skipped, for the ETA */
-	uint64_t t0;
-	bool monitors;
-	struct forkserver server;	/* forks the iterations (forkserver.h) */
-};
 
 static void show_progress(struct run_state *rs, const struct plan_workload *w,
 			  const struct plan_variant *v, int i)
@@ -634,7 +636,7 @@ static int run_iteration(struct run_state *rs, struct plan_workload *w, struct p
 	}
 	/* knobs the plugin changed go back after every iteration */
 	envctl_restore_to(mark);
-	judge_iteration(e, &rs->isa, &rs->isb, &it, &rs->why, &keys, &deltas, &nmon);
+	judge_iteration(rs, &it, &keys, &deltas, &nmon);
 	if (r.ncounters)
 		counter_rows(&r, &keys, &deltas, &nmon);
 	if (rs->monitors)
@@ -791,6 +793,9 @@ int runner_run(struct plan *plan, struct result_sink *sink, struct runner_stats 
 	ref_freq_khz = 0;
 	limits = rs.e->limits;
 	interference_record_only(&limits);
+	/* the first iteration's window may reach back to here */
+	interference_take(&rs.isa);
+	interference_history_push(&rs.ih, &rs.isa);
 	monitor_snap_init(&rs.before);
 	monitor_snap_init(&rs.after);
 	if (start_counters(plan->exp, sink))

@@ -5,8 +5,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "interference.h"
 #include "monitor.h"
@@ -100,11 +102,58 @@ static void test_count_own(void **state)
 	assert_true(x.nvcsw == 0);
 }
 
+/*
+ * A 5 ms iteration between two ticks shows no foreign CPU while hogs fill
+ * every CPU: its shares are of the widened window, which saw them; its
+ * own record (wall, context switches) stays the iteration's.  A long
+ * window is judged as it is.
+ */
+static void test_short_window_widened(void **state)
+{
+	struct interference_history h;
+	struct interference_snap old, a, b;
+	struct interference x;
+	uint64_t hz = (uint64_t)sysconf(_SC_CLK_TCK);
+	double cpus;
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	interference_set_cpus(NULL);
+	memset(&old, 0, sizeof(old));
+	old.have_stat = true;
+	old.t_ns = 1000000000ull;
+	old.busy = 1000;
+	a = old;
+	a.t_ns = old.t_ns + 2000000000ull;	/* 2 s of hogs on every CPU */
+	interference_diff(&old, &a, &x);
+	cpus = x.cpus;
+	a.busy = old.busy + (uint64_t)(2 * hz * cpus);
+	b = a;
+	b.t_ns = a.t_ns + 5000000;		/* 5 ms, no tick in it */
+	b.children.ru_nvcsw = 4;
+	interference_history_push(&h, &old);
+	interference_diff_window(&h, &a, &b, &x);
+	assert_true(fabs(x.wall_s - 0.005) < 1e-9);
+	assert_true(fabs(x.window_s - 2.005) < 1e-9);
+	assert_true(x.foreign_share > 0.99);
+	assert_true(x.nvcsw == 4);
+	/* without history there is nothing to widen to */
+	memset(&h, 0, sizeof(h));
+	interference_diff_window(&h, &a, &b, &x);
+	assert_true(isnan(x.window_s) && x.foreign_share == 0);
+	/* a window long enough on its own is not widened */
+	interference_history_push(&h, &old);
+	b.t_ns = a.t_ns + 1000000000ull;
+	interference_diff_window(&h, &a, &b, &x);
+	assert_true(isnan(x.window_s) && x.foreign_share == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_take_reuses_names),
 		cmocka_unit_test(test_count_own),
+		cmocka_unit_test(test_short_window_widened),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
