@@ -23,6 +23,7 @@
 #include "util.h"
 #include "vmrun.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +71,7 @@ static int record_iteration(struct result_sink *s, const struct guest_kernel *k,
 		.measured = true, .interference = i == 4 ? 0.375 : 0.015625,
 	};
 	struct interference x = {
-		.wall_s = it.elapsed, .cpus = 2, .foreign_share = it.interference,
+		.wall_s = it.elapsed, .window_s = NAN, .cpus = 2, .foreign_share = it.interference,
 		.foreign_cpu_s = it.interference * 2 * it.elapsed, .procs_running = 1,
 		.load1 = 0.25, .nvcsw = 40 + i, .nivcsw = 3, .freq_khz = 2400000,
 		.mem_available_bytes = 1610612736,
