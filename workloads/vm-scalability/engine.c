@@ -5,15 +5,21 @@
  * tasks, processes or threads, each time its own work on its part of the
  * memory (or all of it, the "x" cases) and report bytes and microseconds.
  *
- * Per task: map or open what it owns (untimed), say ready, wait for go,
- * then the timed work; anonymous memory is then unmapped, timed on its
- * own (lkp's free_time).  Random order visits every page once, in the
- * order of a full-period LCG over the next power of two (no table, no
- * repeats), so seq and rand do the same work.
+ * usemem's clock starts when the program does, before its preallocated
+ * memory is mapped and its tasks are forked, and each task stops it after
+ * its own work: so a round's clock (r->t0_ns) starts before the shared
+ * region is mapped (and, for cow, prefaulted) and the tasks are started,
+ * and every task's time is from there.  Memory a task maps itself is
+ * mapped inside its time and unmapped after it, timed on its own (lkp's
+ * free_time); preallocated memory has no free time.  Work is done one
+ * word per step (walk_words()), and counted as usemem counts it: the
+ * words touched plus an eighth of the memory the task was given.
  */
 #include "vms.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
@@ -23,13 +29,16 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#define READ_CHUNK	(1u << 20)	/* read() size of the readonce/twice cases */
+#define READ_CHUNK	4096u		/* read() size of the readonce/twice cases: dd bs=4k */
 #define TRUNC_STEP	(1u << 20)	/* truncate-seq: bytes cut per call */
-#define CHECK_EVERY	64		/* pages between runtime/stop checks */
+#define CHECK_WORDS	0xffffu		/* words between runtime/stop checks */
+#define SMALL_UNIT_PAGES 10		/* small-allocs: each mapping is 10 pages */
+#define FREE_TIMED_MAX	32		/* usemem times the free of at most 32 mappings */
 
 static uint64_t mono_ns(void)
 {
@@ -37,6 +46,28 @@ static uint64_t mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ctl lives in MAP_SHARED memory: a shared futex reaches forked tasks too. */
+static void futex_wait(volatile int *addr, int val, long timeout_ns)
+{
+	struct timespec ts = { 0, timeout_ns };
+
+	syscall(SYS_futex, (int *)addr, FUTEX_WAIT, val, timeout_ns ? &ts : NULL, NULL, 0);
+}
+
+static void futex_wake(volatile int *addr)
+{
+	syscall(SYS_futex, (int *)addr, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+/* A task is ready: count it, then sleep (not spin: tasks still forking need the CPUs) until go. */
+static void ready_then_wait(struct vms_ctl *ctl)
+{
+	__atomic_add_fetch(&ctl->ready, 1, __ATOMIC_SEQ_CST);
+	futex_wake(&ctl->ready);
+	while (!__atomic_load_n(&ctl->go, __ATOMIC_SEQ_CST))
+		futex_wait(&ctl->go, 0, 0);
 }
 
 static int task_fail(struct vms_res *res, const char *what, int e)
@@ -72,7 +103,8 @@ static int make_object(const struct vms_round *r, size_t len, struct vms_res *re
 	return fd;
 }
 
-static char *map_mem(const struct vms_round *r, size_t len, int fd, struct vms_res *res)
+static char *map_mem(const struct vms_round *r, size_t len, int fd, int extra,
+		     struct vms_res *res)
 {
 	int prot = PROT_READ | PROT_WRITE, flags;
 	char *p;
@@ -88,7 +120,10 @@ static char *map_mem(const struct vms_round *r, size_t len, int fd, struct vms_r
 		flags = MAP_SHARED;
 		break;
 	}
-	p = mmap(NULL, len, prot, flags, r->c->backing >= B_FILE ? fd : -1, 0);
+	/* usemem maps what it only reads read-only */
+	if (!r->c->write && !r->c->cow && r->c->op != OP_MSYNC)
+		prot = PROT_READ;
+	p = mmap(NULL, len, prot, flags | extra, r->c->backing >= B_FILE ? fd : -1, 0);
 	if (p == MAP_FAILED) {
 		task_fail(res, "mmap", errno);
 		return NULL;
@@ -96,43 +131,75 @@ static char *map_mem(const struct vms_round *r, size_t len, int fd, struct vms_r
 	return p;
 }
 
-/* Next index of a full-period LCG over [0, pow2), skipping >= n. */
-static uint64_t lcg_next(uint64_t x, uint64_t mask, uint64_t n)
+/*
+ * The per-step choices usemem makes, kept in memory and read on every
+ * step as its -O build does (a store through the volatile word pointer
+ * may change them).  Only random is ever on here; the others are the
+ * checks usemem's options cost it (verify, fixed data, delay, a count).
+ */
+struct walk_plan {
+	unsigned long random, verify, fixed_data, delay, limit;
+};
+
+/*
+ * Read or write [p, p + len) one word per step, as usemem does: in order,
+ * or a random word each step (with replacement: nearly every step on
+ * another page).  A page-at-a-time loop the compiler vectorises did a GiB
+ * in under 0.1 s of user time where usemem takes 0.4-0.5 s, and usemem's
+ * random reads take 2-2.5 s: a user-space change would look five times
+ * smaller than in lkp.  Returns the bytes touched (8 per step).
+ */
+static size_t walk_words(const struct vms_round *r, char *p, size_t len, bool read,
+			 unsigned int seed, struct vms_res *res)
 {
-	do
-		x = (x * 6364136223846793005ull + 1442695040888963407ull) & mask;
-	while (x >= n);
-	return x;
-}
+	struct walk_plan plan = { .random = r->c->rand };
+	struct walk_plan *volatile hide = &plan;	/* not constant-folded away */
+	const struct walk_plan *o = hide;
+	volatile unsigned long *vp = (unsigned long *)(void *)p;
+	unsigned long m = len / sizeof(unsigned long), left = o->limit;
+	struct drand48_data rd;
+	size_t done = 0;
 
-/* The timed touch: every word of every page of [p, p + len). */
-static size_t touch(const struct vms_round *r, char *p, size_t len, unsigned int seed,
-		    struct vms_res *res)
-{
-	uint64_t npages = len / r->page, mask = 1, x = seed, sum = 0;
-	size_t words = r->page / sizeof(uint64_t), done = 0;
-	bool wr = r->c->write || r->c->cow;
+	srand48_r((long)seed + 1, &rd);
+	for (unsigned long i = 0; i < m; i++) {
+		unsigned long idx = i, data;
 
-	while (mask < npages)
-		mask <<= 1;
-	mask -= 1;
-	x &= mask;
-	for (uint64_t i = 0; i < npages; i++) {
-		uint64_t pg = r->c->rand ? (x = lcg_next(x, mask, npages)) : i;
-		uint64_t *w = (uint64_t *)(p + pg * r->page);
+		if (o->random) {
+			long v;
 
-		if (wr)
-			for (size_t k = 0; k < words; k++)
-				w[k] = k ^ pg;
+			lrand48_r(&rd, &v);
+			idx = (unsigned long)((double)(m - 1) * (double)v / 2147483648.0);
+		}
+		if (o->verify && vp[idx] != idx) {
+			task_fail(res, "verify", EIO);
+			break;
+		}
+		data = o->fixed_data ? o->fixed_data : idx;
+		if (read)
+			(void)vp[idx];
 		else
-			for (size_t k = 0; k < words; k++)
-				sum += w[k];
-		done += r->page;
-		if (!(i % CHECK_EVERY) && (r->ctl->stop || mono_ns() > r->deadline_ns))
+			vp[idx] = data;
+		done += sizeof(unsigned long);
+		if (o->delay && (idx & o->delay))
+			sched_yield();
+		if (!(i & CHECK_WORDS) && (r->ctl->stop || mono_ns() > r->deadline_ns))
+			break;
+		if (left && !--left)
 			break;
 	}
-	res->sink += sum;
 	return done;
+}
+
+/* usemem's count: the words touched and an eighth of the memory given. */
+static uint64_t lkp_bytes(size_t touched, size_t given)
+{
+	return (uint64_t)touched + (uint64_t)given / 8;
+}
+
+/* A task's time: from the round's start (usemem's clock starts with the program). */
+static uint64_t task_usecs(const struct vms_round *r)
+{
+	return (mono_ns() - r->t0_ns) / 1000;
 }
 
 static size_t read_file(const struct vms_round *r, int fd, size_t len, struct vms_res *res,
@@ -165,42 +232,37 @@ static uint64_t usecs_since(uint64_t t0)
 	return (mono_ns() - t0) / 1000;
 }
 
-/* small-allocs: one mmap of a page per page of the share, each written. */
+/*
+ * small-allocs: usemem --readonly --unit 10 pages, as lkp runs it: map 10
+ * pages read-only, read every word (the zero page), map the next; usemem
+ * times the unmapping only when it kept 32 mappings or fewer.
+ */
 static void small_allocs(const struct vms_round *r, size_t share, struct vms_res *res)
 {
-	size_t n = share / r->page, got = 0;
+	size_t unit = SMALL_UNIT_PAGES * r->page, n = share / unit, got = 0;
 	char **v = calloc(n ? n : 1, sizeof(*v));
-	uint64_t t0;
+	uint64_t t0, words = 0;
 
 	if (!v) {
 		task_fail(res, "calloc", ENOMEM);
+		ready_then_wait(r->ctl);
 		return;
 	}
 	memset(v, 0, (n ? n : 1) * sizeof(*v));	/* faulted in before the clock */
-	__atomic_add_fetch(&r->ctl->ready, 1, __ATOMIC_SEQ_CST);
-	while (!r->ctl->go)
-		sched_yield();
-	t0 = mono_ns();
-	for (; got < n; got++) {
-		v[got] = mmap(NULL, r->page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			      -1, 0);
-		if (v[got] == MAP_FAILED) {
-			task_fail(res, "mmap", errno);
+	ready_then_wait(r->ctl);
+	for (; got < n && !r->ctl->stop && mono_ns() <= r->deadline_ns; got++) {
+		v[got] = map_mem(r, unit, -1, 0, res);
+		if (!v[got])
 			break;
-		}
-		v[got][0] = 1;
-		if (!(got % CHECK_EVERY) && (r->ctl->stop || mono_ns() > r->deadline_ns)) {
-			got++;
-			break;
-		}
+		words += walk_words(r, v[got], unit, true, (unsigned int)got, res);
 	}
-	res->usecs = usecs_since(t0);
-	res->bytes = (uint64_t)got * r->page;
+	res->usecs = task_usecs(r);
+	res->bytes = lkp_bytes(words, got * unit);
 	t0 = mono_ns();
 	for (size_t i = 0; i < got; i++)
-		if (v[i] != MAP_FAILED)
-			munmap(v[i], r->page);
-	res->free_usecs = usecs_since(t0) + 1;
+		munmap(v[i], unit);
+	if (got && got <= FREE_TIMED_MAX)
+		res->free_usecs = (mono_ns() - t0) / 1000 + 1;
 	free(v);
 }
 
@@ -212,11 +274,10 @@ static void truncate_file(const struct vms_round *r, int fd, size_t len, struct 
 
 	if (p == MAP_FAILED) {
 		task_fail(res, "mmap", errno);
+		ready_then_wait(r->ctl);
 		return;
 	}
-	__atomic_add_fetch(&r->ctl->ready, 1, __ATOMIC_SEQ_CST);
-	while (!r->ctl->go)
-		sched_yield();
+	ready_then_wait(r->ctl);
 	t0 = mono_ns();
 	for (size_t off = 0; off < len; off += r->page)
 		sum += (unsigned char)p[off];
@@ -240,12 +301,12 @@ static void truncate_file(const struct vms_round *r, int fd, size_t len, struct 
 	res->bytes = len;
 }
 
-/* Which part of the shared region task idx covers. */
+/* Which part of the shared region task idx covers: all of it for x and cow cases. */
 static void slice(const struct vms_round *r, int idx, size_t *off, size_t *len)
 {
 	size_t pages = r->region_len / r->page, per = pages / (size_t)r->nr_task;
 
-	if (r->c->whole) {
+	if (r->c->whole || r->c->cow) {
 		*off = 0;
 		*len = r->region_len;
 		return;
@@ -254,78 +315,82 @@ static void slice(const struct vms_round *r, int idx, size_t *off, size_t *len)
 	*len = per * r->page;
 }
 
-/* A task on memory it owns (mapped or opened here, before ready). */
+/* lru-file-readonce/twice: dd bs=4k of its file, timed from its own start as dd is. */
+static void task_readfile(const struct vms_round *r, int fd, size_t share, struct vms_res *res)
+{
+	char *buf = malloc(READ_CHUNK);
+	uint64_t t0;
+
+	if (!buf) {
+		task_fail(res, "malloc", ENOMEM);
+		ready_then_wait(r->ctl);
+		return;
+	}
+	memset(buf, 0, READ_CHUNK);
+	ready_then_wait(r->ctl);
+	t0 = mono_ns();
+	res->bytes = read_file(r, fd, share, res, buf);
+	res->usecs = (mono_ns() - t0) / 1000;
+	free(buf);
+}
+
+/*
+ * A task on memory it maps itself (usemem without --prealloc): its file
+ * is made before the clock (the case script makes it), the mapping and
+ * the walk are inside its time, the unmapping is its free time.
+ */
 static void task_own(const struct vms_round *r, int idx, struct vms_res *res)
 {
-	size_t share = r->bytes / (size_t)r->nr_task / r->page * r->page;
+	size_t share = r->bytes / (size_t)r->nr_task / r->page * r->page, done;
 	int fd = -1;
-	char *p = NULL, *buf = NULL;
+	char *p;
 	uint64_t t0;
 
 	if (r->c->op == OP_SMALL)
 		return small_allocs(r, share, res);
-	if (r->c->backing >= B_FILE && (fd = make_object(r, share, res)) < 0)
-		goto out;
-	if (r->c->op == OP_TRUNCATE) {
+	if (r->c->backing >= B_FILE && (fd = make_object(r, share, res)) < 0) {
+		ready_then_wait(r->ctl);
+		return;
+	}
+	if (r->c->op == OP_TRUNCATE)
 		truncate_file(r, fd, share, res);
+	else if (r->c->op == OP_READFILE)
+		task_readfile(r, fd, share, res);
+	if (r->c->op == OP_TRUNCATE || r->c->op == OP_READFILE)
 		goto out;
-	}
-	if (r->c->op == OP_READFILE) {
-		buf = malloc(READ_CHUNK);
-		if (!buf) {
-			task_fail(res, "malloc", ENOMEM);
-			goto out;
-		}
-		memset(buf, 0, READ_CHUNK);
-	} else if (!(p = map_mem(r, share, fd, res))) {
+	ready_then_wait(r->ctl);
+	if (!(p = map_mem(r, share, fd, 0, res)))
 		goto out;
-	}
-	__atomic_add_fetch(&r->ctl->ready, 1, __ATOMIC_SEQ_CST);
-	while (!r->ctl->go)
-		sched_yield();
-	t0 = mono_ns();
-	if (buf)
-		res->bytes = read_file(r, fd, share, res, buf);
-	else
-		res->bytes = touch(r, p, share, (unsigned int)idx * 7919u, res);
-	if (p && r->c->op == OP_MSYNC && msync(p, share, MS_SYNC) < 0)
+	done = walk_words(r, p, share, !r->c->write, (unsigned int)idx * 7919u, res);
+	if (r->c->op == OP_MSYNC && msync(p, share, MS_SYNC) < 0)
 		task_fail(res, "msync", errno);
-	res->usecs = usecs_since(t0);
-	if (p && r->c->frees) {
-		t0 = mono_ns();
-		munmap(p, share);
-		res->free_usecs = usecs_since(t0) + 1;
-		p = NULL;
-	}
+	res->usecs = task_usecs(r);
+	res->bytes = lkp_bytes(done, share);
+	t0 = mono_ns();
+	munmap(p, share);
+	res->free_usecs = (mono_ns() - t0) / 1000 + 1;
 out:
-	if (p)
-		munmap(p, share);
-	free(buf);
 	if (fd >= 0)
 		close(fd);
 }
 
-/* A task on its slice of the region the round mapped before it started. */
+/*
+ * A task on the region the round mapped before it (usemem --prealloc):
+ * cow children write all of it (the parent prefaulted it), x tasks read
+ * or write all of it, the others their slice.  No free time.
+ */
 static void task_shared(const struct vms_round *r, int idx, struct vms_res *res)
 {
-	size_t off, len;
-	uint64_t t0;
+	size_t off, len, done;
 
 	slice(r, idx, &off, &len);
-	__atomic_add_fetch(&r->ctl->ready, 1, __ATOMIC_SEQ_CST);
-	while (!r->ctl->go)
-		sched_yield();
-	t0 = mono_ns();
-	res->bytes = touch(r, r->region + off, len, (unsigned int)idx * 7919u, res);
+	ready_then_wait(r->ctl);
+	done = walk_words(r, r->region + off, len, !r->c->write && !r->c->cow,
+			  (unsigned int)idx * 7919u, res);
 	if (r->c->op == OP_MSYNC && msync(r->region + off, len, MS_SYNC) < 0)
 		task_fail(res, "msync", errno);
-	res->usecs = usecs_since(t0);
-	/* a cow child drops its view of the whole region: its copies and its references */
-	if (r->c->cow && !r->c->mt) {
-		t0 = mono_ns();
-		munmap(r->region, r->region_len);
-		res->free_usecs = usecs_since(t0) + 1;
-	}
+	res->usecs = task_usecs(r);
+	res->bytes = lkp_bytes(done, len);
 }
 
 static void task_body(struct vms_round *r, int idx)
@@ -350,42 +415,23 @@ static void *thread_main(void *p)
 	return NULL;
 }
 
-/* The shared region: mapped (and for cow written) before any task starts. */
+/*
+ * The preallocated region, mapped inside the round's clock: cow cases
+ * prefault it (MAP_POPULATE, lkp's --prefault) at size / (nr_task + 1)
+ * for processes, as lkp sizes it, and at size for threads.
+ */
 static int map_shared(struct vms_round *r)
 {
 	struct vms_res *res = &r->res[r->nr_task];
+	size_t len = r->bytes;
 
-	r->region_len = r->bytes / r->page * r->page;
+	if (r->c->cow && !r->c->mt)
+		len = r->bytes / ((size_t)r->nr_task + 1);
+	r->region_len = len / r->page * r->page;
 	if (r->c->backing >= B_FILE && (r->fd = make_object(r, r->region_len, res)) < 0)
 		return -1;
-	r->region = map_mem(r, r->region_len, r->fd, res);
-	if (!r->region)
-		return -1;
-	if (r->c->cow) {
-		bool w = true;
-
-		/* every page written once by the parent: the children then copy */
-		for (size_t off = 0; off < r->region_len; off += r->page)
-			r->region[off] = (char)w;
-	}
-	return 0;
-}
-
-/* cow -mt: a child keeps the pages shared while the threads write them. */
-static pid_t start_holder(struct vms_round *r)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		__atomic_store_n(&r->ctl->holder_ready, 1, __ATOMIC_SEQ_CST);
-		while (!r->ctl->stop)
-			pause();
-		_exit(0);
-	}
-	while (pid > 0 && !__atomic_load_n(&r->ctl->holder_ready, __ATOMIC_SEQ_CST))
-		sched_yield();
-	return pid;
+	r->region = map_mem(r, r->region_len, r->fd, r->c->cow ? MAP_POPULATE : 0, res);
+	return r->region ? 0 : -1;
 }
 
 /* mremap-xread: after the reads, the region moves (its page tables with it). */
@@ -475,7 +521,7 @@ static bool has_region_calls(const struct mmb_host *host)
 /* The round's tasks, from start to the last one reaped; -1 on a setup failure. */
 static int run_tasks(const struct mmb_host *host, struct mmb_ctx *ctx, struct vms_round *r)
 {
-	pid_t *pids = calloc((size_t)r->nr_task, sizeof(*pids)), holder = -1;
+	pid_t *pids = calloc((size_t)r->nr_task, sizeof(*pids));
 	pthread_t *th = calloc((size_t)r->nr_task, sizeof(*th));
 	struct thread_arg *args = calloc((size_t)r->nr_task, sizeof(*args));
 	int started = 0, ret = -1;
@@ -484,28 +530,20 @@ static int run_tasks(const struct mmb_host *host, struct mmb_ctx *ctx, struct vm
 		task_fail(&r->res[r->nr_task], "calloc", ENOMEM);
 		goto out;
 	}
-	if (r->c->cow && r->c->mt && (holder = start_holder(r)) < 0) {
-		task_fail(&r->res[r->nr_task], "fork", errno);
-		goto out;
-	}
 	if (start_tasks(r, pids, th, args, &started) == 0) {
-		while (r->ctl->ready < r->nr_task && !host->should_stop(ctx))
-			usleep(200);
+		int n;
+
+		while ((n = __atomic_load_n(&r->ctl->ready, __ATOMIC_SEQ_CST)) < r->nr_task &&
+		       !host->should_stop(ctx))
+			futex_wait(&r->ctl->ready, n, 10000000);	/* 10 ms: should_stop */
 		ret = 0;
 	}
-	if (has_region_calls(host))
-		host->timed_begin(ctx);
 	r->ctl->stop = ret || host->should_stop(ctx);
-	r->ctl->go = 1;
+	__atomic_store_n(&r->ctl->go, 1, __ATOMIC_SEQ_CST);
+	futex_wake(&r->ctl->go);
 	wait_tasks(host, ctx, r, pids, th, started);
-	if (has_region_calls(host))
-		host->timed_end(ctx);
 	r->ctl->stop = 1;
 out:
-	if (holder > 0) {
-		kill(holder, SIGKILL);
-		waitpid(holder, NULL, 0);
-	}
 	free(pids);
 	free(th);
 	free(args);
@@ -514,26 +552,27 @@ out:
 
 int vms_round_run(const struct mmb_host *host, struct mmb_ctx *ctx, struct vms_round *r)
 {
-	struct vms_res *main_res = &r->res[r->nr_task];
+	bool region_calls = has_region_calls(host);
 	int ret = 0;
 
 	r->fd = -1;
 	r->region = NULL;
 	memset(r->res, 0, sizeof(*r->res) * ((size_t)r->nr_task + 1));
 	memset((void *)r->ctl, 0, sizeof(*r->ctl));
+	/* the round's clock, and the host's timed region, start where usemem's does */
+	if (region_calls)
+		host->timed_begin(ctx);
+	r->t0_ns = mono_ns();
 	if (r->c->shared && map_shared(r) < 0)
 		ret = -1;
 	if (!ret)
 		ret = run_tasks(host, ctx, r);
 	if (!ret && r->c->mremap)
 		move_region(r);
-	if (r->region) {
-		uint64_t t0 = mono_ns();
-
+	if (region_calls)
+		host->timed_end(ctx);
+	if (r->region)
 		munmap(r->region, r->region_len);
-		if (r->c->frees && r->c->mt)
-			main_res->free_usecs = usecs_since(t0) + 1;
-	}
 	if (r->fd >= 0)
 		close(r->fd);
 	for (int i = 0; i <= r->nr_task; i++) {

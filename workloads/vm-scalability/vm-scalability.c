@@ -14,6 +14,7 @@
  * memory; the _fault variants for the truncate cases' fault phase.
  */
 #include "vms.h"
+#include "lkpstats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -27,7 +28,7 @@
 enum { P_TEST, P_SIZE, P_NR_TASK, P_UNIT_SIZE, P_RUNTIME, P_DIR };
 enum {
 	M_THROUGHPUT, M_MEDIAN, M_STDDEV, M_FREE_TIME, M_WORKLOAD,
-	M_THROUGHPUT_FAULT, M_MEDIAN_FAULT, M_STDDEV_FAULT,
+	M_THROUGHPUT_FAULT, M_MEDIAN_FAULT, M_STDDEV_FAULT, M_MEDIAN_STDDEV, M_MEDIAN_FAULT_STDDEV,
 };
 
 #define MAX_TASKS	1024
@@ -35,30 +36,28 @@ enum {
 #define NR_HUGEPAGES	"/proc/sys/vm/nr_hugepages"
 
 #define ANON(n, ...)	{ .name = n, .backing = B_ANON, __VA_ARGS__ }
-#define HUGE(n, ...)	{ .name = n, .backing = B_HUGETLB, .frees = true, __VA_ARGS__ }
+#define HUGE(n, ...)	{ .name = n, .backing = B_HUGETLB, __VA_ARGS__ }
 #define FILEC(n, ...)	{ .name = n, .backing = B_FILE, __VA_ARGS__ }
 #define SHM(n, ...)	{ .name = n, .backing = B_SHM, .shared = true, __VA_ARGS__ }
 
 /* In the order of the `test` choices below; .op 0 is OP_TOUCH. */
 const struct vms_case vms_cases[] = {
-	ANON("anon-r-seq", .frees = true),
-	ANON("anon-r-rand", .rand = true, .frees = true),
-	ANON("anon-r-seq-mt", .mt = true, .shared = true, .frees = true),
-	ANON("anon-r-rand-mt", .rand = true, .mt = true, .shared = true, .frees = true),
-	ANON("anon-rx-seq-mt", .mt = true, .shared = true, .whole = true, .frees = true),
-	ANON("anon-rx-rand-mt", .rand = true, .mt = true, .shared = true, .whole = true, .frees = true),
-	ANON("anon-w-seq", .write = true, .frees = true),
-	ANON("anon-w-rand", .write = true, .rand = true, .frees = true),
-	ANON("anon-w-seq-mt", .write = true, .mt = true, .shared = true, .frees = true),
-	ANON("anon-w-rand-mt", .write = true, .rand = true, .mt = true, .shared = true, .frees = true),
-	ANON("anon-wx-seq-mt", .write = true, .mt = true, .shared = true, .whole = true, .frees = true),
-	ANON("anon-wx-rand-mt", .write = true, .rand = true, .mt = true, .shared = true, .whole = true,
-	     .frees = true),
-	ANON("anon-cow-seq", .write = true, .shared = true, .cow = true, .frees = true),
-	ANON("anon-cow-rand", .write = true, .rand = true, .shared = true, .cow = true, .frees = true),
-	ANON("anon-cow-seq-mt", .write = true, .mt = true, .shared = true, .cow = true, .frees = true),
-	ANON("anon-cow-rand-mt", .write = true, .rand = true, .mt = true, .shared = true, .cow = true,
-	     .frees = true),
+	ANON("anon-r-seq"),
+	ANON("anon-r-rand", .rand = true),
+	ANON("anon-r-seq-mt", .mt = true),
+	ANON("anon-r-rand-mt", .rand = true, .mt = true),
+	ANON("anon-rx-seq-mt", .mt = true, .shared = true, .whole = true),
+	ANON("anon-rx-rand-mt", .rand = true, .mt = true, .shared = true, .whole = true),
+	ANON("anon-w-seq", .write = true),
+	ANON("anon-w-rand", .write = true, .rand = true),
+	ANON("anon-w-seq-mt", .write = true, .mt = true),
+	ANON("anon-w-rand-mt", .write = true, .rand = true, .mt = true),
+	ANON("anon-wx-seq-mt", .write = true, .mt = true, .shared = true, .whole = true),
+	ANON("anon-wx-rand-mt", .write = true, .rand = true, .mt = true, .shared = true, .whole = true),
+	ANON("anon-cow-seq", .write = true, .shared = true, .cow = true),
+	ANON("anon-cow-rand", .write = true, .rand = true, .shared = true, .cow = true),
+	ANON("anon-cow-seq-mt", .write = true, .mt = true, .shared = true, .cow = true),
+	ANON("anon-cow-rand-mt", .write = true, .rand = true, .mt = true, .shared = true, .cow = true),
 	FILEC("lru-file-mmap-read", .op = OP_TOUCH),
 	FILEC("lru-file-mmap-read-rand", .op = OP_TOUCH, .rand = true),
 	FILEC("lru-file-readonce", .op = OP_READFILE),
@@ -72,8 +71,8 @@ const struct vms_case vms_cases[] = {
 	      .whole = true),
 	FILEC("mremap-xread-rand-mt", .op = OP_TOUCH, .rand = true, .mt = true, .shared = true,
 	      .whole = true, .mremap = true),
-	ANON("small-allocs", .op = OP_SMALL, .write = true, .frees = true),
-	ANON("small-allocs-mt", .op = OP_SMALL, .write = true, .mt = true, .frees = true),
+	ANON("small-allocs", .op = OP_SMALL),
+	ANON("small-allocs-mt", .op = OP_SMALL, .mt = true),
 	FILEC("msync", .op = OP_MSYNC, .write = true),
 	FILEC("msync-mt", .op = OP_MSYNC, .write = true, .mt = true, .shared = true),
 	FILEC("truncate", .op = OP_TRUNCATE),
@@ -125,9 +124,9 @@ static const struct mmb_metric_def vms_metrics[] = {
 	[M_MEDIAN] = { "median", "KB/s", MMB_HIGHER_IS_BETTER,
 		       "the median task's KB/s, averaged over rounds (vm-scalability.median)" },
 	[M_STDDEV] = { "stddev%", "%", MMB_LOWER_IS_BETTER,
-		       "lkp's stddev%: of throughput over rounds, or stddev(task KB/s) x nr_task / mean for one round" },
+		       "lkp's stddev% (population, n): of throughput over rounds, or stddev(task KB/s) x nr_task / mean for one round" },
 	[M_FREE_TIME] = { "free_time", "s", MMB_LOWER_IS_BETTER,
-			  "seconds to unmap the memory, averaged over tasks and rounds (anon, hugetlb, small-allocs)" },
+			  "seconds to unmap the memory a task mapped itself, averaged over tasks and rounds (none for preallocated memory)" },
 	[M_WORKLOAD] = { "workload", "KB", MMB_HIGHER_IS_BETTER,
 			 "KB worked by all tasks in the iteration (vm-scalability.workload)" },
 	[M_THROUGHPUT_FAULT] = { "throughput_fault", "KB/s", MMB_HIGHER_IS_BETTER,
@@ -136,6 +135,10 @@ static const struct mmb_metric_def vms_metrics[] = {
 			     "truncate cases: the median task's fault KB/s" },
 	[M_STDDEV_FAULT] = { "stddev_fault%", "%", MMB_LOWER_IS_BETTER,
 			     "truncate cases: stddev% of the fault phase, as stddev%" },
+	[M_MEDIAN_STDDEV] = { "median_stddev%", "%", MMB_LOWER_IS_BETTER,
+			      "relative stddev (population) of median over rounds; 0 for one round" },
+	[M_MEDIAN_FAULT_STDDEV] = { "median_fault_stddev%", "%", MMB_LOWER_IS_BETTER,
+				    "truncate cases: median_stddev% of the fault phase" },
 	{ 0 },
 };
 
@@ -188,10 +191,9 @@ static const char *vms_supported(const struct mmb_host *host, const struct mmb_v
 	size_t unit;
 
 	rounds_of(params, &unit);
+	/* cow: size / (nr_task + 1) shared, copied nr_task times: about size */
 	if (!c->whole || c->backing != B_ANON)
 		need = unit;
-	if (c->cow)
-		need *= 2;
 	if (host->mem_total && need > host->mem_total / 4 * 3)
 		return "size needs more than 3/4 of MemTotal: scale it down (e.g. 25%mem)";
 	if (c->backing == B_HUGETLB && (!vms_hugepage_size() || access(NR_HUGEPAGES, F_OK)))
@@ -280,95 +282,48 @@ static int vms_setup(const struct mmb_host *host, struct mmb_ctx *ctx,
 	return MMB_OK;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Sum and lkp's median (the upper middle, kbps[n/2] sorted) of n values. */
-static void sum_median(double *v, int n, double *sum, double *median)
-{
-	*sum = 0;
-	for (int i = 0; i < n; i++)
-		*sum += v[i];
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	*median = n ? v[n / 2] : 0;
-}
-
-static double kb_per_s(uint64_t bytes, uint64_t usecs)
-{
-	return (double)bytes / 1024.0 / ((double)(usecs ? usecs : 1) / 1e6);
-}
-
 /* The round's per-task KB/s into the state (mremap adds the move's own). */
 static void collect_round(struct vms_state *st, int k)
 {
 	struct vms_round *r = &st->r;
+	/* usemem prints integer KB/s; dd, truncate and the move are worked out by lkp's parse */
+	bool usemem = (r->c->op == OP_TOUCH || r->c->op == OP_SMALL || r->c->op == OP_MSYNC) &&
+		       !r->c->mremap;
 
 	st->nk = st->nfk = 0;
 	for (int i = 0; i <= r->nr_task; i++) {
 		const struct vms_res *res = &r->res[i];
 
 		if (res->bytes && res->usecs + 1 > 1)
-			st->kbps[st->nk++] = kb_per_s(res->bytes, res->usecs);
+			st->kbps[st->nk++] = usemem ? vms_kb_per_s(res->bytes, res->usecs)
+					     : vms_kb_per_s_float(res->bytes, res->usecs);
 		if (res->fault_bytes)
-			st->fkbps[st->nfk++] = kb_per_s(res->fault_bytes, res->fault_usecs);
+			st->fkbps[st->nfk++] = vms_kb_per_s_float(res->fault_bytes, res->fault_usecs);
 		if (res->free_usecs) {
 			st->free_s += (double)(res->free_usecs - 1) / 1e6;
 			st->nfree++;
 		}
 		st->kb_total += (double)(res->bytes + res->fault_bytes) / 1024.0;
 	}
-	sum_median(st->kbps, st->nk, &st->sum[k], &st->median[k]);
-	sum_median(st->fkbps, st->nfk, &st->fsum[k], &st->fmedian[k]);
-}
-
-static double mean(const double *v, int n)
-{
-	double s = 0;
-
-	for (int i = 0; i < n; i++)
-		s += v[i];
-	return n ? s / n : 0;
-}
-
-static double sample_sd(const double *v, int n)
-{
-	double m = mean(v, n), s = 0;
-
-	for (int i = 0; i < n; i++)
-		s += (v[i] - m) * (v[i] - m);
-	return n > 1 ? sqrt(s / (n - 1)) : 0;
-}
-
-/* lkp's stddev%: over rounds when there are several, else across the tasks. */
-static double lkp_stddev(const double *sums, int nrounds, const double *kbps, int nk)
-{
-	double m;
-
-	if (nrounds > 1) {
-		m = mean(sums, nrounds);
-		return m > 0 ? sample_sd(sums, nrounds) / m * 100 : 0;
-	}
-	m = mean(kbps, nk);
-	return m > 0 ? sample_sd(kbps, nk) * nk / m * 100 : 0;
+	vms_sum_median(st->kbps, st->nk, &st->sum[k], &st->median[k]);
+	vms_sum_median(st->fkbps, st->nfk, &st->fsum[k], &st->fmedian[k]);
 }
 
 static void report_all(const struct mmb_host *host, struct mmb_ctx *ctx, struct vms_state *st,
 		       int done)
 {
-	host->report(ctx, M_THROUGHPUT, mean(st->sum, done));
-	host->report(ctx, M_MEDIAN, mean(st->median, done));
-	host->report(ctx, M_STDDEV, lkp_stddev(st->sum, done, st->kbps, st->nk));
+	host->report(ctx, M_THROUGHPUT, vms_mean(st->sum, done));
+	host->report(ctx, M_MEDIAN, vms_mean(st->median, done));
+	host->report(ctx, M_STDDEV, vms_lkp_stddev(st->sum, done, st->kbps, st->nk));
+	host->report(ctx, M_MEDIAN_STDDEV, vms_lkp_median_stddev(st->median, done));
 	if (st->nfree)
 		host->report(ctx, M_FREE_TIME, st->free_s / (double)st->nfree);
 	host->report(ctx, M_WORKLOAD, st->kb_total);
 	if (st->nfk) {
-		host->report(ctx, M_THROUGHPUT_FAULT, mean(st->fsum, done));
-		host->report(ctx, M_MEDIAN_FAULT, mean(st->fmedian, done));
-		host->report(ctx, M_STDDEV_FAULT, lkp_stddev(st->fsum, done, st->fkbps, st->nfk));
+		host->report(ctx, M_THROUGHPUT_FAULT, vms_mean(st->fsum, done));
+		host->report(ctx, M_MEDIAN_FAULT, vms_mean(st->fmedian, done));
+		host->report(ctx, M_STDDEV_FAULT, vms_lkp_stddev(st->fsum, done, st->fkbps, st->nfk));
+		host->report(ctx, M_MEDIAN_FAULT_STDDEV, vms_lkp_median_stddev(st->fmedian, done));
 	}
 }
 

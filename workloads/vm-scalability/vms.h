@@ -39,16 +39,15 @@ struct vms_case {
 	bool cow;		/* region written first, then written after fork */
 	bool twice;		/* OP_READFILE twice; OP_TRUNCATE in steps */
 	bool mremap;		/* the region is moved (mremap) after the reads */
-	bool frees;		/* the case frees memory: free_time is measured */
 };
 
 extern const struct vms_case vms_cases[];
 
 /* A task's result, in a MAP_SHARED block (forked tasks write it too). */
 struct vms_res {
-	uint64_t bytes, usecs;		/* the work and its time */
+	uint64_t bytes, usecs;		/* the work as usemem counts it (9/8), and its time */
 	uint64_t fault_bytes, fault_usecs;	/* OP_TRUNCATE's fault phase */
-	uint64_t free_usecs;		/* munmap of its memory; 0 none */
+	uint64_t free_usecs;		/* munmap of its memory + 1; 0 none */
 	int err;			/* errno of the first failure, 0 none */
 	char what[48];			/* which call failed */
 	uint64_t sink;			/* sums of read loops land here */
@@ -57,7 +56,6 @@ struct vms_res {
 struct vms_ctl {
 	volatile int ready, go, stop;
 	int finished;			/* threads done (-mt cases) */
-	int holder_ready;		/* cow -mt: the child that keeps the pages shared */
 };
 
 /* One round: what the engine needs to run and what it measured. */
@@ -68,6 +66,7 @@ struct vms_round {
 	size_t page;			/* base page or huge page */
 	const char *dir;		/* files of B_FILE */
 	uint64_t deadline_ns;		/* CLOCK_MONOTONIC: tasks stop touching then */
+	uint64_t t0_ns;			/* the round's start: every task's clock */
 	struct vms_ctl *ctl;		/* MAP_SHARED */
 	struct vms_res *res;		/* nr_task + 1 (the last: the main task's) */
 	char *region;			/* the shared region, NULL for own regions */
