@@ -214,7 +214,8 @@ check-bisect:
 bench: all $(TEST_PLUGINS) $(BUILD)/bench/interference-cost $(BUILD)/bench/strtod-loop $(BUILD)/bench/fork-floor \
 	$(BUILD)/bench/summary-floor
 	MMBENCH_BUILD=$(BUILD) SENS=$(SENS) KSENS=$(KSENS) KAA=$(KAA) KVER=$(KVER) VMSDEF=$(VMSDEF) \
-		KVAA=$(KVAA) KMEM=$(KMEM) VMNOISE=$(VMNOISE) \
+		KVAA=$(KVAA) KMEM=$(KMEM) VMNOISE=$(VMNOISE) PFT_ORIG=$(PFT_ORIG) \
+		VMS_USEMEM=$(or $(VMS_USEMEM),$(USEMEM)) \
 		BENCH_SAMPLES=$(BENCH_SAMPLES) ./bench/run.sh
 
 $(BUILD)/bench/interference-cost: bench/interference-cost.c $(BUILD)/libmmbench.a

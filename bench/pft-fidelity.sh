@@ -11,14 +11,18 @@
 # interval, which cancels load drift shared by the two runs of a round.
 #
 # usage: bench/pft-fidelity.sh [-s SIZE] [-c "1 2"] [-m threads|processes|both]
-#                              [-i ITERATIONS] [-o RAW.tsv] [-H]
+#                              [-i ITERATIONS] [-o RAW.tsv] [-H] [-r PFT]
 #   -s  region size: 4096, 64K, 512M, 1G or N%mem (default 1G)
 #   -c  client counts (default: 1 and the number of CPUs)
 #   -m  worker mode (default both)
 #   -i  measured iterations per side and variant (default 10; 1 warm-up each)
 #   -o  also write every raw sample as TSV (side mode clients iter metric value)
 #   -H  leave THP as the system has it (both sides still see the same state)
-# env: MMBENCH_BUILD (default build), CC (default cc).
+#   -r  the original pft binary (gormanm/pft, built by the user: docs/
+#       workloads.md) instead of the stand-in; also PFT_ORIG in the
+#       environment.  Only the original measures fidelity: the stand-in is
+#       a smoke test of the bench.
+# env: MMBENCH_BUILD (default build), CC (default cc), PFT_ORIG.
 # Not part of `make check`: it takes minutes and asserts nothing about speed.
 set -u
 
@@ -34,11 +38,12 @@ MODES="threads processes"
 ITER=10
 RAW=""
 NOTHP=1
+ORIG=${PFT_ORIG:-}
 
 usage() { sed -n '/^# usage:/,/^# Not part/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "pft-fidelity: $*" >&2; exit 1; }
 
-while getopts "s:c:m:i:o:Hh" o; do
+while getopts "s:c:m:i:o:Hr:h" o; do
 	case $o in
 	s) SIZE=$OPTARG ;;
 	c) CLIENTS=$OPTARG ;;
@@ -50,6 +55,7 @@ while getopts "s:c:m:i:o:Hh" o; do
 	i) ITER=$OPTARG ;;
 	o) RAW=$OPTARG ;;
 	H) NOTHP=0 ;;
+	r) ORIG=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -87,8 +93,15 @@ cp "$MMB" "$T/bin/mmbench" && cp "$B/workloads/pft.so" "$T/bin/workloads/pft.so"
 MMB=$T/bin/mmbench
 unset MMBENCH_PLUGIN_PATH
 REF=$T/pft-ref
-${CC:-cc} -O3 -D_GNU_SOURCE -std=gnu11 -o "$REF" "$ROOT/bench/pft-ref/pft-ref.c" -lpthread -lrt ||
-	die "cannot build bench/pft-ref/pft-ref.c"
+if [ -n "$ORIG" ]; then
+	[ -x "$ORIG" ] || die "-r $ORIG: not an executable"
+	REF=$ORIG
+	echo "reference: the original pft, $ORIG"
+else
+	echo "reference: the stand-in bench/pft-ref (a smoke test, not fidelity: give the original with -r or PFT_ORIG)"
+	${CC:-cc} -O3 -D_GNU_SOURCE -std=gnu11 -o "$REF" "$ROOT/bench/pft-ref/pft-ref.c" -lpthread -lrt ||
+		die "cannot build bench/pft-ref/pft-ref.c"
+fi
 WRAP=()
 if [ $NOTHP = 1 ]; then
 	${CC:-cc} -O2 -std=gnu11 -o "$T/no-thp" "$ROOT/bench/pft-ref/no-thp.c" ||

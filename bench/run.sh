@@ -37,8 +37,14 @@ fi
 # Fidelity of every plugin that has a reference program (pft, ebizzy, aim9):
 # plugin and reference interleaved, n = 30 per side, each ratio with its 95%
 # CI and both CoVs against the target (docs/workloads.md).
-echo "== bench/pft-fidelity.sh -s 256M -c 2 -i 30"
-bash bench/pft-fidelity.sh -s 256M -c 2 -i 30 || { echo "bench/pft-fidelity.sh failed"; rc=1; }
+# pft against the original (make bench PFT_ORIG=/path/to/pft), -t1 and -t2,
+# 30 pairs; without it the stand-in only smoke-tests the bench
+echo "== bench/pft-fidelity.sh -s 256M -c \"1 2\" -m threads -i 30${PFT_ORIG:+ -r $PFT_ORIG}"
+bash bench/pft-fidelity.sh -s 256M -c "1 2" -m threads -i 30 ${PFT_ORIG:+-r "$PFT_ORIG"} ||
+	{ echo "bench/pft-fidelity.sh failed"; rc=1; }
+# vm-scalability against the original usemem (make bench VMS_USEMEM=/path/to/usemem)
+echo "== bench/vms-fidelity.sh"
+bash bench/vms-fidelity.sh || { echo "bench/vms-fidelity.sh failed"; rc=1; }
 echo "== bench/fidelity-workloads.sh -i 30 -d 2 -t 2 -c ebizzy-compat,ebizzy-lcg,brk_test,page_test"
 bash bench/fidelity-workloads.sh -i 30 -d 2 -t 2 -c ebizzy-compat,ebizzy-lcg,brk_test,page_test ||
 	{ echo "bench/fidelity-workloads.sh failed"; rc=1; }
