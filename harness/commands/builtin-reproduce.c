@@ -470,6 +470,7 @@ int cmd_reproduce(int argc, char **argv)
 	struct lkp_report r;
 	struct repro_plan p;
 	struct repro_opts o = { 0 };
+	char thp[32];
 	char err[1024];
 	int ret = EXIT_OK, col;
 	const char *why = NULL;
@@ -502,6 +503,10 @@ int cmd_reproduce(int argc, char **argv)
 	}
 	o.has_cpufreq = a.tree ? false : repro_host_has_cpufreq();
 	o.where = a.tree ? "the QEMU guest" : "this machine";
+	/* the guest kernel's default is mmbench.config's TRANSPARENT_HUGEPAGE_MADVISE */
+	o.thp = a.tree ? "madvise"
+		: read_knob_value("/sys/kernel/mm/transparent_hugepage/enabled", thp, sizeof(thp)) >= 0
+		? thp : NULL;
 	if (repro_plan_build(&r, &o, &p, err, sizeof(err))) {
 		error("%s: %s", report_name(a.report), err);
 		lkp_report_release(&r);

@@ -71,6 +71,43 @@ const char *lkp_table_axis(const struct lkp_table *t, const char *key)
 	return NULL;
 }
 
+/* "N" after key in s (a caption or the machine line), 0 when absent. */
+static int number_after(const char *s, const char *key)
+{
+	const char *m = s ? strstr(s, key) : NULL;
+
+	return m ? atoi(m + strlen(key)) : 0;
+}
+
+/* "N sockets" / "N-socket" in s, 0 when absent. */
+static int sockets_in(const char *s)
+{
+	for (const char *m = s; m && (m = strstr(m, "socket")); m++) {
+		const char *d = m;
+
+		while (d > s && (d[-1] == ' ' || d[-1] == '-'))
+			d--;
+		while (d > s && d[-1] >= '0' && d[-1] <= '9')
+			d--;
+		if (d[0] >= '1' && d[0] <= '9')
+			return atoi(d);
+	}
+	return 0;
+}
+
+int lkp_report_nodes(const struct lkp_report *r, const struct lkp_table *t)
+{
+	int n = number_after(t ? t->model : NULL, "nr_node: ");
+
+	if (n <= 0)
+		n = number_after(r->test_machine, "nr_node: ");
+	if (n <= 0)
+		n = sockets_in(r->test_machine);
+	if (n <= 0 && t)
+		n = sockets_in(t->model);
+	return n > 0 && n <= 4096 ? n : 0;
+}
+
 const struct lkp_row *lkp_table_row(const struct lkp_table *t, const char *metric)
 {
 	for (size_t i = 0; i < t->nrows; i++)

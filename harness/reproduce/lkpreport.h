@@ -90,6 +90,11 @@ int lkpreport_parse(struct lkp_report *r, const char *data, size_t len,
 /* Lookups; NULL when absent. */
 const char *lkp_report_param(const struct lkp_report *r, const char *key);
 const char *lkp_table_axis(const struct lkp_table *t, const char *key);
+/*
+ * NUMA nodes of the report's machine: "nr_node: N" in the table's caption
+ * or the machine line, else its "N sockets"; 0 unknown.
+ */
+int lkp_report_nodes(const struct lkp_report *r, const struct lkp_table *t);
 /* First row named metric in table t, or NULL. */
 const struct lkp_row *lkp_table_row(const struct lkp_table *t, const char *metric);
 

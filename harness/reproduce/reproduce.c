@@ -394,6 +394,29 @@ static char *fmt_size(uint64_t b)
 	return xstrdup(buf);
 }
 
+static const char *nodes_txt(int nodes)
+{
+	static char buf[32];
+
+	snprintf(buf, sizeof(buf), " x %d nodes", nodes);
+	return buf;
+}
+
+/*
+ * THP changes every anonymous case (2M pages: one fault where there were
+ * 512).  lkp's kernels usually run "always"; say what the report's had, if
+ * it says, and what the runs here will have.
+ */
+static void note_thp(struct repro_plan *p, const struct lkp_report *r, const struct repro_opts *o)
+{
+	const char *theirs = lkp_report_param(r, "thp_enabled");
+
+	note(p, "THP: the report's kernel %s%s; %s: %s", theirs ? "ran " : "",
+	     theirs ? theirs : "does not say (lkp's kernels usually run always)",
+	     o->where ? o->where : "this machine",
+	     o->thp ? o->thp : "unknown (no transparent_hugepage in sysfs)");
+}
+
 /*
  * vm-scalability: lkp's sizes are for the report's machine; the same share
  * of memory here ("size 128G -> 16G: this machine has 24G").  One round is
@@ -405,6 +428,7 @@ static int map_vms(struct repro_plan *p, const struct lkp_report *r, const struc
 		   const char *test, int64_t *work_ns, char *err, size_t errlen)
 {
 	uint64_t theirs = report_mem(r, p->table), here = o->mem_bytes, unit, size, cap;
+	int nodes = lkp_report_nodes(r, p->table);
 	const char *lsize = lkp_report_param(r, "size"), *lunit = lkp_report_param(r, "unit_size");
 	const char *rt = param_or(r, "runtime", "300s");
 	struct unit_ctx u = { .ncpus = o->ncpus, .mem_total = theirs, .page_size = 4096 };
@@ -429,8 +453,9 @@ static int map_vms(struct repro_plan *p, const struct lkp_report *r, const struc
 			snprintf(err, errlen, "report parameter size: %s", e);
 			return -1;
 		}
+		/* lkp's run script: size = size * nr_node, repeat = size / unit_size */
 		if (lsize && *lsize)
-			size = (uint64_t)v;
+			size = (uint64_t)v * (uint64_t)(nodes ? nodes : 1);
 		/* the same share of memory here, in whole MiB */
 		unit = (uint64_t)((double)unit * (double)here / (double)theirs) >> 20 << 20;
 		cap = (strstr(test, "-cow-") ? here / 8 * 3 : here / 2) >> 20 << 20;
@@ -446,9 +471,10 @@ static int map_vms(struct repro_plan *p, const struct lkp_report *r, const struc
 		{
 			char *sz = fmt_size(size), *un = fmt_size(unit);
 
-			add_param(p, "size", sz, xasprintf("size %s -> %s: the report's machine has %s, %s has %s",
-							   lsize && *lsize ? lsize : "(none: one round)", sz, ts,
-							   o->where ? o->where : "this machine", hs));
+			add_param(p, "size", sz, xasprintf("size %s%s -> %s: the report's machine has %s, %s has %s",
+							   lsize && *lsize ? lsize : "(none: one round)",
+							   lsize && *lsize && nodes > 1 ? nodes_txt(nodes) : "",
+							   sz, ts, o->where ? o->where : "this machine", hs));
 			add_param(p, "unit_size", un,
 				  xasprintf("unit_size %s -> %s: %llu round%s of it, until runtime",
 					    lunit ? lunit : "(lkp: mem/2)", un,
@@ -463,6 +489,9 @@ static int map_vms(struct repro_plan *p, const struct lkp_report *r, const struc
 	*work_ns = dur_or(rt, 300 * SEC);
 	if (strstr(test, "hugetlb"))
 		note(p, "%s reserves hugetlb pages for each iteration (needs root); without them it is skipped", test);
+	if (lsize && *lsize && !nodes)
+		note(p, "the report does not say its machine's NUMA nodes: size is taken for one (lkp multiplies it by nr_node)");
+	note_thp(p, r, o);
 	return 0;
 }
 

@@ -39,6 +39,7 @@ struct repro_opts {
 	uint64_t mem_bytes;	/* its memory: lkp's sizes are scaled to it; 0 unknown */
 	bool has_cpufreq;	/* governor can be applied where the runs happen */
 	const char *where;	/* "this machine", "the QEMU guest": for the notes */
+	const char *thp;	/* THP where the runs happen ("never", "madvise"...), NULL unknown */
 };
 
 struct repro_plan {

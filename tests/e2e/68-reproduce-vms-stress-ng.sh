@@ -34,14 +34,21 @@ grep -q 'workload stress-ng, metric pagemove.page_remaps_per_sec -> stress-ng.pa
 	"$GOLD/reproduce-sng-pagemove" || die "a miscellaneous stress-ng headline is the KPI"
 grep -q '^      method: flip$' "$GOLD/reproduce-sng-vm-method" || die "method passed"
 grep -q '^      nr_threads: 50%    # 50% of 2 CPUs here = 1$' "$GOLD/reproduce-sng-brk" || die "nr_threads scaled"
-grep -q '^      size: 4G    # size 512G -> 4G: the report.s machine has 256G, the QEMU guest has 2.0G$' \
-	"$GOLD/reproduce-vms-anon-cow-rand-hugetlb-followup" || die "follow-up: size from the axes, scaled"
+# lkp's run script multiplies size by nr_node (2 sockets here), then scales
+grep -q '^      size: 8G    # size 512G x 2 nodes -> 8G: the report.s machine has 256G, the QEMU guest has 2.0G$' \
+	"$GOLD/reproduce-vms-anon-cow-rand-hugetlb-followup" || die "follow-up: size from the axes, x nr_node, scaled"
+grep -q "^  - THP: the report's kernel does not say (lkp's kernels usually run always); the QEMU guest: madvise$" \
+	"$GOLD/reproduce-vms-anon-w-seq-mt" || die "the plan does not say THP"
 
 # on the host: the same share of this machine's memory, said
 "$MMB" reproduce --dry-run "$FIX/vms-anon-w-seq-mt.txt" >"$TMP/host" 2>"$TMP/err" ||
 	die "host dry-run failed: $(cat "$TMP/err")"
-grep -q '^      size: [0-9]*[MG]    # size 8T -> [0-9]*[MG]: the report.s machine has 256G, this machine has ' "$TMP/host" ||
+grep -q '^      size: [0-9]*[MG]    # size 8T x 4 nodes -> [0-9]*[MG]: the report.s machine has 256G, this machine has ' "$TMP/host" ||
 	die "host scaling not said: $(grep size: "$TMP/host")"
+if [ -r /sys/kernel/mm/transparent_hugepage/enabled ]; then
+	thp=$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled)
+	grep -q "^  - THP: .*; this machine: $thp\$" "$TMP/host" || die "host THP not said: $(grep THP "$TMP/host")"
+fi
 mem_kb=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
 unit_m=$(sed -n 's/^      unit_size: \([0-9]*\)M .*/\1/p' "$TMP/host")
 [ -n "$unit_m" ] || unit_m=$(( $(sed -n 's/^      unit_size: \([0-9]*\)G .*/\1/p' "$TMP/host") * 1024 ))
