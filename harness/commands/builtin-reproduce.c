@@ -50,6 +50,7 @@ struct repro_args {
 	const char **fragments;	/* --config FRAG, at most MAX_FIXES */
 	size_t nfragments;
 	int rounds;		/* --rounds: boots per kernel (default 3) */
+	bool keep_disturbed;	/* --keep-disturbed: compare pools disturbed iterations */
 };
 
 static void repro_args_release(struct repro_args *a)
@@ -75,6 +76,8 @@ static int parse_args(int argc, char **argv, struct repro_args *a)
 		OPT_LIST(0, "config", &a->fragments, &a->nfragments, "FRAG",
 			 "--tree: config fragment for every build"),
 		OPT_STRING(0, "name", &a->name, "COMMIT", "the running kernel is this commit"),
+		OPT_BOOL(0, "keep-disturbed", &a->keep_disturbed,
+			 "compare disturbed iterations too (a busy machine), saying so"),
 		OPT_STRING(0, "db", &a->db, "FILE", "results database"),
 		VM_OPTIONS(&a->vm),
 		OPT_SET_INT('q', "quiet", &mmb_quiet, 1, "no informational messages"),
@@ -206,6 +209,7 @@ static int run_here(const struct repro_args *a, const struct lkp_report *r,
 	rq.config_path = p->exp.path;
 	rq.label = label;
 	rq.db = a->db;
+	rq.keep_disturbed = a->keep_disturbed;
 	ret = run_experiment(&p->exp, &rq);
 	if (ret == EXIT_OK) {
 		struct mmb_db db;
@@ -223,7 +227,7 @@ static int run_here(const struct repro_args *a, const struct lkp_report *r,
 			rcol[c] = (int)c;
 		}
 		if (db_open_existing(&db, db_default_path(a->db)) == 0) {
-			struct repro_columns cols = { labels, titles, rcol, n };
+			struct repro_columns cols = { labels, titles, rcol, n, a->keep_disturbed };
 			int rc = repro_print_comparison(&db, r, p, &cols, &complete);
 
 			if (rc >= 0 && !complete)
@@ -415,7 +419,7 @@ static int tree_compare(const struct repro_args *a, const struct lkp_report *r,
 	if (db_open_existing(&db, db_default_path(a->db)))
 		return EXIT_RUNTIME;
 	{
-		struct repro_columns cols = { labels, titles, rcol, n };
+		struct repro_columns cols = { labels, titles, rcol, n, a->keep_disturbed };
 
 		rc = repro_print_comparison(&db, r, p, &cols, &complete);
 	}

@@ -413,6 +413,7 @@ static void select_kpi(struct compare_select *sel, const struct repro_view *v,
 	sel->mean = STATS_AMEAN;	/* 0-day's cells are arithmetic means */
 	sel->need = COMPARE_NEED_ROWS;
 	sel->monitors = m;
+	sel->filter.keep_disturbed = v->cols->keep_disturbed;
 }
 
 /*

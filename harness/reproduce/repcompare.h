@@ -22,6 +22,7 @@ struct repro_columns {
 	const char *const *titles;	/* [n] 'sha ("subject")' */
 	const int *rcol;		/* [n] the report's column of each, -1: none */
 	size_t n;
+	bool keep_disturbed;		/* --keep-disturbed: pool disturbed iterations */
 };
 
 /*

@@ -384,7 +384,7 @@ int run_experiment(struct experiment *exp, const struct run_request *rq)
 		print_counts(run_id, status, &st);
 		summary_print_run(stdout, &db, run_id);
 	}
-	if (!st.interrupted && run_all_disturbed(&db, run_id))
+	if (!st.interrupted && !rq->keep_disturbed && run_all_disturbed(&db, run_id))
 		ret = EXIT_RUNTIME;
 	if (rq->compare && !st.interrupted) {
 		/* a comparison that could not be made fails the command too */

@@ -26,6 +26,7 @@ struct run_request {
 	int64_t resume;			/* > 0: go on with this interrupted run (resume.h) */
 	bool profile;			/* --profile: a perf profile per variant */
 	double wait_quiet_s;		/* --wait-quiet: > 0 wait up to this long first */
+	bool keep_disturbed;		/* every value disturbed is no failure: the caller pools them */
 };
 
 /* Plan, run and record exp (applying its environment); the command's exit code. */
