@@ -337,7 +337,9 @@ lint-layout:
 layer-graph:
 	@python3 tools/check-layout.py --graph . > docs/layers.md
 
-lint: lint-layout $(BUILD)/gen/renderer-list.h
+lint: lint-layout all
+	@echo "== layer symbols (tools/check-layout.py --symbols: nm on the objects)"
+	@python3 tools/check-layout.py --symbols $(BUILD) .
 	@./tools/install-deps.sh lint
 	@command -v cppcheck >/dev/null && command -v $(CLANG_TIDY) >/dev/null || \
 		{ echo "lint needs cppcheck and clang-tidy (apt-get install cppcheck clang-tidy)"; exit 1; }

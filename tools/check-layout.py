@@ -17,7 +17,13 @@
     and workloads/ (plugin descriptor tables are alike by design and not
     counted);
   - each e2e test has a number of its own (docs and notes cite "e2e NN");
-  - every harness/, db/ or plot/ source path a doc names exists.
+  - every harness/, db/ or plot/ source path a doc names exists;
+  - with --symbols BUILD (make lint, on built objects): each object of a
+    layer references only symbols defined in its own layer or below (`nm`:
+    a local prototype and an upward call pass the include check), no
+    plugin references a symbol the harness defines, and plugin sources
+    include only <mmbench/...>, system headers and files of their own
+    folder.
 
 Prints one line per breach and exits 1, or exits 0 quietly.
 Usage: tools/check-layout.py [--graph] [ROOT]
@@ -133,7 +139,7 @@ def include_edges(root, rows, bad):
             if folder not in folder_layer:
                 continue
             for k, line in enumerate(read_lines(p), 1):
-                m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+                m = re.match(r'\s*#\s*include\s+["<]([^">]+)[">]', line)
                 if not m:
                     continue
                 name = os.path.basename(m.group(1))
@@ -345,8 +351,91 @@ def check_doc_paths(root, bad):
                     bad.append(f"{os.path.relpath(p, root)}:{k}: names {m.group(1)}, which does not exist")
 
 
+# ---- symbols ---------------------------------------------------------------
+
+def nm_symbols(path):
+    """({defined global}, {undefined}) of an object or shared object."""
+    import subprocess
+    out = subprocess.run(['nm', '-P', path], capture_output=True, text=True).stdout
+    defined, undefined = set(), set()
+    for line in out.split('\n'):
+        f = line.split()
+        if len(f) < 2:
+            continue
+        if f[1] == 'U':
+            undefined.add(f[0])
+        elif f[1] in 'TDBRCGSVW':
+            defined.add(f[0])
+    return defined, undefined
+
+
+def check_symbols(root, build, rows, bad):
+    folder_layer = layer_of_folder(rows)
+    objroot = os.path.join(build, 'obj')
+    owner, uses = {}, []
+    for top in ('harness', 'db', 'plot'):
+        for dp, _, fn in os.walk(os.path.join(objroot, top)):
+            for f in sorted(fn):
+                if not f.endswith('.o'):
+                    continue
+                rel = os.path.relpath(os.path.join(dp, f), objroot)[:-2] + '.c'
+                folder = os.path.dirname(rel)
+                if folder not in folder_layer or not os.path.exists(os.path.join(root, rel)):
+                    continue        # a stale object of a moved file
+                d, u = nm_symbols(os.path.join(dp, f))
+                for sym in d:
+                    owner[sym] = rel
+                uses.append((rel, folder, u))
+    if not uses:
+        bad.append(f"{objroot}: no objects to check symbols in (build first)")
+        return
+    for rel, folder, undefined in uses:
+        fr, fname = folder_layer[folder]
+        for sym in sorted(undefined):
+            if sym not in owner:
+                continue        # libc, SQLite, libyaml
+            to = os.path.dirname(owner[sym])
+            tr, tname = folder_layer[to]
+            if tr > fr:
+                bad.append(f"{rel}: uses {sym}() of {owner[sym]} (layer {tr} {tname}) "
+                           f"from layer {fr} {fname}: an upward call")
+    for so in sorted(os.listdir(os.path.join(build, 'workloads'))) \
+            if os.path.isdir(os.path.join(build, 'workloads')) else []:
+        if not so.endswith('.so'):
+            continue
+        _, undefined = nm_symbols(os.path.join(build, 'workloads', so))
+        for sym in sorted(undefined & set(owner)):
+            bad.append(f"build/workloads/{so}: references {sym} of {owner[sym]}: "
+                       "plugins reach the host only through the function table")
+
+
+def check_plugin_includes(root, bad):
+    """Plugins see <mmbench/...>, system headers and their own folder only."""
+    own = {os.path.basename(p) for top in ('harness', 'db', 'plot') for p in src_files(root, top, ('.h',))}
+    for p in src_files(root, 'workloads'):
+        rel = os.path.relpath(p, root)
+        here = os.path.dirname(p)
+        for k, line in enumerate(read_lines(p), 1):
+            m = re.match(r'\s*#\s*include\s+(["<])([^">]+)[">]', line)
+            if not m:
+                continue
+            q, name = m.groups()
+            if q == '"' and ('/' in name or not os.path.exists(os.path.join(here, name))):
+                bad.append(f"{rel}:{k}: includes \"{name}\": a plugin includes only "
+                           "<mmbench/...>, system headers and files of its own folder")
+            elif q == '<' and not name.startswith('mmbench/') and \
+                    ('..' in name or name.split('/')[0] in ('harness', 'db', 'plot') or name in own):
+                bad.append(f"{rel}:{k}: includes <{name}>: a harness header; plugins see "
+                           "only include/mmbench/")
+
+
 def main(argv):
     graph = '--graph' in argv
+    build = None
+    if '--symbols' in argv:
+        i = argv.index('--symbols')
+        build = argv[i + 1] if i + 1 < len(argv) else 'build'
+        argv = argv[:i] + argv[i + 2:]
     args = [a for a in argv if a != '--graph']
     root = args[0] if args else '.'
     bad, notes = [], []
@@ -372,6 +461,9 @@ def main(argv):
         bad.append(f"{len(reps)} repeated blocks of {WINDOW}+ lines, over {MAX_REPEATS}")
     check_e2e_numbers(root, bad)
     check_doc_paths(root, bad)
+    check_plugin_includes(root, bad)
+    if build:
+        check_symbols(root, build, rows, bad)
     if os.environ.get('LAYOUT_VERBOSE'):
         for n in notes:
             print(n)
