@@ -27,12 +27,6 @@ void kargv_pushf(struct kargv *a, const char *fmt, ...)
 	kargv_add(a, strbuf_detach(&sb));
 }
 
-void kargv_pushv(struct kargv *a, const char *const *v)
-{
-	for (; v && *v; v++)
-		kargv_push(a, *v);
-}
-
 void kargv_release(struct kargv *a)
 {
 	for (size_t i = 0; i < a->nr; i++)

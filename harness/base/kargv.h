@@ -14,7 +14,6 @@ struct kargv {
 
 void kargv_push(struct kargv *a, const char *s);
 void kargv_pushf(struct kargv *a, const char *fmt, ...) MMB_PRINTF_FMT(2, 3);
-void kargv_pushv(struct kargv *a, const char *const *v);
 void kargv_release(struct kargv *a);
 /* Drop (and free) elements from index nr on. */
 void kargv_truncate(struct kargv *a, size_t nr);

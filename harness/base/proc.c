@@ -269,36 +269,3 @@ int proc_finish(struct proc *p, int sig)
 	return exit_code(p->status);
 }
 
-const char *proc_ended(const struct proc *p, char *buf, size_t len)
-{
-	if (!p->started)
-		snprintf(buf, len, "could not be started");
-	else if (p->timed_out)
-		snprintf(buf, len, "stopped after the %g s time limit", p->timeout_s);
-	else if (WIFEXITED(p->status) && WEXITSTATUS(p->status) == 127)
-		snprintf(buf, len, "could not be started");
-	else if (WIFEXITED(p->status))
-		snprintf(buf, len, "exited with %d", WEXITSTATUS(p->status));
-	else if (WIFSIGNALED(p->status))
-		snprintf(buf, len, "killed by SIG%s", sigabbrev_np(WTERMSIG(p->status)) ?
-			 sigabbrev_np(WTERMSIG(p->status)) : "?");
-	else
-		snprintf(buf, len, "ended oddly (status %#x)", p->status);
-	return buf;
-}
-
-int proc_error(const struct proc *p, const char *what)
-{
-	char ended[64];
-	const char *e = p->err && p->err->len ? p->err->buf : NULL;
-	size_t n = 0;
-
-	while (e && (*e == '\n' || *e == ' '))
-		e++;
-	if (e)
-		n = strcspn(e, "\n");
-	if (e && n)
-		return error("%s: %s %s: %.*s", what, p->argv[0], proc_ended(p, ended, sizeof(ended)),
-			     (int)(n > 300 ? 300 : n), e);
-	return error("%s: %s %s", what, p->argv[0], proc_ended(p, ended, sizeof(ended)));
-}

@@ -68,14 +68,4 @@ bool proc_ended_yet(struct proc *p);
  */
 int proc_finish(struct proc *p, int sig);
 
-/* How it ended, for messages: "exited with 2", "killed by SIGKILL",
- * "stopped after the 30 s time limit", "could not be started". */
-const char *proc_ended(const struct proc *p, char *buf, size_t len);
-
-/*
- * The one error for a program that failed: "WHAT: PROGRAM exited with 2:
- * FIRST LINE OF ITS STDERR" (the stderr part when captured).  Returns -1.
- */
-int proc_error(const struct proc *p, const char *what);
-
 #endif

@@ -187,15 +187,6 @@ bool variant_param_number(const struct variant_param *p, double *x)
 	return true;
 }
 
-void variant_copy(struct variant *dst, const struct variant *src)
-{
-	dst->p = NULL;
-	dst->n = 0;
-	for (size_t k = 0; k < src->n; k++)
-		variant_add(dst, src->p[k].name, src->p[k].type, src->p[k].i, src->p[k].d,
-			    src->p[k].text);
-}
-
 void variant_release(struct variant *v)
 {
 	for (size_t k = 0; k < v->n; k++) {

@@ -51,7 +51,6 @@ char *variant_json_from_text(const char *text);
 const struct variant_param *variant_find(const struct variant *v, const char *name);
 /* A number (int, size, duration, double): its value in *x. */
 bool variant_param_number(const struct variant_param *p, double *x);
-void variant_copy(struct variant *dst, const struct variant *src);
 void variant_release(struct variant *v);
 
 #endif

@@ -860,14 +860,6 @@ int plugin_call_supported(const struct plugin *p, const struct mmb_host *host,
 	return call_in_child(p, "supported", host, &vals, 1, why);
 }
 
-int plugin_call_check_params(const struct plugin *p, const struct mmb_value *vals, char **why)
-{
-	*why = NULL;
-	if (!(p->hooks & PLUGIN_HAS_CHECK_PARAMS))
-		return 0;
-	return call_in_child(p, "check_params", NULL, &vals, 1, why);
-}
-
 int plugin_call_supported_all(const struct plugin *p, const struct mmb_host *host,
 			      const struct mmb_value *const *vals, size_t n, char **why)
 {

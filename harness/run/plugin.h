@@ -59,7 +59,6 @@ char *plugin_find(const char *name);
  */
 int plugin_call_supported(const struct plugin *p, const struct mmb_host *host,
 			  const struct mmb_value *vals, char **why);
-int plugin_call_check_params(const struct plugin *p, const struct mmb_value *vals, char **why);
 /*
  * The same on n value sets in one child (planning forks once per workload,
  * not once per variant): why[i] NULL or the reason; 0, or -1 after error().

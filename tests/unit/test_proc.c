@@ -64,22 +64,19 @@ static void test_endings(void **state)
 	const char *kill9[] = { "sh", "-c", "kill -9 $$", NULL };
 	struct strbuf err = STRBUF_INIT;
 	struct proc p = PROC_INIT(fail);
-	char buf[64];
 
 	(void)state;
 	p.err = &err;
 	assert_int_equal(proc_run(&p), 3);
-	assert_string_equal(proc_ended(&p, buf, sizeof(buf)), "exited with 3");
+	assert_true(WIFEXITED(p.status) && WEXITSTATUS(p.status) == 3);
 	assert_string_equal(err.buf, "oops\n");
-	assert_int_equal(proc_error(&p, "testing"), -1);
 
 	p = (struct proc)PROC_INIT(none);
 	assert_int_equal(proc_run(&p), 127);
-	assert_string_equal(proc_ended(&p, buf, sizeof(buf)), "could not be started");
 
 	p = (struct proc)PROC_INIT(kill9);
 	assert_int_equal(proc_run(&p), 128 + SIGKILL);
-	assert_string_equal(proc_ended(&p, buf, sizeof(buf)), "killed by SIGKILL");
+	assert_true(WIFSIGNALED(p.status) && WTERMSIG(p.status) == SIGKILL);
 	strbuf_release(&err);
 }
 
@@ -89,7 +86,6 @@ static void test_timeout_group(void **state)
 	const char *argv[] = { "sh", "-c", "sleep 600 & sleep 600; echo never", NULL };
 	struct strbuf out = STRBUF_INIT;
 	struct proc p = PROC_INIT(argv);
-	char buf[64];
 	int rc;
 
 	(void)state;
@@ -99,7 +95,6 @@ static void test_timeout_group(void **state)
 	rc = proc_run(&p);
 	assert_true(p.timed_out);
 	assert_int_equal(rc, 128 + SIGTERM);
-	assert_string_equal(proc_ended(&p, buf, sizeof(buf)), "stopped after the 0.2 s time limit");
 	/* the backgrounded sleep held stdout: had it lived, proc_run would not have returned */
 	assert_int_equal(out.len, 0);
 	strbuf_release(&out);
