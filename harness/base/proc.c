@@ -269,3 +269,19 @@ int proc_finish(struct proc *p, int sig)
 	return exit_code(p->status);
 }
 
+int run_argv_dir(const char *const *argv, const char *dir, const char *const *envp_extra,
+		 struct strbuf *out, struct strbuf *err)
+{
+	struct proc p = PROC_INIT(argv);
+
+	p.dir = dir;
+	p.env = envp_extra;
+	p.out = out;
+	p.err = err;
+	return proc_run(&p);
+}
+
+int run_argv(const char *const *argv, struct strbuf *out, struct strbuf *err)
+{
+	return run_argv_dir(argv, NULL, NULL, out, err);
+}

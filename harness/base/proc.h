@@ -68,4 +68,15 @@ bool proc_ended_yet(struct proc *p);
  */
 int proc_finish(struct proc *p, int sig);
 
+/*
+ * proc_run()'s short form: run argv (never through a shell).  If out is
+ * not NULL, stdout is captured into it; stderr is captured into err when
+ * not NULL, else inherited.  Returns the exit status (0..255), 128+signal,
+ * or -1 if it could not start.
+ */
+int run_argv(const char *const *argv, struct strbuf *out, struct strbuf *err);
+/* Same, with a working directory and extra environment (NULL allowed). */
+int run_argv_dir(const char *const *argv, const char *dir, const char *const *envp_extra,
+		 struct strbuf *out, struct strbuf *err);
+
 #endif

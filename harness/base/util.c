@@ -1,5 +1,4 @@
 #include "util.h"
-#include "proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -546,23 +545,6 @@ uint64_t mem_total_bytes(void)
 			break;
 	fclose(f);
 	return kb * 1024;
-}
-
-int run_argv_dir(const char *const *argv, const char *dir, const char *const *envp_extra,
-		 struct strbuf *out, struct strbuf *err)
-{
-	struct proc p = PROC_INIT(argv);
-
-	p.dir = dir;
-	p.env = envp_extra;
-	p.out = out;
-	p.err = err;
-	return proc_run(&p);
-}
-
-int run_argv(const char *const *argv, struct strbuf *out, struct strbuf *err)
-{
-	return run_argv_dir(argv, NULL, NULL, out, err);
 }
 
 bool progress_enabled(void)

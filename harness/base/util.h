@@ -152,20 +152,11 @@ int online_cpus(void);
 uint64_t mem_total_bytes(void);
 
 /*
- * Run argv (never through a shell).  If out is not NULL, stdout is captured
- * into it; stderr is captured into err when not NULL, else inherited.
- * Returns the exit status (0..255), 128+signal, or -1 if it could not start.
- */
-/*
  * In a forked child before exec: die with SIGTERM when the harness dies, for
  * whatever reason (kill -9 included), so a long make or QEMU never outlives
  * the command that started it.  parent is the harness's pid before fork().
  */
 void die_with_parent(pid_t parent);
-int run_argv(const char *const *argv, struct strbuf *out, struct strbuf *err);
-/* Same, with a working directory and extra environment (NULL allowed). */
-int run_argv_dir(const char *const *argv, const char *dir, const char *const *envp_extra,
-		 struct strbuf *out, struct strbuf *err);
 
 /* True when stderr is a terminal and progress output is allowed. */
 bool progress_enabled(void);

@@ -15,6 +15,7 @@
 #include "lkpreport.h"
 #include "parse-options.h"
 #include "plan.h"
+#include "proc.h"
 #include "qemu.h"
 #include "query.h"
 #include "repcompare.h"

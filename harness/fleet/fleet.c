@@ -5,6 +5,7 @@
 #include "config.h"
 #include "db.h"
 #include "merge-db.h"
+#include "proc.h"
 #include "progress.h"
 #include "read.h"
 

@@ -1,4 +1,5 @@
 #include "initramfs.h"
+#include "proc.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* What kbuild.c and kcache.c share and nobody else needs. */
+/* What kbuild.c, kcache.c, kpatch.c and kgit.c share and nobody else needs. */
 #ifndef MMB_KBUILD_INTERNAL_H
 #define MMB_KBUILD_INTERNAL_H
 
@@ -16,6 +16,8 @@ int kcache_rm_rf(const char *path);
 /* qsort() comparison of char * */
 int kcache_cmp_str(const void *a, const void *b);
 
+/* kgit.c: the environment kernel builds run git (and git am) with */
+extern const char *const kbuild_git_env[];
 /* git -C dir ARGS... (NULL-ended), with the environment kernel builds use;
  * git's exit code, output in out/err when given */
 int kbuild_git(const char *dir, struct strbuf *out, struct strbuf *err, ...);

@@ -4,6 +4,7 @@
  */
 #include "kbuild.h"
 #include "kbuild-internal.h"
+#include "proc.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -216,11 +217,6 @@ void kernel_entry_release(struct kernel_entry *e)
 	free(e->compiler);
 	free(e->built);
 	memset(e, 0, sizeof(*e));
-}
-
-int kcache_cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 char **kbuild_labels(const char *cache_dir, size_t *n)

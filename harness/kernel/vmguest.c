@@ -7,6 +7,7 @@
  * thread sends heartbeats meanwhile; the last record is the exit code.
  * The host driver is vmrun.c.
  */
+#include "proc.h"
 #include "vmrun.h"
 #include "config.h"
 #include "interference.h"

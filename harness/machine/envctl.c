@@ -1,5 +1,6 @@
 #include "envctl.h"
 #include "contain.h"
+#include "proc.h"
 #include "util.h"
 
 #include <ctype.h>

@@ -1,4 +1,4 @@
-/* What config.c and config-env.c share: the parser's state and helpers. */
+/* What config.c and config-env.c share: the parser's state, and the helpers of config-node.c. */
 #ifndef MMB_CONFIG_INTERNAL_H
 #define MMB_CONFIG_INTERNAL_H
 

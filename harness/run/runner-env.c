@@ -3,6 +3,7 @@
  * swap set up (and a hot-added device removed), the environment recorded
  * with the run (runner.h).
  */
+#include "proc.h"
 #include "runner.h"
 #include "envctl.h"
 #include "interference.h"

@@ -2,6 +2,7 @@
  * One run of an experiment on the running kernel, recorded under a kernel
  * label: `mmbench run` and `mmbench reproduce` on the host.
  */
+#include "proc.h"
 #include "session.h"
 #include "compare.h"
 #include "monitors.h"

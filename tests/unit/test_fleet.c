@@ -18,6 +18,7 @@
 #include "capture.h"
 #include "fleet.h"
 #include "kargv.h"
+#include "proc.h"
 #include "util.h"
 
 /* ---- the fake tools ---- */

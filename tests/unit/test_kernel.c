@@ -28,6 +28,7 @@
 #include "builtin.h"
 #include "kbuild.h"
 #include "merge.h"
+#include "proc.h"
 #include "qemu.h"
 #include "sink.h"
 #include "util.h"

@@ -6,6 +6,7 @@
 
 #include "capture.h"
 #include "plugin.h"
+#include "proc.h"
 #include "util.h"
 
 #include <dlfcn.h>

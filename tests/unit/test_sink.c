@@ -21,6 +21,7 @@
 #include "db-internal.h"	/* the tests look inside with SQL */
 #include "db.h"
 #include "merge.h"
+#include "proc.h"
 #include "sink.h"
 #include "util.h"
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "db-internal.h"	/* the tests look inside with SQL */
 #include "compare.h"
+#include "proc.h"
 #include "render.h"
 #include "db.h"
 #include "merge.h"
