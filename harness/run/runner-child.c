@@ -30,6 +30,10 @@ struct mmb_ctx {
 	uint32_t *seq;			/* per metric: samples reported so far */
 };
 
+/* set by runner.c for each iteration; defined here, where the child reads them */
+struct counters *runner_iter_counters;
+struct perfrec *runner_iter_profile;
+
 static volatile sig_atomic_t child_stop;
 
 /* Whole messages up to PIPE_BUF are written atomically. */

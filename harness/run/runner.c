@@ -30,12 +30,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The run's counters (NULL: --no-counters); the child opens its own copy. */
-struct counters *runner_iter_counters;
+/* the run's counters (runner_iter_counters points here, or NULL: --no-counters) */
 static struct counters run_counters;
-/* run --profile: the probe, and perf on the profiled iteration's child (else NULL) */
+/* run --profile: the probe (runner_iter_profile: perf on the profiled iteration) */
 static struct perfrec_probe profile_probe;
-struct perfrec *runner_iter_profile;
 static volatile sig_atomic_t stop_signal;
 
 void runner_request_stop(int sig)
