@@ -4,6 +4,7 @@
  */
 #include "reproduce.h"
 #include "db.h"
+#include "plugin.h"
 #include "units.h"
 #include "util.h"
 
@@ -14,63 +15,79 @@
 #include <string.h>
 #include <unistd.h>
 
-/* will-it-scale testcases the plugin implements (keep in sync with it). */
-static const char *const wis_tests[] = {
-	"page_fault1", "page_fault2", "page_fault3", "brk1", "brk2", "mmap1", "mmap2",
-	"malloc1", "malloc2", "tlb_flush1", "tlb_flush2", "tlb_flush3", NULL,
-};
+/*
+ * What a plugin implements comes from its descriptor, the one place that
+ * knows: the choices of its "test" parameter and the metrics it declares.
+ * Each is loaded once (a contained child reads the descriptor).
+ */
+static struct plugin_facts {
+	const char *workload;
+	struct plugin p;
+	bool loaded, ok;
+} facts[] = { { .workload = "will-it-scale" }, { .workload = "vm-scalability" },
+	      { .workload = "stress-ng" } };
 
-/* vm-scalability cases the plugin implements (keep in sync with it). */
-static const char *const vms_tests[] = {
-	"anon-r-seq", "anon-r-rand", "anon-r-seq-mt", "anon-r-rand-mt", "anon-rx-seq-mt",
-	"anon-rx-rand-mt", "anon-w-seq", "anon-w-rand", "anon-w-seq-mt", "anon-w-rand-mt",
-	"anon-wx-seq-mt", "anon-wx-rand-mt", "anon-cow-seq", "anon-cow-rand", "anon-cow-seq-mt",
-	"anon-cow-rand-mt", "lru-file-mmap-read", "lru-file-mmap-read-rand", "lru-file-readonce",
-	"lru-file-readtwice", "mmap-pread-seq", "mmap-pread-rand", "mmap-pread-seq-mt",
-	"mmap-pread-rand-mt", "mmap-xread-seq-mt", "mmap-xread-rand-mt", "mremap-xread-rand-mt",
-	"small-allocs", "small-allocs-mt", "msync", "msync-mt", "truncate", "truncate-seq",
-	"lru-shm", "lru-shm-rand", "shm-pread-seq", "shm-pread-seq-mt", "shm-xread-seq",
-	"shm-xread-seq-mt", "shm-pread-rand-mt", "shm-xread-rand-mt", "anon-w-seq-hugetlb",
-	"anon-w-rand-hugetlb", "anon-cow-seq-hugetlb", "anon-cow-rand-hugetlb", NULL,
-};
+static const struct plugin *facts_of(const char *workload)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(facts); i++) {
+		char *path;
 
-/* Its metrics a report's headline may name. */
-static const char *const vms_metrics[] = {
-	"throughput", "median", "stddev%", "free_time", "workload", "throughput_fault",
-	"median_fault", "stddev_fault%", NULL,
-};
+		if (strcmp(facts[i].workload, workload))
+			continue;
+		if (!facts[i].loaded) {
+			facts[i].loaded = true;
+			plugin_init(&facts[i].p);
+			path = plugin_find(workload);
+			facts[i].ok = path && plugin_load_file(&facts[i].p, path) == 0;
+			free(path);
+		}
+		return facts[i].ok ? &facts[i].p : NULL;
+	}
+	return NULL;
+}
 
-/* The stress-ng plugin's stressors and miscellaneous metrics (keep in sync). */
-static const char *const sng_tests[] = {
-	"bigheap", "brk", "dev-shm", "fork", "madvise", "malloc", "memfd", "mincore", "mlock",
-	"mlockmany", "mmap", "mmapaddr", "mmapfixed", "mmapfork", "mmaphuge", "mmapmany",
-	"mprotect", "mremap", "msync", "msyncmany", "munmap", "pagemove", "pageswap", "physpage",
-	"remap", "rmap", "shm", "shm-sysv", "stack", "stackmmap", "tlb-shootdown", "tmpfs",
-	"userfaultfd", "vm", "vm-addr", "vm-rw", "vm-segv", "vm-splice", NULL,
-};
+/* The plugin's "test" choices ("a|b|c"), or NULL when it is not there. */
+static const char *test_choices(const char *workload)
+{
+	const struct plugin *p = facts_of(workload);
+	int k = p ? plugin_param_index(p, "test") : -1;
 
-static const char *const sng_misc[] = {
-	"bigheap.realloc_calls_per_sec", "brk.nanosecs_per_sbrk_page_expand",
-	"brk.nanosecs_per_sbrk_page_shrink", "memfd.nanosecs_per_memfd_create_call",
-	"mincore.nanosecs_per_mincore_call", "mlock.nanosecs_per_mlock_call",
-	"mlock.nanosecs_per_munlock_call", "mremap.nanosecs_per_mremap_call",
-	"munmap.nanosecs_per_page_mmap", "pagemove.page_remaps_per_sec",
-	"remap.nanosecs_per_page_remap", "shm-sysv.nanosecs_per_shmget_call",
-	"shm-sysv.nanosecs_per_shmat_call", "shm-sysv.nanosecs_per_shmdt_call",
-	"userfaultfd.nanosecs_per_page_fault", "vm-splice.vm-splice_calls_per_sec",
-	"vm-splice.MB_per_sec_vm-splice_rate", NULL,
-};
+	return k >= 0 ? p->params[k]->choices : NULL;
+}
+
+static bool plugin_implements(const char *workload, const char *test)
+{
+	const char *c = test_choices(workload);
+	size_t n = test ? strlen(test) : 0;
+
+	for (const char *s = c; n && s && (s = strstr(s, test)); s++)
+		if ((s == c || s[-1] == '|') && (s[n] == '|' || !s[n]))
+			return true;
+	return false;
+}
+
+static bool plugin_measures(const char *workload, const char *metric)
+{
+	const struct plugin *p = facts_of(workload);
+
+	return p && plugin_metric_index(p, metric) >= 0;
+}
 
 const char *repro_supported_list(void)
 {
-	return "aim9/brk_test, aim9/page_test, ebizzy, pft, will-it-scale/{page_fault1, "
-	       "page_fault2, page_fault3, brk1, brk2, mmap1, mmap2, malloc1, malloc2, "
-	       "tlb_flush1, tlb_flush2, tlb_flush3}, vm-scalability/{anon-*, lru-file-*, "
-	       "mmap-*, mremap-xread-rand-mt, small-allocs*, msync*, truncate*, lru-shm*, shm-*, "
-	       "*-hugetlb: `mmbench list workloads -v` names each}, stress-ng/{bigheap, brk, "
-	       "dev-shm, fork, madvise, malloc, memfd, mincore, mlock*, mmap*, mprotect, mremap, "
-	       "msync*, munmap, pagemove, pageswap, physpage, remap, rmap, shm*, stack*, "
-	       "tlb-shootdown, tmpfs, userfaultfd, vm*}";
+	static char *list;
+	const char *wis = test_choices("will-it-scale"), *vms = test_choices("vm-scalability");
+	const char *sng = test_choices("stress-ng");
+	size_t nvms = 0;
+
+	for (const char *s = vms; s && *s; s++)
+		nvms += *s == '|';
+	free(list);
+	list = xasprintf("aim9/brk_test, aim9/page_test, ebizzy, pft, will-it-scale/{%s}, "
+			 "vm-scalability/{%zu cases: `mmbench list workloads -v` names each}, "
+			 "stress-ng/{%s}", wis ? wis : "(plugin not found)",
+			 vms ? nvms + 1 : 0, sng ? sng : "(plugin not found)");
+	return list;
 }
 
 bool repro_host_has_cpufreq(void)
@@ -435,7 +452,7 @@ static int map_vms(struct repro_plan *p, const struct lkp_report *r, const struc
 	char e[160], hs[32], ts[32];
 	int64_t v;
 
-	if (!test || !in_list(test, vms_tests))
+	if (!test || !plugin_implements("vm-scalability", test))
 		return -2;
 	p->workload = xstrdup("vm-scalability");
 	p->metric = xstrdup("throughput");
@@ -504,11 +521,11 @@ static int map_stress_ng(struct repro_plan *p, const struct lkp_report *r,
 	const char *m = strncmp(r->headline_metric, "stress-ng.", 10) ? "" : r->headline_metric + 10;
 	size_t tl = test ? strlen(test) : 0;
 
-	if (!test || !in_list(test, sng_tests))
+	if (!test || !plugin_implements("stress-ng", test))
 		return -2;
 	p->workload = xstrdup("stress-ng");
 	if (!strncmp(m, test, tl) && m[tl] == '.' &&
-	    (!strcmp(m + tl, ".ops") || !strcmp(m + tl, ".ops_per_sec") || in_list(m, sng_misc)))
+	    plugin_measures("stress-ng", m))
 		p->metric = xstrdup(m);
 	else
 		p->metric = xasprintf("%s.ops_per_sec", test);
@@ -531,7 +548,7 @@ static void match_kpi(struct repro_plan *p, const struct lkp_report *r, const ch
 	bool same;
 
 	/* vm-scalability: the headline by name, where the plugin measures it */
-	if (!strcmp(tc, "vm-scalability") && in_list(m, vms_metrics)) {
+	if (!strcmp(tc, "vm-scalability") && plugin_measures("vm-scalability", m)) {
 		free(p->metric);
 		p->metric = xstrdup(m);
 	}
@@ -615,7 +632,7 @@ static int map_wis(struct repro_plan *p, const struct lkp_report *r, const struc
 {
 	const char *mode = param_or(r, "mode", "process");
 
-	if (!test || !in_list(test, wis_tests))
+	if (!test || !plugin_implements("will-it-scale", test))
 		return -2;
 	if (strcmp(mode, "process") && strcmp(mode, "thread")) {
 		snprintf(err, errlen, "not supported: will-it-scale/%s mode '%s' (mmbench runs mode process or thread)",

@@ -1018,6 +1018,14 @@ int main(void)
 		cmocka_unit_test(test_many_tables_linear),
 		cmocka_unit_test(test_monitor_name),
 	};
+	const char *build = getenv("MMBENCH_BUILD");
 
+	/* the mappings ask the plugins which tests and metrics they implement */
+	if (build && !getenv("MMBENCH_PLUGIN_PATH")) {
+		char *dir = xasprintf("%s/workloads", build);
+
+		setenv("MMBENCH_PLUGIN_PATH", dir, 1);
+		free(dir);
+	}
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
