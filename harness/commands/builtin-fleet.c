@@ -158,16 +158,18 @@ static const char *only_dir_arg(int argc, char **argv, const char *cmd)
 static int fleet_status_cmd(int argc, char **argv)
 {
 	const char *dir = only_dir_arg(argc, argv, "fleet status");
+	int rc;
 
 	if (!dir)
 		return EXIT_USAGE;
-	return fleet_status(dir, stdout) ? EXIT_RUNTIME : EXIT_OK;	/* 1: a job failed */
+	rc = fleet_status(dir, stdout);
+	return rc < 0 ? EXIT_RUNTIME : rc;	/* enum fleet_exit (docs/fleet.md) */
 }
 
 static int fleet_wait_cmd(int argc, char **argv)
 {
 	const char *dir = NULL;
-	int interval = 30, timeout = 0;
+	int interval = 30, timeout = 0, rc;
 	const struct option opts[] = {
 		OPT_STRING(0, "dir", &dir, "DIR", "fleet folder"),
 		OPT_INT(0, "interval", &interval, "S", "seconds between looks (default 30)"),
@@ -180,7 +182,8 @@ static int fleet_wait_cmd(int argc, char **argv)
 		return EXIT_USAGE;
 	if (interval < 1 || interval > 3600 || timeout < 0)
 		return usage_error("fleet", "fleet wait: --interval is 1..3600 s, --timeout >= 0");
-	return fleet_wait(dir, interval, timeout, stdout) ? EXIT_RUNTIME : EXIT_OK;
+	rc = fleet_wait(dir, interval, timeout, stdout);
+	return rc < 0 ? EXIT_RUNTIME : rc;	/* enum fleet_exit (docs/fleet.md) */
 }
 
 static int fleet_cancel_cmd(int argc, char **argv)

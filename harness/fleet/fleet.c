@@ -14,14 +14,47 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+/* marks a fleet whose failed submit may have left jobs queued */
+#define SUBMIT_FAILED "submit-failed"
 
 /* Adding an engine: its file, and one line here (docs/fleet.md). */
 static const struct fleet_engine_ops *const engines[] = {
 	&fleet_engine_slurm,
 };
 
-int (*fleet_exec)(const char *const *argv, struct strbuf *out, struct strbuf *err) = run_argv;
+double fleet_tool_timeout_s = 10;
+
+/* One Slurm tool, in its own process group, stopped when it takes too long. */
+static int run_tool_bounded(const char *const *argv, struct strbuf *out, struct strbuf *err)
+{
+	static double from_env = -1;
+	struct proc p = PROC_INIT(argv);
+	int rc;
+
+	if (from_env < 0) {
+		const char *e = getenv("MMBENCH_FLEET_TOOL_TIMEOUT");
+
+		from_env = e && atof(e) > 0 ? atof(e) : 0;
+		if (from_env > 0)
+			fleet_tool_timeout_s = from_env;
+	}
+	p.out = out;
+	p.err = err;
+	p.flags = PROC_NEW_PGRP;
+	p.timeout_s = fleet_tool_timeout_s;
+	rc = proc_run(&p);
+	if (p.timed_out) {
+		if (err)
+			strbuf_addf(err, "no answer in %g s", p.timeout_s);
+		return FLEET_TOOL_TIMED_OUT;
+	}
+	return rc;
+}
+
+int (*fleet_exec)(const char *const *argv, struct strbuf *out, struct strbuf *err) = run_tool_bounded;
 
 const struct fleet_engine_ops *fleet_engine_find(const char *name)
 {
@@ -356,6 +389,13 @@ static int fleet_dir_create(const char *dir, char **abs)
 	int exists = stat(m, &st) == 0;
 
 	free(m);
+	m = xasprintf("%s/" SUBMIT_FAILED, dir);
+	if (exists && access(m, F_OK) == 0) {
+		free(m);
+		return error("%s holds a failed submit whose jobs may still be queued: "
+			     "`mmbench fleet cancel --dir %s` first", dir, dir);
+	}
+	free(m);
 	if (exists)
 		return error("%s already holds a fleet (fleet status/collect it, or pick "
 			     "another --dir)", dir);
@@ -369,6 +409,56 @@ static int fleet_dir_create(const char *dir, char **abs)
 	if (!*abs)
 		return error("%s: %s", dir, strerror(errno));
 	return 0;
+}
+
+/*
+ * A submit that failed and could not take its queued jobs out: the
+ * manifest stays (status, cancel reach the jobs by id) with a marker that
+ * says so; a new submit into the folder is refused until `fleet cancel`
+ * has taken them out.
+ */
+static void submit_failed_queued(const struct fleet *f, const char *dir)
+{
+	char *m = xasprintf("%s/" SUBMIT_FAILED, f->dir);
+	const char *text = "its jobs with an id may still be queued (the cancel failed)\n";
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->njobs; i++)
+		n += f->jobs[i].id[0] != 0;
+	if (write_file_atomic(m, text, strlen(text)))
+		warning("cannot write %s: %s", m, strerror(errno));
+	error("%zu job%s of this submit may still be queued: once the engine answers, "
+	      "`mmbench fleet cancel --dir %s` takes them out; until then %s takes no new submit",
+	      n, n == 1 ? "" : "s", dir, dir);
+	free(m);
+}
+
+/* status's first line for such a fleet */
+static void submit_failed_line(const struct fleet *f, FILE *out)
+{
+	char *m = xasprintf("%s/" SUBMIT_FAILED, f->dir), line[256];
+
+	if (read_line_file(m, line, sizeof(line)) > 0)
+		fprintf(out, "submit failed: %s; `mmbench fleet cancel --dir %s` takes them out\n",
+			line, f->dir);
+	free(m);
+}
+
+/* After a cancel that reached every job: the failed submit is gone, the folder free. */
+static void submit_failed_gone(const struct fleet *f)
+{
+	char *m = xasprintf("%s/" SUBMIT_FAILED, f->dir), *man = xasprintf("%s/fleet", f->dir);
+	char *failed = xasprintf("%s/fleet.failed", f->dir);
+
+	if (access(m, F_OK) == 0) {
+		if (rename(man, failed) == 0 && unlink(m) == 0)
+			info("the failed submit's jobs are gone: %s takes a new submit", f->dir);
+		else
+			warning("cannot mark %s failed: %s", man, strerror(errno));
+	}
+	free(m);
+	free(man);
+	free(failed);
 }
 
 /*
@@ -539,6 +629,66 @@ static int write_job_args(const struct fleet *f, const struct fleet_spec *spec)
 	return r;
 }
 
+/* Cancel jobs[0..n): in one engine call where it can; the ones left in left. */
+static int cancel_jobs(const struct fleet_engine_ops *eng, const struct fleet *f,
+		       const struct fleet_job *const *jobs, size_t n, struct strbuf *left)
+{
+	int ret = 0;
+
+	if (!n)
+		return 0;
+	if (eng->cancel_many) {
+		ret = eng->cancel_many(f, jobs, n);
+		for (size_t i = 0; ret && i < n; i++)
+			strbuf_addf(left, "%s%s (%s)", left->len ? ", " : "", jobs[i]->id, jobs[i]->tag);
+		for (size_t i = 0; !ret && i < n; i++)
+			info("cancelled %s (job %s)", jobs[i]->tag, jobs[i]->id);
+		return ret;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (eng->cancel(f, jobs[i])) {
+			strbuf_addf(left, "%s%s (%s)", left->len ? ", " : "", jobs[i]->id, jobs[i]->tag);
+			ret = -1;
+		} else {
+			info("cancelled %s (job %s)", jobs[i]->tag, jobs[i]->id);
+		}
+	}
+	return ret;
+}
+
+/*
+ * Take out the first n jobs a failed submit queued: -1 when they are gone
+ * (or none was queued), -2 when some may still be queued (the cancel
+ * failed, or the engine cannot cancel): their ids stay in the manifest.
+ */
+static int undo_submitted(const struct fleet_engine_ops *eng, const struct fleet *f, size_t n)
+{
+	const struct fleet_job **todo;
+	struct strbuf left = STRBUF_INIT;
+	int ret = -1;
+
+	if (!n)
+		return -1;
+	if (!eng->cancel && !eng->cancel_many) {
+		error("the %zu jobs submitted before are left queued (the %s engine cannot cancel)",
+		      n, eng->name);
+		return -2;
+	}
+	todo = xcalloc(n + 1, sizeof(*todo));
+	for (size_t i = 0; i < n; i++)
+		todo[i] = &f->jobs[i];
+	if (cancel_jobs(eng, f, todo, n, &left)) {
+		error("cancelling the %zu jobs submitted before failed: %s may still be queued",
+		      n, left.buf);
+		ret = -2;
+	} else {
+		error("the %zu jobs submitted before were cancelled", n);
+	}
+	strbuf_release(&left);
+	free(todo);
+	return ret;
+}
+
 /*
  * Round by round, each job after the same node's previous round; all or
  * nothing: on a failure what went in is taken out again.
@@ -563,13 +713,7 @@ static int submit_jobs(const struct fleet_engine_ops *eng, struct fleet *f,
 	}
 	return 0;
 undo:
-	for (size_t i = 0; i < submitted; i++)
-		if (eng->cancel && eng->cancel(f, &f->jobs[i]) == 0)
-			info("cancelled %s (job %s)", f->jobs[i].tag, f->jobs[i].id);
-	if (submitted)
-		error("the %zu jobs submitted before were %s", submitted,
-		      eng->cancel ? "cancelled" : "left queued (the engine cannot cancel)");
-	return -1;
+	return undo_submitted(eng, f, submitted);
 }
 
 int fleet_submit(const struct fleet_engine_ops *eng, const char *dir, const char *config,
@@ -581,7 +725,7 @@ int fleet_submit(const struct fleet_engine_ops *eng, const char *dir, const char
 	struct fleet f;
 	char **hosts = NULL, *path = NULL;
 	size_t nhosts = 0;
-	bool created = false;
+	bool created = false, queued = false;
 	int ret;
 
 	fleet_init(&f);
@@ -609,13 +753,19 @@ int fleet_submit(const struct fleet_engine_ops *eng, const char *dir, const char
 		goto out;
 	if (fleet_save(&f) || (eng->prepare && eng->prepare(&f, req)))
 		goto out;
-	if (submit_jobs(eng, &f, req))
+	if ((ret = submit_jobs(eng, &f, req)) == -2)
+		queued = true;
+	if (ret) {
+		ret = -1;
 		goto out;
+	}
 	info("%zu jobs in %s; `mmbench fleet status --dir %s`, then `fleet collect`", f.njobs,
 	     f.dir, dir);
 	ret = 0;
 out:
-	if (ret && created)
+	if (ret && created && queued)
+		submit_failed_queued(&f, dir);
+	else if (ret && created)
 		submit_failed(&f);
 	if (hosts)
 		for (size_t i = 0; i < nhosts; i++)
@@ -677,6 +827,14 @@ static void record_end_states(const struct fleet *f, const struct fleet_engine_s
 	}
 }
 
+static void sleep_for(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+
+	while (s > 0 && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
 /* status, cancel and collect all start here: the fleet, its engine, every job's state */
 struct fleet_engine_status *fleet_open(const char *dir, struct fleet *f,
 					      const struct fleet_engine_ops **eng, bool *asked)
@@ -693,50 +851,6 @@ struct fleet_engine_status *fleet_open(const char *dir, struct fleet *f,
 	*asked = fleet_query(*eng, f, st) == 0;
 	record_end_states(f, st);
 	return st;
-}
-
-int fleet_status(const char *dir, FILE *out)
-{
-	const struct fleet_engine_ops *eng;
-	struct fleet_engine_status *st;
-	struct fleet f;
-	size_t count[4] = { 0 };
-	bool asked;
-
-	if (!(st = fleet_open(dir, &f, &eng, &asked)))
-		return -1;
-	fprintf(out, "%-10s %-12s %-16s %-8s %s\n", "JOB", "ID", "NODE", "STATE", "DETAIL");
-	for (size_t i = 0; i < f.njobs; i++) {
-		const struct fleet_job *j = &f.jobs[i];
-		char why[256];
-		enum fleet_outcome o = fleet_job_outcome(&f, j, &st[i], why, sizeof(why));
-
-		count[o]++;
-		fprintf(out, "%-10s %-12s %-16s %-8s %s\n", j->tag, j->id[0] ? j->id : "-",
-			st[i].host[0] ? st[i].host : j->host, fleet_outcome_name(o), why);
-		{
-			char *rp = fleet_job_path(&f, j, "restored"), note[512];
-
-			if (read_line_file(rp, note, sizeof(note)) > 0)
-				fprintf(out, "%-10s %s: %s\n", "", st[i].host[0] ? st[i].host : j->host,
-					note);
-			free(rp);
-		}
-		if (o == FLEET_FAILED) {
-			char *log = fleet_job_path(&f, j, "log");
-
-			/* a job that never started has no log to point at */
-			if (access(log, F_OK) == 0)
-				fprintf(out, "%-10s log: %s\n", "", log);
-			free(log);
-		}
-	}
-	fprintf(out, "%zu jobs: %zu pending, %zu running, %zu done, %zu failed\n", f.njobs,
-		count[FLEET_PENDING], count[FLEET_RUNNING], count[FLEET_DONE],
-		count[FLEET_FAILED]);
-	free(st);
-	fleet_release(&f);
-	return count[FLEET_FAILED] ? 1 : 0;
 }
 
 /* A job's run.db, read-only: its measured and failed iterations; false without one. */
@@ -764,102 +878,6 @@ static bool job_iterations(const struct fleet *f, const struct fleet_job *j, lon
 	return have;
 }
 
-/* " r1-n2 7 it": a running job's measured iterations so far. */
-static void add_progress(struct strbuf *sb, const struct fleet *f, const struct fleet_job *j)
-{
-	long it, bad;
-
-	job_iterations(f, j, &it, &bad);
-	strbuf_addf(sb, " %s %ld it", j->tag, it);
-}
-
-int fleet_wait(const char *dir, int interval_s, int timeout_s, FILE *out)
-{
-	uint64_t t0 = now_ns();
-
-	for (;;) {
-		const struct fleet_engine_ops *eng;
-		struct fleet_engine_status *st;
-		struct strbuf running = STRBUF_INIT;
-		size_t count[4] = { 0 };
-		double elapsed = (double)(now_ns() - t0) / 1e9;
-		char el[32], why[256];
-		struct fleet f;
-		bool asked;
-
-		if (!(st = fleet_open(dir, &f, &eng, &asked)))
-			return -1;
-		for (size_t i = 0; i < f.njobs; i++) {
-			enum fleet_outcome o = fleet_job_outcome(&f, &f.jobs[i], &st[i], why, sizeof(why));
-
-			count[o]++;
-			if (o == FLEET_RUNNING)
-				add_progress(&running, &f, &f.jobs[i]);
-		}
-		free(st);
-		format_eta(elapsed, el, sizeof(el));
-		if (!count[FLEET_PENDING] && !count[FLEET_RUNNING]) {
-			progress_clear();
-			fprintf(out, "%zu jobs: %zu done, %zu failed, after %s\n", f.njobs,
-				count[FLEET_DONE], count[FLEET_FAILED], el);
-			strbuf_release(&running);
-			fleet_release(&f);
-			return count[FLEET_FAILED] ? 1 : 0;
-		}
-		progress_update("fleet %s: %zu pending, %zu running%s%s%s, %zu done, %zu failed, %s",
-				dir, count[FLEET_PENDING], count[FLEET_RUNNING],
-				running.len ? " (" : "", running.len ? running.buf + 1 : "",
-				running.len ? ")" : "", count[FLEET_DONE], count[FLEET_FAILED], el);
-		strbuf_release(&running);
-		fleet_release(&f);
-		if (timeout_s > 0 && elapsed >= timeout_s) {
-			progress_clear();
-			return error("%s: jobs still pending or running after %d s (--timeout)", dir,
-				     timeout_s);
-		}
-		sleep((unsigned int)interval_s);
-	}
-}
-
-int fleet_cancel(const char *dir)
-{
-	const struct fleet_engine_ops *eng;
-	struct fleet_engine_status *st;
-	struct fleet f;
-	struct strbuf left = STRBUF_INIT;
-	bool asked;
-	int ret = 0;
-
-	if (!(st = fleet_open(dir, &f, &eng, &asked)))
-		return -1;
-	if (!eng->cancel) {
-		free(st);
-		fleet_release(&f);
-		return error("the %s engine cannot cancel jobs", eng->name);
-	}
-	for (size_t i = 0; i < f.njobs; i++) {
-		const struct fleet_job *j = &f.jobs[i];
-		/* unknown (the engine could not be asked) and not known to have ended: try */
-		bool maybe = st[i].state == FLEET_E_UNKNOWN && j->id[0] && read_exit(&f, j) < 0;
-
-		if (st[i].state != FLEET_E_PENDING && st[i].state != FLEET_E_RUNNING && !maybe)
-			continue;
-		if (eng->cancel(&f, j)) {
-			strbuf_addf(&left, "%s%s (%s)", left.len ? ", " : "", j->id, j->tag);
-			ret = -1;
-		} else {
-			info("cancelled %s (job %s)", j->tag, j->id);
-		}
-	}
-	if (ret)
-		error("not cancelled, may still be queued or running: %s%s", left.buf,
-		      asked ? "" : "; the engine could not be asked, try again when it answers");
-	strbuf_release(&left);
-	free(st);
-	fleet_release(&f);
-	return ret;
-}
-
 /*
  * A failed job whose run ended on the node (mmbench exited 1: some
  * iterations failed, or the run was interrupted) has finished iterations
@@ -870,6 +888,223 @@ static bool partial_run(const struct fleet *f, const struct fleet_job *j, const 
 	long it, bad;
 
 	return !strcmp(why, "mmbench exited 1") && job_iterations(f, j, &it, &bad) && it > 0;
+}
+
+/* What the jobs add up to, for the exit status (enum fleet_exit). */
+struct fleet_tally {
+	size_t n[4];		/* per enum fleet_outcome */
+	size_t failed_empty;	/* failed, nothing to collect */
+	size_t partial;		/* failed with finished iterations (collect merges them) */
+	size_t unknown;		/* no exit file and the engine did not answer */
+};
+
+static void tally_job(struct fleet_tally *t, const struct fleet *f, const struct fleet_job *j,
+		      const struct fleet_engine_status *st, enum fleet_outcome o, const char *why)
+{
+	t->n[o]++;
+	if (o == FLEET_FAILED && partial_run(f, j, why))
+		t->partial++;
+	else if (o == FLEET_FAILED)
+		t->failed_empty++;
+	if (o == FLEET_PENDING && st->state == FLEET_E_UNKNOWN && j->id[0])
+		t->unknown++;
+}
+
+static int tally_exit(const struct fleet_tally *t)
+{
+	if (t->failed_empty)
+		return FLEET_EXIT_FAILED;
+	if (t->unknown)
+		return FLEET_EXIT_UNREACHABLE;
+	return t->partial ? FLEET_EXIT_PARTIAL : FLEET_EXIT_OK;
+}
+
+static void tally_lines(const struct fleet_tally *t, FILE *out)
+{
+	if (t->unknown)
+		fprintf(out, "the engine did not answer: %zu job%s without an exit file %s unknown "
+			"(exit %d)\n", t->unknown, t->unknown == 1 ? "" : "s",
+			t->unknown == 1 ? "is" : "are", FLEET_EXIT_UNREACHABLE);
+	if (t->partial && !t->failed_empty)
+		fprintf(out, "every failed job left finished iterations: `fleet collect` merges them "
+			"(exit %d)\n", FLEET_EXIT_PARTIAL);
+}
+
+int fleet_status(const char *dir, FILE *out)
+{
+	const struct fleet_engine_ops *eng;
+	struct fleet_engine_status *st;
+	struct fleet_tally t = { { 0 }, 0, 0, 0 };
+	struct fleet f;
+	bool asked;
+
+	if (!(st = fleet_open(dir, &f, &eng, &asked)))
+		return -1;
+	submit_failed_line(&f, out);
+	fprintf(out, "%-10s %-12s %-16s %-8s %s\n", "JOB", "ID", "NODE", "STATE", "DETAIL");
+	for (size_t i = 0; i < f.njobs; i++) {
+		const struct fleet_job *j = &f.jobs[i];
+		char why[256];
+		enum fleet_outcome o = fleet_job_outcome(&f, j, &st[i], why, sizeof(why));
+
+		tally_job(&t, &f, j, &st[i], o, why);
+		fprintf(out, "%-10s %-12s %-16s %-8s %s\n", j->tag, j->id[0] ? j->id : "-",
+			st[i].host[0] ? st[i].host : j->host, fleet_outcome_name(o), why);
+		{
+			char *rp = fleet_job_path(&f, j, "restored"), note[512];
+
+			if (read_line_file(rp, note, sizeof(note)) > 0)
+				fprintf(out, "%-10s %s: %s\n", "", st[i].host[0] ? st[i].host : j->host,
+					note);
+			free(rp);
+		}
+		if (o == FLEET_FAILED) {
+			char *log = fleet_job_path(&f, j, "log");
+
+			/* a job that never started has no log to point at */
+			if (access(log, F_OK) == 0)
+				fprintf(out, "%-10s log: %s\n", "", log);
+			free(log);
+		}
+	}
+	fprintf(out, "%zu jobs: %zu pending, %zu running, %zu done, %zu failed\n", f.njobs,
+		t.n[FLEET_PENDING], t.n[FLEET_RUNNING], t.n[FLEET_DONE], t.n[FLEET_FAILED]);
+	tally_lines(&t, out);
+	free(st);
+	fleet_release(&f);
+	return tally_exit(&t);
+}
+
+/* " r1-n2 7 it": a running job's measured iterations so far. */
+static void add_progress(struct strbuf *sb, const struct fleet *f, const struct fleet_job *j)
+{
+	long it, bad;
+
+	job_iterations(f, j, &it, &bad);
+	strbuf_addf(sb, " %s %ld it", j->tag, it);
+}
+
+/* One look: the tally and, for the progress line, what runs. */
+static int wait_look(const char *dir, struct fleet_tally *t, struct strbuf *running, size_t *njobs)
+{
+	const struct fleet_engine_ops *eng;
+	struct fleet_engine_status *st;
+	struct fleet f;
+	char why[256];
+	bool asked;
+
+	memset(t, 0, sizeof(*t));
+	if (!(st = fleet_open(dir, &f, &eng, &asked)))
+		return -1;
+	for (size_t i = 0; i < f.njobs; i++) {
+		enum fleet_outcome o = fleet_job_outcome(&f, &f.jobs[i], &st[i], why, sizeof(why));
+
+		tally_job(t, &f, &f.jobs[i], &st[i], o, why);
+		if (o == FLEET_RUNNING)
+			add_progress(running, &f, &f.jobs[i]);
+	}
+	*njobs = f.njobs;
+	free(st);
+	fleet_release(&f);
+	return 0;
+}
+
+int fleet_wait(const char *dir, int interval_s, int timeout_s, FILE *out)
+{
+	uint64_t t0 = now_ns();
+	double tool_s = fleet_tool_timeout_s;
+	char *last = NULL;
+
+	for (;;) {
+		struct strbuf running = STRBUF_INIT, line = STRBUF_INIT;
+		struct fleet_tally t;
+		double elapsed = (double)(now_ns() - t0) / 1e9, left = timeout_s - elapsed;
+		char el[32];
+		size_t njobs = 0;
+
+		/* --timeout bounds the whole wait: an engine call gets what is left */
+		fleet_tool_timeout_s = timeout_s > 0 && left < tool_s ? (left > 1 ? left : 1) : tool_s;
+		if (wait_look(dir, &t, &running, &njobs)) {
+			free(last);
+			return -1;
+		}
+		elapsed = (double)(now_ns() - t0) / 1e9;
+		format_eta(elapsed, el, sizeof(el));
+		if (!t.n[FLEET_PENDING] && !t.n[FLEET_RUNNING]) {
+			progress_clear();
+			fprintf(out, "%zu jobs: %zu done, %zu failed, after %s\n", njobs,
+				t.n[FLEET_DONE], t.n[FLEET_FAILED], el);
+			tally_lines(&t, out);
+			strbuf_release(&running);
+			free(last);
+			return tally_exit(&t);
+		}
+		strbuf_addf(&line, "%zu of %zu jobs ended: %zu pending, %zu running%s%s%s, %zu done, "
+			    "%zu failed", t.n[FLEET_DONE] + t.n[FLEET_FAILED], njobs,
+			    t.n[FLEET_PENDING], t.n[FLEET_RUNNING], running.len ? " (" : "",
+			    running.len ? running.buf + 1 : "", running.len ? ")" : "",
+			    t.n[FLEET_DONE], t.n[FLEET_FAILED]);
+		if (t.unknown)
+			strbuf_addf(&line, "; the engine did not answer about %zu", t.unknown);
+		progress_update("fleet %s: %s, %s", dir, line.buf, el);
+		/* not on a terminal: one line per change */
+		if (!progress_enabled() && (!last || strcmp(last, line.buf))) {
+			fprintf(out, "%s: %s (after %s)\n", dir, line.buf, el);
+			fflush(out);
+			free(last);
+			last = xstrdup(line.buf);
+		}
+		strbuf_release(&running);
+		strbuf_release(&line);
+		if (timeout_s > 0 && elapsed >= timeout_s) {
+			progress_clear();
+			free(last);
+			error("%s: jobs still pending or running after %d s (--timeout)", dir, timeout_s);
+			return FLEET_EXIT_WAITING;
+		}
+		left = timeout_s - elapsed;
+		sleep_for(timeout_s > 0 && left < interval_s ? left : interval_s);
+	}
+}
+
+int fleet_cancel(const char *dir)
+{
+	const struct fleet_engine_ops *eng;
+	struct fleet_engine_status *st;
+	const struct fleet_job **todo;
+	struct fleet f;
+	struct strbuf left = STRBUF_INIT;
+	size_t n = 0;
+	bool asked;
+	int ret = 0;
+
+	if (!(st = fleet_open(dir, &f, &eng, &asked)))
+		return -1;
+	if (!eng->cancel && !eng->cancel_many) {
+		free(st);
+		fleet_release(&f);
+		return error("the %s engine cannot cancel jobs", eng->name);
+	}
+	todo = xcalloc(f.njobs + 1, sizeof(*todo));
+	for (size_t i = 0; i < f.njobs; i++) {
+		const struct fleet_job *j = &f.jobs[i];
+		/* unknown (the engine could not be asked) and not known to have ended: try */
+		bool maybe = st[i].state == FLEET_E_UNKNOWN && j->id[0] && read_exit(&f, j) < 0;
+
+		if (st[i].state == FLEET_E_PENDING || st[i].state == FLEET_E_RUNNING || maybe)
+			todo[n++] = j;
+	}
+	ret = cancel_jobs(eng, &f, todo, n, &left);
+	if (ret)
+		error("not cancelled, may still be queued or running: %s%s", left.buf,
+		      asked ? "" : "; the engine could not be asked, try again when it answers");
+	else
+		submit_failed_gone(&f);
+	strbuf_release(&left);
+	free(todo);
+	free(st);
+	fleet_release(&f);
+	return ret;
 }
 
 int fleet_collect(const char *dir, const char *dbpath, FILE *out)

@@ -108,6 +108,8 @@ struct fleet_engine_ops {
 	/* Optional: bring run.db and exit into the job's folder (NULL: the
 	 * folder is shared, they are there already). */
 	int (*fetch)(const struct fleet *f, const struct fleet_job *job);
+	/* Optional: dequeue or stop n jobs in one call (else cancel, each). */
+	int (*cancel_many)(const struct fleet *f, const struct fleet_job *const *jobs, size_t n);
 };
 
 extern const struct fleet_engine_ops fleet_engine_slurm;
@@ -117,10 +119,30 @@ extern const char fleet_slurm_script[];
 const struct fleet_engine_ops *fleet_engine_find(const char *name);
 
 /*
- * How engines run their tools (sbatch, squeue...): run_argv, never a
- * shell.  Tests point it at a fake.
+ * How engines run their tools (sbatch, squeue...): an argv, never a shell,
+ * each call bounded by fleet_tool_timeout_s (a hung controller cannot hold
+ * status or wait); FLEET_TOOL_TIMED_OUT when it did not answer in time.
+ * Tests point it at a fake.
  */
+#define FLEET_TOOL_TIMED_OUT 124
 extern int (*fleet_exec)(const char *const *argv, struct strbuf *out, struct strbuf *err);
+/* Seconds one tool call may take: 10, MMBENCH_FLEET_TOOL_TIMEOUT, or what wait has left. */
+extern double fleet_tool_timeout_s;
+
+/*
+ * The exit statuses of `fleet status` and `fleet wait` (docs/fleet.md), so
+ * a script can act: in this order of precedence, a job failed with nothing
+ * to collect; the engine did not answer about jobs without an exit file;
+ * wait's --timeout passed with jobs pending or running; every failed job
+ * left finished iterations (collect merges them); nothing failed.
+ */
+enum fleet_exit {
+	FLEET_EXIT_OK = 0,
+	FLEET_EXIT_FAILED = 1,
+	FLEET_EXIT_UNREACHABLE = 3,
+	FLEET_EXIT_PARTIAL = 4,
+	FLEET_EXIT_WAITING = 5,
+};
 
 /* ---- the folder ---- */
 void fleet_init(struct fleet *f);
@@ -161,7 +183,7 @@ int fleet_submit(const struct fleet_engine_ops *eng, const char *dir, const char
 /* 0, or -1 (said, st all unknown) when the engine could not be asked. */
 int fleet_query(const struct fleet_engine_ops *eng, const struct fleet *f,
 		 struct fleet_engine_status *st);
-/* The table; 0 when no job failed (some may be pending or running), 1 when one did. */
+/* The table; an enum fleet_exit (0: no job failed so far), -1 when dir is no fleet. */
 int fleet_status(const char *dir, FILE *out);
 /* The fleet of dir, its engine and every job's state (xcalloc'ed); NULL after an error. */
 struct fleet_engine_status *fleet_open(const char *dir, struct fleet *f,
@@ -174,8 +196,9 @@ struct fleet_engine_status *fleet_open(const char *dir, struct fleet *f,
 int fleet_resubmit(const char *dir, const struct fleet_request *req, bool failed_only, FILE *out);
 /*
  * Until no job is pending or running, asking every interval_s (a progress
- * line on a terminal): 0 when every job is done, 1 when one failed, -1
- * after timeout_s (0: none) or when the fleet cannot be read.
+ * line on a terminal): an enum fleet_exit; FLEET_EXIT_WAITING once
+ * timeout_s (0: none) has passed, which bounds the whole wait, the
+ * engine's calls included; -1 when the fleet cannot be read.
  */
 int fleet_wait(const char *dir, int interval_s, int timeout_s, FILE *out);
 int fleet_cancel(const char *dir);

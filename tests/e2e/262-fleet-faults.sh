@@ -1,0 +1,106 @@
+#!/bin/bash
+# Issue 47 items 1-3 and 9, through fake Slurm tools on PATH:
+#  1. sbatch fails at the 3rd of 4 jobs and scancel fails too: the submit
+#     does not claim it cancelled anything; the manifest keeps the 2 ids,
+#     status says they may be queued, a new submit into the folder is
+#     refused until `fleet cancel` has taken them out, then accepted;
+#  2. status with the controller down, or hung: exit 3 (engine not
+#     reachable), each Slurm call bounded (MMBENCH_FLEET_TOOL_TIMEOUT);
+#  3. wait --timeout bounds the whole wait: a hung squeue gets what is
+#     left of it, and wait exits 5.
+# Nothing asserts on elapsed time: the bound used is in the message.
+. "$(dirname "$0")/../e2e-lib.sh"
+B=$TMP/bin
+mkdir -p "$B"
+cat > "$B/sinfo" << 'EOS'
+#!/bin/bash
+printf 'node1|(null)|idle\nnode2|(null)|idle\n'
+EOS
+cat > "$B/sbatch" << EOS
+#!/bin/bash
+n=\$(( \$(cat "$TMP/sbatch.n" 2> /dev/null || echo 0) + 1 ))
+echo \$n > "$TMP/sbatch.n"
+if [ -n "\${FAKE_SBATCH_FAIL_AT:-}" ] && [ \$n -ge "\$FAKE_SBATCH_FAIL_AT" ]; then
+	echo "sbatch: error: Batch job submission failed: Unable to contact slurm controller" >&2
+	exit 1
+fi
+echo \$((100 + n))
+EOS
+cat > "$B/squeue" << EOS
+#!/bin/bash
+[ -z "\${FAKE_HANG:-}" ] || exec sleep 600
+if [ -n "\${FAKE_SLURM_DOWN:-}" ]; then
+	echo "slurm_load_jobs error: Unable to contact slurm controller (connect failure)" >&2
+	exit 1
+fi
+while [ \$# -gt 0 ]; do [ "\$1" = --jobs ] && ids=\$2; shift; done
+IFS=, read -ra a <<< "\$ids"
+for i in "\${a[@]}"; do echo "\$i|PENDING|node1|Resources"; done
+EOS
+cat > "$B/scancel" << EOS
+#!/bin/bash
+if [ -n "\${FAKE_CANCEL_FAIL:-}" ]; then
+	echo "scancel: error: Unable to contact slurm controller" >&2
+	exit 1
+fi
+printf '%s\n' "\$*" >> "$TMP/scancel.log"
+EOS
+cat > "$B/scontrol" << 'EOS'
+#!/bin/bash
+exit 0
+EOS
+chmod +x "$B"/*
+export PATH=$B:$PATH
+printf 'experiment: f\niterations: 1\nwarmup: 0\nworkloads:\n  - name: skeleton\n' > "$TMP/f.yaml"
+submit() {	# DIR: 2 nodes x 2 rounds
+	"$MMB" fleet submit --engine slurm --nodes 2 --rounds 2 --dir "$1" \
+		--mmbench "$(cd "$(dirname "$MMB")" && pwd)/mmbench" "$TMP/f.yaml"
+}
+
+# 1. a rollback that cannot cancel says so, and keeps the ids
+rc=0
+FAKE_SBATCH_FAIL_AT=3 FAKE_CANCEL_FAIL=1 submit "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || rc=$?
+[ $rc -ne 0 ] || die "a failed submit exited 0"
+grep -q "were cancelled\|nothing of this submit is queued" "$TMP/err" &&
+	die "claims a cancel that failed: $(cat "$TMP/err")"
+grep -q "cancelling the 2 jobs submitted before failed: 101 (r1-n1), 102 (r1-n2) may still be queued" "$TMP/err" ||
+	die "the jobs left queued are not named: $(cat "$TMP/err")"
+grep -q "2 jobs of this submit may still be queued" "$TMP/err" || die "no way out said: $(cat "$TMP/err")"
+[ -e "$TMP/fl/fleet" ] && grep -q "101" "$TMP/fl/fleet" || die "the ids are not kept: $(ls "$TMP/fl")"
+rc=0
+"$MMB" fleet status "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || rc=$?
+grep -q "^submit failed: .*may still be queued" "$TMP/out" || die "status does not say: $(cat "$TMP/out")"
+grep -q "^r1-n1 .*101 .*pending" "$TMP/out" || die "status does not reach job 101: $(cat "$TMP/out")"
+rc=0
+submit "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || rc=$?
+[ $rc -ne 0 ] && grep -q "holds a failed submit whose jobs may still be queued" "$TMP/err" ||
+	die "a new submit beside jobs that may be queued: exit $rc: $(cat "$TMP/err")"
+rc=0
+FAKE_CANCEL_FAIL=1 "$MMB" fleet cancel "$TMP/fl" > /dev/null 2> "$TMP/err" || rc=$?
+[ $rc = 1 ] || die "cancel with scancel failing: exit $rc"
+"$MMB" fleet cancel "$TMP/fl" > /dev/null 2> "$TMP/err" || die "cancel: $(cat "$TMP/err")"
+[ "$(cat "$TMP/scancel.log")" = "-- 101 102" ] || die "not one scancel for both: $(cat "$TMP/scancel.log")"
+grep -q "the failed submit's jobs are gone" "$TMP/err" || die "cancel: $(cat "$TMP/err")"
+rm -f "$TMP/sbatch.n"
+submit "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || die "submit after the cancel: $(cat "$TMP/err")"
+
+# 2. status when Slurm cannot be asked: exit 3, said; a hung squeue is stopped
+rc=0
+FAKE_SLURM_DOWN=1 "$MMB" fleet status "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || rc=$?
+[ $rc = 3 ] && grep -q "the engine did not answer: 4 jobs without an exit file are unknown (exit 3)" "$TMP/out" ||
+	die "status, controller down: exit $rc: $(cat "$TMP/out" "$TMP/err")"
+rc=0
+FAKE_HANG=1 MMBENCH_FLEET_TOOL_TIMEOUT=1 "$MMB" fleet status "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || rc=$?
+[ $rc = 3 ] && grep -q "squeue: no answer in 1 s" "$TMP/err" ||
+	die "status, controller hung: exit $rc: $(cat "$TMP/err")"
+
+# 3. wait --timeout is the bound: the hung squeue got what was left of 2 s
+rc=0
+FAKE_HANG=1 "$MMB" fleet wait --interval 1 --timeout 2 "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || rc=$?
+[ $rc = 5 ] || die "wait --timeout with a hung squeue: exit $rc: $(cat "$TMP/err")"
+awk '/squeue: no answer in/ { for (i = 1; i <= NF; i++) if ($i == "in") v = $(i + 1); ok = v + 0 <= 2 }
+     END { exit !ok }' "$TMP/err" || die "squeue was given more than wait had left: $(cat "$TMP/err")"
+grep -q "still pending or running after 2 s" "$TMP/err" || die "wait: $(cat "$TMP/err")"
+# not on a terminal, wait says each change on a line of its own
+grep -q "of 4 jobs ended" "$TMP/out" || die "wait printed no progress line: $(cat "$TMP/out")"
+echo ok
