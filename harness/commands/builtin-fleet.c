@@ -50,6 +50,18 @@ static int fleet_submit_cmd(int argc, char **argv)
 		OPT_INT_RANGE(0, "rounds", &req.rounds, 1, FLEET_MAX_ROUNDS, "R",
 			      "jobs per node (default 1)"),
 		OPT_STRING(0, "time", &req.time_limit, "LIMIT", "each job's time limit"),
+		OPT_STRING(0, "account", &req.account, "A", "sbatch --account"),
+		OPT_STRING(0, "qos", &req.qos, "Q", "sbatch --qos"),
+		OPT_STRING(0, "reservation", &req.reservation, "R", "sbatch --reservation"),
+		OPT_STRING(0, "begin", &req.begin, "TIME", "sbatch --begin"),
+		OPT_STRING(0, "nodelist", &req.nodelist, "HOSTS", "pick the nodes among these"),
+		OPT_STRING(0, "exclude", &req.exclude, "HOSTS", "never run on these nodes"),
+		OPT_STRING(0, "dependency", &req.dependency, "DEP",
+			   "every job also waits for this (sbatch --dependency)"),
+		OPT_BOOL(0, "no-requeue", &req.no_requeue,
+			 "a job whose node fails is not rerun (sbatch --no-requeue)"),
+		OPT_LIST(0, "sbatch-arg", &req.sbatch_args, &req.nsbatch_args, "OPT",
+			 "one more sbatch option, as --name=value (repeatable)"),
 		OPT_STRING(0, "mmbench", &req.mmbench, "PATH",
 			   "the mmbench the nodes run (default: this one)"),
 		OPT_STRING(0, "name", &spec.name, "LABEL", "run --name"),
@@ -122,6 +134,7 @@ usage:
 out:
 	/* parse_options grew the lists; their strings are argv's */
 	free(req.constraints);
+	free(req.sbatch_args);
 	free(spec.sets);
 	free(spec.patches);
 	free(spec.fragments);
@@ -157,12 +170,19 @@ static const char *only_dir_arg(int argc, char **argv, const char *cmd)
 
 static int fleet_status_cmd(int argc, char **argv)
 {
-	const char *dir = only_dir_arg(argc, argv, "fleet status");
+	const char *dir = NULL;
+	bool json = false;
 	int rc;
+	const struct option opts[] = {
+		OPT_STRING(0, "dir", &dir, "DIR", "fleet folder"),
+		OPT_BOOL(0, "json", &json, "one JSON object for scripts"),
+		OPT_END(),
+	};
 
-	if (!dir)
+	argc = parse_options(argc, argv, opts, "fleet status", "DIR", 0);
+	if (argc < 0 || !(dir = dir_arg(&argc, argv, "fleet status", dir, opts)))
 		return EXIT_USAGE;
-	rc = fleet_status(dir, stdout);
+	rc = json ? fleet_status_json(dir, stdout) : fleet_status(dir, stdout);
 	return rc < 0 ? EXIT_RUNTIME : rc;	/* enum fleet_exit (docs/fleet.md) */
 }
 

@@ -87,10 +87,62 @@ static bool has_features(const char *features, const struct fleet_request *req)
 	return true;
 }
 
+/* The options fleet submit sets itself: --sbatch-arg cannot give them. */
+static const char *const own_options[] = {
+	"--job-name", "--nodelist", "--nodes", "--ntasks", "--exclusive", "--output", "--error",
+	"--chdir", "--parsable", "--wrap", "--array", "--dependency", "--partition",
+	"--constraint", "--time", "--account", "--qos", "--reservation", "--begin", "--exclude",
+	"--requeue", "--no-requeue", NULL,
+};
+
+/* Values go to sbatch as --opt=VALUE of an argv: no shell, but no control bytes either. */
+static int check_request(const struct fleet_request *req)
+{
+	const char *vals[] = { req->account, req->qos, req->reservation, req->begin,
+			       req->nodelist, req->exclude, req->dependency };
+	const char *names[] = { "--account", "--qos", "--reservation", "--begin", "--nodelist",
+				"--exclude", "--dependency" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(vals); i++)
+		if (vals[i] && (!*vals[i] || name_ctl(vals[i])))
+			return error("%s: an empty value or a control character", names[i]);
+	for (size_t i = 0; i < req->nsbatch_args; i++) {
+		const char *a = req->sbatch_args[i];
+		size_t n = strcspn(a, "=");
+
+		if (strncmp(a, "--", 2) || n < 3 || name_ctl(a))
+			return error("--sbatch-arg '%s': one long sbatch option, as --name or "
+				     "--name=value", ctl_show(a));
+		for (const char *const *o = own_options; *o; o++)
+			if (strlen(*o) == n && !strncmp(a, *o, n))
+				return error("--sbatch-arg '%s': fleet submit sets %.*s itself%s",
+					     a, (int)n, a, strcmp(*o, "--output") ? "" :
+					     " (each job logs to DIR/jobs/TAG/log)");
+	}
+	return 0;
+}
+
+/* `scontrol show hostnames LIST`: a Slurm hostlist ("node[1-3]") as "|a|b|c|". */
+static int expand_hosts(const char *list, struct strbuf *out)
+{
+	const char *argv[] = { "scontrol", "show", "hostnames", list, NULL };
+	struct strbuf names = STRBUF_INIT;
+	char *save = NULL;
+
+	if (tool(argv, &names))
+		return -1;
+	strbuf_addch(out, '|');
+	for (char *l = strtok_r(names.buf ? names.buf : (char[]){ 0 }, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save))
+		strbuf_addf(out, "%s|", l);
+	strbuf_release(&names);
+	return 0;
+}
+
 static int slurm_pick_nodes(const struct fleet_request *req, char ***names, size_t *n)
 {
-	const char *argv[8] = { "sinfo", "-h", "-N", "-o", "%N|%f|%t" };
-	struct strbuf out = STRBUF_INIT, seen = STRBUF_INIT;
+	const char *argv[10] = { "sinfo", "-h", "-N", "-o", "%N|%f|%t" };
+	struct strbuf out = STRBUF_INIT, seen = STRBUF_INIT, excluded = STRBUF_INIT;
 	char *save = NULL, **v = NULL;
 	size_t nv = 0, nall = 0;
 	int argc = 5;
@@ -102,8 +154,11 @@ static int slurm_pick_nodes(const struct fleet_request *req, char ***names, size
 				     req->constraints[i]);
 	if (req->partition)
 		argv[argc++] = "-p", argv[argc++] = req->partition;
-	if (tool(argv, &out)) {
+	if (req->nodelist)
+		argv[argc++] = "-n", argv[argc++] = req->nodelist;
+	if ((req->exclude && expand_hosts(req->exclude, &excluded)) || tool(argv, &out)) {
 		strbuf_release(&out);
+		strbuf_release(&excluded);
 		return -1;
 	}
 	v = xcalloc(req->nodes + 1, sizeof(*v));
@@ -122,11 +177,14 @@ static int slurm_pick_nodes(const struct fleet_request *req, char ***names, size
 			continue;
 		strbuf_addstr(&seen, key);
 		nall++;
+		if (excluded.buf && strstr(excluded.buf, key))
+			continue;
 		if (usable_state(t) && has_features(f, req) && strlen(line) < 128 && *line)
 			v[nv++] = xstrdup(line);
 	}
 	strbuf_release(&out);
 	strbuf_release(&seen);
+	strbuf_release(&excluded);
 	if (nv < (size_t)req->nodes) {
 		error("%d node%s wanted, %zu of the %zu in %s%s%s fit (up, not drained%s)",
 		      req->nodes, req->nodes == 1 ? "" : "s", nv, nall,
@@ -191,8 +249,23 @@ static int slurm_submit(const struct fleet *f, const struct fleet_request *req,
 		kargv_pushf(&a, "--constraint=%s", cons.buf);
 	if (req->time_limit)
 		kargv_pushf(&a, "--time=%s", req->time_limit);
-	if (after)
-		kargv_pushf(&a, "--dependency=afterany:%s", after->id);
+	if (req->account)
+		kargv_pushf(&a, "--account=%s", req->account);
+	if (req->qos)
+		kargv_pushf(&a, "--qos=%s", req->qos);
+	if (req->reservation)
+		kargv_pushf(&a, "--reservation=%s", req->reservation);
+	if (req->begin)
+		kargv_pushf(&a, "--begin=%s", req->begin);
+	if (req->no_requeue)
+		kargv_push(&a, "--no-requeue");
+	/* ',' joins dependencies that must all be satisfied */
+	if (after || req->dependency)
+		kargv_pushf(&a, "--dependency=%s%s%s%s", after ? "afterany:" : "",
+			    after ? after->id : "", after && req->dependency ? "," : "",
+			    req->dependency ? req->dependency : "");
+	for (size_t i = 0; i < req->nsbatch_args; i++)
+		kargv_push(&a, req->sbatch_args[i]);
 	kargv_pushf(&a, "--chdir=%s", f->dir);
 	kargv_push(&a, "--output=/dev/null");
 	kargv_pushf(&a, "%s/job.sh", f->dir);
@@ -409,4 +482,5 @@ const struct fleet_engine_ops fleet_engine_slurm = {
 	.status = slurm_status,
 	.cancel = slurm_cancel,
 	.cancel_many = slurm_cancel_many,
+	.check = check_request,
 };

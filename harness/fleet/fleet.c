@@ -4,6 +4,7 @@
 
 #include "config.h"
 #include "db.h"
+#include "json.h"
 #include "merge-db.h"
 #include "proc.h"
 #include "progress.h"
@@ -711,6 +712,9 @@ static int submit_jobs(const struct fleet_engine_ops *eng, struct fleet *f,
 			goto undo;
 		info("%s: %s job %s on %s", j->tag, eng->name, j->id, j->host);
 	}
+	/* a script takes the ids from stdout, as from sbatch --parsable */
+	for (size_t i = 0; i < f->njobs; i++)
+		printf("%s\n", f->jobs[i].id);
 	return 0;
 undo:
 	return undo_submitted(eng, f, submitted);
@@ -730,6 +734,8 @@ int fleet_submit(const struct fleet_engine_ops *eng, const char *dir, const char
 
 	fleet_init(&f);
 	ret = submit_check(&text, config, req, &spec);
+	if (!ret && eng->check && eng->check(req))
+		ret = MMB_EUSAGE;
 	if (ret)
 		goto out;
 	spec_make_absolute(&spec, &owned);
@@ -928,6 +934,74 @@ static void tally_lines(const struct fleet_tally *t, FILE *out)
 	if (t->partial && !t->failed_empty)
 		fprintf(out, "every failed job left finished iterations: `fleet collect` merges them "
 			"(exit %d)\n", FLEET_EXIT_PARTIAL);
+}
+
+/* status --json: one object, every job with its state and iterations. */
+static void status_json(const struct fleet *f, const struct fleet_engine_status *st,
+			const enum fleet_outcome *o, char (*why)[256], const struct fleet_tally *t,
+			FILE *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "{\"fleet\": ");
+	json_add_string(&sb, f->dir);
+	strbuf_addstr(&sb, ", \"engine\": ");
+	json_add_string(&sb, f->engine);
+	strbuf_addf(&sb, ", \"exit\": %d, \"jobs\": [", tally_exit(t));
+	for (size_t i = 0; i < f->njobs; i++) {
+		const struct fleet_job *j = &f->jobs[i];
+		long it = 0, bad = 0;
+		bool have = job_iterations(f, j, &it, &bad);
+		char *log = fleet_job_path(f, j, "log");
+
+		strbuf_addf(&sb, "%s{\"job\": ", i ? ", " : "");
+		json_add_string(&sb, j->tag);
+		strbuf_addf(&sb, ", \"round\": %d, \"node\": %d, \"id\": ", j->round, j->node);
+		json_add_string(&sb, j->id);
+		strbuf_addstr(&sb, ", \"host\": ");
+		json_add_string(&sb, st[i].host[0] ? st[i].host : j->host);
+		strbuf_addstr(&sb, ", \"state\": ");
+		json_add_string(&sb, fleet_outcome_name(o[i]));
+		strbuf_addstr(&sb, ", \"detail\": ");
+		json_add_string(&sb, why[i]);
+		if (have)
+			strbuf_addf(&sb, ", \"iterations\": %ld, \"iterations_failed\": %ld", it, bad);
+		strbuf_addstr(&sb, ", \"log\": ");
+		json_add_string(&sb, access(log, F_OK) == 0 ? log : "");
+		strbuf_addch(&sb, '}');
+		free(log);
+	}
+	strbuf_addf(&sb, "], \"pending\": %zu, \"running\": %zu, \"done\": %zu, \"failed\": %zu, "
+		    "\"unknown\": %zu}\n", t->n[FLEET_PENDING], t->n[FLEET_RUNNING],
+		    t->n[FLEET_DONE], t->n[FLEET_FAILED], t->unknown);
+	fputs(sb.buf, out);
+	strbuf_release(&sb);
+}
+
+int fleet_status_json(const char *dir, FILE *out)
+{
+	const struct fleet_engine_ops *eng;
+	struct fleet_engine_status *st;
+	struct fleet_tally t = { { 0 }, 0, 0, 0 };
+	enum fleet_outcome *o;
+	char (*why)[256];
+	struct fleet f;
+	bool asked;
+
+	if (!(st = fleet_open(dir, &f, &eng, &asked)))
+		return -1;
+	o = xcalloc(f.njobs + 1, sizeof(*o));
+	why = xcalloc(f.njobs + 1, sizeof(*why));
+	for (size_t i = 0; i < f.njobs; i++) {
+		o[i] = fleet_job_outcome(&f, &f.jobs[i], &st[i], why[i], sizeof(why[i]));
+		tally_job(&t, &f, &f.jobs[i], &st[i], o[i], why[i]);
+	}
+	status_json(&f, st, o, why, &t, out);
+	free(o);
+	free(why);
+	free(st);
+	fleet_release(&f);
+	return tally_exit(&t);
 }
 
 int fleet_status(const char *dir, FILE *out)

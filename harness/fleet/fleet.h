@@ -50,6 +50,14 @@ struct fleet_request {
 	int nodes, rounds;
 	const char *time_limit;		/* engine's syntax; NULL: its default */
 	const char *mmbench;		/* absolute path of the mmbench the jobs run */
+	/* Slurm's own, passed through (NULL: not given) */
+	const char *account, *qos, *reservation, *begin;
+	const char *nodelist;		/* pick the nodes among these (a Slurm hostlist) */
+	const char *exclude;		/* never these (a Slurm hostlist) */
+	const char *dependency;		/* every job also waits for this (sbatch syntax) */
+	bool no_requeue;		/* a job whose node fails is not rerun */
+	const char **sbatch_args;	/* --sbatch-arg: more sbatch options, as given */
+	size_t nsbatch_args;
 };
 
 /* What each job runs: `mmbench run` or, with tree set, `mmbench ab`. */
@@ -110,6 +118,8 @@ struct fleet_engine_ops {
 	int (*fetch)(const struct fleet *f, const struct fleet_job *job);
 	/* Optional: dequeue or stop n jobs in one call (else cancel, each). */
 	int (*cancel_many)(const struct fleet *f, const struct fleet_job *const *jobs, size_t n);
+	/* Optional: refuse a request the engine cannot take, before anything is queued. */
+	int (*check)(const struct fleet_request *req);
 };
 
 extern const struct fleet_engine_ops fleet_engine_slurm;
@@ -185,6 +195,8 @@ int fleet_query(const struct fleet_engine_ops *eng, const struct fleet *f,
 		 struct fleet_engine_status *st);
 /* The table; an enum fleet_exit (0: no job failed so far), -1 when dir is no fleet. */
 int fleet_status(const char *dir, FILE *out);
+/* The same as one JSON object (docs/fleet.md): jobs, states, iterations, the exit status. */
+int fleet_status_json(const char *dir, FILE *out);
 /* The fleet of dir, its engine and every job's state (xcalloc'ed); NULL after an error. */
 struct fleet_engine_status *fleet_open(const char *dir, struct fleet *f,
 				       const struct fleet_engine_ops **eng, bool *asked);

@@ -7,7 +7,10 @@
 #  2. status with the controller down, or hung: exit 3 (engine not
 #     reachable), each Slurm call bounded (MMBENCH_FLEET_TOOL_TIMEOUT);
 #  3. wait --timeout bounds the whole wait: a hung squeue gets what is
-#     left of it, and wait exits 5.
+#     left of it, and wait exits 5;
+#  8. submit prints the job ids on stdout; status --json;
+# 11. sbatch options a cluster user needs, and --sbatch-arg, pass through;
+#     options submit sets itself are refused; --exclude and --nodelist.
 # Nothing asserts on elapsed time: the bound used is in the message.
 . "$(dirname "$0")/../e2e-lib.sh"
 B=$TMP/bin
@@ -18,6 +21,7 @@ printf 'node1|(null)|idle\nnode2|(null)|idle\n'
 EOS
 cat > "$B/sbatch" << EOS
 #!/bin/bash
+printf '%s\n' "\$*" >> "$TMP/sbatch.args"
 n=\$(( \$(cat "$TMP/sbatch.n" 2> /dev/null || echo 0) + 1 ))
 echo \$n > "$TMP/sbatch.n"
 if [ -n "\${FAKE_SBATCH_FAIL_AT:-}" ] && [ \$n -ge "\$FAKE_SBATCH_FAIL_AT" ]; then
@@ -47,6 +51,8 @@ printf '%s\n' "\$*" >> "$TMP/scancel.log"
 EOS
 cat > "$B/scontrol" << 'EOS'
 #!/bin/bash
+# show hostnames LIST: a plain comma list, one per line
+[ "$2" = hostnames ] && { tr , '\n' <<< "$3"; exit 0; }
 exit 0
 EOS
 chmod +x "$B"/*
@@ -83,6 +89,8 @@ FAKE_CANCEL_FAIL=1 "$MMB" fleet cancel "$TMP/fl" > /dev/null 2> "$TMP/err" || rc
 grep -q "the failed submit's jobs are gone" "$TMP/err" || die "cancel: $(cat "$TMP/err")"
 rm -f "$TMP/sbatch.n"
 submit "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || die "submit after the cancel: $(cat "$TMP/err")"
+# 8. the ids on stdout, one a line, nothing else
+[ "$(cat "$TMP/out")" = "$(printf '101\n102\n103\n104')" ] || die "submit's stdout: $(cat "$TMP/out")"
 
 # 2. status when Slurm cannot be asked: exit 3, said; a hung squeue is stopped
 rc=0
@@ -103,4 +111,32 @@ awk '/squeue: no answer in/ { for (i = 1; i <= NF; i++) if ($i == "in") v = $(i 
 grep -q "still pending or running after 2 s" "$TMP/err" || die "wait: $(cat "$TMP/err")"
 # not on a terminal, wait says each change on a line of its own
 grep -q "of 4 jobs ended" "$TMP/out" || die "wait printed no progress line: $(cat "$TMP/out")"
+# 8. status --json: one object a script can read
+rc=0
+"$MMB" fleet status --json "$TMP/fl" > "$TMP/st.json" 2> /dev/null || rc=$?
+python3 - "$TMP/st.json" $rc << 'PY' || die "status --json: $(cat "$TMP/st.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["exit"] == int(sys.argv[2]) and d["engine"] == "slurm", d
+assert [j["job"] for j in d["jobs"]] == ["r1-n1", "r1-n2", "r2-n1", "r2-n2"], d
+assert all(j["state"] == "pending" and j["id"] for j in d["jobs"]), d
+assert d["pending"] == 4 and d["done"] == 0, d
+PY
+
+# 11. sbatch options pass through; submit's own are refused
+rm -f "$TMP/sbatch.args" "$TMP/sbatch.n"
+"$MMB" fleet submit --engine slurm --nodes 1 --dir "$TMP/opts" --account acct1 --qos high \
+	--reservation res1 --begin now+1hour --dependency afterok:99 --no-requeue \
+	--sbatch-arg=--mail-type=END --exclude node1 \
+	--mmbench "$(cd "$(dirname "$MMB")" && pwd)/mmbench" "$TMP/f.yaml" > /dev/null 2> "$TMP/err" ||
+	die "submit with sbatch options: $(cat "$TMP/err")"
+for o in --account=acct1 --qos=high --reservation=res1 --begin=now+1hour --dependency=afterok:99 \
+	--no-requeue --mail-type=END --nodelist=node2; do
+	grep -q -- "$o" "$TMP/sbatch.args" || die "$o not passed to sbatch: $(cat "$TMP/sbatch.args")"
+done
+for bad in --sbatch-arg=--output=/tmp/x --sbatch-arg=--chdir=/ --sbatch-arg=mail; do
+	rc=0
+	"$MMB" fleet submit --engine slurm --dir "$TMP/bad" "$bad" "$TMP/f.yaml" > /dev/null 2> "$TMP/err" || rc=$?
+	[ $rc = 2 ] && grep -q "^error: --sbatch-arg" "$TMP/err" || die "$bad: exit $rc: $(cat "$TMP/err")"
+done
 echo ok
