@@ -11,6 +11,7 @@
 #include "read.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1004,6 +1005,67 @@ int fleet_status_json(const char *dir, FILE *out)
 	return tally_exit(&t);
 }
 
+/* The last max bytes of a file (a job's log can be long). */
+static int read_tail(const char *path, struct strbuf *sb, off_t max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	char buf[4096];
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) == 0 && st.st_size > max)
+		lseek(fd, st.st_size - max, SEEK_SET);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		strbuf_add(sb, buf, (size_t)n);
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+/* The line at s, without its newline, control bytes made visible. */
+static char *escaped_line(const char *s)
+{
+	char *line = xstrndup(s, strcspn(s, "\n")), *e = ctl_escape(line);
+
+	free(line);
+	return e;
+}
+
+/*
+ * Why a job's run failed, from the end of its log: the last "error:" line,
+ * and for a busy node the first reason an iteration was disturbed ("every
+ * iteration disturbed: foreign CPU 48% of 2 CPUs").  "" when the log has
+ * neither.  The log is the node's output: bounded and escaped.
+ */
+static void log_reason(const struct fleet *f, const struct fleet_job *j, char *buf, size_t n)
+{
+	char *path = fleet_job_path(f, j, "log");
+	struct strbuf log = STRBUF_INIT;
+	const char *err = NULL, *dist = NULL, *p;
+	char *e = NULL, *d = NULL;
+
+	*buf = 0;
+	if (read_tail(path, &log, 1 << 16) == 0 && log.buf) {
+		for (p = log.buf; (p = strstr(p, "error: ")); p++)
+			err = p + 7;
+		if ((p = strstr(log.buf, " disturbed: ")))
+			dist = p + 12;
+	}
+	if (err)
+		e = escaped_line(err);
+	if (dist)
+		d = escaped_line(dist);
+	if (d && e && strstr(e, "disturbed"))
+		snprintf(buf, n, "every iteration disturbed: %.200s", d);
+	else if (e)
+		snprintf(buf, n, "%.300s", e);
+	free(e);
+	free(d);
+	strbuf_release(&log);
+	free(path);
+}
+
 int fleet_status(const char *dir, FILE *out)
 {
 	const struct fleet_engine_ops *eng;
@@ -1033,8 +1095,12 @@ int fleet_status(const char *dir, FILE *out)
 			free(rp);
 		}
 		if (o == FLEET_FAILED) {
-			char *log = fleet_job_path(&f, j, "log");
+			char *log = fleet_job_path(&f, j, "log"), reason[512];
 
+			log_reason(&f, j, reason, sizeof(reason));
+			if (reason[0])
+				fprintf(out, "%-10s %s: %s\n", "", st[i].host[0] ? st[i].host : j->host,
+					reason);
 			/* a job that never started has no log to point at */
 			if (access(log, F_OK) == 0)
 				fprintf(out, "%-10s log: %s\n", "", log);

@@ -123,6 +123,16 @@ assert all(j["state"] == "pending" and j["id"] for j in d["jobs"]), d
 assert d["pending"] == 4 and d["done"] == 0, d
 PY
 
+# 14. a node busy with something else: status says so per node, from the
+# job's log (bounded, control bytes escaped)
+j=$TMP/fl/jobs/r1-n1
+printf 'warning: skeleton iteration 1 disturbed: foreign CPU 48%% of 2 CPUs (limit 10%%)\e[31m\n' > "$j/log"
+printf 'error: run 1: every iteration of skeleton value was disturbed (3 values left out)\n' >> "$j/log"
+echo "exit 1" > "$j/exit"
+"$MMB" fleet status "$TMP/fl" > "$TMP/out" 2> /dev/null || true
+grep -q "^ *node1: every iteration disturbed: foreign CPU 48% of 2 CPUs (limit 10%)\\\\x1b\[31m$" "$TMP/out" ||
+	die "the busy node is not said: $(cat -v "$TMP/out")"
+
 # 11. sbatch options pass through; submit's own are refused
 rm -f "$TMP/sbatch.args" "$TMP/sbatch.n"
 "$MMB" fleet submit --engine slurm --nodes 1 --dir "$TMP/opts" --account acct1 --qos high \
