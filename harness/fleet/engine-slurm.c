@@ -2,9 +2,10 @@
  * The Slurm engine: sbatch one job per (node, round), pinned to its node
  * (--nodelist, chosen from sinfo) with the node to itself (--exclusive);
  * a node's round r+1 waits for its round r (--dependency=afterany).
- * status from squeue, and scontrol for jobs that left the queue (sacct
- * needs slurmdbd, which a small cluster may not run).  Every tool is
- * exec'd with an argv; the job script is fixed text.
+ * status from squeue, scontrol for jobs that left the queue, and sacct
+ * for those slurmctld forgot, where the cluster keeps accounting
+ * (slurmdbd).  Every tool is exec'd with an argv; the job script is fixed
+ * text.
  */
 #include "fleet.h"
 #include "kargv.h"
@@ -347,12 +348,56 @@ static const char *find_record(const char *all, const char *id, char *rec, size_
 	return NULL;
 }
 
+/*
+ * Jobs slurmctld has forgotten (MinJobAge): their final state from the
+ * accounting database, where the cluster keeps one (sacct needs
+ * slurmdbd; without it sacct fails and the jobs stay "gone").  One call.
+ */
+static void accounted_jobs(const struct fleet *f, struct fleet_engine_status *st)
+{
+	struct kargv a = KARGV_INIT;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT, ids = STRBUF_INIT;
+	char *save = NULL;
+
+	for (size_t i = 0; i < f->njobs; i++)
+		if (st[i].state == FLEET_E_GONE && fleet_job_id_valid(f->jobs[i].id))
+			strbuf_addf(&ids, "%s%s", ids.len ? "," : "", f->jobs[i].id);
+	kargv_push(&a, "sacct");
+	kargv_push(&a, "-n");
+	kargv_push(&a, "-P");
+	kargv_push(&a, "-X");	/* the job, not its steps */
+	kargv_push(&a, "-o");
+	kargv_push(&a, "JobID,State,ExitCode,NodeList");
+	kargv_pushf(&a, "--jobs=%s", ids.buf ? ids.buf : "");
+	if (ids.len && fleet_exec((const char *const *)a.v, &out, &err) == 0) {
+		for (char *l = strtok_r(out.buf ? out.buf : (char[]){ 0 }, "\n", &save); l;
+		     l = strtok_r(NULL, "\n", &save)) {
+			char *fld[4] = { l };
+			char more[64];
+
+			for (int k = 1; k < 4 && fld[k - 1]; k++)
+				if ((fld[k] = strchr(fld[k - 1], '|')))
+					*fld[k]++ = 0;
+			if (!fld[3])
+				continue;
+			snprintf(more, sizeof(more), "exit %s, from sacct", fld[2]);
+			for (size_t i = 0; i < f->njobs; i++)
+				if (st[i].state == FLEET_E_GONE && !strcmp(f->jobs[i].id, fld[0]))
+					set_status(&st[i], fld[1], fld[3], more);
+		}
+	}
+	kargv_release(&a);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	strbuf_release(&ids);
+}
+
 /* Jobs squeue did not list: their end state from one `scontrol show job -o`. */
 static int gone_jobs(const struct fleet *f, struct fleet_engine_status *st, const bool *seen)
 {
 	const char *argv[] = { "scontrol", "show", "job", "-o", NULL };
 	struct strbuf all = STRBUF_INIT, err = STRBUF_INIT;
-	bool any = false;
+	bool any = false, purged = false;
 	int rc;
 
 	for (size_t i = 0; i < f->njobs; i++)
@@ -374,6 +419,7 @@ static int gone_jobs(const struct fleet *f, struct fleet_engine_status *st, cons
 		if (!find_record(all.buf ? all.buf : "", f->jobs[i].id, rec, sizeof(rec))) {
 			st[i].state = FLEET_E_GONE;
 			snprintf(st[i].detail, sizeof(st[i].detail), "purged by slurmctld");
+			purged = true;
 			continue;
 		}
 		scontrol_field(rec, "JobState", state, sizeof(state));
@@ -388,6 +434,8 @@ static int gone_jobs(const struct fleet *f, struct fleet_engine_status *st, cons
 	}
 	strbuf_release(&all);
 	strbuf_release(&err);
+	if (purged)
+		accounted_jobs(f, st);
 	return 0;
 }
 

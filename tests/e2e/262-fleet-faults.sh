@@ -33,6 +33,7 @@ EOS
 cat > "$B/squeue" << EOS
 #!/bin/bash
 [ -z "\${FAKE_HANG:-}" ] || exec sleep 600
+[ -z "\${FAKE_GONE:-}" ] || exit 0
 if [ -n "\${FAKE_SLURM_DOWN:-}" ]; then
 	echo "slurm_load_jobs error: Unable to contact slurm controller (connect failure)" >&2
 	exit 1
@@ -54,6 +55,14 @@ cat > "$B/scontrol" << 'EOS'
 # show hostnames LIST: a plain comma list, one per line
 [ "$2" = hostnames ] && { tr , '\n' <<< "$3"; exit 0; }
 exit 0
+EOS
+cat > "$B/sacct" << 'EOS'
+#!/bin/bash
+# the accounting database remembers what slurmctld forgot
+[ -n "${FAKE_SACCT:-}" ] || { echo "sacct: error: Slurm accounting storage is disabled" >&2; exit 1; }
+for a; do case $a in --jobs=*) ids=${a#--jobs=} ;; esac; done
+IFS=, read -ra v <<< "$ids"
+for i in "${v[@]}"; do echo "$i|CANCELLED by 0|0:0|node1"; done
 EOS
 chmod +x "$B"/*
 export PATH=$B:$PATH
@@ -132,6 +141,13 @@ echo "exit 1" > "$j/exit"
 "$MMB" fleet status "$TMP/fl" > "$TMP/out" 2> /dev/null || true
 grep -q "^ *node1: every iteration disturbed: foreign CPU 48% of 2 CPUs (limit 10%)\\\\x1b\[31m$" "$TMP/out" ||
 	die "the busy node is not said: $(cat -v "$TMP/out")"
+
+# 10. jobs slurmctld forgot: their final state from sacct where accounting exists
+FAKE_GONE=1 "$MMB" fleet status "$TMP/fl" > "$TMP/out" 2> /dev/null || true
+grep -q "^r1-n2 .*unknown to the engine and no exit file" "$TMP/out" || die "without sacct: $(cat "$TMP/out")"
+FAKE_GONE=1 FAKE_SACCT=1 "$MMB" fleet status "$TMP/fl" > "$TMP/out" 2> /dev/null || true
+grep -q "^r1-n2 .*failed .*CANCELLED by 0 (exit 0:0, from sacct)" "$TMP/out" ||
+	die "sacct's final state not used: $(cat "$TMP/out")"
 
 # 11. sbatch options pass through; submit's own are refused
 rm -f "$TMP/sbatch.args" "$TMP/sbatch.n"
