@@ -43,6 +43,14 @@ int db_guard_to_memory(struct mmb_db *db);
 /* ATTACH a private copy of src's main database (a temporary file) to dst AS as. */
 int db_guard_attach_copy(struct mmb_db *dst, struct mmb_db *src, const char *as);
 
+/*
+ * Runs without a uuid (db/runid.c): mmb_uuid() and mmb_digest() on sql,
+ * and db_runs_identify(), which names every run by a hash of what it
+ * recorded, run right after schema migration 4 in its transaction.
+ */
+int db_runid_register(sqlite3 *sql);
+int db_runs_identify(struct mmb_db *db);
+
 /* error("FILE: sqlite's message"); returns -1. */
 int db_fail(struct mmb_db *db);
 /* Prepare sql; 0, or -1 after db_fail(). */
