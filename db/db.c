@@ -426,11 +426,19 @@ static int open_checked(struct mmb_db *db, int *v)
 
 static int db_open_flags(struct mmb_db *db, const char *path, int flags, bool reader)
 {
-	int v = 0;
+	int v = 0, rc;
+	char *target;
 
 	db->c = xcalloc(1, sizeof(*db->c));
 	db->c->path = xstrdup(path);
-	if (sqlite3_open_v2(path, &db->c->sql, flags, NULL) != SQLITE_OK) {
+	target = reader ? db_guard_reader_target(db->c, path, &flags) : xstrdup(path);
+	if (!target) {
+		db_close(db);
+		return -1;
+	}
+	rc = sqlite3_open_v2(target, &db->c->sql, flags, NULL);
+	free(target);
+	if (rc != SQLITE_OK) {
 		error("cannot open database %s: %s", path,
 		      db->c->sql ? sqlite3_errmsg(db->c->sql) : "out of memory");
 		db_close(db);
@@ -584,10 +592,23 @@ static bool reserve_release(struct mmb_db *db)
 	return true;
 }
 
-void db_close(struct mmb_db *db)
+static bool read_torn;
+
+bool db_read_torn(void)
 {
+	return read_torn;
+}
+
+int db_close(struct mmb_db *db)
+{
+	int ret;
+
 	if (!db->c)
-		return;
+		return 0;
+	/* before the close: a file changed meanwhile is said once and fails the command */
+	ret = db_guard_reader_unchanged(db->c);
+	if (ret)
+		read_torn = true;
 	reserve_release(db);
 	sqlite3_finalize(db->c->series_get);
 	sqlite3_finalize(db->c->series_add);
@@ -602,6 +623,7 @@ void db_close(struct mmb_db *db)
 	free(db->c->path);
 	free(db->c);
 	db->c = NULL;
+	return ret;
 }
 
 void db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
