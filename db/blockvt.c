@@ -351,17 +351,21 @@ static void sql_block_pack(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 
 int db_block_sql_register(sqlite3 *db)
 {
+	static const struct {
+		const char *name;
+		int nargs;
+		void (*fn)(sqlite3_context *, int, sqlite3_value **);
+	} fns[] = {
+		{ "mmb_block_bad", 2, sql_block_bad },
+		{ "mmb_block_pack", 2, sql_block_pack },
+		{ "mmb_block_n", 3, sql_block_n },
+	};
 	int fl = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY;
 
-	if (sqlite3_create_function_v2(db, "mmb_block_bad", 2, fl, NULL, sql_block_bad, NULL,
-				       NULL, NULL) != SQLITE_OK)
-		return SQLITE_ERROR;
-	if (sqlite3_create_function_v2(db, "mmb_block_pack", 2, fl, NULL, sql_block_pack, NULL,
-				       NULL, NULL) != SQLITE_OK)
-		return SQLITE_ERROR;
-	if (sqlite3_create_function_v2(db, "mmb_block_n", 3, fl, NULL, sql_block_n, NULL,
-				       NULL, NULL) != SQLITE_OK)
-		return SQLITE_ERROR;
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+		if (sqlite3_create_function_v2(db, fns[i].name, fns[i].nargs, fl, NULL, fns[i].fn,
+					       NULL, NULL, NULL) != SQLITE_OK)
+			return SQLITE_ERROR;
 	return db_block_vtab_register(db);
 }
 #endif

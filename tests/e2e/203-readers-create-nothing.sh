@@ -38,6 +38,7 @@ if [ "$(id -u)" != 0 ]; then
 	mkdir ro
 	"$MMB" -q import --db ro/a.db --name x a.csv
 	"$MMB" -q import --db ro/a.db --name y a.csv
+	trap 'chmod 755 "$TMP/ro"; cleanup' EXIT
 	chmod 555 ro
 	readers "" ro/a.db "a folder we cannot write"
 	nothing_beside ro/a.db "a folder we cannot write"
