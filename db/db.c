@@ -249,7 +249,7 @@ static int migration_fixup(struct mmb_db *db, int v)
 /*
  * Every migration the file lacks, under the write lock and in one
  * transaction.  The version is read, and the schema checked against it
- * again when it moved since open_checked() looked (*checked), only once
+ * again when it moved since open_checked() looked (checked), only once
  * the lock is held: a second writer waits for the first and then finds
  * the file migrated (it read the version before locking and ran a step
  * the first had made, on a file at a later version: a file every command
