@@ -268,7 +268,9 @@ int db_block_unpack(const void *data, size_t len, size_t n_expected, int *iterat
 	struct bin_block b;
 	int bad = 0;
 
-	if (!data || !db_block_is_binary(data, len))
+	if (!data || !len)
+		FAIL("no data");
+	if (!db_block_is_binary(data, len))
 		FAIL("not a binary block");
 	if (parse_binary(data, len, n_expected, &b, why) ||
 	    unpack_iterations(&b, iteration, why))
@@ -289,7 +291,8 @@ int db_block_unpack(const void *data, size_t len, size_t n_expected, int *iterat
 int db_block_decode(const void *data, size_t len, size_t n_expected,
 		    db_block_fn fn, void *ctx, const char **why)
 {
-	if (!data)
+	/* an empty BLOB reads back as NULL: a block of nothing, never "no samples" */
+	if (!data || !len)
 		FAIL("no data");
 	if (db_block_is_binary(data, len))
 		return decode_binary(data, len, n_expected, fn, ctx, why);

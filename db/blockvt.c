@@ -151,7 +151,7 @@ static int bvt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int
 
 	(void)idxstr;
 	c->n = c->pos = 0;
-	if (argc < 1 || sqlite3_value_type(argv[0]) == SQLITE_NULL)
+	if (argc < 1)
 		return SQLITE_OK;
 	if (idx && argc > 1) {
 		n = sqlite3_value_int64(argv[1]);
@@ -161,14 +161,16 @@ static int bvt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int
 			return SQLITE_ERROR;
 		}
 	}
-	/* text keeps its NUL terminator, as the JSON decoder wants */
+	/*
+	 * text keeps its NUL terminator, as the JSON decoder wants; NULL or
+	 * an empty BLOB (no pointer) is refused by the decoder, not read as a
+	 * block of no samples (a reader would drop the row without a word)
+	 */
 	if (sqlite3_value_type(argv[0]) == SQLITE_TEXT)
 		data = sqlite3_value_text(argv[0]);
 	else
 		data = sqlite3_value_blob(argv[0]);
 	len = sqlite3_value_bytes(argv[0]);
-	if (!data)
-		return SQLITE_OK;
 	rc = db_block_decode(data, (size_t)len, (size_t)n, bvt_sample, c, &why);
 	if (rc == SQLITE_NOMEM)
 		return SQLITE_NOMEM;
@@ -261,18 +263,17 @@ static int no_sample(void *ctx, int64_t k, int iteration, int seq, double value)
 }
 
 /*
- * mmb_block_bad(data, n): NULL for a sound block of n samples, else why
- * not.  Decoded as block_read() does, same checks in the same order, but
- * keeping nothing: merge checks every block twice (source and target).
+ * Why data (argv[0]) is not a sound block of n (argv[1]) samples, or NULL.
+ * Decoded as block_read() does, same checks in the same order, but keeping
+ * nothing: merge checks every block twice (source and target).
  */
-static void sql_block_bad(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+static const char *block_bad(sqlite3_value **argv)
 {
 	sqlite3_int64 n = sqlite3_value_int64(argv[1]);
 	const char *why = "is not a sample block";
 	const void *data = NULL;
 	bool typed = true;
 
-	(void)argc;
 	if (sqlite3_value_type(argv[0]) == SQLITE_TEXT)
 		data = sqlite3_value_text(argv[0]);
 	else if (sqlite3_value_type(argv[0]) == SQLITE_BLOB)
@@ -285,10 +286,43 @@ static void sql_block_bad(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	else if (typed && !db_block_decode(data, (size_t)sqlite3_value_bytes(argv[0]), (size_t)n,
 					  no_sample, NULL, &why))
 		why = NULL;
+	return why;
+}
+
+/* mmb_block_bad(data, n): NULL for a sound block of n samples, else why not. */
+static void sql_block_bad(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *why = block_bad(argv);
+
+	(void)argc;
 	if (why)
 		sqlite3_result_text(ctx, why, -1, SQLITE_STATIC);
 	else
 		sqlite3_result_null(ctx);
+}
+
+/*
+ * mmb_block_n(data, n, id): n once the block proved to hold n samples,
+ * else an SQL error naming block id, as every reader of samples words it.
+ * A count (list runs) is then what compare would read, not a column a
+ * crafted file can set to anything.
+ */
+static void sql_block_n(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *why = block_bad(argv);
+	char *msg;
+
+	(void)argc;
+	if (!why) {
+		sqlite3_result_int64(ctx, sqlite3_value_int64(argv[1]));
+		return;
+	}
+	/* block_bad()'s own reasons are phrases ("is not ...", "has ..."), the decoder's nouns */
+	msg = sqlite3_mprintf("sample block %lld %s%s", (long long)sqlite3_value_int64(argv[2]),
+			      !strncmp(why, "is ", 3) || !strncmp(why, "has ", 4) ? "" :
+			      "is not a valid block: ", why);
+	sqlite3_result_error(ctx, msg ? msg : why, -1);
+	sqlite3_free(msg);
 }
 
 /* mmb_block_pack(data, n): the block as binary; an error for a bad one */
@@ -317,14 +351,21 @@ static void sql_block_pack(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 
 int db_block_sql_register(sqlite3 *db)
 {
+	static const struct {
+		const char *name;
+		int nargs;
+		void (*fn)(sqlite3_context *, int, sqlite3_value **);
+	} fns[] = {
+		{ "mmb_block_bad", 2, sql_block_bad },
+		{ "mmb_block_pack", 2, sql_block_pack },
+		{ "mmb_block_n", 3, sql_block_n },
+	};
 	int fl = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY;
 
-	if (sqlite3_create_function_v2(db, "mmb_block_bad", 2, fl, NULL, sql_block_bad, NULL,
-				       NULL, NULL) != SQLITE_OK)
-		return SQLITE_ERROR;
-	if (sqlite3_create_function_v2(db, "mmb_block_pack", 2, fl, NULL, sql_block_pack, NULL,
-				       NULL, NULL) != SQLITE_OK)
-		return SQLITE_ERROR;
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+		if (sqlite3_create_function_v2(db, fns[i].name, fns[i].nargs, fl, NULL, fns[i].fn,
+					       NULL, NULL, NULL) != SQLITE_OK)
+			return SQLITE_ERROR;
 	return db_block_vtab_register(db);
 }
 #endif

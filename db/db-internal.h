@@ -8,6 +8,7 @@
 #include "db.h"
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 /* Behind struct mmb_db: one SQLite connection and what goes with it. */
 struct db_conn {
@@ -20,6 +21,8 @@ struct db_conn {
 	int reserve_fd;
 	unsigned guard_calls;	/* progress handler calls while the guard is armed */
 	bool in_memory;		/* a reader's migrated copy of an older file */
+	bool immutable;		/* a reader of a file it may not lock: checked on close */
+	struct stat seen;	/* the file when that reader opened it */
 	unsigned busy_ms;	/* waited for another process's lock (db_busy()) */
 };
 
@@ -38,10 +41,28 @@ int db_guard_schema(struct db_conn *c, const char *schema, int version);
 void db_guard_trust(struct db_conn *c);
 /* A reader's view of runs that shows killed 'running' runs as 'interrupted' (TEMP). */
 int db_guard_runs_view(struct mmb_db *db);
+/*
+ * What a reader passes sqlite3_open_v2() for path (malloc'ed; *flags
+ * set), creating no file beside a database that is not its own or in a
+ * folder it cannot write: a WAL file with -wal and -shm is read through
+ * them read-only (readonly_shm), one without a -wal as immutable (c is
+ * marked so).  NULL after error() when neither can be read safely.
+ */
+char *db_guard_reader_target(struct db_conn *c, const char *path, int *flags);
+/* An immutable reader's file as it was at open: 0, or -1 after error() (said once). */
+int db_guard_reader_unchanged(struct db_conn *c);
 /* Swap db's connection for a copy of it in memory (to migrate without writing the file). */
 int db_guard_to_memory(struct mmb_db *db);
 /* ATTACH a private copy of src's main database (a temporary file) to dst AS as. */
 int db_guard_attach_copy(struct mmb_db *dst, struct mmb_db *src, const char *as);
+
+/*
+ * Runs without a uuid (db/runid.c): mmb_uuid() and mmb_digest() on sql,
+ * and db_runs_identify(), which names every run by a hash of what it
+ * recorded, run right after schema migration 4 in its transaction.
+ */
+int db_runid_register(sqlite3 *sql);
+int db_runs_identify(struct mmb_db *db);
 
 /* error("FILE: sqlite's message"); returns -1. */
 int db_fail(struct mmb_db *db);

@@ -235,24 +235,52 @@ static int check_version(struct mmb_db *db, int v)
 	return 0;
 }
 
-static int db_migrate(struct mmb_db *db)
+/*
+ * After migration v (0-based) and inside its transaction: what SQL alone
+ * cannot do.  Migration 4 gave every run of an older file a random uuid;
+ * db_runs_identify() names them by what they recorded instead, so every
+ * copy of the file, migrated in memory or in place, names them alike.
+ */
+static int migration_fixup(struct mmb_db *db, int v)
 {
-	int v;
+	return v == 3 ? db_runs_identify(db) : 0;
+}
 
-	if (read_user_version(db, &v) || check_version(db, v))
+/*
+ * Every migration the file lacks, under the write lock and in one
+ * transaction.  The version is read, and the schema checked against it
+ * again when it moved since open_checked() looked (checked), only once
+ * the lock is held: a second writer waits for the first and then finds
+ * the file migrated (it read the version before locking and ran a step
+ * the first had made, on a file at a later version: a file every command
+ * refused, or "migration 9 -> 10 failed").  A failure anywhere rolls back
+ * every step: the file stays at its old version.
+ */
+static int db_migrate(struct mmb_db *db, int checked)
+{
+	char pragma[64];
+	int v, w, ret;
+
+	/* versions only grow: at the newest, there is nothing to wait for */
+	if (checked == db_nr_migrations)
+		return 0;
+	if (db_begin(db))
 		return -1;
-	for (; v < db_nr_migrations; v++) {
-		char pragma[64];
-
-		if (db_begin(db))
-			return -1;
-		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", v + 1);
-		if (db_exec(db, db_migrations[v]) || db_exec(db, pragma)) {
-			db_rollback(db);
-			return error("%s: migration %d -> %d failed", db->c->path, v, v + 1);
-		}
-		if (db_commit(db))
-			return -1;
+	ret = read_user_version(db, &v) || check_version(db, v) ? -1 : 0;
+	if (!ret && v != checked) {
+		db_guard_arm(db->c, true);
+		ret = db_guard_schema(db->c, "main", v);
+		db_guard_arm(db->c, false);
+	}
+	for (w = v; !ret && w < db_nr_migrations; w++)
+		if (db_exec(db, db_migrations[w]) || migration_fixup(db, w))
+			ret = error("%s: migration %d -> %d failed", db->c->path, w, w + 1);
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", db_nr_migrations);
+	if (!ret && v < db_nr_migrations && db_exec(db, pragma))
+		ret = -1;
+	if (ret || db_commit(db)) {
+		db_rollback(db);
+		return -1;
 	}
 	return 0;
 }
@@ -375,11 +403,17 @@ static int open_checked(struct mmb_db *db, int *v)
 	if (db_guard_defend(db->c))
 		return -1;
 	db_guard_arm(db->c, true);
-	ret = read_user_version(db, v) || check_version(db, *v) ||
+	/*
+	 * one read transaction: the version and the schema of one moment, not
+	 * a version from before a writer's migration and a schema from after
+	 */
+	ret = db_exec(db, "BEGIN") || read_user_version(db, v) || check_version(db, *v) ||
 	      db_guard_schema(db->c, "main", *v) ? -1 : 0;
 	if (ret && db->c->guard_calls > 0 && sqlite3_errcode(db->c->sql) == SQLITE_INTERRUPT)
 		error("%s: gave up reading it: opening took more work than any mmbench database needs",
 		      db->c->path);
+	if (!sqlite3_get_autocommit(db->c->sql))
+		sqlite3_exec(db->c->sql, "COMMIT", NULL, NULL, NULL);
 	db_guard_arm(db->c, false);
 	/*
 	 * The schema is now exactly ours, so its views may call what they
@@ -392,11 +426,19 @@ static int open_checked(struct mmb_db *db, int *v)
 
 static int db_open_flags(struct mmb_db *db, const char *path, int flags, bool reader)
 {
-	int v = 0;
+	int v = 0, rc;
+	char *target;
 
 	db->c = xcalloc(1, sizeof(*db->c));
 	db->c->path = xstrdup(path);
-	if (sqlite3_open_v2(path, &db->c->sql, flags, NULL) != SQLITE_OK) {
+	target = reader ? db_guard_reader_target(db->c, path, &flags) : xstrdup(path);
+	if (!target) {
+		db_close(db);
+		return -1;
+	}
+	rc = sqlite3_open_v2(target, &db->c->sql, flags, NULL);
+	free(target);
+	if (rc != SQLITE_OK) {
 		error("cannot open database %s: %s", path,
 		      db->c->sql ? sqlite3_errmsg(db->c->sql) : "out of memory");
 		db_close(db);
@@ -419,13 +461,13 @@ static int db_open_flags(struct mmb_db *db, const char *path, int flags, bool re
 	    sqlite3_create_function_v2(db->c->sql, "mmb_ctl", 1,
 				       SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY, NULL,
 				       sql_ctl, NULL, NULL, NULL) != SQLITE_OK ||
-	    db_block_sql_register(db->c->sql) != SQLITE_OK) {
+	    db_block_sql_register(db->c->sql) != SQLITE_OK || db_runid_register(db->c->sql)) {
 		db_fail(db);
 		db_close(db);
 		return -1;
 	}
 	if (reader) {
-		if ((db->c->in_memory && db_migrate(db)) || db_guard_runs_view(db) ||
+		if ((db->c->in_memory && db_migrate(db, v)) || db_guard_runs_view(db) ||
 		    db_check_runs(db)) {
 			db_close(db);
 			return -1;
@@ -435,7 +477,7 @@ static int db_open_flags(struct mmb_db *db, const char *path, int flags, bool re
 	/* WAL + synchronous=NORMAL: a committed iteration survives kill -9. */
 	if (db_exec(db, "PRAGMA journal_mode = WAL") ||
 	    db_exec(db, "PRAGMA synchronous = NORMAL") ||
-	    db_exec(db, "PRAGMA foreign_keys = ON") || db_migrate(db) ||
+	    db_exec(db, "PRAGMA foreign_keys = ON") || db_migrate(db, v) ||
 	    db_blocks_convert(db, 0, isatty(STDERR_FILENO)) || db_mark_dead_runs(db) ||
 	    db_runs_pack(db, isatty(STDERR_FILENO))) {
 		db_close(db);
@@ -550,10 +592,23 @@ static bool reserve_release(struct mmb_db *db)
 	return true;
 }
 
-void db_close(struct mmb_db *db)
+static bool read_torn;
+
+bool db_read_torn(void)
 {
+	return read_torn;
+}
+
+int db_close(struct mmb_db *db)
+{
+	int ret;
+
 	if (!db->c)
-		return;
+		return 0;
+	/* before the close: a file changed meanwhile is said once and fails the command */
+	ret = db_guard_reader_unchanged(db->c);
+	if (ret)
+		read_torn = true;
 	reserve_release(db);
 	sqlite3_finalize(db->c->series_get);
 	sqlite3_finalize(db->c->series_add);
@@ -568,6 +623,7 @@ void db_close(struct mmb_db *db)
 	free(db->c->path);
 	free(db->c);
 	db->c = NULL;
+	return ret;
 }
 
 void db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s)

@@ -101,9 +101,19 @@ void db_bulk_load(struct mmb_db *db);
 int db_open(struct mmb_db *db, const char *path);
 #define DB_ENOENT (-2)	/* db_open_existing(): no such file (a usage error, exit 2) */
 
-/* Open an existing database read-only-ish for reporting: 0, DB_ENOENT or -1. */
+/*
+ * Open an existing database read-only for reporting: 0, DB_ENOENT or -1.
+ * It never creates a file beside a database that is not its user's, or in
+ * a folder it cannot write (docs/store.md, "Readers create nothing").
+ */
 int db_open_existing(struct mmb_db *db, const char *path);
-void db_close(struct mmb_db *db);
+/*
+ * 0, or -1 after error() when a reader that could not lock the file (read
+ * as immutable) finds that a writer changed it meanwhile: what it read
+ * may be torn.  db_read_torn() then says so until the process ends.
+ */
+int db_close(struct mmb_db *db);
+bool db_read_torn(void);
 /* --db FILE, else $MMBENCH_DB, else ./mmbench.db */
 const char *db_default_path(const char *opt);
 

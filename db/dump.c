@@ -196,6 +196,45 @@ static int dump_tables(struct dump *d)
 	return ret;
 }
 
+/*
+ * What the export would carry must read as compare reads it: a corrupt
+ * block (or a value that is not a finite number) is refused here, as
+ * every reader of samples refuses it, not passed on byte for byte.
+ */
+static int check_samples(struct mmb_db *db)
+{
+	static const char *const sql[] = {
+		"SELECT b.id, mmb_block_bad(b.data, b.n) FROM main.sample_blocks b"
+		" WHERE b.run_id IN " IN_RUNS " AND mmb_block_bad(b.data, b.n) IS NOT NULL"
+		" ORDER BY b.id LIMIT 1",
+		"SELECT v.id, 'is not a finite number' FROM main.sample_values v"
+		" WHERE v.run_id IN " IN_RUNS " AND (typeof(v.value) NOT IN ('integer', 'real')"
+		" OR abs(v.value) > 1.7976931348623157e308) ORDER BY v.id LIMIT 1",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(sql); i++) {
+		sqlite3_stmt *st;
+		int rc;
+
+		if (db_prepare(db, sql[i], &st))
+			return -1;
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			const char *why = (const char *)sqlite3_column_text(st, 1);
+
+			error("%s: %s %lld %s%s", db->c->path, i ? "sample" : "sample block",
+			      (long long)sqlite3_column_int64(st, 0),
+			      why && (!strncmp(why, "is ", 3) || !strncmp(why, "has ", 4)) ? "" :
+			      "is not a valid block: ", why ? why : "?");
+			sqlite3_finalize(st);
+			return -1;
+		}
+		if (db_done(db, st, rc))
+			return -1;
+	}
+	return 0;
+}
+
 int db_dump_json(struct mmb_db *db, const char *const *labels, size_t nl, const int64_t *runs,
 		 size_t nr, struct strbuf *out, int (*flush)(struct strbuf *out, void *arg),
 		 void *arg, size_t *nruns)
@@ -219,6 +258,10 @@ int db_dump_json(struct mmb_db *db, const char *const *labels, size_t nl, const 
 	}
 	if (db_done(db, st, rc))
 		return -1;
+	if (check_samples(db)) {
+		db_exec(db, "DROP TABLE IF EXISTS " EXPORT_RUNS);
+		return -1;
+	}
 	strbuf_addf(out, "{\"mmbench_export\":1,\"schema\":%d,\"tables\":{", db_schema_version(db));
 	ret = dump_tables(&d);
 	if (!ret)

@@ -8,6 +8,7 @@
 #include "../harness/base/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,6 +222,115 @@ int db_guard_runs_view(struct mmb_db *db)
 	return ret;
 }
 
+/* Is path a WAL database (bytes 18 and 19 of its header)?  Unreadable: no. */
+static bool wal_header(const char *path)
+{
+	unsigned char h[20];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = read(fd, h, sizeof(h));
+	close(fd);
+	return n == (ssize_t)sizeof(h) && h[18] == 2 && h[19] == 2;
+}
+
+/*
+ * May this process create FILE-wal and FILE-shm beside path?  Only when
+ * they would be the file owner's (ours, or root's: SQLite gives root's
+ * the database's owner) and the folder takes them.  Another user's files
+ * there would stop the owner's next write ("attempt to write a readonly
+ * database"), in a sticky folder for good.
+ */
+static bool may_create_beside(const char *path, const struct stat *st)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path))
+			  : xstrdup(".");
+	uid_t me = geteuid();
+	bool ok = (me == 0 || me == st->st_uid) &&
+		  faccessat(AT_FDCWD, dir, W_OK, AT_EACCESS) == 0;
+
+	free(dir);
+	return ok;
+}
+
+/* Size of path + suffix, -1 when there is none. */
+static off_t beside(const char *path, const char *suffix)
+{
+	char *p = xasprintf("%s%s", path, suffix);
+	struct stat st;
+	off_t size = lstat(p, &st) == 0 ? st.st_size : -1;
+
+	free(p);
+	return size;
+}
+
+/* A file: URI for path with query q; every byte but the plainest escaped. */
+static char *file_uri(const char *path, const char *q)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	/* "file:///abs" ("file://x" would name a host); "file:rel" */
+	strbuf_addstr(&sb, *path == '/' ? "file://" : "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("/._-~", *p))
+			strbuf_addch(&sb, (char)*p);
+		else
+			strbuf_addf(&sb, "%%%02X", *p);
+	strbuf_addf(&sb, "?%s", q);
+	return strbuf_detach(&sb);
+}
+
+char *db_guard_reader_target(struct db_conn *c, const char *path, int *flags)
+{
+	struct stat st;
+	off_t wal, shm;
+
+	*flags = SQLITE_OPEN_READONLY;
+	if (stat(path, &st) < 0 || !wal_header(path) || may_create_beside(path, &st))
+		return xstrdup(path);	/* a rollback-journal file: a reader creates nothing */
+	wal = beside(path, "-wal");
+	shm = beside(path, "-shm");
+	*flags |= SQLITE_OPEN_URI;
+	/* a writer has it open, or died so: read the -wal by its -shm, writing neither */
+	if (wal > 0 && shm >= 0)
+		return file_uri(path, "readonly_shm=1");
+	if (wal > 0) {
+		error("%s: cannot read it without creating %s-shm beside it, which is not this user's to create: its -wal holds changes not yet in the file; its owner (uid %u) opening it once mends that",
+		      path, path, (unsigned int)st.st_uid);
+		return NULL;
+	}
+	/*
+	 * No -wal (or an empty one): the file holds every commit.  Read it as
+	 * immutable (no lock, no file beside it), and since nothing then
+	 * stops a writer, check at the end that nobody wrote it meanwhile.
+	 */
+	c->immutable = true;
+	c->seen = st;
+	return file_uri(path, "immutable=1");
+}
+
+int db_guard_reader_unchanged(struct db_conn *c)
+{
+	struct stat st;
+
+	if (!c->immutable)
+		return 0;
+	c->immutable = false;	/* said once */
+	if (stat(c->path, &st) == 0 && st.st_dev == c->seen.st_dev &&
+	    st.st_ino == c->seen.st_ino && st.st_size == c->seen.st_size &&
+	    st.st_mtim.tv_sec == c->seen.st_mtim.tv_sec &&
+	    st.st_mtim.tv_nsec == c->seen.st_mtim.tv_nsec &&
+	    st.st_ctim.tv_sec == c->seen.st_ctim.tv_sec &&
+	    st.st_ctim.tv_nsec == c->seen.st_ctim.tv_nsec)
+		return 0;
+	return error("%s: a writer changed it while it was read without a lock (a reader creates no -wal or -shm beside a file that is not its own, or in a folder it cannot write); what was read may mix its old and new state: run the command again",
+		     c->path);
+}
+
 int db_guard_to_memory(struct mmb_db *db)
 {
 	sqlite3 *mem = NULL;
@@ -247,7 +357,8 @@ int db_guard_to_memory(struct mmb_db *db)
 	sqlite3_close(db->c->sql);
 	db->c->sql = mem;
 	db->c->in_memory = true;
-	return 0;
+	/* the copy is all that is read from now: it must be of one moment */
+	return db_guard_reader_unchanged(db->c);
 }
 
 /* A small source is copied into memory (fast), a larger one to a temporary file. */

@@ -17,15 +17,22 @@
 
 #define SRC "mmb_src"
 
-/* Columns of main.table, quoted, comma-separated, without the ones in skip. */
-static int table_columns(struct mmb_db *db, const char *table, const char *const *skip,
-			 const char *prefix, struct strbuf *out, bool *has)
+/*
+ * Columns of main.table, quoted, comma-separated, without the ones in
+ * skip; with src, only those the source's table has too: a source of
+ * schema 9 or 10, read as it is, lacks what later migrations added
+ * (sample_blocks.order_key), which the target's rows then have as NULL.
+ */
+static int table_cols(struct mmb_db *db, const char *table, const char *const *skip,
+		      const char *prefix, struct strbuf *out, bool *has, bool src)
 {
 	sqlite3_stmt *st;
 	int rc;
 
 	strbuf_reset(out);
-	if (db_prepare(db, "SELECT name FROM pragma_table_info(?1, 'main') ORDER BY cid", &st))
+	if (db_prepare(db, src ? "SELECT name FROM pragma_table_info(?1, 'main') WHERE name IN"
+		       " (SELECT name FROM pragma_table_info(?1, '" SRC "')) ORDER BY cid" :
+		       "SELECT name FROM pragma_table_info(?1, 'main') ORDER BY cid", &st))
 		return -1;
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -44,6 +51,13 @@ static int table_columns(struct mmb_db *db, const char *table, const char *const
 		strbuf_addf(out, "%s%s\"%s\"", out->len ? ", " : "", prefix, name);
 	}
 	return db_done(db, st, rc);
+}
+
+/* table_cols() of what the merge copies: columns both files have */
+static int table_columns(struct mmb_db *db, const char *table, const char *const *skip,
+			 const char *prefix, struct strbuf *out, bool *has)
+{
+	return table_cols(db, table, skip, prefix, out, has, true);
 }
 
 /* Run sql with ?1..?3 bound to a, b, c; number of rows changed, or -1. */
@@ -526,7 +540,11 @@ static int open_source(struct mmb_db *dst, const char *src_path)
 		return DB_MERGE_REFUSED;
 	}
 	ret = db_guard_attach_copy(dst, &src, SRC);
-	db_close(&src);
+	/* a copy of a file a writer changed while it was copied is not merged */
+	if (db_close(&src) && !ret) {
+		db_exec(dst, "DETACH DATABASE " SRC);
+		ret = DB_MERGE_REFUSED;
+	}
 	return ret;
 }
 
@@ -648,7 +666,7 @@ static int remove_rows(struct mmb_db *db, int64_t run)
 	for (size_t i = 0; i < nt; i++) {
 		bool has[2] = { false, false };
 
-		if (table_columns(db, tables[i], skip, "", &cols, has))
+		if (table_cols(db, tables[i], skip, "", &cols, has, false))
 			goto out;
 		strbuf_reset(&sql);
 		if (has[0])

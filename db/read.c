@@ -32,7 +32,9 @@ int db_list_runs(struct mmb_db *db, struct db_run_line **out, size_t *n)
 			     "  (SELECT max(n) FROM sample_blocks b WHERE b.run_id = r.id), 0),"
 			     " (SELECT count(*) FROM iterations i WHERE i.run_id = r.id AND i.status = 'failed'),"
 			     " (SELECT count(*) FROM sample_values s WHERE s.run_id = r.id) +"
-			     " (SELECT coalesce(sum(n), 0) FROM sample_blocks b WHERE b.run_id = r.id),"
+			     /* each block read and checked: n alone is any number a file holds */
+			     " (SELECT coalesce(sum(mmb_block_n(b.data, b.n, b.id)), 0) FROM sample_blocks b"
+			     "   WHERE b.run_id = r.id),"
 			     " (SELECT count(*) FROM iterations i WHERE i.run_id = r.id AND i.status = 'ok'"
 			     "   AND i.warmup = 0 AND coalesce(i.disturbed, '') <> '')"
 			     " FROM runs r JOIN kernels k ON k.id = r.kernel_id ORDER BY r.id",
@@ -60,8 +62,8 @@ int db_list_kernels(struct mmb_db *db, struct db_kernel_line **out, size_t *n)
 			     " (SELECT count(*) FROM runs r WHERE r.kernel_id = k.id),"
 			     " (SELECT count(*) FROM sample_values s JOIN runs r ON r.id = s.run_id"
 			     "   WHERE r.kernel_id = k.id) +"
-			     " (SELECT coalesce(sum(n), 0) FROM sample_blocks b JOIN runs r ON r.id = b.run_id"
-			     "   WHERE r.kernel_id = k.id)"
+			     " (SELECT coalesce(sum(mmb_block_n(b.data, b.n, b.id)), 0) FROM sample_blocks b"
+			     "   JOIN runs r ON r.id = b.run_id WHERE r.kernel_id = k.id)"
 			     " FROM kernels k ORDER BY k.id",
 			     NULL, &kernel_line_cols, out, n);
 }

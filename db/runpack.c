@@ -222,6 +222,22 @@ static int pack_begin(struct pack *p, struct mmb_db *db)
 	return pack_prepare(p);
 }
 
+/* Whether p->run has ended (a running run keeps its rows), read in the transaction. */
+static bool still_ended(struct pack *p)
+{
+	sqlite3_stmt *st;
+	bool ended = false;
+
+	if (sqlite3_prepare_v2(p->db->c->sql, "SELECT status <> 'running' FROM main.runs"
+			       " WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+		return false;
+	sqlite3_bind_int64(st, 1, p->run);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		ended = sqlite3_column_int(st, 0) != 0;
+	sqlite3_finalize(st);
+	return ended;
+}
+
 /* One run in one transaction: a failure leaves its rows as they were. */
 static int pack_one(struct pack *p, int64_t run_id)
 {
@@ -231,6 +247,11 @@ static int pack_one(struct pack *p, int64_t run_id)
 	p->run = run_id;
 	if (sqlite3_exec(sql, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return pack_fail(p, NULL);
+	/* under the lock: another writer may have resumed it since the list was read */
+	if (!still_ended(p)) {
+		sqlite3_exec(sql, "COMMIT", NULL, NULL, NULL);
+		return 0;
+	}
 	if (pack_run(p) || sqlite3_exec(sql, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
 		pack_fail(p, NULL);	/* the first failure's reason stays */
 		db_rollback(p->db);

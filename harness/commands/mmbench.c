@@ -5,6 +5,7 @@
  * through commands[].
  */
 #include "builtin.h"
+#include "db.h"
 #include "help.h"
 #include "parse-options.h"
 #include "util.h"
@@ -37,6 +38,7 @@ static int check_stdout(int ret)
 int main(int argc, char **argv)
 {
 	bool version = false, help = false;
+	int ret;
 	/* global options, before the command */
 	const struct option opts[] = {
 		OPT_BOOL('V', "version", &version, "print the version"),
@@ -61,5 +63,9 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	/* argv[0] is the command from here on, as each command expects */
-	return check_stdout(run_command(argc, argv));
+	ret = run_command(argc, argv);
+	/* a reader whose file a writer changed under it said so: it must not exit 0 */
+	if (!ret && db_read_torn())
+		ret = EXIT_RUNTIME;
+	return check_stdout(ret);
 }
