@@ -32,6 +32,21 @@ static char *default_dir(const char *config)
 	return d;
 }
 
+/* run's and ab's options do not mix: -1 after saying which */
+static int spec_check(const struct fleet_spec *spec)
+{
+	if (!spec->tree && (spec->base || spec->npatches || spec->nfragments || spec->base_config ||
+			    spec->base_name || spec->new_name || spec->accel || spec->cpus || spec->mem))
+		return error("--base, --patch, --config, --base-config, --base-name, --new-name, "
+			     "--accel, --cpus and --mem are for ab: they need --tree");
+	if (spec->tree && !spec->npatches)
+		return error("--tree runs `mmbench ab`: give the series with --patch");
+	if (spec->tree && (spec->name || spec->workload || spec->nsets))
+		return error("with --tree, label the kernels with --base-name/--new-name; --name, "
+			     "--workload and --set are for run");
+	return 0;
+}
+
 static int fleet_submit_cmd(int argc, char **argv)
 {
 	struct fleet_request req = { .nodes = 1, .rounds = 1 };
@@ -98,21 +113,8 @@ static int fleet_submit_cmd(int argc, char **argv)
 	}
 	if (!(eng = fleet_engine_find(engine)))
 		goto usage;
-	if (!spec.tree && (spec.base || spec.npatches || spec.nfragments || spec.base_config ||
-			   spec.base_name || spec.new_name || spec.accel || spec.cpus || spec.mem)) {
-		error("--base, --patch, --config, --base-config, --base-name, --new-name, "
-		      "--accel, --cpus and --mem are for ab: they need --tree");
+	if (spec_check(&spec))
 		goto usage;
-	}
-	if (spec.tree && !spec.npatches) {
-		error("--tree runs `mmbench ab`: give the series with --patch");
-		goto usage;
-	}
-	if (spec.tree && (spec.name || spec.workload || spec.nsets)) {
-		error("with --tree, label the kernels with --base-name/--new-name; --name, "
-		      "--workload and --set are for run");
-		goto usage;
-	}
 	if (!req.mmbench) {
 		if (!(req.mmbench = exe_path()))
 			goto usage_self;

@@ -195,6 +195,8 @@ int fleet_query(const struct fleet_engine_ops *eng, const struct fleet *f,
 		 struct fleet_engine_status *st);
 /* The table; an enum fleet_exit (0: no job failed so far), -1 when dir is no fleet. */
 int fleet_status(const char *dir, FILE *out);
+/* status's first line for a fleet whose failed submit may have left jobs queued */
+void fleet_submit_failed_line(const struct fleet *f, FILE *out);
 /* The same as one JSON object (docs/fleet.md): jobs, states, iterations, the exit status. */
 int fleet_status_json(const char *dir, FILE *out);
 /* The fleet of dir, its engine and every job's state (xcalloc'ed); NULL after an error. */
