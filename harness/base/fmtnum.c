@@ -7,6 +7,7 @@
  */
 #include "fmtnum.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -185,6 +186,16 @@ size_t fmt_g17(char *buf, double v)
 		p += nd;
 	}
 	return (size_t)(p - buf);
+}
+
+char *fmt_fixed(char *buf, double v, int prec, bool plus)
+{
+	prec = prec < 0 ? 0 : prec > 17 ? 17 : prec;
+	if (isfinite(v) && fabs(v) >= 1e15)
+		snprintf(buf, FMT_FIXED_MAX, plus ? "%+.*e" : "%.*e", prec < 2 ? 2 : prec, v);
+	else
+		snprintf(buf, FMT_FIXED_MAX, plus ? "%+.*f" : "%.*f", prec, v);
+	return buf;
 }
 
 size_t fmt_int(char *buf, int v)

@@ -21,6 +21,20 @@
  */
 size_t fmt_g17(char *buf, double v);
 
+/*
+ * Bounded text for a number a person reads: snprintf's "%.*f" of v (with
+ * a sign when plus) while that has at most 15 digits before the point,
+ * else the same precision in the %e form ("1.70e+308"), so that no
+ * value, however large, prints as 300 digits; prec is taken between 0 and
+ * 17 (at least 2 in the %e form).  Returns buf (FMT_FIXED_MAX bytes).
+ * FMT_F(v, prec) and FMT_FP(v, prec) ('+') format into a buffer that lives
+ * until the end of the enclosing block, for printf's "%s".
+ */
+#define FMT_FIXED_MAX 48
+char *fmt_fixed(char *buf, double v, int prec, bool plus);
+#define FMT_F(v, prec) fmt_fixed((char[FMT_FIXED_MAX]){ 0 }, (v), (prec), false)
+#define FMT_FP(v, prec) fmt_fixed((char[FMT_FIXED_MAX]){ 0 }, (v), (prec), true)
+
 /* "%d" of v into buf (at least 11 bytes): the length written (no NUL). */
 size_t fmt_int(char *buf, int v);
 
