@@ -412,7 +412,9 @@ int gnuplot_batch_run(struct gnuplot_batch *b)
 		/* exit 0: no error anywhere; messages like "Unable to convert" are not one */
 		failed[i] = !whole || (st != 0 && is_gnuplot_error(msg[i]));
 		ndrawn += !failed[i];
-		if (!whole && !is_gnuplot_error(msg[i])) {
+		/* not gnuplot's refusal: none for the picture, nor for the whole batch */
+		if (!whole && !is_gnuplot_error(msg[i]) &&
+		    (st == 0 || !is_gnuplot_error(msg[b->nr]))) {
 			error("cannot write plot %s: no whole picture written%s%s", b->jobs[i].shown,
 			      msg[i] ? ": " : " (a full disk?)", msg[i] ? msg[i] : "");
 			unwritten++;
