@@ -47,4 +47,14 @@ size_t fmt_int(char *buf, int v);
  */
 bool num_parse_decimal(const char *s, size_t n, double *out);
 
+/*
+ * A number a person wrote (a config value, an option, an imported value)
+ * in s[0..n): [+-]DIGITS[.DIGITS][e[+-]DIGITS] (".5" and "5." too), the
+ * double strtod() reads from it.  Refused, 0 or -1 with *why: anything
+ * else (hex floats such as 0x1p3, inf, nan, a space inside), a value
+ * beyond the doubles (1e309), and one so small it would read as 0
+ * (1e-400; a subnormal such as 4.9e-324 is kept).
+ */
+int num_parse(const char *s, size_t n, double *out, const char **why);
+
 #endif
