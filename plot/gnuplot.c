@@ -366,6 +366,33 @@ static bool picture_complete(const char *path, const char *final)
 	return true;
 }
 
+/*
+ * Which pictures of the batch failed (failed[i]), how many were drawn
+ * (*ndrawn), and how many were not written (returned, each said): a
+ * picture not whole that gnuplot reported no error for.
+ */
+static size_t batch_judge(const struct gnuplot_batch *b, char **msg, int st, bool *failed,
+			  size_t *ndrawn)
+{
+	size_t unwritten = 0;
+
+	for (size_t i = 0; i < b->nr; i++) {
+		bool whole = picture_complete(b->jobs[i].tmp_out, b->jobs[i].out);
+
+		/* exit 0: no error anywhere; messages like "Unable to convert" are not one */
+		failed[i] = !whole || (st != 0 && is_gnuplot_error(msg[i]));
+		*ndrawn += !failed[i];
+		/* not gnuplot's refusal: none for the picture, nor for the whole batch */
+		if (!whole && !is_gnuplot_error(msg[i]) &&
+		    (st == 0 || !is_gnuplot_error(msg[b->nr]))) {
+			error("cannot write plot %s: no whole picture written%s%s", b->jobs[i].shown,
+			      msg[i] ? ": " : " (a full disk?)", msg[i] ? msg[i] : "");
+			unwritten++;
+		}
+	}
+	return unwritten;
+}
+
 int gnuplot_batch_run(struct gnuplot_batch *b)
 {
 	struct strbuf script = STRBUF_INIT, err = STRBUF_INIT;
@@ -406,20 +433,7 @@ int gnuplot_batch_run(struct gnuplot_batch *b)
 	 */
 	msg = batch_messages(b, err.buf);
 	failed = xcalloc(b->nr, sizeof(*failed));
-	for (i = 0; i < b->nr; i++) {
-		bool whole = picture_complete(b->jobs[i].tmp_out, b->jobs[i].out);
-
-		/* exit 0: no error anywhere; messages like "Unable to convert" are not one */
-		failed[i] = !whole || (st != 0 && is_gnuplot_error(msg[i]));
-		ndrawn += !failed[i];
-		/* not gnuplot's refusal: none for the picture, nor for the whole batch */
-		if (!whole && !is_gnuplot_error(msg[i]) &&
-		    (st == 0 || !is_gnuplot_error(msg[b->nr]))) {
-			error("cannot write plot %s: no whole picture written%s%s", b->jobs[i].shown,
-			      msg[i] ? ": " : " (a full disk?)", msg[i] ? msg[i] : "");
-			unwritten++;
-		}
-	}
+	unwritten = batch_judge(b, msg, st, failed, &ndrawn);
 	if (st != 0 && st != 1) {
 		char *m = gnuplot_message(err.buf);
 

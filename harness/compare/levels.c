@@ -460,9 +460,7 @@ int stats_test_levels(enum stats_test_kind kind, enum stats_mean_kind mean,
 	ret = levels_test(kind, mean, &sb, &sn, better, want, out, info);
 	free(vb);
 	free(vn);
-	out->diff = ldexp(out->diff, e);
-	out->diff_lo = ldexp(out->diff_lo, e);
-	out->diff_hi = ldexp(out->diff_hi, e);
+	stats_test_unscale(out, e);
 	return ret;
 }
 

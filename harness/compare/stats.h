@@ -134,6 +134,9 @@ bool stats_mean_defined(enum stats_mean_kind kind, const double *x, size_t n);
 int stats_test_mean(enum stats_test_kind kind, enum stats_mean_kind mean, const double *base,
 		    size_t nb, const double *new_, size_t nn, int better, struct stats_test *out);
 
+/* a test's difference and its CI (what has the values' unit) times 2^e */
+void stats_test_unscale(struct stats_test *t, int e);
+
 /* Benjamini-Hochberg adjusted p-values, in input order; NaN p stays NaN. */
 void stats_bh(const double *p, size_t n, double *q);
 
