@@ -84,7 +84,7 @@ static __attribute__((noreturn)) void serve(int sock, const struct plan *plan, p
 {
 	static const int quiet[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGPIPE };
-	struct fs_request req;
+	struct fs_request req = { 0 };	/* filled by recv_request() */
 	pid_t server = getpid();
 	int fd[2], rc;
 
