@@ -133,9 +133,8 @@ static int parse_long(const char *s, size_t n, long *out)
 	return (*end || errno) ? -1 : 0;
 }
 
-static int parse_value(const char *s, size_t n, struct sample_row *r)
+static int parse_value(const char *s, size_t n, struct sample_row *r, const char **why)
 {
-	char buf[64], *end;
 
 	while (n && (*s == ' ' || *s == '\t')) {
 		s++;
@@ -143,19 +142,8 @@ static int parse_value(const char *s, size_t n, struct sample_row *r)
 	}
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
-	/* plain decimals (nearly every value) without strtod's cost, the same double */
-	if (num_parse_decimal(s, n, &r->value))
-		return 0;
-	/* "5\0junk" is not 5 */
-	if (!n || n >= sizeof(buf) || memchr(s, '\0', n))
-		return -1;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	/* finite or refused; an underflow (4.9e-324, a subnormal) is finite */
-	r->value = strtod(buf, &end);
-	if (*end || !isfinite(r->value))
-		return -1;
-	return 0;
+	/* finite or refused ("5\0junk" is not 5, 0x1p3 no decimal, 1e-400 not 0); a subnormal is kept */
+	return num_parse(s, n, &r->value, why);
 }
 
 static bool blank_record(const struct field *f, int nf)
@@ -374,6 +362,7 @@ static int csv_row(struct importer *im, int line, const struct field *f, const i
 {
 	const struct field *it = &f[col[C_ITERATION]], *val = &f[col[C_VALUE]];
 	struct sample_row r = { 0 };
+	const char *why;
 	int ret;
 
 	r.line = line;
@@ -392,8 +381,9 @@ static int csv_row(struct importer *im, int line, const struct field *f, const i
 	if (parse_long(it->s, it->n, &r.iteration) || r.iteration < 0 || r.iteration > INT_MAX)
 		return import_bad(im, line, "iteration '%.*s' is not a non-negative integer",
 				  (int)it->n, it->s);
-	if (parse_value(val->s, val->n, &r))
-		return import_bad(im, line, "value '%.*s' is not a finite number", (int)val->n, val->s);
+	if (parse_value(val->s, val->n, &r, &why))
+		return import_bad(im, line, "value '%.*s' is not a finite number: %s", (int)val->n,
+				  val->s, why);
 	if (col[C_SEQ] >= 0) {
 		const struct field *sq = &f[col[C_SEQ]];
 		long seq;

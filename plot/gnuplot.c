@@ -366,12 +366,39 @@ static bool picture_complete(const char *path, const char *final)
 	return true;
 }
 
+/*
+ * Which pictures of the batch failed (failed[i]), how many were drawn
+ * (*ndrawn), and how many were not written (returned, each said): a
+ * picture not whole that gnuplot reported no error for.
+ */
+static size_t batch_judge(const struct gnuplot_batch *b, char **msg, int st, bool *failed,
+			  size_t *ndrawn)
+{
+	size_t unwritten = 0;
+
+	for (size_t i = 0; i < b->nr; i++) {
+		bool whole = picture_complete(b->jobs[i].tmp_out, b->jobs[i].out);
+
+		/* exit 0: no error anywhere; messages like "Unable to convert" are not one */
+		failed[i] = !whole || (st != 0 && is_gnuplot_error(msg[i]));
+		*ndrawn += !failed[i];
+		/* not gnuplot's refusal: none for the picture, nor for the whole batch */
+		if (!whole && !is_gnuplot_error(msg[i]) &&
+		    (st == 0 || !is_gnuplot_error(msg[b->nr]))) {
+			error("cannot write plot %s: no whole picture written%s%s", b->jobs[i].shown,
+			      msg[i] ? ": " : " (a full disk?)", msg[i] ? msg[i] : "");
+			unwritten++;
+		}
+	}
+	return unwritten;
+}
+
 int gnuplot_batch_run(struct gnuplot_batch *b)
 {
 	struct strbuf script = STRBUF_INIT, err = STRBUF_INIT;
 	char **msg = NULL;
 	bool *failed = NULL;
-	size_t i, ndrawn = 0;
+	size_t i, ndrawn = 0, unwritten = 0;
 	int ret = -1, st;
 
 	if (!b || !b->nr)
@@ -397,18 +424,25 @@ int gnuplot_batch_run(struct gnuplot_batch *b)
 		goto cleanup;
 	}
 	/*
-	 * A picture gnuplot could not draw (an error of its own, or no file)
-	 * is skipped with one warning and the others are kept; only when none
-	 * was drawn is it gnuplot's failure.
+	 * A picture gnuplot refused with an error of its own is skipped with
+	 * one warning and the others are kept; only when none was drawn is it
+	 * gnuplot's failure.  A picture missing without such an error was not
+	 * written (a full disk: gnuplot exits 0 leaving a cut file), and
+	 * neither is a batch gnuplot did not end normally in (a signal): the
+	 * command fails, and nothing of the batch replaces what is there.
 	 */
 	msg = batch_messages(b, err.buf);
 	failed = xcalloc(b->nr, sizeof(*failed));
-	for (i = 0; i < b->nr; i++) {
-		/* exit 0: no error anywhere; messages like "Unable to convert" are not one */
-		failed[i] = !picture_complete(b->jobs[i].tmp_out, b->jobs[i].out) ||
-			    (st != 0 && is_gnuplot_error(msg[i]));
-		ndrawn += !failed[i];
+	unwritten = batch_judge(b, msg, st, failed, &ndrawn);
+	if (st != 0 && st != 1) {
+		char *m = gnuplot_message(err.buf);
+
+		error("gnuplot ended with status %d drawing the plots in %s: %s", st, b->dir, m);
+		free(m);
+		goto cleanup;
 	}
+	if (unwritten)
+		goto cleanup;
 	if (!ndrawn) {
 		for (i = 0; i < b->nr && !msg[i]; i++)
 			;

@@ -86,6 +86,9 @@ static char *change_subtitle(const struct plot_group *g)
 	return strbuf_detach(&order);
 }
 
+/* a bar's label: bounded digits however large the change (as fmt_fixed()) */
+#define CHANGE_LABEL "abs($2)<1e15?sprintf(\"%+.1f%%\",$2):sprintf(\"%+.2e%%\",$2)"
+
 /* A bar per kernel and variant, its fill the class (in black and white too: solid, hatched, empty). */
 static void change_bars(struct strbuf *sc, const struct changes *c, size_t J, bool crowded)
 {
@@ -99,15 +102,15 @@ static void change_bars(struct strbuf *sc, const struct changes *c, size_t J, bo
 			    "     '' index %zu using 1:($6==0||$6==-1?$2:NaN) with boxes ls 103 fill empty border lc rgb \"#404040\" %s, \\\n"
 			    "     '' index %zu using 1:($6==3?$2:NaN) with boxes ls 104 fill pattern 4 border lc rgb \"#404040\" %s, \\\n"
 			    "     '' index %zu using 1:%s with yerrorbars lc rgb \"black\" lw 1 dt 1 pt 7 ps 0.4 notitle, \\\n"
-			    "     '' index %zu using 1:($2>=0?%s:NaN):(sprintf(\"%%+.1f%%%%\",$2)) with labels %s font \",8\" notitle, \\\n"
-			    "     '' index %zu using 1:($2<0?%s:NaN):(sprintf(\"%%+.1f%%%%\",$2)) with labels %s font \",8\" notitle",
+			    "     '' index %zu using 1:($2>=0?%s:NaN):(%s) with labels %s font \",8\" notitle, \\\n"
+			    "     '' index %zu using 1:($2<0?%s:NaN):(%s) with labels %s font \",8\" notitle",
 			    j ? ", \\\n     " : "", j,
 			    c->first_of[1] != j ? "notitle" : "title \"significant improvement\"",
 			    j, c->first_of[2] != j ? "notitle" : "title \"significant regression\"",
 			    j, c->first_of[0] != j ? "notitle" : "title \"no significant change\"",
 			    j, c->first_of[3] != j ? "notitle" : "title \"inconclusive (machine state)\"",
-			    j, cols, j, hi, crowded ? "rotate by 90 left offset 0,0.4" : "offset 0,0.7",
-			    j, lo, crowded ? "rotate by 90 right offset 0,-0.4" : "offset 0,-0.7");
+			    j, cols, j, hi, CHANGE_LABEL, crowded ? "rotate by 90 left offset 0,0.4" : "offset 0,0.7",
+			    j, lo, CHANGE_LABEL, crowded ? "rotate by 90 right offset 0,-0.4" : "offset 0,-0.7");
 		plot_open_ends_marks(sc, &c->r.open, j, "1", "lc rgb \"black\"");
 	}
 	strbuf_addstr(sc, "\n");

@@ -7,6 +7,7 @@
  * shape, so the pictures survive black-and-white printing; text is set
  * noenhanced so kernel labels print as they are.
  */
+#include "fmtnum.h"
 #include "plot-internal.h"
 #include "compare.h"
 #include "util.h"
@@ -421,7 +422,7 @@ void plot_si_tics(struct strbuf *sb, const char *axis, double lo, double hi, con
 	for (double t = start; t <= end + step * 1e-6 && k < 40; t = start + step * ++k) {
 		double v = fabs(t) < step * 1e-9 ? 0 : t;
 
-		strbuf_addf(sb, "%s\"%.*f%s%s%s\" %.12g", k ? ", " : "", dec, v * scale,
+		strbuf_addf(sb, "%s\"%s%s%s%s\" %.12g", k ? ", " : "", FMT_F(v * scale, dec),
 			    secs ? " " : "", pre[p / 3 + 3], secs ? "s" : "", v);
 	}
 	strbuf_addf(sb, ")%s%s\n", font ? " font " : "", font ? font : "");

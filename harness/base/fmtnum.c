@@ -7,9 +7,11 @@
  */
 #include "fmtnum.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef unsigned __int128 u128;
@@ -187,6 +189,16 @@ size_t fmt_g17(char *buf, double v)
 	return (size_t)(p - buf);
 }
 
+char *fmt_fixed(char *buf, double v, int prec, bool plus)
+{
+	prec = prec < 0 ? 0 : prec > 17 ? 17 : prec;
+	if (isfinite(v) && fabs(v) >= 1e15)
+		snprintf(buf, FMT_FIXED_MAX, plus ? "%+.*e" : "%.*e", prec < 2 ? 2 : prec, v);
+	else
+		snprintf(buf, FMT_FIXED_MAX, plus ? "%+.*f" : "%.*f", prec, v);
+	return buf;
+}
+
 size_t fmt_int(char *buf, int v)
 {
 	char tmp[10];
@@ -202,6 +214,61 @@ size_t fmt_int(char *buf, int v)
 	while (n)
 		buf[len++] = tmp[--n];
 	return len;
+}
+
+int num_parse(const char *s, size_t n, double *out, const char **why)
+{
+	char buf[512], *end;
+	size_t i = 0, digits = 0;
+	bool nonzero = false;
+	double v;
+
+	if (num_parse_decimal(s, n, out))
+		return 0;
+	*why = "not a decimal number";
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		i++;
+	if (i + 1 < n && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
+		*why = "a hex number: write it in decimal";
+		return -1;
+	}
+	for (; i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.'); i++) {
+		if (s[i] == '.' && memchr(s, '.', i))
+			return -1;	/* a second point */
+		digits += s[i] != '.';
+		nonzero |= s[i] > '0' && s[i] <= '9';
+	}
+	if (!digits)
+		return -1;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		size_t e = ++i;
+
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			e = ++i;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+		if (i == e)
+			return -1;
+	}
+	if (i != n)
+		return -1;
+	if (n >= sizeof(buf)) {
+		*why = "longer than 511 characters";
+		return -1;
+	}
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	v = strtod(buf, &end);
+	if (!isfinite(v)) {
+		*why = "out of range: beyond the largest double (1.8e308)";
+		return -1;
+	}
+	if (v == 0 && nonzero) {
+		*why = "too small: it would read as 0 (the smallest double is 4.9e-324)";
+		return -1;
+	}
+	*out = v;
+	return 0;
 }
 
 bool num_parse_decimal(const char *s, size_t n, double *out)

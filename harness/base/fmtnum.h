@@ -21,6 +21,20 @@
  */
 size_t fmt_g17(char *buf, double v);
 
+/*
+ * Bounded text for a number a person reads: snprintf's "%.*f" of v (with
+ * a sign when plus) while that has at most 15 digits before the point,
+ * else the same precision in the %e form ("1.70e+308"), so that no
+ * value, however large, prints as 300 digits; prec is taken between 0 and
+ * 17 (at least 2 in the %e form).  Returns buf (FMT_FIXED_MAX bytes).
+ * FMT_F(v, prec) and FMT_FP(v, prec) ('+') format into a buffer that lives
+ * until the end of the enclosing block, for printf's "%s".
+ */
+#define FMT_FIXED_MAX 48
+char *fmt_fixed(char *buf, double v, int prec, bool plus);
+#define FMT_F(v, prec) fmt_fixed((char[FMT_FIXED_MAX]){ 0 }, (v), (prec), false)
+#define FMT_FP(v, prec) fmt_fixed((char[FMT_FIXED_MAX]){ 0 }, (v), (prec), true)
+
 /* "%d" of v into buf (at least 11 bytes): the length written (no NUL). */
 size_t fmt_int(char *buf, int v);
 
@@ -32,5 +46,15 @@ size_t fmt_int(char *buf, int v);
  * (exponents, signs, spaces, longer digit strings): ask strtod().
  */
 bool num_parse_decimal(const char *s, size_t n, double *out);
+
+/*
+ * A number a person wrote (a config value, an option, an imported value)
+ * in s[0..n): [+-]DIGITS[.DIGITS][e[+-]DIGITS] (".5" and "5." too), the
+ * double strtod() reads from it.  Refused, 0 or -1 with *why: anything
+ * else (hex floats such as 0x1p3, inf, nan, a space inside), a value
+ * beyond the doubles (1e309), and one so small it would read as 0
+ * (1e-400; a subnormal such as 4.9e-324 is kept).
+ */
+int num_parse(const char *s, size_t n, double *out, const char **why);
 
 #endif

@@ -1,5 +1,6 @@
 /* Recursive-descent JSON reader; depth-limited so hostile input can't blow the stack. */
 #include "json.h"
+#include "fmtnum.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -230,10 +231,8 @@ static int parse_container(struct parser *p, struct json *j, int depth, bool obj
 
 static int parse_number(struct parser *p, struct json *j)
 {
-	const char *start = p->s;
-	char buf[64];
+	const char *start = p->s, *why;
 	size_t len;
-	char *end;
 
 	if (p->s < p->end && *p->s == '-')
 		p->s++;
@@ -242,17 +241,14 @@ static int parse_number(struct parser *p, struct json *j)
 	while (p->s < p->end && (isdigit((unsigned char)*p->s) || strchr(".eE+-", *p->s)))
 		p->s++;
 	len = (size_t)(p->s - start);
-	if (len >= sizeof(buf)) {
+	if (len >= 64) {
 		p->s = start;
 		return fail(p, "number too long");
 	}
-	memcpy(buf, start, len);
-	buf[len] = '\0';
-	errno = 0;
-	j->num = strtod(buf, &end);
-	if (*end || (errno == ERANGE && isinf(j->num))) {
+	/* the one reading of a written number: 1e-400 is not 0, 1e400 not inf */
+	if (num_parse(start, len, &j->num, &why)) {
 		p->s = start;
-		return fail(p, "bad number");
+		return fail(p, strcmp(why, "not a decimal number") ? why : "bad number");
 	}
 	j->type = JSON_NUMBER;
 	return 0;

@@ -1,5 +1,6 @@
 /* The option parser every command uses (parse-options.h). */
 #include "parse-options.h"
+#include "fmtnum.h"
 #include "util.h"
 
 #include <errno.h>
@@ -69,10 +70,9 @@ static int take(const struct option *o, const char *name, const char *v)
 	}
 	case OPTION_DOUBLE: {
 		double d;
+		const char *why;
 
-		errno = 0;
-		d = strtod(v, &end);
-		if (!*v || *end || errno || !isfinite(d))
+		if (num_parse(v, strlen(v), &d, &why))
 			return bad_number(o, name, v);
 		*(double *)o->value = d;
 		return 0;

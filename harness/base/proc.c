@@ -52,6 +52,7 @@ static void child(const struct proc *p, pid_t parent, int inp[2], int outp[2], i
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
 	/* out of the way of 0-2 first: keep_fds become 3, 4, ... below */
 	for (int i = 0; i < p->nkeep && i < 4; i++)
 		high[i] = fcntl(p->keep_fds[i], F_DUPFD, 100);

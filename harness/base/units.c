@@ -6,6 +6,7 @@
  * for overflow; every error names what was expected.
  */
 #include "units.h"
+#include "fmtnum.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -380,22 +381,29 @@ int units_parse_bool(const char *s, int64_t *out, char *err, size_t errlen)
 
 int units_parse_double(const char *s, double *out, char *err, size_t errlen)
 {
-	char *end;
-	double v;
+	const char *b, *why;
+	size_t n;
 
 	if (!s || !*skip_ws(s))
 		return fail(err, errlen, "missing value; %s", EXPECT_DOUBLE);
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s)
+	b = skip_ws(s);
+	n = strlen(b);
+	while (n && isspace((unsigned char)b[n - 1]))
+		n--;
+	if (!num_parse(b, n, out, &why))
+		return 0;
+	if (!strcmp(why, "not a decimal number")) {
+		char *end;
+		double v = strtod(b, &end);	/* where a number would have ended */
+
+		if (end > b && !*skip_ws(end) && !isfinite(v))
+			return fail(err, errlen, "'%s': out of range", s);	/* nan, inf */
+		if (end > b && *skip_ws(end))
+			return fail(err, errlen, "'%s': unexpected '%.16s'; %s", s, skip_ws(end),
+				    EXPECT_DOUBLE);
 		return fail(err, errlen, "'%s': %s", s, EXPECT_DOUBLE);
-	if (*skip_ws(end))
-		return fail(err, errlen, "'%s': unexpected '%.16s'; %s", s, skip_ws(end),
-			    EXPECT_DOUBLE);
-	if (errno == ERANGE || !isfinite(v))
-		return fail(err, errlen, "'%s': out of range", s);
-	*out = v;
-	return 0;
+	}
+	return fail(err, errlen, "'%s': %s; %s", s, why, EXPECT_DOUBLE);
 }
 
 /* ---- list generators ------------------------------------------------- */
@@ -638,19 +646,14 @@ void units_format_duration(int64_t ns, char *buf, size_t len)
 
 int units_parse_share(const char *s, double *out)
 {
-	char *end;
+	size_t n = strlen(s);
+	bool pct = n && s[n - 1] == '%';
+	const char *why;
 	double d;
 
-	errno = 0;
-	d = strtod(s, &end);
-	if (end == s || errno)
+	/* a decimal number as everywhere (num_parse()), then an optional % */
+	if (num_parse(s, n - pct, &d, &why))
 		return -1;
-	if (*end == '%') {
-		d /= 100;
-		end++;
-	}
-	if (*end || !isfinite(d))
-		return -1;
-	*out = d;
+	*out = pct ? d / 100 : d;
 	return 0;
 }

@@ -740,11 +740,17 @@ void sha256_hex(const void *data, size_t len, char out[65])
 		snprintf(out + 8 * i, 9, "%08x", h[i]);
 }
 
+void die_with_parent_by(pid_t parent, int sig)
+{
+	prctl(PR_SET_PDEATHSIG, sig);
+	/* it died before prctl(): we were reparented (to init or a subreaper) */
+	if (getppid() != parent)
+		_exit(128 + sig);
+}
+
 void die_with_parent(pid_t parent)
 {
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() != parent)	/* it died before prctl() */
-		_exit(128 + SIGTERM);
+	die_with_parent_by(parent, SIGTERM);
 }
 
 char *md_text(const char *s)

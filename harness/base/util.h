@@ -157,6 +157,12 @@ uint64_t mem_total_bytes(void);
  * the command that started it.  parent is the harness's pid before fork().
  */
 void die_with_parent(pid_t parent);
+/*
+ * The same with signal sig (SIGKILL for what must not linger: the fork
+ * server, an iteration that ignores SIGTERM): the getppid() check after
+ * prctl() covers a parent that died before it, whoever reaped us.
+ */
+void die_with_parent_by(pid_t parent, int sig);
 
 /* True when stderr is a terminal and progress output is allowed. */
 bool progress_enabled(void);

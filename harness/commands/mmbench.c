@@ -22,20 +22,25 @@ static void usage(FILE *f)
 
 /*
  * What a command printed may still sit in stdio's buffer: a full disk or
- * /dev/full shows only when it is flushed.  Say so and fail, as git's
- * check_write does (a reader that went away, EPIPE, is no error).
+ * /dev/full shows only when it is flushed or closed.  Say so and fail, as
+ * git does after every builtin (a reader that went away, EPIPE, is no
+ * error).  Every way out of main() comes here, --version and --help too.
  */
 static int check_stdout(int ret)
 {
-	if (fflush(stdout) == 0 && !ferror(stdout))
+	int err;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout) && fclose(stdout) == 0)
 		return ret;
-	if (errno == EPIPE)
+	err = errno;
+	if (err == EPIPE)
 		return ret;
-	error("write error on standard output: %s", strerror(errno));
+	error("write error on standard output%s%s", err ? ": " : "", err ? strerror(err) : "");
 	return ret ? ret : EXIT_RUNTIME;
 }
 
-int main(int argc, char **argv)
+static int mmbench_main(int argc, char **argv)
 {
 	bool version = false, help = false;
 	int ret;
@@ -67,5 +72,10 @@ int main(int argc, char **argv)
 	/* a reader whose file a writer changed under it said so: it must not exit 0 */
 	if (!ret && db_read_torn())
 		ret = EXIT_RUNTIME;
-	return check_stdout(ret);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	return check_stdout(mmbench_main(argc, argv));
 }

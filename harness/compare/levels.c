@@ -48,8 +48,27 @@ size_t stats_count_runs(const int64_t *run, size_t n)
 	return k;
 }
 
+static void components(const double *v, const int64_t *run, size_t n,
+		       struct stats_components *out);
+
+/* CoVs do not depend on the scale: values near DBL_MAX or 0 are taken scaled */
 void stats_components(const double *v, const int64_t *run, size_t n,
 		      struct stats_components *out)
+{
+	int e = stats_scale_exp(v, n, NULL, 0);
+	double *y;
+
+	if (!e) {
+		components(v, run, n, out);
+		return;
+	}
+	y = stats_scaled_copy(v, n, e);
+	components(y, run, n, out);
+	free(y);
+}
+
+static void components(const double *v, const int64_t *run, size_t n,
+		       struct stats_components *out)
 {
 	double ssw = 0, sumsq_n = 0, wsum = 0, msum = 0, ssb = 0, grand, wgrand, msb, msw, n0;
 	double *m = xalloc(n * sizeof(*m));
@@ -129,29 +148,6 @@ static double mean_of_transformed(const struct stats_side *s, size_t a, size_t b
 	for (size_t i = a; i < b; i++)
 		m += transform(s->v[i], k) / (double)(b - a);
 	return m;
-}
-
-/* Scale both sides' units by 2^-e when some |u| is over 2^500; returns e (0: untouched). */
-static int units_scale(double *ub, size_t nb, double *un, size_t nn)
-{
-	double m = 0;
-	int e;
-
-	for (size_t i = 0; i < nb + nn; i++) {
-		double a = fabs(i < nb ? ub[i] : un[i - nb]);
-
-		if (isfinite(a) && a > m)
-			m = a;
-	}
-	if (!(m > 0x1p500))
-		return 0;
-	frexp(m, &e);
-	e -= 16;
-	for (size_t i = 0; i < nb; i++)
-		ub[i] = ldexp(ub[i], -e);
-	for (size_t i = 0; i < nn; i++)
-		un[i] = ldexp(un[i], -e);
-	return e;
 }
 
 /* The side's units on the transformed scale: run means, or every value. */
@@ -372,16 +368,17 @@ static int rank_test(const double *ub, size_t nb, const double *un, size_t nn, b
 	return ret;
 }
 
-int stats_test_levels(enum stats_test_kind kind, enum stats_mean_kind mean,
-		      const struct stats_side *base, const struct stats_side *new_, int better,
-		      enum stats_unit want, struct stats_test *out, struct stats_level_info *info)
+/* stats_test_levels() on values stats_scale_exp() leaves as they are */
+static int levels_test(enum stats_test_kind kind, enum stats_mean_kind mean,
+		       const struct stats_side *base, const struct stats_side *new_, int better,
+		       enum stats_unit want, struct stats_test *out, struct stats_level_info *info)
 {
 	size_t kb = stats_count_runs(base->run, base->n), kn = stats_count_runs(new_->run, new_->n);
 	bool positive = all_positive(base) && all_positive(new_), by_run;
 	enum stats_mean_kind k = mean == STATS_MEAN_AUTO ? STATS_AMEAN : mean;
 	double *ub, *un, vb = 0, vn = 0, tq = 0, center;
 	size_t nb, nn;
-	int ret, scale;
+	int ret;
 
 	memset(info, 0, sizeof(*info));
 	if (want == STATS_UNIT_AUTO)
@@ -413,8 +410,6 @@ int stats_test_levels(enum stats_test_kind kind, enum stats_mean_kind mean,
 	}
 	nb = units_of(base, k, by_run, ub);
 	nn = units_of(new_, k, by_run, un);
-	/* units near DBL_MAX: their variances overflow; t, p and ratios do not depend on the scale */
-	scale = units_scale(ub, nb, un, nn);
 	stats_test_init(out, STATS_WELCH);
 	/* one value against several: only a run can borrow the other side's variance */
 	ret = !by_run && (nb < 2 || nn < 2) ? -1 : unit_test(ub, nb, un, nn, out, &vb, &vn, &tq);
@@ -442,15 +437,30 @@ int stats_test_levels(enum stats_test_kind kind, enum stats_mean_kind mean,
 			out->diff_hi = center * out->rel_hi / 100;
 		}
 	}
-	if (scale && k == STATS_AMEAN) {
-		out->diff = ldexp(out->diff, scale);
-		out->diff_lo = ldexp(out->diff_lo, scale);
-		out->diff_hi = ldexp(out->diff_hi, scale);
-	}
 	out->significant = out->p < 0.05;
 done:
 	free(ub);
 	free(un);
+	return ret;
+}
+
+/* values near DBL_MAX or 0 are tested scaled, as every test of stats.c */
+int stats_test_levels(enum stats_test_kind kind, enum stats_mean_kind mean,
+		      const struct stats_side *base, const struct stats_side *new_, int better,
+		      enum stats_unit want, struct stats_test *out, struct stats_level_info *info)
+{
+	int e = stats_scale_exp(base->v, base->n, new_->v, new_->n), ret;
+	struct stats_side sb = *base, sn = *new_;
+	double *vb, *vn;
+
+	if (!e)
+		return levels_test(kind, mean, base, new_, better, want, out, info);
+	sb.v = vb = stats_scaled_copy(base->v, base->n, e);
+	sn.v = vn = stats_scaled_copy(new_->v, new_->n, e);
+	ret = levels_test(kind, mean, &sb, &sn, better, want, out, info);
+	free(vb);
+	free(vn);
+	stats_test_unscale(out, e);
 	return ret;
 }
 

@@ -1,6 +1,7 @@
 /*
  * Which monitor rows a comparison lists (monitors.h, docs/monitors.md).
  */
+#include "fmtnum.h"
 #include "monitors.h"
 #include "parse-options.h"
 #include "util.h"
@@ -327,7 +328,7 @@ void monitors_lines(struct strbuf *out, const struct compare *c, bool all)
 				    q->variant, *q->variant ? ")" : "", q->metric,
 				    c->qs->kernels[i].label);
 			if (b->amean != 0)
-				strbuf_addf(out, "%+.1f%%", 100 * (s->amean - b->amean) / fabs(b->amean));
+				strbuf_addf(out, "%s%%", FMT_FP(stats_rel_pct(b->amean, s->amean), 1));
 			else
 				strbuf_addstr(out, "from 0");
 			strbuf_addf(out, " (%.6g -> %.6g", b->amean, s->amean);

@@ -189,45 +189,14 @@ static double hmean_of(const double *x, size_t n)
 	return n ? (double)n / inv : NAN;
 }
 
-/*
- * 2^e with every |x[i]| * 2^-e below 2^16, when some |x[i]| is over limit;
- * else 0.  Scaling by a power of two is exact, so the statistics of the
- * scaled values are the scaled statistics.
- */
-static int scale_exp(const double *x, size_t n, double limit)
-{
-	double m = 0;
-	int e;
-
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(x[i]) && fabs(x[i]) > m)
-			m = fabs(x[i]);
-	if (!(m > limit))
-		return 0;
-	frexp(m, &e);
-	return e - 16;
-}
-
-/* scale_exp() for sums: over 2^960 they overflow */
-static int huge_exp(const double *x, size_t n)
-{
-	return scale_exp(x, n, 0x1p960);
-}
-
+/* callers pass values stats_scale_exp() leaves alone: the sum is finite */
 static double amean_of(const double *x, size_t n)
 {
 	double sum = 0;
-	int e;
 
 	for (size_t i = 0; i < n; i++)
 		sum += x[i];
-	if (isfinite(sum) || !(e = huge_exp(x, n)))
-		return n ? sum / (double)n : NAN;
-	/* 1.7e308 + 1.6e308 overflows; their mean does not */
-	sum = 0;
-	for (size_t i = 0; i < n; i++)
-		sum += ldexp(x[i], -e);
-	return ldexp(sum / (double)n, e);
+	return n ? sum / (double)n : NAN;
 }
 
 /* Sum of squared deviations, two-pass for accuracy. */
@@ -247,7 +216,7 @@ static double ssd(const double *x, size_t n, double mean)
 static void summarise(const double *x, size_t n, int better, struct stats_summary *out,
 		      struct stats_scratch *room);
 
-/* A summary of values scaled by 2^-e (huge_exp()) back to theirs: what has their unit. */
+/* A summary of values scaled by 2^-e back to theirs: what has their unit. */
 static void unscale_summary(struct stats_summary *out, int e)
 {
 	out->min = ldexp(out->min, e);
@@ -275,17 +244,15 @@ void stats_summarise(const double *x, size_t n, int better, struct stats_summary
 void stats_summarise_in(const double *x, size_t n, int better, struct stats_summary *out,
 			struct stats_scratch *room)
 {
-	int e = huge_exp(x, n);
+	int e = stats_scale_exp(x, n, NULL, 0);
 	double *y;
 
 	if (!e) {
 		summarise(x, n, better, out, room);
 		return;
 	}
-	/* values near DBL_MAX: summarise them scaled (exact), scale back what has their unit */
-	y = xmalloc(n * sizeof(*y));
-	for (size_t i = 0; i < n; i++)
-		y[i] = ldexp(x[i], -e);
+	/* values near DBL_MAX or 0: summarise them scaled (exact), scale back what has their unit */
+	y = stats_scaled_copy(x, n, e);
 	summarise(y, n, better, out, room);
 	free(y);
 	unscale_summary(out, e);
@@ -410,37 +377,13 @@ static void welch_core(const double *b, size_t nb, const double *x, size_t nn,
 	out->diff_hi = out->diff + tq * se;
 }
 
-int stats_welch(const double *base, size_t nb, const double *new_, size_t nn,
-		struct stats_test *out)
+static int welch_test(const double *base, size_t nb, const double *new_, size_t nn,
+		      struct stats_test *out)
 {
-	int eb, en, e;
-
 	stats_test_init(out, STATS_WELCH);
 	if (!nb || !nn)
 		return -1;
-	/* over 2^500 a square overflows */
-	eb = scale_exp(base, nb, 0x1p500);
-	en = scale_exp(new_, nn, 0x1p500);
-	e = eb > en ? eb : en;
-	if (e) {
-		/* values near DBL_MAX: their squares overflow; t, df and p do not depend on the scale */
-		double *b = malloc((nb + nn) * sizeof(*b)), *x;
-
-		if (!b)
-			abort();
-		x = b + nb;
-		for (size_t i = 0; i < nb; i++)
-			b[i] = ldexp(base[i], -e);
-		for (size_t i = 0; i < nn; i++)
-			x[i] = ldexp(new_[i], -e);
-		welch_core(b, nb, x, nn, out);
-		free(b);
-		out->diff = ldexp(out->diff, e);
-		out->diff_lo = ldexp(out->diff_lo, e);
-		out->diff_hi = ldexp(out->diff_hi, e);
-	} else {
-		welch_core(base, nb, new_, nn, out);
-	}
+	welch_core(base, nb, new_, nn, out);
 	set_rel(out, amean_of(base, nb));
 	out->significant = out->p < 0.05;
 	return isnan(out->p) ? -1 : 0;
@@ -497,8 +440,8 @@ static int cmp_ranked(const void *a, const void *b)
 	return cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
 }
 
-int stats_mwu(const double *base, size_t nb, const double *new_, size_t nn,
-	      struct stats_test *out)
+static int mwu_test(const double *base, size_t nb, const double *new_, size_t nn,
+		    struct stats_test *out)
 {
 	size_t N = nb + nn, i = 0;
 	struct ranked *r;
@@ -598,8 +541,9 @@ int stats_mwu(const double *base, size_t nb, const double *new_, size_t nn,
 	return 0;
 }
 
-int stats_mmtests(const double *base, size_t nb, const double *new_, size_t nn,
-		  int better, struct stats_test *out)
+/* e: the values were scaled by 2^-e (a difference of no spread is the statistic) */
+static int mmtests_test(const double *base, size_t nb, const double *new_, size_t nn,
+			int better, int e, struct stats_test *out)
 {
 	struct stats_summary sb, sn;
 	double mb, mn, qb, qn, delta, s;
@@ -628,7 +572,7 @@ int stats_mmtests(const double *base, size_t nb, const double *new_, size_t nn,
 	delta = mn - mb;
 	/* the half-widths facing each other; symmetric bands, so one sum */
 	s = qb + qn;
-	out->statistic = s == 0 ? delta : delta / s;
+	out->statistic = s == 0 ? ldexp(delta, e) : delta / s;
 	out->significant = fabs(out->statistic) > 1;
 	out->diff = delta;
 	out->diff_lo = delta - s;
@@ -655,8 +599,8 @@ static void lkp_summary(const double *x, size_t n, size_t nbase, double *min, do
 	free(s);
 }
 
-int stats_lkp(const double *base, size_t nb, const double *new_, size_t nn,
-	      struct stats_test *out)
+static int lkp_test(const double *base, size_t nb, const double *new_, size_t nn,
+		    struct stats_test *out)
 {
 	double minb, medb, maxb, mina, meda, maxa, hi, lo, ratio;
 	bool changed;
@@ -685,18 +629,18 @@ int stats_lkp(const double *base, size_t nb, const double *new_, size_t nn,
 	return 0;
 }
 
-int stats_test_run(enum stats_test_kind kind, const double *base, size_t nb,
-		   const double *new_, size_t nn, int better, struct stats_test *out)
+static int test_run(enum stats_test_kind kind, const double *base, size_t nb,
+		    const double *new_, size_t nn, int better, int e, struct stats_test *out)
 {
 	switch (kind) {
 	case STATS_WELCH:
-		return stats_welch(base, nb, new_, nn, out);
+		return welch_test(base, nb, new_, nn, out);
 	case STATS_MWU:
-		return stats_mwu(base, nb, new_, nn, out);
+		return mwu_test(base, nb, new_, nn, out);
 	case STATS_MMTESTS:
-		return stats_mmtests(base, nb, new_, nn, better, out);
+		return mmtests_test(base, nb, new_, nn, better, e, out);
 	case STATS_LKP:
-		return stats_lkp(base, nb, new_, nn, out);
+		return lkp_test(base, nb, new_, nn, out);
 	}
 	stats_test_init(out, kind);
 	return -1;
@@ -802,8 +746,10 @@ static void map_back(struct stats_test *t, enum stats_mean_kind kind, double yba
 	t->diff_hi = mbase * t->rel_hi / 100;
 }
 
-int stats_test_mean(enum stats_test_kind kind, enum stats_mean_kind mean, const double *base,
-		    size_t nb, const double *new_, size_t nn, int better, struct stats_test *out)
+/* stats_test_mean() on values scaled by 2^-e */
+static int test_mean(enum stats_test_kind kind, enum stats_mean_kind mean, const double *base,
+		     size_t nb, const double *new_, size_t nn, int better, int e,
+		     struct stats_test *out)
 {
 	struct stats_summary sb;
 	double *yb, *yn, ybase, center;
@@ -813,7 +759,7 @@ int stats_test_mean(enum stats_test_kind kind, enum stats_mean_kind mean, const 
 	if (mean == STATS_MEAN_AUTO || mean == STATS_AMEAN || !nb || !nn ||
 	    kind == STATS_MMTESTS || kind == STATS_LKP ||
 	    !stats_mean_defined(mean, base, nb) || !stats_mean_defined(mean, new_, nn))
-		return stats_test_run(kind, base, nb, new_, nn, better, out);
+		return test_run(kind, base, nb, new_, nn, better, e, out);
 	stats_summarise(base, nb, better, &sb);
 	center = stats_mean_of(&sb, mean);
 	if (kind == STATS_MWU || mean == STATS_MEDIAN) {
@@ -835,6 +781,67 @@ int stats_test_mean(enum stats_test_kind kind, enum stats_mean_kind mean, const 
 	free(yb);
 	free(yn);
 	return ret;
+}
+
+/*
+ * Every test runs on the values scaled by one power of two
+ * (stats_scale_exp()): exact, and p, t, df and the relative changes do not
+ * depend on the scale, while squares, sums and reciprocals of values near
+ * DBL_MAX or 0 would overflow or underflow.  What has the values' unit is
+ * scaled back.
+ */
+static int test_scaled(enum stats_test_kind kind, enum stats_mean_kind mean, const double *base,
+		       size_t nb, const double *new_, size_t nn, int better,
+		       struct stats_test *out)
+{
+	int e = stats_scale_exp(base, nb, new_, nn), ret;
+	double *b, *x;
+
+	if (!e)
+		return test_mean(kind, mean, base, nb, new_, nn, better, 0, out);
+	b = stats_scaled_copy(base, nb, e);
+	x = stats_scaled_copy(new_, nn, e);
+	ret = test_mean(kind, mean, b, nb, x, nn, better, e, out);
+	free(b);
+	free(x);
+	stats_test_unscale(out, e);
+	return ret;
+}
+
+int stats_test_mean(enum stats_test_kind kind, enum stats_mean_kind mean, const double *base,
+		    size_t nb, const double *new_, size_t nn, int better, struct stats_test *out)
+{
+	return test_scaled(kind, mean, base, nb, new_, nn, better, out);
+}
+
+int stats_test_run(enum stats_test_kind kind, const double *base, size_t nb,
+		   const double *new_, size_t nn, int better, struct stats_test *out)
+{
+	return test_scaled(kind, STATS_AMEAN, base, nb, new_, nn, better, out);
+}
+
+int stats_welch(const double *base, size_t nb, const double *new_, size_t nn,
+		struct stats_test *out)
+{
+	return test_scaled(STATS_WELCH, STATS_AMEAN, base, nb, new_, nn, 1, out);
+}
+
+int stats_mwu(const double *base, size_t nb, const double *new_, size_t nn,
+	      struct stats_test *out)
+{
+	return test_scaled(STATS_MWU, STATS_AMEAN, base, nb, new_, nn, 1, out);
+}
+
+int stats_mmtests(const double *base, size_t nb, const double *new_, size_t nn,
+		  int better, struct stats_test *out)
+{
+	return test_scaled(STATS_MMTESTS, STATS_AMEAN, base, nb, new_, nn, better, out);
+}
+
+int stats_lkp(const double *base, size_t nb, const double *new_, size_t nn,
+	      struct stats_test *out)
+{
+	return test_scaled(STATS_LKP, STATS_AMEAN, base, nb, new_, nn, 1, out);
 }
 
 struct pidx {
@@ -886,9 +893,21 @@ void stats_mean_ci(const double *x, size_t n, int better, enum stats_mean_kind k
 {
 	struct stats_summary s;
 	double half, tq;
+	int e = stats_scale_exp(x, n, NULL, 0);
 
 	if (!n) {
 		*mean = *lo = *hi = NAN;
+		return;
+	}
+	if (e) {
+		/* values near DBL_MAX or 0: on the scaled values (stats_scale_exp()) */
+		double *y = stats_scaled_copy(x, n, e);
+
+		stats_mean_ci(y, n, better, kind, alpha, mean, lo, hi);
+		free(y);
+		*mean = ldexp(*mean, e);
+		*lo = ldexp(*lo, e);
+		*hi = ldexp(*hi, e);
 		return;
 	}
 	stats_summarise(x, n, better, &s);

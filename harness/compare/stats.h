@@ -26,6 +26,27 @@ struct stats_summary {
 	double best95;		/* BHmean.95 (higher better) or BAmean.95 (lower better) */
 };
 
+/*
+ * Values near DBL_MAX or 0 (1.7e308, 1e-310) have squares, sums or
+ * reciprocals that overflow or underflow.  Every statistic here is
+ * computed on the values scaled by one power of two, 2^-e (exact), when
+ * some nonzero |value| of a[0..na) and b[0..nb) is over 2^250 or under
+ * 2^-250 (e = 0 otherwise: every other value is computed unscaled), and
+ * what has the values' unit is scaled back; p, t, df and relative changes
+ * do not depend on the scale.
+ */
+int stats_scale_exp(const double *a, size_t na, const double *b, size_t nb);
+/* x[0..n) times 2^-e, malloc'ed (free() it) */
+double *stats_scaled_copy(const double *x, size_t n, int e);
+/*
+ * 100 (new - base) / |base|, the change every layout prints, computed so
+ * that it is finite whenever the true value is (1.6e308 vs 1.7e308 is
+ * -5.88%, not -inf%); NaN when base is 0 or either is NaN.
+ */
+double stats_rel_pct(double base, double new_);
+/* 100 part / |whole| (a CoV) without overflow; NaN when whole is 0 */
+double stats_pct_of(double part, double whole);
+
 /* better: +1 higher is better, -1 lower is better. x need not be sorted. */
 void stats_summarise(const double *x, size_t n, int better, struct stats_summary *out);
 /*
@@ -112,6 +133,9 @@ bool stats_mean_defined(enum stats_mean_kind kind, const double *x, size_t n);
  */
 int stats_test_mean(enum stats_test_kind kind, enum stats_mean_kind mean, const double *base,
 		    size_t nb, const double *new_, size_t nn, int better, struct stats_test *out);
+
+/* a test's difference and its CI (what has the values' unit) times 2^e */
+void stats_test_unscale(struct stats_test *t, int e);
 
 /* Benjamini-Hochberg adjusted p-values, in input order; NaN p stays NaN. */
 void stats_bh(const double *p, size_t n, double *q);

@@ -18,6 +18,7 @@
  * already allows for.  With --keep-disturbed the user vouches for the
  * disturbed values: only the third rule still applies.
  */
+#include "fmtnum.h"
 #include "compare.h"
 #include "stats.h"
 #include "util.h"
@@ -213,9 +214,9 @@ static void drift_components(struct strbuf *out, const struct compare *c, size_t
 	const struct stats_components *k = &c->rows[r].comp[i];
 
 	if (!isnan(k->between_cov))
-		strbuf_addf(out, "; between-run CoV %.1f%%, within a run %.1f%% (%.0f%% of the"
-			    " variance between runs)", k->between_cov, k->within_cov,
-			    100 * k->between_share);
+		strbuf_addf(out, "; between-run CoV %s%%, within a run %s%% (%.0f%% of the"
+			    " variance between runs)", FMT_F(k->between_cov, 1),
+			    FMT_F(k->within_cov, 1), 100 * k->between_share);
 	if (c->unit == STATS_UNIT_ITERATION || c->test == STATS_MMTESTS || c->test == STATS_LKP)
 		strbuf_addstr(out, "; the test pools the iterations and ignores it (the default"
 			      " --unit auto tests runs)");
@@ -460,12 +461,14 @@ void compare_components_lines(struct strbuf *out, const struct compare *c)
 			strbuf_addf(out, "    %s: %zu run%s", c->qs->kernels[i].label, k->nruns,
 				    k->nruns == 1 ? "" : "s");
 			if (!isnan(k->between_cov))
-				strbuf_addf(out, ", between %.1f%%, within %.1f%% (%.0f%% between)",
-					    k->between_cov, k->within_cov, 100 * k->between_share);
+				strbuf_addf(out, ", between %s%%, within %s%% (%.0f%% between)",
+					    FMT_F(k->between_cov, 1), FMT_F(k->within_cov, 1),
+					    100 * k->between_share);
 			else if (!isnan(k->runmean_cov))
-				strbuf_addf(out, ", run means %.1f%% (1 value a run)", k->runmean_cov);
+				strbuf_addf(out, ", run means %s%% (1 value a run)",
+					    FMT_F(k->runmean_cov, 1));
 			else if (!isnan(k->within_cov))
-				strbuf_addf(out, ", within %.1f%%", k->within_cov);
+				strbuf_addf(out, ", within %s%%", FMT_F(k->within_cov, 1));
 			strbuf_addch(out, '\n');
 		}
 	}

@@ -92,6 +92,7 @@ int fleet_run_job(const char *argsfile, int (*run_cmd)(int argc, char **argv))
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
 	job_child = fork();
 	if (job_child < 0) {
 		kargv_release(&a);
@@ -105,6 +106,7 @@ int fleet_run_job(const char *argsfile, int (*run_cmd)(int argc, char **argv))
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
 		/* run_cmd is run_command(): the dispatcher's preconditions apply */
 		rc = run_cmd((int)a.nr - 1, a.v + 1);
 		fflush(NULL);

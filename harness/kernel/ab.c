@@ -67,8 +67,9 @@ int ab_opts_check(struct ab_opts *o, int argc, char **argv)
 		return -1;
 	for (size_t i = 0; i < o->build.npatches; i++)
 		/* not a file, so a range: refused before anything runs */
-		if (o->build.patches[i][0] == '-' && access(o->build.patches[i], F_OK) < 0 &&
-		    kbuild_ref_check("ab: --patch", o->build.patches[i]))
+		if ((o->build.patches[i][0] == '-' || strstr(o->build.patches[i], "..")) &&
+		    access(o->build.patches[i], F_OK) < 0 &&
+		    kbuild_range_check("ab: --patch", o->build.patches[i]))
 			return -1;
 	return 0;
 }

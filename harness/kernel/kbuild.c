@@ -53,16 +53,14 @@ int kbuild_opts_check(const struct kbuild_opts *o, int argc, char **argv)
 		return error("kernel build: --tree DIR is required");
 	if (!o->label)
 		return error("kernel build: --name LABEL is required");
-	if (!*o->ref)
-		return error("kernel build: --ref: empty");
-	if (o->ref[0] == '-')
-		return error("kernel build: --ref %s: a git ref cannot start with '-' (git would read it as an option)",
-			     o->ref);
+	if (kbuild_ref_check("kernel build: --ref", o->ref))
+		return -1;
 	for (size_t i = 0; i < o->npatches; i++)
 		/* not a file, so a range: refused here, before anything runs */
-		if (o->patches[i][0] == '-' && access(o->patches[i], F_OK) < 0)
-			return error("kernel build: --patch %s: a git ref cannot start with '-' (git would read it as an option)",
-				     o->patches[i]);
+		if ((o->patches[i][0] == '-' || strstr(o->patches[i], "..")) &&
+		    access(o->patches[i], F_OK) < 0 &&
+		    kbuild_range_check("kernel build: --patch", o->patches[i]))
+			return -1;
 	if (strcmp(o->base_config, "defconfig") && strcmp(o->base_config, "tinyconfig") &&
 	    access(o->base_config, R_OK) < 0)
 		return error("kernel build: --base-config '%s': not defconfig, tinyconfig or a readable file",

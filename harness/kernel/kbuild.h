@@ -143,11 +143,18 @@ int kbuild_cache_check(const char *cache);
 #define KBUILD_EREFUSED (-3)	/* kbuild_remove(): a bad label or cache (check them first) */
 
 /*
- * Refs and ranges reach git as arguments: refuse an empty one or one
- * starting with '-', which git would parse as an option.  0 or -1 after an
- * error "WHAT REF: ...".
+ * Refs reach git as arguments.  A ref names one commit: a commit id, tag
+ * or branch name, optionally followed by ~N or ^N steps (v6.12, HEAD~1,
+ * v6.12^).  Refused: empty, a leading '-' (git would read an option), and
+ * what git reads as other revision syntax: a leading '^' (exclusion:
+ * rev-parse --verify takes "^X" and answers "^sha"), "..", ':' (a file, or
+ * a search of commit messages), "@{" (the reflog), "^{", "^!", "^@",
+ * "^-", '?', '*', '[', '\', spaces and control characters.  0 or -1
+ * after an error "WHAT REF: ...".
  */
 int kbuild_ref_check(const char *what, const char *ref);
+/* A --patch range A..B: both sides refs as kbuild_ref_check() takes them. */
+int kbuild_range_check(const char *what, const char *range);
 
 /* Full commit id of REF in TREE (malloc'ed), or NULL with a message. */
 char *kbuild_resolve_ref(const char *tree, const char *ref);

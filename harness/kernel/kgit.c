@@ -1,8 +1,8 @@
 /*
  * What kbuild.c, kcache.c and kpatch.c share, below all three: git run the
- * way kernel builds run it, git ref and kernel label checks, small string
- * helpers.  (Kept here so the three call down into it, not round in a
- * circle through each other.)
+ * way kernel builds run it, kernel label checks, small string helpers
+ * (refs are kref.c's).  Kept here so the three call down into it, not
+ * round in a circle through each other.
  */
 #include "kbuild.h"
 #include "kbuild-internal.h"
@@ -70,16 +70,6 @@ int kbuild_git(const char *dir, struct strbuf *out, struct strbuf *err, ...)
 	rc = run_argv_dir((const char *const *)a.v, NULL, kbuild_git_env, out, err);
 	kargv_release(&a);
 	return rc;
-}
-
-int kbuild_ref_check(const char *what, const char *ref)
-{
-	if (!ref || !*ref)
-		return error("%s: an empty git ref", what);
-	if (ref[0] == '-')
-		return error("%s %s: a git ref cannot start with '-' (git would read it as an option)",
-			     what, ref);
-	return 0;
 }
 
 /* First line of a buffer (static, for messages). */

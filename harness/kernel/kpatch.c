@@ -78,7 +78,7 @@ int kpatch_resolve(const struct kbuild_opts *o, const char *tree, const char *ca
 			int rc;
 
 			/* "--output=FILE..x" would make format-patch write FILE */
-			if (kbuild_ref_check("--patch", p))
+			if (kbuild_range_check("--patch", p))
 				return MMB_EUSAGE;
 			rc = kbuild_git(tree, &out, &err, "format-patch", "--stdout", "--no-signature",
 				 "--end-of-options", p, "--", NULL);

@@ -798,7 +798,7 @@ static void on_fatal_signal(int sig)
 
 void envctl_install_signal_handlers(void)
 {
-	/* SIGINT/SIGTERM/SIGHUP are the caller's: a polite stop, not a crash */
+	/* SIGINT/SIGTERM/SIGHUP/SIGQUIT are the caller's: a polite stop, not a crash */
 	int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE };
 	struct sigaction sa;
 

@@ -3,6 +3,7 @@
  * the compare layer's, harness/compare/bymachine.h), then the change of
  * each row per machine, in every format of the renderer table.
  */
+#include "fmtnum.h"
 #include "render.h"
 #include "render-internal.h"
 #include "bymachine.h"
@@ -69,8 +70,8 @@ static void change_cell(char *buf, size_t len, const struct compare *c, long r, 
 	if (mb == 0)
 		snprintf(buf, len, "n/a %s", mark);
 	else
-		snprintf(buf, len, "%+.2f%% %s", 100 * (stats_mean_of(&row->sum[i], row->mean) - mb) /
-			 fabs(mb), mark);
+		snprintf(buf, len, "%s%% %s",
+			 FMT_FP(stats_rel_pct(mb, stats_mean_of(&row->sum[i], row->mean)), 2), mark);
 }
 
 /* The rows of every machine's comparison, each once, in first-appearance order. */

@@ -1,4 +1,5 @@
 /* 0-day's ncompare layout (docs/report-formats.md §2). */
+#include "fmtnum.h"
 #include "render.h"
 #include "render-internal.h"
 #include "monitors.h"
@@ -19,8 +20,10 @@ static void lkp_stddev(struct strbuf *out, const struct stats_summary *s)
 		strbuf_addstr(out, "      ");
 		return;
 	}
-	pct = 100 * s->pstddev / s->amean;
-	if (pct > 2)
+	pct = stats_pct_of(s->pstddev, s->amean);
+	if (pct >= 1e9)	/* no int holds it */
+		strbuf_addf(out, " \xc2\xb1%.0e%%", pct);
+	else if (pct > 2)
 		strbuf_addf(out, " \xc2\xb1%3d%%", (int)pct);
 	else
 		strbuf_addstr(out, "      ");
@@ -214,13 +217,14 @@ static bool lkp_row(struct strbuf *out, const struct compare *c, const struct co
 		if (!s->n || !row->sum[0].n) {
 			strbuf_addf(out, "%12s", "");
 		} else if (lkp_absolute(name)) {
-			strbuf_addf(out, "%+10.1f  ", s->amean - base);
+			strbuf_addf(out, "%10s  ", FMT_FP(s->amean - base, 1));
 		} else if (base == 0) {
 			/* 0-day divides by 1e-100 instead and prints +6.1e+99% */
 			strbuf_addf(out, "%11s ", "n/a");
 			any_na = true;
 		} else {
-			double pct = 100 * (s->amean - base) / base;
+			/* 0-day divides by the signed base */
+			double pct = stats_rel_pct(base, s->amean) * (base < 0 ? -1 : 1);
 
 			if (fabs(pct) >= 100000)
 				strbuf_addf(out, "%+10.2g%% ", pct);

@@ -1,4 +1,5 @@
 /* The mailing-list mean_rel tables in markdown (docs/report-formats.md §3). */
+#include "fmtnum.h"
 #include "render.h"
 #include "render-internal.h"
 #include "monitors.h"
@@ -50,7 +51,7 @@ static void md_title(struct strbuf *out, const struct compare *c, size_t r)
 
 static char *md_std_rel(const struct stats_summary *s)
 {
-	return s->n > 1 && s->amean ? xasprintf("%.1f%%", 100 * s->stddev / fabs(s->amean)) :
+	return s->n > 1 && s->amean ? xasprintf("%s%%", FMT_F(stats_pct_of(s->stddev, s->amean), 1)) :
 				      xstrdup("n/a");
 }
 
@@ -69,7 +70,7 @@ static char *md_p_cell(const struct compare *c, size_t r, size_t i)
 	if (isnan(t->rel_lo))
 		cell = xasprintf("%s [n/a]%s", p, compare_significant(c, r, i) ? " *" : "");
 	else
-		cell = xasprintf("%s [%+.1f%%, %+.1f%%]%s", p, t->rel_lo, t->rel_hi,
+		cell = xasprintf("%s [%s%%, %s%%]%s", p, FMT_FP(t->rel_lo, 1), FMT_FP(t->rel_hi, 1),
 				 compare_significant(c, r, i) ? " *" : "");
 	free(p);
 	return cell;
@@ -94,8 +95,8 @@ static char **md_cells(const struct compare *c, size_t r, size_t i, bool *na)
 		} else {
 			double mb = stats_mean_of(b, row->mean);
 
-			cells[1] = xasprintf("%.1f%%", 100 * (stats_mean_of(s, row->mean) - mb) /
-							       fabs(mb));
+			cells[1] = xasprintf("%s%%",
+					     FMT_F(stats_rel_pct(mb, stats_mean_of(s, row->mean)), 1));
 		}
 		cells[2] = md_std_rel(s);
 		cells[3] = md_p_cell(c, r, i);

@@ -1,4 +1,5 @@
 /* mmtests' compare-kernels layout (docs/report-formats.md §1). */
+#include "fmtnum.h"
 #include "render.h"
 #include "render-internal.h"
 #include "monitors.h"
@@ -16,7 +17,8 @@ double compare_pdiff(double new_, double base)
 		return 0;
 	if (base == 0)
 		return 100;
-	return new_ * 100 / base - 100;
+	/* divided first only where new_ * 100 overflows: mmtests' digits otherwise */
+	return isfinite(new_ * 100) ? new_ * 100 / base - 100 : new_ / base * 100 - 100;
 }
 
 double compare_pndiff(double new_, double base)
@@ -27,7 +29,7 @@ double compare_pndiff(double new_, double base)
 		return 100;
 	if (base == 0)
 		return -99;
-	return 100 - new_ * 100 / base;
+	return isfinite(new_ * 100) ? 100 - new_ * 100 / base : 100 - new_ / base * 100;
 }
 
 /*
@@ -195,7 +197,7 @@ static void mm_cell(struct strbuf *out, double v, double pct, int prec, bool sta
 		if (no_value)
 			strbuf_addf(out, "%*s", MM_W, "-");
 		else
-			strbuf_addf(out, "%*.*f", MM_W, prec, v);
+			strbuf_addf(out, "%*s", MM_W, FMT_F(v, prec));
 		strbuf_addf(out, " (%8s)", "-");
 		return;
 	}
@@ -206,13 +208,13 @@ static void mm_cell(struct strbuf *out, double v, double pct, int prec, bool sta
 	}
 	if (isnan(pct))
 		pct = 0;
-	strbuf_addf(out, "%*.*f", MM_W, prec, v);
+	strbuf_addf(out, "%*s", MM_W, FMT_F(v, prec));
 	if (na)
 		strbuf_addf(out, star ? " *%8s*" : " (%8s)", "n/a");
 	else if (star)
-		strbuf_addf(out, " *%7.2f%%*", pct);
+		strbuf_addf(out, " *%7s%%*", FMT_F(pct, 2));
 	else
-		strbuf_addf(out, " (%7.2f%%)", pct);
+		strbuf_addf(out, " (%7s%%)", FMT_F(pct, 2));
 }
 
 static bool mmtests_table(struct strbuf *out, const struct compare *c, const size_t *rows,

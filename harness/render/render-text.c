@@ -2,6 +2,7 @@
 #include "render.h"
 #include "render-internal.h"
 #include "monitors.h"
+#include "fmtnum.h"
 #include "json.h"
 #include "util.h"
 
@@ -74,18 +75,19 @@ static void text_cells(const struct compare *c, size_t r, size_t i, struct text_
 	} else {
 		double mb = stats_mean_of(&row->sum[0], row->mean);
 
-		snprintf(x->chg, sizeof(x->chg), "%+.2f%%",
-			 100 * (stats_mean_of(s, row->mean) - mb) / fabs(mb));
+		snprintf(x->chg, sizeof(x->chg), "%s%%",
+			 FMT_FP(stats_rel_pct(mb, stats_mean_of(s, row->mean)), 2));
 		if (isnan(t->rel_lo))
 			snprintf(x->ci, sizeof(x->ci), "-");
 		else
-			snprintf(x->ci, sizeof(x->ci), "[%+.2f%%, %+.2f%%]", t->rel_lo, t->rel_hi);
+			snprintf(x->ci, sizeof(x->ci), "[%s%%, %s%%]", FMT_FP(t->rel_lo, 2),
+				 FMT_FP(t->rel_hi, 2));
 	}
 	fmt_p(x->p, sizeof(x->p), t->p);
 	if (rank)
 		fmt_p(x->q, sizeof(x->q), t->q);
 	else
-		snprintf(x->q, sizeof(x->q), "%.3f", t->statistic);
+		snprintf(x->q, sizeof(x->q), "%s", FMT_F(t->statistic, 3));
 }
 
 /* --verbose: a block per row, every kernel on its line, each reason beside its verdict. */

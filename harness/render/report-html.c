@@ -3,6 +3,7 @@
  * and the comparison as tables with coloured verdict cells
  * (report_html_tables()).
  */
+#include "fmtnum.h"
 #include "report-emit.h"
 #include "report.h"
 #include "monitors.h"
@@ -103,8 +104,10 @@ static void cmp_row(struct strbuf *html, const struct compare *c, size_t r)
 		double m = s->n ? stats_mean_of(s, row->mean) : NAN;
 
 		if (s->n) {
-			strbuf_addf(html, fabs(m) >= 1e5 ? "<td class=\"num\">%.0f <small>n=%zu" :
-				    "<td class=\"num\">%.6g <small>n=%zu", m, s->n);
+			if (fabs(m) >= 1e5)
+				strbuf_addf(html, "<td class=\"num\">%s <small>n=%zu", FMT_F(m, 0), s->n);
+			else
+				strbuf_addf(html, "<td class=\"num\">%.6g <small>n=%zu", m, s->n);
 			if (q->series[i].ndisturbed)
 				strbuf_addf(html, " (%zu disturbed)", q->series[i].ndisturbed);
 			strbuf_addstr(html, "</small></td>");
@@ -114,8 +117,8 @@ static void cmp_row(struct strbuf *html, const struct compare *c, size_t r)
 		if (!i)
 			continue;
 		if (isfinite(t->rel))
-			strbuf_addf(html, "<td class=\"num\">%+.2f%% <small>[%+.2f%%, %+.2f%%]</small></td>",
-				    t->rel, t->rel_lo, t->rel_hi);
+			strbuf_addf(html, "<td class=\"num\">%s%% <small>[%s%%, %s%%]</small></td>",
+				    FMT_FP(t->rel, 2), FMT_FP(t->rel_lo, 2), FMT_FP(t->rel_hi, 2));
 		else if (s->n && row->sum[0].n && row->sum[0].amean == 0)
 			strbuf_addstr(html, "<td title=\"the baseline is 0, so there is no relative"
 				      " change\">n/a</td>");

@@ -6,6 +6,7 @@
  * from plot/.  Plots are drawn first: if gnuplot fails, no report file is
  * written.
  */
+#include "fmtnum.h"
 #include "report.h"
 #include "report-emit.h"
 #include "monitors.h"
@@ -231,7 +232,7 @@ static char *change_text(const struct stats_test *t)
 
 	/* always a first part, what follows starts with ", "; a half-open CI as the table prints it */
 	if (!isnan(t->rel_lo) && !isnan(t->rel_hi))
-		strbuf_addf(&sb, "95%% CI [%+.2f%%, %+.2f%%]", t->rel_lo, t->rel_hi);
+		strbuf_addf(&sb, "95%% CI [%s%%, %s%%]", FMT_FP(t->rel_lo, 2), FMT_FP(t->rel_hi, 2));
 	else
 		strbuf_addstr(&sb, "no 95% CI (not defined for this test)");
 	if (isfinite(t->p))
@@ -427,7 +428,7 @@ static void verdict_item(struct report *rp, struct report_emitter *e, size_t r, 
 	/* inconclusive: the reason, with its numbers, instead of a change */
 	chg = pass == 2 ? xstrdup(row->why[i]) : change_text(&row->test[i]);
 	rel = pass == 2 ? xstrdup("(no verdict)") :
-	      isfinite(row->test[i].rel) ? xasprintf("%+.2f%%", row->test[i].rel) :
+	      isfinite(row->test[i].rel) ? xasprintf("%s%%", FMT_FP(row->test[i].rel, 2)) :
 	      xstrdup("n/a (the baseline is 0)");
 	text = xasprintf("%s, %s %s", name, rp->qs->kernels[i].label, rel);
 	report_emit_item(e, &(struct report_item){

@@ -1,3 +1,4 @@
+#include "fmtnum.h"
 #include "summary.h"
 #include "read.h"
 #include "stats.h"
@@ -44,9 +45,9 @@ static void print_row(FILE *f, const struct db_run_series *r, const int *w)
 		higher = false;
 	mean = higher ? s.hmean : s.amean;
 	cov = higher ? s.hcoeffvar : s.coeffvar;
-	fprintf(f, "%-5s  %16.4f  ", higher ? "Hmean" : "Amean", mean);
+	fprintf(f, "%-5s  %16s  ", higher ? "Hmean" : "Amean", FMT_F(mean, 4));
 	if (r->n > 1 && isfinite(cov))
-		fprintf(f, "%6.2f%%  %s\n", cov, better);
+		fprintf(f, "%6s%%  %s\n", FMT_F(cov, 2), better);
 	else
 		fprintf(f, "%7s  %s\n", "-", better);	/* one value has no spread */
 }

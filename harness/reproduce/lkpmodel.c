@@ -1,4 +1,5 @@
 /* The parsed 0-day / LKP report: lookups, release and the dry-run description. */
+#include "fmtnum.h"
 #include "lkpreport.h"
 #include "util.h"
 
@@ -136,7 +137,7 @@ void lkp_fmt_mean(struct strbuf *sb, double v)
 {
 	if (fabs(v) < 1000)
 		strbuf_addf(sb, "%10.2f", v);
-	else if (fabs(v) > 1e8)
+	else if (!(fabs(v) <= 1e8))
 		strbuf_addf(sb, "%10.4g", v);
 	else
 		strbuf_addf(sb, "%10lld", (long long)llround(v));
@@ -147,12 +148,12 @@ void lkp_report_describe(const struct lkp_report *r, struct strbuf *out)
 	strbuf_addf(out, "testcase:      %s\n", r->testcase);
 	strbuf_addf(out, "test machine:  %s\n", r->test_machine ? r->test_machine : "(not in the report)");
 	if (r->headline_from_table)
-		strbuf_addf(out, "headline:      %s %+.1f%s%s (first row of the table; no 'noticed a' sentence)\n",
-			    r->headline_metric, r->headline_change, r->headline_absolute ? "" : "%",
+		strbuf_addf(out, "headline:      %s %s%s%s (first row of the table; no 'noticed a' sentence)\n",
+			    r->headline_metric, FMT_FP(r->headline_change, 1), r->headline_absolute ? "" : "%",
 			    r->direction < 0 ? " regression" : r->direction > 0 ? " improvement" : "");
 	else
-		strbuf_addf(out, "headline:      %s %+.1f%s %s\n", r->headline_metric,
-			    r->headline_change, r->headline_absolute ? "" : "%",
+		strbuf_addf(out, "headline:      %s %s%s %s\n", r->headline_metric,
+			    FMT_FP(r->headline_change, 1), r->headline_absolute ? "" : "%",
 			    r->direction < 0 ? "regression" : "improvement");
 	if (r->commit_sha)
 		strbuf_addf(out, "commit:        %s (\"%s\")\n", r->commit_sha,
@@ -180,9 +181,9 @@ void lkp_report_describe(const struct lkp_report *r, struct strbuf *out)
 			for (size_t c = 0; c < tb->ncommits; c++) {
 				if (c > 0) {
 					if (row->absolute)
-						strbuf_addf(out, "%+10.1f  ", row->change[c]);
+						strbuf_addf(out, "%10s  ", FMT_FP(row->change[c], 1));
 					else
-						strbuf_addf(out, "%+10.1f%% ", row->change[c]);
+						strbuf_addf(out, "%10s%% ", FMT_FP(row->change[c], 1));
 				}
 				lkp_fmt_mean(out, row->mean[c]);
 				if (row->stddev[c] >= 0)

@@ -2,6 +2,7 @@
  * reproduce's comparison: the 0-day table (our row under the report's) for
  * the KPI and the report's "why" rows, read from one comparison value.
  */
+#include "fmtnum.h"
 #include "repcompare.h"
 
 #include "compare.h"
@@ -70,9 +71,9 @@ static void fmt_lkp_row(struct strbuf *sb, const struct cells *cl, size_t n, con
 			if (isnan(cl->chg[c]))
 				strbuf_addstr(sb, "            ");
 			else if (cl->absolute)
-				strbuf_addf(sb, "%+10.1f  ", cl->chg[c]);
+				strbuf_addf(sb, "%10s  ", FMT_FP(cl->chg[c], 1));
 			else
-				strbuf_addf(sb, "%+10.1f%% ", cl->chg[c]);
+				strbuf_addf(sb, "%10s%% ", FMT_FP(cl->chg[c], 1));
 		}
 		if (isnan(cl->mean[c]))
 			strbuf_addstr(sb, "          ");
@@ -97,11 +98,12 @@ static void here_cells(const struct compare_row *cr, size_t n, bool absolute, st
 			continue;
 		cl->mean[c] = s->amean;
 		if (cr->q->series[c].n > 1 && s->amean != 0)
-			cl->sd[c] = (int)(100.0 * s->pstddev / fabs(s->amean));
+			cl->sd[c] = (int)fmin(stats_pct_of(s->pstddev, s->amean), 1e9);
 		if (c > 0 && !isnan(cl->mean[0]))
 			cl->chg[c] = absolute ? cl->mean[c] - cl->mean[0] :
-				100.0 * (cl->mean[c] - cl->mean[0]) /
-				(cl->mean[0] ? cl->mean[0] : 1e-100);
+				cl->mean[0] ? stats_rel_pct(cl->mean[0], cl->mean[c]) *
+					      (cl->mean[0] < 0 ? -1 : 1) :
+				100.0 * cl->mean[c] / 1e-100;
 	}
 }
 
@@ -279,11 +281,12 @@ static void why_verdict(struct strbuf *sb, const struct repro_view *v, const str
 		return;
 	}
 	if (!isnan(rep))
-		strbuf_addf(sb, "report %+.1f%s, ", rep, pct);
+		strbuf_addf(sb, "report %s%s, ", FMT_FP(rep, 1), pct);
 	if (abs)
 		strbuf_addf(sb, "here %+.4g [CI %+.4g, %+.4g]", st->diff, st->diff_lo, st->diff_hi);
 	else
-		strbuf_addf(sb, "here %+.1f%% [CI %+.1f, %+.1f]", st->rel, st->rel_lo, st->rel_hi);
+		strbuf_addf(sb, "here %s%% [CI %s, %s]", FMT_FP(st->rel, 1), FMT_FP(st->rel_lo, 1),
+			    FMT_FP(st->rel_hi, 1));
 	fmt_p(sb, "p", st->p);
 	fmt_p(sb, "q", w->q[c]);
 	sig = !isnan(w->q[c]) && w->q[c] < COMPARE_ALPHA && (st->diff_lo > 0 || st->diff_hi < 0);
@@ -391,8 +394,8 @@ static int kpi_verdicts(const struct repro_view *v, bool *complete)
 			continue;
 		}
 		if (isnan(rep)) {
-			printf("%s: here: %+.1f%% [CI %+.1f, %+.1f], p=%.4f\n", cols->labels[c], st->rel,
-			       st->rel_lo, st->rel_hi, st->p);
+			printf("%s: here: %s%% [CI %s, %s], p=%.4f\n", cols->labels[c],
+			       FMT_FP(st->rel, 1), FMT_FP(st->rel_lo, 1), FMT_FP(st->rel_hi, 1), st->p);
 			continue;
 		}
 		reproduced += repro_verdict(rep, st->rel, st->rel_lo, st->rel_hi, st->p, &out);

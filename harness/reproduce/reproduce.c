@@ -2,6 +2,7 @@
  * Report -> experiment mapping and the "reproduced" verdict.  See
  * reproduce.h for the table of mappings.
  */
+#include "fmtnum.h"
 #include "reproduce.h"
 #include "db.h"
 #include "plugin.h"
@@ -247,8 +248,8 @@ static void yaml_scalar(struct strbuf *sb, const char *s)
 static char *description(const struct repro_plan *p, const struct lkp_report *r)
 {
 	const struct lkp_table *t = p->table;
-	char *d = xasprintf("0-day: %s %+.1f%s%s, %.10s vs %.10s", r->headline_metric,
-			    r->headline_change, r->headline_absolute ? "" : "%",
+	char *d = xasprintf("0-day: %s %s%s%s, %.10s vs %.10s", r->headline_metric,
+			    FMT_FP(r->headline_change, 1), r->headline_absolute ? "" : "%",
 			    r->direction < 0 ? " regression" : r->direction > 0 ? " improvement" : "",
 			    t->commits[0].long_sha, t->commits[1].long_sha);
 	char *line = one_line(d);
@@ -789,13 +790,13 @@ int repro_verdict(double report_change, double rel, double rel_lo, double rel_hi
 	if (!isnan(p))
 		sig = sig && p < 0.05;
 	ok = sig && same;
-	strbuf_addf(out, "report: %+.1f%%, here: %+.1f%% [CI %+.1f, %+.1f], p=", report_change,
-		    rel, rel_lo, rel_hi);
+	strbuf_addf(out, "report: %s%%, here: %s%% [CI %s, %s], p=", FMT_FP(report_change, 1),
+		    FMT_FP(rel, 1), FMT_FP(rel_lo, 1), FMT_FP(rel_hi, 1));
 	repro_fmt_p(out, p);
 	strbuf_addstr(out, ok ? ": reproduced" : ": not reproduced");
 	if (ok && (rel_hi < report_change || rel_lo > report_change))
-		strbuf_addf(out, " (magnitude differs: the report's %+.1f%% is outside the CI)",
-			    report_change);
+		strbuf_addf(out, " (magnitude differs: the report's %s%% is outside the CI)",
+			    FMT_FP(report_change, 1));
 	if (!ok && sig && !same)
 		strbuf_addstr(out, " (significant change in the opposite direction)");
 	else if (!ok)

@@ -66,10 +66,13 @@ static int recv_request(int sock, struct fs_request *req, int fd[2])
 
 /* The iteration child: as run_child's direct child, from "go" on. */
 static __attribute__((noreturn)) void child(int sock, const struct plan *plan,
-					    const struct fs_request *req, int msg_fd, int go_fd)
+					    const struct fs_request *req, int msg_fd, int go_fd,
+					    pid_t server)
 {
 	const struct plan_workload *w = &plan->wls[req->wi];
 
+	/* the server dies with the harness; so do we, at once, "go" or not */
+	die_with_parent_by(server, SIGKILL);
 	close(sock);
 	signal(SIGQUIT, SIG_DFL);	/* the server's ignores are not the plugin's */
 	signal(SIGINT, SIG_DFL);
@@ -77,16 +80,15 @@ static __attribute__((noreturn)) void child(int sock, const struct plan *plan,
 	runner_child_start(go_fd, w, &w->variants[req->vi], msg_fd, req->has_pin ? &req->pin : NULL);
 }
 
-static __attribute__((noreturn)) void serve(int sock, const struct plan *plan)
+static __attribute__((noreturn)) void serve(int sock, const struct plan *plan, pid_t harness)
 {
 	static const int quiet[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGPIPE };
-	struct fs_request req;
+	struct fs_request req = { 0 };	/* filled by recv_request() */
+	pid_t server = getpid();
 	int fd[2], rc;
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);	/* never outlive the harness */
-	if (getppid() == 1)
-		_exit(0);
+	die_with_parent_by(harness, SIGKILL);	/* never outlive the harness */
 	envctl_forget_lock();
 	/* the harness stops the run and then us; a crash here must not restore its settings */
 	for (size_t i = 0; i < ARRAY_SIZE(quiet); i++)
@@ -101,7 +103,7 @@ static __attribute__((noreturn)) void serve(int sock, const struct plan *plan)
 			_exit(2);
 		pid = fork();
 		if (pid == 0)
-			child(sock, plan, &req, fd[0], fd[1]);
+			child(sock, plan, &req, fd[0], fd[1], server);
 		close(fd[0]);
 		close(fd[1]);
 		if (pid > 0)
@@ -121,6 +123,7 @@ static __attribute__((noreturn)) void serve(int sock, const struct plan *plan)
 void forkserver_start(struct forkserver *fs, const struct plan *plan)
 {
 	const char *off = getenv("MMBENCH_FORKSERVER");
+	pid_t harness = getpid();
 	int sv[2];
 
 	memset(fs, 0, sizeof(*fs));
@@ -133,7 +136,7 @@ void forkserver_start(struct forkserver *fs, const struct plan *plan)
 	fs->pid = fork();
 	if (fs->pid == 0) {
 		close(sv[0]);
-		serve(sv[1], plan);
+		serve(sv[1], plan, harness);
 	}
 	close(sv[1]);
 	if (fs->pid < 0) {

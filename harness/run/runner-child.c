@@ -222,8 +222,7 @@ void runner_child_main(const struct plan_workload *w,
 	uint32_t done = DONE_OK;
 	int rc;
 
-	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);	/* never outlive a killed harness */
+	setpgid(0, 0);	/* PR_SET_PDEATHSIG: set by whoever forked us (die_with_parent_by()) */
 	envctl_forget_lock();
 	if (runner_iter_profile)
 		perfrec_child_init(runner_iter_profile);
@@ -232,6 +231,7 @@ void runner_child_main(const struct plan_workload *w,
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGHUP, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
 	signal(SIGSEGV, SIG_DFL);
 	signal(SIGBUS, SIG_DFL);
 	signal(SIGABRT, SIG_DFL);
@@ -284,9 +284,13 @@ void runner_child_start(int go_fd, const struct plan_workload *w, const struct p
 			int fd, const cpu_set_t *pin)
 {
 	char ok;
+	ssize_t n;
 
-	while (read(go_fd, &ok, 1) < 0 && errno == EINTR)
+	while ((n = read(go_fd, &ok, 1)) < 0 && errno == EINTR)
 		;
+	/* no "go": the harness died (or gave up on us) before; run nothing */
+	if (n != 1)
+		_exit(0);
 	close(go_fd);
 	runner_child_main(w, v, fd, pin);
 }

@@ -252,11 +252,12 @@ static int iter_verdict(const struct plan_workload *w, int status, bool timed_ou
 static pid_t fork_child(const struct plan_workload *w, const struct plan_variant *v,
 			const cpu_set_t *pin, int fds[2], int go[2])
 {
-	pid_t pid;
+	pid_t pid, harness = getpid();
 
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
+		die_with_parent_by(harness, SIGKILL);	/* never outlive a killed harness */
 		close(fds[0]);
 		close(go[1]);
 		runner_child_start(go[0], w, v, fds[1], pin);

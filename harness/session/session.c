@@ -152,7 +152,8 @@ static int new_run(struct result_sink *sink, struct mmb_db *db, const struct exp
 }
 
 /*
- * Ctrl-C / SIGTERM / SIGHUP (the terminal closed): stop after killing
+ * Ctrl-C / SIGTERM / SIGHUP (the terminal closed) / SIGQUIT (Ctrl-\,
+ * whose default would end us without restoring): stop after killing
  * the current child, restore, record the run as interrupted.
  */
 static void catch_stop_signals(void)
@@ -166,6 +167,7 @@ static void catch_stop_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
 }
 
 static const struct {

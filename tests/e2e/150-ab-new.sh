@@ -46,7 +46,7 @@ expect 2 "ab: --new -x: a git ref cannot start with '-'" -- "$MM" ab --tree "$t"
 expect 2 "ab: --new: an empty git ref" -- "$MM" ab --tree "$t" --new "" "$y"
 expect 2 "no --patch or --new given" -- "$MM" ab --tree "$t" --base v1.0 "$y"
 expect 2 "--ref nosuch: not a commit" -- "$MM" ab --tree "$t" --base v1.0 --new nosuch "$y"
-expect 2 "are one commit" -- "$MM" ab --tree "$t" --base v1.0 --new v1.0^{commit} "$y"
+expect 2 "are one commit" -- "$MM" ab --tree "$t" --base v1.0 --new v1.0~0 "$y"
 grep -q "nothing to compare" "$work/err" || fail "one commit: no 'nothing to compare'"
 [ -d "$MMBENCH_CACHE/kernels" ] && [ -n "$(ls "$MMBENCH_CACHE/kernels")" ] &&
 	fail "a kernel was built for an argument error"

@@ -40,7 +40,7 @@ rc=0
 	die "a newline in a quoted name: exit $rc, $(cat "$W/err")"
 
 # values JSON cannot hold as written are stored re-printed, same number
-printf 'workload,metric,variant,iteration,value\nw,odd,,1,+5\nw,odd,,2,.5\nw,odd,,3,007\nw,odd,,4,0x1p3\nw,odd,,5, -2.5e1 \nw,odd,,6,0.1\n' > "$W/odd.csv"
+printf 'workload,metric,variant,iteration,value\nw,odd,,1,+5\nw,odd,,2,.5\nw,odd,,3,007\nw,odd,,4,8e0\nw,odd,,5, -2.5e1 \nw,odd,,6,0.1\n' > "$W/odd.csv"
 "$MMB" -q import --db "$DB" --name odd "$W/odd.csv" || die "odd number spellings refused"
 [ "$(count "select group_concat(value, ' ') from (select value from samples where metric = 'odd' order by id)")" = "5.0 0.5 7.0 8.0 -25.0 0.1" ] ||
 	die "odd numbers not read back exactly: $(count "select group_concat(value, ' ') from samples where metric = 'odd'")"
@@ -57,6 +57,9 @@ bad() {	# expected-message, file-content
 }
 bad "bad.csv:3: value 'x' is not a finite number" 'workload,metric,variant,iteration,value\nw,m,,1,1\nw,m,,2,x\n'
 bad "bad.csv:2: value 'nan' is not a finite number" 'workload,metric,variant,iteration,value\nw,m,,1,nan\n'
+# one reading of a written number (issue 42): no hex float, no underflow read as 0
+bad "bad.csv:2: value '0x1p3' is not a finite number: a hex number" 'workload,metric,variant,iteration,value\nw,m,,1,0x1p3\n'
+bad "bad.csv:3: value '1e-400' is not a finite number: too small: it would read as 0" 'workload,metric,variant,iteration,value\nw,m,,1,1\nw,m,,2,1e-400\n'
 bad "bad.csv:2: iteration '-1' is not a non-negative integer" 'workload,metric,variant,iteration,value\nw,m,,-1,1\n'
 bad "bad.csv:2: 4 fields, the header has 5" 'workload,metric,variant,iteration,value\nw,m,,1\n'
 bad "bad.csv:1: unknown column 'vlaue'" 'workload,metric,variant,iteration,vlaue\n'

@@ -42,6 +42,7 @@ cd "$TMP/out"
 for f in */*.gp */*.dat; do
 	printf '%s  %s\n' "$(grep -v '^set terminal ' "$f" | sha256sum | cut -d' ' -f1)" "$f"
 done | sort -k2 > "$TMP/got"
+[ -n "${UPDATE:-}" ] && cp "$TMP/got" "$FIX/pinned.sha256"
 sort -k2 "$FIX/pinned.sha256" > "$TMP/want"
 [ "$(wc -l < "$TMP/want")" -gt 60 ] || die "the pinned list is short: $(wc -l < "$TMP/want") files"
 diff "$TMP/want" "$TMP/got" > "$TMP/diff" ||

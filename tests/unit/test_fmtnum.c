@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
@@ -186,6 +187,27 @@ static void test_parse_decimal(void **state)
 	assert_true(fast > 300000);
 }
 
+/* bounded digits: printf's %f while it is short, the %e form beyond 1e15 */
+static void test_fixed(void **state)
+{
+	char buf[FMT_FIXED_MAX];
+
+	(void)state;
+	assert_string_equal(fmt_fixed(buf, 12.345, 2, false), "12.35");
+	assert_string_equal(fmt_fixed(buf, -5.88, 2, true), "-5.88");
+	assert_string_equal(fmt_fixed(buf, 5.88, 1, true), "+5.9");
+	assert_string_equal(fmt_fixed(buf, 999999999999999.0, 2, false), "999999999999999.00");
+	assert_string_equal(fmt_fixed(buf, 1.7e308, 2, false), "1.70e+308");
+	assert_string_equal(fmt_fixed(buf, -1.7e308, 0, true), "-1.70e+308");
+	assert_string_equal(fmt_fixed(buf, 1e300, 3, true), "+1.000e+300");
+	assert_string_equal(fmt_fixed(buf, 1e-310, 2, false), "0.00");
+	assert_string_equal(fmt_fixed(buf, INFINITY, 2, true), "+inf");
+	assert_string_equal(fmt_fixed(buf, NAN, 2, false), "nan");
+	assert_string_equal(fmt_fixed(buf, 1.7e308, 99, false),
+			    "1.69999999999999994e+308");	/* prec capped at 17 */
+	assert_true(strlen(FMT_FP(-DBL_MAX, 17)) < FMT_FIXED_MAX);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_g17_random),
 		cmocka_unit_test(test_int),
 		cmocka_unit_test(test_parse_decimal),
+		cmocka_unit_test(test_fixed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,6 +20,7 @@
 
 #include "compare.h"
 #include "json.h"
+#include "levels.h"
 #include "stats.h"
 #include "util.h"
 
@@ -603,6 +604,94 @@ static void test_sort(void **state)
 	}
 }
 
+/* same value up to rounding: relative 1e-9, NaN and inf only as themselves */
+static void close_to(const char *what, double got, double want)
+{
+	if (isnan(want) || isinf(want) || want == 0) {
+		if (!(isnan(want) ? isnan(got) : got == want))
+			fail_msg("%s: got %.17g, want %.17g", what, got, want);
+		return;
+	}
+	if (!(fabs(got - want) <= 1e-9 * fabs(want) + 1e-12))
+		fail_msg("%s: got %.17g, want %.17g", what, got, want);
+}
+
+/*
+ * Every test, mean and interval of values near DBL_MAX or 0 (and their
+ * negatives) is the one of the same values near 1: p, t, df, relative
+ * changes do not depend on the scale, differences scale with it (it printed
+ * -inf% and p = 0 for 1.7e308 vs 1.6e308: 1/x underflowed).
+ */
+static void test_huge_and_tiny_scale(void **state)
+{
+	const double b1[] = { 1.70, 1.69, 1.71, 1.72 }, n1[] = { 1.60, 1.59, 1.61, 1.58, 1.62 };
+	const double k[] = { 1e308, 1e-310, 1e-318, -1e308, -1e-300, 1e250 };
+	const enum stats_test_kind kinds[] = { STATS_WELCH, STATS_MWU, STATS_MMTESTS, STATS_LKP };
+	const enum stats_mean_kind means[] = { STATS_AMEAN, STATS_HMEAN, STATS_GMEAN, STATS_MEDIAN };
+	const int64_t rb[] = { 1, 1, 2, 2 }, rn[] = { 3, 3, 4, 4, 5 };
+
+	(void)state;
+	for (size_t j = 0; j < ARRAY_SIZE(k); j++) {
+		double b[4], n[5];
+		/* a subnormal scale keeps fewer digits: compare loosely there */
+		bool sub = fabs(k[j]) < 1e-300;
+
+		for (size_t i = 0; i < 4; i++)
+			b[i] = b1[i] * k[j];
+		for (size_t i = 0; i < 5; i++)
+			n[i] = n1[i] * k[j];
+		for (size_t t = 0; t < ARRAY_SIZE(kinds); t++)
+			for (size_t m = 0; m < ARRAY_SIZE(means); m++) {
+				struct stats_test got, want;
+				double bw[4], nw[5];
+
+				for (size_t i = 0; i < 4; i++)
+					bw[i] = b[i] / fabs(k[j]);
+				for (size_t i = 0; i < 5; i++)
+					nw[i] = n[i] / fabs(k[j]);
+				stats_test_mean(kinds[t], means[m], b, 4, n, 5, 1, &got);
+				stats_test_mean(kinds[t], means[m], bw, 4, nw, 5, 1, &want);
+				if (sub) {
+					assert_true(isfinite(got.rel) && fabs(got.rel - want.rel) < 0.01);
+					continue;
+				}
+				close_to("p", got.p, want.p);
+				close_to("rel", got.rel, want.rel);
+				close_to("rel_lo", got.rel_lo, want.rel_lo);
+				close_to("rel_hi", got.rel_hi, want.rel_hi);
+				if (kinds[t] != STATS_MMTESTS)
+					close_to("statistic", got.statistic, want.statistic);
+				close_to("diff", got.diff / fabs(k[j]), want.diff);
+				assert_int_equal(got.significant, want.significant);
+			}
+		{
+			const struct stats_side sb = { b, rb, 4 }, sn = { n, rn, 5 };
+			struct stats_test got;
+			struct stats_level_info li;
+			struct stats_components c;
+			double mean, lo, hi;
+
+			assert_int_equal(stats_test_levels(STATS_WELCH, STATS_HMEAN, &sb, &sn, 1,
+							   STATS_UNIT_RUN, &got, &li), 0);
+			assert_true(isfinite(got.p) && got.p > 0 && isfinite(got.rel));
+			assert_true(got.rel_lo < got.rel && got.rel < got.rel_hi);
+			stats_mean_ci(b, 4, 1, STATS_HMEAN, 0.05, &mean, &lo, &hi);
+			assert_true(isfinite(mean) && mean != 0);
+			assert_true(isfinite(lo) && isfinite(hi) && lo <= mean && mean <= hi);
+			stats_components(b, rb, 4, &c);
+			if (!(isfinite(c.within_cov) && c.within_cov > 0.1 && c.within_cov < 2))
+				fail_msg("scale %g: within CoV %g", k[j], c.within_cov);
+		}
+	}
+	/* the change every layout prints: finite when the true one is */
+	close_to("rel 1.6/1.7", stats_rel_pct(1.7e308, 1.6e308), 100 * (1.6 / 1.7 - 1));
+	close_to("rel -1.7/1.7", stats_rel_pct(1.7e308, -1.7e308), -200);
+	close_to("rel 3/1 tiny", stats_rel_pct(1e-310, 3e-310), 200);
+	assert_true(isnan(stats_rel_pct(0, 1)));
+	close_to("pct_of", stats_pct_of(1.5e307, 1.5e306), 1000);
+	close_to("pct_of", stats_pct_of(1, -4), 25);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -619,6 +708,7 @@ int main(void)
 		cmocka_unit_test(test_mean_tests),
 		cmocka_unit_test(test_plot_intervals),
 		cmocka_unit_test(test_sort),
+		cmocka_unit_test(test_huge_and_tiny_scale),
 	};
 
 	return cmocka_run_group_tests(tests, load_vectors, free_vectors);

@@ -240,6 +240,17 @@ static void test_bool_double(void **state)
 	check_err(units_parse_double("1e999", &d, err, sizeof(err)), "1e999", "out of range");
 	check_err(units_parse_double("nan", &d, err, sizeof(err)), "nan", "out of range");
 	check_err(units_parse_double("inf", &d, err, sizeof(err)), "inf", "out of range");
+	/* one reading of a written number: no hex floats, no silent 0 for an underflow */
+	check_err(units_parse_double("0x1p3", &d, err, sizeof(err)), "0x1p3", "hex");
+	check_err(units_parse_double("1e-400", &d, err, sizeof(err)), "1e-400", "would read as 0");
+	assert_int_equal(units_parse_double(" 4.9e-324 ", &d, err, sizeof(err)), 0);
+	assert_true(d > 0);
+	assert_int_equal(units_parse_double("0e-999", &d, err, sizeof(err)), 0);
+	assert_true(d == 0);
+	assert_int_equal(units_parse_share("0x1p-1", &d), -1);
+	assert_int_equal(units_parse_share("1e-400%", &d), -1);
+	assert_int_equal(units_parse_share("50%", &d), 0);
+	assert_true(d == 0.5);
 }
 
 /* Expand and compare with an expected list. */

@@ -470,12 +470,60 @@ static int build_argv(const struct mmb_value *params, const struct sng_state *st
 	return n;
 }
 
+/*
+ * The last lines stress-ng printed (its stderr and stdout are one pipe), for
+ * a failure reason: at most TAIL_MAX bytes of its last 3 lines, newlines
+ * as " | ", any other byte outside printable ASCII as \xNN, so that its own
+ * words reach the user and nothing it printed can forge a line.
+ */
+#define TAIL_MAX 300
+static void out_tail(const char *out, size_t len, char *buf, size_t blen)
+{
+	size_t start = len, lines = 0, n = 0;
+
+	while (len && (out[len - 1] == '\n' || out[len - 1] == ' '))
+		len--;
+	for (start = len; start > 0 && lines < 3; start--)
+		lines += out[start - 1] == '\n';
+	if (start < len && out[start] == '\n')
+		start++;
+	if (len - start > TAIL_MAX)
+		start = len - TAIL_MAX;
+	for (size_t i = start; i < len && n + 5 < blen; i++) {
+		unsigned char c = (unsigned char)out[i];
+
+		if (c == '\n')
+			n += (size_t)snprintf(buf + n, blen - n, " | ");
+		else if (c < 0x20 || c >= 0x7f)
+			n += (size_t)snprintf(buf + n, blen - n, "\\x%02x", c);
+		else
+			buf[n++] = (char)c;
+	}
+	buf[n < blen ? n : blen - 1] = '\0';
+}
+
+/* how stress-ng ended, with its last words: "exit 2; it said: ..." */
+static void how_ended(int status, const char *tail, char *buf, size_t blen)
+{
+	int k = 0;
+
+	if (WIFEXITED(status))
+		k = snprintf(buf, blen, "exit %d%s", WEXITSTATUS(status),
+			     WEXITSTATUS(status) == 127 ? ": could not be run" : "");
+	else if (WIFSIGNALED(status))
+		k = snprintf(buf, blen, "killed by signal %d", WTERMSIG(status));
+	if (k >= 0 && (size_t)k < blen)
+		snprintf(buf + k, blen - (size_t)k, "%s%s", *tail ? "; it said: " : "; it printed nothing",
+			 tail);
+}
+
 static int sng_run(const struct mmb_host *host, struct mmb_ctx *ctx,
 		   const struct mmb_value *params, void *state)
 {
 	struct sng_state *st = state;
 	char *argv[MAX_ARGS], bufs[512];
 	struct parsed p = { 0 };
+	char tail[TAIL_MAX + 8], ended[TAIL_MAX + 96];
 	bool region = host->size >= offsetof(struct mmb_host, timed_end) + sizeof(host->timed_end) &&
 		      host->timed_begin && host->timed_end;
 	int status;
@@ -494,10 +542,15 @@ static int sng_run(const struct mmb_host *host, struct mmb_ctx *ctx,
 		host->fail(ctx, "stopped");
 		return MMB_FAIL;
 	}
+	/* before the parse, which cuts the text into lines */
+	out_tail(st->out, st->len, tail, sizeof(tail));
 	parse_output(host, ctx, st->out, &p);
 	if (!p.nok) {
-		host->fail(ctx, "%s", p.why[0] ? p.why : p.err[0] ? p.err : WIFEXITED(status)
-			   ? "stress-ng printed no metrics line" : "stress-ng was killed");
+		how_ended(status, tail, ended, sizeof(ended));
+		if (p.why[0] || p.err[0])
+			host->fail(ctx, "%s", p.why[0] ? p.why : p.err);
+		else
+			host->fail(ctx, "stress-ng printed no metrics line (%s)", ended);
 		return MMB_FAIL;
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status))
