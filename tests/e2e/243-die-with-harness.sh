@@ -9,6 +9,7 @@
 # shim, so that the race is lost every time): no process of the run may
 # live on, and the next command still restores what the run changed.
 . "$(dirname "$0")/../e2e-lib.sh"
+export MMBENCH_STATE=${MMBENCH_STATE:-$TMP/state}
 command -v cc > /dev/null || skip "no C compiler for the LD_PRELOAD shim"
 ldd "$MMB" | grep -q libasan && skip "an ASan build does not take an LD_PRELOAD shim first"
 export MMBENCH_PLUGIN_PATH=$MMBENCH_BUILD/tests/plugins
