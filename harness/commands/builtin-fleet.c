@@ -157,19 +157,6 @@ static const char *dir_arg(int *argc, char **argv, const char *cmd, const char *
 	return NULL;
 }
 
-/* The folder of a subcommand that takes nothing else; NULL after a usage error. */
-static const char *only_dir_arg(int argc, char **argv, const char *cmd)
-{
-	const char *dir = NULL;
-	const struct option opts[] = {
-		OPT_STRING(0, "dir", &dir, "DIR", "fleet folder"),
-		OPT_END(),
-	};
-
-	argc = parse_options(argc, argv, opts, cmd, "DIR", 0);
-	return argc < 0 ? NULL : dir_arg(&argc, argv, cmd, dir, opts);
-}
-
 static int fleet_status_cmd(int argc, char **argv)
 {
 	const char *dir = NULL;
@@ -210,21 +197,37 @@ static int fleet_wait_cmd(int argc, char **argv)
 
 static int fleet_cancel_cmd(int argc, char **argv)
 {
-	const char *dir = only_dir_arg(argc, argv, "fleet cancel");
+	struct fleet_jobs_sel sel = { 0 };
+	const char *dir = NULL;
+	int ret;
+	const struct option opts[] = {
+		OPT_STRING(0, "dir", &dir, "DIR", "fleet folder"),
+		OPT_LIST(0, "job", &sel.tags, &sel.n, "JOB", "only this job: r1-n2 or its id (repeatable)"),
+		OPT_END(),
+	};
 
-	if (!dir)
+	argc = parse_options(argc, argv, opts, "fleet cancel", "DIR", 0);
+	if (argc < 0 || !(dir = dir_arg(&argc, argv, "fleet cancel", dir, opts))) {
+		free(sel.tags);
 		return EXIT_USAGE;
-	return fleet_cancel(dir) ? EXIT_RUNTIME : EXIT_OK;
+	}
+	ret = mmb_exit_code(fleet_cancel(dir, &sel));
+	free(sel.tags);
+	return ret;
 }
 
 static int fleet_resubmit_cmd(int argc, char **argv)
 {
 	struct fleet_request req = { .nodes = 1, .rounds = 1 };
+	struct fleet_jobs_sel sel = { 0 };
 	const char *dir = NULL;
 	bool failed_only = false;
+	int ret;
 	const struct option opts[] = {
 		OPT_STRING(0, "dir", &dir, "DIR", "fleet folder"),
 		OPT_BOOL(0, "failed", &failed_only, "only the failed jobs, while others still run"),
+		OPT_LIST(0, "job", &sel.tags, &sel.n, "JOB",
+			 "only this job, if it failed: r1-n2 or its id (repeatable)"),
 		OPT_STRING(0, "partition", &req.partition, "P", "partition to run in"),
 		OPT_STRING(0, "time", &req.time_limit, "LIMIT", "each job's time limit"),
 		OPT_STRING(0, "mmbench", &req.mmbench, "PATH",
@@ -233,13 +236,18 @@ static int fleet_resubmit_cmd(int argc, char **argv)
 	};
 
 	argc = parse_options(argc, argv, opts, "fleet resubmit", "DIR", 0);
-	if (argc < 0 || !(dir = dir_arg(&argc, argv, "fleet resubmit", dir, opts)))
-		return EXIT_USAGE;
-	if (!req.mmbench && !(req.mmbench = exe_path()))
-		return usage_error("fleet", "cannot find my own executable; give --mmbench PATH");
-	if (req.mmbench[0] != '/')
-		return usage_error("fleet", "--mmbench: an absolute path (the nodes run it)");
-	return fleet_resubmit(dir, &req, failed_only, stdout) ? EXIT_RUNTIME : EXIT_OK;
+	if (argc < 0 || !(dir = dir_arg(&argc, argv, "fleet resubmit", dir, opts))) {
+		ret = EXIT_USAGE;
+	} else if (!req.mmbench && !(req.mmbench = exe_path())) {
+		ret = usage_error("fleet", "cannot find my own executable; give --mmbench PATH");
+	} else if (req.mmbench[0] != '/') {
+		ret = usage_error("fleet", "--mmbench: an absolute path (the nodes run it)");
+	} else {
+		/* a job named on its own is resubmitted while the others run */
+		ret = mmb_exit_code(fleet_resubmit(dir, &req, failed_only || sel.n, &sel, stdout));
+	}
+	free(sel.tags);
+	return ret;
 }
 
 static int fleet_collect_cmd(int argc, char **argv)

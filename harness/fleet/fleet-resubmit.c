@@ -38,7 +38,8 @@ static int clear_attempt(const struct fleet *f, const struct fleet_job *j)
 	return ret;
 }
 
-int fleet_resubmit(const char *dir, const struct fleet_request *req, bool failed_only, FILE *out)
+int fleet_resubmit(const char *dir, const struct fleet_request *req, bool failed_only,
+		   const struct fleet_jobs_sel *sel, FILE *out)
 {
 	const struct fleet_engine_ops *eng;
 	struct fleet_engine_status *st;
@@ -50,15 +51,24 @@ int fleet_resubmit(const char *dir, const struct fleet_request *req, bool failed
 	if (!(st = fleet_open(dir, &f, &eng, &asked)))
 		return -1;
 	redo = xcalloc(f.njobs + 1, sizeof(*redo));
+	if (fleet_jobs_sel_check(sel, &f)) {
+		ret = MMB_EUSAGE;
+		goto out;
+	}
 	for (size_t i = 0; i < f.njobs; i++) {
 		char why[256];
 		enum fleet_outcome o = fleet_job_outcome(&f, &f.jobs[i], &st[i], why, sizeof(why));
 
+		if (!fleet_job_selected(sel, &f.jobs[i]))
+			continue;
 		if (o == FLEET_FAILED)
 			redo[i] = true, nredo++;
 		else if (o != FLEET_DONE)
 			busy++;
+		else if (sel && sel->n)
+			fprintf(out, "%s: done, not queued again\n", f.jobs[i].tag);
 	}
+	/* a job named on its own: the others may run on */
 	if (busy && !failed_only) {
 		ret = error("%s: %zu job%s still pending or running: `fleet wait` or `fleet cancel`"
 			    " first, or `fleet resubmit --failed` for the failed ones only",

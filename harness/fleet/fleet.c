@@ -847,7 +847,32 @@ struct fleet_engine_status *fleet_open(const char *dir, struct fleet *f,
 	return st;
 }
 
-int fleet_cancel(const char *dir)
+bool fleet_job_selected(const struct fleet_jobs_sel *sel, const struct fleet_job *job)
+{
+	if (!sel || !sel->n)
+		return true;
+	for (size_t i = 0; i < sel->n; i++)
+		if (!strcmp(sel->tags[i], job->tag) || !strcmp(sel->tags[i], job->id))
+			return true;
+	return false;
+}
+
+int fleet_jobs_sel_check(const struct fleet_jobs_sel *sel, const struct fleet *f)
+{
+	for (size_t i = 0; sel && i < sel->n; i++) {
+		size_t k;
+
+		for (k = 0; k < f->njobs; k++)
+			if (!strcmp(sel->tags[i], f->jobs[k].tag) || !strcmp(sel->tags[i], f->jobs[k].id))
+				break;
+		if (k == f->njobs)
+			return error("--job %s: no job of %s is called so (a tag as r1-n2, or a job id)",
+				     ctl_show(sel->tags[i]), f->dir);
+	}
+	return 0;
+}
+
+int fleet_cancel(const char *dir, const struct fleet_jobs_sel *sel)
 {
 	const struct fleet_engine_ops *eng;
 	struct fleet_engine_status *st;
@@ -865,9 +890,17 @@ int fleet_cancel(const char *dir)
 		fleet_release(&f);
 		return error("the %s engine cannot cancel jobs", eng->name);
 	}
+	if (fleet_jobs_sel_check(sel, &f)) {
+		free(st);
+		fleet_release(&f);
+		return MMB_EUSAGE;
+	}
 	todo = xcalloc(f.njobs + 1, sizeof(*todo));
 	for (size_t i = 0; i < f.njobs; i++) {
 		const struct fleet_job *j = &f.jobs[i];
+
+		if (!fleet_job_selected(sel, j))
+			continue;
 		/* unknown (the engine could not be asked) and not known to have ended: try */
 		bool maybe = st[i].state == FLEET_E_UNKNOWN && j->id[0] && read_exit(&f, j) < 0;
 
@@ -878,7 +911,7 @@ int fleet_cancel(const char *dir)
 	if (ret)
 		error("not cancelled, may still be queued or running: %s%s", left.buf,
 		      asked ? "" : "; the engine could not be asked, try again when it answers");
-	else
+	else if (!sel || !sel->n)
 		submit_failed_gone(&f);
 	strbuf_release(&left);
 	free(todo);

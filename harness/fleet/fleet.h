@@ -187,6 +187,14 @@ enum fleet_outcome fleet_job_outcome(const struct fleet *f, const struct fleet_j
 				     const struct fleet_engine_status *st, char *why, size_t whylen);
 
 /* ---- commands (builtin-fleet.c parses their options) ---- */
+/* --job TAG...: the jobs a cancel or resubmit is about (n 0: all of them). */
+struct fleet_jobs_sel {
+	const char **tags;
+	size_t n;
+};
+/* Is job one sel names?  Every tag of sel must name a job of f: -1 (said) if not. */
+bool fleet_job_selected(const struct fleet_jobs_sel *sel, const struct fleet_job *job);
+int fleet_jobs_sel_check(const struct fleet_jobs_sel *sel, const struct fleet *f);
 int fleet_submit(const struct fleet_engine_ops *eng, const char *dir, const char *config,
 		 const struct fleet_request *req, const struct fleet_spec *spec);
 /* Every job's engine status (st[] has f->njobs entries; UNKNOWN if unreachable). */
@@ -207,7 +215,8 @@ struct fleet_engine_status *fleet_open(const char *dir, struct fleet *f,
  * (refused while one is pending or running), or with failed_only only the
  * failed ones.  A job's old run.db is kept as run.db.N; 0 when all queued.
  */
-int fleet_resubmit(const char *dir, const struct fleet_request *req, bool failed_only, FILE *out);
+int fleet_resubmit(const char *dir, const struct fleet_request *req, bool failed_only,
+		   const struct fleet_jobs_sel *sel, FILE *out);
 /*
  * Until no job is pending or running, asking every interval_s (a progress
  * line on a terminal): an enum fleet_exit; FLEET_EXIT_WAITING once
@@ -215,7 +224,7 @@ int fleet_resubmit(const char *dir, const struct fleet_request *req, bool failed
  * engine's calls included; -1 when the fleet cannot be read.
  */
 int fleet_wait(const char *dir, int interval_s, int timeout_s, FILE *out);
-int fleet_cancel(const char *dir);
+int fleet_cancel(const char *dir, const struct fleet_jobs_sel *sel);
 /*
  * Merge every done job's run.db into dbpath (NULL: the default DB) with
  * db_merge_file (idempotent by run uuid); failed jobs are named with their

@@ -142,6 +142,19 @@ echo "exit 1" > "$j/exit"
 grep -q "^ *node1: every iteration disturbed: foreign CPU 48% of 2 CPUs (limit 10%)\\\\x1b\[31m$" "$TMP/out" ||
 	die "the busy node is not said: $(cat -v "$TMP/out")"
 
+# 13. one job: resubmit --job while the others are pending, cancel --job
+rc=0
+"$MMB" fleet resubmit --job r1-n1 --mmbench "$(cd "$(dirname "$MMB")" && pwd)/mmbench" "$TMP/fl" \
+	> "$TMP/out" 2> "$TMP/err" || rc=$?
+[ $rc = 0 ] && grep -q "^r1-n1: slurm job 105 on node1 (again)" "$TMP/out" ||
+	die "resubmit --job: exit $rc: $(cat "$TMP/out" "$TMP/err")"
+rm -f "$TMP/scancel.log"
+"$MMB" fleet cancel --job r2-n1 --job 104 "$TMP/fl" > /dev/null 2> "$TMP/err" || die "cancel --job: $(cat "$TMP/err")"
+[ "$(cat "$TMP/scancel.log")" = "-- 103 104" ] || die "cancel --job cancelled: $(cat "$TMP/scancel.log")"
+rc=0
+"$MMB" fleet cancel --job r9-n9 "$TMP/fl" > /dev/null 2> "$TMP/err" || rc=$?
+[ $rc = 2 ] && grep -q "^error: --job r9-n9: no job of" "$TMP/err" || die "cancel --job r9-n9: exit $rc"
+
 # 10. jobs slurmctld forgot: their final state from sacct where accounting exists
 FAKE_GONE=1 "$MMB" fleet status "$TMP/fl" > "$TMP/out" 2> /dev/null || true
 grep -q "^r1-n2 .*unknown to the engine and no exit file" "$TMP/out" || die "without sacct: $(cat "$TMP/out")"
