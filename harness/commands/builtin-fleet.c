@@ -159,12 +159,12 @@ static const char *dir_arg(int *argc, char **argv, const char *cmd, const char *
 
 static int fleet_status_cmd(int argc, char **argv)
 {
-	const char *dir = NULL;
-	bool json = false;
 	int rc;
+	bool json = false;
+	const char *dir = NULL;
 	const struct option opts[] = {
-		OPT_STRING(0, "dir", &dir, "DIR", "fleet folder"),
 		OPT_BOOL(0, "json", &json, "one JSON object for scripts"),
+		OPT_STRING(0, "dir", &dir, "DIR", "fleet folder"),
 		OPT_END(),
 	};
 
