@@ -10,7 +10,7 @@
 SRC=${MMBENCH_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 FIX=$SRC/tests/fixtures/compare
 P=$TMP/pwned
-evil='c${PATH:0:0}$(touch${IFS}'"$P"'.1)`touch '"$P"'.2`'
+evil='c${PATH:0:0}$(touch${IFS}'"$P"'.1)`touch${IFS}'"$P"'.2`'
 "$MMB" -q import --name "$evil" "$FIX/aim9-base.csv"
 "$MMB" -q import --name 'two words' "$FIX/aim9-new.csv"
 cd "$TMP"
