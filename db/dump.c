@@ -72,7 +72,7 @@ static void put_value(struct strbuf *out, sqlite3_stmt *st, int i)
 		strbuf_addstr(out, "\"}");
 		break;
 	default:
-		text = (const char *)sqlite3_column_text(st, i);
+		text = db_col_raw(st, i);	/* export is the data: JSON escapes it */
 		if (json_utf8_valid(text)) {
 			json_add_string(out, text);
 			break;
