@@ -70,9 +70,32 @@ int db_fail(struct mmb_db *db);
 int db_prepare(struct mmb_db *db, const char *sql, sqlite3_stmt **st);
 /* End of a read loop that stopped with rc: finalize; 0 if it ran to the end, else db_fail(). */
 int db_done(struct mmb_db *db, sqlite3_stmt *st, int rc);
-/* Column i as a malloc'ed string: "" for NULL (db_col_str) or NULL (db_col_dup). */
+/*
+ * Text read out of a results DB: another machine's, another user's or a
+ * crafted file's, so a hostname, a label or a reason may hold an ESC, a
+ * newline or a C1 control.  Every text column that can reach a person
+ * comes out through these, escaped (text_escape(): controls and bytes
+ * that are not UTF-8 as \xNN, \uNNNN), whatever prints it later:
+ * db_col_str() ("" for NULL) and db_col_dup() (NULL for NULL) on one
+ * line, db_col_lines() keeping newlines and tabs (an experiment's text).
+ * A name that passed name_check() comes out as it went in, but for bytes
+ * that are not UTF-8.  db_col_raw() is the bytes as stored (NULL for
+ * NULL; SQLite's, valid until the next step): only for text that is data,
+ * compared, parsed, copied or exported, never shown; tools/check-layout.py
+ * allows it in the files that do that and sqlite3_column_text() nowhere
+ * but here.
+ */
 char *db_col_str(sqlite3_stmt *st, int i);
 char *db_col_dup(sqlite3_stmt *st, int i);
+char *db_col_lines(sqlite3_stmt *st, int i);
+/*
+ * db_col_dup() without a copy, for reading many rows: SQLite's text when
+ * nothing needs escaping (valid until the next step), else the escaped
+ * text in *esc (valid until esc is used again; strbuf_release() it).
+ */
+struct strbuf;
+const char *db_col_text(sqlite3_stmt *st, int i, struct strbuf *esc);
+const char *db_col_raw(sqlite3_stmt *st, int i);
 /* Bind s (copied) to parameter i, or NULL when s is. */
 void db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s);
 
@@ -137,6 +160,8 @@ enum db_kind {
 	DB_END,
 	DB_STR,			/* char *: "" for NULL (db_col_str) */
 	DB_DUP,			/* char *: NULL for NULL (db_col_dup) */
+	DB_LINES,		/* char *: "" for NULL, lines kept (db_col_lines) */
+	DB_RAW,			/* char *: the bytes as stored, NULL for NULL: data, never shown */
 	DB_INT,			/* int */
 	DB_INT64,		/* int64_t or uint64_t */
 	DB_DOUBLE,		/* double */
@@ -152,6 +177,8 @@ struct db_cols {
 };
 #define DB_CTYPE_STR char *: DB_STR
 #define DB_CTYPE_DUP char *: DB_DUP
+#define DB_CTYPE_LINES char *: DB_LINES
+#define DB_CTYPE_RAW char *: DB_RAW
 #define DB_CTYPE_INT int: DB_INT
 #define DB_CTYPE_INT64 int64_t: DB_INT64, uint64_t: DB_INT64
 #define DB_CTYPE_DOUBLE double: DB_DOUBLE

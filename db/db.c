@@ -59,18 +59,48 @@ int db_done(struct mmb_db *db, sqlite3_stmt *st, int rc)
 	return ret;
 }
 
+const char *db_col_raw(sqlite3_stmt *st, int i)
+{
+	return (const char *)sqlite3_column_text(st, i);
+}
+
+/* The one escape of text read from a results DB (issue 42): see db-internal.h. */
+static char *col_shown(sqlite3_stmt *st, int i, bool lines, const char *null)
+{
+	const char *s = db_col_raw(st, i);
+
+	if (!s)
+		return null ? xstrdup(null) : NULL;
+	return text_ctl(s, lines) ? text_escape(s, lines) : xstrdup(s);
+}
+
 char *db_col_str(sqlite3_stmt *st, int i)
 {
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return xstrdup(s ? (const char *)s : "");
+	return col_shown(st, i, false, "");
 }
 
 char *db_col_dup(sqlite3_stmt *st, int i)
 {
-	const unsigned char *s = sqlite3_column_text(st, i);
+	return col_shown(st, i, false, NULL);
+}
 
-	return s ? xstrdup((const char *)s) : NULL;
+char *db_col_lines(sqlite3_stmt *st, int i)
+{
+	return col_shown(st, i, true, "");
+}
+
+const char *db_col_text(sqlite3_stmt *st, int i, struct strbuf *esc)
+{
+	const char *s = db_col_raw(st, i);
+	char *e;
+
+	if (!s || !text_ctl(s, false))
+		return s;
+	e = text_escape(s, false);
+	strbuf_reset(esc);
+	strbuf_addstr(esc, e);
+	free(e);
+	return esc->buf;
 }
 
 void *db_list_add(struct db_list *l)
@@ -305,7 +335,7 @@ static int db_mark_dead_runs(struct mmb_db *db)
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		pid_t pid = sqlite3_column_int(st, 1);
-		const char *h = (const char *)sqlite3_column_text(st, 2);
+		const char *h = db_col_raw(st, 2);	/* compared, not shown */
 
 		if (h && strcmp(h, host))
 			continue;	/* another machine's run (shared DB): leave it */

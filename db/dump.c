@@ -72,7 +72,7 @@ static void put_value(struct strbuf *out, sqlite3_stmt *st, int i)
 		strbuf_addstr(out, "\"}");
 		break;
 	default:
-		text = (const char *)sqlite3_column_text(st, i);
+		text = db_col_raw(st, i);	/* export is the data: JSON escapes it */
 		if (json_utf8_valid(text)) {
 			json_add_string(out, text);
 			break;
@@ -220,12 +220,13 @@ static int check_samples(struct mmb_db *db)
 			return -1;
 		rc = sqlite3_step(st);
 		if (rc == SQLITE_ROW) {
-			const char *why = (const char *)sqlite3_column_text(st, 1);
+			char *why = db_col_dup(st, 1);
 
 			error("%s: %s %lld %s%s", db->c->path, i ? "sample" : "sample block",
 			      (long long)sqlite3_column_int64(st, 0),
 			      why && (!strncmp(why, "is ", 3) || !strncmp(why, "has ", 4)) ? "" :
 			      "is not a valid block: ", why ? why : "?");
+			free(why);
 			sqlite3_finalize(st);
 			return -1;
 		}

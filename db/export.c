@@ -17,12 +17,13 @@ struct export_ctx {
 	void *arg;
 };
 
+/* export is the data as stored (its CSV imports back byte for byte): not shown text */
 static void row_names(struct db_export_row *r, sqlite3_stmt *st, int i)
 {
-	r->workload = (const char *)sqlite3_column_text(st, i);
-	r->variant = (const char *)sqlite3_column_text(st, i + 1);
-	r->metric = (const char *)sqlite3_column_text(st, i + 2);
-	r->unit = (const char *)sqlite3_column_text(st, i + 3);
+	r->workload = db_col_raw(st, i);
+	r->variant = db_col_raw(st, i + 1);
+	r->metric = db_col_raw(st, i + 2);
+	r->unit = db_col_raw(st, i + 3);
 	r->better = sqlite3_column_int(st, i + 4) < 0 ? -1 : 1;
 }
 
@@ -58,7 +59,7 @@ static int export_run(struct mmb_db *db, sqlite3_stmt *vals, sqlite3_stmt *block
 	sqlite3_bind_int64(blocks, 1, x->r.run_id);
 	while (!ret && (rc = sqlite3_step(blocks)) == SQLITE_ROW) {
 		const void *data = sqlite3_column_type(blocks, 5) == SQLITE_TEXT
-					   ? (const void *)sqlite3_column_text(blocks, 5)
+					   ? (const void *)db_col_raw(blocks, 5)
 					   : sqlite3_column_blob(blocks, 5);
 		const char *why = "no data";
 		sqlite3_int64 n = sqlite3_column_int64(blocks, 6);
@@ -102,7 +103,7 @@ int db_export_samples(struct mmb_db *db, const char *const *labels, size_t nl,
 	}
 	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		x.r.run_id = sqlite3_column_int64(st, 0);
-		x.r.label = (const char *)sqlite3_column_text(st, 1);
+		x.r.label = db_col_raw(st, 1);
 		ret = export_run(db, vals, blocks, &x);
 	}
 	if (!ret && rc != SQLITE_DONE)

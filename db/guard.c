@@ -70,7 +70,7 @@ static int schema_text(sqlite3 *sql, const char *schema, struct strbuf *out, cha
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		for (int i = 0; i < 4; i++) {
-			const char *t = (const char *)sqlite3_column_text(st, i);
+			const char *t = db_col_raw(st, i);
 
 			strbuf_addstr(out, t ? t : "NULL");
 			strbuf_addch(out, i < 3 ? '\x1f' : '\x1e');
@@ -200,7 +200,7 @@ int db_guard_runs_view(struct mmb_db *db)
 	if (db_prepare(db, "SELECT name FROM pragma_table_info('runs', 'main') ORDER BY cid", &st))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *n = (const char *)sqlite3_column_text(st, 0);
+		const char *n = db_col_raw(st, 0);
 
 		if (cols.len)
 			strbuf_addstr(&cols, ", ");

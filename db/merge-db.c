@@ -36,7 +36,7 @@ static int table_cols(struct mmb_db *db, const char *table, const char *const *s
 		return -1;
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
+		const char *name = db_col_raw(st, 0);
 		bool skipped = false;
 
 		for (size_t i = 0; skip && skip[i]; i++)
@@ -136,9 +136,9 @@ static int check_labels(struct mmb_db *db, const char *src_path, const struct db
 		return -1;
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *label = (const char *)sqlite3_column_text(st, 0);
-		const char *rel = (const char *)sqlite3_column_text(st, 1);
-		const char *hash = (const char *)sqlite3_column_text(st, 2);
+		const char *label = db_col_raw(st, 0);
+		const char *rel = db_col_raw(st, 1);
+		const char *hash = db_col_raw(st, 2);
 		const char *to = renamed(o, res, label);
 		int drc;
 
@@ -146,16 +146,17 @@ static int check_labels(struct mmb_db *db, const char *src_path, const struct db
 		sqlite3_bind_text(dst, 1, to, -1, SQLITE_TRANSIENT);
 		drc = sqlite3_step(dst);
 		if (drc == SQLITE_ROW) {
-			const char *drel = (const char *)sqlite3_column_text(dst, 0);
-			const char *dhash = (const char *)sqlite3_column_text(dst, 1);
+			const char *drel = db_col_raw(dst, 0);
+			const char *dhash = db_col_raw(dst, 1);
 			bool rel_differs = rel && drel && strcmp(rel, drel);
 			bool hash_differs = hash && dhash && strcmp(hash, dhash);
 
 			if (rel_differs || hash_differs) {
 				strbuf_addf(&why, "%s  label '%s': release %s, config %.12s here;"
 					    " release %s, config %.12s in %s", nconf ? "\n" : "",
-					    to, drel ? drel : "?", dhash ? dhash : "?",
-					    rel ? rel : "?", hash ? hash : "?", src_path);
+					    ctl_show(to), drel ? ctl_show(drel) : "?",
+					    dhash ? ctl_show(dhash) : "?", rel ? ctl_show(rel) : "?",
+					    hash ? ctl_show(hash) : "?", src_path);
 				if (!nconf++)
 					first = xstrdup(label);
 			}
@@ -173,7 +174,8 @@ static int check_labels(struct mmb_db *db, const char *src_path, const struct db
 	if (nconf) {
 		error("%s: %d label%s name%s a different kernel than in %s; nothing merged:\n%s\n"
 		      "hint: merge them under another label: --rename %s=%s-2", src_path, nconf,
-		      nconf > 1 ? "s" : "", nconf > 1 ? "" : "s", db->c->path, why.buf, first, first);
+		      nconf > 1 ? "s" : "", nconf > 1 ? "" : "s", db->c->path, why.buf, ctl_show(first),
+		      ctl_show(first));
 		free(first);
 		strbuf_release(&why);
 		return DB_MERGE_REFUSED;
@@ -385,7 +387,7 @@ static int merge_run(struct mmb_db *db, int64_t src_run, int64_t src_kid, int64_
 			       " ORDER BY rootpage", &st))
 			goto out;
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			const char *name = (const char *)sqlite3_column_text(st, 0);
+			const char *name = db_col_raw(st, 0);
 
 			if (table_is_special(name))
 				continue;
@@ -493,7 +495,7 @@ static int run_checks(struct mmb_db *db, const struct source_check *checks, size
 			sqlite3_bind_int64(st, m + 1, marks[m]);
 		rc = sqlite3_step(st);
 		if (rc == SQLITE_ROW) {
-			const char *val = (const char *)sqlite3_column_text(st, 1);
+			const char *val = db_col_raw(st, 1);
 			char *where = db_col_str(st, 0), *esc = val ? ctl_escape(val) : NULL;
 
 			error("cannot merge %s: %s%s %s%s%s%s; nothing merged", src_name, when, where,
@@ -601,7 +603,8 @@ int db_merge_file(struct mmb_db *db, const char *src_path, const struct db_merge
 		       " ORDER BY r.id", &st))
 		goto rollback;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		char *label = db_col_str(st, 3);
+		const char *l = db_col_raw(st, 3);	/* the label merged: as stored */
+		char *label = xstrdup(l ? l : "");
 		int r = merge_run(db, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
 				  sqlite3_column_int64(st, 2), renamed(o, NULL, label), res,
 				  &tables, &ntables);

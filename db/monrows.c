@@ -141,6 +141,7 @@ static int load_run(struct mmb_db *db, struct mr_load *l, const struct wv *wv, s
 	int64_t last = -1;
 	long cur = -1;
 	int rc;
+	struct strbuf esc[4] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
 
 	if (db_prepare(db, "SELECT i.id, i.workload, i.variant, i.iteration,"
 		       " i.disturbed IS NOT NULL, i.interference, m.source, m.key, m.delta"
@@ -150,10 +151,10 @@ static int load_run(struct mmb_db *db, struct mr_load *l, const struct wv *wv, s
 		return -1;
 	sqlite3_bind_int64(st, 1, run);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *w = (const char *)sqlite3_column_text(st, 1);
-		const char *var = (const char *)sqlite3_column_text(st, 2);
-		const char *src = (const char *)sqlite3_column_text(st, 6);
-		const char *key = (const char *)sqlite3_column_text(st, 7);
+		const char *w = db_col_text(st, 1, &esc[0]);
+		const char *var = db_col_text(st, 2, &esc[1]);
+		const char *src = db_col_text(st, 6, &esc[2]);
+		const char *key = db_col_text(st, 7, &esc[3]);
 		struct mr_iter *it;
 		char *name;
 
@@ -186,6 +187,8 @@ static int load_run(struct mmb_db *db, struct mr_load *l, const struct wv *wv, s
 			sqlite3_column_double(st, 8)
 		};
 	}
+	for (size_t i = 0; i < ARRAY_SIZE(esc); i++)
+		strbuf_release(&esc[i]);
 	return db_done(db, st, rc);
 }
 

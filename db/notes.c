@@ -33,7 +33,8 @@ static double *note_field(struct iteration_note *n, const char *key)
 static int read_note_row(sqlite3_stmt *st, struct db_list *list, void *arg)
 {
 	int64_t *last = arg, id = sqlite3_column_int64(st, 0);
-	const char *key = (const char *)sqlite3_column_text(st, 5);
+	struct strbuf esc = STRBUF_INIT;
+	const char *key = db_col_text(st, 5, &esc);	/* matched against our field names */
 	struct iteration_note *x = list->n ? (struct iteration_note *)list->v + list->n - 1 : NULL;
 	double *f;
 
@@ -50,6 +51,7 @@ static int read_note_row(sqlite3_stmt *st, struct db_list *list, void *arg)
 	}
 	if (key && (f = note_field(x, key)))
 		*f = sqlite3_column_double(st, 6);
+	strbuf_release(&esc);
 	return 0;
 }
 

@@ -67,10 +67,12 @@ out:
 static int read_entry(sqlite3_stmt *st, struct db_list *list, void *arg)
 {
 	struct profile_entry *e = db_list_add(list);
-	const char *kind = (const char *)sqlite3_column_text(st, 0);
+	struct strbuf esc = STRBUF_INIT;
+	const char *kind = db_col_text(st, 0, &esc);
 
 	(void)arg;
 	e->kind = kind && !strcmp(kind, "self") ? PROFILE_SELF : PROFILE_CALLTRACE;
+	strbuf_release(&esc);
 	e->name = db_col_str(st, 1);
 	e->pct = sqlite3_column_double(st, 2);
 	return 0;

@@ -599,7 +599,7 @@ static int load_block(struct mmb_db *db, struct query_loader *ld, int64_t run, i
 	/* blob: the binary format; text: JSON, NUL-terminated by SQLite */
 	int blob = sqlite3_column_type(st, col) == SQLITE_BLOB;
 
-	data = blob ? sqlite3_column_blob(st, col) : (const void *)sqlite3_column_text(st, col);
+	data = blob ? sqlite3_column_blob(st, col) : (const void *)db_col_raw(st, col);
 	len = (size_t)sqlite3_column_bytes(st, col);
 	if (n < 1 || n > DB_BLOCK_MAX_N)
 		why = "a bad n";

@@ -81,7 +81,8 @@ struct query_run {
 
 struct query_kernel {
 	int64_t id;
-	char *label;
+	char *label;			/* shown (escaped, as all text read: db-internal.h) */
+	char *key;			/* the label as asked for: to select it again, never shown */
 	char *release, *version, *cmdline, *config_hash;
 	char *base_commit, *patches, *compiler;	/* "" when unknown */
 	struct query_run *runs;		/* every run of the label, by id */

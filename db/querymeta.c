@@ -38,6 +38,7 @@ void query_kernel_release(struct query_kernel *k)
 	if (!k)
 		return;
 	free(k->label);
+	free(k->key);
 	free(k->release);
 	free(k->version);
 	free(k->cmdline);
@@ -125,6 +126,7 @@ int query_kernels(struct mmb_db *db, const char *const *labels, size_t n,
 		}
 		k->id = sqlite3_column_int64(st, 0);
 		k->label = db_col_str(st, 1);
+		k->key = xstrdup(labels[i]);
 		k->release = db_col_str(st, 2);
 		k->version = db_col_str(st, 3);
 		k->cmdline = db_col_str(st, 4);

@@ -92,10 +92,11 @@ static const struct db_cols run_detail_cols = { sizeof(struct db_run_detail), {
 		DB_COL(STR, struct db_run_detail, cpu_model),
 		DB_COL(INT, struct db_run_detail, ncpus),
 		DB_COL(INT64, struct db_run_detail, mem_bytes),
-		DB_COL(STR, struct db_run_detail, config_text),
-		DB_COL(DUP, struct db_run_detail, options),
+		DB_COL(LINES, struct db_run_detail, config_text),
+		DB_COL(RAW, struct db_run_detail, options),
 		DB_COL(STR, struct db_run_detail, host),
 		DB_COL(INT, struct db_run_detail, pid),
+		DB_COL(RAW, struct db_run_detail, config_raw),
 	}
 };
 
@@ -105,7 +106,8 @@ int db_run_detail(struct mmb_db *db, int64_t run_id, struct db_run_detail *out)
 			    "SELECT k.label, r.experiment, r.config_path, r.status, r.accel,"
 			    " r.release, r.version, r.cmdline, r.config_hash, r.harness_version,"
 			    " r.git_sha, r.compiler, r.started, r.finished, m.hostname, m.cpu_model,"
-			    " m.ncpus, m.mem_bytes, r.config_text, r.options, r.host, r.pid"
+			    " m.ncpus, m.mem_bytes, r.config_text, r.options, r.host, r.pid,"
+			    " coalesce(r.config_text, '')"
 			    " FROM runs r JOIN kernels k ON k.id = r.kernel_id"
 			    " LEFT JOIN machines m ON m.id = r.machine_id WHERE r.id = ?",
 			    DB_ARGS(DB_I64(run_id)), &run_detail_cols, out);
@@ -214,12 +216,14 @@ void db_counter_means_free(struct db_counter_mean *v, size_t n)
 /* Samples come grouped by iteration: a row's series is searched for from the end. */
 static int read_series_sample(sqlite3_stmt *st, struct db_list *list, void *arg)
 {
-	const char *w = (const char *)sqlite3_column_text(st, 0);
-	const char *va = (const char *)sqlite3_column_text(st, 1);
-	const char *m = (const char *)sqlite3_column_text(st, 2);
+	struct strbuf *esc = arg;	/* [3] */
+	const char *w = db_col_text(st, 0, &esc[0]);
+	const char *va = db_col_text(st, 1, &esc[1]);
+	const char *m = db_col_text(st, 2, &esc[2]);
 	struct db_run_series *v = list->v, *r = NULL;
 
-	(void)arg;
+	if (!w || !va || !m)
+		return 0;	/* the view's columns are NOT NULL: a crafted file's */
 	for (size_t i = list->n; i-- > 0;)
 		if (!strcmp(v[i].workload, w) && !strcmp(v[i].variant, va) &&
 		    !strcmp(v[i].metric, m)) {
@@ -257,13 +261,18 @@ static void release_run_series(void *elem)
 
 int db_run_series(struct mmb_db *db, int64_t run_id, struct db_run_series **out, size_t *n)
 {
-	return db_query_list(db,
-			     "SELECT s.workload, s.variant, s.metric, coalesce(s.unit, ''), s.better,"
-			     " s.value, i.disturbed IS NOT NULL FROM samples s"
-			     " LEFT JOIN iterations i ON i.id = s.iteration_id"
-			     " WHERE s.run_id = ? ORDER BY s.id",
-			     DB_ARGS(DB_I64(run_id)), read_series_sample, NULL, release_run_series,
-			     sizeof(**out), out, n);
+	struct strbuf esc[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	int ret = db_query_list(db,
+				"SELECT s.workload, s.variant, s.metric, coalesce(s.unit, ''), s.better,"
+				" s.value, i.disturbed IS NOT NULL FROM samples s"
+				" LEFT JOIN iterations i ON i.id = s.iteration_id"
+				" WHERE s.run_id = ? ORDER BY s.id",
+				DB_ARGS(DB_I64(run_id)), read_series_sample, esc, release_run_series,
+				sizeof(**out), out, n);
+
+	for (size_t i = 0; i < 3; i++)
+		strbuf_release(&esc[i]);
+	return ret;
 }
 
 void db_run_series_free(struct db_run_series *v, size_t n)
@@ -285,7 +294,9 @@ int db_previous_label(struct mmb_db *db, const char *label, char **out)
 	sqlite3_bind_text(st, 1, label, -1, SQLITE_TRANSIENT);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
-		*out = db_col_str(st, 0);
+		const char *l = db_col_raw(st, 0);	/* a label to select by: as stored */
+
+		*out = xstrdup(l ? l : "");
 		rc = SQLITE_DONE;
 	}
 	return db_done(db, st, rc);
@@ -342,7 +353,10 @@ int db_usable_accels(struct mmb_db *db, const char *a, const char *b, struct str
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if ((*n)++)
 			strbuf_addstr(out, ", ");
-		strbuf_addstr(out, (const char *)sqlite3_column_text(st, 0));
+		char *a = db_col_str(st, 0);
+
+		strbuf_addstr(out, a);
+		free(a);
 	}
 	return db_done(db, st, rc);
 }

@@ -44,9 +44,12 @@ struct db_run_detail {
 	double started, finished;	/* 0 if unknown */
 	int ncpus;
 	int64_t mem_bytes;
-	char *options;			/* runs.options; NULL when not recorded */
+	char *options;			/* runs.options, as stored (resume parses it, never
+					   shown); NULL when not recorded */
 	char *host;			/* the host of the process that ran it, "" if unknown */
 	int pid;
+	char *config_raw;		/* config_text as stored: what resume parses and
+					   compares, never shown (config_text is, escaped) */
 };
 /* 0 and filled, 1 when there is no such run, -1 on error. */
 int db_run_detail(struct mmb_db *db, int64_t run_id, struct db_run_detail *out);

@@ -4,6 +4,7 @@
  * and row questions share.
  */
 #include "db-internal.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,8 @@
 void db_row_fill(sqlite3_stmt *st, const struct db_cols *c, void *elem)
 {
 	static const size_t size[] = {
-		[DB_STR] = sizeof(char *), [DB_DUP] = sizeof(char *), [DB_INT] = sizeof(int),
+		[DB_STR] = sizeof(char *), [DB_DUP] = sizeof(char *), [DB_LINES] = sizeof(char *),
+		[DB_RAW] = sizeof(char *), [DB_INT] = sizeof(int),
 		[DB_INT64] = sizeof(int64_t), [DB_DOUBLE] = sizeof(double), [DB_BOOL] = sizeof(bool),
 	};
 
@@ -22,6 +24,8 @@ void db_row_fill(sqlite3_stmt *st, const struct db_cols *c, void *elem)
 		switch (c->col[i].kind) {
 		case DB_STR: v.s = db_col_str(st, i); break;
 		case DB_DUP: v.s = db_col_dup(st, i); break;
+		case DB_LINES: v.s = db_col_lines(st, i); break;
+		case DB_RAW: v.s = db_col_raw(st, i) ? xstrdup(db_col_raw(st, i)) : NULL; break;
 		case DB_INT: v.i = sqlite3_column_int(st, i); break;
 		case DB_INT64: v.i64 = sqlite3_column_int64(st, i); break;
 		case DB_DOUBLE: v.d = sqlite3_column_double(st, i); break;
@@ -35,7 +39,8 @@ void db_row_fill(sqlite3_stmt *st, const struct db_cols *c, void *elem)
 void db_row_release(const struct db_cols *c, void *elem)
 {
 	for (int i = 0; i < DB_COLS_MAX && c->col[i].kind != DB_END; i++)
-		if (c->col[i].kind == DB_STR || c->col[i].kind == DB_DUP) {
+		if (c->col[i].kind == DB_STR || c->col[i].kind == DB_DUP ||
+		    c->col[i].kind == DB_LINES || c->col[i].kind == DB_RAW) {
 			char *s;
 
 			memcpy(&s, (char *)elem + c->col[i].off, sizeof(s));

@@ -11,6 +11,9 @@
     (a body runs from a '{' in column 0 to the next '}' in column 0), and
     no C file there over 1,000 lines, except what ALLOW_LONG lists;
   - sqlite3_ in no C source outside db/ and tests/;
+  - text leaves a results DB escaped (db/db-internal.h): sqlite3_column_text()
+    only in db/db.c (the accessors), db_col_raw() and DB_COL(RAW, ...) only
+    in the files RAW_TEXT_OK lists, which read text as data;
   - exec*(), posix_spawn(), popen() and system() in no C source of
     harness/, db/ or plot/ but harness/base/proc.c;
   - at most MAX_REPEATS repeated six-line blocks in harness/, db/, plot/
@@ -305,6 +308,32 @@ def check_sql(root, bad):
                     bad.append(f"{os.path.relpath(p, root)}:{k}: sqlite3_ outside db/")
 
 
+# db/ files that read text as data, not to show it (db_col_raw, DB_COL(RAW)
+RAW_TEXT_OK = {
+    'db/db.c': 'the accessors themselves; a run\'s host compared with ours',
+    'db/rows.c': 'DB_RAW, the column map\'s raw kind',
+    'db/dump.c': 'export JSON: the data byte for byte (JSON escapes it)',
+    'db/export.c': 'export CSV: the data byte for byte (it imports back)',
+    'db/guard.c': 'the schema\'s SQL compared with ours',
+    'db/merge-db.c': 'schema names, and labels and builds compared between two DBs',
+    'db/query.c': 'sample blocks (JSON text)',
+    'db/read.c': 'a label selected by (run --compare), the experiment resume parses',
+}
+
+
+def check_db_text(root, bad):
+    for p in src_files(root, 'db', ('.c',)):
+        rel = os.path.relpath(p, root)
+        for k, line in enumerate(read_lines(p), 1):
+            if 'sqlite3_column_text' in line and rel != 'db/db.c':
+                bad.append(f"{rel}:{k}: sqlite3_column_text() outside db/db.c "
+                           "(read text with db_col_str/db_col_dup/db_col_text: escaped)")
+            if re.search(r'\bdb_col_raw\s*\(|DB_COL\(\s*RAW\b', line) and rel not in RAW_TEXT_OK:
+                bad.append(f"{rel}:{k}: raw text read in a file that shows it "
+                           "(db_col_str/db_col_dup/db_col_text escape; or list the file "
+                           "in RAW_TEXT_OK of tools/check-layout.py if it is data)")
+
+
 EXEC_CALL = re.compile(r'\b(execv|execvp|execvpe|execve|execl|execlp|execle|posix_spawnp?|'
                        r'popen|system)\s*\(')
 
@@ -453,6 +482,7 @@ def main(argv):
         bad.append("docs/layers.md: not the current include graph: run `make layer-graph`")
     check_sizes(root, bad, notes)
     check_sql(root, bad)
+    check_db_text(root, bad)
     check_exec(root, bad)
     reps = repeated_blocks(root)
     if len(reps) > MAX_REPEATS:

@@ -350,46 +350,10 @@ double json_get_num(const struct json *obj, const char *key)
 	return v && v->type == JSON_NUMBER ? v->num : NAN;
 }
 
-/*
- * Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
- * forms, no surrogates, nothing past U+10FFFF), 0 if there is none.
- */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned char c = s[0];
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t n;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (c == 0xe0)
-		lo = 0xa0;	/* overlong */
-	else if (c == 0xed)
-		hi = 0x9f;	/* surrogates */
-	else if (c == 0xf0)
-		lo = 0x90;	/* overlong */
-	else if (c == 0xf4)
-		hi = 0x8f;	/* past U+10FFFF */
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return n;
-}
-
 bool json_utf8_valid(const char *s)
 {
 	for (size_t n; *s; s += n)
-		if (!(n = utf8_len((const unsigned char *)s)))
+		if (!(n = utf8_len(s)))
 			return false;
 	return true;
 }
@@ -403,7 +367,7 @@ void json_add_string(struct strbuf *sb, const char *s)
 
 		if (c >= 0x80) {
 			/* JSON is UTF-8: a byte that is not UTF-8 becomes U+FFFD */
-			n = utf8_len((const unsigned char *)s);
+			n = utf8_len(s);
 			if (!n) {
 				strbuf_addstr(sb, "\\ufffd");
 				continue;

@@ -593,64 +593,6 @@ bool ends_with(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
-const char *name_ctl(const char *s)
-{
-	for (; s && *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return s;
-	return NULL;
-}
-
-char *ctl_escape(const char *s)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addstr(&sb, "");
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '\n')
-			strbuf_addstr(&sb, "\\n");
-		else if (c == '\t')
-			strbuf_addstr(&sb, "\\t");
-		else if (c == '\r')
-			strbuf_addstr(&sb, "\\r");
-		else if (c < 0x20 || c == 0x7f)
-			strbuf_addf(&sb, "\\x%02x", c);
-		else
-			strbuf_addch(&sb, *s);
-	}
-	return strbuf_detach(&sb);
-}
-
-const char *ctl_show(const char *s)
-{
-	static char *ring[16];
-	static size_t next;
-
-	if (!name_ctl(s))
-		return s ? s : "";
-	free(ring[next]);
-	ring[next] = ctl_escape(s);
-	s = ring[next];
-	next = (next + 1) % ARRAY_SIZE(ring);
-	return s;
-}
-
-int name_check(const char *what, const char *s)
-{
-	const char *bad = name_ctl(s);
-	char *e;
-
-	if (!bad)
-		return 0;
-	e = ctl_escape(s);
-	error("%s '%s': control character 0x%02x at byte %zu; names cannot hold control characters "
-	      "(newlines, tabs, escapes)", what, e, (unsigned char)*bad, (size_t)(bad - s) + 1);
-	free(e);
-	return -1;
-}
-
 int name_index_from(const char *const *names, size_t n, size_t from, const char *s)
 {
 	for (size_t i = from; s && i < n; i++)

@@ -2,6 +2,8 @@
 #ifndef MMB_UTIL_H
 #define MMB_UTIL_H
 
+#include "ctltext.h"	/* name_check(), ctl_show(), text_escape(): every caller's */
+
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -192,23 +194,6 @@ int name_index_from(const char *const *names, size_t n, size_t from, const char 
 	if (i_ >= 0)								\
 		*(out) = i_;							\
 	i_ < 0 ? -1 : 0; })
-
-/*
- * Names (labels, workloads, metrics, variants, units) never hold control
- * characters: a newline in one would start a new line in a plot script,
- * a data file or a terminal.  name_ctl() is the first such byte of s or
- * NULL; name_check() is error("WHAT 'ESCAPED': ...") for one, else 0.
- */
-const char *name_ctl(const char *s);
-int name_check(const char *what, const char *s);
-/* s with each control byte written as \n, \t, \r or \xNN (a copy to free). */
-char *ctl_escape(const char *s);
-/*
- * s for a terminal: s itself without control bytes, else ctl_escape(s) in
- * one of 16 slots reused in turn (valid until 16 more calls; no free).
- * Names from a database written before they were refused at the door.
- */
-const char *ctl_show(const char *s);
 
 /* Hex SHA-256 of a buffer (64 chars + NUL into out). */
 void sha256_hex(const void *data, size_t len, char out[65]);

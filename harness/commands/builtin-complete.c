@@ -49,7 +49,7 @@ static int complete_from_db(const char *dbpath, bool labels)
 
 		if (!db_list_kernels(&db, &k, &n))
 			for (size_t i = 0; i < n; i++)
-				if (!strpbrk(k[i].label, " \t\n"))
+				if (!strchr(k[i].label, '\n'))	/* one a line; the script quotes */
 					printf("%s\n", k[i].label);
 		db_kernel_lines_free(k, n);
 	} else {

@@ -211,14 +211,14 @@ static int resume_experiment(struct experiment *exp, const struct run_args *a,
 	int ret;
 
 	ret = a->config ? experiment_load(exp, a->config)
-			: experiment_load_string(exp, name, d->config_text);
+			: experiment_load_string(exp, name, d->config_raw);
 	free(name);
 	if (!ret)
 		ret = apply_sets(exp, o);
 	if (!ret && !a->config) {
 		/* the text as recorded (it already carries the "# --set" lines) */
 		free(exp->text);
-		exp->text = xstrdup(d->config_text);
+		exp->text = xstrdup(d->config_raw);
 	}
 	exp->no_counters |= o->no_counters;
 	return ret;

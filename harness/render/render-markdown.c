@@ -141,6 +141,26 @@ static void md_table(struct strbuf *out, char ***cells, size_t nl)
 	}
 }
 
+/*
+ * Each line of text as markdown text (md_text()): the notes name labels,
+ * settings' values, metrics and reasons from the database, so they are
+ * escaped like the table cells ("<img onerror=...>" is shown, not run).
+ */
+static void md_lines(struct strbuf *out, const char *text)
+{
+	for (const char *p = text; p && *p;) {
+		const char *nl = strchrnul(p, '\n');
+		char *line = xstrndup(p, (size_t)(nl - p)), *e = md_text(line);
+
+		strbuf_addstr(out, e);
+		if (*nl)
+			strbuf_addch(out, '\n');
+		free(line);
+		free(e);
+		p = *nl ? nl + 1 : nl;
+	}
+}
+
 void compare_markdown(struct strbuf *out, const struct compare *c)
 {
 	size_t nl = render_nlabels(c);
@@ -165,8 +185,12 @@ void compare_markdown(struct strbuf *out, const struct compare *c)
 			strbuf_addstr(out, "p: adjusted (Benjamini-Hochberg); * significant.\n");
 		else
 			strbuf_addstr(out, "p: n/a for this rule; * significant.\n");
+		struct strbuf notes = STRBUF_INIT;
+
 		render_describe_test(out, c, "Test: ");
-		compare_guard_notes(out, c);
+		compare_guard_notes(&notes, c);
+		md_lines(out, notes.buf);
+		strbuf_release(&notes);
 	}
 	if (na)
 		strbuf_addstr(out, ZERO_BASE_NOTE);

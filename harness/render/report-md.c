@@ -57,10 +57,32 @@ static void md_para(struct report_out *o, const char *text, unsigned flags)
 }
 
 
+/* The longest run of backquotes in s, at least n. */
+static size_t backquotes(const char *s, size_t n)
+{
+	for (size_t run = 0; s && *s; s++)
+		if ((run = *s == '`' ? run + 1 : 0) > n)
+			n = run;
+	return n;
+}
+
+static void md_fence(struct strbuf *sb, size_t n)
+{
+	while (n--)
+		strbuf_addch(sb, '`');
+	strbuf_addch(sb, '\n');
+}
+
 static void md_code(struct report_out *o, const char *text, const char *more)
 {
+	/* a fence longer than any run of backquotes in the text: nothing in it closes the block */
+	size_t fence = backquotes(more, backquotes(text, 2)) + 1;
+
 	flush(o);
-	strbuf_addf(&o->sb, "```\n%s%s```\n\n", text, more ? more : "");
+	md_fence(&o->sb, fence);
+	strbuf_addf(&o->sb, "%s%s", text, more ? more : "");
+	md_fence(&o->sb, fence);
+	strbuf_addch(&o->sb, '\n');
 }
 
 static void md_raw(struct report_out *o, const char *text)

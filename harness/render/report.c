@@ -594,7 +594,7 @@ static int report_profiles(struct report *rp, struct report_emitter *e)
 	int rc;
 
 	for (size_t i = 0; i < rp->qs->nlabels; i++)
-		labels[i] = rp->qs->kernels[i].label;
+		labels[i] = rp->qs->kernels[i].key;
 	rc = profcmp_load(&rp->db, labels, rp->qs->nlabels, rp->filter, &pc);
 	free(labels);
 	if (rc || !pc.ng)

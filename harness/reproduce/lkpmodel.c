@@ -14,46 +14,81 @@ void lkp_report_init(struct lkp_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static void kv_free(struct lkp_kv *kv, size_t n)
+/* Every string a table holds, through fn: the one list release and escape share. */
+static void table_strings(struct lkp_table *t, void (*fn)(char **))
 {
-	for (size_t i = 0; i < n; i++) {
-		free(kv[i].key);
-		free(kv[i].value);
+	fn(&t->model);
+	fn(&t->axes_keys);
+	fn(&t->axes_values);
+	for (size_t i = 0; i < t->naxes; i++) {
+		fn(&t->axes[i].key);
+		fn(&t->axes[i].value);
 	}
-	free(kv);
+	for (size_t i = 0; i < t->ncommits; i++) {
+		fn(&t->commits[i].sha);
+		fn(&t->commits[i].long_sha);
+		fn(&t->commits[i].subject);
+	}
+	for (size_t i = 0; i < t->nrows; i++)
+		fn(&t->rows[i].metric);
+}
+
+/* The same for the report's own strings (its tables aside). */
+static void report_strings(struct lkp_report *r, void (*fn)(char **))
+{
+	fn(&r->testcase);
+	fn(&r->test_machine);
+	for (size_t i = 0; i < r->nparams; i++) {
+		fn(&r->params[i].key);
+		fn(&r->params[i].value);
+	}
+	fn(&r->headline_metric);
+	fn(&r->commit_sha);
+	fn(&r->commit_subject);
+	fn(&r->materials_url);
+}
+
+static void str_free(char **s)
+{
+	free(*s);
+	*s = NULL;
+}
+
+/* A mail is anyone's text: its controls (ESC, C1, ...) written as text (text_escape()). */
+static void str_escape(char **s)
+{
+	if (*s && text_ctl(*s, false)) {
+		char *e = text_escape(*s, false);
+
+		free(*s);
+		*s = e;
+	}
 }
 
 void lkp_table_release(struct lkp_table *t)
 {
-	free(t->model);
-	free(t->axes_keys);
-	free(t->axes_values);
-	kv_free(t->axes, t->naxes);
-	for (size_t i = 0; i < t->ncommits; i++) {
-		free(t->commits[i].sha);
-		free(t->commits[i].long_sha);
-		free(t->commits[i].subject);
-	}
+	table_strings(t, str_free);
+	free(t->axes);
 	free(t->commits);
-	for (size_t i = 0; i < t->nrows; i++)
-		free(t->rows[i].metric);
 	free(t->rows);
 	memset(t, 0, sizeof(*t));
 }
 
 void lkp_report_release(struct lkp_report *r)
 {
-	free(r->testcase);
-	free(r->test_machine);
-	kv_free(r->params, r->nparams);
-	free(r->headline_metric);
-	free(r->commit_sha);
-	free(r->commit_subject);
-	free(r->materials_url);
+	report_strings(r, str_free);
+	free(r->params);
 	for (size_t i = 0; i < r->ntables; i++)
 		lkp_table_release(&r->tables[i]);
 	free(r->tables);
 	memset(r, 0, sizeof(*r));
+}
+
+void lkp_report_escape(struct lkp_report *r)
+{
+	report_strings(r, str_escape);
+	for (size_t i = 0; i < r->ntables; i++)
+		table_strings(&r->tables[i], str_escape);
 }
 
 const char *lkp_report_param(const struct lkp_report *r, const char *key)

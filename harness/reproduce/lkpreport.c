@@ -32,9 +32,17 @@ static int fail(struct perr *e, const char *fmt, ...)
 		return -1;
 	e->set = true;
 	if (e->buf && e->len) {
+		struct strbuf sb = STRBUF_INIT;
+		char *esc;
+
 		va_start(ap, fmt);
-		vsnprintf(e->buf, e->len, fmt, ap);
+		strbuf_vaddf(&sb, fmt, ap);
 		va_end(ap);
+		/* it quotes the mail's tokens: shown escaped, as the report's strings */
+		esc = text_escape(sb.buf, false);
+		snprintf(e->buf, e->len, "%s", esc);
+		free(esc);
+		strbuf_release(&sb);
 	}
 	return -1;
 }
@@ -852,6 +860,7 @@ int lkpreport_parse(struct lkp_report *r, const char *data, size_t len,
 			r->direction = lkp_metric_better(row->metric) * (row->change[1] < 0 ? -1 : 1);
 		}
 	}
+	lkp_report_escape(r);
 	ret = 0;
 out:
 	if (ret < 0)

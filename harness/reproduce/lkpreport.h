@@ -12,6 +12,10 @@
  *
  * Errors: lkpreport_parse() returns -1 and writes ONE line into err naming
  * what is wrong or missing and where ("line N").
+ *
+ * A mail is anyone's text: what the parser returns, the report's strings
+ * and the error line, holds no control character (ESC, C1, U+2028, ...):
+ * they are written as \xNN / \uNNNN (lkp_report_escape(), fail()).
  */
 #ifndef MMB_LKPREPORT_H
 #define MMB_LKPREPORT_H
@@ -79,6 +83,12 @@ void lkp_report_init(struct lkp_report *r);
 void lkp_report_release(struct lkp_report *r);
 /* Frees what one table holds (lkp_report_release() frees them all). */
 void lkp_table_release(struct lkp_table *t);
+/*
+ * Every string of r with its control characters, and bytes that are not
+ * UTF-8, written as text (text_escape()): lkpreport_parse() does it to
+ * what it returns, so nothing of a mail reaches a terminal raw.
+ */
+void lkp_report_escape(struct lkp_report *r);
 
 /*
  * Parse a report from memory (any bytes; need not be NUL terminated).

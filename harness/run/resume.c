@@ -190,7 +190,7 @@ int resume_claim(struct mmb_db *db, int64_t run_id, const struct experiment *exp
 	if (ret)
 		goto out;
 	ret = EXIT_USAGE;
-	if (!same_text(exp->text, d.config_text)) {
+	if (!same_text(exp->text, d.config_raw)) {
 		error("%s is not the experiment run %lld recorded (its text differs); resume without CONFIG to use the recorded text",
 		      exp->path, (long long)run_id);
 		goto out;

@@ -39,7 +39,10 @@ grep -qxF "$want" "$TMP/text" || die "text: no settings line: $(cat "$TMP/text")
 ! grep -q numa_balancing "$TMP/text" || die "a setting that did not differ is named"
 ! grep -q 'vm\.' "$TMP/text" || die "a VM run's per-boot record is named as a setting"
 for f in markdown mmtests lkp; do
-	"$MMB" compare --format "$f" madv nev | grep -qxF "$want" || die "--format $f has no settings line"
+	w=$want
+	# markdown's notes are escaped like its cells (issue 42 item 5)
+	[ $f = markdown ] && w=${want//->/-\\>}
+	"$MMB" compare --format "$f" madv nev | grep -qxF "$w" || die "--format $f has no settings line"
 done
 "$MMB" compare --format json madv nev > "$TMP/json"
 python3 - "$TMP/json" <<'PY' || die "json"

@@ -140,6 +140,47 @@ static void test_names(void **s)
 	e = ctl_escape("m\nsystem(\"id\")\t\x1b");
 	assert_string_equal(e, "m\\nsystem(\"id\")\\t\\x1b");
 	free(e);
+	/* issue 42: C1 controls, U+2028 and U+2029 are controls too; bytes
+	   that are not UTF-8 are still a name's own (shown escaped), and UTF-8
+	   text is no control */
+	assert_non_null(name_ctl("a\xc2\x85"));
+	assert_non_null(name_ctl("a\xc2\x9b" "31m"));
+	assert_null(name_ctl("a\x9b" "31m"));
+	assert_non_null(name_ctl("a\xe2\x80\xa8"));
+	assert_non_null(name_ctl("a\xe2\x80\xa9"));
+	assert_null(name_ctl("caf\xc3\xa9 \xc5\x91 \xe2\x82\xac \xf0\x9f\x90\xa7"));
+	assert_null(name_ctl("latin1 \xb1 \xff\xfe"));
+	assert_int_equal(name_check("label", "a\xe2\x80\xa8"), -1);
+}
+
+/* Issue 42 item 3: what a person is shown is UTF-8 without a control. */
+static void test_text_escape(void **s)
+{
+	static const struct { const char *in, *line, *lines; } t[] = {
+		{ "plain caf\xc3\xa9", "plain caf\xc3\xa9", "plain caf\xc3\xa9" },
+		{ "a\x1b[31mb\x07", "a\\x1b[31mb\\x07", "a\\x1b[31mb\\x07" },
+		{ "h\nSubject: x\tt", "h\\nSubject: x\\tt", "h\nSubject: x\tt" },
+		{ "crlf\r\nover\rx", "crlf\\r\\nover\\rx", "crlf\r\nover\\rx" },
+		{ "c1 \xc2\x9b" "31m \xc2\x85", "c1 \\u009b31m \\u0085", "c1 \\u009b31m \\u0085" },
+		{ "ls \xe2\x80\xa8 ps \xe2\x80\xa9", "ls \\u2028 ps \\u2029", "ls \\u2028 ps \\u2029" },
+		{ "raw \x9b" "1m \xb1 \xe2\x80", "raw \\x9b1m \\xb1 \\xe2\\x80", "raw \\x9b1m \\xb1 \\xe2\\x80" },
+		{ "del\x7f \xc0\xaf \xed\xa0\x80", "del\\x7f \\xc0\\xaf \\xed\\xa0\\x80",
+		  "del\\x7f \\xc0\\xaf \\xed\\xa0\\x80" },
+	};
+
+	(void)s;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		char *a = text_escape(t[i].in, false), *b = text_escape(t[i].in, true);
+
+		assert_string_equal(a, t[i].line);
+		assert_string_equal(b, t[i].lines);
+		assert_null(text_ctl(a, false));
+		assert_null(text_ctl(b, true));
+		assert_true(!text_ctl(t[i].in, false) == !strcmp(a, t[i].in));
+		assert_string_equal(ctl_show(t[i].in), a);
+		free(a);
+		free(b);
+	}
 }
 
 static void test_csv_formula_guard(void **s)
@@ -222,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_reader_never_writes),
 		cmocka_unit_test(test_hostile_schema_refused),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_text_escape),
 		cmocka_unit_test(test_csv_formula_guard),
 		cmocka_unit_test(test_job_ids),
 		cmocka_unit_test(test_zram_hot_remove_journaled),
