@@ -192,7 +192,7 @@ size_t fmt_g17(char *buf, double v)
 char *fmt_fixed(char *buf, double v, int prec, bool plus)
 {
 	prec = prec < 0 ? 0 : prec > 17 ? 17 : prec;
-	if (isfinite(v) && fabs(v) >= 1e15)
+	if (isfinite(v) && fabs(v) >= 1e20)
 		snprintf(buf, FMT_FIXED_MAX, plus ? "%+.*e" : "%.*e", prec < 2 ? 2 : prec, v);
 	else
 		snprintf(buf, FMT_FIXED_MAX, plus ? "%+.*f" : "%.*f", prec, v);

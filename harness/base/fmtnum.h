@@ -23,9 +23,10 @@ size_t fmt_g17(char *buf, double v);
 
 /*
  * Bounded text for a number a person reads: snprintf's "%.*f" of v (with
- * a sign when plus) while that has at most 15 digits before the point,
- * else the same precision in the %e form ("1.70e+308"), so that no
- * value, however large, prints as 300 digits; prec is taken between 0 and
+ * a sign when plus) while that has at most 20 digits before the point
+ * (mmtests prints 1e17 as 100000000000000000.00, and its layout is
+ * matched byte for byte), else the same precision in the %e form
+ * ("1.70e+308"), so that no value, however large, prints as 300 digits; prec is taken between 0 and
  * 17 (at least 2 in the %e form).  Returns buf (FMT_FIXED_MAX bytes).
  * FMT_F(v, prec) and FMT_FP(v, prec) ('+') format into a buffer that lives
  * until the end of the enclosing block, for printf's "%s".
