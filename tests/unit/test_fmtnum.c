@@ -187,7 +187,7 @@ static void test_parse_decimal(void **state)
 	assert_true(fast > 300000);
 }
 
-/* bounded digits: printf's %f while it is short, the %e form beyond 1e15 */
+/* bounded digits: printf's %f up to 20 integer digits (mmtests' own), the %e form beyond */
 static void test_fixed(void **state)
 {
 	char buf[FMT_FIXED_MAX];
@@ -197,6 +197,8 @@ static void test_fixed(void **state)
 	assert_string_equal(fmt_fixed(buf, -5.88, 2, true), "-5.88");
 	assert_string_equal(fmt_fixed(buf, 5.88, 1, true), "+5.9");
 	assert_string_equal(fmt_fixed(buf, 999999999999999.0, 2, false), "999999999999999.00");
+	assert_string_equal(fmt_fixed(buf, 1e17, 2, false), "100000000000000000.00");
+	assert_string_equal(fmt_fixed(buf, 1e20, 2, false), "1.00e+20");
 	assert_string_equal(fmt_fixed(buf, 1.7e308, 2, false), "1.70e+308");
 	assert_string_equal(fmt_fixed(buf, -1.7e308, 0, true), "-1.70e+308");
 	assert_string_equal(fmt_fixed(buf, 1e300, 3, true), "+1.000e+300");
