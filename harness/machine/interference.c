@@ -454,8 +454,17 @@ int knob_watch_check(struct strbuf *why)
 			continue;
 		add_reason(why, "knob %s changed to %s", watches[i].key, now);
 		drifted++;
-		/* journaled like the first change: the final restore still ends at the original */
-		ret = envctl_set_knob(watches[i].path, watches[i].value);
+		/*
+		 * Journaled as the value put back, not as the drifted one it
+		 * replaces: when the experiment's own set was a no-op (THP
+		 * already never) nothing was journaled before, and a journal of
+		 * "always" made the final restore leave the drift in place.
+		 * Replayed in reverse, the run's first entry still ends at the
+		 * original.
+		 */
+		ret = envctl_push_undo_write(watches[i].path, watches[i].value);
+		if (!ret)
+			ret = write_file_str(watches[i].path, watches[i].value);
 		if (ret)
 			warning("cannot put %s back to %s: %s", watches[i].key, watches[i].value,
 				strerror(-ret));

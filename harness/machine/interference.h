@@ -87,12 +87,14 @@ void interference_diff(const struct interference_snap *a, const struct interfere
 /*
  * /proc/stat counts in USER_HZ ticks (10 ms): over a 5 ms iteration a
  * CPU hog beside it shows as 0 or 100%, by chance.  A window shorter than
- * INTERFERENCE_MIN_WINDOW_TICKS is widened back in time to the newest
- * earlier snapshot that makes it long enough (ticks/window: +-4% at the
- * default), so a short iteration is judged by what ran around it.  The
- * history holds snapshots at least a quarter of that apart.
+ * INTERFERENCE_MIN_WINDOW_TICKS (100 ms) is widened back in time to the
+ * newest earlier snapshot that makes it long enough, so a short iteration
+ * is judged by what ran around it.  Longer ones are judged alone: a wider
+ * window thins a hog that started mid-way (e2e 44: a 200 ms iteration
+ * beside a hog read 23% over two iterations, 33% alone).  The history
+ * holds snapshots at least a quarter of that apart.
  */
-#define INTERFERENCE_MIN_WINDOW_TICKS 50
+#define INTERFERENCE_MIN_WINDOW_TICKS 10
 #define INTERFERENCE_HISTORY 8
 struct interference_history {
 	struct interference_snap snap[INTERFERENCE_HISTORY];
