@@ -671,7 +671,7 @@ static int undo_submitted(const struct fleet_engine_ops *eng, const struct fleet
 		      n, eng->name);
 		return -2;
 	}
-	todo = xcalloc(n + 1, sizeof(*todo));
+	todo = xcalloc(n + 1, sizeof(const struct fleet_job *));
 	for (size_t i = 0; i < n; i++)
 		todo[i] = &f->jobs[i];
 	if (cancel_jobs(eng, f, todo, n, &left)) {
@@ -895,7 +895,7 @@ int fleet_cancel(const char *dir, const struct fleet_jobs_sel *sel)
 		fleet_release(&f);
 		return MMB_EUSAGE;
 	}
-	todo = xcalloc(f.njobs + 1, sizeof(*todo));
+	todo = xcalloc(f.njobs + 1, sizeof(const struct fleet_job *));
 	for (size_t i = 0; i < f.njobs; i++) {
 		const struct fleet_job *j = &f.jobs[i];
 

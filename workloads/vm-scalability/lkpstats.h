@@ -18,7 +18,11 @@
 /* usemem's KB/s of one task: integer, as it prints it and lkp sums it. */
 static inline double vms_kb_per_s(uint64_t bytes, uint64_t usecs)
 {
-	return (double)(((unsigned __int128)bytes * 1000000u >> 10) / (usecs ? usecs : 1));
+	/* usemem's own integer division, on purpose: it prints whole KB/s */
+	unsigned __int128 kb_us = (unsigned __int128)bytes * 1000000u >> 10;
+	uint64_t kbps = (uint64_t)(kb_us / (usecs ? usecs : 1));
+
+	return (double)kbps;
 }
 
 /* dd's and the truncate program's: (B >> 10) / seconds, not rounded. */
