@@ -290,6 +290,18 @@ static int slurm_submit(const struct fleet *f, const struct fleet_request *req,
 	return ret;
 }
 
+/* A "a|b|c|d" line of squeue's or sacct's parsable output, split in place; false if short. */
+static bool split_fields(char *line, char *fld[4])
+{
+	fld[0] = line;
+	for (int k = 1; k < 4; k++) {
+		fld[k] = fld[k - 1] ? strchr(fld[k - 1], '|') : NULL;
+		if (fld[k])
+			*fld[k]++ = 0;
+	}
+	return fld[3] != NULL;
+}
+
 /* Slurm's job states in our four words. */
 static enum fleet_engine_state slurm_state(const char *s)
 {
@@ -372,13 +384,10 @@ static void accounted_jobs(const struct fleet *f, struct fleet_engine_status *st
 	if (ids.len && fleet_exec((const char *const *)a.v, &out, &err) == 0) {
 		for (char *l = strtok_r(out.buf ? out.buf : (char[]){ 0 }, "\n", &save); l;
 		     l = strtok_r(NULL, "\n", &save)) {
-			char *fld[4] = { l };
+			char *fld[4];
 			char more[64];
 
-			for (int k = 1; k < 4 && fld[k - 1]; k++)
-				if ((fld[k] = strchr(fld[k - 1], '|')))
-					*fld[k]++ = 0;
-			if (!fld[3])
+			if (!split_fields(l, fld))
 				continue;
 			snprintf(more, sizeof(more), "exit %s, from sacct", fld[2]);
 			for (size_t i = 0; i < f->njobs; i++)
@@ -462,12 +471,9 @@ static int slurm_status(const struct fleet *f, struct fleet_engine_status *st)
 	}
 	for (char *line = strtok_r(out.buf ? out.buf : (char[]){ 0 }, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		char *fld[4] = { line };
+		char *fld[4];
 
-		for (int k = 1; k < 4 && fld[k - 1]; k++)
-			if ((fld[k] = strchr(fld[k - 1], '|')))
-				*fld[k]++ = 0;
-		if (!fld[3])
+		if (!split_fields(line, fld))
 			continue;
 		for (size_t i = 0; i < f->njobs; i++)
 			if (!strcmp(f->jobs[i].id, fld[0])) {

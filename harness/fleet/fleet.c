@@ -847,12 +847,18 @@ struct fleet_engine_status *fleet_open(const char *dir, struct fleet *f,
 	return st;
 }
 
+/* --job NAME names job: its tag or its engine id */
+static bool job_named(const struct fleet_job *job, const char *name)
+{
+	return !strcmp(name, job->tag) || !strcmp(name, job->id);
+}
+
 bool fleet_job_selected(const struct fleet_jobs_sel *sel, const struct fleet_job *job)
 {
 	if (!sel || !sel->n)
 		return true;
 	for (size_t i = 0; i < sel->n; i++)
-		if (!strcmp(sel->tags[i], job->tag) || !strcmp(sel->tags[i], job->id))
+		if (job_named(job, sel->tags[i]))
 			return true;
 	return false;
 }
@@ -863,7 +869,7 @@ int fleet_jobs_sel_check(const struct fleet_jobs_sel *sel, const struct fleet *f
 		size_t k;
 
 		for (k = 0; k < f->njobs; k++)
-			if (!strcmp(sel->tags[i], f->jobs[k].tag) || !strcmp(sel->tags[i], f->jobs[k].id))
+			if (job_named(&f->jobs[k], sel->tags[i]))
 				break;
 		if (k == f->njobs)
 			return error("--job %s: no job of %s is called so (a tag as r1-n2, or a job id)",
