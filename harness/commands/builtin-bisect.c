@@ -61,6 +61,7 @@ int cmd_bisect(int argc, char **argv)
 	} else {
 		o.virtual_clock = vm.clock == VM_CLOCK_VIRTUAL;
 		o.microvm = vm.machine == VM_MACHINE_MICROVM;
+		o.machine_auto = vm.machine == VM_MACHINE_AUTO;
 		if (rc == 0)
 			bisect_kernel_measure(&o, &vm, &m);
 		rc = bisect_run(&o, &m);

@@ -236,6 +236,9 @@ static void measure_key(const struct bisect_opts *o, struct strbuf *key)
 		strbuf_addstr(key, "clock virtual\n");
 	if (o->microvm)
 		strbuf_addstr(key, "machine microvm\n");
+	else if (o->machine_auto && !o->virtual_clock)
+		/* since auto chose microvm under TCG: earlier steps booted q35 */
+		strbuf_addstr(key, "machine auto (microvm under TCG)\n");
 	for (size_t i = 0; i <= o->build.nfragments; i++) {
 		const char *f = i < o->build.nfragments ? o->build.fragments[i] : o->experiment;
 

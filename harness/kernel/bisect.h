@@ -39,6 +39,7 @@ struct bisect_opts {
 	int endpoint_rounds;		/* first runs of each endpoint, default 5 */
 	bool virtual_clock;		/* measured under --clock virtual (its runs are its own) */
 	bool microvm;			/* --machine microvm (likewise) */
+	bool machine_auto;		/* --machine auto: microvm under TCG on the real clock (likewise) */
 	/* the kernel measurement's builds: base_config, fragments, jobs
 	   (tree, ref, label, db_path and cache_dir are set per commit) */
 	struct kbuild_opts build;

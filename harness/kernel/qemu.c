@@ -8,7 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
 
 static const char *const accel_names[] = { [ACCEL_AUTO] = "auto", [ACCEL_KVM] = "kvm", [ACCEL_TCG] = "tcg" };
 
@@ -96,6 +100,106 @@ bool vm_env_flag(const char *name)
 	return e && *e && strcmp(e, "0");
 }
 
+#if defined(__x86_64__)
+static uint64_t ns_of(const struct timespec *t)
+{
+	return (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_nsec;
+}
+
+/* A TSC reading and the raw monotonic time beside it: the tightest of 16 brackets. */
+static bool tsc_at(uint64_t *tsc, uint64_t *ns)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 16; i++) {
+		struct timespec a, b;
+		uint64_t t;
+
+		clock_gettime(CLOCK_MONOTONIC_RAW, &a);
+		t = __rdtsc();
+		clock_gettime(CLOCK_MONOTONIC_RAW, &b);
+		if (ns_of(&b) - ns_of(&a) < best) {
+			best = ns_of(&b) - ns_of(&a);
+			*tsc = t;
+			*ns = (ns_of(&a) + ns_of(&b)) / 2;
+		}
+	}
+	return best < 20000;	/* a bracket over 20 us: preempted every time */
+}
+
+static double tsc_khz_over(long window_ns)
+{
+	struct timespec w = { 0, window_ns };
+	uint64_t t0, n0, t1, n1;
+
+	if (!tsc_at(&t0, &n0))
+		return 0;
+	nanosleep(&w, NULL);
+	if (!tsc_at(&t1, &n1) || n1 <= n0 || t1 <= t0)
+		return 0;
+	return (double)(t1 - t0) * 1e6 / (double)(n1 - n0);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static unsigned long measure_tsc_khz(void)
+{
+	double k[3];
+
+	for (int i = 0; i < 3; i++)
+		if ((k[i] = tsc_khz_over(20000000)) <= 0)
+			return 0;
+	qsort(k, 3, sizeof(k[0]), cmp_double);
+	/* three windows that disagree by more than 0.1%: no steady TSC to state */
+	if (k[2] - k[0] > k[1] * 1e-3)
+		return 0;
+	return (unsigned long)(k[1] / 1000.0 + 0.5) * 1000;
+}
+#else
+static unsigned long measure_tsc_khz(void)
+{
+	return 0;	/* QEMU's TCG ticks at the host's own counter, not a TSC */
+}
+#endif
+
+/*
+ * Under multi-threaded TCG the guest calibrates its TSC against the PIT;
+ * on a busy host the vCPU thread is preempted mid-calibration, both PIT
+ * methods fail, and a microvm guest (no HPET, no ACPI PM timer) marks the
+ * TSC unstable and spins in calibrate_delay() waiting for a jiffy that
+ * never comes: 11 of 20 microvm boots beside a loaded host, 0 of 16 given
+ * tsc_early_khz (docs/kernel-ab.md).  MMBENCH_VM_TSC_KHZ: the rate to
+ * state, or 0 to state none.
+ */
+unsigned long host_tsc_khz(void)
+{
+	static unsigned long khz;
+	static bool done;
+	const char *e = getenv("MMBENCH_VM_TSC_KHZ");
+
+	if (e && *e) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(e, &end, 10);
+		if (errno || *end || end == e || v > 100000000ul || *e == '-')
+			die_usage("MMBENCH_VM_TSC_KHZ: '%s' is not a rate in kHz (0 to 100000000; 0: "
+				  "let the guest calibrate)", e);
+		return v;
+	}
+	if (!done) {
+		khz = measure_tsc_khz();
+		done = true;
+	}
+	return khz;
+}
+
 /*
  * MMBENCH_VM_APPEND: kernel parameters added to every boot of the process
  * (both sides of an ab), e.g. the size knob of the tunable check-kernel
@@ -136,6 +240,8 @@ char *qemu_kernel_cmdline(const struct qemu_opts *o)
 	 */
 	if (o->clock == VM_CLOCK_VIRTUAL && !vm_env_flag("MMBENCH_VM_RANDMAPS"))
 		strbuf_addstr(&sb, " norandmaps");
+	if (o->accel == ACCEL_TCG && o->clock != VM_CLOCK_VIRTUAL && o->tsc_khz)
+		strbuf_addf(&sb, " tsc_early_khz=%lu", o->tsc_khz);
 	if (o->extra_append && *o->extra_append) {
 		strbuf_addch(&sb, ' ');
 		strbuf_addstr(&sb, o->extra_append);

@@ -67,10 +67,23 @@ struct qemu_opts {
 	enum vm_machine machine;	/* Q35 or MICROVM (never AUTO here) */
 	int cpus;
 	uint64_t mem_bytes;
+	/*
+	 * TCG on the real clock: the guest's TSC runs at the host's rate, and
+	 * this tells it so (tsc_early_khz=) instead of letting it calibrate
+	 * against the PIT; 0: not said.
+	 */
+	unsigned long tsc_khz;
 };
 
 /* Is environment variable name set to anything but "" or "0"?  (The VM knobs of the benches.) */
 bool vm_env_flag(const char *name);
+
+/*
+ * The host's TSC rate in kHz, rounded to whole MHz so every boot of a
+ * campaign states the same value; 0 where it cannot be measured (not
+ * x86_64, or no steady reading).  Measured once a process.
+ */
+unsigned long host_tsc_khz(void);
 
 /* The kernel command line mmbench boots with. */
 char *qemu_kernel_cmdline(const struct qemu_opts *o);

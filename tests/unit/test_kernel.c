@@ -495,6 +495,46 @@ static void test_qemu_env_append(void **state)
 	}
 }
 
+/* TCG on the real clock states the TSC rate; the virtual clock and KVM do not. */
+static void test_qemu_tsc_khz(void **state)
+{
+	struct qemu_opts q = { .kernel = "/k/bzImage", .accel = ACCEL_TCG, .cpus = 2,
+			       .mem_bytes = 1ull << 30, .tsc_khz = 2596000 };
+	unsigned long khz;
+	char *c;
+
+	(void)state;
+	c = qemu_kernel_cmdline(&q);
+	assert_non_null(strstr(c, " tsc_early_khz=2596000"));
+	free(c);
+	q.clock = VM_CLOCK_VIRTUAL;	/* icount: the TSC counts instructions */
+	c = qemu_kernel_cmdline(&q);
+	assert_null(strstr(c, "tsc_early_khz"));
+	free(c);
+	q.clock = VM_CLOCK_REAL;
+	q.accel = ACCEL_KVM;
+	c = qemu_kernel_cmdline(&q);
+	assert_null(strstr(c, "tsc_early_khz"));
+	free(c);
+
+	setenv("MMBENCH_VM_TSC_KHZ", "1234567", 1);
+	assert_int_equal(host_tsc_khz(), 1234567);
+	setenv("MMBENCH_VM_TSC_KHZ", "0", 1);
+	assert_int_equal(host_tsc_khz(), 0);
+	unsetenv("MMBENCH_VM_TSC_KHZ");
+	khz = host_tsc_khz();
+#if defined(__x86_64__)
+	/* measured: whole MHz, the same every call (a campaign states one value) */
+	if (khz) {
+		assert_int_equal(khz % 1000, 0);
+		assert_true(khz > 100000 && khz < 100000000);
+	}
+#else
+	assert_int_equal(khz, 0);
+#endif
+	assert_int_equal(host_tsc_khz(), khz);
+}
+
 static void test_kvm_probe_missing(void **state)
 {
 	char why[256];
@@ -776,6 +816,7 @@ int main(void)
 		cmocka_unit_test(test_cache_entries),
 		cmocka_unit_test(test_qemu_argv),
 		cmocka_unit_test(test_qemu_env_append),
+		cmocka_unit_test(test_qemu_tsc_khz),
 		cmocka_unit_test(test_kvm_probe_missing),
 		cmocka_unit_test(test_cpio),
 		cmocka_unit_test(test_init_script),
