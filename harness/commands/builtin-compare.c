@@ -48,7 +48,8 @@ int cmd_compare(int argc, char **argv)
 	int ret, n;
 	const struct option opts[] = {
 		OPT_STRING(0, "db", &dbpath, "FILE", "results database"),
-		OPT_STRING(0, "format", &format, "F", "mmtests, lkp, markdown, csv or json"),
+		OPT_STRING(0, "format", &format, "F",
+			   "output layout (default text; mmbench help compare lists them)"),
 		OPT_STRING(0, "by", &by, "machine", "one comparison per machine, then the change"
 			   " per machine"),
 		COMPARE_SELECT_OPTIONS(&filter, &kind, &mean, &unit),

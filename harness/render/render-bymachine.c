@@ -199,7 +199,7 @@ void render_by_machine_csv(struct strbuf *out, const struct bymachine *bm,
 
 		if (!p->compared)
 			continue;
-		compare_csv(&one, &p->c);
+		r->render(&one, &p->c);	/* csv, or a data format that borrows this form */
 		if (m) {
 			strbuf_addf(&pre, "%lld,", (long long)m->id);
 			strbuf_add_csv(&pre, m->hostname);
@@ -252,7 +252,7 @@ void render_by_machine_json(struct strbuf *out, const struct bymachine *bm,
 		}
 		if (p->compared) {
 			strbuf_addstr(out, "\"comparison\":");
-			compare_json(out, &p->c);
+			r->render(out, &p->c);
 			if (out->len && out->buf[out->len - 1] == '\n')
 				out->buf[--out->len] = '\0';
 		} else {
