@@ -3,6 +3,7 @@
 #include "render.h"
 #include "render-internal.h"
 #include "monitors.h"
+#include "plugin.h"
 #include "json.h"
 #include "util.h"
 
@@ -125,8 +126,10 @@ static char *op_name(const struct query_row *q)
  * otherwise, whatever the size of the mean.  A benchmark name finds its
  * shellpack as mmtests looks it up: the name, then the name without its
  * last "-part", and so on ("hackbench-process-pipes" -> "hackbench").
- * Workloads mmtests does not have choose their own (pte-mapped-folio
- * times a few ms in seconds).
+ * These are mmtests' facts about its own shellpacks (pft's too, which
+ * mmbench's pft plugin declares alike); a workload mmtests does not have
+ * declares its own in its metric table (mmb_metric_def.places: 6 for
+ * pte-mapped-folio, a few ms in seconds), asked first.
  */
 static const struct {
 	const char *workload, *metric;	/* metric NULL: every metric */
@@ -143,7 +146,6 @@ static const struct {
 	{ "perfsyscall", NULL, 4 },
 	{ "stutterp", NULL, 4 },
 	{ "trunc", NULL, 4 },
-	{ "pte-mapped-folio", "seconds", 6 },
 };
 
 static int places_of(const char *name, size_t len, const char *metric)
@@ -159,6 +161,10 @@ static int places_of(const char *name, size_t len, const char *metric)
 int compare_mmtests_places(const char *workload, const char *metric)
 {
 	size_t len = strlen(workload);
+	int declared = plugin_metric_places(workload, metric);
+
+	if (declared > 0)
+		return declared;
 
 	for (;;) {
 		int p = places_of(workload, len, metric);

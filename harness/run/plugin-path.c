@@ -127,3 +127,33 @@ int plugin_list(char ***names, size_t *n)
 	*n = nr;
 	return 0;
 }
+
+int plugin_metric_places(const char *workload, const char *metric)
+{
+	static struct described {
+		char *name;
+		struct plugin p;
+		bool ok;
+	} *seen;
+	static size_t nseen, alloc;
+	struct described *d = NULL;
+	char *path;
+	int i;
+
+	for (size_t k = 0; k < nseen && !d; k++)
+		if (!strcmp(seen[k].name, workload))
+			d = &seen[k];
+	if (!d) {
+		ALLOC_GROW(seen, nseen + 1, alloc);
+		d = &seen[nseen++];
+		d->name = xstrdup(workload);
+		plugin_init(&d->p);
+		/* a name from a database is looked up only as a plugin name (plugin_find) */
+		path = plugin_find(workload);
+		d->ok = path && plugin_load_file(&d->p, path) == 0;
+		free(path);
+	}
+	if (!d->ok || (i = plugin_metric_index(&d->p, metric)) < 0)
+		return -1;
+	return d->p.metrics[i]->places ? d->p.metrics[i]->places : -1;
+}

@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <dirent.h>
+#include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -45,6 +46,7 @@ void plugin_release(struct plugin *p)
 		free((void *)p->metrics[i]);
 	free(p->params);
 	free(p->metrics);
+	free(p->programs);
 	if (p->handle)
 		dlclose(p->handle);
 	free(p->desc_buf);
@@ -169,6 +171,21 @@ static long def_count(const char *path, const char *what, const void *table, siz
 	return n;
 }
 
+#define PLUGIN_PROGRAMS_MAX 8
+
+/* A name to find on $PATH and run as NAME --version: no path, no option. */
+static bool program_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > 64 || *s == '-' || *s == '.')
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._+-", *s))
+			return false;
+	return true;
+}
+
 /* need_hooks: false for a description sent by the loader child, whose hooks stay there. */
 static int plugin_check(struct plugin *p, const struct mmb_workload *d, const char *fname,
 			bool need_hooks)
@@ -243,9 +260,18 @@ static int plugin_check(struct plugin *p, const struct mmb_workload *d, const ch
 				     path, md->name);
 		if (!md->unit)
 			return error("%s: metric '%s' has no unit", path, md->name);
+		if (md->places < 0 || md->places > 9)
+			return error("%s: metric '%s': places %d: 1 to 9, or 0 for mmtests' 2", path,
+				     md->name, md->places);
 	}
 	if (!p->nmetrics)
 		return error("%s: declares no metrics", path);
+	for (i = 0; p->w.programs && p->w.programs[i]; i++)
+		if (i >= PLUGIN_PROGRAMS_MAX || !program_name_ok(p->w.programs[i]))
+			return error("%s: programs[%zu]: %s", path, i, i >= PLUGIN_PROGRAMS_MAX ?
+				     "more than 8 programs (the list ends with NULL)" :
+				     "not a program name (1-64 of A-Z a-z 0-9 . _ + -, not starting"
+				     " with - or .)");
 	if (need_hooks)
 		p->hooks = (p->w.supported ? PLUGIN_HAS_SUPPORTED : 0) |
 			   (p->w.check_params ? PLUGIN_HAS_CHECK_PARAMS : 0);
@@ -334,6 +360,16 @@ static void desc_encode(struct strbuf *sb, const struct plugin *p)
 		put_str(sb, d->unit);
 		put_u64(sb, (uint64_t)(int64_t)d->better);
 		put_str(sb, d->help);
+		put_u64(sb, (uint64_t)(int64_t)d->places);
+	}
+	{
+		size_t n = 0;
+
+		while (p->w.programs && p->w.programs[n])
+			n++;
+		put_u64(sb, n);
+		for (size_t i = 0; i < n; i++)
+			put_str(sb, p->w.programs[i]);
 	}
 }
 
@@ -405,6 +441,7 @@ static void get_metrics(struct desc_rd *r, struct mmb_metric_def *t, size_t n)
 		t[i].unit = get_str(r);
 		t[i].better = (enum mmb_better)(int)(int64_t)get_u64(r);
 		t[i].help = get_str(r);
+		t[i].places = (int)(int64_t)get_u64(r);
 		if (!t[i].name)
 			r->bad = true;
 	}
@@ -417,7 +454,8 @@ static int desc_decode(struct plugin *p, const char *fname)
 	struct mmb_workload d = { 0 };
 	struct mmb_param_def *params = NULL;
 	struct mmb_metric_def *metrics = NULL;
-	size_t np, nm, psize, msize;
+	size_t np, nm, ng, psize, msize;
+	const char **progs;
 	unsigned int hooks;
 	int ret = -1;
 
@@ -440,6 +478,13 @@ static int desc_decode(struct plugin *p, const char *fname)
 	nm = get_count(&r);
 	metrics = xcalloc(nm + 1, sizeof(*metrics));
 	get_metrics(&r, metrics, nm);
+	ng = get_count(&r);
+	progs = xcalloc(ng + 1, sizeof(*progs));
+	for (size_t i = 0; i < ng && !r.bad; i++)
+		if (!(progs[i] = get_str(&r)))
+			r.bad = true;
+	p->programs = progs;	/* freed with p */
+	d.programs = ng ? progs : NULL;
 	if (r.bad || r.pos != r.len || hooks & ~(PLUGIN_HAS_SUPPORTED | PLUGIN_HAS_CHECK_PARAMS))
 		goto bad;
 	/* our own tables, laid out as this harness's structs */

@@ -31,6 +31,8 @@ struct plugin {
 	size_t nparams;
 	const struct mmb_metric_def **metrics;
 	size_t nmetrics;
+	/* a described plugin's programs (ABI 1.2): w.programs points here */
+	const char **programs;
 };
 
 #define PLUGIN_HAS_SUPPORTED	(1u << 0)
@@ -48,6 +50,12 @@ void plugin_release(struct plugin *p);
  * hooks are there already), or -1 with the reason in why.
  */
 int plugin_bind(struct plugin *p, char *why, size_t len);
+/*
+ * The decimals of mmtests' layout that plugin `workload` declares for its
+ * `metric` (mmb_metric_def.places), or -1: no such plugin here, or it says
+ * nothing.  Each plugin is described once a process.
+ */
+int plugin_metric_places(const char *workload, const char *metric);
 /* Path of <name>.so in the search path (malloc'ed), or NULL; prints nothing. */
 char *plugin_find(const char *name);
 

@@ -170,13 +170,6 @@ static void catch_stop_signals(void)
 	sigaction(SIGQUIT, &sa, NULL);
 }
 
-static const struct {
-	const char *workload;	/* plugin name */
-	const char *program;	/* run as PROGRAM --version, found on $PATH */
-} tools[] = {
-	{ "stress-ng", "stress-ng" },
-};
-
 /* "stress-ng, version 0.15.06 (gcc ...)" -> "0.15.06"; else the first line. */
 static void version_of(char *out, size_t len, const char *text)
 {
@@ -200,35 +193,41 @@ static void version_of(char *out, size_t len, const char *text)
 
 /*
  * Record in run_env "tool.<program>" = the version of each external
- * program a planned workload runs (stress-ng: "tool.stress-ng" = "0.15.06"):
+ * program a planned workload runs, as its descriptor lists them
+ * (mmb_workload.programs; stress-ng: "tool.stress-ng" = "0.15.06"):
  * its results are only comparable between runs of the same version.
  * Nothing for a program that is not installed.  0 or -1 (the sink failed).
  */
+/* Was program listed by an earlier workload of the plan (its version recorded once)? */
+static bool program_seen(const struct plan *p, size_t w, const char *program)
+{
+	for (size_t e = 0; e < w; e++)
+		for (const char *const *q = p->wls[e].plugin.w.programs; q && *q; q++)
+			if (!strcmp(*q, program))
+				return true;
+	return false;
+}
+
 static int runner_env_tools(const struct plan *p, struct result_sink *sink)
 {
-	for (size_t t = 0; t < sizeof(tools) / sizeof(tools[0]); t++) {
-		bool used = false;
+	for (size_t w = 0; w < p->nwls; w++) {
+		const char *const *progs = p->wls[w].plugin.w.programs;
 
-		for (size_t w = 0; w < p->nwls && !used; w++)
-			used = !strcmp(p->wls[w].plugin.w.name, tools[t].workload);
-		if (!used)
-			continue;
-		{
-			const char *argv[] = { tools[t].program, "--version", NULL };
+		for (size_t t = 0; progs && progs[t]; t++) {
+			const char *argv[] = { progs[t], "--version", NULL };
 			struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-			char key[64], ver[128];
+			char key[80], ver[128];
+			int ret = 0;
 
-			if (run_argv(argv, &out, &err) == 0 && out.len) {
+			snprintf(key, sizeof(key), "tool.%s", progs[t]);
+			if (!program_seen(p, w, progs[t]) && run_argv(argv, &out, &err) == 0 && out.len) {
 				version_of(ver, sizeof(ver), out.buf);
-				snprintf(key, sizeof(key), "tool.%s", tools[t].program);
-				if (sink_env(sink, key, ver, NULL)) {
-					strbuf_release(&out);
-					strbuf_release(&err);
-					return -1;
-				}
+				ret = sink_env(sink, key, ver, NULL);
 			}
 			strbuf_release(&out);
 			strbuf_release(&err);
+			if (ret)
+				return -1;
 		}
 	}
 	return 0;

@@ -30,7 +30,7 @@ extern "C" {
 #endif
 
 #define MMB_ABI_MAJOR 1
-#define MMB_ABI_MINOR 1
+#define MMB_ABI_MINOR 2
 
 #define MMB_ENTRY_SYMBOL "mmbench_workload_entry"
 
@@ -90,6 +90,8 @@ struct mmb_metric_def {
 	const char *unit;	/* "faults/s", "s", "ops/s" */
 	enum mmb_better better;
 	const char *help;
+	/* ABI 1.2 */
+	int places;		/* decimals of mmtests' layout (its DecimalPlaces), 1-9; 0: 2 */
 };
 
 /* ---------------------------------------------------------- requirements */
@@ -199,6 +201,15 @@ struct mmb_workload {
 	 * in a forked child like supported().
 	 */
 	const char *(*check_params)(const struct mmb_value *params);
+
+	/* ABI 1.2 */
+	/*
+	 * The external programs it runs, found on $PATH, NULL-terminated (at
+	 * most 8): each one's `--version` is recorded with the run as
+	 * tool.<program>, since results are comparable only between runs of
+	 * one version.  NULL: none.
+	 */
+	const char *const *programs;
 	/* New members go here, and bump MMB_ABI_MINOR. */
 };
 

@@ -14,7 +14,7 @@ static const struct mmb_param_def params[] = {
 };
 
 static const struct mmb_metric_def metrics[] = {
-	{ "value", "x", MMB_HIGHER_IS_BETTER, "always 1" },
+	{ .name = "value", .unit = "x", .better = MMB_HIGHER_IS_BETTER, .help = "always 1" },
 	{ 0 },
 };
 

@@ -26,7 +26,7 @@ static const struct mmb_param_def params[] = {
 };
 
 static const struct mmb_metric_def metrics[] = {
-	{ "value", "units", MMB_HIGHER_IS_BETTER, "the iteration number" },
+	{ .name = "value", .unit = "units", .better = MMB_HIGHER_IS_BETTER, .help = "the iteration number" },
 	{ 0 },
 };
 

@@ -15,7 +15,7 @@ static void teardown(const struct mmb_host *h, struct mmb_ctx *c, const struct m
 { (void)h; (void)c; (void)p; (void)s; }
 
 static const struct mmb_metric_def metrics[] = {
-	{ "value", "x", MMB_HIGHER_IS_BETTER, "a value" },
+	{ .name = "value", .unit = "x", .better = MMB_HIGHER_IS_BETTER, .help = "a value" },
 	{ 0 },
 };
 

@@ -21,7 +21,7 @@ static const struct mmb_param_def params[] = {
 };
 
 static const struct mmb_metric_def metrics[] = {
-	{ "passes", "passes/s", MMB_HIGHER_IS_BETTER, "loop passes per second, all threads" },
+	{ .name = "passes", .unit = "passes/s", .better = MMB_HIGHER_IS_BETTER, .help = "loop passes per second, all threads" },
 	{ 0 },
 };
 

@@ -227,6 +227,46 @@ static void test_accepts_newer_minor(void **s)
 	free(path);
 }
 
+/* ABI 1.2: a metric's mmtests places and the programs a plugin runs survive the description; bad ones are refused. */
+static void test_facts(void **s)
+{
+	static const struct { const char *spoil, *why; } bad[] = {
+		{ "places", "metric 'value': places 12: 1 to 9" },
+		{ "option", "programs[1]: not a program name" },
+		{ "path", "programs[1]: not a program name" },
+		{ "many", "programs[8]: more than 8 programs" },
+	};
+	struct plugin p;
+	char *path = test_plugin("facts"), *dir;
+
+	(void)s;
+	assert_int_equal(load_capture(&p, path), 0);
+	assert_int_equal(p.metrics[plugin_metric_index(&p, "value")]->places, 3);
+	assert_int_equal(p.metrics[plugin_metric_index(&p, "plain")]->places, 0);
+	assert_non_null(p.w.programs);
+	assert_string_equal(p.w.programs[0], "stress-ng");
+	assert_string_equal(p.w.programs[1], "true");
+	assert_null(p.w.programs[2]);
+	plugin_release(&p);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		setenv("MMB_TEST_FACTS", bad[i].spoil, 1);
+		expect_reject("facts", bad[i].why);
+	}
+	unsetenv("MMB_TEST_FACTS");
+
+	/* what render-mmtests asks: by plugin name, from the search path */
+	dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
+	setenv("MMBENCH_PLUGIN_PATH", dir, 1);
+	assert_int_equal(plugin_metric_places("facts", "value"), 3);
+	assert_int_equal(plugin_metric_places("facts", "plain"), -1);
+	assert_int_equal(plugin_metric_places("facts", "nosuch"), -1);
+	assert_int_equal(plugin_metric_places("nosuch", "value"), -1);
+	assert_int_equal(plugin_metric_places("../facts", "value"), -1);
+	unsetenv("MMBENCH_PLUGIN_PATH");
+	free(dir);
+	free(path);
+}
+
 /* A newer minor's longer elements: walked with its stride, the extra ignored. */
 static void test_accepts_longer_elements(void **s)
 {
@@ -239,7 +279,7 @@ static void test_accepts_longer_elements(void **s)
 		{ { NULL }, { &dummy, &dummy, &dummy } },
 	};
 	const struct big_metric metrics[] = {
-		{ { "m", "u", MMB_LOWER_IS_BETTER, "metric" }, &dummy },
+		{ { "m", "u", MMB_LOWER_IS_BETTER, "metric", 0 }, &dummy },
 		{ { NULL }, &dummy },
 	};
 	struct mmb_workload d = {
@@ -287,7 +327,7 @@ static void test_def_table_limit(void **s)
 
 	(void)s;
 	for (size_t i = 0; i < 257; i++)
-		metrics[i] = (struct mmb_metric_def){ "m", "u", MMB_LOWER_IS_BETTER, "metric" };
+		metrics[i] = (struct mmb_metric_def){ "m", "u", MMB_LOWER_IS_BETTER, "metric", 0 };
 	metrics[256].name = NULL;
 	plugin_init(&p);
 	p.path = xstrdup("many.so");
@@ -438,6 +478,7 @@ int main(void)
 		cmocka_unit_test(test_rejects_other_owner),
 		cmocka_unit_test(test_accepts_minimal),
 		cmocka_unit_test(test_accepts_newer_minor),
+		cmocka_unit_test(test_facts),
 		cmocka_unit_test(test_accepts_longer_elements),
 		cmocka_unit_test(test_def_table_limit),
 		cmocka_unit_test(test_loads_skeleton),

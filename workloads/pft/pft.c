@@ -78,17 +78,18 @@ static const struct mmb_param_def pft_params[] = {
 	{ .name = NULL },
 };
 
+/* .places: mmtests' pft shellpack prints 4 decimals */
 static const struct mmb_metric_def pft_metrics[] = {
 	[M_FAULTS_SEC] = { "faults/sec", "faults/s", MMB_HIGHER_IS_BETTER,
-			   "pages / wall seconds (pft fault/wsec)" },
+			   "pages / wall seconds (pft fault/wsec)", .places = 4 },
 	[M_FAULTS_CPU] = { "faults/cpu", "faults/cpu-s", MMB_HIGHER_IS_BETTER,
-			   "pages / (user + system) seconds summed over workers (pft flt/cpu/s)" },
+			   "pages / (user + system) seconds summed over workers (pft flt/cpu/s)", .places = 4 },
 	[M_SYSTEM] = { "system", "s", MMB_LOWER_IS_BETTER,
-		       "system CPU seconds summed over workers" },
+		       "system CPU seconds summed over workers", .places = 4 },
 	[M_ELAPSED] = { "elapsed", "s", MMB_LOWER_IS_BETTER,
-			"wall seconds, earliest worker start to latest worker end" },
+			"wall seconds, earliest worker start to latest worker end", .places = 4 },
 	[M_USER] = { "user", "s", MMB_LOWER_IS_BETTER,
-		     "user CPU seconds summed over workers" },
+		     "user CPU seconds summed over workers", .places = 4 },
 	{ .name = NULL },
 };
 

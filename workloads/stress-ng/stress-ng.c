@@ -75,10 +75,11 @@ static const struct mmb_param_def sng_params[] = {
 	{ 0 },
 };
 
-#define OPS(s) { #s ".ops", "bogo-ops", MMB_HIGHER_IS_BETTER, "bogo ops of all instances" }, \
-	{ #s ".ops_per_sec", "bogo-ops/s", MMB_HIGHER_IS_BETTER, "bogo ops per second, real time" },
-#define FAST(n, u) { n, u, MMB_HIGHER_IS_BETTER, "stress-ng's miscellaneous metric" },
-#define SLOW(n, u) { n, u, MMB_LOWER_IS_BETTER, "stress-ng's miscellaneous metric" },
+#define METRIC(n, u, b, h) { .name = n, .unit = u, .better = b, .help = h },
+#define OPS(s) METRIC(#s ".ops", "bogo-ops", MMB_HIGHER_IS_BETTER, "bogo ops of all instances") \
+	METRIC(#s ".ops_per_sec", "bogo-ops/s", MMB_HIGHER_IS_BETTER, "bogo ops per second, real time")
+#define FAST(n, u) METRIC(n, u, MMB_HIGHER_IS_BETTER, "stress-ng's miscellaneous metric")
+#define SLOW(n, u) METRIC(n, u, MMB_LOWER_IS_BETTER, "stress-ng's miscellaneous metric")
 
 /* lkp's names: '-' kept in the stressor ("vm-rw.ops"). */
 static const struct mmb_metric_def sng_metrics[] = {
@@ -584,6 +585,7 @@ static const struct mmb_workload sng_workload = {
 	.run = sng_run,
 	.teardown = sng_teardown,
 	.check_params = sng_check_params,
+	.programs = (const char *const[]){ "stress-ng", NULL },
 };
 
 MMB_WORKLOAD(sng_workload);
