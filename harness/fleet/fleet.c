@@ -3,6 +3,7 @@
 #include "envctl.h"
 
 #include "config.h"
+#include "db.h"
 #include "proc.h"
 
 #include <errno.h>
@@ -319,17 +320,41 @@ static int read_exit(const struct fleet *f, const struct fleet_job *job)
 	return rc;
 }
 
+/*
+ * A node's run.db with a damaged page (a disk, a copy cut short) holds
+ * nothing trustworthy: its job is failed, saying so, not done.
+ */
+static bool run_db_damaged(const char *path, char *why, size_t n)
+{
+	struct mmb_db db;
+	char what[256];
+	int r;
+
+	if (db_open_existing(&db, path)) {
+		snprintf(why, n, "run.db damaged (not a results DB this mmbench can read): %s", path);
+		return true;
+	}
+	r = db_damaged(&db, what, sizeof(what));
+	db_close(&db);
+	if (r > 0)
+		snprintf(why, n, "run.db damaged (%.160s): %s", what, path);
+	return r > 0;
+}
+
 enum fleet_outcome fleet_job_outcome(const struct fleet *f, const struct fleet_job *job,
 				     const struct fleet_engine_status *st, char *why, size_t n)
 {
 	int rc = read_exit(f, job);
 	char *db;
-	bool have_db;
+	bool have_db, damaged;
 
 	if (rc >= 0) {
 		db = fleet_job_path(f, job, "run.db");
 		have_db = access(db, R_OK) == 0;
+		damaged = have_db && run_db_damaged(db, why, n);
 		free(db);
+		if (damaged)
+			return FLEET_FAILED;
 		if (rc == 0 && have_db) {
 			snprintf(why, n, "exit 0");
 			return FLEET_DONE;
