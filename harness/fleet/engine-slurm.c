@@ -401,36 +401,50 @@ static void accounted_jobs(const struct fleet *f, struct fleet_engine_status *st
 	strbuf_release(&ids);
 }
 
-/* Jobs squeue did not list: their end state from one `scontrol show job -o`. */
-static int gone_jobs(const struct fleet *f, struct fleet_engine_status *st, const bool *seen)
+/*
+ * One `scontrol show job -o` for the jobs squeue did not list (their end
+ * state) and those it lists as pending (a requeued job is: its Restarts
+ * count, after a node failure).  -1 when the ended ones cannot be asked.
+ */
+static int scontrol_jobs(const struct fleet *f, struct fleet_engine_status *st, const bool *seen)
 {
 	const char *argv[] = { "scontrol", "show", "job", "-o", NULL };
 	struct strbuf all = STRBUF_INIT, err = STRBUF_INIT;
-	bool any = false, purged = false;
+	bool unseen = false, pending = false, purged = false;
 	int rc;
 
-	for (size_t i = 0; i < f->njobs; i++)
-		any |= !seen[i] && f->jobs[i].id[0];
-	if (!any)
+	for (size_t i = 0; i < f->njobs; i++) {
+		unseen |= !seen[i] && f->jobs[i].id[0];
+		pending |= seen[i] && st[i].state == FLEET_E_PENDING;
+	}
+	if (!unseen && !pending)
 		return 0;
 	rc = fleet_exec(argv, &all, &err);
 	if (rc) {
-		error("scontrol show job exited %d: %s", rc, err.buf ? err.buf : "");
 		strbuf_release(&all);
+		/* a pending job's restart count is a nicety; an ended job's state is not */
+		if (unseen)
+			error("scontrol show job exited %d: %s", rc, err.buf ? err.buf : "");
 		strbuf_release(&err);
-		return -1;
+		return unseen ? -1 : 0;
 	}
 	for (size_t i = 0; i < f->njobs; i++) {
-		char rec[2048], state[64], code[32], nodes[128], reason[64], more[128];
+		char rec[2048], state[64], code[32], nodes[128], reason[64], more[128], r[16];
 
-		if (seen[i] || !f->jobs[i].id[0])
+		if (!f->jobs[i].id[0] || (seen[i] && st[i].state != FLEET_E_PENDING))
 			continue;
 		if (!find_record(all.buf ? all.buf : "", f->jobs[i].id, rec, sizeof(rec))) {
+			if (seen[i])
+				continue;
 			st[i].state = FLEET_E_GONE;
 			snprintf(st[i].detail, sizeof(st[i].detail), "purged by slurmctld");
 			purged = true;
 			continue;
 		}
+		scontrol_field(rec, "Restarts", r, sizeof(r));
+		st[i].restarts = atoi(r);
+		if (seen[i])
+			continue;
 		scontrol_field(rec, "JobState", state, sizeof(state));
 		scontrol_field(rec, "ExitCode", code, sizeof(code));
 		scontrol_field(rec, "NodeList", nodes, sizeof(nodes));
@@ -482,7 +496,7 @@ static int slurm_status(const struct fleet *f, struct fleet_engine_status *st)
 			}
 	}
 	/* not queued any more: scontrol remembers it for MinJobAge (300 s); one call for all */
-	if (gone_jobs(f, st, seen))
+	if (scontrol_jobs(f, st, seen))
 		goto out;
 	ret = 0;
 out:

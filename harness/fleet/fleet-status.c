@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -63,6 +64,48 @@ static bool partial_run(const struct fleet *f, const struct fleet_job *j, const 
 	long it, bad;
 
 	return !strcmp(why, "mmbench exited 1") && job_iterations(f, j, &it, &bad) && it > 0;
+}
+
+/*
+ * How often the engine requeued a job (its node failed, or it was
+ * preempted): the engine's count, or what the rerun itself wrote into
+ * DIR/jobs/TAG/restarts (it outlives the engine's memory), and where the
+ * rerun kept the earlier attempt's run.db.  0 when never.
+ */
+static int job_restarts(const struct fleet *f, const struct fleet_job *j,
+			const struct fleet_engine_status *st, char *kept, size_t n)
+{
+	char *path = fleet_job_path(f, j, "restarts");
+	struct strbuf sb = STRBUF_INIT;
+	int from_job = 0;
+
+	*kept = 0;
+	if (read_file_capped(&sb, path, 4096) == 0 && sb.buf) {
+		const char *k = strstr(sb.buf, "\nkept ");
+
+		sscanf(sb.buf, "restarts %d", &from_job);
+		if (k)
+			snprintf(kept, n, "%.*s", (int)strcspn(k + 6, "\n"), k + 6);
+	}
+	strbuf_release(&sb);
+	free(path);
+	return st->restarts > from_job ? st->restarts : from_job;
+}
+
+/* The line under a requeued job: "requeued 1 time by the engine (...)". */
+static void restarts_line(const struct fleet *f, const struct fleet_job *j,
+			  const struct fleet_engine_status *st, FILE *out)
+{
+	char kept[PATH_MAX];
+	int r = job_restarts(f, j, st, kept, sizeof(kept));
+
+	if (!r)
+		return;
+	fprintf(out, "%-10s requeued %d time%s by %s (its node failed or it was preempted)", "", r,
+		r == 1 ? "" : "s", f->engine);
+	if (kept[0])
+		fprintf(out, "; the interrupted attempt's run.db kept as %s, not collected", kept);
+	fputc('\n', out);
 }
 
 /* What the jobs add up to, for the exit status (enum fleet_exit). */
@@ -121,7 +164,7 @@ static void status_json(const struct fleet *f, const struct fleet_engine_status 
 		const struct fleet_job *j = &f->jobs[i];
 		long it = 0, bad = 0;
 		bool have = job_iterations(f, j, &it, &bad);
-		char *log = fleet_job_path(f, j, "log");
+		char *log = fleet_job_path(f, j, "log"), kept[PATH_MAX];
 
 		strbuf_addf(&sb, "%s{\"job\": ", i ? ", " : "");
 		json_add_string(&sb, j->tag);
@@ -135,6 +178,7 @@ static void status_json(const struct fleet *f, const struct fleet_engine_status 
 		json_add_string(&sb, why[i]);
 		if (have)
 			strbuf_addf(&sb, ", \"iterations\": %ld, \"iterations_failed\": %ld", it, bad);
+		strbuf_addf(&sb, ", \"restarts\": %d", job_restarts(f, j, &st[i], kept, sizeof(kept)));
 		strbuf_addstr(&sb, ", \"log\": ");
 		json_add_string(&sb, access(log, F_OK) == 0 ? log : "");
 		strbuf_addch(&sb, '}');
@@ -254,6 +298,7 @@ int fleet_status(const char *dir, FILE *out)
 		tally_job(&t, &f, j, &st[i], o, why);
 		fprintf(out, "%-10s %-12s %-16s %-8s %s\n", j->tag, j->id[0] ? j->id : "-",
 			st[i].host[0] ? st[i].host : j->host, fleet_outcome_name(o), why);
+		restarts_line(&f, j, &st[i], out);
 		{
 			char *rp = fleet_job_path(&f, j, "restored"), note[512];
 
@@ -292,8 +337,16 @@ static void add_progress(struct strbuf *sb, const struct fleet *f, const struct 
 	strbuf_addf(sb, " %s %ld it", j->tag, it);
 }
 
-/* One look: the tally and, for the progress line, what runs. */
-static int wait_look(const char *dir, struct fleet_tally *t, struct strbuf *running, size_t *njobs)
+/*
+ * One look: the tally, for the progress line what runs, for --stall what
+ * every job is (sig: it changes when any job does) and which are unfinished.
+ */
+struct wait_view {
+	struct strbuf running, sig, busy;
+	size_t njobs;
+};
+
+static int wait_look(const char *dir, struct fleet_tally *t, struct wait_view *v)
 {
 	const struct fleet_engine_ops *eng;
 	struct fleet_engine_status *st;
@@ -307,53 +360,85 @@ static int wait_look(const char *dir, struct fleet_tally *t, struct strbuf *runn
 	for (size_t i = 0; i < f.njobs; i++) {
 		enum fleet_outcome o = fleet_job_outcome(&f, &f.jobs[i], &st[i], why, sizeof(why));
 
-		tally_job(t, &f, &f.jobs[i], &st[i], o, why);
+		const struct fleet_job *j = &f.jobs[i];
+		char kept[PATH_MAX];
+		int r = job_restarts(&f, j, &st[i], kept, sizeof(kept));
+		long it, bad;
+
+		tally_job(t, &f, j, &st[i], o, why);
 		if (o == FLEET_RUNNING)
-			add_progress(running, &f, &f.jobs[i]);
+			add_progress(&v->running, &f, j);
+		job_iterations(&f, j, &it, &bad);
+		strbuf_addf(&v->sig, "%s %d %s %ld %ld %d\n", j->tag, o, why, it, bad, r);
+		if (o == FLEET_PENDING || o == FLEET_RUNNING)
+			strbuf_addf(&v->busy, "%s%s (%s: %s%s)", v->busy.len ? ", " : "", j->tag,
+				    fleet_outcome_name(o), why, r ? ", requeued" : "");
 	}
-	*njobs = f.njobs;
+	v->njobs = f.njobs;
 	free(st);
 	fleet_release(&f);
 	return 0;
 }
 
-int fleet_wait(const char *dir, int interval_s, int timeout_s, FILE *out)
+static void wait_view_release(struct wait_view *v)
 {
-	uint64_t t0 = now_ns();
+	strbuf_release(&v->running);
+	strbuf_release(&v->sig);
+	strbuf_release(&v->busy);
+}
+
+/* "3 of 4 jobs ended: 1 pending, 1 running (r2-n1 7 it), 2 done, 0 failed" */
+static void wait_line(struct strbuf *line, const struct fleet_tally *t, const struct wait_view *v)
+{
+	strbuf_addf(line, "%zu of %zu jobs ended: %zu pending, %zu running%s%s%s, %zu done, "
+		    "%zu failed", t->n[FLEET_DONE] + t->n[FLEET_FAILED], v->njobs,
+		    t->n[FLEET_PENDING], t->n[FLEET_RUNNING], v->running.len ? " (" : "",
+		    v->running.len ? v->running.buf + 1 : "", v->running.len ? ")" : "",
+		    t->n[FLEET_DONE], t->n[FLEET_FAILED]);
+	if (t->unknown)
+		strbuf_addf(line, "; the engine did not answer about %zu", t->unknown);
+}
+
+int fleet_wait(const char *dir, int interval_s, int timeout_s, int stall_s, FILE *out)
+{
+	uint64_t t0 = now_ns(), changed = t0;
 	double tool_s = fleet_tool_timeout_s;
-	char *last = NULL;
+	char *last = NULL, *prev_sig = NULL;
+	int ret = FLEET_EXIT_WAITING;
 
 	for (;;) {
-		struct strbuf running = STRBUF_INIT, line = STRBUF_INIT;
+		struct wait_view v = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0 };
+		struct strbuf line = STRBUF_INIT;
 		struct fleet_tally t;
-		double elapsed = (double)(now_ns() - t0) / 1e9, left = timeout_s - elapsed;
+		double elapsed = (double)(now_ns() - t0) / 1e9, left = timeout_s - elapsed, still, nap;
 		char el[32];
-		size_t njobs = 0;
 
 		/* --timeout bounds the whole wait: an engine call gets what is left */
 		fleet_tool_timeout_s = timeout_s > 0 && left < tool_s ? (left > 1 ? left : 1) : tool_s;
-		if (wait_look(dir, &t, &running, &njobs)) {
-			free(last);
-			return -1;
+		if (wait_look(dir, &t, &v)) {
+			wait_view_release(&v);
+			ret = -1;
+			break;
 		}
 		elapsed = (double)(now_ns() - t0) / 1e9;
 		format_eta(elapsed, el, sizeof(el));
 		if (!t.n[FLEET_PENDING] && !t.n[FLEET_RUNNING]) {
 			progress_clear();
-			fprintf(out, "%zu jobs: %zu done, %zu failed, after %s\n", njobs,
+			fprintf(out, "%zu jobs: %zu done, %zu failed, after %s\n", v.njobs,
 				t.n[FLEET_DONE], t.n[FLEET_FAILED], el);
 			tally_lines(&t, out);
-			strbuf_release(&running);
-			free(last);
-			return tally_exit(&t);
+			wait_view_release(&v);
+			ret = tally_exit(&t);
+			break;
 		}
-		strbuf_addf(&line, "%zu of %zu jobs ended: %zu pending, %zu running%s%s%s, %zu done, "
-			    "%zu failed", t.n[FLEET_DONE] + t.n[FLEET_FAILED], njobs,
-			    t.n[FLEET_PENDING], t.n[FLEET_RUNNING], running.len ? " (" : "",
-			    running.len ? running.buf + 1 : "", running.len ? ")" : "",
-			    t.n[FLEET_DONE], t.n[FLEET_FAILED]);
-		if (t.unknown)
-			strbuf_addf(&line, "; the engine did not answer about %zu", t.unknown);
+		/* --stall: nothing of any job changed (a requeued job waiting on a dead node) */
+		if (!prev_sig || strcmp(prev_sig, v.sig.buf)) {
+			free(prev_sig);
+			prev_sig = xstrdup(v.sig.buf);
+			changed = now_ns();
+		}
+		still = (double)(now_ns() - changed) / 1e9;
+		wait_line(&line, &t, &v);
 		progress_update("fleet %s: %s, %s", dir, line.buf, el);
 		/* not on a terminal: one line per change */
 		if (!progress_enabled() && (!last || strcmp(last, line.buf))) {
@@ -362,17 +447,30 @@ int fleet_wait(const char *dir, int interval_s, int timeout_s, FILE *out)
 			free(last);
 			last = xstrdup(line.buf);
 		}
-		strbuf_release(&running);
 		strbuf_release(&line);
-		if (timeout_s > 0 && elapsed >= timeout_s) {
+		if ((timeout_s > 0 && elapsed >= timeout_s) || (stall_s > 0 && still >= stall_s)) {
 			progress_clear();
-			free(last);
-			error("%s: jobs still pending or running after %d s (--timeout)", dir, timeout_s);
-			return FLEET_EXIT_WAITING;
+			if (timeout_s > 0 && elapsed >= timeout_s)
+				error("%s: jobs still pending or running after %d s (--timeout): %s",
+				      dir, timeout_s, v.busy.buf);
+			else
+				error("%s: no job changed for %d s (--stall), given up on: %s", dir,
+				      stall_s, v.busy.buf);
+			wait_view_release(&v);
+			break;
 		}
-		left = timeout_s - elapsed;
-		sleep_for(timeout_s > 0 && left < interval_s ? left : interval_s);
+		wait_view_release(&v);
+		/* the next look at the interval, or when a bound passes */
+		nap = interval_s;
+		if (timeout_s > 0 && timeout_s - elapsed < nap)
+			nap = timeout_s - elapsed;
+		if (stall_s > 0 && stall_s - still < nap)
+			nap = stall_s - still;
+		sleep_for(nap);
 	}
+	free(last);
+	free(prev_sig);
+	return ret;
 }
 
 int fleet_collect(const char *dir, const char *dbpath, FILE *out)

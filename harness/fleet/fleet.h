@@ -89,6 +89,7 @@ struct fleet_engine_status {
 	enum fleet_engine_state state;
 	char detail[160];	/* engine's words: "PENDING (Dependency)", "FAILED 2:0" */
 	char host[128];		/* where it ran or runs ("" unknown) */
+	int restarts;		/* times the engine requeued it (its node failed...) */
 };
 
 /*
@@ -166,6 +167,13 @@ int fleet_load(struct fleet *f, const char *dir);
 /* A Slurm job id: N, or N_M for an array task (never an option such as "-uroot"). */
 bool fleet_job_id_valid(const char *s);
 
+/*
+ * An earlier attempt's database out of the way: path kept as path.N (the
+ * first N free); *kept (free() it) the new name, NULL when there was no
+ * file.  0 or -1 (said).
+ */
+int fleet_keep_aside(const char *path, char **kept);
+
 /* ---- the args file ---- */
 /* FLEET_ARGS_MAGIC then each argument, every one NUL-terminated. */
 void fleet_args_encode(struct strbuf *out, const char *const *argv);
@@ -221,9 +229,11 @@ int fleet_resubmit(const char *dir, const struct fleet_request *req, bool failed
  * Until no job is pending or running, asking every interval_s (a progress
  * line on a terminal): an enum fleet_exit; FLEET_EXIT_WAITING once
  * timeout_s (0: none) has passed, which bounds the whole wait, the
- * engine's calls included; -1 when the fleet cannot be read.
+ * engine's calls included, or once stall_s (0: none) passed with no job
+ * changing (state, engine detail, iterations, restarts): a job stuck
+ * after its node failed; -1 when the fleet cannot be read.
  */
-int fleet_wait(const char *dir, int interval_s, int timeout_s, FILE *out);
+int fleet_wait(const char *dir, int interval_s, int timeout_s, int stall_s, FILE *out);
 int fleet_cancel(const char *dir, const struct fleet_jobs_sel *sel);
 /*
  * Merge every done job's run.db into dbpath (NULL: the default DB) with
