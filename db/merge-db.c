@@ -740,3 +740,26 @@ fail:
 	db_rollback(db);
 	return error("%s: nothing removed", db->c->path);
 }
+
+int db_runs_of_file(struct mmb_db *db, const char *src_path, int64_t **ids, size_t *n)
+{
+	sqlite3_stmt *st;
+	size_t alloc = 0;
+	int rc, ret = open_source(db, src_path, src_path);
+
+	*ids = NULL;
+	*n = 0;
+	if (ret)
+		return ret;
+	ret = -1;
+	if (!db_prepare(db, "SELECT id FROM main.runs WHERE uuid IN (SELECT uuid FROM " SRC
+			".runs WHERE uuid IS NOT NULL) ORDER BY id", &st)) {
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			ALLOC_GROW(*ids, *n + 1, alloc);
+			(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+		}
+		ret = db_done(db, st, rc) ? -1 : 0;
+	}
+	db_exec(db, "DETACH DATABASE " SRC);
+	return ret;
+}

@@ -473,78 +473,181 @@ int fleet_wait(const char *dir, int interval_s, int timeout_s, int stall_s, FILE
 	return ret;
 }
 
+/*
+ * After `resubmit` (or a requeue) the job's earlier attempts are its
+ * run.db.N; a collect before may have merged one (a partial run).  Once
+ * this attempt is done, the earlier attempts' runs leave the target DB, so
+ * compare pools the complete rerun only (run.db.N keeps them); while this
+ * attempt is partial too, both stay, said.  -1 when removing failed.
+ */
+struct run_ids {
+	int64_t *v;
+	size_t n, alloc;
+};
+
+/* ids less those in keep (a run some job's current run.db holds: never replaced) */
+static size_t without_kept(int64_t *ids, size_t n, const struct run_ids *keep)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		bool kept = false;
+
+		for (size_t k = 0; k < keep->n && !kept; k++)
+			kept = keep->v[k] == ids[i];
+		if (!kept)
+			ids[m++] = ids[i];
+	}
+	return m;
+}
+
+static int earlier_attempts(struct mmb_db *db, const struct fleet *f, const struct fleet_job *j,
+			    bool done, const struct run_ids *keep, FILE *out)
+{
+	char *base = fleet_job_path(f, j, "run.db");
+	int ret = 0;
+
+	for (int k = 1; k < 1000; k++) {
+		char *path = xasprintf("%s.%d", base, k);
+		int64_t *ids = NULL;
+		size_t n = 0;
+
+		if (access(path, F_OK) != 0) {
+			free(path);
+			break;
+		}
+		if (db_runs_of_file(db, path, &ids, &n)) {
+			warning("%s: cannot tell whether %s was collected before", j->tag, path);
+			n = 0;
+		}
+		n = without_kept(ids, n, keep);
+		if (n && done && db_runs_remove(db, ids, n, NULL))
+			ret = error("%s: %zu run%s of an earlier attempt (%s) stay beside the rerun's:"
+				    " compare pools both", j->tag, n, n == 1 ? "" : "s", path);
+		else if (n && done)
+			fprintf(out, "%s: replaced %zu run%s of an earlier attempt (%s, kept there):"
+				" compare pools the rerun only\n", j->tag, n, n == 1 ? "" : "s", path);
+		else if (n)
+			fprintf(out, "%s: warning: the DB also holds %zu run%s of an earlier attempt "
+				"(%s): compare pools both; they are replaced once a rerun is done\n",
+				j->tag, n, n == 1 ? "" : "s", path);
+		free(ids);
+		free(path);
+	}
+	free(base);
+	return ret;
+}
+
+/* What collect did: counts for its last line, and each job's merged attempt. */
+struct collect_tally {
+	size_t merged, failed, waiting, added, present;
+	int *attempt;		/* [njobs]: 0 nothing merged, 1 a partial run, 2 done */
+	struct run_ids keep;	/* the target's runs some job's current run.db holds */
+};
+
+static void keep_runs(struct mmb_db *db, const char *path, struct run_ids *keep)
+{
+	int64_t *ids = NULL;
+	size_t n = 0;
+
+	if (!db_runs_of_file(db, path, &ids, &n))
+		for (size_t i = 0; i < n; i++) {
+			ALLOC_GROW(keep->v, keep->n + 1, keep->alloc);
+			keep->v[keep->n++] = ids[i];
+		}
+	free(ids);
+}
+
+static void collect_job(struct mmb_db *db, const struct fleet *f, size_t i,
+			enum fleet_outcome o, const char *why, struct collect_tally *c, FILE *out)
+{
+	const struct fleet_job *j = &f->jobs[i];
+	struct db_merge_result res = { 0 };
+	char *path;
+
+	if (o == FLEET_PENDING || o == FLEET_RUNNING) {
+		fprintf(out, "%s: %s (%s), not collected yet\n", j->tag, fleet_outcome_name(o), why);
+		c->waiting++;
+		return;
+	}
+	c->failed += o == FLEET_FAILED;
+	if (o == FLEET_FAILED && !partial_run(f, j, why)) {
+		/* nothing of it is merged: no run finished on the node */
+		path = fleet_job_path(f, j, "log");
+		error("%s: job %s on %s failed: %s; nothing merged; log: %s", j->tag,
+		      j->id[0] ? j->id : "-", j->host, why, path);
+		free(path);
+		return;
+	}
+	path = fleet_job_path(f, j, "run.db");
+	if (db_merge_file(db, path, NULL, &res)) {
+		error("%s: not merged (%s)", j->tag, path);
+		c->failed += o == FLEET_DONE;
+		free(path);
+		return;
+	}
+	if (o == FLEET_FAILED) {
+		long it, bad;
+		char *log = fleet_job_path(f, j, "log");
+
+		/* as `run` keeps them locally: the finished iterations count */
+		job_iterations(f, j, &it, &bad);
+		fprintf(out, "%s: job failed (%s), %zu run%s merged with %ld finished iterations,"
+			" %ld failed (log: %s)\n", j->tag, why, res.runs_added,
+			res.runs_added == 1 ? "" : "s", it, bad, log);
+		free(log);
+	} else {
+		fprintf(out, "%s: %zu run%s merged, %zu already there\n", j->tag,
+			res.runs_added, res.runs_added == 1 ? "" : "s", res.runs_present);
+		c->merged++;
+	}
+	c->added += res.runs_added;
+	c->present += res.runs_present;
+	c->attempt[i] = o == FLEET_DONE ? 2 : 1;
+	keep_runs(db, path, &c->keep);
+	free(path);
+}
+
 int fleet_collect(const char *dir, const char *dbpath, FILE *out)
 {
 	const struct fleet_engine_ops *eng;
 	struct fleet_engine_status *st;
+	struct collect_tally c = { 0 };
 	struct fleet f;
 	struct mmb_db db;
-	size_t merged = 0, failed = 0, waiting = 0, added = 0, present = 0;
 	bool asked;
 	int ret = -1;
 
 	if (!(st = fleet_open(dir, &f, &eng, &asked)))
 		return -1;
+	c.attempt = xcalloc(f.njobs + 1, sizeof(*c.attempt));
 	db_single_thread();
 	if (db_open(&db, db_default_path(dbpath)))
 		goto out;
 	for (size_t i = 0; i < f.njobs; i++) {
 		const struct fleet_job *j = &f.jobs[i];
-		struct db_merge_result res = { 0 };
-		enum fleet_outcome o;
-		char why[256], *path;
+		char why[256];
 
 		/* an engine without a shared folder brings the files over first */
 		if (eng->fetch && st[i].state == FLEET_E_ENDED && eng->fetch(&f, j))
 			warning("%s: could not fetch its results", j->tag);
-		o = fleet_job_outcome(&f, j, &st[i], why, sizeof(why));
-		if (o == FLEET_PENDING || o == FLEET_RUNNING) {
-			fprintf(out, "%s: %s (%s), not collected yet\n", j->tag,
-				fleet_outcome_name(o), why);
-			waiting++;
-			continue;
-		}
-		if (o == FLEET_FAILED && !partial_run(&f, j, why)) {
-			/* nothing of it is merged: no run finished on the node */
-			path = fleet_job_path(&f, j, "log");
-			error("%s: job %s on %s failed: %s; nothing merged; log: %s", j->tag,
-			      j->id[0] ? j->id : "-", j->host, why, path);
-			free(path);
-			failed++;
-			continue;
-		}
-		path = fleet_job_path(&f, j, "run.db");
-		if (db_merge_file(&db, path, NULL, &res)) {
-			error("%s: not merged (%s)", j->tag, path);
-			failed++;
-		} else if (o == FLEET_FAILED) {
-			long it, bad;
-			char *log = fleet_job_path(&f, j, "log");
-
-			/* as `run` keeps them locally: the finished iterations count */
-			job_iterations(&f, j, &it, &bad);
-			fprintf(out, "%s: job failed (%s), %zu run%s merged with %ld finished iterations,"
-				" %ld failed (log: %s)\n", j->tag, why, res.runs_added,
-				res.runs_added == 1 ? "" : "s", it, bad, log);
-			free(log);
-			added += res.runs_added;
-			present += res.runs_present;
-			failed++;
-		} else {
-			fprintf(out, "%s: %zu run%s merged, %zu already there\n", j->tag,
-				res.runs_added, res.runs_added == 1 ? "" : "s", res.runs_present);
-			added += res.runs_added;
-			present += res.runs_present;
-			merged++;
-		}
-		free(path);
+		collect_job(&db, &f, i, fleet_job_outcome(&f, j, &st[i], why, sizeof(why)), why,
+			    &c, out);
 	}
+	/* after every job's current runs are known: never replace one of those */
+	for (size_t i = 0; i < f.njobs; i++)
+		if (c.attempt[i] &&
+		    earlier_attempts(&db, &f, &f.jobs[i], c.attempt[i] == 2, &c.keep, out) &&
+		    c.attempt[i] == 2)
+			c.failed++, c.merged--;
 	db_close(&db);
 	fprintf(out, "%zu of %zu jobs collected (%zu runs added, %zu already there); "
-		"%zu failed, %zu not finished\n", merged, f.njobs, added, present, failed,
-		waiting);
-	ret = failed || waiting ? 1 : 0;
+		"%zu failed, %zu not finished\n", c.merged, f.njobs, c.added, c.present, c.failed,
+		c.waiting);
+	ret = c.failed || c.waiting ? 1 : 0;
 out:
+	free(c.keep.v);
+	free(c.attempt);
 	free(st);
 	fleet_release(&f);
 	return ret;
