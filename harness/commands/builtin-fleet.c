@@ -75,6 +75,8 @@ static int fleet_submit_cmd(int argc, char **argv)
 			   "every job also waits for this (sbatch --dependency)"),
 		OPT_BOOL(0, "no-requeue", &req.no_requeue,
 			 "a job whose node fails is not rerun (sbatch --no-requeue)"),
+		OPT_BOOL(0, "array", &req.array,
+			 "a node's rounds as one job array (sbatch --array=1-R%1)"),
 		OPT_LIST(0, "sbatch-arg", &req.sbatch_args, &req.nsbatch_args, "OPT",
 			 "one more sbatch option, as --name=value (repeatable)"),
 		OPT_STRING(0, "mmbench", &req.mmbench, "PATH",

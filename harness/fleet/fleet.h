@@ -56,6 +56,7 @@ struct fleet_request {
 	const char *exclude;		/* never these (a Slurm hostlist) */
 	const char *dependency;		/* every job also waits for this (sbatch syntax) */
 	bool no_requeue;		/* a job whose node fails is not rerun */
+	bool array;			/* a node's rounds as one job array (submit_array) */
 	const char **sbatch_args;	/* --sbatch-arg: more sbatch options, as given */
 	size_t nsbatch_args;
 };
@@ -121,11 +122,17 @@ struct fleet_engine_ops {
 	int (*cancel_many)(const struct fleet *f, const struct fleet_job *const *jobs, size_t n);
 	/* Optional: refuse a request the engine cannot take, before anything is queued. */
 	int (*check)(const struct fleet_request *req);
+	/* Optional (req->array): queue the n rounds of one node, jobs[] in
+	 * round order, as one array, one round at a time; sets each id. */
+	int (*submit_array)(const struct fleet *f, const struct fleet_request *req,
+			    struct fleet_job **jobs, size_t n);
 };
 
 extern const struct fleet_engine_ops fleet_engine_slurm;
 /* Slurm's batch script (fixed: $1 the mmbench binary, $2 the args file). */
 extern const char fleet_slurm_script[];
+/* An array task's ($1 mmbench, $2 DIR/jobs, $3 the node; the round is the task id). */
+extern const char fleet_slurm_array_script[];
 /* NULL, said, if no engine is called name; the list is in the message. */
 const struct fleet_engine_ops *fleet_engine_find(const char *name);
 

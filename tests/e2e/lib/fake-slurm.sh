@@ -3,8 +3,9 @@
 # on PATH.  They keep their state under DIR:
 #   sbatch.args, scancel.log   every call's arguments, one line each
 #   state/ID                   squeue's "STATE|NODE|REASON" for job ID
-#                              (default PENDING|node1|Resources); an array
-#                              job's tasks are listed as ID_T (squeue -r)
+#                              (default PENDING|node1|Resources; "-": not
+#                              listed, it left the queue); an array task's
+#                              ID is ARRAYID_TASK, as squeue -r lists it
 #   scontrol.jobs              `scontrol show job -o` records, one a line
 # and read the environment at each call:
 #   FAKE_NODES         sinfo's nodes (default "node1 node2")
@@ -44,7 +45,8 @@ fi
 while [ \$# -gt 0 ]; do [ "\$1" = --jobs ] && ids=\$2; shift; done
 IFS=, read -ra a <<< "\$ids"
 for i in "\${a[@]}"; do
-	if [ -f "$d/state/\$i" ]; then echo "\$i|\$(cat "$d/state/\$i")"
+	if [ -f "$d/state/\$i" ]; then
+		[ "\$(cat "$d/state/\$i")" = - ] || echo "\$i|\$(cat "$d/state/\$i")"
 	else echo "\$i|PENDING|node1|Resources"; fi
 done
 EOS
