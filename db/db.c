@@ -595,40 +595,6 @@ int db_open_existing(struct mmb_db *db, const char *path)
 	return db_open_flags(db, path, SQLITE_OPEN_READONLY, true);
 }
 
-int db_damaged(struct mmb_db *db, char *why, size_t n)
-{
-	sqlite3_stmt *st = NULL;
-	int rc = sqlite3_prepare_v2(db->c->sql, "PRAGMA quick_check(3)", -1, &st, NULL);
-	int ret = 0;
-
-	*why = 0;
-	if (rc != SQLITE_OK) {
-		/* a damaged schema page fails here already */
-		snprintf(why, n, "%s", sqlite3_errmsg(db->c->sql));
-		return rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB ? 1 : -1;
-	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *t = (const char *)sqlite3_column_text(st, 0);
-
-		if (t && strcmp(t, "ok")) {
-			size_t l = strlen(why);
-
-			snprintf(why + l, n - l, "%s%s", l ? "; " : "", t);
-			ret = 1;
-		}
-	}
-	if (rc != SQLITE_DONE) {
-		snprintf(why, n, "%s", sqlite3_errmsg(db->c->sql));
-		ret = rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB ? 1 : -1;
-	}
-	sqlite3_finalize(st);
-	/* SQLite's report spans lines: one line for a message */
-	for (char *c = why; *c; c++)
-		if ((unsigned char)*c < ' ')
-			*c = ' ';
-	return ret;
-}
-
 /*
  * Ballast beside the database, held while a run records: on disk full
  * the run's last write -- marking it failed -- still needs a few WAL

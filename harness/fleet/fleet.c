@@ -320,28 +320,6 @@ static int read_exit(const struct fleet *f, const struct fleet_job *job)
 	return rc;
 }
 
-int fleet_keep_aside(const char *path, char **kept)
-{
-	*kept = NULL;
-	if (access(path, F_OK) != 0)
-		return 0;
-	for (int n = 1; n < 1000; n++) {
-		char *to = xasprintf("%s.%d", path, n);
-
-		if (access(to, F_OK) != 0) {
-			if (rename(path, to)) {
-				error("cannot keep %s as %s: %s", path, to, strerror(errno));
-				free(to);
-				return -1;
-			}
-			*kept = to;
-			return 0;
-		}
-		free(to);
-	}
-	return error("cannot keep %s: %s.1 to .999 all exist", path, path);
-}
-
 /*
  * A node's run.db with a damaged page (a disk, a copy cut short) holds
  * nothing trustworthy: its job is failed, saying so, not done.
