@@ -25,7 +25,7 @@ rm "$F/jobs/r1-n2/exit"
 command sqlite3 "$F/jobs/r1-n2/run.db" "DELETE FROM sample_values; DELETE FROM sample_blocks;
 	DELETE FROM iterations; UPDATE runs SET status = 'interrupted'"
 # slurmctld requeued it: pending until its begin time, Restarts=1
-echo 'PENDING|(null)|BeginTime' > "$S/state/102"
+echo 'PENDING|(null)|BeginTime' > "$S/squeue.state/102"
 echo 'JobId=101 JobName=mmbench-fl-r1-n1 JobState=COMPLETED Reason=None Restarts=0 ExitCode=0:0 NodeList=node1' > "$S/scontrol.jobs"
 echo 'JobId=102 JobName=mmbench-fl-r1-n2 JobState=PENDING Reason=BeginTime Requeue=1 Restarts=1 ExitCode=0:0 NodeList=(null)' >> "$S/scontrol.jobs"
 

@@ -33,11 +33,11 @@ SLURM_ARRAY_TASK_ID=1 sh "$F/job-array.sh" "$MMBA" "$F/jobs" 2 || die "the array
 grep -q '^exit 0' "$F/jobs/r1-n2/exit" || die "task 1 of node 2 did not run r1-n2: $(ls "$F/jobs/r1-n2")"
 grep -q "mmbench fleet job" "$F/jobs/r1-n2/log" || die "r1-n2's log"
 # node 1: task 1 failed and left the queue (scontrol remembers it), task 2 runs
-echo - > "$S/state/101_1"
-echo 'RUNNING|node1|None' > "$S/state/101_2"
+echo - > "$S/squeue.state/101_1"
+echo 'RUNNING|node1|None' > "$S/squeue.state/101_2"
 echo 'JobId=107 ArrayJobId=101 ArrayTaskId=1 JobState=FAILED Reason=NonZeroExitCode Restarts=0 ExitCode=2:0 NodeList=node1' > "$S/scontrol.jobs"
 echo 'JobId=101 ArrayJobId=101 ArrayTaskId=3 JobState=PENDING Reason=JobArrayTaskLimit Restarts=0 ExitCode=0:0 NodeList=(null)' >> "$S/scontrol.jobs"
-echo - > "$S/state/102_1"
+echo - > "$S/squeue.state/102_1"
 "$MMB" fleet status "$F" > "$TMP/st.out" 2>&1 || true
 cat "$TMP/st.out"
 grep -q "^r1-n1 *101_1 .*failed *ended without an exit file (FAILED (exit 2:0, NonZeroExitCode))" "$TMP/st.out" ||
