@@ -540,6 +540,51 @@ static int scontrol_jobs(const struct fleet *f, struct fleet_engine_status *st, 
 	return 0;
 }
 
+/*
+ * Running jobs whose node Slurm finds down or not responding (sinfo %t
+ * "down*", "alloc*"...): a node lost under its job, which Slurm still
+ * calls RUNNING until SlurmdTimeout, then requeues.  One sinfo for their
+ * nodes; if it fails, nothing is added.
+ */
+static void lost_nodes(const struct fleet *f, struct fleet_engine_status *st)
+{
+	struct kargv a = KARGV_INIT;
+	struct strbuf hosts = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
+	char *save = NULL;
+
+	for (size_t i = 0; i < f->njobs; i++)
+		if (st[i].state == FLEET_E_RUNNING && st[i].host[0])
+			strbuf_addf(&hosts, "%s%s", hosts.len ? "," : "", st[i].host);
+	kargv_push(&a, "sinfo");
+	kargv_push(&a, "-h");
+	kargv_push(&a, "-N");
+	kargv_push(&a, "-o");
+	kargv_push(&a, "%N|%t");
+	kargv_pushf(&a, "--nodes=%s", hosts.buf ? hosts.buf : "");
+	if (hosts.len && fleet_exec((const char *const *)a.v, &out, &err) == 0) {
+		for (char *l = strtok_r(out.buf ? out.buf : (char[]){ 0 }, "\n", &save); l;
+		     l = strtok_r(NULL, "\n", &save)) {
+			/* NODE|STATE: the state is the last field */
+			char *t = strrchr(l, '|');
+
+			if (!t || usable_state(t + 1))
+				continue;
+			*strchr(l, '|') = 0;
+			t++;
+			for (size_t i = 0; i < f->njobs; i++)
+				if (st[i].state == FLEET_E_RUNNING && !strcmp(st[i].host, l) &&
+				    !strstr(st[i].detail, "not responding"))
+					snprintf(st[i].detail + strlen(st[i].detail),
+						 sizeof(st[i].detail) - strlen(st[i].detail),
+						 "; node %.32s down or not responding (%.16s)", l, t);
+		}
+	}
+	kargv_release(&a);
+	strbuf_release(&hosts);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
 static int slurm_status(const struct fleet *f, struct fleet_engine_status *st)
 {
 	struct strbuf ids = STRBUF_INIT, out = STRBUF_INIT;
@@ -577,6 +622,7 @@ static int slurm_status(const struct fleet *f, struct fleet_engine_status *st)
 	/* not queued any more: scontrol remembers it for MinJobAge (300 s); one call for all */
 	if (scontrol_jobs(f, st, seen))
 		goto out;
+	lost_nodes(f, st);
 	ret = 0;
 out:
 	free(seen);

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Issue 47 item 4: a node lost mid-run (fake Slurm tools).  r1-n2's first
+# Issue 47 item 4: a node lost mid-run (fake Slurm tools).  While Slurm
+# still says RUNNING, status says the node is not responding (sinfo).  r1-n2's first
 # attempt leaves an empty interrupted run and no exit file; Slurm requeues
 # it (PENDING, BeginTime, Restarts=1).  status (text and --json) says it
 # was requeued; `wait --stall` gives up on it; the rerun keeps the first
@@ -19,6 +20,14 @@ job() {	# TAG: its fleet job, here
 	"$MMB" fleet job "$F/jobs/$1/args" > "$TMP/job.out" 2>&1 || { cat "$TMP/job.out"; die "fleet job $1"; }
 }
 job r1-n1
+# node2 stops answering under r1-n2: Slurm still says RUNNING, sinfo "alloc*"
+echo 'RUNNING|node2|None' > "$S/squeue.state/102"
+printf 'node1|(null)|idle\nnode2|(null)|alloc*\n' > "$S/sinfo.out"
+"$MMB" fleet status "$F" > "$TMP/st.out" 2>&1 || true
+cat "$TMP/st.out"
+grep -q "^r1-n2 .*running *RUNNING; node node2 down or not responding (alloc\*)" "$TMP/st.out" ||
+	die "status does not say r1-n2's node is not responding"
+rm "$S/sinfo.out"
 # r1-n2's node died mid-run: an interrupted run without iterations, no exit record
 job r1-n2
 rm "$F/jobs/r1-n2/exit"

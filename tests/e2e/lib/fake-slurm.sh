@@ -8,6 +8,7 @@
 #                              listed, it left the queue); an array task's
 #                              ID is ARRAYID_TASK, as squeue -r lists it
 #   scontrol.jobs              `scontrol show job -o` records, one a line
+#   sinfo.out                  sinfo's "NODE|FEATURES|STATE" lines, if there
 # and read the environment at each call:
 #   FAKE_NODES         sinfo's nodes (default "node1 node2")
 #   FAKE_SBATCH_FAIL_AT=N  the Nth sbatch and later fail, saying
@@ -22,9 +23,10 @@
 fake_slurm() {
 	local d=$1 b=$1/bin
 	mkdir -p "$b" "$d/squeue.state"
-	cat > "$b/sinfo" << 'EOS'
+	cat > "$b/sinfo" << EOS
 #!/bin/bash
-for n in ${FAKE_NODES:-node1 node2}; do echo "$n|(null)|idle"; done
+[ -f "$d/sinfo.out" ] && exec cat "$d/sinfo.out"
+for n in \${FAKE_NODES:-node1 node2}; do echo "\$n|(null)|idle"; done
 EOS
 	cat > "$b/sbatch" << EOS
 #!/bin/bash
