@@ -548,20 +548,15 @@ static int scontrol_jobs(const struct fleet *f, struct fleet_engine_status *st, 
  */
 static void lost_nodes(const struct fleet *f, struct fleet_engine_status *st)
 {
-	struct kargv a = KARGV_INIT;
 	struct strbuf hosts = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
+	const char *argv[] = { "sinfo", "-h", "-N", "-o", "%N|%t", "-n", NULL, NULL };
 	char *save = NULL;
 
 	for (size_t i = 0; i < f->njobs; i++)
 		if (st[i].state == FLEET_E_RUNNING && st[i].host[0])
 			strbuf_addf(&hosts, "%s%s", hosts.len ? "," : "", st[i].host);
-	kargv_push(&a, "sinfo");
-	kargv_push(&a, "-h");
-	kargv_push(&a, "-N");
-	kargv_push(&a, "-o");
-	kargv_push(&a, "%N|%t");
-	kargv_pushf(&a, "--nodes=%s", hosts.buf ? hosts.buf : "");
-	if (hosts.len && fleet_exec((const char *const *)a.v, &out, &err) == 0) {
+	argv[6] = hosts.buf;
+	if (hosts.len && fleet_exec(argv, &out, &err) == 0) {
 		for (char *l = strtok_r(out.buf ? out.buf : (char[]){ 0 }, "\n", &save); l;
 		     l = strtok_r(NULL, "\n", &save)) {
 			/* NODE|STATE: the state is the last field */
@@ -579,7 +574,6 @@ static void lost_nodes(const struct fleet *f, struct fleet_engine_status *st)
 						 "; node %.32s down or not responding (%.16s)", l, t);
 		}
 	}
-	kargv_release(&a);
 	strbuf_release(&hosts);
 	strbuf_release(&out);
 	strbuf_release(&err);
