@@ -108,6 +108,12 @@ int db_open(struct mmb_db *db, const char *path);
  */
 int db_open_existing(struct mmb_db *db, const char *path);
 /*
+ * SQLite's quick_check of the open file: 0 sound, 1 damaged (why says
+ * where, as SQLite does: a damaged page, a bad index), -1 not checked.
+ * For a file from elsewhere (a fleet node's run.db) before it is trusted.
+ */
+int db_damaged(struct mmb_db *db, char *why, size_t n);
+/*
  * 0, or -1 after error() when a reader that could not lock the file (read
  * as immutable) finds that a writer changed it meanwhile: what it read
  * may be torn.  db_read_torn() then says so until the process ends.

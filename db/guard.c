@@ -455,3 +455,37 @@ int db_guard_attach_copy(struct mmb_db *dst, struct mmb_db *src, const char *as)
 	}
 	return 0;
 }
+
+int db_damaged(struct mmb_db *db, char *why, size_t n)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db->c->sql, "PRAGMA quick_check(3)", -1, &st, NULL);
+	int ret = 0;
+
+	*why = 0;
+	if (rc != SQLITE_OK) {
+		/* a damaged schema page fails here already */
+		snprintf(why, n, "%s", sqlite3_errmsg(db->c->sql));
+		return rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB ? 1 : -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *t = db_col_raw(st, 0);
+
+		if (t && strcmp(t, "ok")) {
+			size_t l = strlen(why);
+
+			snprintf(why + l, n - l, "%s%s", l ? "; " : "", t);
+			ret = 1;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		snprintf(why, n, "%s", sqlite3_errmsg(db->c->sql));
+		ret = rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB ? 1 : -1;
+	}
+	sqlite3_finalize(st);
+	/* SQLite's report spans lines: one line for a message */
+	for (char *c = why; *c; c++)
+		if ((unsigned char)*c < ' ')
+			*c = ' ';
+	return ret;
+}

@@ -517,8 +517,9 @@ static int run_checks(struct mmb_db *db, const struct source_check *checks, size
  * copy in memory, so nothing the merge does can write the file, and the
  * file cannot change between the check and the copy.
  */
-static int open_source(struct mmb_db *dst, const char *src_path)
+static int open_source(struct mmb_db *dst, const char *src_path, const char *name)
 {
+	char why[512];
 	struct mmb_db src;
 	struct stat a, b;
 	int ret;
@@ -539,6 +540,12 @@ static int open_source(struct mmb_db *dst, const char *src_path)
 	if (ret) {
 		error("cannot merge %s: not an mmbench results database this mmbench can read",
 		      src_path);
+		return DB_MERGE_REFUSED;
+	}
+	/* a damaged page fails the copy's queries later, as if the target were damaged */
+	if (db_damaged(&src, why, sizeof(why)) > 0) {
+		error("cannot merge %s: the file is damaged (%s); nothing merged", name, why);
+		db_close(&src);
 		return DB_MERGE_REFUSED;
 	}
 	ret = db_guard_attach_copy(dst, &src, SRC);
@@ -564,7 +571,7 @@ int db_merge_file(struct mmb_db *db, const char *src_path, const struct db_merge
 		res = &local;
 	res->runs_added = res->runs_present = res->runs_running = 0;
 	res->iterations = res->samples = 0;
-	ret = open_source(db, src_path);
+	ret = open_source(db, src_path, o && o->name ? o->name : src_path);
 	if (ret)
 		return ret;
 	ret = -1;
@@ -732,4 +739,27 @@ fail:
 	free(kids);
 	db_rollback(db);
 	return error("%s: nothing removed", db->c->path);
+}
+
+int db_runs_of_file(struct mmb_db *db, const char *src_path, int64_t **ids, size_t *n)
+{
+	sqlite3_stmt *st;
+	size_t alloc = 0;
+	int rc, ret = open_source(db, src_path, src_path);
+
+	*ids = NULL;
+	*n = 0;
+	if (ret)
+		return ret;
+	ret = -1;
+	if (!db_prepare(db, "SELECT id FROM main.runs WHERE uuid IN (SELECT uuid FROM " SRC
+			".runs WHERE uuid IS NOT NULL) ORDER BY id", &st)) {
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			ALLOC_GROW(*ids, *n + 1, alloc);
+			(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+		}
+		ret = db_done(db, st, rc) ? -1 : 0;
+	}
+	db_exec(db, "DETACH DATABASE " SRC);
+	return ret;
 }

@@ -70,4 +70,11 @@ int db_merge_file(struct mmb_db *dst, const char *src_path, const struct db_merg
  */
 int db_runs_remove(struct mmb_db *db, const int64_t *ids, size_t n, size_t *labels_removed);
 
+/*
+ * The ids of db's runs that src_path also holds (by uuid): what merging
+ * it added, as `fleet collect` finds an earlier attempt's runs to replace.
+ * 0, DB_MERGE_REFUSED or -1 (said); free(*ids).
+ */
+int db_runs_of_file(struct mmb_db *db, const char *src_path, int64_t **ids, size_t *n);
+
 #endif

@@ -75,6 +75,8 @@ static int fleet_submit_cmd(int argc, char **argv)
 			   "every job also waits for this (sbatch --dependency)"),
 		OPT_BOOL(0, "no-requeue", &req.no_requeue,
 			 "a job whose node fails is not rerun (sbatch --no-requeue)"),
+		OPT_BOOL(0, "array", &req.array,
+			 "a node's rounds as one job array (sbatch --array=1-R%1)"),
 		OPT_LIST(0, "sbatch-arg", &req.sbatch_args, &req.nsbatch_args, "OPT",
 			 "one more sbatch option, as --name=value (repeatable)"),
 		OPT_STRING(0, "mmbench", &req.mmbench, "PATH",
@@ -178,20 +180,23 @@ static int fleet_status_cmd(int argc, char **argv)
 static int fleet_wait_cmd(int argc, char **argv)
 {
 	const char *dir = NULL;
-	int interval = 30, timeout = 0, rc;
+	int interval = 30, timeout = 0, stall = 0, rc;
 	const struct option opts[] = {
 		OPT_STRING(0, "dir", &dir, "DIR", "fleet folder"),
 		OPT_INT(0, "interval", &interval, "S", "seconds between looks (default 30)"),
 		OPT_INT(0, "timeout", &timeout, "S", "give up after S seconds (default: never)"),
+		OPT_INT(0, "stall", &stall, "S",
+			"give up once no job changed for S seconds (default: never)"),
 		OPT_END(),
 	};
 
 	argc = parse_options(argc, argv, opts, "fleet wait", "DIR", 0);
 	if (argc < 0 || !(dir = dir_arg(&argc, argv, "fleet wait", dir, opts)))
 		return EXIT_USAGE;
-	if (interval < 1 || interval > 3600 || timeout < 0)
-		return usage_error("fleet", "fleet wait: --interval is 1..3600 s, --timeout >= 0");
-	rc = fleet_wait(dir, interval, timeout, stdout);
+	if (interval < 1 || interval > 3600 || timeout < 0 || stall < 0)
+		return usage_error("fleet", "fleet wait: --interval is 1..3600 s, --timeout and "
+				   "--stall >= 0");
+	rc = fleet_wait(dir, interval, timeout, stall, stdout);
 	return rc < 0 ? EXIT_RUNTIME : rc;	/* enum fleet_exit (docs/fleet.md) */
 }
 

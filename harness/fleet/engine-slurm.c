@@ -25,6 +25,17 @@ const char fleet_slurm_script[] =
 	"# mmbench fleet job (fixed text: $1 mmbench, $2 the job's args file, $3 its log)\n"
 	"exec \"$1\" fleet job \"$2\" >>\"$3\" 2>&1\n";
 
+/*
+ * An array task's script: fixed text; $1 mmbench, $2 the jobs folder, $3
+ * the node number; the round is Slurm's SLURM_ARRAY_TASK_ID (digits).
+ */
+const char fleet_slurm_array_script[] =
+	"#!/bin/sh\n"
+	"# mmbench fleet array task (fixed text: $1 mmbench, $2 the jobs folder, $3 the node;\n"
+	"# the round is the array task id)\n"
+	"t=\"$2/r${SLURM_ARRAY_TASK_ID}-n$3\"\n"
+	"exec \"$1\" fleet job \"$t/args\" >>\"$t/log\" 2>&1\n";
+
 static bool is_feature(const char *s)
 {
 	if (!*s)
@@ -209,6 +220,12 @@ static int slurm_prepare(const struct fleet *f, const struct fleet_request *req)
 	if (write_file_atomic_mode(path, fleet_slurm_script, strlen(fleet_slurm_script), 0755))
 		ret = error("cannot write %s: %s", path, strerror(errno));
 	free(path);
+	path = xasprintf("%s/job-array.sh", f->dir);
+	if (!ret && req->array &&
+	    write_file_atomic_mode(path, fleet_slurm_array_script,
+				   strlen(fleet_slurm_array_script), 0755))
+		ret = error("cannot write %s: %s", path, strerror(errno));
+	free(path);
 	return ret;
 }
 
@@ -224,69 +241,119 @@ static const char *fleet_name(const struct fleet *f, char *buf, size_t len)
 	return n ? buf : "fleet";
 }
 
+/* sbatch's options up to the dependency: name, the whole node pinned, the request's */
+static void sbatch_head(struct kargv *a, const struct fleet *f, const struct fleet_request *req,
+			const char *what, const char *host)
+{
+	struct strbuf cons = STRBUF_INIT;
+	char name[48];
+
+	kargv_push(a, "sbatch");
+	kargv_push(a, "--parsable");
+	/* squeue shows whose job it is: mmbench-<fleet folder>-r1-n1 */
+	kargv_pushf(a, "--job-name=mmbench-%s-%s", fleet_name(f, name, sizeof(name)), what);
+	kargv_push(a, "--exclusive");
+	kargv_push(a, "--nodes=1");
+	kargv_push(a, "--ntasks=1");
+	kargv_pushf(a, "--nodelist=%s", host);
+	if (req->partition)
+		kargv_pushf(a, "--partition=%s", req->partition);
+	for (size_t i = 0; i < req->nconstraints; i++)
+		strbuf_addf(&cons, "%s%s", i ? "&" : "", req->constraints[i]);
+	if (cons.len)
+		kargv_pushf(a, "--constraint=%s", cons.buf);
+	if (req->time_limit)
+		kargv_pushf(a, "--time=%s", req->time_limit);
+	if (req->account)
+		kargv_pushf(a, "--account=%s", req->account);
+	if (req->qos)
+		kargv_pushf(a, "--qos=%s", req->qos);
+	if (req->reservation)
+		kargv_pushf(a, "--reservation=%s", req->reservation);
+	if (req->begin)
+		kargv_pushf(a, "--begin=%s", req->begin);
+	if (req->no_requeue)
+		kargv_push(a, "--no-requeue");
+	strbuf_release(&cons);
+}
+
+/* ... the dependency (after: a job id or NULL), --sbatch-arg, the folder */
+static void sbatch_tail(struct kargv *a, const struct fleet *f, const struct fleet_request *req,
+			const char *after)
+{
+	/* ',' joins dependencies that must all be satisfied */
+	if (after || req->dependency)
+		kargv_pushf(a, "--dependency=%s%s%s%s", after ? "afterany:" : "",
+			    after ? after : "", after && req->dependency ? "," : "",
+			    req->dependency ? req->dependency : "");
+	for (size_t i = 0; i < req->nsbatch_args; i++)
+		kargv_push(a, req->sbatch_args[i]);
+	kargv_pushf(a, "--chdir=%s", f->dir);
+	kargv_push(a, "--output=/dev/null");
+}
+
+/* Run sbatch; its job id ("ID" or "ID;CLUSTER") into id. */
+static int sbatch_run(const struct kargv *a, char *id, size_t n)
+{
+	struct strbuf out = STRBUF_INIT;
+	int ret = tool((const char *const *)a->v, &out);
+	size_t idlen;
+
+	if (!ret) {
+		idlen = out.buf ? strspn(out.buf, "0123456789") : 0;
+		if (!idlen || idlen + 6 >= n)
+			ret = error("sbatch printed no job id ('%.40s')", out.buf ? out.buf : "");
+		else
+			snprintf(id, n, "%.*s", (int)idlen, out.buf);
+	}
+	strbuf_release(&out);
+	return ret;
+}
+
 static int slurm_submit(const struct fleet *f, const struct fleet_request *req,
 			struct fleet_job *job, const struct fleet_job *after)
 {
 	struct kargv a = KARGV_INIT;
-	struct strbuf out = STRBUF_INIT, cons = STRBUF_INIT;
 	char *args = fleet_job_path(f, job, "args"), *log = fleet_job_path(f, job, "log");
-	size_t idlen;
-	char name[48];
 	int ret;
 
-	kargv_push(&a, "sbatch");
-	kargv_push(&a, "--parsable");
-	/* squeue shows whose job it is: mmbench-<fleet folder>-r1-n1 */
-	kargv_pushf(&a, "--job-name=mmbench-%s-%s", fleet_name(f, name, sizeof(name)), job->tag);
-	kargv_push(&a, "--exclusive");
-	kargv_push(&a, "--nodes=1");
-	kargv_push(&a, "--ntasks=1");
-	kargv_pushf(&a, "--nodelist=%s", job->host);
-	if (req->partition)
-		kargv_pushf(&a, "--partition=%s", req->partition);
-	for (size_t i = 0; i < req->nconstraints; i++)
-		strbuf_addf(&cons, "%s%s", i ? "&" : "", req->constraints[i]);
-	if (cons.len)
-		kargv_pushf(&a, "--constraint=%s", cons.buf);
-	if (req->time_limit)
-		kargv_pushf(&a, "--time=%s", req->time_limit);
-	if (req->account)
-		kargv_pushf(&a, "--account=%s", req->account);
-	if (req->qos)
-		kargv_pushf(&a, "--qos=%s", req->qos);
-	if (req->reservation)
-		kargv_pushf(&a, "--reservation=%s", req->reservation);
-	if (req->begin)
-		kargv_pushf(&a, "--begin=%s", req->begin);
-	if (req->no_requeue)
-		kargv_push(&a, "--no-requeue");
-	/* ',' joins dependencies that must all be satisfied */
-	if (after || req->dependency)
-		kargv_pushf(&a, "--dependency=%s%s%s%s", after ? "afterany:" : "",
-			    after ? after->id : "", after && req->dependency ? "," : "",
-			    req->dependency ? req->dependency : "");
-	for (size_t i = 0; i < req->nsbatch_args; i++)
-		kargv_push(&a, req->sbatch_args[i]);
-	kargv_pushf(&a, "--chdir=%s", f->dir);
-	kargv_push(&a, "--output=/dev/null");
+	sbatch_head(&a, f, req, job->tag, job->host);
+	sbatch_tail(&a, f, req, after ? after->id : NULL);
 	kargv_pushf(&a, "%s/job.sh", f->dir);
 	kargv_push(&a, req->mmbench);
 	kargv_push(&a, args);
 	kargv_push(&a, log);
-	ret = tool((const char *const *)a.v, &out);
-	if (!ret) {
-		/* "ID" or "ID;CLUSTER" */
-		idlen = out.buf ? strspn(out.buf, "0123456789") : 0;
-		if (!idlen || idlen >= sizeof(job->id))
-			ret = error("sbatch printed no job id ('%.40s')", out.buf ? out.buf : "");
-		else
-			snprintf(job->id, sizeof(job->id), "%.*s", (int)idlen, out.buf);
-	}
+	ret = sbatch_run(&a, job->id, sizeof(job->id));
 	kargv_release(&a);
-	strbuf_release(&out);
-	strbuf_release(&cons);
 	free(args);
 	free(log);
+	return ret;
+}
+
+/*
+ * A node's rounds as one job array: --array=1-R%1, one task at a time, in
+ * order, whatever each one's outcome; task r is round r, its id ID_r.
+ * N nodes x R rounds are N entries in the queue.
+ */
+static int slurm_submit_array(const struct fleet *f, const struct fleet_request *req,
+			      struct fleet_job **jobs, size_t n)
+{
+	struct kargv a = KARGV_INIT;
+	char what[16], id[40];
+	int ret;
+
+	snprintf(what, sizeof(what), "n%d", jobs[0]->node);
+	sbatch_head(&a, f, req, what, jobs[0]->host);
+	kargv_pushf(&a, "--array=1-%zu%%1", n);
+	sbatch_tail(&a, f, req, NULL);
+	kargv_pushf(&a, "%s/job-array.sh", f->dir);
+	kargv_push(&a, req->mmbench);
+	kargv_pushf(&a, "%s/jobs", f->dir);
+	kargv_pushf(&a, "%d", jobs[0]->node);
+	ret = sbatch_run(&a, id, sizeof(id));
+	for (size_t i = 0; !ret && i < n; i++)
+		snprintf(jobs[i]->id, sizeof(jobs[i]->id), "%s_%d", id, jobs[i]->round);
+	kargv_release(&a);
 	return ret;
 }
 
@@ -346,16 +413,27 @@ static void scontrol_field(const char *rec, const char *key, char *val, size_t n
 	}
 }
 
-/* The JobId=N record of `scontrol show job -o`'s lines, or NULL. */
+/*
+ * The record of job id among `scontrol show job -o`'s lines, or NULL: the
+ * line "JobId=N ...", or for an array task N_T the line with "ArrayJobId=N"
+ * and "ArrayTaskId=T" (its JobId is a number of its own).
+ */
 static const char *find_record(const char *all, const char *id, char *rec, size_t n)
 {
-	size_t il = strlen(id);
+	size_t il = strcspn(id, "_");
+	char aj[64], at[32];
 
-	for (const char *p = all; p && (p = strstr(p, "JobId=")); p++) {
-		if ((p == all || p[-1] == '\n') && !strncmp(p + 6, id, il) && p[6 + il] == ' ') {
-			snprintf(rec, n, "%.*s", (int)strcspn(p, "\n"), p);
-			return rec;
+	for (const char *p = all; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		snprintf(rec, n, "%.*s", (int)strcspn(p, "\n"), p);
+		if (!id[il]) {
+			if (!strncmp(rec, "JobId=", 6) && !strncmp(rec + 6, id, il) && rec[6 + il] == ' ')
+				return rec;
+			continue;
 		}
+		scontrol_field(rec, "ArrayJobId", aj, sizeof(aj));
+		scontrol_field(rec, "ArrayTaskId", at, sizeof(at));
+		if (strlen(aj) == il && !strncmp(aj, id, il) && !strcmp(at, id + il + 1))
+			return rec;
 	}
 	return NULL;
 }
@@ -401,36 +479,50 @@ static void accounted_jobs(const struct fleet *f, struct fleet_engine_status *st
 	strbuf_release(&ids);
 }
 
-/* Jobs squeue did not list: their end state from one `scontrol show job -o`. */
-static int gone_jobs(const struct fleet *f, struct fleet_engine_status *st, const bool *seen)
+/*
+ * One `scontrol show job -o` for the jobs squeue did not list (their end
+ * state) and those it lists as pending (a requeued job is: its Restarts
+ * count, after a node failure).  -1 when the ended ones cannot be asked.
+ */
+static int scontrol_jobs(const struct fleet *f, struct fleet_engine_status *st, const bool *seen)
 {
 	const char *argv[] = { "scontrol", "show", "job", "-o", NULL };
 	struct strbuf all = STRBUF_INIT, err = STRBUF_INIT;
-	bool any = false, purged = false;
+	bool unseen = false, pending = false, purged = false;
 	int rc;
 
-	for (size_t i = 0; i < f->njobs; i++)
-		any |= !seen[i] && f->jobs[i].id[0];
-	if (!any)
+	for (size_t i = 0; i < f->njobs; i++) {
+		unseen |= !seen[i] && f->jobs[i].id[0];
+		pending |= seen[i] && st[i].state == FLEET_E_PENDING;
+	}
+	if (!unseen && !pending)
 		return 0;
 	rc = fleet_exec(argv, &all, &err);
 	if (rc) {
-		error("scontrol show job exited %d: %s", rc, err.buf ? err.buf : "");
 		strbuf_release(&all);
+		/* a pending job's restart count is a nicety; an ended job's state is not */
+		if (unseen)
+			error("scontrol show job exited %d: %s", rc, err.buf ? err.buf : "");
 		strbuf_release(&err);
-		return -1;
+		return unseen ? -1 : 0;
 	}
 	for (size_t i = 0; i < f->njobs; i++) {
-		char rec[2048], state[64], code[32], nodes[128], reason[64], more[128];
+		char rec[2048], state[64], code[32], nodes[128], reason[64], more[128], r[16];
 
-		if (seen[i] || !f->jobs[i].id[0])
+		if (!f->jobs[i].id[0] || (seen[i] && st[i].state != FLEET_E_PENDING))
 			continue;
 		if (!find_record(all.buf ? all.buf : "", f->jobs[i].id, rec, sizeof(rec))) {
+			if (seen[i])
+				continue;
 			st[i].state = FLEET_E_GONE;
 			snprintf(st[i].detail, sizeof(st[i].detail), "purged by slurmctld");
 			purged = true;
 			continue;
 		}
+		scontrol_field(rec, "Restarts", r, sizeof(r));
+		st[i].restarts = atoi(r);
+		if (seen[i])
+			continue;
 		scontrol_field(rec, "JobState", state, sizeof(state));
 		scontrol_field(rec, "ExitCode", code, sizeof(code));
 		scontrol_field(rec, "NodeList", nodes, sizeof(nodes));
@@ -448,6 +540,45 @@ static int gone_jobs(const struct fleet *f, struct fleet_engine_status *st, cons
 	return 0;
 }
 
+/*
+ * Running jobs whose node Slurm finds down or not responding (sinfo %t
+ * "down*", "alloc*"...): a node lost under its job, which Slurm still
+ * calls RUNNING until SlurmdTimeout, then requeues.  One sinfo for their
+ * nodes; if it fails, nothing is added.
+ */
+static void lost_nodes(const struct fleet *f, struct fleet_engine_status *st)
+{
+	struct strbuf hosts = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
+	const char *argv[] = { "sinfo", "-h", "-N", "-o", "%N|%t", "-n", NULL, NULL };
+	char *save = NULL;
+
+	for (size_t i = 0; i < f->njobs; i++)
+		if (st[i].state == FLEET_E_RUNNING && st[i].host[0])
+			strbuf_addf(&hosts, "%s%s", hosts.len ? "," : "", st[i].host);
+	argv[6] = hosts.buf;
+	if (hosts.len && fleet_exec(argv, &out, &err) == 0) {
+		for (char *l = strtok_r(out.buf ? out.buf : (char[]){ 0 }, "\n", &save); l;
+		     l = strtok_r(NULL, "\n", &save)) {
+			/* NODE|STATE: the state is the last field */
+			char *t = strrchr(l, '|');
+
+			if (!t || usable_state(t + 1))
+				continue;
+			*strchr(l, '|') = 0;
+			t++;
+			for (size_t i = 0; i < f->njobs; i++)
+				if (st[i].state == FLEET_E_RUNNING && !strcmp(st[i].host, l) &&
+				    !strstr(st[i].detail, "not responding"))
+					snprintf(st[i].detail + strlen(st[i].detail),
+						 sizeof(st[i].detail) - strlen(st[i].detail),
+						 "; node %.32s down or not responding (%.16s)", l, t);
+		}
+	}
+	strbuf_release(&hosts);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
 static int slurm_status(const struct fleet *f, struct fleet_engine_status *st)
 {
 	struct strbuf ids = STRBUF_INIT, out = STRBUF_INIT;
@@ -463,8 +594,9 @@ static int slurm_status(const struct fleet *f, struct fleet_engine_status *st)
 		goto out;
 	}
 	{
+		/* -r: an array's pending tasks one a line, as ID_TASK, not ID_[2-3%1] */
 		const char *argv[] = { "squeue", "-h", "-o", "%i|%T|%N|%r", "--jobs", ids.buf,
-				       NULL };
+				       "-r", NULL };
 
 		if (tool(argv, &out))
 			goto out;
@@ -482,8 +614,9 @@ static int slurm_status(const struct fleet *f, struct fleet_engine_status *st)
 			}
 	}
 	/* not queued any more: scontrol remembers it for MinJobAge (300 s); one call for all */
-	if (gone_jobs(f, st, seen))
+	if (scontrol_jobs(f, st, seen))
 		goto out;
+	lost_nodes(f, st);
 	ret = 0;
 out:
 	free(seen);
@@ -533,6 +666,7 @@ const struct fleet_engine_ops fleet_engine_slurm = {
 	.pick_nodes = slurm_pick_nodes,
 	.prepare = slurm_prepare,
 	.submit = slurm_submit,
+	.submit_array = slurm_submit_array,
 	.status = slurm_status,
 	.cancel = slurm_cancel,
 	.cancel_many = slurm_cancel_many,

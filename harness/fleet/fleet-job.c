@@ -57,6 +57,37 @@ static void note_left_changed(const char *jobdir)
 	strbuf_release(&j);
 }
 
+/*
+ * This job ran before: the engine requeued it (its node failed, or it was
+ * preempted) and its first attempt died without an exit record, often
+ * with an empty interrupted run.  That run.db is kept as run.db.N, so
+ * collect takes only this attempt's run, never both; DIR/jobs/TAG/restarts
+ * says so for status.
+ */
+static int keep_earlier_attempt(const char *jobdir)
+{
+	char *db = xasprintf("%s/run.db", jobdir), *kept = NULL;
+	const char *rc = getenv("SLURM_RESTART_COUNT");
+	int ret = fleet_keep_aside(db, &kept);
+
+	if (!ret && kept) {
+		char *path = xasprintf("%s/restarts", jobdir);
+		char *line = xasprintf("restarts %d\nkept %s\n", rc ? atoi(rc) : 1, kept);
+		char *ex = xasprintf("%s/exit", jobdir);
+
+		unlink(ex);
+		free(ex);
+		if (write_file_atomic(path, line, strlen(line)))
+			warning("cannot write %s: %s", path, strerror(errno));
+		printf("mmbench fleet job: a rerun; the earlier attempt's results kept as %s\n", kept);
+		free(line);
+		free(path);
+	}
+	free(kept);
+	free(db);
+	return ret;
+}
+
 int fleet_run_job(const char *argsfile, int (*run_cmd)(int argc, char **argv))
 {
 	struct strbuf buf = STRBUF_INIT, exitrec = STRBUF_INIT;
@@ -81,6 +112,11 @@ int fleet_run_job(const char *argsfile, int (*run_cmd)(int argc, char **argv))
 		if (sl)
 			*sl = 0;
 		note_left_changed(sl ? jd : ".");
+		if (keep_earlier_attempt(sl ? jd : ".")) {
+			free(jd);
+			kargv_release(&a);
+			return EXIT_RUNTIME;
+		}
 		free(jd);
 	}
 	joined = kargv_join(&a);

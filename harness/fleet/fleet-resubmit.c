@@ -7,26 +7,36 @@
 #include <string.h>
 #include <unistd.h>
 
+int fleet_keep_aside(const char *path, char **kept)
+{
+	*kept = NULL;
+	if (access(path, F_OK) != 0)
+		return 0;
+	for (int n = 1; n < 1000; n++) {
+		char *to = xasprintf("%s.%d", path, n);
+
+		if (access(to, F_OK) != 0) {
+			if (rename(path, to)) {
+				error("cannot keep %s as %s: %s", path, to, strerror(errno));
+				free(to);
+				return -1;
+			}
+			*kept = to;
+			return 0;
+		}
+		free(to);
+	}
+	return error("cannot keep %s: %s.1 to .999 all exist", path, path);
+}
+
 /* The old attempt's files out of the way: run.db kept as run.db.N, the rest gone. */
 static int clear_attempt(const struct fleet *f, const struct fleet_job *j)
 {
-	static const char *const stale[] = { "exit", "engine-state", "restored" };
-	char *db = fleet_job_path(f, j, "run.db");
-	int ret = 0;
+	static const char *const stale[] = { "exit", "engine-state", "restored", "restarts" };
+	char *db = fleet_job_path(f, j, "run.db"), *kept = NULL;
+	int ret = fleet_keep_aside(db, &kept);
 
-	if (access(db, F_OK) == 0) {
-		for (int n = 1; n < 1000; n++) {
-			char *to = xasprintf("%s.%d", db, n);
-
-			if (access(to, F_OK) != 0) {
-				if (rename(db, to))
-					ret = error("cannot keep %s as %s: %s", db, to, strerror(errno));
-				free(to);
-				break;
-			}
-			free(to);
-		}
-	}
+	free(kept);
 	free(db);
 	for (size_t k = 0; !ret && k < ARRAY_SIZE(stale); k++) {
 		char *sp = fleet_job_path(f, j, stale[k]);

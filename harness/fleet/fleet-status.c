@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -63,6 +64,48 @@ static bool partial_run(const struct fleet *f, const struct fleet_job *j, const 
 	long it, bad;
 
 	return !strcmp(why, "mmbench exited 1") && job_iterations(f, j, &it, &bad) && it > 0;
+}
+
+/*
+ * How often the engine requeued a job (its node failed, or it was
+ * preempted): the engine's count, or what the rerun itself wrote into
+ * DIR/jobs/TAG/restarts (it outlives the engine's memory), and where the
+ * rerun kept the earlier attempt's run.db.  0 when never.
+ */
+static int job_restarts(const struct fleet *f, const struct fleet_job *j,
+			const struct fleet_engine_status *st, char *kept, size_t n)
+{
+	char *path = fleet_job_path(f, j, "restarts");
+	struct strbuf sb = STRBUF_INIT;
+	int from_job = 0;
+
+	*kept = 0;
+	if (read_file_capped(&sb, path, 4096) == 0 && sb.buf) {
+		const char *k = strstr(sb.buf, "\nkept ");
+
+		sscanf(sb.buf, "restarts %d", &from_job);
+		if (k)
+			snprintf(kept, n, "%.*s", (int)strcspn(k + 6, "\n"), k + 6);
+	}
+	strbuf_release(&sb);
+	free(path);
+	return st->restarts > from_job ? st->restarts : from_job;
+}
+
+/* The line under a requeued job: "requeued 1 time by the engine (...)". */
+static void restarts_line(const struct fleet *f, const struct fleet_job *j,
+			  const struct fleet_engine_status *st, FILE *out)
+{
+	char kept[PATH_MAX];
+	int r = job_restarts(f, j, st, kept, sizeof(kept));
+
+	if (!r)
+		return;
+	fprintf(out, "%-10s requeued %d time%s by %s (its node failed or it was preempted)", "", r,
+		r == 1 ? "" : "s", f->engine);
+	if (kept[0])
+		fprintf(out, "; the interrupted attempt's run.db kept as %s, not collected", kept);
+	fputc('\n', out);
 }
 
 /* What the jobs add up to, for the exit status (enum fleet_exit). */
@@ -121,7 +164,7 @@ static void status_json(const struct fleet *f, const struct fleet_engine_status 
 		const struct fleet_job *j = &f->jobs[i];
 		long it = 0, bad = 0;
 		bool have = job_iterations(f, j, &it, &bad);
-		char *log = fleet_job_path(f, j, "log");
+		char *log = fleet_job_path(f, j, "log"), kept[PATH_MAX];
 
 		strbuf_addf(&sb, "%s{\"job\": ", i ? ", " : "");
 		json_add_string(&sb, j->tag);
@@ -135,6 +178,7 @@ static void status_json(const struct fleet *f, const struct fleet_engine_status 
 		json_add_string(&sb, why[i]);
 		if (have)
 			strbuf_addf(&sb, ", \"iterations\": %ld, \"iterations_failed\": %ld", it, bad);
+		strbuf_addf(&sb, ", \"restarts\": %d", job_restarts(f, j, &st[i], kept, sizeof(kept)));
 		strbuf_addstr(&sb, ", \"log\": ");
 		json_add_string(&sb, access(log, F_OK) == 0 ? log : "");
 		strbuf_addch(&sb, '}');
@@ -254,6 +298,7 @@ int fleet_status(const char *dir, FILE *out)
 		tally_job(&t, &f, j, &st[i], o, why);
 		fprintf(out, "%-10s %-12s %-16s %-8s %s\n", j->tag, j->id[0] ? j->id : "-",
 			st[i].host[0] ? st[i].host : j->host, fleet_outcome_name(o), why);
+		restarts_line(&f, j, &st[i], out);
 		{
 			char *rp = fleet_job_path(&f, j, "restored"), note[512];
 
@@ -292,8 +337,16 @@ static void add_progress(struct strbuf *sb, const struct fleet *f, const struct 
 	strbuf_addf(sb, " %s %ld it", j->tag, it);
 }
 
-/* One look: the tally and, for the progress line, what runs. */
-static int wait_look(const char *dir, struct fleet_tally *t, struct strbuf *running, size_t *njobs)
+/*
+ * One look: the tally, for the progress line what runs, for --stall what
+ * every job is (sig: it changes when any job does) and which are unfinished.
+ */
+struct wait_view {
+	struct strbuf running, sig, busy;
+	size_t njobs;
+};
+
+static int wait_look(const char *dir, struct fleet_tally *t, struct wait_view *v)
 {
 	const struct fleet_engine_ops *eng;
 	struct fleet_engine_status *st;
@@ -307,53 +360,85 @@ static int wait_look(const char *dir, struct fleet_tally *t, struct strbuf *runn
 	for (size_t i = 0; i < f.njobs; i++) {
 		enum fleet_outcome o = fleet_job_outcome(&f, &f.jobs[i], &st[i], why, sizeof(why));
 
-		tally_job(t, &f, &f.jobs[i], &st[i], o, why);
+		const struct fleet_job *j = &f.jobs[i];
+		char kept[PATH_MAX];
+		int r = job_restarts(&f, j, &st[i], kept, sizeof(kept));
+		long it, bad;
+
+		tally_job(t, &f, j, &st[i], o, why);
 		if (o == FLEET_RUNNING)
-			add_progress(running, &f, &f.jobs[i]);
+			add_progress(&v->running, &f, j);
+		job_iterations(&f, j, &it, &bad);
+		strbuf_addf(&v->sig, "%s %d %s %ld %ld %d\n", j->tag, o, why, it, bad, r);
+		if (o == FLEET_PENDING || o == FLEET_RUNNING)
+			strbuf_addf(&v->busy, "%s%s (%s: %s%s)", v->busy.len ? ", " : "", j->tag,
+				    fleet_outcome_name(o), why, r ? ", requeued" : "");
 	}
-	*njobs = f.njobs;
+	v->njobs = f.njobs;
 	free(st);
 	fleet_release(&f);
 	return 0;
 }
 
-int fleet_wait(const char *dir, int interval_s, int timeout_s, FILE *out)
+static void wait_view_release(struct wait_view *v)
 {
-	uint64_t t0 = now_ns();
+	strbuf_release(&v->running);
+	strbuf_release(&v->sig);
+	strbuf_release(&v->busy);
+}
+
+/* "3 of 4 jobs ended: 1 pending, 1 running (r2-n1 7 it), 2 done, 0 failed" */
+static void wait_line(struct strbuf *line, const struct fleet_tally *t, const struct wait_view *v)
+{
+	strbuf_addf(line, "%zu of %zu jobs ended: %zu pending, %zu running%s%s%s, %zu done, "
+		    "%zu failed", t->n[FLEET_DONE] + t->n[FLEET_FAILED], v->njobs,
+		    t->n[FLEET_PENDING], t->n[FLEET_RUNNING], v->running.len ? " (" : "",
+		    v->running.len ? v->running.buf + 1 : "", v->running.len ? ")" : "",
+		    t->n[FLEET_DONE], t->n[FLEET_FAILED]);
+	if (t->unknown)
+		strbuf_addf(line, "; the engine did not answer about %zu", t->unknown);
+}
+
+int fleet_wait(const char *dir, int interval_s, int timeout_s, int stall_s, FILE *out)
+{
+	uint64_t t0 = now_ns(), changed = t0;
 	double tool_s = fleet_tool_timeout_s;
-	char *last = NULL;
+	char *last = NULL, *prev_sig = NULL;
+	int ret = FLEET_EXIT_WAITING;
 
 	for (;;) {
-		struct strbuf running = STRBUF_INIT, line = STRBUF_INIT;
+		struct wait_view v = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0 };
+		struct strbuf line = STRBUF_INIT;
 		struct fleet_tally t;
-		double elapsed = (double)(now_ns() - t0) / 1e9, left = timeout_s - elapsed;
+		double elapsed = (double)(now_ns() - t0) / 1e9, left = timeout_s - elapsed, still, nap;
 		char el[32];
-		size_t njobs = 0;
 
 		/* --timeout bounds the whole wait: an engine call gets what is left */
 		fleet_tool_timeout_s = timeout_s > 0 && left < tool_s ? (left > 1 ? left : 1) : tool_s;
-		if (wait_look(dir, &t, &running, &njobs)) {
-			free(last);
-			return -1;
+		if (wait_look(dir, &t, &v)) {
+			wait_view_release(&v);
+			ret = -1;
+			break;
 		}
 		elapsed = (double)(now_ns() - t0) / 1e9;
 		format_eta(elapsed, el, sizeof(el));
 		if (!t.n[FLEET_PENDING] && !t.n[FLEET_RUNNING]) {
 			progress_clear();
-			fprintf(out, "%zu jobs: %zu done, %zu failed, after %s\n", njobs,
+			fprintf(out, "%zu jobs: %zu done, %zu failed, after %s\n", v.njobs,
 				t.n[FLEET_DONE], t.n[FLEET_FAILED], el);
 			tally_lines(&t, out);
-			strbuf_release(&running);
-			free(last);
-			return tally_exit(&t);
+			wait_view_release(&v);
+			ret = tally_exit(&t);
+			break;
 		}
-		strbuf_addf(&line, "%zu of %zu jobs ended: %zu pending, %zu running%s%s%s, %zu done, "
-			    "%zu failed", t.n[FLEET_DONE] + t.n[FLEET_FAILED], njobs,
-			    t.n[FLEET_PENDING], t.n[FLEET_RUNNING], running.len ? " (" : "",
-			    running.len ? running.buf + 1 : "", running.len ? ")" : "",
-			    t.n[FLEET_DONE], t.n[FLEET_FAILED]);
-		if (t.unknown)
-			strbuf_addf(&line, "; the engine did not answer about %zu", t.unknown);
+		/* --stall: nothing of any job changed (a requeued job waiting on a dead node) */
+		if (!prev_sig || strcmp(prev_sig, v.sig.buf)) {
+			free(prev_sig);
+			prev_sig = xstrdup(v.sig.buf);
+			changed = now_ns();
+		}
+		still = (double)(now_ns() - changed) / 1e9;
+		wait_line(&line, &t, &v);
 		progress_update("fleet %s: %s, %s", dir, line.buf, el);
 		/* not on a terminal: one line per change */
 		if (!progress_enabled() && (!last || strcmp(last, line.buf))) {
@@ -362,91 +447,207 @@ int fleet_wait(const char *dir, int interval_s, int timeout_s, FILE *out)
 			free(last);
 			last = xstrdup(line.buf);
 		}
-		strbuf_release(&running);
 		strbuf_release(&line);
-		if (timeout_s > 0 && elapsed >= timeout_s) {
+		if ((timeout_s > 0 && elapsed >= timeout_s) || (stall_s > 0 && still >= stall_s)) {
 			progress_clear();
-			free(last);
-			error("%s: jobs still pending or running after %d s (--timeout)", dir, timeout_s);
-			return FLEET_EXIT_WAITING;
+			if (timeout_s > 0 && elapsed >= timeout_s)
+				error("%s: jobs still pending or running after %d s (--timeout): %s",
+				      dir, timeout_s, v.busy.buf);
+			else
+				error("%s: no job changed for %d s (--stall), given up on: %s", dir,
+				      stall_s, v.busy.buf);
+			wait_view_release(&v);
+			break;
 		}
-		left = timeout_s - elapsed;
-		sleep_for(timeout_s > 0 && left < interval_s ? left : interval_s);
+		wait_view_release(&v);
+		/* the next look at the interval, or when a bound passes */
+		nap = interval_s;
+		if (timeout_s > 0 && timeout_s - elapsed < nap)
+			nap = timeout_s - elapsed;
+		if (stall_s > 0 && stall_s - still < nap)
+			nap = stall_s - still;
+		sleep_for(nap);
 	}
+	free(last);
+	free(prev_sig);
+	return ret;
+}
+
+/*
+ * After `resubmit` (or a requeue) the job's earlier attempts are its
+ * run.db.N; a collect before may have merged one (a partial run).  Once
+ * this attempt is done, the earlier attempts' runs leave the target DB, so
+ * compare pools the complete rerun only (run.db.N keeps them); while this
+ * attempt is partial too, both stay, said.  -1 when removing failed.
+ */
+struct run_ids {
+	int64_t *v;
+	size_t n, alloc;
+};
+
+/* ids less those in keep (a run some job's current run.db holds: never replaced) */
+static size_t without_kept(int64_t *ids, size_t n, const struct run_ids *keep)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		bool kept = false;
+
+		for (size_t k = 0; k < keep->n && !kept; k++)
+			kept = keep->v[k] == ids[i];
+		if (!kept)
+			ids[m++] = ids[i];
+	}
+	return m;
+}
+
+static int earlier_attempts(struct mmb_db *db, const struct fleet *f, const struct fleet_job *j,
+			    bool done, const struct run_ids *keep, FILE *out)
+{
+	char *base = fleet_job_path(f, j, "run.db");
+	int ret = 0;
+
+	for (int k = 1; k < 1000; k++) {
+		char *path = xasprintf("%s.%d", base, k);
+		int64_t *ids = NULL;
+		size_t n = 0;
+
+		if (access(path, F_OK) != 0) {
+			free(path);
+			break;
+		}
+		if (db_runs_of_file(db, path, &ids, &n)) {
+			warning("%s: cannot tell whether %s was collected before", j->tag, path);
+			n = 0;
+		}
+		n = without_kept(ids, n, keep);
+		if (n && done && db_runs_remove(db, ids, n, NULL))
+			ret = error("%s: %zu run%s of an earlier attempt (%s) stay beside the rerun's:"
+				    " compare pools both", j->tag, n, n == 1 ? "" : "s", path);
+		else if (n && done)
+			fprintf(out, "%s: replaced %zu run%s of an earlier attempt (%s, kept there):"
+				" compare pools the rerun only\n", j->tag, n, n == 1 ? "" : "s", path);
+		else if (n)
+			fprintf(out, "%s: warning: the DB also holds %zu run%s of an earlier attempt "
+				"(%s): compare pools both; they are replaced once a rerun is done\n",
+				j->tag, n, n == 1 ? "" : "s", path);
+		free(ids);
+		free(path);
+	}
+	free(base);
+	return ret;
+}
+
+/* What collect did: counts for its last line, and each job's merged attempt. */
+struct collect_tally {
+	size_t merged, failed, waiting, added, present;
+	int *attempt;		/* [njobs]: 0 nothing merged, 1 a partial run, 2 done */
+	struct run_ids keep;	/* the target's runs some job's current run.db holds */
+};
+
+static void keep_runs(struct mmb_db *db, const char *path, struct run_ids *keep)
+{
+	int64_t *ids = NULL;
+	size_t n = 0;
+
+	if (!db_runs_of_file(db, path, &ids, &n))
+		for (size_t i = 0; i < n; i++) {
+			ALLOC_GROW(keep->v, keep->n + 1, keep->alloc);
+			keep->v[keep->n++] = ids[i];
+		}
+	free(ids);
+}
+
+static void collect_job(struct mmb_db *db, const struct fleet *f, size_t i,
+			enum fleet_outcome o, const char *why, struct collect_tally *c, FILE *out)
+{
+	const struct fleet_job *j = &f->jobs[i];
+	struct db_merge_result res = { 0 };
+	char *path;
+
+	if (o == FLEET_PENDING || o == FLEET_RUNNING) {
+		fprintf(out, "%s: %s (%s), not collected yet\n", j->tag, fleet_outcome_name(o), why);
+		c->waiting++;
+		return;
+	}
+	c->failed += o == FLEET_FAILED;
+	if (o == FLEET_FAILED && !partial_run(f, j, why)) {
+		/* nothing of it is merged: no run finished on the node */
+		path = fleet_job_path(f, j, "log");
+		error("%s: job %s on %s failed: %s; nothing merged; log: %s", j->tag,
+		      j->id[0] ? j->id : "-", j->host, why, path);
+		free(path);
+		return;
+	}
+	path = fleet_job_path(f, j, "run.db");
+	if (db_merge_file(db, path, NULL, &res)) {
+		error("%s: not merged (%s)", j->tag, path);
+		c->failed += o == FLEET_DONE;
+		free(path);
+		return;
+	}
+	if (o == FLEET_FAILED) {
+		long it, bad;
+		char *log = fleet_job_path(f, j, "log");
+
+		/* as `run` keeps them locally: the finished iterations count */
+		job_iterations(f, j, &it, &bad);
+		fprintf(out, "%s: job failed (%s), %zu run%s merged with %ld finished iterations,"
+			" %ld failed (log: %s)\n", j->tag, why, res.runs_added,
+			res.runs_added == 1 ? "" : "s", it, bad, log);
+		free(log);
+	} else {
+		fprintf(out, "%s: %zu run%s merged, %zu already there\n", j->tag,
+			res.runs_added, res.runs_added == 1 ? "" : "s", res.runs_present);
+		c->merged++;
+	}
+	c->added += res.runs_added;
+	c->present += res.runs_present;
+	c->attempt[i] = o == FLEET_DONE ? 2 : 1;
+	keep_runs(db, path, &c->keep);
+	free(path);
 }
 
 int fleet_collect(const char *dir, const char *dbpath, FILE *out)
 {
 	const struct fleet_engine_ops *eng;
 	struct fleet_engine_status *st;
+	struct collect_tally c = { 0 };
 	struct fleet f;
 	struct mmb_db db;
-	size_t merged = 0, failed = 0, waiting = 0, added = 0, present = 0;
 	bool asked;
 	int ret = -1;
 
 	if (!(st = fleet_open(dir, &f, &eng, &asked)))
 		return -1;
+	c.attempt = xcalloc(f.njobs + 1, sizeof(*c.attempt));
 	db_single_thread();
 	if (db_open(&db, db_default_path(dbpath)))
 		goto out;
 	for (size_t i = 0; i < f.njobs; i++) {
 		const struct fleet_job *j = &f.jobs[i];
-		struct db_merge_result res = { 0 };
-		enum fleet_outcome o;
-		char why[256], *path;
+		char why[256];
 
 		/* an engine without a shared folder brings the files over first */
 		if (eng->fetch && st[i].state == FLEET_E_ENDED && eng->fetch(&f, j))
 			warning("%s: could not fetch its results", j->tag);
-		o = fleet_job_outcome(&f, j, &st[i], why, sizeof(why));
-		if (o == FLEET_PENDING || o == FLEET_RUNNING) {
-			fprintf(out, "%s: %s (%s), not collected yet\n", j->tag,
-				fleet_outcome_name(o), why);
-			waiting++;
-			continue;
-		}
-		if (o == FLEET_FAILED && !partial_run(&f, j, why)) {
-			/* nothing of it is merged: no run finished on the node */
-			path = fleet_job_path(&f, j, "log");
-			error("%s: job %s on %s failed: %s; nothing merged; log: %s", j->tag,
-			      j->id[0] ? j->id : "-", j->host, why, path);
-			free(path);
-			failed++;
-			continue;
-		}
-		path = fleet_job_path(&f, j, "run.db");
-		if (db_merge_file(&db, path, NULL, &res)) {
-			error("%s: not merged (%s)", j->tag, path);
-			failed++;
-		} else if (o == FLEET_FAILED) {
-			long it, bad;
-			char *log = fleet_job_path(&f, j, "log");
-
-			/* as `run` keeps them locally: the finished iterations count */
-			job_iterations(&f, j, &it, &bad);
-			fprintf(out, "%s: job failed (%s), %zu run%s merged with %ld finished iterations,"
-				" %ld failed (log: %s)\n", j->tag, why, res.runs_added,
-				res.runs_added == 1 ? "" : "s", it, bad, log);
-			free(log);
-			added += res.runs_added;
-			present += res.runs_present;
-			failed++;
-		} else {
-			fprintf(out, "%s: %zu run%s merged, %zu already there\n", j->tag,
-				res.runs_added, res.runs_added == 1 ? "" : "s", res.runs_present);
-			added += res.runs_added;
-			present += res.runs_present;
-			merged++;
-		}
-		free(path);
+		collect_job(&db, &f, i, fleet_job_outcome(&f, j, &st[i], why, sizeof(why)), why,
+			    &c, out);
 	}
+	/* after every job's current runs are known: never replace one of those */
+	for (size_t i = 0; i < f.njobs; i++)
+		if (c.attempt[i] &&
+		    earlier_attempts(&db, &f, &f.jobs[i], c.attempt[i] == 2, &c.keep, out) &&
+		    c.attempt[i] == 2)
+			c.failed++, c.merged--;
 	db_close(&db);
 	fprintf(out, "%zu of %zu jobs collected (%zu runs added, %zu already there); "
-		"%zu failed, %zu not finished\n", merged, f.njobs, added, present, failed,
-		waiting);
-	ret = failed || waiting ? 1 : 0;
+		"%zu failed, %zu not finished\n", c.merged, f.njobs, c.added, c.present, c.failed,
+		c.waiting);
+	ret = c.failed || c.waiting ? 1 : 0;
 out:
+	free(c.keep.v);
+	free(c.attempt);
 	free(st);
 	fleet_release(&f);
 	return ret;

@@ -3,6 +3,7 @@
 #include "envctl.h"
 
 #include "config.h"
+#include "db.h"
 #include "proc.h"
 
 #include <errno.h>
@@ -319,17 +320,46 @@ static int read_exit(const struct fleet *f, const struct fleet_job *job)
 	return rc;
 }
 
+/*
+ * A node's run.db with a damaged page (a disk, a copy cut short) holds
+ * nothing trustworthy: its job is failed, saying so, not done.
+ */
+static bool run_db_damaged(const char *path, char *why, size_t n)
+{
+	struct mmb_db db;
+	char what[256];
+	int r;
+
+	struct stat sb;
+
+	/* an empty file is no database at all, and no damage either */
+	if (db_open_existing(&db, path)) {
+		if (stat(path, &sb) || !sb.st_size)
+			return false;
+		snprintf(why, n, "run.db damaged (not a results DB this mmbench can read): %s", path);
+		return true;
+	}
+	r = db_damaged(&db, what, sizeof(what));
+	db_close(&db);
+	if (r > 0)
+		snprintf(why, n, "run.db damaged (%.160s): %s", what, path);
+	return r > 0;
+}
+
 enum fleet_outcome fleet_job_outcome(const struct fleet *f, const struct fleet_job *job,
 				     const struct fleet_engine_status *st, char *why, size_t n)
 {
 	int rc = read_exit(f, job);
 	char *db;
-	bool have_db;
+	bool have_db, damaged;
 
 	if (rc >= 0) {
 		db = fleet_job_path(f, job, "run.db");
 		have_db = access(db, R_OK) == 0;
+		damaged = have_db && run_db_damaged(db, why, n);
 		free(db);
+		if (damaged)
+			return FLEET_FAILED;
 		if (rc == 0 && have_db) {
 			snprintf(why, n, "exit 0");
 			return FLEET_DONE;
@@ -654,31 +684,30 @@ static int cancel_jobs(const struct fleet_engine_ops *eng, const struct fleet *f
 }
 
 /*
- * Take out the first n jobs a failed submit queued: -1 when they are gone
- * (or none was queued), -2 when some may still be queued (the cancel
- * failed, or the engine cannot cancel): their ids stay in the manifest.
+ * Take out the jobs a failed submit queued (those with an id): -1 when
+ * they are gone (or none was queued), -2 when some may still be queued
+ * (the cancel failed, or the engine cannot cancel): their ids stay in the
+ * manifest.
  */
-static int undo_submitted(const struct fleet_engine_ops *eng, const struct fleet *f, size_t n)
+static int undo_submitted(const struct fleet_engine_ops *eng, const struct fleet *f)
 {
-	const struct fleet_job **todo;
+	const struct fleet_job **todo = xcalloc(f->njobs + 1, sizeof(const struct fleet_job *));
 	struct strbuf left = STRBUF_INIT;
+	size_t n = 0;
 	int ret = -1;
 
-	if (!n)
-		return -1;
-	if (!eng->cancel && !eng->cancel_many) {
+	for (size_t i = 0; i < f->njobs; i++)
+		if (f->jobs[i].id[0])
+			todo[n++] = &f->jobs[i];
+	if (n && !eng->cancel && !eng->cancel_many) {
 		error("the %zu jobs submitted before are left queued (the %s engine cannot cancel)",
 		      n, eng->name);
-		return -2;
-	}
-	todo = xcalloc(n + 1, sizeof(const struct fleet_job *));
-	for (size_t i = 0; i < n; i++)
-		todo[i] = &f->jobs[i];
-	if (cancel_jobs(eng, f, todo, n, &left)) {
+		ret = -2;
+	} else if (n && cancel_jobs(eng, f, todo, n, &left)) {
 		error("cancelling the %zu jobs submitted before failed: %s may still be queued",
 		      n, left.buf);
 		ret = -2;
-	} else {
+	} else if (n) {
 		error("the %zu jobs submitted before were cancelled", n);
 	}
 	strbuf_release(&left);
@@ -686,34 +715,52 @@ static int undo_submitted(const struct fleet_engine_ops *eng, const struct fleet
 	return ret;
 }
 
+/* --array: one engine call per node, its rounds in order (jobs are round-major). */
+static int submit_node(const struct fleet_engine_ops *eng, struct fleet *f,
+		       const struct fleet_request *req, int node)
+{
+	struct fleet_job **jobs = xcalloc(req->rounds + 1, sizeof(*jobs));
+	int ret;
+
+	for (int r = 0; r < req->rounds; r++)
+		jobs[r] = &f->jobs[(size_t)r * req->nodes + node];
+	ret = eng->submit_array(f, req, jobs, req->rounds);
+	if (ret)
+		error("submitting the rounds of node %d (%s) failed", node + 1, jobs[0]->host);
+	else
+		info("n%d: %s job array %.*s (rounds 1-%d, one at a time) on %s", node + 1, eng->name,
+		     (int)strcspn(jobs[0]->id, "_"), jobs[0]->id, req->rounds, jobs[0]->host);
+	free(jobs);
+	return ret || fleet_save(f) ? -1 : 0;
+}
+
 /*
- * Round by round, each job after the same node's previous round; all or
- * nothing: on a failure what went in is taken out again.
+ * Round by round, each job after the same node's previous round (or, with
+ * --array, node by node); all or nothing: on a failure what went in is
+ * taken out again.
  */
 static int submit_jobs(const struct fleet_engine_ops *eng, struct fleet *f,
 		       const struct fleet_request *req)
 {
-	size_t submitted = 0;
-
-	for (size_t i = 0; i < f->njobs; i++) {
+	for (int n = 0; req->array && n < req->nodes; n++)
+		if (submit_node(eng, f, req, n))
+			return undo_submitted(eng, f);
+	for (size_t i = 0; !req->array && i < f->njobs; i++) {
 		struct fleet_job *j = &f->jobs[i];
 		const struct fleet_job *after = j->round > 1 ? &f->jobs[i - req->nodes] : NULL;
 
 		if (eng->submit(f, req, j, after)) {
 			error("submitting %s failed", j->tag);
-			goto undo;
+			return undo_submitted(eng, f);
 		}
-		submitted++;
 		if (fleet_save(f))
-			goto undo;
+			return undo_submitted(eng, f);
 		info("%s: %s job %s on %s", j->tag, eng->name, j->id, j->host);
 	}
 	/* a script takes the ids from stdout, as from sbatch --parsable */
 	for (size_t i = 0; i < f->njobs; i++)
 		printf("%s\n", f->jobs[i].id);
 	return 0;
-undo:
-	return undo_submitted(eng, f, submitted);
 }
 
 int fleet_submit(const struct fleet_engine_ops *eng, const char *dir, const char *config,
@@ -732,6 +779,8 @@ int fleet_submit(const struct fleet_engine_ops *eng, const char *dir, const char
 	ret = submit_check(&text, config, req, &spec);
 	if (!ret && eng->check && eng->check(req))
 		ret = MMB_EUSAGE;
+	if (!ret && req->array && !eng->submit_array)
+		ret = error("--array: the %s engine has no job arrays", eng->name) ? MMB_EUSAGE : 0;
 	if (ret)
 		goto out;
 	spec_make_absolute(&spec, &owned);

@@ -56,6 +56,7 @@ struct fleet_request {
 	const char *exclude;		/* never these (a Slurm hostlist) */
 	const char *dependency;		/* every job also waits for this (sbatch syntax) */
 	bool no_requeue;		/* a job whose node fails is not rerun */
+	bool array;			/* a node's rounds as one job array (submit_array) */
 	const char **sbatch_args;	/* --sbatch-arg: more sbatch options, as given */
 	size_t nsbatch_args;
 };
@@ -89,6 +90,7 @@ struct fleet_engine_status {
 	enum fleet_engine_state state;
 	char detail[160];	/* engine's words: "PENDING (Dependency)", "FAILED 2:0" */
 	char host[128];		/* where it ran or runs ("" unknown) */
+	int restarts;		/* times the engine requeued it (its node failed...) */
 };
 
 /*
@@ -120,11 +122,17 @@ struct fleet_engine_ops {
 	int (*cancel_many)(const struct fleet *f, const struct fleet_job *const *jobs, size_t n);
 	/* Optional: refuse a request the engine cannot take, before anything is queued. */
 	int (*check)(const struct fleet_request *req);
+	/* Optional (req->array): queue the n rounds of one node, jobs[] in
+	 * round order, as one array, one round at a time; sets each id. */
+	int (*submit_array)(const struct fleet *f, const struct fleet_request *req,
+			    struct fleet_job **jobs, size_t n);
 };
 
 extern const struct fleet_engine_ops fleet_engine_slurm;
 /* Slurm's batch script (fixed: $1 the mmbench binary, $2 the args file). */
 extern const char fleet_slurm_script[];
+/* An array task's ($1 mmbench, $2 DIR/jobs, $3 the node; the round is the task id). */
+extern const char fleet_slurm_array_script[];
 /* NULL, said, if no engine is called name; the list is in the message. */
 const struct fleet_engine_ops *fleet_engine_find(const char *name);
 
@@ -165,6 +173,13 @@ int fleet_save(const struct fleet *f);
 int fleet_load(struct fleet *f, const char *dir);
 /* A Slurm job id: N, or N_M for an array task (never an option such as "-uroot"). */
 bool fleet_job_id_valid(const char *s);
+
+/*
+ * An earlier attempt's database out of the way: path kept as path.N (the
+ * first N free); *kept (free() it) the new name, NULL when there was no
+ * file.  0 or -1 (said).
+ */
+int fleet_keep_aside(const char *path, char **kept);
 
 /* ---- the args file ---- */
 /* FLEET_ARGS_MAGIC then each argument, every one NUL-terminated. */
@@ -221,9 +236,11 @@ int fleet_resubmit(const char *dir, const struct fleet_request *req, bool failed
  * Until no job is pending or running, asking every interval_s (a progress
  * line on a terminal): an enum fleet_exit; FLEET_EXIT_WAITING once
  * timeout_s (0: none) has passed, which bounds the whole wait, the
- * engine's calls included; -1 when the fleet cannot be read.
+ * engine's calls included, or once stall_s (0: none) passed with no job
+ * changing (state, engine detail, iterations, restarts): a job stuck
+ * after its node failed; -1 when the fleet cannot be read.
  */
-int fleet_wait(const char *dir, int interval_s, int timeout_s, FILE *out);
+int fleet_wait(const char *dir, int interval_s, int timeout_s, int stall_s, FILE *out);
 int fleet_cancel(const char *dir, const struct fleet_jobs_sel *sel);
 /*
  * Merge every done job's run.db into dbpath (NULL: the default DB) with

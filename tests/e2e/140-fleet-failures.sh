@@ -10,60 +10,8 @@
 #  3. status of a fleet whose every job has an exit file does not ask
 #     squeue at all (an unreachable controller made it wait ~60 s).
 . "$(dirname "$0")/../e2e-lib.sh"
-B=$TMP/bin
-mkdir -p "$B"
-cat > "$B/sinfo" << 'EOS'
-#!/bin/bash
-printf 'node1|(null)|idle\nnode2|(null)|idle\n'
-EOS
-cat > "$B/sbatch" << EOS
-#!/bin/bash
-n=\$(( \$(cat "$TMP/sbatch.n" 2> /dev/null || echo 0) + 1 ))
-printf '%s\n' "\$*" >> "$TMP/sbatch.args"
-echo \$n > "$TMP/sbatch.n"
-if [ -n "\${FAKE_SBATCH_FAIL_AT:-}" ] && [ \$n -ge "\$FAKE_SBATCH_FAIL_AT" ]; then
-	echo "sbatch: error: Batch job submission failed: Invalid time limit specification" >&2
-	exit 255
-fi
-echo \$((100 + n))
-EOS
-cat > "$B/squeue" << EOS
-#!/bin/bash
-echo squeue >> "$TMP/asked.log"
-if [ -n "\${FAKE_SLURM_DOWN:-}" ]; then
-	echo "slurm_load_jobs error: Unable to contact slurm controller (connect failure)" >&2
-	exit 1
-fi
-[ -z "\${FAKE_LEFT_QUEUE:-}" ] || exit 0
-while [ \$# -gt 0 ]; do [ "\$1" = --jobs ] && ids=\$2; shift; done
-IFS=, read -ra a <<< "\$ids"
-for i in "\${a[@]}"; do echo "\$i|PENDING|node1|Resources"; done
-EOS
-cat > "$B/scancel" << EOS
-#!/bin/bash
-if [ -n "\${FAKE_SLURM_DOWN:-}" ]; then
-	echo "scancel: error: Kill job error on job id \$2: Unable to contact slurm controller" >&2
-	exit 1
-fi
-printf '%s\n' "\$*" >> "$TMP/scancel.log"
-EOS
-cat > "$B/scontrol" << EOS
-#!/bin/bash
-echo scontrol >> "$TMP/asked.log"
-[ -z "\${FAKE_SLURM_DOWN:-}" ] || exit 1
-# without a job id (one call for every job, issue 47): all it remembers
-if [ -n "\${FAKE_END_STATE:-}" ]; then
-	for i in \${4:-\$(seq 101 120)}; do
-		echo "JobId=\$i JobName=x JobState=\$FAKE_END_STATE Reason=TimeLimit ExitCode=0:15 NodeList=node1"
-	done
-	exit 0
-fi
-[ -z "\${4:-}" ] && exit 0
-echo "slurm_load_jobs error: Invalid job id specified" >&2
-exit 1
-EOS
-chmod +x "$B"/*
-export PATH=$B:$PATH
+. "$(dirname "$0")/lib/fake-slurm.sh"
+fake_slurm "$TMP"
 printf 'experiment: f\niterations: 1\nwarmup: 0\nworkloads:\n  - name: skeleton\n' > "$TMP/f.yaml"
 submit() {	# DIR: 2 nodes x 2 rounds
 	"$MMB" fleet submit --engine slurm --nodes 2 --rounds 2 --dir "$1" \
@@ -85,7 +33,7 @@ rc=0
 
 # 1. the 3rd sbatch fails
 rc=0
-FAKE_SBATCH_FAIL_AT=3 submit "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || rc=$?
+FAKE_SBATCH_FAIL_AT=3 FAKE_SBATCH_ERROR="Invalid time limit specification" submit "$TMP/fl" > "$TMP/out" 2> "$TMP/err" || rc=$?
 [ $rc -ne 0 ] || die "a failed submit exited 0"
 grep -q "Invalid time limit" "$TMP/err" || die "sbatch's reason not shown: $(cat "$TMP/err")"
 [ ! -e "$TMP/fl/fleet" ] || die "a failed submit left a fleet: $(cat "$TMP/fl/fleet")"

@@ -167,3 +167,28 @@ for n in node1 node2 node3; do
 	grep -q "for machine [0-9]* ($n)" "$TMP/bym.out" || die "compare --by machine has no $n"
 done
 grep -q "^change per machine" "$TMP/bym.out" || die "no per-machine change table"
+
+# issue 47 item 12: --array, one array per node (2 rounds each), task ids ID_ROUND
+"$MMB" fleet submit --engine slurm --partition mmbfleet --nodes 3 --rounds 2 --array --name arr \
+	--mmbench "$TMP/mmb-node" --dir "$TMP/f-arr" "$TMP/tiny.yaml" > "$TMP/sub-arr.out" 2> "$TMP/sub-arr.err" ||
+	{ cat "$TMP/sub-arr.out" "$TMP/sub-arr.err"; die "fleet submit --array failed"; }
+cat "$TMP/sub-arr.out" "$TMP/sub-arr.err"
+[ "$(grep -c '^[0-9]*_[12]$' "$TMP/sub-arr.out")" = 6 ] || die "submit --array: not 6 task ids"
+[ "$(sed 's/_.*//' "$TMP/sub-arr.out" | sort -u | wc -l)" = 3 ] || die "submit --array: not 3 arrays"
+squeue -r -o '%.10i %.24j %.8T %N'
+rc=0
+"$MMB" fleet wait --interval 2 --timeout 900 "$TMP/f-arr" > "$TMP/wait-arr.out" 2>&1 || rc=$?
+cat "$TMP/wait-arr.out"
+[ $rc = 0 ] && grep -q "^6 jobs: 6 done, 0 failed, after " "$TMP/wait-arr.out" ||
+	{ cat "$TMP/f-arr"/jobs/*/log; die "fleet wait --array: exit $rc"; }
+"$MMB" fleet status "$TMP/f-arr" > "$TMP/st-arr.out" || die "status --array: not 0"
+cat "$TMP/st-arr.out"
+for n in 1 2 3; do
+	for r in 1 2; do
+		grep -q "^r$r-n$n *[0-9]*_$r .*node$n .*done" "$TMP/st-arr.out" ||
+			die "status --array: r$r-n$n is not task $r done on node$n"
+	done
+done
+"$MMB" fleet collect --db "$M" "$TMP/f-arr" > "$TMP/col-arr.out" 2>&1 || { cat "$TMP/col-arr.out"; die "collect --array"; }
+[ "$(sqlite3 "$M" "SELECT count(*) FROM runs")" = 12 ] || die "12 runs merged"
+echo ok

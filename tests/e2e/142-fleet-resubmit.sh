@@ -5,56 +5,8 @@
 # node; resubmit queues only the failed one (its run.db kept as run.db.1, its
 # exit file gone), refuses while a job is still pending unless --failed.
 . "$(dirname "$0")/../e2e-lib.sh"
-B=$TMP/bin
-mkdir -p "$B"
-cat > "$B/sinfo" << 'EOS'
-#!/bin/bash
-printf 'node1|(null)|idle\nnode2|(null)|idle\n'
-EOS
-cat > "$B/sbatch" << EOS
-#!/bin/bash
-n=\$(( \$(cat "$TMP/sbatch.n" 2> /dev/null || echo 0) + 1 ))
-printf '%s\n' "\$*" >> "$TMP/sbatch.args"
-echo \$n > "$TMP/sbatch.n"
-if [ -n "\${FAKE_SBATCH_FAIL_AT:-}" ] && [ \$n -ge "\$FAKE_SBATCH_FAIL_AT" ]; then
-	echo "sbatch: error: Batch job submission failed: Invalid time limit specification" >&2
-	exit 255
-fi
-echo \$((100 + n))
-EOS
-cat > "$B/squeue" << EOS
-#!/bin/bash
-echo squeue >> "$TMP/asked.log"
-if [ -n "\${FAKE_SLURM_DOWN:-}" ]; then
-	echo "slurm_load_jobs error: Unable to contact slurm controller (connect failure)" >&2
-	exit 1
-fi
-[ -z "\${FAKE_LEFT_QUEUE:-}" ] || exit 0
-while [ \$# -gt 0 ]; do [ "\$1" = --jobs ] && ids=\$2; shift; done
-IFS=, read -ra a <<< "\$ids"
-for i in "\${a[@]}"; do echo "\$i|PENDING|node1|Resources"; done
-EOS
-cat > "$B/scancel" << EOS
-#!/bin/bash
-if [ -n "\${FAKE_SLURM_DOWN:-}" ]; then
-	echo "scancel: error: Kill job error on job id \$2: Unable to contact slurm controller" >&2
-	exit 1
-fi
-printf '%s\n' "\$*" >> "$TMP/scancel.log"
-EOS
-cat > "$B/scontrol" << EOS
-#!/bin/bash
-echo scontrol >> "$TMP/asked.log"
-[ -z "\${FAKE_SLURM_DOWN:-}" ] || exit 1
-if [ -n "\${FAKE_END_STATE:-}" ]; then
-	echo "JobId=\$4 JobName=x JobState=\$FAKE_END_STATE Reason=TimeLimit ExitCode=0:15 NodeList=node1"
-	exit 0
-fi
-echo "slurm_load_jobs error: Invalid job id specified" >&2
-exit 1
-EOS
-chmod +x "$B"/*
-export PATH=$B:$PATH
+. "$(dirname "$0")/lib/fake-slurm.sh"
+fake_slurm "$TMP"
 printf 'experiment: f\niterations: 1\nwarmup: 0\nworkloads:\n  - name: skeleton\n' > "$TMP/f.yaml"
 MMBA=$(readlink -f -- "$MMB")
 F=$TMP/fl

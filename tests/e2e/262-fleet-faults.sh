@@ -13,59 +13,8 @@
 #     options submit sets itself are refused; --exclude and --nodelist.
 # Nothing asserts on elapsed time: the bound used is in the message.
 . "$(dirname "$0")/../e2e-lib.sh"
-B=$TMP/bin
-mkdir -p "$B"
-cat > "$B/sinfo" << 'EOS'
-#!/bin/bash
-printf 'node1|(null)|idle\nnode2|(null)|idle\n'
-EOS
-cat > "$B/sbatch" << EOS
-#!/bin/bash
-printf '%s\n' "\$*" >> "$TMP/sbatch.args"
-n=\$(( \$(cat "$TMP/sbatch.n" 2> /dev/null || echo 0) + 1 ))
-echo \$n > "$TMP/sbatch.n"
-if [ -n "\${FAKE_SBATCH_FAIL_AT:-}" ] && [ \$n -ge "\$FAKE_SBATCH_FAIL_AT" ]; then
-	echo "sbatch: error: Batch job submission failed: Unable to contact slurm controller" >&2
-	exit 1
-fi
-echo \$((100 + n))
-EOS
-cat > "$B/squeue" << EOS
-#!/bin/bash
-[ -z "\${FAKE_HANG:-}" ] || exec sleep 600
-[ -z "\${FAKE_GONE:-}" ] || exit 0
-if [ -n "\${FAKE_SLURM_DOWN:-}" ]; then
-	echo "slurm_load_jobs error: Unable to contact slurm controller (connect failure)" >&2
-	exit 1
-fi
-while [ \$# -gt 0 ]; do [ "\$1" = --jobs ] && ids=\$2; shift; done
-IFS=, read -ra a <<< "\$ids"
-for i in "\${a[@]}"; do echo "\$i|PENDING|node1|Resources"; done
-EOS
-cat > "$B/scancel" << EOS
-#!/bin/bash
-if [ -n "\${FAKE_CANCEL_FAIL:-}" ]; then
-	echo "scancel: error: Unable to contact slurm controller" >&2
-	exit 1
-fi
-printf '%s\n' "\$*" >> "$TMP/scancel.log"
-EOS
-cat > "$B/scontrol" << 'EOS'
-#!/bin/bash
-# show hostnames LIST: a plain comma list, one per line
-[ "$2" = hostnames ] && { tr , '\n' <<< "$3"; exit 0; }
-exit 0
-EOS
-cat > "$B/sacct" << 'EOS'
-#!/bin/bash
-# the accounting database remembers what slurmctld forgot
-[ -n "${FAKE_SACCT:-}" ] || { echo "sacct: error: Slurm accounting storage is disabled" >&2; exit 1; }
-for a; do case $a in --jobs=*) ids=${a#--jobs=} ;; esac; done
-IFS=, read -ra v <<< "$ids"
-for i in "${v[@]}"; do echo "$i|CANCELLED by 0|0:0|node1"; done
-EOS
-chmod +x "$B"/*
-export PATH=$B:$PATH
+. "$(dirname "$0")/lib/fake-slurm.sh"
+fake_slurm "$TMP"
 printf 'experiment: f\niterations: 1\nwarmup: 0\nworkloads:\n  - name: skeleton\n' > "$TMP/f.yaml"
 submit() {	# DIR: 2 nodes x 2 rounds
 	"$MMB" fleet submit --engine slurm --nodes 2 --rounds 2 --dir "$1" \
@@ -156,9 +105,9 @@ rc=0
 [ $rc = 2 ] && grep -q "^error: --job r9-n9: no job of" "$TMP/err" || die "cancel --job r9-n9: exit $rc"
 
 # 10. jobs slurmctld forgot: their final state from sacct where accounting exists
-FAKE_GONE=1 "$MMB" fleet status "$TMP/fl" > "$TMP/out" 2> /dev/null || true
+FAKE_LEFT_QUEUE=1 "$MMB" fleet status "$TMP/fl" > "$TMP/out" 2> /dev/null || true
 grep -q "^r1-n2 .*unknown to the engine and no exit file" "$TMP/out" || die "without sacct: $(cat "$TMP/out")"
-FAKE_GONE=1 FAKE_SACCT=1 "$MMB" fleet status "$TMP/fl" > "$TMP/out" 2> /dev/null || true
+FAKE_LEFT_QUEUE=1 FAKE_SACCT=1 "$MMB" fleet status "$TMP/fl" > "$TMP/out" 2> /dev/null || true
 grep -q "^r1-n2 .*failed .*CANCELLED by 0 (exit 0:0, from sacct)" "$TMP/out" ||
 	die "sacct's final state not used: $(cat "$TMP/out")"
 
