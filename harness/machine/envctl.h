@@ -26,6 +26,18 @@ int envctl_push_undo(const char *const *argv);
 /* Journal "kill everything in this iteration cgroup and remove it" (contain.c). */
 int envctl_push_undo_cgroup(const char *dir);
 
+/*
+ * ab --host's resume hook (ENVCTL_HOOK_UNIT at unit_path, under the host
+ * root): journaled with this boot's id before it is installed.  A replay
+ * disables and removes it -- except at the start of a later boot (a kexec
+ * or a power cut in the campaign), when envctl_recover() keeps it for the
+ * campaign to go on; `mmbench restore` and the campaign's end remove it.
+ */
+#define ENVCTL_HOOK_UNIT "mmbench-ab-resume.service"
+int envctl_push_undo_hook(const char *unit_path);
+/* systemctl disable, remove the unit file, daemon-reload: 0 or -1. */
+int envctl_remove_hook(const char *unit_path);
+
 /* Journal "write value to path on restore" without changing anything now. */
 int envctl_push_undo_write(const char *path, const char *value);
 
