@@ -218,6 +218,9 @@ static int campaign_end(struct campaign *c, const char *status, const struct run
 			rc = -1;
 		ab_result_release(&r);
 		ab_opts_release(&o);
+	} else if (!strcmp(status, "aborted")) {
+		info("ab --host: campaign aborted at boot %d of %zu; its runs stay in %s", c->next + 1,
+		     strlen(c->plan), c->db);
 	} else {
 		error("ab --host: campaign %s after %d failures; see `mmbench ab --host --status`",
 		      status, c->failures);

@@ -1,0 +1,92 @@
+#!/bin/bash
+# ab --host's safety (fake kexec and systemctl, tests/e2e-abhost.sh):
+#  - no --i-have-console, no watchdog and a cmdline without panic=N: refused
+#    (exit 2), nothing written or run; a watchdog device is a way back
+#  - a boot that comes up as the wrong kernel (a panic back to the default)
+#    or resumes past the bound counts as failed; after --max-failures the
+#    campaign stops, removes its hook and says so in --status
+#  - kexec -e that returns is a failed boot too
+#  - --abort on the B kernel removes the hook and reboots to the default
+#  - a second campaign is refused while one runs; a file that is no bzImage
+#    is refused naming it
+. "$(dirname "$0")/../e2e-lib.sh"
+. "$(dirname "$0")/../e2e-abhost.sh"
+start() {
+	set +e
+	"$MMB" ab --host --kernel-a "$TMP/a.img" --kernel-b "$TMP/b.img" --base-name kA \
+		--new-name kB "$@" "$TMP/exp.yaml" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	set -e
+}
+reset() { rm -rf "$TMP/state" "$UNIT" "$ROOT"/enabled.* "$ROOT/kexec-fails"; mkdir "$TMP/state"; : > "$TMP/tools.log"; running 6.1.0-mmbA "$CMD"; }
+
+# 1. no way back: refused before anything
+running 6.1.0-mmbA "console=ttyS0"
+start --rounds 1
+[ $rc = 2 ] || die "no console, watchdog or panic=N: exit $rc, want 2"
+grep -q "no way back from a kernel that hangs: give --i-have-console" "$TMP/err" || die "$(cat "$TMP/err")"
+[ ! -s "$TMP/tools.log" ] && [ ! -e "$TMP/state/ab-host" ] || die "a refused campaign wrote or ran something"
+# B's cmdline without panic=N is no way back either
+running 6.1.0-mmbA "$CMD"
+start --rounds 1 --cmdline-b "console=ttyS0"
+[ $rc = 2 ] || die "B without panic=N: exit $rc"
+# a watchdog device is one
+mkdir -p "$ROOT/dev"; touch "$ROOT/dev/watchdog"
+start --rounds 1 --cmdline-b "console=ttyS0"
+[ $rc = 137 ] || die "with a watchdog the campaign starts: exit $rc $(cat "$TMP/err")"
+come_up
+"$MMB" ab --host --abort 2> "$TMP/err" || die "abort: $(cat "$TMP/err")"
+rm "$ROOT/dev/watchdog"
+
+# 2. wrong kernel twice: the campaign fails, hook removed, default kept
+reset
+start --rounds 1 --max-failures 2
+[ $rc = 137 ] || die "boot 1 then kexec: exit $rc $(cat "$TMP/err")"
+boot 6.1.0-mmbA "$CMD"	# B panicked: panic=10 brought back the default kernel
+[ $brc = 137 ] || die "after a wrong boot, B again: exit $brc $(cat "$TMP/boot$nboot.err")"
+grep -q "boot 2 failed: expected kB, came up as 6.1.0-mmbA (1 of 2 failures allowed)" "$TMP/boot$nboot.err" ||
+	die "$(cat "$TMP/boot$nboot.err")"
+come_up 6.1.0-mmbA "$CMD"
+start --rounds 1
+[ $rc = 1 ] && grep -q "a campaign is running" "$TMP/err" || die "a second campaign: exit $rc"
+hook
+[ $brc = 1 ] || die "second failure: exit $brc"
+grep -q "campaign failed after 2 failures" "$TMP/boot$nboot.err" || die "$(cat "$TMP/boot$nboot.err")"
+[ ! -e "$UNIT" ] && [ ! -e "$TMP/state/journal" ] || die "the failed campaign left its hook"
+"$MMB" ab --host --status > "$TMP/st"
+grep -q "^status failed" "$TMP/st" && [ "$(grep -c $'^failure\t' "$TMP/st")" = 2 ] || die "$(cat "$TMP/st")"
+grep -q "systemctl reboot" "$TMP/tools.log" && die "on the default kernel: no reboot"
+
+# 3. the right kernel, but past the resume bound
+reset
+start --rounds 1 --max-failures 1
+come_up
+sed -i 's/^deadline	.*/deadline	1/' "$TMP/state/ab-host"
+hook
+[ $brc = 1 ] && grep -q "kB resumed after the bound (900 s)" "$TMP/boot$nboot.err" || die "bound: $(cat "$TMP/boot$nboot.err")"
+# ended on B: a plain reboot goes back to the default kernel
+grep -q "^systemctl reboot\$" "$TMP/tools.log" || die "no reboot to the default kernel"
+
+# 4. kexec -e returns: failed boots, bounded
+reset
+touch "$ROOT/kexec-fails"
+start --rounds 1 --max-failures 2
+[ $rc = 1 ] || die "kexec -e failing: exit $rc"
+[ "$(grep -c "kexec -e into kB returned" "$TMP/err")" = 2 ] || die "$(cat "$TMP/err")"
+
+# 5. --abort on B
+reset
+start --rounds 2
+come_up
+"$MMB" ab --host --abort 2> "$TMP/err" || die "abort: $(cat "$TMP/err")"
+grep -q "campaign aborted" "$TMP/err" || die "$(cat "$TMP/err")"
+[ ! -e "$UNIT" ] && grep -q "^systemctl disable --quiet mmbench-ab-resume.service" "$TMP/tools.log" || die "abort left the hook"
+grep -q "^systemctl reboot\$" "$TMP/tools.log" || die "abort on B should reboot to the default"
+"$MMB" ab --host --status | grep -q "^status aborted" || die "status after abort"
+
+# 6. not a bzImage
+reset
+echo junk > "$TMP/junk.img"
+set +e; "$MMB" ab --host --kernel-a "$TMP/junk.img" --kernel-b "$TMP/b.img" "$TMP/exp.yaml" 2> "$TMP/err"; rc=$?; set -e
+[ $rc = 2 ] && grep -q "kernel-a $TMP/junk.img: no release in its setup header" "$TMP/err" || die "junk image: $rc $(cat "$TMP/err")"
+echo ok
