@@ -1,0 +1,78 @@
+#!/bin/bash
+# ab --host's resume hook in the restore journal (fake kexec and systemctl,
+# tests/e2e-abhost.sh):
+#  - mmbench killed in this boot with the hook installed: the next mmbench
+#    start replays the journal and removes the hook (a crash restores)
+#  - a power cut in a resumed boot, mid-run: the next boot keeps the hook
+#    (the journal entries are of earlier boots) and the campaign goes on
+#  - --seed: each round's order random, the seed and plan recorded
+#  - --reboot: a one-shot entry by grub-reboot, else systemctl reboot
+#    --boot-loader-entry; nothing edits the default entry
+. "$(dirname "$0")/../e2e-lib.sh"
+. "$(dirname "$0")/../e2e-abhost.sh"
+start() {
+	set +e
+	"$MMB" ab --host --kernel-a "$TMP/a.img" --kernel-b "$TMP/b.img" --base-name kA \
+		--new-name kB "$@" "$TMP/exp.yaml" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	set -e
+}
+reset() { "$MMB" restore >/dev/null 2>&1 || true; rm -rf "$TMP/state" "$UNIT" "$ROOT"/enabled.*; mkdir "$TMP/state"; : > "$TMP/tools.log"; running 6.1.0-mmbA "$CMD"; }
+
+# 1. killed in this boot (the kexec never came): the next start restores
+start --rounds 1
+[ $rc = 137 ] && [ -e "$UNIT" ] || die "the hook should be installed before kexec -e ($rc)"
+grep -q "	H	$UNIT	1111\$" "$TMP/state/journal" || die "journal: $(cat "$TMP/state/journal")"
+"$MMB" ab --host --status > /dev/null 2> "$TMP/err"
+grep -q "did not restore the system; restoring it now" "$TMP/err" || die "no restore: $(cat "$TMP/err")"
+[ ! -e "$UNIT" ] && [ ! -e "$TMP/state/journal" ] || die "the hook of a killed campaign stayed"
+grep -q "^systemctl disable --quiet mmbench-ab-resume.service" "$TMP/tools.log" || die "not disabled"
+
+# 2. a power cut mid-run in a resumed boot: the hook goes on
+reset
+start --rounds 2
+come_up	# B
+cp "$TMP/exp.yaml" "$TMP/exp.fast"
+sed -i 's/ms: 2 }/ms: 600000 }/' "$TMP/exp.yaml"	# boot 2's run is still going when the power goes
+[ -e "$ROOT/enabled.mmbench-ab-resume.service" ] || die "not enabled"
+line=$(sed -n 's/^ExecStart=//p' "$UNIT"); read -ra argv <<< "${line//\"/}"
+"${argv[@]}" > /dev/null 2>&1 &
+bg=$!
+BG_PIDS=$bg
+for _ in $(seq 1 600); do [ "$(q "SELECT count(*) FROM runs")" = 2 ] && break; sleep 0.1; done
+[ "$(q "SELECT count(*) FROM runs")" = 2 ] || die "boot 2's run never started"
+[ "$(grep -c '	H	' "$TMP/state/journal")" = 2 ] || die "the resumed boot journals the hook too"
+kids=$(cat /proc/"$bg"/task/*/children 2>/dev/null || true)
+kill -9 "$bg" $kids 2>/dev/null || true; wait "$bg" 2>/dev/null || true; BG_PIDS=
+cp "$TMP/exp.fast" "$TMP/exp.yaml"
+come_up 6.1.0-mmbA "$CMD"	# the power is back: the firmware's default kernel
+"$MMB" ab --host --status > "$TMP/st" 2> "$TMP/err"
+grep -q "did not restore" "$TMP/err" && die "a power cut is no crash to restore"
+[ -e "$UNIT" ] || die "the hook must survive a power cut"
+hook
+[ $brc = 137 ] || die "the campaign goes on: B again by kexec ($brc) $(cat "$TMP/boot$nboot.err")"
+[ "$(grep -c '^kexec -l' "$TMP/tools.log")" = 2 ] || die "$(cat "$TMP/tools.log")"
+
+# 3. --seed: random order per round, recorded
+reset
+start --rounds 4 --seed 7
+plan=$(sed -n 's/^plan	//p' "$TMP/state/ab-host")
+[[ $plan =~ ^((AB)|(BA)){4}$ ]] || die "plan $plan"
+grep -q "^seed	7\$" "$TMP/state/ab-host" && grep -q "randomised" "$TMP/err" || die "seed not recorded"
+start --rounds 4 --seed 7 2>/dev/null; reset
+start --rounds 4 --seed 7
+[ "$(sed -n 's/^plan	//p' "$TMP/state/ab-host")" = "$plan" ] || die "the seed gives the plan"
+
+# 4. --reboot: one-shot entries
+reset
+start --rounds 1 --reboot --entry-a ea --entry-b eb
+grep -q "^grub-reboot eb" "$TMP/tools.log" && grep -q "^systemctl reboot\$" "$TMP/tools.log" || die "$(cat "$TMP/tools.log")"
+grep -q "kexec" "$TMP/tools.log" && die "--reboot must not kexec"
+reset
+rm "$TMP/bin/grub-reboot"
+start --rounds 1 --reboot --entry-a ea --entry-b eb
+grep -q "^systemctl reboot --boot-loader-entry=eb" "$TMP/tools.log" || die "$(cat "$TMP/tools.log")"
+start --rounds 1 --reboot
+[ $rc = 2 ] && grep -q "reboot needs --entry-a and --entry-b" "$TMP/err" || die "--reboot without entries: $rc"
+reset
+echo ok
