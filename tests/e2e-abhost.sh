@@ -89,3 +89,19 @@ bzimage "$TMP/a.img" 6.1.0-mmbA
 bzimage "$TMP/b.img" 6.12.0-mmbB
 CMD="console=ttyS0 panic=10"
 running 6.1.0-mmbA "$CMD"
+# start OPTIONS...: a campaign of a.img and b.img (rc, $TMP/out, $TMP/err)
+start() {
+	set +e
+	"$MMB" ab --host --kernel-a "$TMP/a.img" --kernel-b "$TMP/b.img" --base-name kA \
+		--new-name kB "$@" "$TMP/exp.yaml" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	set -e
+}
+# a fresh machine on A: no campaign, no hook, no journal, no tool calls
+reset() {
+	"$MMB" restore >/dev/null 2>&1 || true
+	rm -rf "$TMP/state" "$UNIT" "$ROOT"/enabled.* "$ROOT/kexec-fails"
+	mkdir "$TMP/state"
+	: > "$TMP/tools.log"
+	running 6.1.0-mmbA "$CMD"
+}

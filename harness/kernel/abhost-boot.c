@@ -116,12 +116,12 @@ static int systemctl(const char *a, const char *b)
 
 int abhost_hook_install(void)
 {
-	char *unit = abhost_unit_path(), *state = xstrdup(envctl_journal_path());
+	char *unit = abhost_unit_path();
+	const char *state = envctl_state_dir();
 	const char *exe = exe_path(), *root = getenv("MMBENCH_HOST_ROOT");
 	struct strbuf sb = STRBUF_INIT;
 	int rc = -1;
 
-	*strrchr(state, '/') = '\0';
 	if (!exe || !unit_safe(exe) || !unit_safe(state) || (root && !unit_safe(root))) {
 		error("ab --host: the mmbench path or state folder holds a character a systemd "
 		      "unit cannot carry (quote, backslash, %% or $): %s, %s", exe ? exe : "?", state);
@@ -148,7 +148,6 @@ int abhost_hook_install(void)
 out:
 	strbuf_release(&sb);
 	free(unit);
-	free(state);
 	return rc;
 }
 

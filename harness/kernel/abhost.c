@@ -21,23 +21,16 @@
 
 static char *state_file(void)
 {
-	char *dir = xstrdup(envctl_journal_path()), *f;
-
-	*strrchr(dir, '/') = '\0';
-	f = xasprintf("%s/ab-host", dir);
-	free(dir);
-	return f;
+	return xasprintf("%s/ab-host", envctl_state_dir());
 }
 
 static void campaign_free(struct campaign *c)
 {
-	free(c->status);
-	free(c->config);
-	free(c->db);
-	free(c->mode);
-	free(c->plan);
-	free(c->home_release);
-	free(c->home_cmdline);
+	char **s[] = { &c->status, &c->config, &c->db, &c->mode, &c->plan, &c->home_release,
+		       &c->home_cmdline };
+
+	for (size_t i = 0; i < ARRAY_SIZE(s); i++)
+		free(*s[i]);
 	for (int i = 0; i < 2; i++) {
 		struct abhost_side *k = &c->k[i];
 
@@ -53,7 +46,7 @@ static void campaign_free(struct campaign *c)
 static int campaign_save(const struct campaign *c)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *path = state_file(), *dir;
+	char *path = state_file();
 	int rc, fd;
 
 	strbuf_addf(&sb, "status\t%s\nconfig\t%s\ndb\t%s\nmode\t%s\nplan\t%s\nnext\t%d\n"
@@ -69,15 +62,12 @@ static int campaign_save(const struct campaign *c)
 	strbuf_addstr(&sb, c->log.buf ? c->log.buf : "");
 	rc = write_file_atomic_mode(path, sb.buf, sb.len, 0600);
 	/* the rename itself must survive a power cut too */
-	dir = xstrdup(path);
-	*strrchr(dir, '/') = '\0';
-	if (!rc && (fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+	if (!rc && (fd = open(envctl_state_dir(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
 		fsync(fd);
 		close(fd);
 	}
 	if (rc)
 		error("ab --host: cannot write the campaign file %s: %s", path, strerror(errno));
-	free(dir);
 	free(path);
 	strbuf_release(&sb);
 	return rc ? -1 : 0;

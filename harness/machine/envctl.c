@@ -76,6 +76,12 @@ const char *envctl_journal_path(void)
 	return journal_path;
 }
 
+const char *envctl_state_dir(void)
+{
+	envctl_journal_path();
+	return state_dir;
+}
+
 /*
  * The journal is replayed at the next start, as root for system knobs: a
  * state folder or journal anyone else could write is a way to make root

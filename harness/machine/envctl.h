@@ -14,6 +14,8 @@
 
 /* Journal location: $MMBENCH_STATE, else /var/lib/mmbench (root) or ~/.cache/mmbench. */
 const char *envctl_journal_path(void);
+/* The folder the journal is in (the state folder). */
+const char *envctl_state_dir(void);
 
 /* Write a knob, journaling its old value first.  0 or -errno. */
 int envctl_set_knob(const char *path, const char *value);

@@ -11,14 +11,6 @@
 #    is refused naming it
 . "$(dirname "$0")/../e2e-lib.sh"
 . "$(dirname "$0")/../e2e-abhost.sh"
-start() {
-	set +e
-	"$MMB" ab --host --kernel-a "$TMP/a.img" --kernel-b "$TMP/b.img" --base-name kA \
-		--new-name kB "$@" "$TMP/exp.yaml" > "$TMP/out" 2> "$TMP/err"
-	rc=$?
-	set -e
-}
-reset() { rm -rf "$TMP/state" "$UNIT" "$ROOT"/enabled.* "$ROOT/kexec-fails"; mkdir "$TMP/state"; : > "$TMP/tools.log"; running 6.1.0-mmbA "$CMD"; }
 
 # 1. no way back: refused before anything
 running 6.1.0-mmbA "console=ttyS0"

@@ -10,14 +10,6 @@
 #    --boot-loader-entry; nothing edits the default entry
 . "$(dirname "$0")/../e2e-lib.sh"
 . "$(dirname "$0")/../e2e-abhost.sh"
-start() {
-	set +e
-	"$MMB" ab --host --kernel-a "$TMP/a.img" --kernel-b "$TMP/b.img" --base-name kA \
-		--new-name kB "$@" "$TMP/exp.yaml" > "$TMP/out" 2> "$TMP/err"
-	rc=$?
-	set -e
-}
-reset() { "$MMB" restore >/dev/null 2>&1 || true; rm -rf "$TMP/state" "$UNIT" "$ROOT"/enabled.*; mkdir "$TMP/state"; : > "$TMP/tools.log"; running 6.1.0-mmbA "$CMD"; }
 
 # 1. killed in this boot (the kexec never came): the next start restores
 start --rounds 1
@@ -59,7 +51,7 @@ start --rounds 4 --seed 7
 plan=$(sed -n 's/^plan	//p' "$TMP/state/ab-host")
 [[ $plan =~ ^((AB)|(BA)){4}$ ]] || die "plan $plan"
 grep -q "^seed	7\$" "$TMP/state/ab-host" && grep -q "randomised" "$TMP/err" || die "seed not recorded"
-start --rounds 4 --seed 7 2>/dev/null; reset
+reset
 start --rounds 4 --seed 7
 [ "$(sed -n 's/^plan	//p' "$TMP/state/ab-host")" = "$plan" ] || die "the seed gives the plan"
 
