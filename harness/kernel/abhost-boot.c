@@ -129,7 +129,7 @@ int abhost_hook_install(void)
 	}
 	strbuf_addf(&sb, "# written by mmbench ab --host, removed at the campaign's end\n"
 		    "[Unit]\nDescription=mmbench ab --host: resume the kernel A/B campaign\n"
-		    "After=local-fs.target\n\n[Service]\nType=oneshot\n"
+		    "After=multi-user.target\n\n[Service]\nType=oneshot\nTimeoutStartSec=infinity\n"
 		    "Environment=\"MMBENCH_STATE=%s\"\n", state);
 	if (root && *root)
 		strbuf_addf(&sb, "Environment=\"MMBENCH_HOST_ROOT=%s\"\n", root);
