@@ -10,6 +10,7 @@
 #include "hostroot.h"
 #include "kbuild.h"
 #include "proc.h"
+#include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -164,6 +165,11 @@ static int run_boot(const struct campaign *c, int side, const struct running *no
 	info("ab --host: boot %d/%zu: running %s on %s", c->next + 1, strlen(c->plan), c->config,
 	     c->k[side].label);
 	rc = run_argv(argv, NULL, NULL);
+	/* refused input (exit 2) is refused again at every boot: no point retrying */
+	if (rc == EXIT_USAGE)
+		return error("ab --host: mmbench run refused %s on %s (exit 2, see above); "
+			     "fix it and start a new campaign", c->config, c->k[side].label),
+		       MMB_EUSAGE;
 	if (rc)
 		return error("ab --host: mmbench run on %s exited with %d", c->k[side].label, rc);
 	if (db_open(&db, c->db))
@@ -258,7 +264,15 @@ static int campaign_step(struct campaign *c)
 			return campaign_end(c, "done", &now);
 		side = c->plan[c->next] - 'A';
 		if (cur == side) {
-			if (run_boot(c, side, &now) == 0)
+			int rc = run_boot(c, side, &now);
+
+			if (rc == MMB_EUSAGE) {
+				c->failures = c->max_failures;
+				campaign_fail(c, "the run on %s refused the experiment%s",
+					      c->k[side].label, "");
+				return campaign_end(c, "failed", &now) ? MMB_EUSAGE : 0;
+			}
+			if (rc == 0)
 				c->next++;
 			else
 				campaign_fail(c, "the run on %s failed%s", c->k[side].label, "");
@@ -351,7 +365,9 @@ static int campaign_new(const struct ab_opts *o, struct campaign *c)
 {
 	const struct ab_host_opts *h = &o->host;
 	const char *cmdlines[3];
+	struct experiment exp;
 	struct running now;
+	bool bad;
 
 	memset(c, 0, sizeof(*c));
 	strbuf_init(&c->log);
@@ -365,6 +381,12 @@ static int campaign_new(const struct ab_opts *o, struct campaign *c)
 	if (!strcmp(c->k[0].release, c->k[1].release) && !strcmp(c->k[0].cmdline, c->k[1].cmdline))
 		return error("ab --host: A and B are one release (%s) with one cmdline: a boot "
 			     "could not tell them apart", c->k[0].release), MMB_EUSAGE;
+	/* a config `mmbench run` would refuse is refused now, not a boot later */
+	experiment_init(&exp);
+	bad = experiment_load(&exp, o->experiment) < 0;
+	experiment_release(&exp);
+	if (bad)
+		return MMB_EUSAGE;
 	cmdlines[0] = now.cmdline, cmdlines[1] = c->k[0].cmdline, cmdlines[2] = c->k[1].cmdline;
 	if (abhost_safety(h->console, cmdlines, 3))
 		return MMB_EUSAGE;

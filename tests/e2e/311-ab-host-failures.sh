@@ -7,8 +7,9 @@
 #    campaign stops, removes its hook and says so in --status
 #  - kexec -e that returns is a failed boot too
 #  - --abort on the B kernel removes the hook and reboots to the default
-#  - a second campaign is refused while one runs; a file that is no bzImage
-#    is refused naming it
+#  - a second campaign is refused while one runs; an experiment that run
+#    refuses ends it at once (exit 2), before any boot; a file that is no
+#    bzImage is refused naming it
 . "$(dirname "$0")/../e2e-lib.sh"
 . "$(dirname "$0")/../e2e-abhost.sh"
 
@@ -76,7 +77,15 @@ grep -q "campaign aborted" "$TMP/err" || die "$(cat "$TMP/err")"
 grep -q "^systemctl reboot\$" "$TMP/tools.log" || die "abort on B should reboot to the default"
 "$MMB" ab --host --status | grep -q "^status aborted" || die "status after abort"
 
-# 6. not a bzImage
+# 6. an experiment `mmbench run` refuses (exit 2) ends the campaign at once
+reset
+printf 'experiment: x\nworkloads:\n  - name: no-such-workload\n' > "$TMP/bad.yaml"
+set +e; "$MMB" ab --host --kernel-a "$TMP/a.img" --kernel-b "$TMP/b.img" "$TMP/bad.yaml" 2> "$TMP/err"; rc=$?; set -e
+[ $rc = 2 ] && grep -q "bad.yaml:3:.*no-such-workload" "$TMP/err" || die "bad config: $rc $(cat "$TMP/err")"
+grep -q "kexec" "$TMP/tools.log" && die "a refused experiment must not boot anything"
+"$MMB" ab --host --status | grep -q "^status failed" || die "the refused campaign is failed"
+
+# 7. not a bzImage
 reset
 echo junk > "$TMP/junk.img"
 set +e; "$MMB" ab --host --kernel-a "$TMP/junk.img" --kernel-b "$TMP/b.img" "$TMP/exp.yaml" 2> "$TMP/err"; rc=$?; set -e
