@@ -65,7 +65,7 @@ come_up() {
 }
 # systemd at boot: the enabled hook's ExecStart runs (rc in brc)
 hook() {
-	[ -e "$ROOT/enabled.mmbench-ab-resume.service" ] || die "boot $nboot: the resume hook is not enabled"
+	[ -e "$ROOT/enabled.mmbench-ab-resume.service" ] || die "boot $nboot: the resume hook is not enabled: $(cat "$TMP/tools.log" "$TMP/state/journal" 2>&1)"
 	grep -qx "Environment=\"MMBENCH_STATE=$TMP/state\"" "$UNIT" || die "the unit does not name the state folder"
 	local line argv
 	line=$(sed -n 's/^ExecStart=//p' "$UNIT")
