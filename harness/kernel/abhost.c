@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 static char *state_file(void)
@@ -433,15 +434,57 @@ static int campaign_status(const struct campaign *c)
 	return 0;
 }
 
+/*
+ * One campaign step at a time: the boot hook and a user's --resume or
+ * --abort must not both drive it.  Held until exit; not inherited by the
+ * runs (O_CLOEXEC), which take the machine lock themselves.
+ */
+static int campaign_lock(void)
+{
+	char *path = xasprintf("%s/ab-host.lock", envctl_state_dir());
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		error("ab --host: %s: %s", path, fd < 0 ? strerror(errno) :
+		      "another `mmbench ab --host` is driving the campaign now");
+		free(path);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	free(path);
+	return 0;	/* fd kept open: the lock lasts as long as this process */
+}
+
+/* --abort of a campaign file that cannot be read: the hook and the file go. */
+static int abort_damaged(void)
+{
+	char *unit = abhost_unit_path(), *path = state_file();
+	int rc = envctl_remove_hook(unit) || envctl_restore_all() ? -1 : 0;
+
+	if (unlink(path) < 0 && errno != ENOENT)
+		rc = error("ab --host: cannot remove %s: %s", path, strerror(errno));
+	else
+		info("ab --host: the damaged campaign %s removed, and its hook", path);
+	free(unit);
+	free(path);
+	return rc;
+}
+
 int abhost_run(const struct ab_opts *o)
 {
 	const struct ab_host_opts *h = &o->host;
 	struct campaign c;
 	struct running now;
-	int rc = campaign_load(&c);
+	int rc;
 
-	if (rc < 0 && !h->abort)
+	if (!h->status && campaign_lock())
 		return -1;
+	rc = campaign_load(&c);
+	if (rc < 0) {
+		campaign_free(&c);
+		return h->abort ? abort_damaged() : -1;
+	}
 	if (h->status || h->abort || h->resume) {
 		if (rc == 1) {
 			info("ab --host: no campaign in %s", envctl_journal_path());

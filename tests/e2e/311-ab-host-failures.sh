@@ -10,6 +10,8 @@
 #  - a second campaign is refused while one runs; an experiment that run
 #    refuses ends it at once (exit 2), before any boot; a file that is no
 #    bzImage is refused naming it
+#  - one process drives the campaign at a time; a damaged campaign file is
+#    reported, and --abort removes it and the hook
 . "$(dirname "$0")/../e2e-lib.sh"
 . "$(dirname "$0")/../e2e-abhost.sh"
 
@@ -85,7 +87,22 @@ set +e; "$MMB" ab --host --kernel-a "$TMP/a.img" --kernel-b "$TMP/b.img" "$TMP/b
 grep -q "kexec" "$TMP/tools.log" && die "a refused experiment must not boot anything"
 "$MMB" ab --host --status | grep -q "^status failed" || die "the refused campaign is failed"
 
-# 7. not a bzImage
+# 7. one driver at a time; a damaged campaign file is aborted whole
+reset
+start --rounds 1
+come_up
+exec 8> "$TMP/state/ab-host.lock"
+flock 8
+set +e; "$MMB" ab --host --resume 2> "$TMP/err"; rc=$?; set -e
+exec 8>&-
+[ $rc = 1 ] && grep -q "another .mmbench ab --host. is driving the campaign now" "$TMP/err" || die "lock: $rc $(cat "$TMP/err")"
+printf 'status\trunning\n' > "$TMP/state/ab-host"
+set +e; "$MMB" ab --host --status 2> "$TMP/err"; rc=$?; set -e
+[ $rc = 1 ] && grep -q "ab-host is damaged (a key is missing); --abort it" "$TMP/err" || die "damaged: $rc $(cat "$TMP/err")"
+"$MMB" ab --host --abort 2> "$TMP/err" || die "abort of a damaged campaign: $(cat "$TMP/err")"
+[ ! -e "$TMP/state/ab-host" ] && [ ! -e "$UNIT" ] || die "the damaged campaign or its hook stayed"
+
+# 8. not a bzImage
 reset
 echo junk > "$TMP/junk.img"
 set +e; "$MMB" ab --host --kernel-a "$TMP/junk.img" --kernel-b "$TMP/b.img" "$TMP/exp.yaml" 2> "$TMP/err"; rc=$?; set -e
