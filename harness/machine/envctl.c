@@ -598,7 +598,8 @@ off_t envctl_mark(void)
 
 struct entry {
 	pid_t pid;
-	char type;		/* 'K', 'U', 'C', 'H' ('h': kept), or 0 for a line that is no entry */
+	char type;		/* 'K', 'U', 'C', 'H', or 0 for a line that is no entry */
+	bool kept;		/* an 'H' recovery keeps for the campaign (carried_hooks) */
 	char **fields;
 	int nfields;
 	int line;		/* in the journal file, for messages */
@@ -745,6 +746,8 @@ static int undo_entry(const struct entry *e, const char *journal)
 				     shown(e->fields[1], b2, sizeof(b2)), strerror(-ret));
 		return 0;
 	}
+	if (e->type != 'U' || e->nfields != 2)	/* entry_refused() said so; said again for the analyzer */
+		return -1;
 	{
 		struct strbuf err = STRBUF_INIT;
 		int rc = run_argv((const char *const *)e->fields, NULL, &err);
@@ -760,7 +763,7 @@ static int undo_entry(const struct entry *e, const char *journal)
 /*
  * ab --host's resume hook journaled in an earlier boot of the machine (a
  * kexec or power cut, not a crash of this boot) is the campaign going on:
- * recovery keeps it (type 'h') unless this boot journaled the hook too
+ * recovery keeps it (kept, written back) unless this boot journaled the hook too
  * and then died, which is a crash to undo, hook and all.
  */
 static bool recovering;
@@ -779,7 +782,7 @@ static size_t carried_hooks(struct entry *ents, size_t n, bool carry)
 			     !strcmp(ents[i].fields[1], boot);
 	for (size_t i = 0; i < n && !this_boot; i++)
 		if (ents[i].type == 'H' && !entry_refused(&ents[i])) {
-			ents[i].type = 'h';
+			ents[i].kept = true;
 			kept++;
 		}
 	return kept;
@@ -813,7 +816,7 @@ int envctl_restore_to(off_t mark)
 	carried_hooks(ents, n, recovering);
 	/* a bad entry is reported and skipped; the others are still put back */
 	for (size_t i = n; i-- > 0;) {
-		if (ents[i].type == 'h')	/* kept for the campaign: the journal holds it on */
+		if (ents[i].kept && ents[i].nfields == 2)	/* for the campaign: written back */
 			strbuf_addf(&sb, "%d\tH\t%s\t%s\n", (int)ents[i].pid, ents[i].fields[0],
 				    ents[i].fields[1]);
 		else if (undo_entry(&ents[i], path))
@@ -861,7 +864,7 @@ int envctl_recover(void)
 	kept = carried_hooks(ents, n, true);
 	for (size_t i = 0; i < n; i++) {
 		/* a hook of another boot has an old pid, perhaps someone's now */
-		if (ents[i].type && ents[i].type != 'h' && ents[i].pid != getpid() &&
+		if (ents[i].type && !ents[i].kept && ents[i].pid != getpid() &&
 		    kill(ents[i].pid, 0) == 0)
 			live = true;
 		entry_free(&ents[i]);

@@ -8,6 +8,7 @@
 #  - --seed: each round's order random, the seed and plan recorded
 #  - --reboot: a one-shot entry by grub-reboot, else systemctl reboot
 #    --boot-loader-entry; nothing edits the default entry
+#  - a journal entry naming another file than the hook is refused
 . "$(dirname "$0")/../e2e-lib.sh"
 . "$(dirname "$0")/../e2e-abhost.sh"
 
@@ -71,4 +72,11 @@ grep -q "^systemctl reboot --boot-loader-entry=eb" "$TMP/tools.log" || die "$(ca
 start --rounds 1 --reboot
 [ $rc = 2 ] && grep -q "reboot needs --entry-a and --entry-b" "$TMP/err" || die "--reboot without entries: $rc"
 reset
+
+# 5. an H entry naming any other file is refused, the file kept
+touch "$TMP/victim"
+printf '999999\tH\t%s\t1111\n' "$TMP/victim" > "$TMP/state/journal"
+"$MMB" restore > /dev/null 2> "$TMP/err" || true
+grep -q "skipping '$TMP/victim': not the resume hook mmbench installs" "$TMP/err" || die "$(cat "$TMP/err")"
+[ -e "$TMP/victim" ] || die "a journal entry removed a file that is not the hook"
 echo ok
