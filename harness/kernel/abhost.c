@@ -197,7 +197,10 @@ static int campaign_end(struct campaign *c, const char *status, const struct run
 	c->status = xstrdup(status);
 	if (campaign_save(c))
 		rc = -1;
-	if (envctl_remove_hook(unit) || envctl_restore_all())
+	if (envctl_remove_hook(unit))
+		rc = -1;
+	/* the hook's journal entries go too, unless another run owns the journal now */
+	if (envctl_lock() == 0 && envctl_restore_all())
 		rc = -1;
 	free(unit);
 	if (!strcmp(status, "done")) {
@@ -460,7 +463,7 @@ static int campaign_lock(void)
 static int abort_damaged(void)
 {
 	char *unit = abhost_unit_path(), *path = state_file();
-	int rc = envctl_remove_hook(unit) || envctl_restore_all() ? -1 : 0;
+	int rc = envctl_remove_hook(unit) || envctl_lock() || envctl_restore_all() ? -1 : 0;
 
 	if (unlink(path) < 0 && errno != ENOENT)
 		rc = error("ab --host: cannot remove %s: %s", path, strerror(errno));
