@@ -61,8 +61,17 @@ int ab_parse_args(struct ab_opts *o, int argc, char **argv)
 	};
 	int n = parse_options(argc, argv, opts, "ab", "CONFIG.yaml", 0);
 
+	const struct ab_host_opts *h = &o->host;
+
 	if (n >= 0 && o->host.on)
 		return abhost_opts_check(o, n, argv);
+	if (n >= 0 && (h->kernel[0] || h->kernel[1] || h->initrd[0] || h->initrd[1] ||
+		       h->cmdline[0] || h->cmdline[1] || h->entry[0] || h->entry[1] || h->reboot ||
+		       h->console || h->status || h->abort || h->resume || h->seed ||
+		       h->max_failures || h->resume_s))
+		return error("ab: --kernel-a/-b, --initrd, --cmdline, --reboot, --entry, "
+			     "--i-have-console, --seed, --max-failures, --resume-timeout, --status, "
+			     "--abort and --resume go with --host");
 	return n < 0 ? -1 : ab_opts_check(o, n, argv);
 }
 

@@ -102,7 +102,11 @@ set +e; "$MMB" ab --host --status 2> "$TMP/err"; rc=$?; set -e
 "$MMB" ab --host --abort 2> "$TMP/err" || die "abort of a damaged campaign: $(cat "$TMP/err")"
 [ ! -e "$TMP/state/ab-host" ] && [ ! -e "$UNIT" ] || die "the damaged campaign or its hook stayed"
 
-# 8. not a bzImage
+# 8. --host's options without --host
+set +e; "$MMB" ab --status 2> "$TMP/err"; rc=$?; set -e
+[ $rc = 2 ] && grep -q "go with --host" "$TMP/err" || die "--status without --host: $rc $(cat "$TMP/err")"
+
+# 9. not a bzImage
 reset
 echo junk > "$TMP/junk.img"
 set +e; "$MMB" ab --host --kernel-a "$TMP/junk.img" --kernel-b "$TMP/b.img" "$TMP/exp.yaml" 2> "$TMP/err"; rc=$?; set -e
