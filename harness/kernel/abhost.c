@@ -112,6 +112,11 @@ static int campaign_load(struct campaign *c)
 	memset(c, 0, sizeof(*c));
 	strbuf_init(&c->log);
 	c->inflight = -1;
+	/* root's boot hook kexecs what it names: only a file nobody else could write */
+	if (envctl_check_private_file(path)) {
+		free(path);
+		return -1;
+	}
 	if (strbuf_read_file(&sb, path) < 0) {
 		int rc = errno == ENOENT ? 1 : error("ab --host: cannot read %s: %s", path,
 						     strerror(errno));

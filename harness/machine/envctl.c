@@ -113,6 +113,13 @@ static int check_private(const char *path, bool dir)
 	return 0;
 }
 
+int envctl_check_private_file(const char *path)
+{
+	if (envctl_check_state())
+		return -1;
+	return check_private(path, false);
+}
+
 int envctl_check_state(void)
 {
 	const char *journal = envctl_journal_path();

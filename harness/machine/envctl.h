@@ -73,6 +73,8 @@ int envctl_recover(void);
  * an error naming the path and why.
  */
 int envctl_check_state(void);
+/* The same for another file of the state folder (ab --host's campaign file). */
+int envctl_check_private_file(const char *path);
 
 /*
  * What the journal replays (and host->write_knob() accepts): THP/mTHP

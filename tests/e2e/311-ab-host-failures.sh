@@ -11,7 +11,8 @@
 #    refuses ends it at once (exit 2), before any boot; a file that is no
 #    bzImage is refused naming it
 #  - one process drives the campaign at a time; a damaged campaign file is
-#    reported, and --abort removes it and the hook
+#    reported, and --abort removes it and the hook; one others could write
+#    is refused
 . "$(dirname "$0")/../e2e-lib.sh"
 . "$(dirname "$0")/../e2e-abhost.sh"
 
@@ -96,6 +97,10 @@ flock 8
 set +e; "$MMB" ab --host --resume 2> "$TMP/err"; rc=$?; set -e
 exec 8>&-
 [ $rc = 1 ] && grep -q "another .mmbench ab --host. is driving the campaign now" "$TMP/err" || die "lock: $rc $(cat "$TMP/err")"
+chmod 666 "$TMP/state/ab-host"
+set +e; "$MMB" ab --host --status 2> "$TMP/err"; rc=$?; set -e
+[ $rc = 1 ] && grep -q "ab-host is world-writable" "$TMP/err" || die "a writable campaign file: $rc $(cat "$TMP/err")"
+chmod 600 "$TMP/state/ab-host"
 printf 'status\trunning\n' > "$TMP/state/ab-host"
 set +e; "$MMB" ab --host --status 2> "$TMP/err"; rc=$?; set -e
 [ $rc = 1 ] && grep -q "ab-host is damaged (a key is missing); --abort it" "$TMP/err" || die "damaged: $rc $(cat "$TMP/err")"
