@@ -330,6 +330,13 @@ int db_count_rounds(struct mmb_db *db, const char *label, const char *config_tex
 			 (const char *const[]){ label, config_text, accel, NULL });
 }
 
+int db_newest_run(struct mmb_db *db, const char *label, int *id)
+{
+	return count_one(db, "SELECT coalesce(max(r.id), 0) FROM runs r JOIN kernels k"
+			 " ON r.kernel_id = k.id WHERE k.label = ?", id,
+			 (const char *const[]){ label, NULL });
+}
+
 int db_count_usable(struct mmb_db *db, const char *label, int *n)
 {
 	return count_one(db, "SELECT count(*) FROM runs r JOIN kernels k ON r.kernel_id = k.id"

@@ -147,6 +147,8 @@ int db_previous_label(struct mmb_db *db, const char *label, char **out);
 /* Complete runs of label made from this experiment text under accel (ab's rounds). */
 int db_count_rounds(struct mmb_db *db, const char *label, const char *config_text,
 		    const char *accel, int *n);
+/* The newest run of label (0: none), for what ab --host records with it. */
+int db_newest_run(struct mmb_db *db, const char *label, int *id);
 /* Usable runs of label (what compare pools without --last). */
 int db_count_usable(struct mmb_db *db, const char *label, int *n);
 /* The accelerators the usable runs of labels a and b were made under, ", "-joined into out. */

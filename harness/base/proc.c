@@ -286,3 +286,22 @@ int run_argv(const char *const *argv, struct strbuf *out, struct strbuf *err)
 {
 	return run_argv_dir(argv, NULL, NULL, out, err);
 }
+
+
+char *path_lookup(const char *name)
+{
+	const char *path = getenv("PATH");
+	char *copy = xstrdup(path && *path ? path : "/usr/bin:/bin:/usr/sbin:/sbin"), *save;
+
+	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		char *c = xasprintf("%s/%s", d, name);
+
+		if (access(c, X_OK) == 0) {
+			free(copy);
+			return c;
+		}
+		free(c);
+	}
+	free(copy);
+	return NULL;
+}

@@ -79,4 +79,7 @@ int run_argv(const char *const *argv, struct strbuf *out, struct strbuf *err);
 int run_argv_dir(const char *const *argv, const char *dir, const char *const *envp_extra,
 		 struct strbuf *out, struct strbuf *err);
 
+/* The first executable name in $PATH (a sane default when unset), malloc'ed; NULL: none. */
+char *path_lookup(const char *name);
+
 #endif

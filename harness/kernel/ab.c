@@ -506,12 +506,36 @@ fail:
 	return -1;
 }
 
+int ab_report(const struct ab_opts *o, const char *dbpath, int rounds, struct ab_result *r)
+{
+	struct mmb_db db;
+
+	if (ab_check_series(dbpath, rounds, r) < 0)
+		return -1;
+	if ((!o->no_compare || !o->no_plots) && db_open_existing(&db, dbpath) == 0) {
+		/* only this series' rounds: a label may hold older runs (drift) */
+		const char *labels[2] = { r->base_label, r->new_label };
+		struct compare_select sel;
+
+		compare_select_init(&sel, labels, 2);
+		sel.filter.last_runs = rounds;
+		sel.monitors = MONITORS_CHANGED;	/* the why rows, as compare lists them */
+		if (!o->no_compare)
+			r->compare_rc = ab_compare(&db, &sel, o->compare_format);
+		if (!o->no_plots)
+			ab_plots(&db, &sel, o->plot_dir, dbpath, r);
+		db_close(&db);
+	} else if (!o->no_compare) {
+		r->compare_rc = EXIT_RUNTIME;
+	}
+	return r->compare_rc > 0 ? -1 : 0;
+}
+
 int ab_run(const struct ab_opts *o, struct ab_result *r)
 {
 	const char *cache = o->vm.cache_dir ? o->vm.cache_dir : kbuild_cache_dir();
 	const char *dbpath = db_default_path(o->vm.db_path);
 	struct strbuf text = STRBUF_INIT;
-	struct mmb_db db;
 	struct vm_opts vm = o->vm;
 	int rounds = o->rounds > 0 ? o->rounds : 3, ret;
 	double t0 = now_wall();
@@ -535,28 +559,10 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 		info("ab: using TCG (no KVM: %s)", why);
 	vm.experiment = o->experiment;
 	if ((ret = o->precision > 0 ? ab_rounds_precise(o, &vm, dbpath, text.buf, &rounds, r) :
-		   ab_rounds(&vm, dbpath, text.buf, rounds, r)) < 0 ||
-	    (ret = ab_check_series(dbpath, rounds, r)) < 0)
+		   ab_rounds(&vm, dbpath, text.buf, rounds, r)) < 0)
 		goto out;
-
-	if ((!o->no_compare || !o->no_plots) && db_open_existing(&db, dbpath) == 0) {
-		/* only this series' rounds: a label may hold older runs (drift) */
-		const char *labels[2] = { r->base_label, r->new_label };
-		struct compare_select sel;
-
-		compare_select_init(&sel, labels, 2);
-		sel.filter.last_runs = rounds;
-		sel.monitors = MONITORS_CHANGED;	/* the why rows, as compare lists them */
-		if (!o->no_compare)
-			r->compare_rc = ab_compare(&db, &sel, o->compare_format);
-		if (!o->no_plots)
-			ab_plots(&db, &sel, o->plot_dir, dbpath, r);
-		db_close(&db);
-	} else if (!o->no_compare) {
-		r->compare_rc = EXIT_RUNTIME;
-	}
+	ret = ab_report(o, dbpath, rounds, r);
 	r->wall = now_wall() - t0;
-	ret = r->compare_rc > 0 ? -1 : 0;
 out:
 	strbuf_release(&text);
 	return ret;

@@ -28,6 +28,20 @@
 #include "kbuild.h"
 #include "vmrun.h"
 
+/* ab --host: the A/B on this machine, a kexec (or reboot) per boot (abhost.h) */
+struct ab_host_opts {
+	bool on;			/* --host */
+	const char *kernel[2];		/* --kernel-a/-b: a `kernel build` label or an image */
+	const char *initrd[2], *cmdline[2];	/* NULL: none; the running cmdline */
+	const char *entry[2];		/* --reboot: boot loader entries of A and B */
+	bool reboot;			/* one-shot boot entries instead of kexec */
+	bool console;			/* --i-have-console */
+	bool status, abort, resume;
+	int seed;			/* --seed: each round's order random; 0: A B B A ... */
+	int max_failures;		/* 0: 2 */
+	int resume_s;			/* a boot must resume within this; 0: 900 */
+};
+
 struct ab_opts {
 	/*
 	 * As `kernel build` for both kernels (tree NULL: use prebuilt labels;
@@ -48,6 +62,7 @@ struct ab_opts {
 	double precision;		/* --precision: every KPI's run-level 95% CI within this
 					   share of each label's mean; 0 off */
 	int max_rounds;			/* --max-rounds with --precision; 0: 30 */
+	struct ab_host_opts host;
 };
 
 struct ab_result {
@@ -84,5 +99,10 @@ int ab_opts_check(struct ab_opts *o, int argc, char **argv);
  */
 int ab_run(const struct ab_opts *o, struct ab_result *r);
 void ab_result_release(struct ab_result *r);
+/*
+ * The end of an A/B series of `rounds` rounds in dbpath, r's labels set:
+ * the accelerator check, compare and plots as o asks.  0, or -1.
+ */
+int ab_report(const struct ab_opts *o, const char *dbpath, int rounds, struct ab_result *r);
 
 #endif

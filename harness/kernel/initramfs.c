@@ -201,24 +201,6 @@ int elf_needed_libs(const char *path, char ***libs, size_t *nlibs)
 	return 0;
 }
 
-static char *find_in_path(const char *name)
-{
-	const char *path = getenv("PATH");
-	char *copy = xstrdup(path && *path ? path : "/usr/bin:/bin:/usr/sbin:/sbin"), *save;
-
-	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		char *c = xasprintf("%s/%s", d, name);
-
-		if (access(c, X_OK) == 0) {
-			free(copy);
-			return c;
-		}
-		free(c);
-	}
-	free(copy);
-	return NULL;
-}
-
 /* Add a host file at the same path, following symlinks for the content. */
 static int add_host_file(struct cpio *c, const char *path)
 {
@@ -249,7 +231,7 @@ int initramfs_build(const struct initramfs_opts *o)
 			if (access(cands[i], X_OK) == 0)
 				busybox = xstrdup(cands[i]);
 		if (!busybox)
-			busybox = find_in_path("busybox");
+			busybox = path_lookup("busybox");
 		if (!busybox)
 			return error("initramfs: busybox not found (apt-get install busybox-static)");
 	}

@@ -1,5 +1,6 @@
 #include "envctl.h"
 #include "contain.h"
+#include "hostroot.h"
 #include "proc.h"
 #include "util.h"
 
@@ -20,6 +21,7 @@
  * and \\ escaped:  PID TAB "K" TAB path TAB old-value
  *                  PID TAB "U" TAB argv0 TAB argv1 ...
  *                  PID TAB "C" TAB cgroup-folder   (kill all in it, rmdir)
+ *                  PID TAB "H" TAB unit-path TAB boot-id  (ab --host's resume hook)
  * Lines are appended with O_APPEND (atomic for small writes, so a forked
  * iteration child can journal too) and fsync'ed before the change is made.
  */
@@ -74,6 +76,12 @@ const char *envctl_journal_path(void)
 	return journal_path;
 }
 
+const char *envctl_state_dir(void)
+{
+	envctl_journal_path();
+	return state_dir;
+}
+
 /*
  * The journal is replayed at the next start, as root for system knobs: a
  * state folder or journal anyone else could write is a way to make root
@@ -103,6 +111,13 @@ static int check_private(const char *path, bool dir)
 			     path, st.st_mode & S_IWOTH ? "world" : "group",
 			     (unsigned)(st.st_mode & 07777));
 	return 0;
+}
+
+int envctl_check_private_file(const char *path)
+{
+	if (envctl_check_state())
+		return -1;
+	return check_private(path, false);
 }
 
 int envctl_check_state(void)
@@ -193,6 +208,38 @@ static bool undo_allowed(char *const *argv, int n)
 	       digits_then(argv[1] + strlen("/dev/zram"), "", &tail) && !*tail;
 }
 
+/* The one boot hook `ab --host` installs (abhost.c), under the host root. */
+static bool hook_path_ok(const char *path)
+{
+	char *want = host_path("/etc/systemd/system/" ENVCTL_HOOK_UNIT);
+	bool ok = !strcmp(path, want);
+
+	free(want);
+	return ok;
+}
+
+int envctl_remove_hook(const char *unit_path)
+{
+	const char *disable[] = { "systemctl", "disable", "--quiet", ENVCTL_HOOK_UNIT, NULL };
+	const char *reload[] = { "systemctl", "daemon-reload", NULL };
+	struct strbuf err = STRBUF_INIT;
+	int rc = 0;
+
+	if (!hook_path_ok(unit_path))
+		return error("not removing %s: not the resume hook mmbench installs", unit_path);
+	if (access(unit_path, F_OK) < 0 && errno == ENOENT)
+		return 0;	/* gone already: --abort, or the campaign's end */
+	if (run_argv(disable, NULL, &err))
+		rc = error("systemctl disable %s failed: %s", ENVCTL_HOOK_UNIT, strtrim(err.buf));
+	if (unlink(unit_path) < 0 && errno != ENOENT)
+		rc = error("cannot remove %s: %s", unit_path, strerror(errno));
+	strbuf_reset(&err);
+	if (run_argv(reload, NULL, &err))
+		rc = error("systemctl daemon-reload failed: %s", strtrim(err.buf));
+	strbuf_release(&err);
+	return rc;
+}
+
 static void escape_into(struct strbuf *sb, const char *s)
 {
 	for (; *s; s++) {
@@ -241,6 +288,7 @@ static int journal_append(const char *type, const char *const *fields)
 	if (*type == 'K' ? !fields[0] || !fields[1] || fields[2] ||
 			   !envctl_knob_allowed(fields[0]) || !envctl_value_ok(fields[1])
 	    : *type == 'C' ? !fields[0] || fields[1] || !contain_cgroup_path_ok(fields[0])
+	    : *type == 'H' ? !fields[0] || !fields[1] || fields[2] || !hook_path_ok(fields[0])
 			 : !undo_allowed((char *const *)fields, count_fields(fields))) {
 		error("not journaling %s: the restore journal only takes the settings mmbench manages",
 		      fields[0] ? fields[0] : "(nothing)");
@@ -314,6 +362,15 @@ int envctl_push_undo_write(const char *path, const char *value)
 int envctl_push_undo(const char *const *argv)
 {
 	return journal_append("U", argv);
+}
+
+int envctl_push_undo_hook(const char *unit_path)
+{
+	char boot[64];
+	const char *fields[] = { unit_path, boot, NULL };
+
+	host_boot_id(boot, sizeof(boot));
+	return journal_append("H", fields);
 }
 
 int envctl_push_undo_cgroup(const char *dir)
@@ -548,7 +605,8 @@ off_t envctl_mark(void)
 
 struct entry {
 	pid_t pid;
-	char type;		/* 'K', 'U', or 0 for a line that is no entry */
+	char type;		/* 'K', 'U', 'C', 'H', or 0 for a line that is no entry */
+	bool kept;		/* an 'H' recovery keeps for the campaign (carried_hooks) */
 	char **fields;
 	int nfields;
 	int line;		/* in the journal file, for messages */
@@ -668,6 +726,9 @@ static const char *entry_refused(const struct entry *e)
 	if (e->type == 'C')
 		return e->nfields == 1 && contain_cgroup_path_ok(e->fields[0]) ? NULL :
 			"not an iteration cgroup mmbench makes (.../mmbench-N-N)";
+	if (e->type == 'H')
+		return e->nfields == 2 && hook_path_ok(e->fields[0]) ? NULL :
+			"not the resume hook mmbench installs";
 	return "not a journal entry";
 }
 
@@ -682,6 +743,8 @@ static int undo_entry(const struct entry *e, const char *journal)
 			     e->nfields ? "'" : "", why);
 	if (e->type == 'C')
 		return contain_cgroup_destroy(e->fields[0]);
+	if (e->type == 'H')
+		return envctl_remove_hook(e->fields[0]);
 	if (e->type == 'K') {
 		int ret = write_file_str(e->fields[0], e->fields[1]);
 
@@ -690,6 +753,8 @@ static int undo_entry(const struct entry *e, const char *journal)
 				     shown(e->fields[1], b2, sizeof(b2)), strerror(-ret));
 		return 0;
 	}
+	if (e->type != 'U' || e->nfields != 2)	/* entry_refused() said so; said again for the analyzer */
+		return -1;
 	{
 		struct strbuf err = STRBUF_INIT;
 		int rc = run_argv((const char *const *)e->fields, NULL, &err);
@@ -700,6 +765,34 @@ static int undo_entry(const struct entry *e, const char *journal)
 		strbuf_release(&err);
 		return rc ? -1 : 0;
 	}
+}
+
+/*
+ * ab --host's resume hook journaled in an earlier boot of the machine (a
+ * kexec or power cut, not a crash of this boot) is the campaign going on:
+ * recovery keeps it (kept, written back) unless this boot journaled the hook too
+ * and then died, which is a crash to undo, hook and all.
+ */
+static bool recovering;
+
+static size_t carried_hooks(struct entry *ents, size_t n, bool carry)
+{
+	char boot[64];
+	bool this_boot = false;
+	size_t kept = 0;
+
+	if (!carry)
+		return 0;
+	host_boot_id(boot, sizeof(boot));
+	for (size_t i = 0; i < n; i++)
+		this_boot |= ents[i].type == 'H' && ents[i].nfields == 2 &&
+			     !strcmp(ents[i].fields[1], boot);
+	for (size_t i = 0; i < n && !this_boot; i++)
+		if (ents[i].type == 'H' && !entry_refused(&ents[i])) {
+			ents[i].kept = true;
+			kept++;
+		}
+	return kept;
 }
 
 int envctl_restore_to(off_t mark)
@@ -726,15 +819,22 @@ int envctl_restore_to(off_t mark)
 	for (off_t i = 0; i < mark; i++)
 		line += sb.buf[i] == '\n';
 	parse_entries(sb.buf + mark, sb.len - mark, line, &ents, &n);
+	strbuf_reset(&sb);
+	carried_hooks(ents, n, recovering);
 	/* a bad entry is reported and skipped; the others are still put back */
 	for (size_t i = n; i-- > 0;) {
-		if (undo_entry(&ents[i], path))
+		if (ents[i].kept && ents[i].nfields == 2)	/* for the campaign: written back */
+			strbuf_addf(&sb, "%d\tH\t%s\t%s\n", (int)ents[i].pid, ents[i].fields[0],
+				    ents[i].fields[1]);
+		else if (undo_entry(&ents[i], path))
 			ret = -1;
 		entry_free(&ents[i]);
 	}
 	free(ents);
-	strbuf_release(&sb);
-	if (mark == 0) {
+	if (mark == 0 && sb.len) {
+		if (write_file_atomic_mode(path, sb.buf, sb.len, 0600) < 0)
+			ret = error("cannot rewrite the restore journal %s", path);
+	} else if (mark == 0) {
 		unlink(path);
 	} else {
 		fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -744,6 +844,7 @@ int envctl_restore_to(off_t mark)
 			close(fd);
 		}
 	}
+	strbuf_release(&sb);
 	return ret;
 }
 
@@ -756,8 +857,9 @@ int envctl_recover(void)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct entry *ents = NULL;
-	size_t n = 0;
+	size_t n = 0, kept;
 	bool live = false;
+	int rc;
 
 	if (envctl_check_state())
 		return -1;
@@ -766,18 +868,24 @@ int envctl_recover(void)
 		return 0;
 	}
 	parse_entries(sb.buf, sb.len, 1, &ents, &n);
+	kept = carried_hooks(ents, n, true);
 	for (size_t i = 0; i < n; i++) {
-		if (ents[i].type && ents[i].pid != getpid() && kill(ents[i].pid, 0) == 0)
+		/* a hook of another boot has an old pid, perhaps someone's now */
+		if (ents[i].type && !ents[i].kept && ents[i].pid != getpid() &&
+		    kill(ents[i].pid, 0) == 0)
 			live = true;
 		entry_free(&ents[i]);
 	}
 	free(ents);
 	strbuf_release(&sb);
-	if (live)
-		return 0;	/* another mmbench is running and owns the journal */
+	if (live || kept == n)
+		return 0;	/* another mmbench owns the journal, or only the campaign's hook */
 	warning("a previous mmbench run did not restore the system; restoring it now (%s)",
 		envctl_journal_path());
-	if (envctl_restore_all())
+	recovering = true;
+	rc = envctl_restore_all();
+	recovering = false;
+	if (rc)
 		warning("some settings could not be restored; see above (root needed?), then run `mmbench restore`");
 	return 0;
 }

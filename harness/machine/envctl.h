@@ -14,6 +14,8 @@
 
 /* Journal location: $MMBENCH_STATE, else /var/lib/mmbench (root) or ~/.cache/mmbench. */
 const char *envctl_journal_path(void);
+/* The folder the journal is in (the state folder). */
+const char *envctl_state_dir(void);
 
 /* Write a knob, journaling its old value first.  0 or -errno. */
 int envctl_set_knob(const char *path, const char *value);
@@ -25,6 +27,18 @@ int envctl_push_undo(const char *const *argv);
 
 /* Journal "kill everything in this iteration cgroup and remove it" (contain.c). */
 int envctl_push_undo_cgroup(const char *dir);
+
+/*
+ * ab --host's resume hook (ENVCTL_HOOK_UNIT at unit_path, under the host
+ * root): journaled with this boot's id before it is installed.  A replay
+ * disables and removes it -- except at the start of a later boot (a kexec
+ * or a power cut in the campaign), when envctl_recover() keeps it for the
+ * campaign to go on; `mmbench restore` and the campaign's end remove it.
+ */
+#define ENVCTL_HOOK_UNIT "mmbench-ab-resume.service"
+int envctl_push_undo_hook(const char *unit_path);
+/* systemctl disable, remove the unit file, daemon-reload: 0 or -1. */
+int envctl_remove_hook(const char *unit_path);
 
 /* Journal "write value to path on restore" without changing anything now. */
 int envctl_push_undo_write(const char *path, const char *value);
@@ -59,6 +73,8 @@ int envctl_recover(void);
  * an error naming the path and why.
  */
 int envctl_check_state(void);
+/* The same for another file of the state folder (ab --host's campaign file). */
+int envctl_check_private_file(const char *path);
 
 /*
  * What the journal replays (and host->write_knob() accepts): THP/mTHP
