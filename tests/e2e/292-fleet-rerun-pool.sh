@@ -9,7 +9,10 @@
 fake_slurm "$TMP/slurm"
 # the jobs run a test workload here: no setting changed, a lock of their own
 export MMBENCH_LOCK=$TMP/lock MMBENCH_STATE=$TMP/state
-export MMBENCH_PLUGIN_PATH=$MMBENCH_BUILD/tests/plugins
+# faulty alone: submit asks `list workloads`, which the loader-test plugins beside it fail
+mkdir -p "$TMP/plugins"
+cp "$MMBENCH_BUILD/tests/plugins/faulty.so" "$TMP/plugins/"
+export MMBENCH_PLUGIN_PATH=$TMP/plugins
 # iteration 2 of the first attempt fails; the counter goes on, the rerun's pass
 cat > "$TMP/part.yaml" << EOC
 experiment: part
