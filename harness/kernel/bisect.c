@@ -236,6 +236,9 @@ static void measure_key(const struct bisect_opts *o, struct strbuf *key)
 		strbuf_addstr(key, "clock virtual\n");
 	if (o->microvm)
 		strbuf_addstr(key, "machine microvm\n");
+	/* x86_64's runs were made before the key named an arch */
+	if (o->build.arch && strcmp(o->build.arch->name, "x86_64"))
+		strbuf_addf(key, "arch %s\n", o->build.arch->name);
 	for (size_t i = 0; i <= o->build.nfragments; i++) {
 		const char *f = i < o->build.nfragments ? o->build.fragments[i] : o->experiment;
 
