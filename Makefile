@@ -4,6 +4,7 @@
 #   make run        install missing deps (root), build, run configs/quick.yaml
 #   make check      all tests: cmocka unit tests (ASan+UBSan) and e2e scripts
 #   make check-asan the whole suite against a sanitizer build
+#   make check-arm64 an arm64 guest end to end (cross-built kernel, TCG boots, an A/B)
 #   make bench      speed/memory targets (not part of check); BENCH_SAMPLES=100000000
 #                   adds the fleet-sized store (bench/fleet-bench.sh)
 #   make install PREFIX=/usr/local
@@ -214,7 +215,9 @@ $(BUILD)/aarch64/busybox:
 
 # make check-kernel for an arm64 guest: cross-build, boot under TCG, a
 # short pageout A/B of tests/fixtures/kernel/arm64-no-batched-tlb
-check-arm64: all guest-arm64
+check-arm64:
+	@./tools/install-deps.sh test kernel
+	@$(MAKE) --no-print-directory all guest-arm64
 	MMBENCH_BUILD=$(BUILD) ./tests/kernel/arm64.sh
 
 check-kernel:
