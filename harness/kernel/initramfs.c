@@ -235,14 +235,19 @@ static char *find_in_path(const char *name)
 	return find_in_dirs(path && *path ? path : "/usr/bin:/bin:/usr/sbin:/sbin", name, X_OK);
 }
 
-/* The first "[...]" of text after marker, or NULL. */
+/*
+ * readelf's value after marker up to the ']' that ends it, or NULL:
+ * "Shared library: [libc.so.6]", "[Requesting program interpreter: /lib/ld.so]".
+ */
 static char *bracketed_after(const char *text, const char *marker)
 {
 	const char *p = strstr(text, marker), *end;
 
-	if (!p || !(p = strchr(p + strlen(marker), '[')) || !(end = strchr(p, ']')))
+	if (!p)
 		return NULL;
-	return xstrndup(p + 1, (size_t)(end - p - 1));
+	p += strlen(marker) + strspn(p + strlen(marker), " [");
+	end = strchr(p, ']');
+	return end && !memchr(p, '\n', (size_t)(end - p)) ? xstrndup(p, (size_t)(end - p)) : NULL;
 }
 
 /* path's interpreter and NEEDED libraries (not theirs) */
