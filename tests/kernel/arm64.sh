@@ -63,7 +63,7 @@ grep -qx "arch=arm64" "$(dirname "$img")/meta" || fail "the cache's meta does no
 
 step "ab --arch arm64 --clock virtual: arm64-no-batched-tlb on pageout"
 "$MM" ab --arch arm64 --tree "$REPO" --base v6.12-debian --base-config tinyconfig \
-	--patch "$FIX" --accel tcg --clock virtual --cpus 2 --mem 512M --rounds "$ROUNDS" \
+	--patch "$FIX" --accel tcg --clock virtual --cpus 2 --mem 512M --zram 64M --rounds "$ROUNDS" \
 	--no-plots "$EXP" >"$work/ab.out" 2>"$work/ab.err" || {
 	cat "$work/ab.err" "$work/ab.out"; fail "mmbench ab --arch arm64 failed"; }
 cat "$work/ab.err" "$work/ab.out"
