@@ -520,6 +520,22 @@ fail:
 	return -1;
 }
 
+/*
+ * No --arch (reproduce, labels built before): the kernels' own, so an
+ * arm64 pair on an x86_64 host is booted under TCG, not probed with KVM.
+ * 0, or MMB_EUSAGE after a message.
+ */
+static int ab_kernel_arch(const char *cache, const struct ab_result *r, struct vm_opts *vm)
+{
+	struct kernel_entry e;
+
+	if (vm->arch || kbuild_find(cache, r->base_label, &e) < 0)
+		return 0;
+	vm->arch = e.arch;
+	kernel_entry_release(&e);
+	return vm_arch_check(vm->arch, &vm->accel, vm->machine) < 0 ? MMB_EUSAGE : 0;
+}
+
 int ab_run(const struct ab_opts *o, struct ab_result *r)
 {
 	const char *cache = o->vm.cache_dir ? o->vm.cache_dir : kbuild_cache_dir();
@@ -543,7 +559,7 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 		ret = MMB_EUSAGE;
 		goto out;
 	}
-	if ((ret = ab_labels(o, cache, r)) < 0)
+	if ((ret = ab_labels(o, cache, r)) < 0 || (ret = ab_kernel_arch(cache, r, &vm)) < 0)
 		goto out;
 	vm.accel = vm_pick_accel(vm.accel, cache, why, sizeof(why));
 	if (o->vm.accel == ACCEL_AUTO && vm.accel == ACCEL_TCG && vm.clock == VM_CLOCK_REAL)

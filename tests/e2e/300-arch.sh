@@ -5,7 +5,8 @@
 #    run, ab, bisect and reproduce --tree
 #  - an arm64 kernel in the cache (a fake one: only its meta says arm64):
 #    vm run --arch x86_64 of it, --machine q35 or microvm (x86_64's), and
-#    --accel kvm on a host of another arch are refused before booting
+#    --accel kvm on a host of another arch (vm run, and ab of two built
+#    arm64 kernels without --arch) are refused before booting
 #  - compare refuses runs of two archs (run_env vm.arch) unless
 #    --mix-arches, and the text and JSON layouts say the guest's arch
 . "$(dirname "$0")/../e2e-lib.sh"
@@ -44,6 +45,16 @@ expect 2 "--machine microvm: an x86_64 machine; arm64 guests boot on 'virt'" -- 
 if [ "$(uname -m)" != aarch64 ]; then
 	expect 2 "--arch arm64 on a $(uname -m) host runs under TCG" -- \
 		"$MM" vm run --kernel fake-arm64 --accel kvm "$Q"
+fi
+# ab of two built arm64 kernels without --arch: their arch, so no KVM either
+key2=${key%0}1
+mkdir -p "$MMBENCH_CACHE/kernels/$key2"
+sed "s/$key/$key2/; s/fake-arm64/fake-arm64b/" "$MMBENCH_CACHE/kernels/$key/meta" >"$MMBENCH_CACHE/kernels/$key2/meta"
+cp "$MMBENCH_CACHE/kernels/$key/Image" "$MMBENCH_CACHE/kernels/$key2/"
+ln -s "../kernels/$key2" "$MMBENCH_CACHE/labels/fake-arm64b"
+if [ "$(uname -m)" != aarch64 ]; then
+	expect 2 "--arch arm64 on a $(uname -m) host runs under TCG" -- \
+		"$MM" ab --base-name fake-arm64 --new-name fake-arm64b --accel kvm --rounds 1 --no-plots "$Q"
 fi
 # no run was made of any of them
 [ "$(q "SELECT count(*) FROM runs" 2>/dev/null || echo 0)" = 0 ] || die "a refused vm run left a run"
