@@ -4,6 +4,7 @@
 #   make run        install missing deps (root), build, run configs/quick.yaml
 #   make check      all tests: cmocka unit tests (ASan+UBSan) and e2e scripts
 #   make check-asan the whole suite against a sanitizer build
+#   make check-arm64 an arm64 guest end to end (cross-built kernel, TCG boots, an A/B)
 #   make bench      speed/memory targets (not part of check); BENCH_SAMPLES=100000000
 #                   adds the fleet-sized store (bench/fleet-bench.sh)
 #   make install PREFIX=/usr/local
@@ -57,7 +58,7 @@ UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
 E2E       := $(sort $(wildcard tests/e2e/*.sh))
 
-.PHONY: all run check check-unit check-e2e check-asan check-kernel check-bisect bench install clean deps lint fuzz stats-vectors host-inc lint-layout layer-graph
+.PHONY: all run check check-unit check-e2e check-asan check-kernel check-arm64 guest-arm64 check-bisect bench install clean deps lint fuzz stats-vectors host-inc lint-layout layer-graph
 .DELETE_ON_ERROR:
 # Keep the sanitizer objects of the unit tests between runs.
 .SECONDARY:
@@ -198,6 +199,26 @@ check-e2e: all $(TEST_PLUGINS) $(TEST_TOOLS)
 
 check-asan:
 	$(MAKE) BUILD=build-asan SAN=1 check
+
+# The arm64 guest's programs (vm run --arch arm64 on another host): mmbench
+# and the plugins cross-built in $(BUILD)/aarch64 against Debian's arm64
+# multiarch libraries (the initramfs copies them), and busybox from
+# Debian's busybox-static:arm64 (apt-get download: no other binaries).
+guest-arm64: $(BUILD)/aarch64/busybox
+	$(Q)$(MAKE) --no-print-directory BUILD=$(BUILD)/aarch64 CC=aarch64-linux-gnu-gcc \
+		$(BUILD)/aarch64/mmbench $(WORKLOADS:%=$(BUILD)/aarch64/workloads/%.so)
+$(BUILD)/aarch64/busybox:
+	@mkdir -p $(BUILD)/aarch64/deb
+	$(Q)cd $(BUILD)/aarch64/deb && rm -f busybox-static_*_arm64.deb && apt-get download -q busybox-static:arm64
+	$(Q)dpkg-deb -x $(BUILD)/aarch64/deb/busybox-static_*_arm64.deb $(BUILD)/aarch64/deb/root
+	$(Q)cp $(BUILD)/aarch64/deb/root/bin/busybox $@
+
+# make check-kernel for an arm64 guest: cross-build, boot under TCG, a
+# short pageout A/B of tests/fixtures/kernel/arm64-no-batched-tlb
+check-arm64:
+	@./tools/install-deps.sh test kernel
+	@$(MAKE) --no-print-directory all guest-arm64
+	MMBENCH_BUILD=$(BUILD) ./tests/kernel/arm64.sh
 
 check-kernel:
 	@./tools/install-deps.sh test kernel

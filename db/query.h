@@ -99,6 +99,7 @@ struct query_filter {
 	bool keep_disturbed;	/* pool values of disturbed iterations too */
 	bool no_guard;		/* compare --no-guard: raw verdicts (implies keep) */
 	bool mix_clocks;	/* compare --mix-clocks: not a filter, compare_check_clocks()'s */
+	bool mix_arches;	/* compare --mix-arches: likewise, compare_check_arches()'s */
 	const int64_t *machines;	/* non-NULL: only runs on these machine ids, and
 					   runs without one (compare --by machine) */
 	size_t nmachines;

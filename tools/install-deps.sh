@@ -10,6 +10,10 @@ run="$build sqlite3 linux-perf stress-ng"
 test="$run libcmocka-dev gnuplot-nox chromium groff-base fonts-dejavu-core procps util-linux valgrind python3-scipy busybox-static slurm-wlm munge zsh"
 lint="python3 cppcheck clang-tidy"
 kernel="git qemu-system-x86 busybox-static cpio gzip xz-utils bc flex bison libelf-dev libssl-dev ccache linux-source-6.12"
+# arm64 guests (make guest-arm64, check-arm64): the cross compiler, QEMU's
+# aarch64 system emulator, and the arm64 multiarch libraries the guest's
+# mmbench links against (the initramfs copies them)
+kernel="$kernel gcc-aarch64-linux-gnu qemu-system-arm libc6-dev:arm64 libyaml-dev:arm64 libsqlite3-dev:arm64"
 
 want=""
 [ $# -eq 0 ] && set -- run
@@ -34,14 +38,19 @@ for p in $want; do
 done
 [ -z "$missing" ] && exit 0
 
+multiarch=""
+case "$missing" in *:arm64*)
+	dpkg --print-foreign-architectures | grep -qx arm64 || multiarch="dpkg --add-architecture arm64 && apt-get update && " ;;
+esac
 if [ "$(id -u)" != 0 ]; then
 	echo "mmbench needs these Debian packages:$missing" >&2
 	echo "install them with:" >&2
-	echo "  sudo apt-get install -y$missing" >&2
+	echo "  sudo sh -c '${multiarch}apt-get install -y$missing'" >&2
 	exit 1
 fi
 echo "installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
+[ -z "$multiarch" ] || dpkg --add-architecture arm64
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing

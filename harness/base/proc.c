@@ -288,15 +288,14 @@ int run_argv(const char *const *argv, struct strbuf *out, struct strbuf *err)
 }
 
 
-char *path_lookup(const char *name)
+char *dirs_lookup(const char *dirs, const char *name, int mode)
 {
-	const char *path = getenv("PATH");
-	char *copy = xstrdup(path && *path ? path : "/usr/bin:/bin:/usr/sbin:/sbin"), *save;
+	char *copy = xstrdup(dirs), *save;
 
 	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
 		char *c = xasprintf("%s/%s", d, name);
 
-		if (access(c, X_OK) == 0) {
+		if (access(c, mode) == 0) {
 			free(copy);
 			return c;
 		}
@@ -304,4 +303,11 @@ char *path_lookup(const char *name)
 	}
 	free(copy);
 	return NULL;
+}
+
+char *path_lookup(const char *name)
+{
+	const char *path = getenv("PATH");
+
+	return dirs_lookup(path && *path ? path : "/usr/bin:/bin:/usr/sbin:/sbin", name, X_OK);
 }

@@ -79,6 +79,8 @@ int run_argv(const char *const *argv, struct strbuf *out, struct strbuf *err);
 int run_argv_dir(const char *const *argv, const char *dir, const char *const *envp_extra,
 		 struct strbuf *out, struct strbuf *err);
 
+/* The first of the ':'-separated folders dirs holding name with access() mode, malloc'ed; NULL: none. */
+char *dirs_lookup(const char *dirs, const char *name, int mode);
 /* The first executable name in $PATH (a sane default when unset), malloc'ed; NULL: none. */
 char *path_lookup(const char *name);
 

@@ -56,12 +56,15 @@ int cmd_bisect(int argc, char **argv)
 	} else if (log) {
 		rc = mmb_exit_code(bisect_print_log(&o));
 	} else if (bisect_opts_check(&o, n, argv) < 0 ||
-		   vm_clock_check(&vm.accel, vm.clock) < 0 || (rc = bisect_fake_measure(&o, &m)) < 0) {
+		   vm_clock_check(&vm.accel, vm.clock) < 0 ||
+		   vm_arch_check(vm.arch, &vm.accel, vm.machine) < 0 ||
+		   (rc = bisect_fake_measure(&o, &m)) < 0) {
 		rc = EXIT_USAGE;
 	} else {
 		o.virtual_clock = vm.clock == VM_CLOCK_VIRTUAL;
 		o.microvm = vm.machine == VM_MACHINE_MICROVM;
 		o.machine_auto = vm.machine == VM_MACHINE_AUTO;
+		o.build.arch = vm.arch;
 		if (rc == 0)
 			bisect_kernel_measure(&o, &vm, &m);
 		rc = bisect_run(&o, &m);

@@ -7,6 +7,7 @@
 #include "kbuild.h"
 #include "parse-options.h"
 #include "util.h"
+#include "vmrun.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,8 @@ int kernel_build_parse_args(struct kbuild_opts *o, int argc, char **argv)
 		OPT_STRING(0, "base-config", &o->base_config, "B",
 			   "defconfig, tinyconfig or a config file"),
 		OPT_STRING(0, "name", &o->label, "LABEL", "the kernel's label"),
+		OPT_CALLBACK(0, "arch", &o->arch, "ARCH", "x86_64 or arm64 (default: the host's)",
+			     vm_opt_arch),
 		OPT_STRING(0, "db", &o->db_path, "FILE", "results database"),
 		OPT_STRING(0, "cache", &o->cache_dir, "DIR", "kernel cache"),
 		OPT_INT_RANGE('j', "jobs", &o->jobs, 1, 4096, "N", "parallel make jobs"),

@@ -13,6 +13,8 @@
 		     "real (host time) or virtual (guest instructions, TCG)", vm_opt_clock),	\
 	OPT_CALLBACK(0, "machine", &(o)->machine, "M", "auto, q35 or microvm",		\
 		     vm_opt_machine),							\
+	OPT_CALLBACK(0, "arch", &(o)->arch, "ARCH", "the guest's: x86_64 or arm64",	\
+		     vm_opt_arch),							\
 	OPT_CALLBACK(0, "timeout", &(o)->timeout_s, "S", "whole boot time limit",	\
 		     vm_opt_secs),							\
 	OPT_CALLBACK(0, "hang-timeout", &(o)->hang_s, "S",				\

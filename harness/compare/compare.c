@@ -501,6 +501,7 @@ void compare_pair(const struct compare *c, size_t i, struct compare *view)
 	view->unit = c->unit;
 	view->kept_disturbed = c->kept_disturbed;
 	view->clock = c->clock;
+	memcpy(view->arch, c->arch, sizeof(view->arch));
 	view->mm_sums = c->mm_sums;
 	view->nr = c->nr;
 	view->rows = xcalloc(c->nr ? c->nr : 1, sizeof(*view->rows));
@@ -771,6 +772,8 @@ int compare_open(struct mmb_db *db, const struct compare_select *s, struct compa
 	rc = s->filter.machines ? 0 : compare_check_machines(db, qs);
 	if (!rc)
 		rc = compare_check_clocks(qs, s->filter.mix_clocks, &c->clock);
+	if (!rc)
+		rc = compare_check_arches(db, qs, s->filter.mix_arches, c->arch, sizeof(c->arch));
 	if (!rc && (s->need == COMPARE_NEED_COMMON ? !compare_has_common(qs) : !qs->nr))
 		rc = nothing_selected(db, s);
 	if (!rc && s->need == COMPARE_NEED_COMMON)

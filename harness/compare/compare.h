@@ -121,6 +121,7 @@ struct compare {
 	size_t nsettings;
 	bool same_kernel;	/* every label is the same kernel build */
 	enum compare_clock clock;	/* what the pooled runs were timed on */
+	char arch[16];		/* the VM runs' guest arch, "mixed", "" no VM runs (arch.c) */
 	bool verbose;		/* compare --verbose: variance components in the text */
 	bool mm_sums;		/* rows' side[].mm are computed */
 	struct mmb_db *db;	/* compare_open() read the rows one at a time from it:
@@ -174,6 +175,15 @@ int compare_check_clocks(const struct query_set *qs, bool mix, enum compare_cloc
 const char *compare_clock_name(const struct compare *c);
 /* "PREFIXvirtual (guest instructions; ...)\n"; nothing for runs on the host itself. */
 void compare_clock_line(struct strbuf *out, const struct compare *c, const char *prefix);
+/*
+ * The guest arch of qs's pooled VM runs (run_env vm.arch) into arch
+ * ("x86_64", "arm64", "mixed", "" when none is a VM run); MMB_EUSAGE after
+ * one error naming the labels when they mix and !mix (arch.c).
+ */
+int compare_check_arches(struct mmb_db *db, const struct query_set *qs, bool mix, char *arch,
+			 size_t len);
+/* "PREFIXarm64 (the guest's)\n"; nothing for runs on the host itself. */
+void compare_arch_line(struct strbuf *out, const struct compare *c, const char *prefix);
 /* Lines after a table: disturbed counts and each inconclusive reason. */
 void compare_guard_notes(struct strbuf *out, const struct compare *c);
 /*
@@ -299,7 +309,9 @@ int compare_opt_unit(const struct option *opt, const char *arg);	/* enum stats_u
 	OPT_BOOL(0, "keep-disturbed", &(f)->keep_disturbed,				\
 		 "pool the values of disturbed iterations too"),			\
 	OPT_BOOL(0, "mix-clocks", &(f)->mix_clocks,					\
-		 "compare virtual-clock runs with real-clock runs anyway")
+		 "compare virtual-clock runs with real-clock runs anyway"),		\
+	OPT_BOOL(0, "mix-arches", &(f)->mix_arches,					\
+		 "compare runs of guests of different archs anyway")
 /* 0-day's value cell: %10.2f / %10d / %10.4g */
 void compare_lkp_value(struct strbuf *out, double mean);
 

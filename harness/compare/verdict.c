@@ -338,6 +338,7 @@ void compare_guard_notes(struct strbuf *out, const struct compare *c)
 
 	compare_unit_line(out, c, "unit: ");
 	compare_clock_line(out, c, "clock: ");
+	compare_arch_line(out, c, "arch: ");
 	if (c->settings)
 		strbuf_addstr(out, c->settings);
 	if (c->verbose)
@@ -490,6 +491,7 @@ static bool setting_ignored(const char *key)
 		"swap.zram", "counters.unsupported", "profile", "profile.event",
 		"vm.console_log", "vm.kernel_key", "vm.guest_mem_bytes",
 		"vm.clock",	/* compare_check_clocks() keeps the clocks apart */
+		"vm.arch",	/* and compare_check_arches() the archs */
 	};
 
 	if (starts_with(key, "vm.boot.") || starts_with(key, "vm.host."))

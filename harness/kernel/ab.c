@@ -55,7 +55,8 @@ int ab_opts_check(struct ab_opts *o, int argc, char **argv)
 		return error("ab: no --patch or --new given: the new kernel would be the base kernel");
 	if (o->new_ref && kbuild_ref_check("ab: --new", o->new_ref))
 		return -1;
-	if (vm_clock_check(&(enum accel){ o->vm.accel }, o->vm.clock) < 0)
+	if (vm_clock_check(&(enum accel){ o->vm.accel }, o->vm.clock) < 0 ||
+	    vm_arch_check(o->vm.arch, &(enum accel){ o->vm.accel }, o->vm.machine) < 0)
 		return -1;
 	if (o->max_rounds && !o->precision)
 		return error("ab: --max-rounds goes with --precision");
@@ -123,6 +124,7 @@ static int build_one(const struct ab_opts *o, const char *label, bool with_patch
 	struct kbuild_result r;
 	int ret;
 
+	k.arch = o->vm.arch;	/* vm's --arch: ab and reproduce take it there */
 	if (!with_patches) {
 		k.patches = NULL;
 		k.npatches = 0;
@@ -172,6 +174,7 @@ static int ab_default_labels(const struct ab_opts *o, struct ab_result *r)
 	struct kbuild_opts k = o->build;
 
 	k.cache_dir = o->vm.cache_dir;
+	k.arch = o->vm.arch;
 	if (o->new_ref && ab_same_commit(o))
 		return MMB_EUSAGE;
 	if (o->base_label) {
@@ -202,6 +205,17 @@ static int ab_default_labels(const struct ab_opts *o, struct ab_result *r)
 		}
 		r->new_label = kbuild_label_from_text(subj, 60);
 		free(subj);
+	}
+	if (k.arch && strcmp(k.arch->name, "x86_64")) {
+		/* a label names one build: the arch's own, beside x86_64's of the same refs */
+		char *b = r->base_label, *n = r->new_label;
+
+		r->base_label = o->base_label ? b : xasprintf("%s-%s", b, k.arch->name);
+		r->new_label = o->new_label ? n : xasprintf("%s-%s", n, k.arch->name);
+		if (r->base_label != b)
+			free(b);
+		if (r->new_label != n)
+			free(n);
 	}
 	if (!strcmp(r->base_label, r->new_label)) {
 		error("ab: base and new kernels would both be labelled '%s'; give --new-name",
@@ -531,6 +545,22 @@ int ab_report(const struct ab_opts *o, const char *dbpath, int rounds, struct ab
 	return r->compare_rc > 0 ? -1 : 0;
 }
 
+/*
+ * No --arch (reproduce, labels built before): the kernels' own, so an
+ * arm64 pair on an x86_64 host is booted under TCG, not probed with KVM.
+ * 0, or MMB_EUSAGE after a message.
+ */
+static int ab_kernel_arch(const char *cache, const struct ab_result *r, struct vm_opts *vm)
+{
+	struct kernel_entry e;
+
+	if (vm->arch || kbuild_find(cache, r->base_label, &e) < 0)
+		return 0;
+	vm->arch = e.arch;
+	kernel_entry_release(&e);
+	return vm_arch_check(vm->arch, &vm->accel, vm->machine) < 0 ? MMB_EUSAGE : 0;
+}
+
 int ab_run(const struct ab_opts *o, struct ab_result *r)
 {
 	const char *cache = o->vm.cache_dir ? o->vm.cache_dir : kbuild_cache_dir();
@@ -548,11 +578,12 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 		return MMB_EUSAGE;
 	}
 	/* one accelerator and clock for every boot */
-	if (vm_clock_check(&vm.accel, vm.clock) < 0) {
+	if (vm_clock_check(&vm.accel, vm.clock) < 0 ||
+	    vm_arch_check(vm.arch, &vm.accel, vm.machine) < 0) {
 		ret = MMB_EUSAGE;
 		goto out;
 	}
-	if ((ret = ab_labels(o, cache, r)) < 0)
+	if ((ret = ab_labels(o, cache, r)) < 0 || (ret = ab_kernel_arch(cache, r, &vm)) < 0)
 		goto out;
 	vm.accel = vm_pick_accel(vm.accel, cache, why, sizeof(why));
 	if (o->vm.accel == ACCEL_AUTO && vm.accel == ACCEL_TCG && vm.clock == VM_CLOCK_REAL)

@@ -239,6 +239,9 @@ static void measure_key(const struct bisect_opts *o, struct strbuf *key)
 	else if (o->machine_auto && !o->virtual_clock)
 		/* since auto chose microvm under TCG: earlier steps booted q35 */
 		strbuf_addstr(key, "machine auto (microvm under TCG)\n");
+	/* x86_64's runs were made before the key named an arch */
+	if (o->build.arch && strcmp(o->build.arch->name, "x86_64"))
+		strbuf_addf(key, "arch %s\n", o->build.arch->name);
 	for (size_t i = 0; i <= o->build.nfragments; i++) {
 		const char *f = i < o->build.nfragments ? o->build.fragments[i] : o->experiment;
 

@@ -57,7 +57,9 @@ static int kernel_measure(void *ctx, const char *sha, double *value)
 	struct kmeasure *k = ctx;
 	struct kbuild_opts b = k->o->build;
 	struct kbuild_result br;
-	char *label = xasprintf("bisect-%.12s", sha);
+	/* a label names one build: another arch's of the commit is another label */
+	char *label = b.arch && strcmp(b.arch->name, "x86_64")
+		      ? xasprintf("bisect-%.12s-%s", sha, b.arch->name) : xasprintf("bisect-%.12s", sha);
 	int rc;
 
 	b.tree = k->o->tree;

@@ -11,9 +11,10 @@
 
 /*
  * PID 1 in the guest.  Fixed text: everything run-specific is read by
- * `mmbench vm guest` from /mmbench/args, so no user text reaches a shell.
+ * `mmbench vm guest` from /mmbench/args, so no user text reaches a shell;
+ * only the arch's library folders (karch.h) go between the two halves.
  */
-const char initramfs_init_script[] =
+static const char init_head[] =
 	"#!/bin/busybox sh\n"
 	"/bin/busybox mkdir -p /proc /sys /dev /tmp /run /root /var/lib/mmbench\n"
 	"/bin/busybox mount -t proc proc /proc\n"
@@ -21,8 +22,9 @@ const char initramfs_init_script[] =
 	"read MMB_UPTIME_INIT MMB_IDLE </proc/uptime; export MMB_UPTIME_INIT\n"
 	"/bin/busybox --install -s /bin\n"
 	"export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/root TMPDIR=/tmp\n"
-	"export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/lib64\n"
-	"mount -t sysfs sysfs /sys\n"
+	"export LD_LIBRARY_PATH=";
+static const char init_tail[] =
+	"\nmount -t sysfs sysfs /sys\n"
 	"mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
 	"mount -t tmpfs tmpfs /tmp\n"
 	"mkdir -p /sys/fs/cgroup\n"
@@ -34,6 +36,13 @@ const char initramfs_init_script[] =
 	"sync\n"
 	"poweroff -f\n"
 	"reboot -f\n";
+
+char *initramfs_init_script(const struct karch *arch)
+{
+	const struct karch *a = arch ? arch : karch_host();
+
+	return xasprintf("%s%s%s", init_head, a->libdirs, init_tail);
+}
 
 /* ---- cpio newc ------------------------------------------------------ */
 
@@ -201,6 +210,73 @@ int elf_needed_libs(const char *path, char ***libs, size_t *nlibs)
 	return 0;
 }
 
+/*
+ * readelf's value after marker up to the ']' that ends it, or NULL:
+ * "Shared library: [libc.so.6]", "[Requesting program interpreter: /lib/ld.so]".
+ */
+static char *bracketed_after(const char *text, const char *marker)
+{
+	const char *p = strstr(text, marker), *end;
+
+	if (!p)
+		return NULL;
+	p += strlen(marker) + strspn(p + strlen(marker), " [");
+	end = strchr(p, ']');
+	return end && !memchr(p, '\n', (size_t)(end - p)) ? xstrndup(p, (size_t)(end - p)) : NULL;
+}
+
+/* path's interpreter and NEEDED libraries (not theirs) */
+static int foreign_needs(const char *path, const struct karch *arch, char ***libs, size_t *nlibs)
+{
+	/* -d: NEEDED entries; -l: the interpreter; -W: lines unwrapped */
+	const char *argv[] = { "readelf", "-W", "-d", "-l", path, NULL };
+	struct strbuf out = STRBUF_INIT;
+	char *interp, *lib;
+
+	if (run_argv(argv, &out, NULL) != 0) {
+		strbuf_release(&out);
+		return error("initramfs: readelf cannot read %s (binutils installed?)", path);
+	}
+	interp = bracketed_after(out.buf, "Requesting program interpreter:");
+	if (interp)
+		add_unique(libs, nlibs, interp);
+	free(interp);
+	for (const char *p = out.buf; (p = strstr(p, "(NEEDED)")); p++) {
+		char *name = bracketed_after(p, "Shared library:");
+
+		if (!name)
+			continue;
+		lib = dirs_lookup(arch->libdirs, name, R_OK);
+		if (!lib) {
+			error("initramfs: %s needs %s, which is in none of %s (install the "
+			      "%s multiarch package)", path, name, arch->libdirs, arch->name);
+			free(name);
+			strbuf_release(&out);
+			return -1;
+		}
+		add_unique(libs, nlibs, lib);
+		free(lib);
+		free(name);
+	}
+	strbuf_release(&out);
+	return 0;
+}
+
+int elf_needed_libs_foreign(const char *path, const struct karch *arch, char ***libs,
+			    size_t *nlibs)
+{
+	size_t i = *nlibs;
+
+	if (foreign_needs(path, arch, libs, nlibs) < 0)
+		return -1;
+	/* the libraries' own needs: each new one read once, the list grows as we go */
+	for (; i < *nlibs; i++)
+		if (foreign_needs((*libs)[i], arch, libs, nlibs) < 0)
+			return -1;
+	return 0;
+}
+
+
 /* Add a host file at the same path, following symlinks for the content. */
 static int add_host_file(struct cpio *c, const char *path)
 {
@@ -211,10 +287,58 @@ static int add_host_file(struct cpio *c, const char *path)
 	return cpio_add_file(c, path, st.st_mode & 0777, path);
 }
 
+/* The host's static busybox, or NULL. */
+static char *host_busybox(void)
+{
+	const char *cands[] = { "/bin/busybox", "/usr/bin/busybox", NULL };
+
+	for (int i = 0; cands[i]; i++)
+		if (access(cands[i], X_OK) == 0)
+			return xstrdup(cands[i]);
+	return path_lookup("busybox");
+}
+
+/*
+ * The guest's programs: for the host's arch this mmbench, its plugins and
+ * the host's busybox; for another, the cross-built ones in
+ * BIN/<guest_build> (make guest-arm64).  0 or -1 after a message.
+ */
+static int guest_programs(const struct initramfs_opts *o, const struct karch *arch, char **mmbench,
+			  char **busybox, char **plugdir)
+{
+	bool native = karch_native(arch);
+	char *dir = native ? xstrdup(exe_dir()) : xasprintf("%s/%s", exe_dir(), arch->guest_build);
+	const char *self = exe_path();
+
+	*mmbench = o->mmbench ? xstrdup(o->mmbench)
+		 : native ? (self ? xstrdup(self) : NULL) : xasprintf("%s/mmbench", dir);
+	*busybox = o->busybox ? xstrdup(o->busybox)
+		 : native ? host_busybox() : xasprintf("%s/busybox", dir);
+	*plugdir = o->plugin_dir ? xstrdup(o->plugin_dir) : xasprintf("%s/workloads", dir);
+	free(dir);
+	if (!*mmbench)
+		return error("initramfs: cannot find the mmbench binary");
+	if (!native && access(*mmbench, X_OK) < 0)
+		return error("initramfs: %s: %s (the %s guest's mmbench: `make guest-%s`)", *mmbench,
+			     strerror(errno), arch->name, arch->name);
+	if (!*busybox || (!native && access(*busybox, X_OK) < 0))
+		return error("initramfs: %s busybox not found (%s)", arch->name,
+			     native ? "apt-get install busybox-static" : "`make guest-arm64` unpacks "
+			     "Debian's busybox-static:arm64");
+	return 0;
+}
+
+/* the libraries path needs, with ldd or (another arch) readelf */
+static int needs(const char *path, const struct karch *arch, char ***libs, size_t *nlibs)
+{
+	return karch_native(arch) ? elf_needed_libs(path, libs, nlibs)
+				  : elf_needed_libs_foreign(path, arch, libs, nlibs);
+}
+
 int initramfs_build(const struct initramfs_opts *o)
 {
-	const char *mmbench = o->mmbench;
-	char *busybox = o->busybox ? xstrdup(o->busybox) : NULL, *plugdir = NULL;
+	const struct karch *arch = o->arch ? o->arch : karch_host();
+	char *mmbench = NULL, *busybox = NULL, *plugdir = NULL, *init = NULL;
 	char **libs = NULL;
 	size_t nlibs = 0;
 	struct cpio c;
@@ -222,20 +346,9 @@ int initramfs_build(const struct initramfs_opts *o)
 	struct dirent *de;
 	int ret = -1;
 
-	if (!mmbench && !(mmbench = exe_path()))
-		return error("initramfs: cannot find the mmbench binary");
-	if (!busybox) {
-		const char *cands[] = { "/bin/busybox", "/usr/bin/busybox", NULL };
-
-		for (int i = 0; cands[i] && !busybox; i++)
-			if (access(cands[i], X_OK) == 0)
-				busybox = xstrdup(cands[i]);
-		if (!busybox)
-			busybox = path_lookup("busybox");
-		if (!busybox)
-			return error("initramfs: busybox not found (apt-get install busybox-static)");
-	}
-	plugdir = o->plugin_dir ? xstrdup(o->plugin_dir) : xasprintf("%s/workloads", exe_dir());
+	if (guest_programs(o, arch, &mmbench, &busybox, &plugdir) < 0)
+		goto out;
+	init = initramfs_init_script(arch);
 
 	if (cpio_open(&c, o->out))
 		goto out;
@@ -250,10 +363,10 @@ int initramfs_build(const struct initramfs_opts *o)
 	cpio_add_dir(&c, "/usr/bin", 0755);
 	cpio_add_dir(&c, "/usr/sbin", 0755);
 	cpio_add_dir(&c, "/var/lib/mmbench", 0755);
-	cpio_add_data(&c, "/init", 0755, initramfs_init_script, strlen(initramfs_init_script));
+	cpio_add_data(&c, "/init", 0755, init, strlen(init));
 	if (cpio_add_file(&c, "/bin/busybox", 0755, busybox) ||
 	    cpio_add_file(&c, "/bin/mmbench", 0755, mmbench) ||
-	    elf_needed_libs(busybox, &libs, &nlibs) || elf_needed_libs(mmbench, &libs, &nlibs))
+	    needs(busybox, arch, &libs, &nlibs) || needs(mmbench, arch, &libs, &nlibs))
 		goto out_cpio;
 	d = opendir(plugdir);
 	if (d) {
@@ -264,7 +377,7 @@ int initramfs_build(const struct initramfs_opts *o)
 				continue;
 			src = xasprintf("%s/%s", plugdir, de->d_name);
 			dst = xasprintf("/bin/workloads/%s", de->d_name);
-			if (cpio_add_file(&c, dst, 0755, src) || elf_needed_libs(src, &libs, &nlibs)) {
+			if (cpio_add_file(&c, dst, 0755, src) || needs(src, arch, &libs, &nlibs)) {
 				free(src);
 				free(dst);
 				closedir(d);
@@ -291,6 +404,8 @@ out_cpio:
 	if (cpio_finish(&c))
 		ret = -1;
 out:
+	free(init);
+	free(mmbench);
 	for (size_t i = 0; i < nlibs; i++)
 		free(libs[i]);
 	free(libs);

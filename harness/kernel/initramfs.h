@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "karch.h"
 #include "util.h"
 
 struct cpio {
@@ -39,12 +40,25 @@ int cpio_finish(struct cpio *c);
  * interpreter included), appended to *libs (deduplicated) via `ldd`.
  */
 int elf_needed_libs(const char *path, char ***libs, size_t *nlibs);
+/*
+ * The same for an ELF file of another arch (ldd cannot run it): its
+ * interpreter and NEEDED entries, read with readelf and found in the
+ * arch's multiarch library folders, recursively.
+ */
+int elf_needed_libs_foreign(const char *path, const struct karch *arch, char ***libs,
+			    size_t *nlibs);
 
 struct initramfs_opts {
+	const struct karch *arch;	/* the guest's; NULL the host's */
 	const char *out;		/* cpio path to write */
-	const char *mmbench;		/* the mmbench binary (NULL: this one) */
-	const char *plugin_dir;		/* workloads/NAME.so (NULL: next to the binary) */
-	const char *busybox;		/* NULL: search PATH for a static busybox */
+	/*
+	 * NULL: this one, its plugins next to it and the host's static
+	 * busybox; for a guest of another arch, mmbench, workloads/ and
+	 * busybox in the folder BIN/<arch guest_build> (make guest-arm64).
+	 */
+	const char *mmbench;
+	const char *plugin_dir;		/* workloads/NAME.so */
+	const char *busybox;
 	const char *experiment;		/* experiment file, copied to /mmbench/experiment.yaml */
 	const char *guest_args;		/* NUL-separated agent arguments -> /mmbench/args */
 	size_t guest_args_len;
@@ -53,7 +67,10 @@ struct initramfs_opts {
 /* Build the archive; returns 0 or -1 (message printed). */
 int initramfs_build(const struct initramfs_opts *o);
 
-/* The fixed /init script (no user text in it; arguments travel in a file). */
-extern const char initramfs_init_script[];
+/*
+ * The fixed /init script for arch (NULL: the host's), malloc'ed; no user
+ * text in it, arguments travel in a file.
+ */
+char *initramfs_init_script(const struct karch *arch);
 
 #endif

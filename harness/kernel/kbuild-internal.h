@@ -6,7 +6,6 @@
 
 #include <stdbool.h>
 
-#define KB_ARCH "x86_64"
 #define KB_RECIPE_VERSION "mmbench-kbuild-1"
 
 /* "key value" lines of a kernel's meta file */

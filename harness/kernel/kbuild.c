@@ -176,16 +176,25 @@ static char *file_hash(const char *path)
 	return xstrdup(hex);
 }
 
-static char *compiler_version(void)
+/* gcc, or the arch's cross gcc on a host of another arch */
+static char *gcc_name(const struct karch *a)
+{
+	return karch_native(a) ? xstrdup("gcc") : xasprintf("%sgcc", a->cross_compile);
+}
+
+static char *compiler_version(const struct karch *a)
 {
 	struct strbuf out = STRBUF_INIT;
-	const char *argv[] = { "gcc", "--version", NULL };
+	char *gcc = gcc_name(a);
+	const char *argv[] = { gcc, "--version", NULL };
 	char *v;
 
 	if (run_argv(argv, &out, NULL) != 0) {
 		strbuf_release(&out);
+		free(gcc);
 		return xstrdup("unknown");
 	}
+	free(gcc);
 	v = xstrdup(kbuild_first_line(out.buf));
 	strbuf_release(&out);
 	return v;
@@ -306,6 +315,7 @@ static const char *xstrdup_tmp_dirname(const char *p)
 /* One kernel build's state, shared by its phases (kbuild_build). */
 struct kb {
 	const struct kbuild_opts *o;
+	const struct karch *arch;
 	struct kbuild_result *r;
 	const char *cache;
 	struct strbuf out, err, recipe, report, cfg, meta, basecfg;
@@ -405,6 +415,16 @@ static int kb_recipe(struct kb *k)
 		return ret;
 	}
 	kargv_push(&k->frags, k->mmfrag);
+	if (k->arch->fragment) {
+		char *f = mmb_data_file(k->arch->fragment);
+
+		if (!f) {
+			error("%s not found (set MMBENCH_DATA_DIR)", k->arch->fragment);
+			return ret;
+		}
+		kargv_push(&k->frags, f);
+		free(f);
+	}
 	for (size_t i = 0; i < k->o->nfragments; i++)
 		kargv_push(&k->frags, k->o->fragments[i]);
 	strbuf_addf(&k->recipe, "base %s\n", k->o->base_config);
@@ -431,8 +451,9 @@ static int kb_recipe(struct kb *k)
 		strbuf_addf(&k->recipe, "fragment\n%s", k->cfg.buf + before);
 	}
 	sha256_hex(k->recipe.buf, k->recipe.len, k->hex);
-	k->compiler = compiler_version();
-	kbuild_cache_key(k->commit, (const char *const *)k->phash, k->files.nr, k->hex, k->compiler, k->key);
+	k->compiler = compiler_version(k->arch);
+	kbuild_cache_key(k->commit, (const char *const *)k->phash, k->files.nr, k->hex, k->compiler,
+			 k->arch->name, k->key);
 	return 0;
 }
 
@@ -493,6 +514,19 @@ static int kb_verify_config(struct kb *k)
 	return dropped;
 }
 
+/* make's ARCH=, CROSS_COMPILE= (another arch than the host's) and CC= (ccache) */
+static void kb_push_arch(struct kb *k)
+{
+	char *gcc = gcc_name(k->arch);
+
+	kargv_pushf(&k->mk, "ARCH=%s", k->arch->kernel_arch);
+	if (!karch_native(k->arch))
+		kargv_pushf(&k->mk, "CROSS_COMPILE=%s", k->arch->cross_compile);
+	if (have_ccache())
+		kargv_pushf(&k->mk, "CC=ccache %s", gcc);
+	free(gcc);
+}
+
 /* configure out of tree; 0, -1, or MMB_EUSAGE when Kconfig dropped what was asked */
 static int kb_configure(struct kb *k)
 {
@@ -503,7 +537,7 @@ static int kb_configure(struct kb *k)
 	 * One build dir per tree: a different config or series reconfigures it
 	 * and Kbuild rebuilds only what changed (and ccache helps further).
 	 */
-	k->obj = xasprintf("%s/obj/%s-" KB_ARCH, k->cache, k->treeid);
+	k->obj = xasprintf("%s/obj/%s-%s", k->cache, k->treeid, k->arch->name);
 	if (mkdir_p(k->obj, 0755)) {
 		error("cannot create %s: %s", k->obj, strerror(errno));
 		return ret;
@@ -514,9 +548,7 @@ static int kb_configure(struct kb *k)
 	kargv_push(&k->mk, "-C");
 	kargv_push(&k->mk, k->src);
 	kargv_pushf(&k->mk, "O=%s", k->obj);
-	kargv_push(&k->mk, "ARCH=" KB_ARCH);
-	if (have_ccache())
-		kargv_push(&k->mk, "CC=ccache gcc");
+	kb_push_arch(k);
 	kargv_pushf(&k->mk, "LOCALVERSION=-mmb%.8s", k->key);
 	kargv_push(&k->mk, "KBUILD_BUILD_USER=mmbench");
 	kargv_push(&k->mk, "KBUILD_BUILD_HOST=mmbench");
@@ -596,14 +628,14 @@ configured:
 	return 0;
 }
 
-/* make bzImage, then ask its release */
+/* make the boot image, then ask its release */
 static int kb_make(struct kb *k)
 {
 	int rc;
 
 	/* build */
 	kargv_pushf(&k->mk, "-j%d", k->o->jobs > 0 ? k->o->jobs : online_cpus());
-	kargv_push(&k->mk, "bzImage");
+	kargv_push(&k->mk, k->arch->image_target);
 	info("kernel: building %s (log: %s)", k->o->label, k->log);
 	rc = run_logged(&k->mk, k->log, "kernel: building");
 	if (rc) {
@@ -657,9 +689,9 @@ static int kb_publish(struct kb *k)
 		error("cannot create %s: %s", k->tmpdir, strerror(errno));
 		return -1;
 	}
-	path_set(&k->path, xasprintf("%s/arch/x86/boot/bzImage", k->obj));
+	path_set(&k->path, xasprintf("%s/%s", k->obj, k->arch->image_path));
 	{
-		char *dst = xasprintf("%s/bzImage", k->tmpdir);
+		char *dst = xasprintf("%s/%s", k->tmpdir, k->arch->image_name);
 		char *cfgsrc = xasprintf("%s/.config", k->obj), *cfgdst = xasprintf("%s/config", k->tmpdir);
 		char *logdst = xasprintf("%s/build.log", k->tmpdir);
 
@@ -682,6 +714,7 @@ static int kb_publish(struct kb *k)
 	kcache_meta_put(&k->meta, "base_config", k->o->base_config);
 	kcache_meta_put(&k->meta, "config_hash", k->r->config_hash);
 	kcache_meta_put(&k->meta, "compiler", k->compiler);
+	kcache_meta_put(&k->meta, "arch", k->arch->name);
 	{
 		char secs[32], when[32];
 
@@ -701,7 +734,7 @@ static int kb_publish(struct kb *k)
 		return -1;
 	}
 	k->r->dir = xstrdup(k->kdir);
-	k->r->bzimage = xasprintf("%s/bzImage", k->kdir);
+	k->r->bzimage = xasprintf("%s/%s", k->kdir, k->arch->image_name);
 	if (set_label(k->cache, k->o->label, k->key) < 0) {
 		error("label '%s' is taken", k->o->label);
 		return -1;
@@ -716,7 +749,7 @@ int kbuild_build(const struct kbuild_opts *o, struct kbuild_result *r)
 		.out = STRBUF_INIT, .err = STRBUF_INIT, .recipe = STRBUF_INIT,
 		.report = STRBUF_INIT, .cfg = STRBUF_INIT, .meta = STRBUF_INIT,
 		.basecfg = STRBUF_INIT, .basemode = 0600, .files = KARGV_INIT, .frags = KARGV_INIT,
-		.mk = KARGV_INIT, .lockfd = -1, .t0 = now_ns(),
+		.mk = KARGV_INIT, .lockfd = -1, .t0 = now_ns(), .arch = o->arch ? o->arch : karch_host(),
 	}, *k = &kb;
 	int ret;
 

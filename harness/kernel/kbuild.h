@@ -7,13 +7,13 @@
  *                           user's work tree, index and branches are never
  *                           touched.  Checked out detached at REF, series
  *                           applied with `git am`.
- *   obj/<tree-id>-x86_64/   make O= build dir, one per tree: base and
+ *   obj/<tree-id>-<arch>/   make O= build dir, one per tree and arch: base and
  *                           patched builds (and other configs) share it,
  *                           so a rebuild only recompiles what the series or
  *                           the config change touched (ccache helps too).
- *   kernels/<key>/          bzImage, config, build.log, meta (key=value)
+ *   kernels/<key>/          bzImage (arm64: Image), config, build.log, meta (key=value)
  *   labels/<label> -> ../kernels/<key>
- * key = sha256(tree commit, patch file hashes, config recipe, compiler).
+ * key = sha256(tree commit, patch file hashes, config recipe, compiler, arch).
  */
 #ifndef MMB_KBUILD_H
 #define MMB_KBUILD_H
@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "karch.h"
 #include "util.h"
 
 /* One requested option from a fragment: "CONFIG_X=y" or "# CONFIG_X is not set". */
@@ -71,6 +72,7 @@ struct kbuild_opts {
 	const char *label;
 	const char *db_path;		/* NULL: db_default_path(NULL) */
 	const char *cache_dir;		/* NULL: kbuild_cache_dir() */
+	const struct karch *arch;	/* --arch; NULL: the host's */
 	const char *mmbench_fragment;	/* NULL: configs/kernel/mmbench.config found near the binary */
 	int jobs;			/* 0: online CPUs */
 	bool no_db;			/* do not record in the DB (tests) */
@@ -79,7 +81,7 @@ struct kbuild_opts {
 struct kbuild_result {
 	char *key;			/* cache key (hex) */
 	char *dir;			/* kernels/<key> */
-	char *bzimage;
+	char *bzimage;			/* the boot image (arm64: Image) */
 	char *release;			/* kernelrelease */
 	char *base_commit;
 	char *patches_json;		/* [{"subject":..,"hash":..},...] */
@@ -113,15 +115,17 @@ const char *kbuild_cache_dir(void);
 
 /*
  * The cache key: sha256 over the tree commit, each patch's content hash in
- * order, the config recipe hash and the compiler version.
+ * order, the config recipe hash, the compiler version and the arch name.
  */
 void kbuild_cache_key(const char *commit, const char *const *patch_hashes, size_t npatches,
-		      const char *config_recipe_hash, const char *compiler, char out[65]);
+		      const char *config_recipe_hash, const char *compiler, const char *arch,
+		      char out[65]);
 
 /* A built kernel found by label in the cache. */
 struct kernel_entry {
 	char *label, *key, *dir, *bzimage, *release, *base_commit, *patches_json,
 		*config_hash, *compiler, *built;
+	const struct karch *arch;	/* meta's arch (none: x86_64, made before arm64) */
 };
 int kbuild_find(const char *cache_dir, const char *label, struct kernel_entry *e);
 /* Does the .config at path hold this line ("CONFIG_X=y") verbatim? */

@@ -105,7 +105,8 @@ char *mmb_data_file(const char *rel)
 }
 
 void kbuild_cache_key(const char *commit, const char *const *patch_hashes, size_t npatches,
-		      const char *config_recipe_hash, const char *compiler, char out[65])
+		      const char *config_recipe_hash, const char *compiler, const char *arch,
+		      char out[65])
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -113,7 +114,7 @@ void kbuild_cache_key(const char *commit, const char *const *patch_hashes, size_
 	for (size_t i = 0; i < npatches; i++)
 		strbuf_addf(&sb, "patch %s\n", patch_hashes[i]);
 	strbuf_addf(&sb, "config %s\ncompiler %s\narch %s\n", config_recipe_hash, compiler,
-		    KB_ARCH);
+		    arch);
 	sha256_hex(sb.buf, sb.len, out);
 	strbuf_release(&sb);
 }
@@ -191,7 +192,14 @@ int kbuild_find(const char *cache_dir, const char *label, struct kernel_entry *e
 	e->label = xstrdup(label);
 	e->dir = dir;
 	e->key = meta_get(meta.buf, "key");
-	e->bzimage = xasprintf("%s/bzImage", dir);
+	path = meta_get(meta.buf, "arch");
+	e->arch = karch_find(path ? path : "x86_64");
+	free(path);
+	if (!e->arch) {
+		error("%s/meta: an arch this mmbench does not know", dir);
+		e->arch = karch_find("x86_64");
+	}
+	e->bzimage = xasprintf("%s/%s", dir, e->arch->image_name);
 
 	e->release = meta_get(meta.buf, "release");
 	e->base_commit = meta_get(meta.buf, "base_commit");

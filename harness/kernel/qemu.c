@@ -222,15 +222,22 @@ static const char *env_append(void)
 	return e;
 }
 
+static const struct karch *qemu_arch(const struct qemu_opts *o)
+{
+	return o->arch ? o->arch : karch_find("x86_64");
+}
+
 char *qemu_kernel_cmdline(const struct qemu_opts *o)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *env = env_append();
+	const struct karch *arch = qemu_arch(o);
 
-	/* earlyprintk: the first console bytes arrive at once, which the KVM probe watches */
-	strbuf_addstr(&sb, "console=ttyS0 earlyprintk=serial,ttyS0,115200 rdinit=/init "
-			   "panic=-1 oops=panic softlockup_panic=1 nmi_watchdog=panic "
-			   "loglevel=4 tsc=reliable no_timer_check");
+	/* the early console: the first bytes arrive at once, which the KVM probe watches */
+	strbuf_addf(&sb, "console=%s %s rdinit=/init panic=-1 oops=panic softlockup_panic=1 "
+		    "nmi_watchdog=panic loglevel=4", arch->console, arch->earlycon);
+	if (arch->extra_cmdline)
+		strbuf_addf(&sb, " %s", arch->extra_cmdline);
 	/*
 	 * The virtual clock: the same address-space layout every boot.  With
 	 * randomised layouts boot means fell into two clusters 0.7% apart
@@ -253,11 +260,22 @@ char *qemu_kernel_cmdline(const struct qemu_opts *o)
 	return strbuf_detach(&sb);
 }
 
+const char *qemu_machine(const struct qemu_opts *o)
+{
+	const struct karch *arch = qemu_arch(o);
+
+	/* microvm is x86_64's only; virt has PCI (ECAM) like q35 */
+	return o->machine == VM_MACHINE_MICROVM && !strcmp(arch->name, "x86_64") ? "microvm"
+										   : arch->machine;
+}
+
 void qemu_build_argv(const struct qemu_opts *o, struct kargv *a)
 {
 	char *append = qemu_kernel_cmdline(o);
+	const struct karch *arch = qemu_arch(o);
+	bool pci = strcmp(qemu_machine(o), "microvm");
 
-	kargv_push(a, o->qemu ? o->qemu : "qemu-system-x86_64");
+	kargv_push(a, o->qemu ? o->qemu : arch->qemu);
 	kargv_push(a, "-nodefaults");
 	kargv_push(a, "-no-reboot");
 	kargv_push(a, "-display");
@@ -270,7 +288,7 @@ void qemu_build_argv(const struct qemu_opts *o, struct kargv *a)
 	kargv_push(a, "-name");
 	kargv_push(a, "mmbench,debug-threads=on");
 	kargv_push(a, "-machine");
-	kargv_push(a, o->machine == VM_MACHINE_MICROVM ? "microvm" : "q35");
+	kargv_push(a, qemu_machine(o));
 	if (o->accel == ACCEL_KVM) {
 		kargv_push(a, "-accel");
 		kargv_push(a, "kvm");
@@ -312,8 +330,7 @@ void qemu_build_argv(const struct qemu_opts *o, struct kargv *a)
 	kargv_pushf(a, "file:%s", o->console_log);
 	if (o->result_file) {
 		kargv_push(a, "-device");
-		kargv_push(a, o->machine == VM_MACHINE_MICROVM ? "virtio-serial-device"
-							       : "virtio-serial-pci");
+		kargv_push(a, pci ? "virtio-serial-pci" : "virtio-serial-device");
 		kargv_push(a, "-chardev");
 		char *p = comma_escape(o->result_file);
 

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "karch.h"
 #include "kargv.h"
 
 enum accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
@@ -56,15 +57,16 @@ const char *accel_record_name(enum accel a, enum vm_clock c);
 bool kvm_usable(char *why, size_t len);
 
 struct qemu_opts {
-	const char *qemu;		/* NULL: qemu-system-x86_64 */
-	const char *kernel;		/* bzImage */
+	const struct karch *arch;	/* NULL: x86_64 */
+	const char *qemu;		/* NULL: the arch's qemu-system-* */
+	const char *kernel;		/* bzImage (arm64: Image) */
 	const char *initrd;
 	const char *console_log;	/* serial console file */
 	const char *result_file;	/* virtio-serial port backing file */
 	const char *extra_append;	/* appended to the kernel command line */
 	enum accel accel;		/* KVM or TCG (never AUTO here) */
 	enum vm_clock clock;		/* VIRTUAL: TCG only */
-	enum vm_machine machine;	/* Q35 or MICROVM (never AUTO here) */
+	enum vm_machine machine;	/* Q35 or MICROVM (never AUTO here); arm64: virt always */
 	int cpus;
 	uint64_t mem_bytes;
 	/*
@@ -87,6 +89,8 @@ unsigned long host_tsc_khz(void);
 
 /* The kernel command line mmbench boots with. */
 char *qemu_kernel_cmdline(const struct qemu_opts *o);
+/* The -machine the boot gets: q35, microvm or virt. */
+const char *qemu_machine(const struct qemu_opts *o);
 /* Build the argv (a->v ends with NULL). */
 void qemu_build_argv(const struct qemu_opts *o, struct kargv *a);
 

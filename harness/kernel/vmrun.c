@@ -162,6 +162,30 @@ int vm_opt_machine(const struct option *opt, const char *v)
 	return named_opt(machine_parse(v, opt->value), "machine", v, "auto, q35 or microvm");
 }
 
+int vm_opt_arch(const struct option *opt, const char *v)
+{
+	const struct karch **out = opt->value;
+
+	*out = karch_find(v);
+	return named_opt(*out ? 0 : -1, "arch", v, karch_names());
+}
+
+int vm_arch_check(const struct karch *arch, enum accel *accel, enum vm_machine machine)
+{
+	if (!arch)
+		return 0;
+	if (strcmp(arch->name, "x86_64") && machine != VM_MACHINE_AUTO)
+		return error("--machine %s: an x86_64 machine; %s guests boot on '%s'",
+			     machine_name(machine), arch->name, arch->machine);
+	if (karch_native(arch))
+		return 0;
+	if (*accel == ACCEL_KVM)
+		return error("--arch %s on a %s host runs under TCG (KVM runs the host's "
+			     "instructions only): drop --accel kvm", arch->name, karch_host()->name);
+	*accel = ACCEL_TCG;
+	return 0;
+}
+
 /*
  * auto: microvm for TCG on the real clock, where it halves the boot-to-boot
  * noise of q35 (docs/kernel-ab.md), when the kernel has virtio over MMIO
@@ -782,6 +806,7 @@ static void vm_record_env(struct mmb_db *db, int64_t run_id, const struct vm_pat
 		db_run_env(db, run_id, "vm.clock", "real", NULL);
 	}
 
+	db_run_env(db, run_id, "vm.arch", k->arch->name, NULL);
 	db_run_env(db, run_id, "vm.console_log", p->console, NULL);
 	db_run_env(db, run_id, "vm.kernel_key", k->key, NULL);
 	snprintf(num, sizeof(num), "%d", cpus);
@@ -839,6 +864,7 @@ static void boot_prepare(struct boot *b, const struct vm_opts *o, const struct k
 	memset(b, 0, sizeof(*b));
 	b->o = o;
 	b->q.qemu = o->qemu;
+	b->q.arch = k->arch;
 	b->q.kernel = k->bzimage;
 	b->q.initrd = path->initrd;
 	b->q.console_log = path->console;
@@ -847,12 +873,15 @@ static void boot_prepare(struct boot *b, const struct vm_opts *o, const struct k
 	b->q.mem_bytes = mem;
 	b->q.accel = accel;
 	b->q.clock = o->clock;
-	if (accel == ACCEL_TCG && o->clock != VM_CLOCK_VIRTUAL)
+	/* an x86 guest's TSC under TCG is the host's counter (tsc_early_khz=) */
+	if (accel == ACCEL_TCG && o->clock != VM_CLOCK_VIRTUAL && !strcmp(k->arch->name, "x86_64"))
 		b->q.tsc_khz = host_tsc_khz();
 	b->q.machine = pick_machine(o->machine, k, &b->q);
 	b->qemu_log = path->qlog;
-	info("vm: booting %s [%s, %s, %d CPUs, %llu MiB]", o->label, accel_record_name(accel, o->clock),
-	     machine_name(b->q.machine), cpus, (unsigned long long)(mem >> 20));
+	info("vm: booting %s [%s, %s, %s, %d CPUs, %llu MiB]", o->label, k->arch->name,
+	     accel_record_name(accel, o->clock),
+	     qemu_machine(&b->q), cpus,
+	     (unsigned long long)(mem >> 20));
 	if (o->clock == VM_CLOCK_VIRTUAL && cpus > 1 && !said_turns) {
 		said_turns = true;	/* once a process: ab boots many times */
 		info("vm: on the virtual clock the %d vCPUs take turns on one host thread: no "
@@ -861,6 +890,28 @@ static void boot_prepare(struct boot *b, const struct vm_opts *o, const struct k
 	}
 	if (accel == ACCEL_KVM && o->accel == ACCEL_AUTO)
 		b->probe_s = o->kvm_probe_s ? o->kvm_probe_s : 10;
+}
+
+/* The kernel by label, its arch the one asked for, and what that allows; 0 or -1 (usage). */
+static int vm_kernel_find(const struct vm_opts *o, const char *cache, struct kernel_entry *k,
+			  enum accel *want)
+{
+	if (vm_clock_check(want, o->clock) < 0)
+		return -1;
+	if (kbuild_find(cache, o->label, k) < 0)
+		return error("vm run: no kernel labelled '%s' in %s (see `mmbench kernel list`)",
+			     o->label, cache);
+	if (o->arch && o->arch != k->arch) {
+		error("vm run --arch %s: kernel '%s' is built for %s", o->arch->name, o->label,
+		      k->arch->name);
+		kernel_entry_release(k);
+		return -1;
+	}
+	if (vm_arch_check(k->arch, want, o->machine) < 0) {
+		kernel_entry_release(k);
+		return -1;
+	}
+	return 0;
 }
 
 int vm_run(const struct vm_opts *o, struct vm_result *r)
@@ -886,11 +937,8 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 	memset(r, 0, sizeof(*r));
 	memset(&m, 0, sizeof(m));
 	want = o->accel;
-	if (vm_clock_check(&want, o->clock) < 0)
+	if (vm_kernel_find(o, cache, &k, &want) < 0)
 		return MMB_EUSAGE;
-	if (kbuild_find(cache, o->label, &k) < 0)
-		return error("vm run: no kernel labelled '%s' in %s (see `mmbench kernel list`)",
-			     o->label, cache), MMB_EUSAGE;
 	experiment_init(&e);
 	if (experiment_load(&e, o->experiment) < 0) {
 		kernel_entry_release(&k);
@@ -919,6 +967,7 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 	vm_record_env(&db, r->run_id, &path, &k, cpus, mem, o->clock);
 
 	vm_guest_args(o, &args);
+	io.arch = k.arch;
 	io.out = path.initrd;
 	io.experiment = o->experiment;
 	io.guest_args = args.buf;
@@ -927,7 +976,7 @@ int vm_run(const struct vm_opts *o, struct vm_result *r)
 		goto fail_run;
 
 	boot_prepare(&b, o, &k, &path, cpus, mem, accel);
-	db_run_env(&db, r->run_id, "vm.machine", machine_name(b.q.machine), NULL);
+	db_run_env(&db, r->run_id, "vm.machine", qemu_machine(&b.q), NULL);
 	b.m = &m;
 	merge_init(&m, &db, r->run_id);
 	end = vm_boot(&b, cache, &db, r->run_id);

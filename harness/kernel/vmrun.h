@@ -23,7 +23,8 @@ struct vm_opts {
 	const char *experiment;		/* CONFIG.yaml */
 	const char *db_path;		/* NULL: db_default_path(NULL) */
 	const char *cache_dir;		/* NULL: kbuild_cache_dir() */
-	const char *qemu;		/* NULL: qemu-system-x86_64 */
+	const char *qemu;		/* NULL: the arch's qemu-system-* */
+	const struct karch *arch;	/* --arch: NULL the kernel's (kernel build: the host's) */
 	enum accel accel;
 	enum vm_clock clock;		/* --clock: VIRTUAL boots under TCG with icount */
 	enum vm_machine machine;	/* --machine: AUTO microvm when the kernel can */
@@ -78,6 +79,13 @@ int vm_opt_secs(const struct option *opt, const char *v);	/* int * seconds */
 int vm_opt_accel(const struct option *opt, const char *v);	/* enum accel * */
 int vm_opt_clock(const struct option *opt, const char *v);	/* enum vm_clock * */
 int vm_opt_machine(const struct option *opt, const char *v);	/* enum vm_machine * */
+int vm_opt_arch(const struct option *opt, const char *v);	/* const struct karch ** */
+/*
+ * The arch against the accelerator and machine: a guest of another arch
+ * than the host's runs under TCG (auto becomes tcg, kvm is refused), and
+ * q35 and microvm are x86_64's.  0, or -1 after a message.
+ */
+int vm_arch_check(const struct karch *arch, enum accel *accel, enum vm_machine machine);
 /*
  * The accelerator and clock together: the virtual clock runs under TCG
  * only (auto becomes tcg, kvm is refused).  0, or -1 after a message.

@@ -59,6 +59,11 @@ static void json_settings(struct strbuf *out, const struct compare *c)
 	strbuf_addstr(out, ",");
 	jkey(out, "clock");
 	json_add_string(out, compare_clock_name(c));
+	if (c->arch[0]) {	/* VM runs: the guest's arch */
+		strbuf_addstr(out, ",");
+		jkey(out, "arch");
+		json_add_string(out, c->arch);
+	}
 	/* true: one kernel build under different settings (an export loses the build) */
 	strbuf_addf(out, ",\"compares_settings\":%s,\"settings_differ\":[",
 		    c->same_kernel && c->nsettings ? "true" : "false");

@@ -413,6 +413,7 @@ static void report_levels(const struct compare *c, struct report_emitter *e)
 			runs |= c->rows[r].comp[i].nruns >= 2;
 	compare_unit_line(&u, c, "unit: ");
 	compare_clock_line(&u, c, "clock: ");
+	compare_arch_line(&u, c, "arch: ");
 	if (runs)
 		compare_components_lines(&u, c);
 	report_emit_code(e, u.buf, c->settings);

@@ -504,6 +504,7 @@ int repro_print_comparison(struct mmb_db *db, const struct lkp_report *r,
 	/* what the verdicts rest on: the unit tested, and settings that differ */
 	compare_unit_line(&sb, &v.cmp, "unit: ");
 	compare_clock_line(&sb, &v.cmp, "clock: ");
+	compare_arch_line(&sb, &v.cmp, "arch: ");
 	if (v.cmp.settings)
 		strbuf_addstr(&sb, v.cmp.settings);
 

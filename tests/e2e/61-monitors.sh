@@ -122,6 +122,8 @@ grep -q '1 of 1 rounds already recorded' "$TMP/ab.err" || die "ab booted a guest
 # the same rows as compare --format lkp, the golden's; the runs are now a
 # VM's (accel tcg), so the notes also say the clock they were timed on
 grep -q '^clock: real (host time' "$TMP/ab" || die "ab's comparison of tcg runs does not state the clock"
-grep -v '^clock: ' "$TMP/ab" > "$TMP/ab.noclock"
+# and the guest's arch (VM runs recorded before vm.arch were x86_64's)
+grep -q "^arch: x86_64 (the guest's)" "$TMP/ab" || die "ab's comparison of tcg runs does not state the arch"
+grep -v -e '^clock: ' -e '^arch: ' "$TMP/ab" > "$TMP/ab.noclock"
 cmp -s "$TMP/ab.noclock" "$G" || { diff -u "$G" "$TMP/ab.noclock"; die "ab's comparison differs from compare's"; }
 echo ok

@@ -27,6 +27,7 @@
 #include "capture.h"
 #include "builtin.h"
 #include "kbuild.h"
+#include "vmrun.h"
 #include "merge.h"
 #include "proc.h"
 #include "qemu.h"
@@ -279,20 +280,22 @@ static void test_cache_key(void **state)
 	char k1[65], k2[65], k3[65], k4[65], k5[65], k6[65];
 
 	(void)state;
-	kbuild_cache_key("c0ffee", p1, 2, "cfg", "gcc 12", k1);
-	kbuild_cache_key("c0ffee", p1, 2, "cfg", "gcc 12", k2);
+	kbuild_cache_key("c0ffee", p1, 2, "cfg", "gcc 12", "x86_64", k1);
+	kbuild_cache_key("c0ffee", p1, 2, "cfg", "gcc 12", "x86_64", k2);
 	assert_string_equal(k1, k2);		/* deterministic */
 	assert_int_equal(strlen(k1), 64);
-	kbuild_cache_key("c0ffee", p2, 2, "cfg", "gcc 12", k3);
+	kbuild_cache_key("c0ffee", p2, 2, "cfg", "gcc 12", "x86_64", k3);
 	assert_string_not_equal(k1, k3);	/* order of the series matters */
-	kbuild_cache_key("c0ffee", p1, 1, "cfg", "gcc 12", k4);
+	kbuild_cache_key("c0ffee", p1, 1, "cfg", "gcc 12", "x86_64", k4);
 	assert_string_not_equal(k1, k4);
-	kbuild_cache_key("c0ffee", p1, 2, "cfg2", "gcc 12", k5);
+	kbuild_cache_key("c0ffee", p1, 2, "cfg2", "gcc 12", "x86_64", k5);
 	assert_string_not_equal(k1, k5);
-	kbuild_cache_key("c0ffee", p1, 2, "cfg", "gcc 13", k6);
+	kbuild_cache_key("c0ffee", p1, 2, "cfg", "gcc 13", "x86_64", k6);
 	assert_string_not_equal(k1, k6);
-	kbuild_cache_key("deadbeef", p1, 2, "cfg", "gcc 12", k6);
+	kbuild_cache_key("deadbeef", p1, 2, "cfg", "gcc 12", "x86_64", k6);
 	assert_string_not_equal(k1, k6);
+	kbuild_cache_key("c0ffee", p1, 2, "cfg", "gcc 12", "arm64", k6);
+	assert_string_not_equal(k1, k6);	/* the arch is in the key */
 }
 
 static void test_labels(void **state)
@@ -380,6 +383,56 @@ static const char *after(const struct kargv *a, const char *opt)
 	int i = kargv_find(a, opt);
 
 	return i >= 0 && (size_t)i + 1 < a->nr ? a->v[i + 1] : NULL;
+}
+
+/* arm64: qemu-system-aarch64 -machine virt -cpu max, PL011 console, virtio-serial on PCI */
+static void test_qemu_argv_arm64(void **state)
+{
+	struct qemu_opts q = {
+		.arch = karch_find("arm64"), .kernel = "/k/Image", .initrd = "/r/initrd.cpio",
+		.console_log = "/r/console.log", .result_file = "/r/results.stream",
+		.accel = ACCEL_TCG, .cpus = 4, .mem_bytes = 1ull << 30,
+	};
+	struct kargv a = KARGV_INIT;
+	enum accel acc = ACCEL_AUTO;
+
+	(void)state;
+	assert_non_null(q.arch);
+	assert_null(karch_find("aarch64"));	/* the kernel's name, not uname's */
+	assert_null(karch_find(NULL));
+	qemu_build_argv(&q, &a);
+	assert_string_equal(a.v[0], "qemu-system-aarch64");
+	assert_string_equal(after(&a, "-machine"), "virt");
+	assert_string_equal(after(&a, "-cpu"), "max");
+	assert_string_equal(after(&a, "-accel"), "tcg,thread=multi");
+	assert_string_equal(after(&a, "-smp"), "4");
+	assert_string_equal(after(&a, "-kernel"), "/k/Image");
+	assert_true(kargv_find(&a, "virtio-serial-pci") > 0);
+	assert_non_null(strstr(after(&a, "-append"), "console=ttyAMA0 earlycon=pl011,0x09000000 "));
+	assert_null(strstr(after(&a, "-append"), "ttyS0"));
+	assert_null(strstr(after(&a, "-append"), "tsc="));	/* x86's only */
+	assert_string_equal(qemu_machine(&q), "virt");
+	kargv_release(&a);
+
+	/* the virtual clock and --machine microvm (x86's): still virt, on PCI */
+	q.clock = VM_CLOCK_VIRTUAL;
+	q.machine = VM_MACHINE_MICROVM;
+	qemu_build_argv(&q, &a);
+	assert_string_equal(after(&a, "-machine"), "virt");
+	assert_string_equal(after(&a, "-icount"), "shift=3,sleep=off,align=off");
+	assert_true(kargv_find(&a, "virtio-serial-pci") > 0);
+	kargv_release(&a);
+
+	/* a guest of another arch: TCG only; q35/microvm are x86_64's */
+	if (!karch_native(q.arch)) {
+		assert_int_equal(vm_arch_check(q.arch, &acc, VM_MACHINE_AUTO), 0);
+		assert_int_equal(acc, ACCEL_TCG);
+		acc = ACCEL_KVM;
+		assert_int_equal(vm_arch_check(q.arch, &acc, VM_MACHINE_AUTO), -1);
+	}
+	acc = ACCEL_TCG;
+	assert_int_equal(vm_arch_check(q.arch, &acc, VM_MACHINE_Q35), -1);
+	assert_int_equal(vm_arch_check(karch_find("x86_64"), &acc, VM_MACHINE_Q35), 0);
 }
 
 static void test_qemu_argv(void **state)
@@ -589,9 +642,17 @@ static void test_init_script(void **state)
 {
 	(void)state;
 	/* fixed text: no run-specific value is ever substituted into it */
-	assert_null(strchr(initramfs_init_script, '%'));
-	assert_non_null(strstr(initramfs_init_script, "mmbench vm guest /mmbench/args"));
-	assert_non_null(strstr(initramfs_init_script, "poweroff -f"));
+	char *init = initramfs_init_script(karch_find("x86_64"));
+
+	assert_null(strchr(init, '%'));
+	assert_non_null(strstr(init, "mmbench vm guest /mmbench/args"));
+	assert_non_null(strstr(init, "poweroff -f"));
+	assert_non_null(strstr(init, "LD_LIBRARY_PATH=/lib/x86_64-linux-gnu:"));
+	free(init);
+	init = initramfs_init_script(karch_find("arm64"));
+	assert_non_null(strstr(init, "LD_LIBRARY_PATH=/lib/aarch64-linux-gnu:"));
+	assert_null(strstr(init, "x86_64"));
+	free(init);
 }
 
 /* ---- result stream ---- */
@@ -815,6 +876,7 @@ int main(void)
 		cmocka_unit_test(test_labels),
 		cmocka_unit_test(test_cache_entries),
 		cmocka_unit_test(test_qemu_argv),
+		cmocka_unit_test(test_qemu_argv_arm64),
 		cmocka_unit_test(test_qemu_env_append),
 		cmocka_unit_test(test_qemu_tsc_khz),
 		cmocka_unit_test(test_kvm_probe_missing),
