@@ -146,7 +146,9 @@ void compare_n_cell(char *buf, size_t len, const struct compare *c, size_t r, si
 /*
  * The unit the KPI rows were tested at, one line after prefix: "run, 3 v 3
  * (...)", or "iteration: 1 run per label: run-to-run variation not
- * measured; ..." (levels.h).
+ * measured; ..." (levels.h), or "none: ..." when no KPI row was tested;
+ * then, when the tests saw fewer runs than the labels pooled, a line
+ * saying how many and why ("runs with values: 1 v 1 of the 3 v 3 ...").
  */
 void compare_unit_line(struct strbuf *out, const struct compare *c, const char *prefix);
 /* "run" or "iteration" for label i of row r ("" for the baseline or no test). */

@@ -389,6 +389,40 @@ static size_t label_runs(const struct compare *c, size_t i)
 	return most;
 }
 
+/* "3 v 3": the runs each label pooled. */
+static void pooled_runs(struct strbuf *out, const struct compare *c)
+{
+	for (size_t i = 0; i < c->qs->nlabels; i++)
+		strbuf_addf(out, "%s%zu", i ? " v " : "", c->qs->kernels[i].nruns_pooled);
+}
+
+/*
+ * When the tests saw fewer runs than the labels pooled (every value of
+ * the others left out as disturbed, or without the compared rows), say
+ * which runs exist and what was left out: the line above describes only
+ * the runs that had values.
+ */
+static void unit_left_out(struct strbuf *out, const struct compare *c)
+{
+	size_t nl = c->qs->nlabels, left = 0;
+	bool fewer = false;
+
+	for (size_t i = 0; i < nl; i++) {
+		fewer |= label_runs(c, i) < c->qs->kernels[i].nruns_pooled;
+		left += c->kept_disturbed ? 0 : c->ndisturbed[i];
+	}
+	if (!fewer)
+		return;
+	strbuf_addstr(out, "  runs with values: ");
+	for (size_t i = 0; i < nl; i++)
+		strbuf_addf(out, "%s%zu", i ? " v " : "", label_runs(c, i));
+	strbuf_addstr(out, " of the ");
+	pooled_runs(out, c);
+	strbuf_addstr(out, left ? " pooled (the others' values were disturbed: left out)" :
+		      " pooled (the others have none of these rows)");
+	strbuf_addch(out, '\n');
+}
+
 void compare_unit_line(struct strbuf *out, const struct compare *c, const char *prefix)
 {
 	size_t nl = c->qs->nlabels, by_run = 0, by_iter = 0, most = 0;
@@ -398,7 +432,9 @@ void compare_unit_line(struct strbuf *out, const struct compare *c, const char *
 		for (size_t i = 1; i < nl && !c->rows[r].q->monitor; i++) {
 			const struct stats_level_info *lv = &c->rows[r].level[i];
 
-			if (c->rows[r].verdict[i] == VERDICT_MISSING)
+			/* the verdict before the guard: an all-disturbed row had no test */
+			if ((c->rows[r].tested ? c->rows[r].tested[i] : c->rows[r].verdict[i]) ==
+			    VERDICT_MISSING)
 				continue;
 			if (lv->unit == STATS_UNIT_RUN)
 				by_run++;
@@ -426,6 +462,8 @@ void compare_unit_line(struct strbuf *out, const struct compare *c, const char *
 	} else if (!by_run && c->unit == STATS_UNIT_ITERATION && most >= 2) {
 		strbuf_addstr(out, "iteration (--unit iteration): every value taken as independent"
 			      "\n  although a label has several runs: run-to-run variation ignored\n");
+	} else if (!by_run && !by_iter) {
+		strbuf_addstr(out, "none: no KPI row had values on both sides to test\n");
 	} else if (!by_run) {
 		strbuf_addstr(out, "iteration: 1 run per label: run-to-run variation not measured;"
 			      "\n  the CI covers iteration noise only\n");
@@ -433,6 +471,7 @@ void compare_unit_line(struct strbuf *out, const struct compare *c, const char *
 		strbuf_addf(out, "run for %zu comparison%s, iteration for %zu (1 run a side"
 			    " there)\n", by_run, by_run == 1 ? "" : "s", by_iter);
 	}
+	unit_left_out(out, c);
 }
 
 const char *compare_unit_name(const struct compare *c, size_t r, size_t i)
