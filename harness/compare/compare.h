@@ -176,6 +176,11 @@ int compare_check_clocks(const struct query_set *qs, bool mix, enum compare_cloc
 const char *compare_clock_name(const struct compare *c);
 /* "PREFIXvirtual (guest instructions; ...)\n"; nothing for runs on the host itself. */
 void compare_clock_line(struct strbuf *out, const struct compare *c, const char *prefix);
+/*
+ * The comparison's headline, "verdict: ...\n", from c's counts: compare's
+ * last line and the report's verdict say it in the same words.
+ */
+void compare_verdict_line(struct strbuf *out, const struct compare *c);
 /* Lines after a table: disturbed counts and each inconclusive reason. */
 void compare_guard_notes(struct strbuf *out, const struct compare *c);
 /*

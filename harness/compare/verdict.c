@@ -723,3 +723,25 @@ bool compare_all_disturbed(const struct compare *c, struct strbuf *why)
 		}
 	return false;
 }
+
+void compare_verdict_line(struct strbuf *out, const struct compare *c)
+{
+	if (!c->nbetter && !c->nworse && c->ninconclusive && !c->nnone)
+		strbuf_addf(out, "verdict: inconclusive (%zu comparison%s: the machine's state cannot"
+			    " back a verdict", c->ninconclusive, c->ninconclusive == 1 ? "" : "s");
+	else if (!c->nbetter && !c->nworse)
+		strbuf_addf(out, "verdict: no significant change (%zu comparison%s tested",
+			    c->nnone, c->nnone == 1 ? "" : "s");
+	else
+		strbuf_addf(out, "verdict: %zu regression%s, %zu improvement%s, %zu with no"
+			    " significant change", c->nworse, c->nworse == 1 ? "" : "s",
+			    c->nbetter, c->nbetter == 1 ? "" : "s", c->nnone);
+	if (c->nuntested)
+		strbuf_addf(out, "; %zu with too few samples to test", c->nuntested);
+	if (!c->nbetter && !c->nworse)
+		strbuf_addch(out, ')');
+	if (c->ninconclusive && (c->nbetter || c->nworse || c->nnone))
+		strbuf_addf(out, "; %zu inconclusive (the machine's state cannot back a verdict)",
+			    c->ninconclusive);
+	strbuf_addch(out, '\n');
+}

@@ -226,24 +226,7 @@ void compare_text(struct strbuf *out, const struct compare *c)
 	if (na)
 		strbuf_addf(out, "%s\n", ZERO_BASE_NOTE);
 	compare_guard_notes(out, c);
-	if (!c->nbetter && !c->nworse && c->ninconclusive && !c->nnone)
-		strbuf_addf(out, "verdict: inconclusive (%zu comparison%s: the machine's state cannot"
-			    " back a verdict", c->ninconclusive, c->ninconclusive == 1 ? "" : "s");
-	else if (!c->nbetter && !c->nworse)
-		strbuf_addf(out, "verdict: no significant change (%zu comparison%s tested",
-			    c->nnone, c->nnone == 1 ? "" : "s");
-	else
-		strbuf_addf(out, "verdict: %zu regression%s, %zu improvement%s, %zu with no"
-			    " significant change", c->nworse, c->nworse == 1 ? "" : "s",
-			    c->nbetter, c->nbetter == 1 ? "" : "s", c->nnone);
-	if (c->nuntested)
-		strbuf_addf(out, "; %zu with too few samples to test", c->nuntested);
-	if (!c->nbetter && !c->nworse)
-		strbuf_addch(out, ')');
-	if (c->ninconclusive && (c->nbetter || c->nworse || c->nnone))
-		strbuf_addf(out, "; %zu inconclusive (the machine's state cannot back a verdict)",
-			    c->ninconclusive);
-	strbuf_addch(out, '\n');
+	compare_verdict_line(out, c);
 }
 
 /* Were values recorded for a series (counting those left out as disturbed)? */

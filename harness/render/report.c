@@ -492,7 +492,8 @@ static void report_verdicts(struct report *rp, struct report_emitter *e)
 				verdict_item(rp, e, r, i, pass);
 			}
 	}
-	if (!nsig)
+	/* with inconclusive entries listed, "no significant change" would hide them */
+	if (!nsig && !c->ninconclusive)
 		report_emit_item(e, &(struct report_item){ .text = "No significant change.",
 							   .plain = true });
 	report_emit_list_end(e);
@@ -633,7 +634,20 @@ static int report_plots(struct report *rp, struct report_emitter *e)
 	return 0;
 }
 
-/* The title, the version line and the machine. */
+/* compare's verdict line, the same words from the same counts, first. */
+static void report_headline(struct report *rp, struct report_emitter *e)
+{
+	struct strbuf v = STRBUF_INIT;
+
+	compare_verdict_line(&v, &rp->cmp);
+	if (v.len && v.buf[v.len - 1] == '\n')
+		v.buf[--v.len] = '\0';
+	report_emit_heading(e, "Verdict");
+	report_emit_para(e, v.buf, 0);
+	strbuf_release(&v);
+}
+
+/* The title, the version line, the verdict and the machine. */
 static void report_head(struct report *rp, struct report_emitter *e, const char *title)
 {
 	char now[64], *stamp;
@@ -642,6 +656,7 @@ static void report_head(struct report *rp, struct report_emitter *e, const char 
 	stamp = xasprintf("mmbench %s (%s), %s", mmb_version, mmb_git_sha, now);
 	report_emit_begin(e, title, stamp);
 	free(stamp);
+	report_headline(rp, e);
 	report_emit_heading(e, "Machine");
 	report_emit_para(e, rp->machine, REPORT_DATA);
 	if (rp->nmachines > 1) {
