@@ -331,6 +331,60 @@ void compare_n_cell(char *buf, size_t len, const struct compare *c, size_t r, si
 		snprintf(buf, len, "%zu", s->n);
 }
 
+/* The length of a reason's kind: "interference differs" of "interference differs: ...". */
+static size_t why_kind_len(const char *why)
+{
+	const char *colon = strchr(why, ':');
+
+	return colon ? (size_t)(colon - why) : strlen(why);
+}
+
+static bool same_kind(const char *a, const char *b)
+{
+	return why_kind_len(a) == why_kind_len(b) && !strncmp(a, b, why_kind_len(a));
+}
+
+/*
+ * Label i's inconclusive reasons.  One row: its line.  Rows sharing a
+ * reason are said once with the rows counted (61 near-identical lines
+ * made a paste unreadable); when their numbers differ, the kind is said
+ * and --verbose gives each row's.  --verbose: a line per row, as before.
+ */
+static void why_lines(struct strbuf *out, const struct compare *c, size_t i)
+{
+	const char *lb = c->qs->kernels[0].label, *li = c->qs->kernels[i].label;
+
+	for (size_t r = 0; r < c->nr; r++) {
+		const char *why = c->rows[r].why[i];
+		const struct query_row *q = c->rows[r].q;
+		size_t n = 0;
+		bool same = true, first = true;
+
+		if (!why)
+			continue;
+		for (size_t k = 0; k < c->nr && !c->verbose; k++) {
+			const char *w = c->rows[k].why[i];
+
+			if (!w || !same_kind(w, why))
+				continue;
+			first &= k >= r;
+			n++;
+			same &= !strcmp(w, why);
+		}
+		if (!c->verbose && !first)
+			continue;	/* said with the first row of its kind */
+		if (n > 1 && same)
+			strbuf_addf(out, "inconclusive: %zu rows, %s vs %s: %s\n", n, li, lb, why);
+		else if (n > 1)
+			strbuf_addf(out, "inconclusive: %zu rows, %s vs %s: %.*s (each row's numbers:"
+				    " --verbose)\n", n, li, lb, (int)why_kind_len(why), why);
+		else
+			strbuf_addf(out, "inconclusive: %s%s%s%s %s, %s vs %s: %s\n", q->workload,
+				    *q->variant ? " (" : "", q->variant, *q->variant ? ")" : "",
+				    q->metric, li, lb, why);
+	}
+}
+
 void compare_guard_notes(struct strbuf *out, const struct compare *c)
 {
 	size_t nl = c->qs->nlabels;
@@ -347,27 +401,17 @@ void compare_guard_notes(struct strbuf *out, const struct compare *c)
 		any |= c->ndisturbed[i] > 0;
 	if (any) {
 		strbuf_addstr(out, c->kept_disturbed ?
-			      "disturbed: values from disturbed iterations are kept (--keep-disturbed):" :
-			      "disturbed: values from disturbed iterations are left out"
-			      " (--keep-disturbed keeps them):");
+			      "disturbed: values kept (--keep-disturbed):" :
+			      "disturbed: values left out (--keep-disturbed keeps them):");
 		for (size_t i = 0; i < nl; i++)
 			strbuf_addf(out, "%s %s %zu", i ? "," : "", c->qs->kernels[i].label,
 				    c->ndisturbed[i]);
-		strbuf_addstr(out, "\n  (`mmbench show RUN` lists each iteration's interference)\n");
+		strbuf_addstr(out, " (`mmbench show RUN` says which)\n");
 	}
 	if (c->drift)
 		strbuf_addstr(out, c->drift);
-	for (size_t r = 0; r < c->nr; r++) {
-		const struct compare_row *row = &c->rows[r];
-		const struct query_row *q = row->q;
-
-		for (size_t i = 1; i < nl; i++)
-			if (row->why[i])
-				strbuf_addf(out, "inconclusive: %s%s%s%s %s, %s vs %s: %s\n",
-					    q->workload, *q->variant ? " (" : "", q->variant,
-					    *q->variant ? ")" : "", q->metric, c->qs->kernels[i].label,
-					    c->qs->kernels[0].label, row->why[i]);
-	}
+	for (size_t i = 1; i < nl; i++)
+		why_lines(out, c, i);
 }
 
 /* ---- the unit of the tests (levels.h) ---- */
@@ -457,8 +501,7 @@ void compare_unit_line(struct strbuf *out, const struct compare *c, const char *
 		strbuf_addstr(out, "run, ");
 		for (size_t i = 0; i < nl; i++)
 			strbuf_addf(out, "%s%zu", i ? " v " : "", label_runs(c, i));
-		strbuf_addstr(out, ": each run's mean is one sample,\n  so run-to-run variation is"
-			      " in the test\n");
+		strbuf_addstr(out, ": each run's mean is one sample (run-to-run variation tested)\n");
 	} else if (!by_run && c->unit == STATS_UNIT_ITERATION && most >= 2) {
 		strbuf_addstr(out, "iteration (--unit iteration): every value taken as independent"
 			      "\n  although a label has several runs: run-to-run variation ignored\n");

@@ -46,7 +46,7 @@ golden nodata.mmtests
 grep -q "only_base .* - (       -)$" "$TMP/nodata.mmtests" || die "item 6: no '-' for the side without data"
 "$MMB" compare --db "$DB" --test mwu base new > "$TMP/nodata.mwu"
 golden nodata.mwu
-[ "$(grep -c '^demo .*  Median ' "$TMP/nodata.mwu")" = 3 ] || die "item 8: mwu rows not by median"
+[ "$(grep -c '^  Median ' "$TMP/nodata.mwu")" = 3 ] || die "item 8: mwu rows not by median"
 
 DB=$TMP/n.db
 { echo 'workload,metric,variant,iteration,value,unit,better'
@@ -89,11 +89,12 @@ sed -n '/^Comparison/,$p' "$TMP/mon/report.txt" > "$TMP/mon.tables"
 grep -qE "proc-vmstat|meminfo|perf-stat" "$TMP/mon.tables" && die "item 3: monitor rows in the tables"
 grep -q "pft.faults_per_sec_per_cpu\|faults_per_sec_per_cpu" "$TMP/mon.tables" || die "item 3: no KPI in the tables"
 grep -q "proc-vmstat.pgfault" "$TMP/mon/report.txt" || die "item 3: the monitor section lost its rows"
-# item 9 in the readable and markdown layouts: neutral monitor rows
-"$MMB" compare --db "$DB" 6.8-base 6.8-thp > "$TMP/mon.text"
-grep '\[monitor\]' "$TMP/mon.text" | grep -qE 'improvement|regression' &&
+# item 9 in the readable and markdown layouts: neutral monitor rows (the
+# readable layout lists them with --verbose; its default paste counts them)
+"$MMB" compare --db "$DB" --verbose 6.8-base 6.8-thp > "$TMP/mon.text"
+sed -n '/\[monitor/,/^$/p' "$TMP/mon.text" | grep -qE 'improvement|regression' &&
 	die "item 9: a monitor row with a direction: $(cat "$TMP/mon.text")"
-grep -q 'proc-vmstat.pgfault \[monitor\] .* changed$' "$TMP/mon.text" ||
+sed -n '/^pft proc-vmstat.pgfault \[monitor/,/^$/p' "$TMP/mon.text" | grep -q '  changed$' ||
 	die "item 9: pgfault not 'changed': $(cat "$TMP/mon.text")"
 "$MMB" compare --db "$DB" --format markdown 6.8-base 6.8-thp | grep -q 'pgfault (monitor, not in the verdict' ||
 	die "item 9: markdown gives a monitor row a direction"
@@ -135,8 +136,10 @@ EOC
 	"$MMB" compare --monitors none a b > "$TMP/cmp" 2>&1 || true
 	grep -q "inconclusive" "$TMP/cmp" || die "item 4: the row is not inconclusive: $(cat "$TMP/cmp")"
 	[ "$(grep -c '^skeleton ' "$TMP/cmp")" = 2 ] || die "item 10: not one line per row: $(cat "$TMP/cmp")"
-	[ "$(grep -c 'too few clean samples' "$TMP/cmp")" = 2 ] ||
-		die "item 10: each reason not said exactly once: $(cat "$TMP/cmp")"
+	# the two rows share their reason: said once, the rows counted (issue 45 item 3)
+	[ "$(grep -c 'too few clean samples' "$TMP/cmp")" = 1 ] &&
+	grep -q '^inconclusive: 2 rows, b vs a: too few clean samples' "$TMP/cmp" ||
+		die "item 10: the shared reason not said once: $(cat "$TMP/cmp")"
 	"$MMB" compare --verbose a b > "$TMP/cmpv" 2>&1 || true
 	grep -q '^  kernel ' "$TMP/cmpv" || die "item 10: --verbose has no blocks: $(cat "$TMP/cmpv")"
 	"$MMB" plot --out "$TMP/plots" a b > /dev/null 2>&1 || true
