@@ -32,11 +32,7 @@ q "UPDATE kernels SET release = '6.12.9', version = '#1 SMP', config_hash = 'c0f
 
 want='settings: every label is the same kernel build, so this compares settings; the labels'"'"' runs differ in mthp.64kB.enabled (always -> never), thp.enabled (madvise -> never)'
 "$MMB" compare madv nev > "$TMP/text" || die "compare"
-# the default text wraps at 80 columns: its continuation lines joined
-unwrap() {
-	awk 'NR > 1 && /^  [^ ]/ { sub(/^  /, " "); printf "%s", $0; next }
-	     NR > 1 { print "" } { printf "%s", $0 } END { print "" }' "$1"
-}
+# the default text wraps at 80 columns: its continuation lines joined (unwrap)
 unwrap "$TMP/text" | grep -qxF "$want" || die "text: no settings line: $(cat "$TMP/text")"
 # above the verdict, and only the keys that differ
 [ "$(grep -n '^settings:' "$TMP/text" | cut -d: -f1)" -lt "$(grep -n '^verdict:' "$TMP/text" | cut -d: -f1)" ] ||
