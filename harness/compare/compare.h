@@ -181,6 +181,19 @@ void compare_clock_line(struct strbuf *out, const struct compare *c, const char 
  * last line and the report's verdict say it in the same words.
  */
 void compare_verdict_line(struct strbuf *out, const struct compare *c);
+/*
+ * Is the 95% CI of label i in row r unbounded at this n: a bound infinite,
+ * or a fall of 100% or more although both sides' values are positive
+ * (Fieller's ratio or a rank interval with too few units)?
+ */
+bool compare_ci_unbounded(const struct compare *c, size_t r, size_t i);
+/*
+ * The CI cell every layout prints for label i of row r, with dec decimals:
+ * "[-6.99%, -3.01%]", "[+270.92%, unbounded]", "unbounded" (no bound: the
+ * notes say why in words), or "" when there is none.  One format for
+ * every layout.
+ */
+void compare_ci_cell(char *buf, size_t len, const struct compare *c, size_t r, size_t i, int dec);
 /* Lines after a table: disturbed counts and each inconclusive reason. */
 void compare_guard_notes(struct strbuf *out, const struct compare *c);
 /*

@@ -385,6 +385,8 @@ static void why_lines(struct strbuf *out, const struct compare *c, size_t i)
 	}
 }
 
+static void unbounded_note(struct strbuf *out, const struct compare *c);
+
 void compare_guard_notes(struct strbuf *out, const struct compare *c)
 {
 	size_t nl = c->qs->nlabels;
@@ -410,6 +412,7 @@ void compare_guard_notes(struct strbuf *out, const struct compare *c)
 	}
 	if (c->drift)
 		strbuf_addstr(out, c->drift);
+	unbounded_note(out, c);
 	for (size_t i = 1; i < nl; i++)
 		why_lines(out, c, i);
 }
@@ -787,4 +790,71 @@ void compare_verdict_line(struct strbuf *out, const struct compare *c)
 		strbuf_addf(out, "; %zu inconclusive (the machine's state cannot back a verdict)",
 			    c->ninconclusive);
 	strbuf_addch(out, '\n');
+}
+
+/* ---- the CI as every layout prints it ---- */
+
+/* The lower bound says nothing: -inf, or a fall of 100% or more of positive values. */
+static bool lo_unbounded(const struct compare_row *row, size_t i)
+{
+	const struct stats_test *t = &row->test[i];
+
+	return isinf(t->rel_lo) ||
+	       (t->rel_lo <= -100 && row->sum[0].min > 0 && row->sum[i].min > 0);
+}
+
+bool compare_ci_unbounded(const struct compare *c, size_t r, size_t i)
+{
+	const struct stats_test *t = &c->rows[r].test[i];
+
+	if (isnan(t->rel_lo) || isnan(t->rel_hi))
+		return false;	/* no CI at all */
+	return isinf(t->rel_hi) || lo_unbounded(&c->rows[r], i);
+}
+
+void compare_ci_cell(char *buf, size_t len, const struct compare *c, size_t r, size_t i, int dec)
+{
+	const struct stats_test *t = &c->rows[r].test[i];
+	bool lo_unb = lo_unbounded(&c->rows[r], i), hi_unb = isinf(t->rel_hi);
+
+	if (isnan(t->rel_lo) || isnan(t->rel_hi))
+		snprintf(buf, len, "%s", "");
+	else if (lo_unb && hi_unb)
+		snprintf(buf, len, "unbounded");
+	else if (lo_unb)
+		snprintf(buf, len, "[unbounded, %s%%]", FMT_FP(t->rel_hi, dec));
+	else if (hi_unb)
+		snprintf(buf, len, "[%s%%, unbounded]", FMT_FP(t->rel_lo, dec));
+	else
+		snprintf(buf, len, "[%s%%, %s%%]", FMT_FP(t->rel_lo, dec), FMT_FP(t->rel_hi, dec));
+}
+
+/*
+ * Said once under a table with unbounded CIs: why, in words, with each
+ * distinct n of those rows ("too few runs to bound the change: n = 3 v 3").
+ */
+static void unbounded_note(struct strbuf *out, const struct compare *c)
+{
+	struct strbuf seen = STRBUF_INIT;
+	size_t n = 0;
+	bool runs = false;
+
+	for (size_t r = 0; r < c->nr; r++)
+		for (size_t i = 1; i < c->qs->nlabels; i++) {
+			const struct stats_level_info *lv = &c->rows[r].level[i];
+			char one[64];
+
+			if (!compare_ci_unbounded(c, r, i))
+				continue;
+			n++;
+			runs |= lv->unit == STATS_UNIT_RUN;
+			snprintf(one, sizeof(one), "%zu v %zu", lv->nb, lv->nn);
+			if (!seen.len || !strstr(seen.buf, one))
+				strbuf_addf(&seen, "%s%s", seen.len ? ", " : "", one);
+		}
+	if (n)
+		strbuf_addf(out, "unbounded: too few %s to bound the change at 95%%: n = %s (%zu"
+			    " comparison%s)\n", runs ? "runs" : "values", seen.buf, n,
+			    n == 1 ? "" : "s");
+	strbuf_release(&seen);
 }

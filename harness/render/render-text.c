@@ -78,11 +78,9 @@ static void text_cells(const struct compare *c, size_t r, size_t i, struct text_
 
 		snprintf(x->chg, sizeof(x->chg), "%s%%",
 			 FMT_FP(stats_rel_pct(mb, stats_mean_of(s, row->mean)), 2));
-		if (isnan(t->rel_lo))
+		compare_ci_cell(x->ci, sizeof(x->ci), c, r, i, 2);
+		if (!*x->ci)
 			snprintf(x->ci, sizeof(x->ci), "-");
-		else
-			snprintf(x->ci, sizeof(x->ci), "[%s%%, %s%%]", FMT_FP(t->rel_lo, 2),
-				 FMT_FP(t->rel_hi, 2));
 	}
 	fmt_p(x->p, sizeof(x->p), t->p);
 	if (rank)

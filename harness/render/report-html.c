@@ -116,9 +116,13 @@ static void cmp_row(struct strbuf *html, const struct compare *c, size_t r)
 		}
 		if (!i)
 			continue;
-		if (isfinite(t->rel))
-			strbuf_addf(html, "<td class=\"num\">%s%% <small>[%s%%, %s%%]</small></td>",
-				    FMT_FP(t->rel, 2), FMT_FP(t->rel_lo, 2), FMT_FP(t->rel_hi, 2));
+		if (isfinite(t->rel)) {
+			char ci[64];
+
+			compare_ci_cell(ci, sizeof(ci), c, r, i, 2);
+			strbuf_addf(html, "<td class=\"num\">%s%% <small>%s</small></td>",
+				    FMT_FP(t->rel, 2), ci);
+		}
 		else if (s->n && row->sum[0].n && row->sum[0].amean == 0)
 			strbuf_addstr(html, "<td title=\"the baseline is 0, so there is no relative"
 				      " change\">n/a</td>");

@@ -226,13 +226,20 @@ static char *row_name(const struct query_row *q)
 }
 
 /* "95% CI [-11.27%, -7.52%], p = 2.2e-07, BH q = 7.1e-07" */
-static char *change_text(const struct stats_test *t)
+static char *change_text(const struct compare *c, size_t r, size_t i)
 {
+	const struct stats_test *t = &c->rows[r].test[i];
 	struct strbuf sb = STRBUF_INIT;
+	char ci[64];
 
-	/* always a first part, what follows starts with ", "; a half-open CI as the table prints it */
-	if (!isnan(t->rel_lo) && !isnan(t->rel_hi))
-		strbuf_addf(&sb, "95%% CI [%s%%, %s%%]", FMT_FP(t->rel_lo, 2), FMT_FP(t->rel_hi, 2));
+	/* always a first part, what follows starts with ", "; the CI as the tables print it */
+	compare_ci_cell(ci, sizeof(ci), c, r, i, 2);
+	if (compare_ci_unbounded(c, r, i))
+		strbuf_addf(&sb, "95%% CI %s (too few %s to bound it: n = %zu v %zu)", ci,
+			    c->rows[r].level[i].unit == STATS_UNIT_RUN ? "runs" : "values",
+			    c->rows[r].level[i].nb, c->rows[r].level[i].nn);
+	else if (*ci)
+		strbuf_addf(&sb, "95%% CI %s", ci);
 	else
 		strbuf_addstr(&sb, "no 95% CI (not defined for this test)");
 	if (isfinite(t->p))
@@ -426,7 +433,7 @@ static void verdict_item(struct report *rp, struct report_emitter *e, size_t r, 
 	char *name = row_name(row->q), *chg, *rel, *text;
 
 	/* inconclusive: the reason, with its numbers, instead of a change */
-	chg = pass == 2 ? xstrdup(row->why[i]) : change_text(&row->test[i]);
+	chg = pass == 2 ? xstrdup(row->why[i]) : change_text(&rp->cmp, r, i);
 	rel = pass == 2 ? xstrdup("(no verdict)") :
 	      isfinite(row->test[i].rel) ? xasprintf("%s%%", FMT_FP(row->test[i].rel, 2)) :
 	      xstrdup("n/a (the baseline is 0)");
