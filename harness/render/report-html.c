@@ -150,16 +150,19 @@ void report_html_tables(struct strbuf *html, const struct compare *c)
 	const struct query_set *qs = c->qs;
 	const char *workload = NULL;
 
-	for (size_t r = 0; r < c->nr; r++) {
+	/* the KPIs: monitor rows are in the Monitors list, never in the tables */
+	for (size_t r = 0; r < monitors_kpi_rows(c); r++) {
 		const struct query_row *q = c->rows[r].q;
 
 		if (!workload || strcmp(workload, q->workload)) {
 			if (workload)
-				strbuf_addstr(html, "</table>\n");
+				strbuf_addstr(html, "</table></div>\n");
 			workload = q->workload;
 			strbuf_addstr(html, "<h3>");
 			html_escape(html, workload);
-			strbuf_addstr(html, "</h3>\n<table class=\"cmp\"><tr><th>variant</th><th>metric</th>");
+			/* a wide table scrolls in its box: the page never scrolls sideways */
+			strbuf_addstr(html, "</h3>\n<div class=\"wide\"><table class=\"cmp\"><tr>"
+				      "<th>variant</th><th>metric</th>");
 			for (size_t i = 0; i < qs->nlabels; i++) {
 				strbuf_addf(html, "<th%s>", i ? " colspan=\"3\"" : "");
 				html_escape(html, qs->kernels[i].label);
@@ -170,7 +173,7 @@ void report_html_tables(struct strbuf *html, const struct compare *c)
 		cmp_row(html, c, r);
 	}
 	if (workload)
-		strbuf_addstr(html, "</table>\n");
+		strbuf_addstr(html, "</table></div>\n");
 }
 
 static const char html_style[] =
@@ -181,7 +184,8 @@ static const char html_style[] =
 	"td.better{background:#a0ffa0}td.worse{background:#ffa0a0}td.na{color:#888}"
 	"td.changed{background:#e0e0ff}"
 	"tr.diff td{background:#fff3b0}li.worse b{color:#b00}li.better b{color:#070}"
-	"pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:12px}"
+	"pre{background:#f6f6f6;padding:.5em;font-size:12px;white-space:pre-wrap;"
+	"overflow-wrap:anywhere}div.wide{max-width:100%;overflow-x:auto}"
 	"figure{display:inline-block;margin:.5em}img{max-width:100%;height:auto;border:1px solid #ddd}"
 	"figcaption{font-size:.9em;color:#444}small{color:#666}";
 

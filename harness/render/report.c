@@ -536,6 +536,7 @@ static void report_comparison(struct report *rp, struct report_emitter *e)
 	bool lkp = !strcmp(rp->fmt->name, "lkp");
 	const char *layout = lkp ? "0-day ncompare layout" : "mmtests compare-kernels layout";
 	struct strbuf tables = STRBUF_INIT, sb = STRBUF_INIT;
+	size_t nr;
 	char *text;
 
 	report_emit_heading(e, "Comparison");
@@ -543,12 +544,15 @@ static void report_comparison(struct report *rp, struct report_emitter *e)
 	report_emit_only(e, REPORT_ONLY(REPORT_TXT));
 	text = xasprintf("%s; %s", layout,
 			 lkp ? "%change is new vs base mean; rows listed as 0-day does."
-			     : "percentages: positive is better; *...* marks the verdicts above.");
+			     : "percentages: positive is better; *...* marks the verdicts below.");
 	report_emit_para(e, text, 0);
 	free(text);
 	report_emit_raw(e, tables.buf);
 	report_emit_only(e, REPORT_ONLY(REPORT_MD));
+	nr = rp->cmp.nr;
+	rp->cmp.nr = monitors_kpi_rows(&rp->cmp);	/* monitor rows: their own list */
 	md_tables(&rp->cmp, &sb);
+	rp->cmp.nr = nr;
 	report_emit_raw(e, sb.buf);
 	report_emit_only(e, REPORT_ONLY(REPORT_HTML));
 	strbuf_reset(&sb);
@@ -654,7 +658,7 @@ static void report_headline(struct report *rp, struct report_emitter *e)
 	strbuf_release(&v);
 }
 
-/* The title, the version line, the verdict and the machine. */
+/* The title, the version line and the verdict: what a reader wants first. */
 static void report_head(struct report *rp, struct report_emitter *e, const char *title)
 {
 	char now[64], *stamp;
@@ -664,6 +668,11 @@ static void report_head(struct report *rp, struct report_emitter *e, const char 
 	report_emit_begin(e, title, stamp);
 	free(stamp);
 	report_headline(rp, e);
+}
+
+/* The machine: context, after the results. */
+static void report_machine(struct report *rp, struct report_emitter *e)
+{
 	report_emit_heading(e, "Machine");
 	report_emit_para(e, rp->machine, REPORT_DATA);
 	if (rp->nmachines > 1) {
@@ -680,15 +689,19 @@ int report_write_bundle(struct report *rp, const char *title)
 	struct report_emitter e;
 	int ret = -1;
 
+	/* results first (the verdict, the KPI tables, the changes), then plots, then context */
 	report_emit_init(&e);
 	report_head(rp, &e, title);
+	report_comparison(rp, &e);
+	report_verdicts(rp, &e);
+	if (report_plots(rp, &e) < 0)
+		goto out;
+	report_machine(rp, &e);
 	report_kernels(rp, &e);
 	if (report_env(rp, &e) < 0)
 		goto out;
-	report_verdicts(rp, &e);
-	report_comparison(rp, &e);
 	report_runs(rp, &e);
-	if (report_profiles(rp, &e) < 0 || report_plots(rp, &e) < 0)
+	if (report_profiles(rp, &e) < 0)
 		goto out;
 	report_emit_end(&e);
 	ret = report_emit_write(&e, rp->outdir);
