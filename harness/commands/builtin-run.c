@@ -40,7 +40,7 @@ struct run_args {
 };
 
 /* --wait-quiet[=TIMEOUT]: wait up to TIMEOUT (default 30 min) for a quiet machine. */
-static int opt_wait_quiet(const struct option *opt, const char *v)
+int opt_wait_quiet(const struct option *opt, const char *v)
 {
 	int64_t ns = 0;
 	char err[160] = "";
@@ -106,9 +106,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool stored)
 		OPT_CALLBACK(0, "resume", &a->resume, "RUN", "go on with an interrupted run",
 			     opt_run_id),
 		OPT_BOOL(0, "profile", &a->profile, "profile each variant with perf record"),
-		{ .type = OPTION_CALLBACK, .long_name = "wait-quiet", .value = &a->wait_quiet_s,
-		  .argh = "TIMEOUT", .help = "first wait (up to TIMEOUT, 30m) for a quiet machine",
-		  .flags = PARSE_OPT_OPTARG, .callback = opt_wait_quiet },
+		OPT_WAIT_QUIET(&a->wait_quiet_s),
 		OPT_SET_INT('q', "quiet", &mmb_quiet, 1, "no progress line, no messages"),
 		OPT_END(),
 	};
