@@ -354,7 +354,8 @@ int fleet_wait(const char *dir, int interval_s, int timeout_s, FILE *out)
 			    t.n[FLEET_DONE], t.n[FLEET_FAILED]);
 		if (t.unknown)
 			strbuf_addf(&line, "; the engine did not answer about %zu", t.unknown);
-		progress_update("fleet %s: %s, %s", dir, line.buf, el);
+		if (progress_enabled())
+			progress_update("fleet %s: %s, %s", dir, line.buf, el);
 		/* not on a terminal: one line per change */
 		if (!progress_enabled() && (!last || strcmp(last, line.buf))) {
 			fprintf(out, "%s: %s (after %s)\n", dir, line.buf, el);
