@@ -265,6 +265,8 @@ $(BUILD)/sqlite/mmbsamples.so: db/blockvt.c db/block.c db/block.h db/blockvt.h
 deps:
 	@./tools/install-deps.sh run
 
+# make run WAIT_QUIET=10m: wait for a quiet machine first (tools/make-run.sh)
+run: export WAIT_QUIET := $(WAIT_QUIET)
 run:
 	@./tools/install-deps.sh run
 	@$(MAKE) --no-print-directory all

@@ -75,7 +75,7 @@ for unit in auto iteration; do
 			END { exit !bad }' "$T/c.csv" && false_n=$((false_n + 1))
 		[ "$unit" = auto ] && awk -F, -v rep="$rep" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 			$col["monitor"] == 0 && $col["kernel"] != $col["baseline"] && $col["metric"] ~ /brk_test/ {
-				printf "  A/A %s: %s %+.2f%% [%+.2f%%, %+.2f%%] p=%s %s\n", rep, $col["unit"],
+				printf "  A/A %s: %s %+.2f%% [%+.2f%%, %+.2f%%] p=%s %s\n", rep, $col["test_unit"],
 					$col["rel_pct"], $col["rel_lo_pct"], $col["rel_hi_pct"], $col["p"], $col["verdict"] }' \
 			"$T/c.csv"
 	done

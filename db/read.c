@@ -238,9 +238,10 @@ static int read_series_sample(sqlite3_stmt *st, struct db_list *list, void *arg)
 		r->unit = db_col_str(st, 3);
 		r->better = sqlite3_column_int(st, 4);
 	}
-	/* as compare does: the values are of the clean iterations */
+	/* as compare does: the values are of the clean iterations; the others aside */
 	if (sqlite3_column_int(st, 6)) {
-		r->ndisturbed++;
+		ALLOC_GROW(r->dv, r->ndisturbed + 1, r->dalloc);
+		r->dv[r->ndisturbed++] = sqlite3_column_double(st, 5);
 		return 0;
 	}
 	ALLOC_GROW(r->v, r->n + 1, r->alloc);
@@ -257,6 +258,7 @@ static void release_run_series(void *elem)
 	free(r->metric);
 	free(r->unit);
 	free(r->v);
+	free(r->dv);
 }
 
 int db_run_series(struct mmb_db *db, int64_t run_id, struct db_run_series **out, size_t *n)
@@ -278,6 +280,24 @@ int db_run_series(struct mmb_db *db, int64_t run_id, struct db_run_series **out,
 void db_run_series_free(struct db_run_series *v, size_t n)
 {
 	db_list_free(v, n, sizeof(*v), release_run_series);
+}
+
+int db_run_disturbed_reason(struct mmb_db *db, int64_t run_id, char **why)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*why = NULL;
+	if (db_prepare(db, "SELECT disturbed FROM iterations WHERE run_id = ? AND disturbed IS NOT"
+		       " NULL GROUP BY disturbed ORDER BY count(*) DESC, min(id) LIMIT 1", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*why = db_col_str(st, 0);
+		rc = SQLITE_DONE;
+	}
+	return db_done(db, st, rc);
 }
 
 int db_previous_label(struct mmb_db *db, const char *label, char **out)

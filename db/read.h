@@ -99,11 +99,18 @@ void db_counter_means_free(struct db_counter_mean *v, size_t n);
 struct db_run_series {
 	char *workload, *variant, *metric, *unit;	/* unit "" if none */
 	int better;
-	double *v;
+	double *v;		/* the clean iterations' values (compare's) */
 	size_t n, alloc;
-	size_t ndisturbed;
+	double *dv;		/* the disturbed iterations' values: shown, marked */
+	size_t ndisturbed, dalloc;
 };
 int db_run_series(struct mmb_db *db, int64_t run_id, struct db_run_series **out, size_t *n);
+/*
+ * Why the run's iterations were disturbed, in one line: the reason most
+ * of them recorded ("foreign CPU 80% of 2 CPUs (limit 10%)"), into *why
+ * (malloc'ed, NULL when none was).  0, or -1 on a database error.
+ */
+int db_run_disturbed_reason(struct mmb_db *db, int64_t run_id, char **why);
 void db_run_series_free(struct db_run_series *v, size_t n);
 
 /*

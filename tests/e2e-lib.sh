@@ -20,6 +20,12 @@ die() { echo "FAIL: $*" >&2; exit 1; }
 # as a user does (docs/store.md); `command sqlite3` is the bare shell
 sqlite3() { command sqlite3 -cmd ".load ${MMBENCH_BUILD:-build}/sqlite/mmbsamples" "$@"; }
 q() { sqlite3 -batch -noheader "$MMBENCH_DB" "$@"; }
+# compare's default text within 80 columns, each line joined with its
+# indented continuation lines (a folded row's values, a wrapped note)
+unwrap() {
+	awk 'NR > 1 && /^  [^ ]/ { sub(/^  /, " "); printf "%s", $0; next }
+	     NR > 1 { print "" } { printf "%s", $0 } END { print "" }' "$@"
+}
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root: $*"; }
 # The busy share of all CPUs over a second, in percent (user, nice,
 # system, irq, softirq of /proc/stat): tests of interference need a quiet machine.

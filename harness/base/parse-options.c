@@ -121,9 +121,23 @@ static const char *next_value(int argc, char **argv, int *i, const struct option
 static int unknown(const struct option *opts, const char *what, const char *cmd,
 		   const char *args)
 {
-	size_t n = strcspn(cmd, " ");
+	size_t n = strcspn(cmd, " "), k = 0;
+	char *names[256], *given = xstrndup(what, strcspn(what, "="));
+	const char *near = NULL;
 
-	error("unknown option '%s'", what);
+	/* --compre-kernels: the long option it meant, if one is close */
+	for (const struct option *o = opts; o->type != OPTION_END && k < ARRAY_SIZE(names); o++)
+		if (o->long_name && !(o->flags & PARSE_OPT_HIDDEN))
+			names[k++] = xasprintf("--%s", o->long_name);
+	if (starts_with(given, "--"))
+		near = closest_name(given, names, k);
+	if (near)
+		error("unknown option '%s'; did you mean '%s'?", what, near);
+	else
+		error("unknown option '%s'", what);
+	for (size_t i = 0; i < k; i++)
+		free(names[i]);
+	free(given);
 	parse_options_usage(stderr, opts, cmd, args);
 	fprintf(stderr, "see `mmbench help%s%.*s`\n", n ? " " : "", (int)n, cmd);
 	return -1;

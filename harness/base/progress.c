@@ -1,11 +1,28 @@
 #include "progress.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+/* Not on a terminal (a log, a pipe, CI): a plain line at most this often. */
+#define PROGRESS_PLAIN_S 30
+
 static int shown;
+
+/* A plain "progress: ..." line: the first at once, then one per PROGRESS_PLAIN_S. */
+static void progress_plain(const char *line)
+{
+	static uint64_t last;
+	uint64_t now = now_ns();
+
+	if (last && now - last < (uint64_t)PROGRESS_PLAIN_S * 1000000000ULL)
+		return;
+	last = now;
+	fprintf(stderr, "progress: %s\n", line);
+	fflush(stderr);
+}
 
 void progress_update(const char *fmt, ...)
 {
@@ -14,13 +31,17 @@ void progress_update(const char *fmt, ...)
 	int width = 80;
 	va_list ap;
 
-	if (!progress_enabled())
+	if (mmb_quiet)
 		return;
-	if (ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 10)
-		width = ws.ws_col;
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	if (!progress_enabled()) {
+		progress_plain(line);
+		return;
+	}
+	if (ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 10)
+		width = ws.ws_col;
 	/* never wrap: a wrapped line cannot be erased with \r */
 	fprintf(stderr, "\r\033[K%.*s", width - 1, line);
 	fflush(stderr);

@@ -1,4 +1,8 @@
-/* One status line on a terminal (stderr); silent in pipes and with -q. */
+/*
+ * One status line on a terminal (stderr); not on a terminal a plain
+ * "progress: ..." line, the first at once and then at most one every 30 s
+ * (a log shows a long run is alive); silent with -q.
+ */
 #ifndef MMB_PROGRESS_H
 #define MMB_PROGRESS_H
 

@@ -52,6 +52,7 @@ struct repro_args {
 	size_t nfragments;
 	int rounds;		/* --rounds: boots per kernel (default 3) */
 	bool keep_disturbed;	/* --keep-disturbed: compare pools disturbed iterations */
+	double wait_quiet_s;	/* --wait-quiet: each run first waits for a quiet machine */
 };
 
 static void repro_args_release(struct repro_args *a)
@@ -79,6 +80,7 @@ static int parse_args(int argc, char **argv, struct repro_args *a)
 		OPT_STRING(0, "name", &a->name, "COMMIT", "the running kernel is this commit"),
 		OPT_BOOL(0, "keep-disturbed", &a->keep_disturbed,
 			 "compare disturbed iterations too (a busy machine), saying so"),
+		OPT_WAIT_QUIET(&a->wait_quiet_s),
 		OPT_STRING(0, "db", &a->db, "FILE", "results database"),
 		VM_OPTIONS(&a->vm),
 		OPT_SET_INT('q', "quiet", &mmb_quiet, 1, "no informational messages"),
@@ -99,6 +101,9 @@ static int parse_args(int argc, char **argv, struct repro_args *a)
 		return error("--fix needs --tree (the fix is applied on the suspect commit and built)");
 	if (a->name && !*a->name)
 		return error("--name must not be empty");
+	if (a->wait_quiet_s > 0 && a->tree)
+		return error("--wait-quiet is for runs on this machine; with --tree the kernels boot"
+			     " in VMs");
 	return 0;
 }
 
@@ -211,6 +216,7 @@ static int run_here(const struct repro_args *a, const struct lkp_report *r,
 	rq.label = label;
 	rq.db = a->db;
 	rq.keep_disturbed = a->keep_disturbed;
+	rq.wait_quiet_s = a->wait_quiet_s;
 	ret = run_experiment(&p->exp, &rq);
 	if (ret == EXIT_OK) {
 		struct mmb_db db;

@@ -4,6 +4,7 @@
  */
 #include "builtin.h"
 #include "config.h"
+#include "kbuild.h"
 #include "parse-options.h"
 #include "precision.h"
 #include "read.h"
@@ -13,9 +14,11 @@
 #include "quiet.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct run_args {
 	const char *config;
@@ -37,7 +40,7 @@ struct run_args {
 };
 
 /* --wait-quiet[=TIMEOUT]: wait up to TIMEOUT (default 30 min) for a quiet machine. */
-static int opt_wait_quiet(const struct option *opt, const char *v)
+int opt_wait_quiet(const struct option *opt, const char *v)
 {
 	int64_t ns = 0;
 	char err[160] = "";
@@ -103,9 +106,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool stored)
 		OPT_CALLBACK(0, "resume", &a->resume, "RUN", "go on with an interrupted run",
 			     opt_run_id),
 		OPT_BOOL(0, "profile", &a->profile, "profile each variant with perf record"),
-		{ .type = OPTION_CALLBACK, .long_name = "wait-quiet", .value = &a->wait_quiet_s,
-		  .argh = "TIMEOUT", .help = "first wait (up to TIMEOUT, 30m) for a quiet machine",
-		  .flags = PARSE_OPT_OPTARG, .callback = opt_wait_quiet },
+		OPT_WAIT_QUIET(&a->wait_quiet_s),
 		OPT_SET_INT('q', "quiet", &mmb_quiet, 1, "no progress line, no messages"),
 		OPT_END(),
 	};
@@ -260,12 +261,95 @@ out:
 	return ret;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The experiments in the configs folder dir, sorted: "quick", "pft", ... */
+static char **config_names(const char *dir, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **v = NULL;
+	size_t alloc = 0;
+
+	*n = 0;
+	while (d && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		if (len <= 5 || strcmp(e->d_name + len - 5, ".yaml"))
+			continue;
+		ALLOC_GROW(v, *n + 1, alloc);
+		v[(*n)++] = xstrndup(e->d_name, len - 5);
+	}
+	if (d)
+		closedir(d);
+	if (*n)
+		qsort(v, *n, sizeof(*v), cmp_name);
+	return v;
+}
+
+/* One error: where CONFIG was looked for, the name it is close to, the names there. */
+static void config_not_found(const char *arg, const char *base)
+{
+	char *dir = mmb_data_file("configs"), **v = NULL, *want = xstrndup(base, strcspn(base, "."));
+	struct strbuf names = STRBUF_INIT;
+	const char *near = NULL;
+	size_t n = 0;
+
+	if (dir)
+		v = config_names(dir, &n);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&names, "%s%s", i ? ", " : "", v[i]);
+	near = n ? closest_name(want, v, n) : NULL;
+	if (near && dir)
+		error("%s: no such file, nor an experiment of that name in %s; did you mean '%s'?",
+		      arg, dir, near);
+	else
+		error("%s: no such file, nor an experiment of that name in %s%s%s%s", arg,
+		      dir ? dir : "the configs folder (not found: is mmbench installed?)",
+		      n ? " (" : "", n ? names.buf : "", n ? ")" : "");
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	free(dir);
+	free(want);
+	strbuf_release(&names);
+}
+
+/*
+ * CONFIG as given when it is a file; else a bare name ("quick",
+ * "quick.yaml") or "configs/NAME" from the configs folder of the checkout
+ * or the installation (mmb_data_file()), so the installed tool runs its
+ * own configs from anywhere.  NULL after one error naming where it looked.
+ */
+static char *config_resolve(const char *arg)
+{
+	const char *base = strncmp(arg, "configs/", 8) ? arg : arg + 8;
+	char *rel, *path;
+
+	if (access(arg, F_OK) == 0 || (strchr(base, '/') && base == arg))
+		return xstrdup(arg);	/* a file, or a path of the user's: experiment_load() says */
+	rel = xasprintf("configs/%s", base);
+	path = mmb_data_file(rel);
+	free(rel);
+	if (!path && !strstr(base, ".yaml")) {
+		rel = xasprintf("configs/%s.yaml", base);
+		path = mmb_data_file(rel);
+		free(rel);
+	}
+	if (!path)
+		config_not_found(arg, base);
+	return path;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a;
 	struct experiment exp;
 	struct run_request rq = { 0 };
-	char *options;
+	char *options, *config;
 	int ret;
 
 	if (parse_args(argc, argv, &a, false)) {
@@ -274,10 +358,17 @@ int cmd_run(int argc, char **argv)
 	}
 	if (a.resume)
 		return cmd_run_resume(&a);
+	config = config_resolve(a.config);
+	if (!config) {
+		free(a.sets);
+		return EXIT_USAGE;
+	}
+	a.config = config;
 	experiment_init(&exp);
 	if (experiment_load(&exp, a.config) || apply_sets(&exp, &a)) {
 		experiment_release(&exp);
 		free(a.sets);
+		free(config);
 		return EXIT_USAGE;
 	}
 	options = plan_options(&a);
@@ -301,5 +392,6 @@ int cmd_run(int argc, char **argv)
 	ret = run_experiment(&exp, &rq);
 	experiment_release(&exp);
 	free(options);
+	free(config);
 	return ret;
 }

@@ -65,6 +65,16 @@ void command_format_time(char *buf, size_t len, double t, const char *fmt);
 /* The one usage-error idiom: "error: MSG" plus where help is; EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * --wait-quiet[=TIMEOUT] as run and reproduce take it, into a double (s):
+ * no value, QUIET_TIMEOUT_DEFAULT_S; a callback of a parse-options table.
+ */
+struct option;
+int opt_wait_quiet(const struct option *opt, const char *v);
+#define OPT_WAIT_QUIET(v)								\
+	{ .type = OPTION_CALLBACK, .long_name = "wait-quiet", .value = (v),		\
+	  .argh = "TIMEOUT", .help = "first wait (up to TIMEOUT, 30m) for a quiet machine",	\
+	  .flags = PARSE_OPT_OPTARG, .callback = opt_wait_quiet }
 int cmd_run(int argc, char **argv);
 int cmd_complete(int argc, char **argv);
 int cmd_list(int argc, char **argv);

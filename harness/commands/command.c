@@ -155,9 +155,20 @@ static int run_entry(const struct command *c, int argc, char **argv)
 
 int run_command(int argc, char **argv)
 {
+	char *names[ARRAY_SIZE(commands)];
+	const char *near;
+
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(commands[i].name, argv[0]))
 			return run_entry(&commands[i], argc, argv);
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		names[i] = (char *)commands[i].name;
+	/* a typo gets the one command it meant, not the whole list */
+	near = closest_name(argv[0], names, ARRAY_SIZE(commands));
+	if (near) {
+		error("'%s' is not an mmbench command; did you mean '%s'?", argv[0], near);
+		return EXIT_USAGE;
+	}
 	error("'%s' is not an mmbench command; commands are:", argv[0]);
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(stderr, "  %s\n", commands[i].name);

@@ -147,7 +147,9 @@ void compare_n_cell(char *buf, size_t len, const struct compare *c, size_t r, si
 /*
  * The unit the KPI rows were tested at, one line after prefix: "run, 3 v 3
  * (...)", or "iteration: 1 run per label: run-to-run variation not
- * measured; ..." (levels.h).
+ * measured; ..." (levels.h), or "none: ..." when no KPI row was tested;
+ * then, when the tests saw fewer runs than the labels pooled, a line
+ * saying how many and why ("runs with values: 1 v 1 of the 3 v 3 ...").
  */
 void compare_unit_line(struct strbuf *out, const struct compare *c, const char *prefix);
 /* "run" or "iteration" for label i of row r ("" for the baseline or no test). */
@@ -184,6 +186,24 @@ int compare_check_arches(struct mmb_db *db, const struct query_set *qs, bool mix
 			 size_t len);
 /* "PREFIXarm64 (the guest's)\n"; nothing for runs on the host itself. */
 void compare_arch_line(struct strbuf *out, const struct compare *c, const char *prefix);
+/*
+ * The comparison's headline, "verdict: ...\n", from c's counts: compare's
+ * last line and the report's verdict say it in the same words.
+ */
+void compare_verdict_line(struct strbuf *out, const struct compare *c);
+/*
+ * Is the 95% CI of label i in row r unbounded at this n: a bound infinite,
+ * or a fall of 100% or more although both sides' values are positive
+ * (Fieller's ratio or a rank interval with too few units)?
+ */
+bool compare_ci_unbounded(const struct compare *c, size_t r, size_t i);
+/*
+ * The CI cell every layout prints for label i of row r, with dec decimals:
+ * "[-6.99%, -3.01%]", "[+270.92%, unbounded]", "unbounded" (no bound: the
+ * notes say why in words), or "" when there is none.  One format for
+ * every layout.
+ */
+void compare_ci_cell(char *buf, size_t len, const struct compare *c, size_t r, size_t i, int dec);
 /* Lines after a table: disturbed counts and each inconclusive reason. */
 void compare_guard_notes(struct strbuf *out, const struct compare *c);
 /*

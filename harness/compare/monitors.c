@@ -190,10 +190,15 @@ int monitors_add(struct mmb_db *db, struct query_set *qs, enum monitors_mode m)
 	return monrows_load(db, qs, false, m == MONITORS_CHANGED ? keep_candidate : NULL, NULL);
 }
 
+/*
+ * Did the row change for some label?  The verdict after the guard: a
+ * change the machine's state cannot back (inconclusive) did not change
+ * for the listing (--monitors all lists it).
+ */
 static bool changed(const struct compare_row *row, size_t nl)
 {
 	for (size_t i = 1; i < nl; i++) {
-		enum compare_verdict v = row->tested ? row->tested[i] : row->verdict[i];
+		enum compare_verdict v = row->verdict[i];
 
 		if (v == VERDICT_BETTER || v == VERDICT_WORSE)
 			return true;
@@ -291,13 +296,17 @@ size_t monitors_listed(const struct compare *c)
 	return n;
 }
 
-void monitors_note(struct strbuf *out, const struct compare *c, enum monitors_mode m)
+void monitors_note(struct strbuf *out, const struct compare *c, enum monitors_mode m, bool hidden)
 {
 	size_t n = monitors_listed(c);
 
 	if (!n)
 		return;
-	if (m == MONITORS_ALL)
+	if (hidden)	/* a short paste: the count, and where the rows are */
+		strbuf_addf(out, "monitors: %s%zu row%s%s, never in the verdict (--verbose lists %s)\n",
+			    m == MONITORS_ALL ? "all " : "", n, n == 1 ? "" : "s",
+			    m == MONITORS_ALL ? "" : " changed", n == 1 ? "it" : "them");
+	else if (m == MONITORS_ALL)
 		strbuf_addf(out, "\nmonitors: all %zu rows (--monitors all); never in the verdict\n", n);
 	else
 		strbuf_addf(out, "\nmonitors: %zu row%s over lkp's floors that changed under the test;"

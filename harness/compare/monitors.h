@@ -54,7 +54,10 @@ size_t monitors_listed(const struct compare *c);
 size_t monitors_kpi_rows(const struct compare *c);
 /* One line per changed monitor row and label: "pft proc-vmstat.pgfault: new -47.1% (...)". */
 void monitors_lines(struct strbuf *out, const struct compare *c, bool all);
-/* The line after a table that says monitor rows are listed and how (none: nothing). */
-void monitors_note(struct strbuf *out, const struct compare *c, enum monitors_mode m);
+/*
+ * The line after a table that says monitor rows are listed and how (none:
+ * nothing); hidden: the table left them out, and says where they are.
+ */
+void monitors_note(struct strbuf *out, const struct compare *c, enum monitors_mode m, bool hidden);
 
 #endif

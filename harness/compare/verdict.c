@@ -331,6 +331,62 @@ void compare_n_cell(char *buf, size_t len, const struct compare *c, size_t r, si
 		snprintf(buf, len, "%zu", s->n);
 }
 
+/* The length of a reason's kind: "interference differs" of "interference differs: ...". */
+static size_t why_kind_len(const char *why)
+{
+	const char *colon = strchr(why, ':');
+
+	return colon ? (size_t)(colon - why) : strlen(why);
+}
+
+static bool same_kind(const char *a, const char *b)
+{
+	return why_kind_len(a) == why_kind_len(b) && !strncmp(a, b, why_kind_len(a));
+}
+
+/*
+ * Label i's inconclusive reasons.  One row: its line.  Rows sharing a
+ * reason are said once with the rows counted (61 near-identical lines
+ * made a paste unreadable); when their numbers differ, the kind is said
+ * and --verbose gives each row's.  --verbose: a line per row, as before.
+ */
+static void why_lines(struct strbuf *out, const struct compare *c, size_t i)
+{
+	const char *lb = c->qs->kernels[0].label, *li = c->qs->kernels[i].label;
+
+	for (size_t r = 0; r < c->nr; r++) {
+		const char *why = c->rows[r].why[i];
+		const struct query_row *q = c->rows[r].q;
+		size_t n = 0;
+		bool same = true, first = true;
+
+		if (!why)
+			continue;
+		for (size_t k = 0; k < c->nr && !c->verbose; k++) {
+			const char *w = c->rows[k].why[i];
+
+			if (!w || !same_kind(w, why))
+				continue;
+			first &= k >= r;
+			n++;
+			same &= !strcmp(w, why);
+		}
+		if (!c->verbose && !first)
+			continue;	/* said with the first row of its kind */
+		if (n > 1 && same)
+			strbuf_addf(out, "inconclusive: %zu rows, %s vs %s: %s\n", n, li, lb, why);
+		else if (n > 1)
+			strbuf_addf(out, "inconclusive: %zu rows, %s vs %s: %.*s (each row's numbers:"
+				    " --verbose)\n", n, li, lb, (int)why_kind_len(why), why);
+		else
+			strbuf_addf(out, "inconclusive: %s%s%s%s %s, %s vs %s: %s\n", q->workload,
+				    *q->variant ? " (" : "", q->variant, *q->variant ? ")" : "",
+				    q->metric, li, lb, why);
+	}
+}
+
+static void unbounded_note(struct strbuf *out, const struct compare *c);
+
 void compare_guard_notes(struct strbuf *out, const struct compare *c)
 {
 	size_t nl = c->qs->nlabels;
@@ -348,27 +404,18 @@ void compare_guard_notes(struct strbuf *out, const struct compare *c)
 		any |= c->ndisturbed[i] > 0;
 	if (any) {
 		strbuf_addstr(out, c->kept_disturbed ?
-			      "disturbed: values from disturbed iterations are kept (--keep-disturbed):" :
-			      "disturbed: values from disturbed iterations are left out"
-			      " (--keep-disturbed keeps them):");
+			      "disturbed: values kept (--keep-disturbed):" :
+			      "disturbed: values left out (--keep-disturbed keeps them):");
 		for (size_t i = 0; i < nl; i++)
 			strbuf_addf(out, "%s %s %zu", i ? "," : "", c->qs->kernels[i].label,
 				    c->ndisturbed[i]);
-		strbuf_addstr(out, "\n  (`mmbench show RUN` lists each iteration's interference)\n");
+		strbuf_addstr(out, " (`mmbench show RUN` says which)\n");
 	}
 	if (c->drift)
 		strbuf_addstr(out, c->drift);
-	for (size_t r = 0; r < c->nr; r++) {
-		const struct compare_row *row = &c->rows[r];
-		const struct query_row *q = row->q;
-
-		for (size_t i = 1; i < nl; i++)
-			if (row->why[i])
-				strbuf_addf(out, "inconclusive: %s%s%s%s %s, %s vs %s: %s\n",
-					    q->workload, *q->variant ? " (" : "", q->variant,
-					    *q->variant ? ")" : "", q->metric, c->qs->kernels[i].label,
-					    c->qs->kernels[0].label, row->why[i]);
-	}
+	unbounded_note(out, c);
+	for (size_t i = 1; i < nl; i++)
+		why_lines(out, c, i);
 }
 
 /* ---- the unit of the tests (levels.h) ---- */
@@ -390,6 +437,40 @@ static size_t label_runs(const struct compare *c, size_t i)
 	return most;
 }
 
+/* "3 v 3": the runs each label pooled. */
+static void pooled_runs(struct strbuf *out, const struct compare *c)
+{
+	for (size_t i = 0; i < c->qs->nlabels; i++)
+		strbuf_addf(out, "%s%zu", i ? " v " : "", c->qs->kernels[i].nruns_pooled);
+}
+
+/*
+ * When the tests saw fewer runs than the labels pooled (every value of
+ * the others left out as disturbed, or without the compared rows), say
+ * which runs exist and what was left out: the line above describes only
+ * the runs that had values.
+ */
+static void unit_left_out(struct strbuf *out, const struct compare *c)
+{
+	size_t nl = c->qs->nlabels, left = 0;
+	bool fewer = false;
+
+	for (size_t i = 0; i < nl; i++) {
+		fewer |= label_runs(c, i) < c->qs->kernels[i].nruns_pooled;
+		left += c->kept_disturbed ? 0 : c->ndisturbed[i];
+	}
+	if (!fewer)
+		return;
+	strbuf_addstr(out, "  runs with values: ");
+	for (size_t i = 0; i < nl; i++)
+		strbuf_addf(out, "%s%zu", i ? " v " : "", label_runs(c, i));
+	strbuf_addstr(out, " of the ");
+	pooled_runs(out, c);
+	strbuf_addstr(out, left ? " pooled (the others' values were disturbed: left out)" :
+		      " pooled (the others have none of these rows)");
+	strbuf_addch(out, '\n');
+}
+
 void compare_unit_line(struct strbuf *out, const struct compare *c, const char *prefix)
 {
 	size_t nl = c->qs->nlabels, by_run = 0, by_iter = 0, most = 0;
@@ -399,7 +480,9 @@ void compare_unit_line(struct strbuf *out, const struct compare *c, const char *
 		for (size_t i = 1; i < nl && !c->rows[r].q->monitor; i++) {
 			const struct stats_level_info *lv = &c->rows[r].level[i];
 
-			if (c->rows[r].verdict[i] == VERDICT_MISSING)
+			/* the verdict before the guard: an all-disturbed row had no test */
+			if ((c->rows[r].tested ? c->rows[r].tested[i] : c->rows[r].verdict[i]) ==
+			    VERDICT_MISSING)
 				continue;
 			if (lv->unit == STATS_UNIT_RUN)
 				by_run++;
@@ -422,11 +505,12 @@ void compare_unit_line(struct strbuf *out, const struct compare *c, const char *
 		strbuf_addstr(out, "run, ");
 		for (size_t i = 0; i < nl; i++)
 			strbuf_addf(out, "%s%zu", i ? " v " : "", label_runs(c, i));
-		strbuf_addstr(out, ": each run's mean is one sample,\n  so run-to-run variation is"
-			      " in the test\n");
+		strbuf_addstr(out, ": each run's mean is one sample (run-to-run variation tested)\n");
 	} else if (!by_run && c->unit == STATS_UNIT_ITERATION && most >= 2) {
 		strbuf_addstr(out, "iteration (--unit iteration): every value taken as independent"
 			      "\n  although a label has several runs: run-to-run variation ignored\n");
+	} else if (!by_run && !by_iter) {
+		strbuf_addstr(out, "none: no KPI row had values on both sides to test\n");
 	} else if (!by_run) {
 		strbuf_addstr(out, "iteration: 1 run per label: run-to-run variation not measured;"
 			      "\n  the CI covers iteration noise only\n");
@@ -434,6 +518,7 @@ void compare_unit_line(struct strbuf *out, const struct compare *c, const char *
 		strbuf_addf(out, "run for %zu comparison%s, iteration for %zu (1 run a side"
 			    " there)\n", by_run, by_run == 1 ? "" : "s", by_iter);
 	}
+	unit_left_out(out, c);
 }
 
 const char *compare_unit_name(const struct compare *c, size_t r, size_t i)
@@ -685,4 +770,93 @@ bool compare_all_disturbed(const struct compare *c, struct strbuf *why)
 			return true;
 		}
 	return false;
+}
+
+void compare_verdict_line(struct strbuf *out, const struct compare *c)
+{
+	if (!c->nbetter && !c->nworse && c->ninconclusive && !c->nnone)
+		strbuf_addf(out, "verdict: inconclusive (%zu comparison%s: the machine's state cannot"
+			    " back a verdict", c->ninconclusive, c->ninconclusive == 1 ? "" : "s");
+	else if (!c->nbetter && !c->nworse)
+		strbuf_addf(out, "verdict: no significant change (%zu comparison%s tested",
+			    c->nnone, c->nnone == 1 ? "" : "s");
+	else
+		strbuf_addf(out, "verdict: %zu regression%s, %zu improvement%s, %zu with no"
+			    " significant change", c->nworse, c->nworse == 1 ? "" : "s",
+			    c->nbetter, c->nbetter == 1 ? "" : "s", c->nnone);
+	if (c->nuntested)
+		strbuf_addf(out, "; %zu with too few samples to test", c->nuntested);
+	if (!c->nbetter && !c->nworse)
+		strbuf_addch(out, ')');
+	if (c->ninconclusive && (c->nbetter || c->nworse || c->nnone))
+		strbuf_addf(out, "; %zu inconclusive (the machine's state cannot back a verdict)",
+			    c->ninconclusive);
+	strbuf_addch(out, '\n');
+}
+
+/* ---- the CI as every layout prints it ---- */
+
+/* The lower bound says nothing: -inf, or a fall of 100% or more of positive values. */
+static bool lo_unbounded(const struct compare_row *row, size_t i)
+{
+	const struct stats_test *t = &row->test[i];
+
+	return isinf(t->rel_lo) ||
+	       (t->rel_lo <= -100 && row->sum[0].min > 0 && row->sum[i].min > 0);
+}
+
+bool compare_ci_unbounded(const struct compare *c, size_t r, size_t i)
+{
+	const struct stats_test *t = &c->rows[r].test[i];
+
+	if (isnan(t->rel_lo) || isnan(t->rel_hi))
+		return false;	/* no CI at all */
+	return isinf(t->rel_hi) || lo_unbounded(&c->rows[r], i);
+}
+
+void compare_ci_cell(char *buf, size_t len, const struct compare *c, size_t r, size_t i, int dec)
+{
+	const struct stats_test *t = &c->rows[r].test[i];
+	bool lo_unb = lo_unbounded(&c->rows[r], i), hi_unb = isinf(t->rel_hi);
+
+	if (isnan(t->rel_lo) || isnan(t->rel_hi))
+		snprintf(buf, len, "%s", "");
+	else if (lo_unb && hi_unb)
+		snprintf(buf, len, "unbounded");
+	else if (lo_unb)
+		snprintf(buf, len, "[unbounded, %s%%]", FMT_FP(t->rel_hi, dec));
+	else if (hi_unb)
+		snprintf(buf, len, "[%s%%, unbounded]", FMT_FP(t->rel_lo, dec));
+	else
+		snprintf(buf, len, "[%s%%, %s%%]", FMT_FP(t->rel_lo, dec), FMT_FP(t->rel_hi, dec));
+}
+
+/*
+ * Said once under a table with unbounded CIs: why, in words, with each
+ * distinct n of those rows ("too few runs to bound the change: n = 3 v 3").
+ */
+static void unbounded_note(struct strbuf *out, const struct compare *c)
+{
+	struct strbuf seen = STRBUF_INIT;
+	size_t n = 0;
+	bool runs = false;
+
+	for (size_t r = 0; r < c->nr; r++)
+		for (size_t i = 1; i < c->qs->nlabels; i++) {
+			const struct stats_level_info *lv = &c->rows[r].level[i];
+			char one[64];
+
+			if (!compare_ci_unbounded(c, r, i))
+				continue;
+			n++;
+			runs |= lv->unit == STATS_UNIT_RUN;
+			snprintf(one, sizeof(one), "%zu v %zu", lv->nb, lv->nn);
+			if (!seen.len || !strstr(seen.buf, one))
+				strbuf_addf(&seen, "%s%s", seen.len ? ", " : "", one);
+		}
+	if (n)
+		strbuf_addf(out, "unbounded: too few %s to bound the change at 95%%: n = %s (%zu"
+			    " comparison%s)\n", runs ? "runs" : "values", seen.buf, n,
+			    n == 1 ? "" : "s");
+	strbuf_release(&seen);
 }

@@ -439,7 +439,8 @@ int fleet_wait(const char *dir, int interval_s, int timeout_s, int stall_s, FILE
 		}
 		still = (double)(now_ns() - changed) / 1e9;
 		wait_line(&line, &t, &v);
-		progress_update("fleet %s: %s, %s", dir, line.buf, el);
+		if (progress_enabled())
+			progress_update("fleet %s: %s, %s", dir, line.buf, el);
 		/* not on a terminal: one line per change */
 		if (!progress_enabled() && (!last || strcmp(last, line.buf))) {
 			fprintf(out, "%s: %s (after %s)\n", dir, line.buf, el);

@@ -82,13 +82,15 @@ int kbuild_cache_check(const char *cache)
 char *mmb_data_file(const char *rel)
 {
 	const char *e = getenv("MMBENCH_DATA_DIR");
-	char *c[4];
+	char *c[5];
 	int n = 0;
 
 	if (e && *e)
 		c[n++] = xasprintf("%s/%s", e, rel);
 	c[n++] = xasprintf("%s/../%s", exe_dir(), rel);		/* build/mmbench in a checkout */
 	c[n++] = xasprintf("%s/%s", exe_dir(), rel);
+	/* PREFIX/bin/mmbench: PREFIX/share/mmbench, wherever it was installed */
+	c[n++] = xasprintf("%s/../share/mmbench/%s", exe_dir(), rel);
 	c[n++] = xasprintf("%s/%s", MMB_DATA_DIR, rel);		/* installed */
 	for (int i = 0; i < n; i++) {
 		if (access(c[i], R_OK) == 0) {

@@ -27,19 +27,47 @@ static void csv_settings(struct strbuf *out, const struct compare *c)
 	strbuf_release(&keys);
 }
 
+/*
+ * The test's columns, test .. significant: empty for the baseline and a
+ * missing label, so every row has the header's fields.
+ */
+#define CSV_TEST_COLS 12
+
+static void csv_test(struct strbuf *out, const struct compare *c, size_t r, size_t i)
+{
+	const struct stats_test *t = &c->rows[r].test[i];
+
+	if (i == 0 || c->rows[r].verdict[i] == VERDICT_MISSING) {
+		for (int k = 0; k < CSV_TEST_COLS; k++)
+			strbuf_addch(out, ',');
+		return;
+	}
+	strbuf_addf(out, ",%s", stats_test_name(c->test));
+	csv_num(out, t->statistic);
+	csv_num(out, t->df);
+	csv_num(out, t->p);
+	csv_num(out, t->q);
+	csv_num(out, t->diff);
+	csv_num(out, t->diff_lo);
+	csv_num(out, t->diff_hi);
+	csv_num(out, t->rel);
+	csv_num(out, t->rel_lo);
+	csv_num(out, t->rel_hi);
+	strbuf_addf(out, ",%d", compare_significant(c, r, i));
+}
+
 void compare_csv(struct strbuf *out, const struct compare *c)
 {
 	strbuf_addstr(out, "workload,variant,metric,unit,better,kernel,baseline,n,min,q1,median,"
 		      "q3,max,amean,hmean,gmean,stddev,pstddev,hstddev,coeffvar,hcoeffvar,best95,"
 		      "test,statistic,df,p,p_bh,diff,diff_lo,diff_hi,rel_pct,rel_lo_pct,rel_hi_pct,"
-		      "significant,verdict,mean,monitor,unit,units_base,units,runs,between_run_cov,"
+		      "significant,verdict,mean,monitor,test_unit,units_base,units,runs,between_run_cov,"
 		      "within_run_cov,between_run_share,clock,settings_differ\n");
 	for (size_t r = 0; r < c->nr; r++) {
 		const struct compare_row *row = &c->rows[r];
 
 		for (size_t i = 0; i < render_nlabels(c); i++) {
 			const struct stats_summary *s = &row->sum[i];
-			const struct stats_test *t = &row->test[i];
 
 			strbuf_add_csv(out, row->q->workload);
 			strbuf_addch(out, ',');
@@ -67,22 +95,7 @@ void compare_csv(struct strbuf *out, const struct compare *c)
 			csv_num(out, s->coeffvar);
 			csv_num(out, s->hcoeffvar);
 			csv_num(out, s->best95);
-			if (i == 0 || row->verdict[i] == VERDICT_MISSING) {
-				strbuf_addstr(out, ",,,,,,,,,,,,,");
-			} else {
-				strbuf_addf(out, ",%s", stats_test_name(c->test));
-				csv_num(out, t->statistic);
-				csv_num(out, t->df);
-				csv_num(out, t->p);
-				csv_num(out, t->q);
-				csv_num(out, t->diff);
-				csv_num(out, t->diff_lo);
-				csv_num(out, t->diff_hi);
-				csv_num(out, t->rel);
-				csv_num(out, t->rel_lo);
-				csv_num(out, t->rel_hi);
-				strbuf_addf(out, ",%d", compare_significant(c, r, i));
-			}
+			csv_test(out, c, r, i);
 			strbuf_addch(out, ',');
 			if (row->why[i]) {
 				char *v = xasprintf("inconclusive: %s", row->why[i]);

@@ -257,18 +257,49 @@ static bool lkp_block(struct strbuf *out, const struct compare *c, const size_t 
 	return any_na;
 }
 
+/*
+ * Does row r go in the mail?  0-day's ncompare shows only the stats that
+ * changed (docs/report-formats.md 2.4): a KPI whose test called a change
+ * for some label, the guard's inconclusive ones included (their reason
+ * follows the table); a monitor row listed is one monitors_settle() kept.
+ */
+static bool lkp_listed(const struct compare *c, size_t r)
+{
+	const struct compare_row *row = &c->rows[r];
+
+	if (row->q->monitor)
+		return true;
+	for (size_t i = 1; i < render_nlabels(c); i++) {
+		enum compare_verdict v = row->verdict[i];
+
+		if (v == VERDICT_INCONCLUSIVE && row->tested)
+			v = row->tested[i];
+		if (v == VERDICT_BETTER || v == VERDICT_WORSE)
+			return true;
+	}
+	return false;
+}
+
 void compare_lkp(struct strbuf *out, const struct compare *c)
 {
 	bool *done = xcalloc(c->nr + 1, sizeof(*done));
-	size_t *rows = xmalloc((c->nr + 1) * sizeof(*rows)), n;
+	size_t *rows = xmalloc((c->nr + 1) * sizeof(*rows)), n, left = 0;
 	bool first = true, na = false;
 
+	for (size_t r = 0; r < c->nr; r++)
+		left += done[r] = !lkp_listed(c, r);
 	while ((n = render_next_group(c, done, render_same_variant, rows))) {
 		if (!first)
 			strbuf_addch(out, '\n');
 		first = false;
 		na |= lkp_block(out, c, rows, n);
 	}
+	if (left == c->nr && c->nr)
+		strbuf_addstr(out, "no stat changed under the test: 0-day lists only the changed ones"
+			      "\n  (--format mmtests lists every row)\n");
+	else if (left)
+		strbuf_addf(out, "\n%zu unchanged stat%s left out, as 0-day does (--format mmtests"
+			    " lists every row)\n", left, left == 1 ? "" : "s");
 	if (c->nr)
 		strbuf_addstr(out, "\nvalues: arithmetic means (0-day's convention); %change of those\n");
 	if (c->ninconclusive || c->nr) {

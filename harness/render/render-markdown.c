@@ -60,18 +60,18 @@ static char *md_p_cell(const struct compare *c, size_t r, size_t i)
 {
 	const struct compare_row *row = &c->rows[r];
 	const struct stats_test *t = &row->test[i];
-	char *p, *cell;
+	char *p, *cell, ci[64];
 
 	if (!i)
 		return xstrdup("");
 	if (row->verdict[i] == VERDICT_UNTESTED)
 		return xstrdup("too few samples");
 	p = fmt_p(c->test == STATS_WELCH || c->test == STATS_MWU ? t->q : t->p);
-	if (isnan(t->rel_lo))
+	compare_ci_cell(ci, sizeof(ci), c, r, i, 1);
+	if (!*ci)
 		cell = xasprintf("%s [n/a]%s", p, compare_significant(c, r, i) ? " *" : "");
 	else
-		cell = xasprintf("%s [%s%%, %s%%]%s", p, FMT_FP(t->rel_lo, 1), FMT_FP(t->rel_hi, 1),
-				 compare_significant(c, r, i) ? " *" : "");
+		cell = xasprintf("%s %s%s", p, ci, compare_significant(c, r, i) ? " *" : "");
 	free(p);
 	return cell;
 }

@@ -1,6 +1,7 @@
 /* The default readable table. */
 #include "render.h"
 #include "render-internal.h"
+#include "report-emit.h"
 #include "monitors.h"
 #include "fmtnum.h"
 #include "json.h"
@@ -77,11 +78,9 @@ static void text_cells(const struct compare *c, size_t r, size_t i, struct text_
 
 		snprintf(x->chg, sizeof(x->chg), "%s%%",
 			 FMT_FP(stats_rel_pct(mb, stats_mean_of(s, row->mean)), 2));
-		if (isnan(t->rel_lo))
+		compare_ci_cell(x->ci, sizeof(x->ci), c, r, i, 2);
+		if (!*x->ci)
 			snprintf(x->ci, sizeof(x->ci), "-");
-		else
-			snprintf(x->ci, sizeof(x->ci), "[%s%%, %s%%]", FMT_FP(t->rel_lo, 2),
-				 FMT_FP(t->rel_hi, 2));
 	}
 	fmt_p(x->p, sizeof(x->p), t->p);
 	if (rank)
@@ -147,54 +146,160 @@ static int widest(int w, const char *s)
 	return (int)strlen(s) > w ? (int)strlen(s) : w;
 }
 
+/* A paste must fit a mail: the compact table folds its rows beyond this. */
+#define TEXT_COLUMNS 80
+
+/* Lines of text longer than a mail's TEXT_COLUMNS wrapped at words, indented under their start. */
+static void text_fold_lines(struct strbuf *out, const char *text)
+{
+	for (const char *p = text, *nl; *p; p = nl + 1) {
+		size_t ind = strspn(p, " ");
+		char *line, *first, *cont;
+
+		nl = strchrnul(p, '\n');
+		if ((size_t)(nl - p) <= TEXT_COLUMNS) {
+			strbuf_add(out, p, (size_t)(nl - p));
+			strbuf_addch(out, '\n');
+		} else {
+			line = xstrndup(p + ind, (size_t)(nl - p) - ind);
+			first = xstrndup(p, ind);
+			cont = xasprintf("%s  ", first);
+			report_wrap(out, first, cont, line);
+			free(line);
+			free(first);
+			free(cont);
+		}
+		if (!*nl)
+			break;
+	}
+}
+
+/* The compact table's column widths for label i against the baseline. */
+struct text_widths {
+	int tw, nb, nn, mb, mn, cw, ciw, qw, vw;
+};
+
+static void text_widths(const struct compare *c, size_t i, char **titles, size_t nrows,
+			struct text_widths *w)
+{
+	struct text_cells x, b;
+
+	*w = (struct text_widths){ .tw = 3, .nb = 1, .nn = 1, .mb = 9, .mn = 9, .cw = 8,
+				   .ciw = 16, .qw = 8, .vw = 7 };
+	for (size_t r = 0; r < nrows; r++) {
+		text_cells(c, r, 0, &b);
+		text_cells(c, r, i, &x);
+		w->tw = widest(w->tw, titles[r]);
+		w->nb = widest(w->nb, b.n);
+		w->nn = widest(w->nn, x.n);
+		w->mb = widest(w->mb, b.mean);
+		w->mn = widest(w->mn, x.mean);
+		w->cw = widest(w->cw, x.chg);
+		w->ciw = widest(w->ciw, x.ci);
+		w->qw = widest(w->qw, x.q);
+		w->vw = widest(w->vw, x.verdict ? x.verdict : render_row_verdict(c, r, i));
+	}
+}
+
+/* The one-line table's header names the labels over their columns. */
+static void text_widths_labels(const struct compare *c, size_t i, struct text_widths *w)
+{
+	w->mb = widest(w->mb, ctl_show(render_label_of(c, 0)));
+	w->mn = widest(w->mn, ctl_show(render_label_of(c, i)));
+}
+
+/* The one-line table's width: the title, stat, n, means, change, CI, p and verdict. */
+static int text_wide(const struct text_widths *w)
+{
+	return w->tw + 2 + 6 + 1 + w->nb + 1 + w->mb + 1 + w->nn + 1 + w->mn + 1 + w->cw + 1 +
+	       w->ciw + 1 + w->qw + 2 + w->vw;
+}
+
 /*
- * The default: one line per row and compared kernel, as benchstat does;
- * why a row is inconclusive is said once, in the notes under the table.
+ * Row r against label i: one line when the table fits TEXT_COLUMNS, else
+ * two: the title, n and verdict, then the statistic's values, change, CI
+ * and p.  Every cell's format is text_cells()'s.
+ */
+static void text_row(struct strbuf *out, const struct compare *c, size_t r, size_t i,
+		     const char *title, const struct text_widths *w, bool fold, bool *na)
+{
+	struct text_cells x, b;
+	const char *stat = stats_mean_title(c->rows[r].mean);
+	const char *v;
+	char *tail;
+
+	text_cells(c, r, 0, &b);
+	text_cells(c, r, i, &x);
+	*na |= x.na;
+	v = x.verdict ? x.verdict : render_row_verdict(c, r, i);
+	if (!fold) {
+		strbuf_addf(out, "%-*s  %-6s %*s %*s %*s %*s %*s %*s %*s  %s\n", w->tw, title, stat,
+			    w->nb, b.n, w->mb, b.mean, w->nn, x.n, w->mn, x.mean, w->cw, x.chg,
+			    w->ciw, x.ci, w->qw, x.q, v);
+		return;
+	}
+	tail = xasprintf("n %s v %s: %s", b.n, x.n, v);
+	/* a long name: its n and verdict on a line of their own */
+	if (strlen(title) + 2 + strlen(tail) <= TEXT_COLUMNS)
+		strbuf_addf(out, "%s, %s\n", title, tail);
+	else
+		strbuf_addf(out, "%s\n  %s\n", title, tail);
+	free(tail);
+	strbuf_addf(out, "  %-6s %*s -> %-*s %*s %*s %*s", stat, w->mb, b.mean, w->mn, x.mean,
+		    w->cw, x.chg, w->ciw, x.ci, w->qw, x.q);
+	while (out->len && out->buf[out->len - 1] == ' ')	/* a row without a test */
+		out->buf[--out->len] = '\0';
+	strbuf_addch(out, '\n');
+}
+
+/* The header of label i's table (fold: of its two-line rows). */
+static void text_header(struct strbuf *out, const struct compare *c, size_t i,
+			const struct text_widths *w, bool fold)
+{
+	bool rank = c->test == STATS_WELCH || c->test == STATS_MWU;
+	const char *lb = ctl_show(render_label_of(c, 0)), *li = ctl_show(render_label_of(c, i));
+
+	if (!fold) {
+		strbuf_addf(out, "\n%-*s  %-6s %*s %*s %*s %*s %*s %*s %*s  %s\n", w->tw, "row",
+			    "stat", w->nb, "n", w->mb, lb, w->nn, "n", w->mn, li, w->cw, "change",
+			    w->ciw, "95% CI of change", w->qw, rank ? "p(BH)" : "ratio", "verdict");
+		return;
+	}
+	/* the labels are named above: a long one must not widen the table */
+	strbuf_addstr(out, "\nrow [unit, better], n base v new: verdict\n");
+	strbuf_addf(out, "  %-6s %*s -> %-*s %*s %*s %*s\n", "stat", w->mb, "base", w->mn, "new",
+		    w->cw, "change", w->ciw, "95% CI of change", w->qw, rank ? "p(BH)" : "ratio");
+}
+
+/*
+ * The default: one line per row and compared kernel, as benchstat does,
+ * two when that would not fit a mail; why a row is inconclusive is said
+ * once, in the notes under the table.  Monitor rows are counted under it,
+ * not listed (--verbose lists them: RENDER_MON_VERBOSE).
  */
 static void text_compact(struct strbuf *out, const struct compare *c, bool *na)
 {
-	size_t nl = render_nlabels(c);
-	bool rank = c->test == STATS_WELCH || c->test == STATS_MWU;
+	size_t nl = render_nlabels(c), shown = monitors_kpi_rows(c);
 	char **titles = xcalloc(c->nr ? c->nr : 1, sizeof(*titles));
-	int tw = 3;
 
 	for (size_t r = 0; r < c->nr; r++)
-		tw = widest(tw, titles[r] = row_title(c->rows[r].q));
+		titles[r] = row_title(c->rows[r].q);
 	for (size_t i = 1; i < nl; i++) {
-		int nb = 1, nn = 1, mb = 9, mn = 9, cw = 8, ciw = 16, qw = 8;
-		struct text_cells x, b;
+		struct text_widths w, wl;
+		bool fold;
 
-		for (size_t r = 0; r < c->nr; r++) {
-			text_cells(c, r, 0, &b);
-			text_cells(c, r, i, &x);
-			nb = widest(nb, b.n);
-			nn = widest(nn, x.n);
-			mb = widest(mb, b.mean);
-			mn = widest(mn, x.mean);
-			cw = widest(cw, x.chg);
-			ciw = widest(ciw, x.ci);
-			qw = widest(qw, x.q);
-		}
-		mb = widest(mb, ctl_show(render_label_of(c, 0)));
-		mn = widest(mn, ctl_show(render_label_of(c, i)));
+		text_widths(c, i, titles, shown, &w);
+		wl = w;
+		text_widths_labels(c, i, &wl);
+		fold = text_wide(&wl) > TEXT_COLUMNS;
+		if (!fold)
+			w = wl;
 		if (nl > 2)
 			strbuf_addf(out, "\n-- %s vs %s --", ctl_show(render_label_of(c, i)),
 				    ctl_show(render_label_of(c, 0)));
-		strbuf_addf(out, "\n%-*s  %-6s %*s %*s %*s %*s %*s %*s %*s  %s\n", tw, "row", "stat",
-			    nb, "n", mb, ctl_show(render_label_of(c, 0)), nn, "n", mn,
-			    ctl_show(render_label_of(c, i)), cw, "change", ciw, "95% CI of change",
-			    qw, rank ? "p(BH)" : "ratio", "verdict");
-		for (size_t r = 0; r < c->nr; r++) {
-			const struct compare_row *row = &c->rows[r];
-
-			text_cells(c, r, 0, &b);
-			text_cells(c, r, i, &x);
-			*na |= x.na;
-			strbuf_addf(out, "%-*s  %-6s %*s %*s %*s %*s %*s %*s %*s  %s\n", tw, titles[r],
-				    stats_mean_title(row->mean), nb, b.n, mb, b.mean, nn, x.n, mn,
-				    x.mean, cw, x.chg, ciw, x.ci, qw, x.q,
-				    x.verdict ? x.verdict : render_row_verdict(c, r, i));
-		}
+		text_header(out, c, i, &w, fold);
+		for (size_t r = 0; r < shown; r++)
+			text_row(out, c, r, i, titles[r], &w, fold, na);
 	}
 	for (size_t r = 0; r < c->nr; r++)
 		free(titles[r]);
@@ -204,6 +309,7 @@ static void text_compact(struct strbuf *out, const struct compare *c, bool *na)
 void compare_text(struct strbuf *out, const struct compare *c)
 {
 	size_t nl = render_nlabels(c), lw = 6;
+	struct strbuf notes = STRBUF_INIT;
 	bool na = false;
 
 	for (size_t i = 0; i < nl; i++)
@@ -215,8 +321,7 @@ void compare_text(struct strbuf *out, const struct compare *c)
 		strbuf_addf(out, "%s%s", i > 1 ? ", " : "", ctl_show(render_label_of(c, i)));
 	strbuf_addch(out, '\n');
 	render_describe_test(out, c, "test: ");
-	strbuf_addstr(out, "change, 95% CI: relative to the baseline's value of the row's statistic;"
-		      "\n  verdicts follow each metric's direction (higher or lower is better)\n");
+	strbuf_addstr(out, "change, 95% CI: of the row's statistic vs the baseline's value\n");
 	render_describe_mean(out, c, "statistic: ");
 	if (c->verbose)
 		text_blocks(out, c, lw, &na);
@@ -225,27 +330,12 @@ void compare_text(struct strbuf *out, const struct compare *c)
 	strbuf_addch(out, '\n');
 	if (na)
 		strbuf_addf(out, "%s\n", ZERO_BASE_NOTE);
-	compare_guard_notes(out, c);
-	if (!c->nbetter && !c->nworse && c->ninconclusive && !c->nnone)
-		strbuf_addf(out, "verdict: inconclusive (%zu comparison%s: the machine's state cannot"
-			    " back a verdict", c->ninconclusive, c->ninconclusive == 1 ? "" : "s");
-	else if (!c->nbetter && !c->nworse)
-		strbuf_addf(out, "verdict: no significant change (%zu comparison%s tested",
-			    c->nnone, c->nnone == 1 ? "" : "s");
-	else
-		strbuf_addf(out, "verdict: %zu regression%s, %zu improvement%s, %zu with no"
-			    " significant change", c->nworse, c->nworse == 1 ? "" : "s",
-			    c->nbetter, c->nbetter == 1 ? "" : "s", c->nnone);
-	if (c->nuntested)
-		strbuf_addf(out, "; %zu with too few samples to test", c->nuntested);
-	if (!c->nbetter && !c->nworse)
-		strbuf_addch(out, ')');
-	if (c->ninconclusive && (c->nbetter || c->nworse || c->nnone))
-		strbuf_addf(out, "; %zu inconclusive (the machine's state cannot back a verdict)",
-			    c->ninconclusive);
-	strbuf_addch(out, '\n');
+	compare_guard_notes(&notes, c);
+	compare_verdict_line(&notes, c);
+	text_fold_lines(out, notes.buf);
+	strbuf_release(&notes);
 }
 
 /* Were values recorded for a series (counting those left out as disturbed)? */
 
-DEFINE_RENDERER(text, 10, compare_text, RENDER_NOTES, render_by_machine_text);
+DEFINE_RENDERER(text, 10, compare_text, RENDER_NOTES | RENDER_MON_VERBOSE, render_by_machine_text);

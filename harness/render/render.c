@@ -204,7 +204,8 @@ int compare_show(struct mmb_db *db, const struct compare_select *s, const struct
 		return mmb_exit_code(rc);
 	r->render(&sb, &c);
 	if (r->flags & RENDER_NOTES)
-		monitors_note(&sb, &c, (enum monitors_mode)s->monitors);
+		monitors_note(&sb, &c, (enum monitors_mode)s->monitors,
+			      (r->flags & RENDER_MON_VERBOSE) && !c.verbose);
 	fwrite(sb.buf, 1, sb.len, out);
 	rc = fflush(out) ? EXIT_RUNTIME : EXIT_OK;
 	strbuf_reset(&sb);

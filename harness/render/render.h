@@ -14,6 +14,7 @@ struct bymachine;
 
 #define RENDER_NOTES	(1u << 0)	/* a table for people: monitor notes follow it */
 #define RENDER_MM_SUMS	(1u << 1)	/* reads compare_side.mm (compare_select.mm_sums) */
+#define RENDER_MON_VERBOSE (1u << 2)	/* monitor rows in the table with --verbose only */
 
 struct renderer {
 	const char *name;		/* --format NAME */

@@ -116,9 +116,13 @@ static void cmp_row(struct strbuf *html, const struct compare *c, size_t r)
 		}
 		if (!i)
 			continue;
-		if (isfinite(t->rel))
-			strbuf_addf(html, "<td class=\"num\">%s%% <small>[%s%%, %s%%]</small></td>",
-				    FMT_FP(t->rel, 2), FMT_FP(t->rel_lo, 2), FMT_FP(t->rel_hi, 2));
+		if (isfinite(t->rel)) {
+			char ci[64];
+
+			compare_ci_cell(ci, sizeof(ci), c, r, i, 2);
+			strbuf_addf(html, "<td class=\"num\">%s%% <small>%s</small></td>",
+				    FMT_FP(t->rel, 2), ci);
+		}
 		else if (s->n && row->sum[0].n && row->sum[0].amean == 0)
 			strbuf_addstr(html, "<td title=\"the baseline is 0, so there is no relative"
 				      " change\">n/a</td>");
@@ -146,16 +150,19 @@ void report_html_tables(struct strbuf *html, const struct compare *c)
 	const struct query_set *qs = c->qs;
 	const char *workload = NULL;
 
-	for (size_t r = 0; r < c->nr; r++) {
+	/* the KPIs: monitor rows are in the Monitors list, never in the tables */
+	for (size_t r = 0; r < monitors_kpi_rows(c); r++) {
 		const struct query_row *q = c->rows[r].q;
 
 		if (!workload || strcmp(workload, q->workload)) {
 			if (workload)
-				strbuf_addstr(html, "</table>\n");
+				strbuf_addstr(html, "</table></div>\n");
 			workload = q->workload;
 			strbuf_addstr(html, "<h3>");
 			html_escape(html, workload);
-			strbuf_addstr(html, "</h3>\n<table class=\"cmp\"><tr><th>variant</th><th>metric</th>");
+			/* a wide table scrolls in its box: the page never scrolls sideways */
+			strbuf_addstr(html, "</h3>\n<div class=\"wide\"><table class=\"cmp\"><tr>"
+				      "<th>variant</th><th>metric</th>");
 			for (size_t i = 0; i < qs->nlabels; i++) {
 				strbuf_addf(html, "<th%s>", i ? " colspan=\"3\"" : "");
 				html_escape(html, qs->kernels[i].label);
@@ -166,7 +173,7 @@ void report_html_tables(struct strbuf *html, const struct compare *c)
 		cmp_row(html, c, r);
 	}
 	if (workload)
-		strbuf_addstr(html, "</table>\n");
+		strbuf_addstr(html, "</table></div>\n");
 }
 
 static const char html_style[] =
@@ -177,7 +184,8 @@ static const char html_style[] =
 	"td.better{background:#a0ffa0}td.worse{background:#ffa0a0}td.na{color:#888}"
 	"td.changed{background:#e0e0ff}"
 	"tr.diff td{background:#fff3b0}li.worse b{color:#b00}li.better b{color:#070}"
-	"pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:12px}"
+	"pre{background:#f6f6f6;padding:.5em;font-size:12px;white-space:pre-wrap;"
+	"overflow-wrap:anywhere}div.wide{max-width:100%;overflow-x:auto}"
 	"figure{display:inline-block;margin:.5em}img{max-width:100%;height:auto;border:1px solid #ddd}"
 	"figcaption{font-size:.9em;color:#444}small{color:#666}";
 

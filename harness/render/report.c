@@ -226,13 +226,20 @@ static char *row_name(const struct query_row *q)
 }
 
 /* "95% CI [-11.27%, -7.52%], p = 2.2e-07, BH q = 7.1e-07" */
-static char *change_text(const struct stats_test *t)
+static char *change_text(const struct compare *c, size_t r, size_t i)
 {
+	const struct stats_test *t = &c->rows[r].test[i];
 	struct strbuf sb = STRBUF_INIT;
+	char ci[64];
 
-	/* always a first part, what follows starts with ", "; a half-open CI as the table prints it */
-	if (!isnan(t->rel_lo) && !isnan(t->rel_hi))
-		strbuf_addf(&sb, "95%% CI [%s%%, %s%%]", FMT_FP(t->rel_lo, 2), FMT_FP(t->rel_hi, 2));
+	/* always a first part, what follows starts with ", "; the CI as the tables print it */
+	compare_ci_cell(ci, sizeof(ci), c, r, i, 2);
+	if (compare_ci_unbounded(c, r, i))
+		strbuf_addf(&sb, "95%% CI %s (too few %s to bound it: n = %zu v %zu)", ci,
+			    c->rows[r].level[i].unit == STATS_UNIT_RUN ? "runs" : "values",
+			    c->rows[r].level[i].nb, c->rows[r].level[i].nn);
+	else if (*ci)
+		strbuf_addf(&sb, "95%% CI %s", ci);
 	else
 		strbuf_addstr(&sb, "no 95% CI (not defined for this test)");
 	if (isfinite(t->p))
@@ -427,7 +434,7 @@ static void verdict_item(struct report *rp, struct report_emitter *e, size_t r, 
 	char *name = row_name(row->q), *chg, *rel, *text;
 
 	/* inconclusive: the reason, with its numbers, instead of a change */
-	chg = pass == 2 ? xstrdup(row->why[i]) : change_text(&row->test[i]);
+	chg = pass == 2 ? xstrdup(row->why[i]) : change_text(&rp->cmp, r, i);
 	rel = pass == 2 ? xstrdup("(no verdict)") :
 	      isfinite(row->test[i].rel) ? xasprintf("%s%%", FMT_FP(row->test[i].rel, 2)) :
 	      xstrdup("n/a (the baseline is 0)");
@@ -493,7 +500,8 @@ static void report_verdicts(struct report *rp, struct report_emitter *e)
 				verdict_item(rp, e, r, i, pass);
 			}
 	}
-	if (!nsig)
+	/* with inconclusive entries listed, "no significant change" would hide them */
+	if (!nsig && !c->ninconclusive)
 		report_emit_item(e, &(struct report_item){ .text = "No significant change.",
 							   .plain = true });
 	report_emit_list_end(e);
@@ -529,6 +537,7 @@ static void report_comparison(struct report *rp, struct report_emitter *e)
 	bool lkp = !strcmp(rp->fmt->name, "lkp");
 	const char *layout = lkp ? "0-day ncompare layout" : "mmtests compare-kernels layout";
 	struct strbuf tables = STRBUF_INIT, sb = STRBUF_INIT;
+	size_t nr;
 	char *text;
 
 	report_emit_heading(e, "Comparison");
@@ -536,12 +545,15 @@ static void report_comparison(struct report *rp, struct report_emitter *e)
 	report_emit_only(e, REPORT_ONLY(REPORT_TXT));
 	text = xasprintf("%s; %s", layout,
 			 lkp ? "%change is new vs base mean; rows listed as 0-day does."
-			     : "percentages: positive is better; *...* marks the verdicts above.");
+			     : "percentages: positive is better; *...* marks the verdicts below.");
 	report_emit_para(e, text, 0);
 	free(text);
 	report_emit_raw(e, tables.buf);
 	report_emit_only(e, REPORT_ONLY(REPORT_MD));
+	nr = rp->cmp.nr;
+	rp->cmp.nr = monitors_kpi_rows(&rp->cmp);	/* monitor rows: their own list */
 	md_tables(&rp->cmp, &sb);
+	rp->cmp.nr = nr;
 	report_emit_raw(e, sb.buf);
 	report_emit_only(e, REPORT_ONLY(REPORT_HTML));
 	strbuf_reset(&sb);
@@ -634,7 +646,20 @@ static int report_plots(struct report *rp, struct report_emitter *e)
 	return 0;
 }
 
-/* The title, the version line and the machine. */
+/* compare's verdict line, the same words from the same counts, first. */
+static void report_headline(struct report *rp, struct report_emitter *e)
+{
+	struct strbuf v = STRBUF_INIT;
+
+	compare_verdict_line(&v, &rp->cmp);
+	if (v.len && v.buf[v.len - 1] == '\n')
+		v.buf[--v.len] = '\0';
+	report_emit_heading(e, "Verdict");
+	report_emit_para(e, v.buf, 0);
+	strbuf_release(&v);
+}
+
+/* The title, the version line and the verdict: what a reader wants first. */
 static void report_head(struct report *rp, struct report_emitter *e, const char *title)
 {
 	char now[64], *stamp;
@@ -643,6 +668,12 @@ static void report_head(struct report *rp, struct report_emitter *e, const char 
 	stamp = xasprintf("mmbench %s (%s), %s", mmb_version, mmb_git_sha, now);
 	report_emit_begin(e, title, stamp);
 	free(stamp);
+	report_headline(rp, e);
+}
+
+/* The machine: context, after the results. */
+static void report_machine(struct report *rp, struct report_emitter *e)
+{
 	report_emit_heading(e, "Machine");
 	report_emit_para(e, rp->machine, REPORT_DATA);
 	if (rp->nmachines > 1) {
@@ -659,15 +690,19 @@ int report_write_bundle(struct report *rp, const char *title)
 	struct report_emitter e;
 	int ret = -1;
 
+	/* results first (the verdict, the KPI tables, the changes), then plots, then context */
 	report_emit_init(&e);
 	report_head(rp, &e, title);
+	report_comparison(rp, &e);
+	report_verdicts(rp, &e);
+	if (report_plots(rp, &e) < 0)
+		goto out;
+	report_machine(rp, &e);
 	report_kernels(rp, &e);
 	if (report_env(rp, &e) < 0)
 		goto out;
-	report_verdicts(rp, &e);
-	report_comparison(rp, &e);
 	report_runs(rp, &e);
-	if (report_profiles(rp, &e) < 0 || report_plots(rp, &e) < 0)
+	if (report_profiles(rp, &e) < 0)
 		goto out;
 	report_emit_end(&e);
 	ret = report_emit_write(&e, rp->outdir);

@@ -125,6 +125,17 @@ static bool is_change(const char *s, double *v, bool *pct)
 	return true;
 }
 
+/* "94.7%": the unsigned change of an improvement mail ("noticed a 94.7% improvement") */
+static bool is_unsigned_pct(const char *s, double *v)
+{
+	const char *end;
+
+	if (!isdigit((unsigned char)s[0]) || !scan_number(s, &end) || strcmp(end, "%"))
+		return false;
+	*v = strtod(s, NULL);
+	return true;
+}
+
 /* "82%" after a ± */
 static bool is_stddev_pct(const char *s, int *v)
 {
@@ -616,20 +627,25 @@ static void parse_headline(const struct toks *t, struct lkp_report *r)
 {
 	for (size_t i = 0; i + 5 < t->n; i++) {
 		double v;
-		bool pct;
+		bool pct, unsigned_pct = false;
 
-		/* "noticed a -5.0% regression of aim9.brk_test.ops_per_sec on:" */
+		/*
+		 * "noticed a -5.0% regression of aim9.brk_test.ops_per_sec on:";
+		 * improvements come unsigned: "noticed a 94.7% improvement of ..."
+		 */
 		if (tok_eq(t, i, "noticed") && tok_eq(t, i + 1, "a") &&
-		    (is_change(tk(t, i + 2), &v, &pct) || is_number(tk(t, i + 2), &v)) &&
+		    (is_change(tk(t, i + 2), &v, &pct) ||
+		     (unsigned_pct = is_unsigned_pct(tk(t, i + 2), &v))) &&
 		    (tok_eq(t, i + 3, "regression") || tok_eq(t, i + 3, "improvement")) &&
 		    tok_eq(t, i + 4, "of")) {
 			const char *m = tk(t, i + 5);
 
-			if (!ends_with(tk(t, i + 2), "%") && !is_change(tk(t, i + 2), &v, &pct))
-				continue;
+			r->direction = tok_eq(t, i + 3, "regression") ? -1 : 1;
+			/* its sign: the direction, turned for a metric where lower is better */
+			if (unsigned_pct)
+				v *= r->direction * (lkp_metric_better(m) < 0 ? -1 : 1);
 			r->headline_change = v;
 			r->headline_absolute = !ends_with(tk(t, i + 2), "%");
-			r->direction = tok_eq(t, i + 3, "regression") ? -1 : 1;
 			r->headline_metric = xstrdup(m);
 			return;
 		}

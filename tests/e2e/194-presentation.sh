@@ -46,7 +46,7 @@ golden nodata.mmtests
 grep -q "only_base .* - (       -)$" "$TMP/nodata.mmtests" || die "item 6: no '-' for the side without data"
 "$MMB" compare --db "$DB" --test mwu base new > "$TMP/nodata.mwu"
 golden nodata.mwu
-[ "$(grep -c '^demo .*  Median ' "$TMP/nodata.mwu")" = 3 ] || die "item 8: mwu rows not by median"
+[ "$(grep -c '^  Median ' "$TMP/nodata.mwu")" = 3 ] || die "item 8: mwu rows not by median"
 
 DB=$TMP/n.db
 { echo 'workload,metric,variant,iteration,value,unit,better'
@@ -77,7 +77,9 @@ sed -n '/^Significant changes/,/^[0-9]* regression/p' "$TMP/rep/report.txt" > "$
 golden halfci.verdicts
 grep -q ", ," "$TMP/rep/report.txt" "$TMP/rep/report.md" "$TMP/rep/report.html" &&
 	die "item 7: a stray ', ,' in the report"
-grep -qF "95% CI [+270.92%, +inf%], p = 4.1e-06" "$TMP/rep/report.txt" ||
+# the unbounded side in words, not +inf% (issue 45 item 7)
+tr '\n' ' ' < "$TMP/rep/report.txt" | sed 's/  */ /g' |
+	grep -qF "95% CI [+270.92%, unbounded] (too few values to bound it: n = 8 v 8), p = 4.1e-06" ||
 	die "item 7: the half-bounded CI is not in report.txt"
 DB=$TMP/m.db
 "$MMB" -q import --db "$DB" --name 6.8-base "$SRC/tests/fixtures/compare/vmstat-base.matrix.json"
@@ -85,15 +87,16 @@ DB=$TMP/m.db
 "$MMB" report --db "$DB" --out "$TMP/mon" --no-plots --monitors all 6.8-base 6.8-thp > /dev/null
 long=$(awk 'length > 80' "$TMP/mon/report.txt")
 [ -z "$long" ] || die "item 3: report.txt lines over 80 columns: $long"
-sed -n '/^Comparison/,$p' "$TMP/mon/report.txt" > "$TMP/mon.tables"
+sed -n '/^Comparison/,/^Significant changes/p' "$TMP/mon/report.txt" > "$TMP/mon.tables"
 grep -qE "proc-vmstat|meminfo|perf-stat" "$TMP/mon.tables" && die "item 3: monitor rows in the tables"
 grep -q "pft.faults_per_sec_per_cpu\|faults_per_sec_per_cpu" "$TMP/mon.tables" || die "item 3: no KPI in the tables"
 grep -q "proc-vmstat.pgfault" "$TMP/mon/report.txt" || die "item 3: the monitor section lost its rows"
-# item 9 in the readable and markdown layouts: neutral monitor rows
-"$MMB" compare --db "$DB" 6.8-base 6.8-thp > "$TMP/mon.text"
-grep '\[monitor\]' "$TMP/mon.text" | grep -qE 'improvement|regression' &&
+# item 9 in the readable and markdown layouts: neutral monitor rows (the
+# readable layout lists them with --verbose; its default paste counts them)
+"$MMB" compare --db "$DB" --verbose 6.8-base 6.8-thp > "$TMP/mon.text"
+sed -n '/\[monitor/,/^$/p' "$TMP/mon.text" | grep -qE 'improvement|regression' &&
 	die "item 9: a monitor row with a direction: $(cat "$TMP/mon.text")"
-grep -q 'proc-vmstat.pgfault \[monitor\] .* changed$' "$TMP/mon.text" ||
+sed -n '/^pft proc-vmstat.pgfault \[monitor/,/^$/p' "$TMP/mon.text" | grep -q '  changed$' ||
 	die "item 9: pgfault not 'changed': $(cat "$TMP/mon.text")"
 "$MMB" compare --db "$DB" --format markdown 6.8-base 6.8-thp | grep -q 'pgfault (monitor, not in the verdict' ||
 	die "item 9: markdown gives a monitor row a direction"
@@ -110,11 +113,11 @@ EOC
 	die "item 9: no meminfo-delta monitor rows: $(sqlite3 "$TMP/r.db" "SELECT DISTINCT source FROM monitors")"
 [ "$(sqlite3 "$TMP/r.db" "SELECT count(*) FROM monitors WHERE source = 'meminfo'")" = 0 ] ||
 	die "item 9: runner deltas recorded under lkp's meminfo name"
+# report.html: monitor rows in their own list, never a table row (issue 45 item 5)
 H=$TMP/mon/report.html
-grep -q "monitor, Amean)" "$H" || die "item 9: report.html does not mark monitor rows"
-grep -q 'proc-vmstat.pgfault <small>(monitor' "$H" || die "item 9: pgfault not shown as a monitor"
+grep -q '<li>pft proc-vmstat.pgfault: 6.8-thp ' "$H" || die "item 9: pgfault not in the monitors list"
+grep -q 'proc-vmstat.pgfault <small>(monitor' "$H" && die "item 9: a monitor row in the html table"
 awk -v FS='>' '/monitor/' "$H" | grep -qE 'class="(better|worse)"' && die "item 9: a monitor row coloured good/bad"
-grep -q '<td class="changed">changed' "$H" || die "item 9: no neutral 'changed' monitor cell"
 # item 5: the halfci KPI is higher-is-better: its Hmean (9.59993), not its Amean
 grep -q 'ops/s, higher is better, Hmean)' "$TMP/rep/report.html" || die "item 5: no statistic named"
 grep -q '>9.59993 <small>n=8' "$TMP/rep/report.html" || die "item 5: the new mean is not the Hmean"
@@ -135,8 +138,10 @@ EOC
 	"$MMB" compare --monitors none a b > "$TMP/cmp" 2>&1 || true
 	grep -q "inconclusive" "$TMP/cmp" || die "item 4: the row is not inconclusive: $(cat "$TMP/cmp")"
 	[ "$(grep -c '^skeleton ' "$TMP/cmp")" = 2 ] || die "item 10: not one line per row: $(cat "$TMP/cmp")"
-	[ "$(grep -c 'too few clean samples' "$TMP/cmp")" = 2 ] ||
-		die "item 10: each reason not said exactly once: $(cat "$TMP/cmp")"
+	# the two rows share their reason: said once, the rows counted (issue 45 item 3)
+	[ "$(grep -c 'too few clean samples' "$TMP/cmp")" = 1 ] &&
+	grep -q '^inconclusive: 2 rows, b vs a: too few clean samples' "$TMP/cmp" ||
+		die "item 10: the shared reason not said once: $(cat "$TMP/cmp")"
 	"$MMB" compare --verbose a b > "$TMP/cmpv" 2>&1 || true
 	grep -q '^  kernel ' "$TMP/cmpv" || die "item 10: --verbose has no blocks: $(cat "$TMP/cmpv")"
 	"$MMB" plot --out "$TMP/plots" a b > /dev/null 2>&1 || true

@@ -33,14 +33,15 @@ done
 grep -qE 'inf%|nan%' cmp.text cmp.mmtests cmp.lkp cmp.markdown &&
 	die "an infinite change where the true one is finite: $(grep -E 'inf%|nan%' cmp.text cmp.mmtests cmp.lkp cmp.markdown)"
 # the huge and the tiny rows: the change of 1.6 vs 1.7, a p that is not 0
+unwrap cmp.text > cmp.rows	# a folded row on one line
 for m in m t; do
-	line=$(grep "^w $m " cmp.text) || die "no row $m: $(cat cmp.text)"
+	line=$(grep "^w $m " cmp.rows) || die "no row $m: $(cat cmp.text)"
 	echo "$line" | grep -qF -- '-6.16%' || die "row $m: change not -6.16%: $line"
 	echo "$line" | grep -qE '0\.0e\+00|inf' && die "row $m: p = 0 or an infinite CI: $line"
 	echo "$line" | grep -qE '\[-[0-9.]+%, -[0-9.]+%\]' || die "row $m: CI not finite: $line"
 done
-grep -q '^w n .*+6\.16%' cmp.text || die "negative huge row: $(grep '^w n ' cmp.text)"
-grep -q '^w s .*-193\.84%' cmp.text || die "a change across 0 near DBL_MAX: $(grep '^w s ' cmp.text)"
+grep -q '^w n .*+6\.16%' cmp.rows || die "negative huge row: $(grep -A1 '^w n ' cmp.text)"
+grep -q '^w s .*-193\.84%' cmp.rows || die "a change across 0 near DBL_MAX: $(grep -A1 '^w s ' cmp.text)"
 grep -qF '1.70e+308' cmp.mmtests || die "mmtests cell not in the e-form: $(grep Hmean cmp.mmtests)"
 python3 - cmp.json <<'PY' || die "json: $(cat cmp.json)"
 import json, sys

@@ -35,7 +35,7 @@ for m in amean hmean gmean median; do
 	"$MMB" compare --mean "$m" e e2 > "$TMP/out" 2> "$TMP/err" || { cat "$TMP/err"; die "--mean $m"; }
 	t=$(echo "$m" | sed 's/^./\U&/')
 	# the compact table's stat column, and the --verbose block's column title
-	grep -q "^ebizzy .* $t  " "$TMP/out" || die "--mean $m: stat not named $t: $(cat "$TMP/out")"
+	unwrap "$TMP/out" | grep -q "^ebizzy .* $t  " || die "--mean $m: stat not named $t: $(cat "$TMP/out")"
 	"$MMB" compare --verbose --mean "$m" e e2 > "$TMP/out" 2> "$TMP/err" || die "--verbose --mean $m"
 	grep -q "^  kernel  *n  *$t   change" "$TMP/out" || die "--mean $m: column not named $t"
 done

@@ -42,9 +42,14 @@ rc=0; out=$("$MMB" compare --monitors some 6.8-base 6.8-thp 2>&1) || rc=$?
 [ $rc = 2 ] && echo "$out" | grep -qF -- "--monitors 'some': expected changed, all or none" ||
 	die "bad --monitors: $rc $out"
 
-# every layout lists them; the headline counts the KPI alone
+# every layout lists them (the default text, a paste, counts them: --verbose
+# lists them); the headline counts the KPI alone
 "$MMB" compare 6.8-base 6.8-thp > "$TMP/text" || die "text"
-grep -q '^pft proc-vmstat.pgfault' "$TMP/text" || die "text has no pgfault row"
+! grep -q 'proc-vmstat.pgfault' "$TMP/text" || die "the default text lists the pgfault row"
+grep -qx 'monitors: 6 rows changed, never in the verdict (--verbose lists them)' "$TMP/text" ||
+	die "text does not count the monitor rows: $(cat "$TMP/text")"
+"$MMB" compare --verbose 6.8-base 6.8-thp > "$TMP/text-v" || die "text --verbose"
+grep -q '^pft proc-vmstat.pgfault' "$TMP/text-v" || die "text --verbose has no pgfault row"
 grep -qx 'verdict: 1 regression, 0 improvements, 0 with no significant change' "$TMP/text" ||
 	die "headline counts monitors: $(grep verdict "$TMP/text")"
 "$MMB" compare --format mmtests 6.8-base 6.8-thp | grep -q '^Amean     proc-vmstat.pgfault ' ||

@@ -32,7 +32,8 @@ q "UPDATE kernels SET release = '6.12.9', version = '#1 SMP', config_hash = 'c0f
 
 want='settings: every label is the same kernel build, so this compares settings; the labels'"'"' runs differ in mthp.64kB.enabled (always -> never), thp.enabled (madvise -> never)'
 "$MMB" compare madv nev > "$TMP/text" || die "compare"
-grep -qxF "$want" "$TMP/text" || die "text: no settings line: $(cat "$TMP/text")"
+# the default text wraps at 80 columns: its continuation lines joined (unwrap)
+unwrap "$TMP/text" | grep -qxF "$want" || die "text: no settings line: $(cat "$TMP/text")"
 # above the verdict, and only the keys that differ
 [ "$(grep -n '^settings:' "$TMP/text" | cut -d: -f1)" -lt "$(grep -n '^verdict:' "$TMP/text" | cut -d: -f1)" ] ||
 	die "the settings line is not above the verdict"
@@ -58,7 +59,7 @@ PY
 # two kernels: the warning that the change may come from the settings
 q "UPDATE kernels SET version = '#2 SMP' WHERE label = 'nev'"
 "$MMB" compare madv nev > "$TMP/text2"
-grep -qF "settings: the labels' runs differ in mthp.64kB.enabled (always -> never), thp.enabled (madvise -> never): changes may come from the settings, not the kernel" "$TMP/text2" ||
+unwrap "$TMP/text2" | grep -qF "settings: the labels' runs differ in mthp.64kB.enabled (always -> never), thp.enabled (madvise -> never): changes may come from the settings, not the kernel" ||
 	die "two kernels: $(grep settings "$TMP/text2")"
 # a label whose own runs differ says so too
 q "UPDATE run_env SET value = 'always' WHERE key = 'thp.enabled' AND run_id = (SELECT max(r.id) FROM runs r JOIN kernels k ON k.id = r.kernel_id WHERE k.label = 'madv')"

@@ -105,9 +105,13 @@ t_ab=$(( $(date +%s) - t0 ))
 cat "$work/ab.err" "$work/ab.out"
 grep -q "A = v6.12-debian (v6.12-debian), B = $label " "$work/ab.err" ||
 	fail "ab --new labels are not git describe (expected v6.12-debian and $label)"
-grep -qE "^row .* $label +change " "$work/ab.out" || fail "$label is not the compared kernel"
-grep -E '^aim9 .*brk_test\.ops_per_sec \[' "$work/ab.out" | head -n 1 >"$work/row"
-grep -q "regression$" "$work/row" || fail "ab --new: brk_test not a significant regression: $(cat "$work/row")"
+grep -qE "^row .* $label +change |^baseline: .*; compared: $label$" "$work/ab.out" ||
+	fail "$label is not the compared kernel"
+# compare's default text folds a row past 80 columns: joined again here
+awk 'NR > 1 && /^  [^ ]/ { sub(/^  /, " "); printf "%s", $0; next }
+     NR > 1 { print "" } { printf "%s", $0 } END { print "" }' "$work/ab.out" |
+	grep -E '^aim9 .*brk_test\.ops_per_sec \[' | head -n 1 >"$work/row"
+grep -qE "(: | )regression( |$)" "$work/row" || fail "ab --new: brk_test not a significant regression: $(cat "$work/row")"
 
 # 3. bisect finds the culprit
 step "bisect --good v6.12-debian --bad HEAD of $N commits"

@@ -95,9 +95,15 @@ ab() {
 slow_ab() {
 	MMBENCH_VM_APPEND="mmb_brk_loops=$VLOOPS" ab --clock virtual --patch "$FIX/slow-brk-tunable"
 }
+# compare's default text folds a row past 80 columns: each line joined with
+# its indented continuation lines, a row is one line again
+unwrap() {
+	awk 'NR > 1 && /^  [^ ]/ { sub(/^  /, " "); printf "%s", $0; next }
+	     NR > 1 { print "" } { printf "%s", $0 } END { print "" }' "$@"
+}
 # the row of brk_test in a compact table, and the regression it must show
 brk_row() {
-	grep -E '^aim9 .*brk_test\.ops_per_sec \[' "$1" | head -n 1 >"$work/row"
+	unwrap "$1" | grep -E '^aim9 .*brk_test\.ops_per_sec \[' | head -n 1 >"$work/row"
 	[ -s "$work/row" ] || fail "no brk_test row for $new in the comparison ($1)"
 }
 step "ab --clock virtual: slow-brk-tunable, mmb_brk_loops=$VLOOPS"
@@ -109,9 +115,10 @@ cat "$work/slow.err" "$work/slow.out"
 base=$(git -C "$REPO" rev-parse --short=12 v6.12-debian)
 new=mm-mmap-busy-loop-in-brk-for-mmb_brk_loops-iterations
 # the compact table: one line per row, the compared label in the header
-grep -qE "^row .* $new +change " "$work/slow.out" || fail "$new is not the compared kernel"
+grep -qE "^row .* $new +change |^baseline: .*; compared: $new$" "$work/slow.out" ||
+	fail "$new is not the compared kernel"
 brk_row "$work/slow.out"
-grep -q "regression$" "$work/row" || fail "slow-brk-tunable ($VLOOPS loops, virtual clock) not reported as a significant regression: $(cat "$work/row")"
+grep -qE "(: | )regression( |$)" "$work/row" || fail "slow-brk-tunable ($VLOOPS loops, virtual clock) not reported as a significant regression: $(cat "$work/row")"
 grep -qE ' -[0-9.]+% ' "$work/row" || fail "slow-brk-tunable change is not negative: $(cat "$work/row")"
 grep -q "\[tcg-icount\]" "$work/slow.err" || fail "the virtual clock is not reported"
 grep -q "^clock: virtual (guest instructions" "$work/slow.out" || fail "compare does not state the clock"
@@ -127,11 +134,11 @@ rc=0
 MMBENCH_VM_APPEND="mmb_brk_loops=$LOOPS" ab --patch "$FIX/slow-brk-tunable" \
 	--base-name v6.12-debian-real --new-name slow-brk-real >"$work/real.out" 2>"$work/real.err" || rc=$?
 cat "$work/real.err" "$work/real.out"
-grep -E '^aim9 .*brk_test\.ops_per_sec \[' "$work/real.out" | head -n 1 >"$work/real.row" || true
-if grep -q "regression$" "$work/real.row"; then
+unwrap "$work/real.out" | grep -E '^aim9 .*brk_test\.ops_per_sec \[' | head -n 1 >"$work/real.row" || true
+if grep -qE "(: | )regression( |$)" "$work/real.row"; then
 	echo "real clock: found: $(cat "$work/real.row")"
 elif grep -q "inconclusive" "$work/real.row" &&
-	grep -v '^aim9 ' "$work/real.out" | grep -Eqi "inconclusive.*(busy|disturbed|interference|clean|drift)"; then
+	unwrap "$work/real.out" | grep -v '^aim9 ' | grep -Eqi "inconclusive.*(busy|disturbed|interference|clean|drift)"; then
 	echo "NOTE: real clock: inconclusive on this host, with the reason: $(cat "$work/real.row")"
 else
 	fail "real-clock A/B (exit $rc): neither a regression nor an inconclusive verdict with its reason: $(cat "$work/real.row")"
@@ -170,11 +177,15 @@ cat "$work/noop.err" "$work/noop.out"
 # strong evidence (p(BH) >= 0.001), which a harness that pooled iterations
 # as independent samples would fail.
 if ! grep -q "^verdict: no significant change" "$work/noop.out"; then
-	grep -E '^aim9 .*brk_test\.ops_per_sec \[' "$work/noop.out" | head -n 1 >"$work/noop.row"
+	unwrap "$work/noop.out" | grep -E '^aim9 .*brk_test\.ops_per_sec \[' | head -n 1 >"$work/noop.row"
 	[ -s "$work/noop.row" ] || fail "no brk_test row in the noop comparison"
+	# p(BH) is the row's last plain number (a folded row's too), the change its first N%
 	awk '{
-		p = $(NF - 1); c = ""
-		for (i = 1; i <= NF; i++) if ($i ~ /^[+-][0-9.]+%$/) { c = $i; break }
+		p = ""; c = ""
+		for (i = 1; i <= NF; i++) {
+			if (c == "" && $i ~ /^[+-][0-9.]+%$/) c = $i
+			if ($i ~ /^[0-9.]+([eE][-+]?[0-9]+)?$/) p = $i
+		}
 		if (c == "" || p !~ /^[0-9.eE+-]+$/) exit 1
 		sub(/%$/, "", c); sub(/^\+/, "", c); c += 0
 		if (c < 0) c = -c

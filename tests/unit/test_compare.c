@@ -440,7 +440,13 @@ static void test_zero_baseline(void **state)
 			fail_msg("format %s:\n%s", name, sb.buf);
 		if (!(renderers[f]->flags & RENDER_NOTES))
 			continue;
-		/* said once, whatever the number of n/a cells */
+		/* said once, whatever the number of n/a cells; lkp, as 0-day, lists only
+		   changed stats: its n/a rows did not change, so they are left out */
+		if (!strcmp(name, "lkp")) {
+			assert_int_equal(count_str(sb.buf, "n/a"), 0);
+			assert_non_null(strstr(sb.buf, "2 unchanged stats left out"));
+			continue;
+		}
 		if (count_str(sb.buf, "n/a: the baseline is 0") != 1)
 			fail_msg("format %s, no single note:\n%s", name, sb.buf);
 		if (!strcmp(name, "text")) {
@@ -449,9 +455,6 @@ static void test_zero_baseline(void **state)
 			assert_true(has_line(sb.buf, "  new       4              0      n/a                  n/a"
 						     "   1.0000   1.0000  no significant change"));
 			assert_true(strstr(sb.buf, "  new       4       11918.08   -0.99%") != NULL);
-		} else if (!strcmp(name, "lkp")) {
-			assert_true(has_line(sb.buf, "      0.00              n/a       0.00 \xc2\xb1 70%  ebizzy.time.sys"));
-			assert_true(has_line(sb.buf, "      0.00              n/a       0.00        ebizzy.time.user"));
 		} else if (!strcmp(name, "mmtests")) {
 			assert_true(strstr(sb.buf, "Amean     time.sys-2                0.00 (   0.00%)"
 						   "              0.00 (     n/a)") != NULL);

@@ -401,6 +401,55 @@ static void test_multi_commit(void **state)
 	}
 }
 
+/* "s" with its first "from" replaced by "to" (the fixture must have it). */
+static void replace_once(struct strbuf *s, const char *from, const char *to)
+{
+	char *at = strstr(s->buf, from);
+	struct strbuf out = STRBUF_INIT;
+
+	assert_non_null(at);
+	strbuf_add(&out, s->buf, (size_t)(at - s->buf));
+	strbuf_addstr(&out, to);
+	strbuf_addstr(&out, at + strlen(from));
+	strbuf_release(s);
+	*s = out;
+}
+
+/*
+ * An improvement mail: 0-day writes its change unsigned ("noticed a 94.7%
+ * improvement of will-it-scale.per_process_ops"); the headline is that
+ * sentence's metric, +94.7%, never the table's first row (issue 45 item 8).
+ */
+static void test_improvement_unsigned(void **state)
+{
+	struct lkp_report r;
+	struct strbuf sb;
+	char err[512];
+
+	(void)state;
+	load("wis-report.txt", &sb);
+	replace_once(&sb, "noticed a -12.3% regression of", "noticed a 94.7% improvement of");
+	/* a monitor first in the table: the row the fallback would take */
+	replace_once(&sb, "    180342 \xc2\xb1  2%     -12.3%     158160 \xc2\xb1  3%  will-it-scale.per_process_ops\n",
+		     "      4.23 \xc2\xb1  5%      -7.2%       3.93 \xc2\xb1  4%  mpstat.cpu.all.soft%\n"
+		     "    180342 \xc2\xb1  2%     +94.7%     351126 \xc2\xb1  3%  will-it-scale.per_process_ops\n");
+	if (lkpreport_parse(&r, sb.buf, sb.len, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_string_equal(r.headline_metric, "will-it-scale.per_process_ops");
+	assert_false(r.headline_from_table);
+	assert_true(fabs(r.headline_change - 94.7) < 1e-9);
+	assert_int_equal(r.direction, 1);
+	lkp_report_release(&r);
+	/* an improvement of a lower-is-better metric is a fall */
+	replace_once(&sb, "noticed a 94.7% improvement of will-it-scale.per_process_ops",
+		     "noticed a 30.1% improvement of will-it-scale.time.elapsed_time");
+	if (lkpreport_parse(&r, sb.buf, sb.len, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_true(fabs(r.headline_change + 30.1) < 1e-9);
+	lkp_report_release(&r);
+	strbuf_release(&sb);
+}
+
 static void test_wis_report(void **state)
 {
 	struct lkp_report r;
@@ -1002,6 +1051,7 @@ int main(void)
 		cmocka_unit_test(test_base64_crlf),
 		cmocka_unit_test(test_multi_commit),
 		cmocka_unit_test(test_wis_report),
+		cmocka_unit_test(test_improvement_unsigned),
 		cmocka_unit_test(test_missing_sections),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_truncations),

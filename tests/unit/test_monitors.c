@@ -209,8 +209,13 @@ static void test_settle(void **state)
 	compare_text(&sb, &c);
 	assert_non_null(strstr(sb.buf, "verdict: no significant change (1 comparison tested)"));
 	strbuf_reset(&sb);
-	monitors_note(&sb, &c, MONITORS_CHANGED);
+	monitors_note(&sb, &c, MONITORS_CHANGED, false);
 	assert_non_null(strstr(sb.buf, "monitors: 3 rows"));
+	/* the default text's short paste counts them and says where they are */
+	strbuf_reset(&sb);
+	monitors_note(&sb, &c, MONITORS_CHANGED, true);
+	assert_string_equal(sb.buf, "monitors: 3 rows changed, never in the verdict"
+			    " (--verbose lists them)\n");
 	strbuf_release(&sb);
 	compare_release(&c);
 
