@@ -40,9 +40,10 @@ void vm_result_release(struct vm_result *r)
 }
 
 /*
- * auto: microvm for TCG on the real clock, where it halves the boot-to-boot
- * noise of q35 (docs/kernel-ab.md), when the kernel has virtio over MMIO
- * and the guest is told its TSC rate (without it a microvm guest hung in
+ * auto: microvm for TCG on the real clock (quieter within a boot than q35,
+ * a faster boot, no worse between boots: docs/kernel-ab.md), when the
+ * kernel has virtio over MMIO and the guest is told its TSC rate (without
+ * it a microvm guest hung in
  * calibrate_delay() in 11 of 20 boots on a busy host: host_tsc_khz());
  * q35 otherwise.  Debian's 6.1 hangs bringing up a second vCPU on the
  * virtual clock on either machine, and KVM's microvm is not measured here.
