@@ -155,5 +155,5 @@ int plugin_metric_places(const char *workload, const char *metric)
 	}
 	if (!d->ok || (i = plugin_metric_index(&d->p, metric)) < 0)
 		return -1;
-	return d->p.metrics[i]->places ? d->p.metrics[i]->places : -1;
+	return d->p.metrics[i]->places ? (int)d->p.metrics[i]->places : -1;
 }

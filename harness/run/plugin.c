@@ -261,8 +261,8 @@ static int plugin_check(struct plugin *p, const struct mmb_workload *d, const ch
 		if (!md->unit)
 			return error("%s: metric '%s' has no unit", path, md->name);
 		if (md->places < 0 || md->places > 9)
-			return error("%s: metric '%s': places %d: 1 to 9, or 0 for mmtests' 2", path,
-				     md->name, md->places);
+			return error("%s: metric '%s': places %lld: 1 to 9, or 0 for mmtests' 2", path,
+				     md->name, (long long)md->places);
 	}
 	if (!p->nmetrics)
 		return error("%s: declares no metrics", path);
@@ -441,7 +441,7 @@ static void get_metrics(struct desc_rd *r, struct mmb_metric_def *t, size_t n)
 		t[i].unit = get_str(r);
 		t[i].better = (enum mmb_better)(int)(int64_t)get_u64(r);
 		t[i].help = get_str(r);
-		t[i].places = (int)(int64_t)get_u64(r);
+		t[i].places = (int64_t)get_u64(r);
 		if (!t[i].name)
 			r->bad = true;
 	}

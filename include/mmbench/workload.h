@@ -91,7 +91,7 @@ struct mmb_metric_def {
 	enum mmb_better better;
 	const char *help;
 	/* ABI 1.2 */
-	int places;		/* decimals of mmtests' layout (its DecimalPlaces), 1-9; 0: 2 */
+	int64_t places;		/* decimals of mmtests' layout (its DecimalPlaces), 1-9; 0: 2 */
 };
 
 /* ---------------------------------------------------------- requirements */

@@ -75,7 +75,7 @@ static const struct mmb_param_def sng_params[] = {
 	{ 0 },
 };
 
-#define METRIC(n, u, b, h) { .name = n, .unit = u, .better = b, .help = h },
+#define METRIC(n, u, b, h) { .name = (n), .unit = (u), .better = (b), .help = (h) },
 #define OPS(s) METRIC(#s ".ops", "bogo-ops", MMB_HIGHER_IS_BETTER, "bogo ops of all instances") \
 	METRIC(#s ".ops_per_sec", "bogo-ops/s", MMB_HIGHER_IS_BETTER, "bogo ops per second, real time")
 #define FAST(n, u) METRIC(n, u, MMB_HIGHER_IS_BETTER, "stress-ng's miscellaneous metric")
