@@ -1,5 +1,6 @@
 #include "qemu.h"
 #include "db.h"
+#include "stats.h"
 #include "util.h"
 
 #include <errno.h>
@@ -140,13 +141,6 @@ static double tsc_khz_over(long window_ns)
 	return (double)(t1 - t0) * 1e6 / (double)(n1 - n0);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static unsigned long measure_tsc_khz(void)
 {
 	double k[3];
@@ -154,7 +148,7 @@ static unsigned long measure_tsc_khz(void)
 	for (int i = 0; i < 3; i++)
 		if ((k[i] = tsc_khz_over(20000000)) <= 0)
 			return 0;
-	qsort(k, 3, sizeof(k[0]), cmp_double);
+	stats_sort(k, 3);
 	/* three windows that disagree by more than 0.1%: no steady TSC to state */
 	if (k[2] - k[0] > k[1] * 1e-3)
 		return 0;
