@@ -32,7 +32,7 @@ void plot_variant_axis(struct strbuf *sc, const struct plot_group *g, const size
 {
 	size_t longest = 0;
 
-	strbuf_addstr(sc, "set tmargin at screen 0.84\nset bmargin 7\nset lmargin 12\n"
+	strbuf_addstr(sc, "set tmargin at screen 0.84\nset bmargin 9\nset lmargin 12\n"
 		      "set key at screen 0.5,0.915 center top horizontal samplen 2\n"
 		      "set grid noxtics\n");
 	if (zero_line)
@@ -172,12 +172,13 @@ static void box_samples(const struct boxes *b, const struct plot_group *g, struc
 }
 
 /* The y axis names the metric, or the baseline its values are in % of. */
-static void box_ylabel(struct strbuf *sc, const struct boxes *b, const struct plot_group *g)
+static void box_ylabel(struct strbuf *sc, const struct boxes *b, const struct plot_group *g,
+		       const char *unit)
 {
 	char *l;
 
 	if (!b->normalise) {
-		plot_metric_label(sc, "ylabel", g);
+		plot_metric_label(sc, "ylabel", g, unit);
 		return;
 	}
 	l = xasprintf("%s, %% of %s mean per operation (%s)", g->metric, g->kernels[0],
@@ -192,6 +193,7 @@ static int plot_boxes_one(const struct plot_group *g, const struct plot_opts *o,
 	struct boxes b = { .vs = vs, .nvs = nvs, .bw = 0.8 / g->nkernels };
 	struct picture p;
 	size_t K = g->nkernels;
+	const char *unit = "%";
 	char *title;
 
 	plot_picture_init(&p, "box");
@@ -207,22 +209,23 @@ static int plot_boxes_one(const struct plot_group *g, const struct plot_opts *o,
 	title = part && *part ? xasprintf("%s %s per operation (%s)", g->workload, g->metric, part)
 			      : xasprintf("%s %s per operation", g->workload, g->metric);
 	plot_picture_begin(&p, g, o, part, title, vs, nvs);
-	plot_headings(&p.sc, p.title, "box: quartiles and median; whiskers: furthest sample within 1.5 IQR; points: every sample", p.cap);
+	plot_headings(&p.sc, &p, o, "box: quartiles and median; whiskers: furthest sample within 1.5 IQR; points: every sample", NULL);
 	if (!b.normalise) {
 		double vlo, vhi;
 
 		/* every sample is drawn: the range holds them all */
 		plot_sample_range(g, vs, nvs, &vlo, &vhi);
-		plot_si_tics(&p.sc, "y", vlo, vhi, g->unit, 6, true, NULL);
+		unit = plot_si_tics(&p.sc, "y", vlo, vhi, g->unit, 6, true, NULL);
 	}
 	plot_variant_axis(&p.sc, g, vs, nvs, false);
-	box_ylabel(&p.sc, &b, g);
+	box_ylabel(&p.sc, &b, g, unit);
+	plot_key_title(&p.sc, unit);
 	strbuf_addf(&p.sc, "set boxwidth %.4f absolute\nset style fill solid 0.15 border\n", b.bw * 0.75);
 	strbuf_addstr(&p.sc, "plot ");
 	for (size_t k = 0; k < K; k++) {
 		strbuf_addf(&p.sc, "%s@DATA@ index %zu using 1:2:3:4:5 with candlesticks whiskerbars 0.6 lt %d lw 1.5",
 			    k ? ", \\\n     " : "", k, plot_lt_of(k));
-		plot_add_title(&p.sc, g->kernels[k]);
+		plot_add_title(&p.sc, plot_kernel_key(g, o, k));
 		strbuf_addf(&p.sc, ", \\\n     '' index %zu using 1:6:6:6:6 with candlesticks lt %d lw 3 dt 1 notitle, \\\n"
 			    "     '' index %zu using 1:2 with points lt %d pt %d ps 0.6 notitle",
 			    k, plot_lt_of(k), K + k, plot_lt_of(k), plot_kernel_open_points[k % NSTYLE]);

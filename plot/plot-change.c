@@ -71,17 +71,17 @@ static void change_skipped(const struct plot_group *g, const struct plot_opts *o
 }
 
 /* Which bar is which kernel, and what the error bars are. */
-static char *change_subtitle(const struct plot_group *g)
+static char *change_subtitle(const struct plot_group *g, const struct plot_opts *o)
 {
 	struct strbuf order = STRBUF_INIT;
 	size_t K = g->nkernels;
 
 	if (K <= 2)
-		return xasprintf("%s; error bars: 95%% CI of the change of the %s", g->kernels[1],
-				 plot_mean_title(g));
-	strbuf_addstr(&order, "bars left to right:");
+		return xasprintf("%s vs %s; error bars: 95%% CI of the change of the %s",
+				 plot_kernel_key(g, o, 1), plot_kernel_key(g, o, 0), plot_mean_title(g));
+	strbuf_addf(&order, "vs %s; bars left to right:", plot_kernel_key(g, o, 0));
 	for (size_t k = 1; k < K; k++)
-		strbuf_addf(&order, " %s%s", g->kernels[k], k + 1 < K ? "," : "");
+		strbuf_addf(&order, " %s%s", plot_kernel_key(g, o, k), k + 1 < K ? "," : "");
 	strbuf_addf(&order, "; error bars: 95%% CI of the change of the %s", plot_mean_title(g));
 	return strbuf_detach(&order);
 }
@@ -89,12 +89,31 @@ static char *change_subtitle(const struct plot_group *g)
 /* a bar's label: bounded digits however large the change (as fmt_fixed()) */
 #define CHANGE_LABEL "abs($2)<1e15?sprintf(\"%+.1f%%\",$2):sprintf(\"%+.2e%%\",$2)"
 
+/*
+ * Where a bar's value label sits: past its CI's end, and past the triangle
+ * where the CI is open (drawn to the edge), so no label covers a mark.
+ */
+static void change_label_ys(const struct changes *c, char lo[static 160], char hi[static 160])
+{
+	const struct open_ends *e = &c->r.open;
+	double gap = 0.07 * (e->top - e->bottom);
+
+	if (e->above)
+		snprintf(hi, 160, "(valid(4)&&$4<%.10g?$4:%.10g)", e->top, e->top + gap);
+	else
+		snprintf(hi, 160, "$4");
+	if (e->below)
+		snprintf(lo, 160, "(valid(3)&&$3>%.10g?$3:%.10g)", e->bottom, e->bottom - gap);
+	else
+		snprintf(lo, 160, "$3");
+}
+
 /* A bar per kernel and variant, its fill the class (in black and white too: solid, hatched, empty). */
 static void change_bars(struct strbuf *sc, const struct changes *c, size_t J, bool crowded)
 {
-	char lo[96], hi[96], *cols = plot_open_ends_using(&c->r.open);
+	char lo[160], hi[160], *cols = plot_open_ends_using(&c->r.open);
 
-	plot_open_ends_cols(&c->r.open, lo, hi);
+	change_label_ys(c, lo, hi);
 	strbuf_addstr(sc, "plot ");
 	for (size_t j = 0; j < J; j++) {
 		strbuf_addf(sc, "%s@DATA@ index %zu using 1:($6==1?$2:NaN) with boxes ls 101 fill solid 0.8 border lc rgb \"black\" %s, \\\n"
@@ -124,6 +143,7 @@ static int plot_change_one(const struct plot_group *g, const struct plot_opts *o
 	double bw = 0.8 / J, span, pad;
 	struct changes c = { .r.any = false };	/* the range from 0: it holds the zero line */
 	struct picture p;
+	struct strbuf notes = STRBUF_INIT;
 	char *title, *sub, *yl;
 	bool crowded;
 
@@ -141,8 +161,10 @@ static int plot_change_one(const struct plot_group *g, const struct plot_opts *o
 	title = part && *part ? xasprintf("%s %s: change vs %s (%s)", g->workload, g->metric, g->kernels[0], part)
 			      : xasprintf("%s %s: change vs %s", g->workload, g->metric, g->kernels[0]);
 	plot_picture_begin(&p, g, o, part, title, vs, nvs);
-	sub = change_subtitle(g);
-	plot_headings(&p.sc, p.title, sub, p.cap);
+	sub = change_subtitle(g, o);
+	plot_open_ends_legend(&notes, &c.r.open);
+	plot_headings(&p.sc, &p, o, sub, notes.buf);
+	strbuf_release(&notes);
 	free(sub);
 	plot_variant_axis(&p.sc, g, vs, nvs, true);
 	yl = xasprintf("%% change of %s %s (%s)", plot_mean_title(g), g->metric, plot_direction(g->better));
@@ -151,14 +173,14 @@ static int plot_change_one(const struct plot_group *g, const struct plot_opts *o
 	/* room for the value labels above/below the bars; vertical when bars are narrow */
 	crowded = J * nvs > 10;
 	span = c.r.hi - c.r.lo > 0 ? c.r.hi - c.r.lo : 1;
-	pad = crowded ? 0.2 : 0.12;
+	/* an open end's label sits past its triangle: more room there */
+	pad = (crowded ? 0.2 : 0.12) + (c.r.open.above || c.r.open.below ? 0.08 : 0);
 	strbuf_addf(&p.sc, "set yrange [%.6g:%.6g]\n", c.r.lo - pad * span, c.r.hi + pad * span);
 	strbuf_addf(&p.sc, "set boxwidth %.4f absolute\n", bw * 0.7);
 	strbuf_addstr(&p.sc, "set style line 101 lc rgb \"#1a9641\" lw 1\n"		/* improvement */
 		      "set style line 102 lc rgb \"#d7191c\" lw 1\n"			/* regression */
 		      "set style line 103 lc rgb \"#808080\" lw 1\n"
 		      "set style line 104 lc rgb \"#e6a000\" lw 1\n");	/* inconclusive */
-	plot_open_ends_legend(&p.sc, &c.r.open);
 	change_bars(&p.sc, &c, J, crowded);
 	plot_open_ends_release(&c.r.open);
 	return plot_picture_finish(&p, o, out);

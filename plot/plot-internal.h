@@ -45,12 +45,16 @@ struct change_range {
 
 struct picture {
 	const char *kind;		/* scaling, box, change, dist */
-	char *name, *title, *cap;
+	char *name, *title, *cap, *cap_n;	/* cap: kernels, machine; cap_n: n per label */
 	struct strbuf sc, dat;		/* NAME.gp and NAME.dat */
 };
 
-/* A kernel's name in the key. */
+/* A text in the key. */
 void plot_add_title(struct strbuf *sb, const char *kernel);
+/* The key text of kernel k: the label and what differs (plot_opts.legend), else the label. */
+const char *plot_kernel_key(const struct plot_group *g, const struct plot_opts *o, size_t k);
+/* The key's title: the unit of the values, as the axis shows it. */
+void plot_key_title(struct strbuf *sb, const char *unit);
 /* Add a copy of s to the n strings of *v unless one of them is s already. */
 void plot_add_unique(char ***v, size_t *n, const char *s);
 /* Draws the comparison value's change of the statistic drawn (compare_change_of()). */
@@ -64,21 +68,29 @@ void plot_change_range_add(struct change_range *r, size_t b, const struct change
 const char *plot_direction(int better);
 /* Free the n strings of v and v itself. */
 void plot_free_strings(char **v, size_t n);
-/* Title, subtitle and caption at fixed places so they never collide with the key. */
-void plot_headings(struct strbuf *sb, const char *title, const char *subtitle, const char *cap);
+/*
+ * Title (the experiment first), subtitle and the two caption lines at fixed
+ * places so they never collide with the key; notes (what the picture's
+ * marks mean) on a line above them, below the x axis: off the data.
+ */
+struct picture;
+void plot_headings(struct strbuf *sb, const struct picture *p, const struct plot_opts *o,
+		   const char *subtitle, const char *notes);
 int plot_lt_of(size_t k);
 /* The statistic the group draws (compare's choice for its rows). */
 enum stats_mean_kind plot_mean_kind(const struct plot_group *g);
 const char *plot_mean_title(const struct plot_group *g);
-char *plot_metric_axis(const struct plot_group *g);
-/* The axis ("ylabel", "xlabel") that carries the metric, its unit and direction. */
-void plot_metric_label(struct strbuf *sb, const char *axis, const struct plot_group *g);
+/* "metric (unit), direction"; unit NULL: the group's. */
+char *plot_metric_axis(const struct plot_group *g, const char *unit);
+/* The axis ("ylabel", "xlabel") that carries the metric, its unit as the tics show it and direction. */
+void plot_metric_label(struct strbuf *sb, const char *axis, const struct plot_group *g,
+		       const char *unit);
 char *plot_name(const struct plot_group *g, const char *kind, const char *extra);
 /* The bounds $3 and $4 as expressions, open ones drawn to the edge. */
 void plot_open_ends_cols(const struct open_ends *e, char lo[static 96], char hi[static 96]);
 void plot_open_ends_init(struct open_ends *e, size_t nblocks);
-/* What the triangles mean, in a corner of the panel. */
-void plot_open_ends_legend(struct strbuf *sc, const struct open_ends *e);
+/* What the triangles mean, added to the picture's notes (drawn off the data). */
+void plot_open_ends_legend(struct strbuf *notes, const struct open_ends *e);
 /* Block b's triangles at the edge where its intervals are open; x: the x column or expression. */
 void plot_open_ends_marks(struct strbuf *sc, const struct open_ends *e, size_t b,
 			  const char *x, const char *style);
@@ -107,11 +119,13 @@ void plot_set_text(struct strbuf *sb, const char *what, const char *text, const 
 /*
  * Round, SI-scaled tics over [lo, hi], about n of them, and the range set
  * to whole steps (so every interval inside [lo, hi] is drawn in full):
- * "200k" rather than 200000, and for seconds "35 ms" rather than 0.035.
+ * "200k" rather than 200000, and for seconds "35" in an axis of ms, not 0.035.
  * Other units below 1 keep plain decimals (a ratio of 0.5 is not "500m").
+ * Returns the unit the tics are in: for seconds the prefix moves into it
+ * ("ms", tics "35"), so the axis label and the tics agree; others unit.
  */
-void plot_si_tics(struct strbuf *sb, const char *axis, double lo, double hi, const char *unit,
-		  int n, bool snap, const char *font);
+const char *plot_si_tics(struct strbuf *sb, const char *axis, double lo, double hi,
+			 const char *unit, int n, bool snap, const char *font);
 /* The n values of v in ascending order, a copy to free. */
 double *plot_sorted_copy(const double *v, size_t n);
 /* The value of key as the variant's name shows it, or NULL. */

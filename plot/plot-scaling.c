@@ -190,22 +190,22 @@ static void scaling_xaxis(struct strbuf *sc, const struct scaling *s)
 }
 
 /* Top panel: the statistic and its CI per kernel; the key above it, never on the curves. */
-static void scaling_top_panel(struct strbuf *sc, const struct scaling *s, const struct plot_group *g)
+static void scaling_top_panel(struct strbuf *sc, const struct scaling *s, const struct plot_group *g,
+			      const struct plot_opts *o)
 {
 	size_t K = g->nkernels;
+	const char *unit;
 	char *cols;
 
-	strbuf_addf(sc, "set tmargin at screen %s\nset bmargin at screen 0.42\n"
+	/* the key (its title a line of its own) above the panel, never on the curves */
+	strbuf_addf(sc, "set tmargin at screen %s\nset bmargin at screen 0.44\n"
 		    "set format x \"\"\n"
-		    "set key at screen 0.5,0.915 center top horizontal samplen 3 maxrows 2\n",
-		    K > 4 ? "0.84" : "0.87");
-	if (s->cut_at_zero)
-		strbuf_addstr(sc, "set label \"\xe2\x96\xbc: 95% CI cut at 0\" at graph 0.99,0.04 right"
-			      " font \",8\"\n");
-	plot_open_ends_legend(sc, &s->top);
+		    "set key at screen 0.5,0.92 center top horizontal samplen 3 maxrows 2\n",
+		    K > 4 ? "0.80" : "0.83");
 	/* the range holds every interval: nothing is clipped unmarked */
-	plot_si_tics(sc, "y", s->ylo, s->yhi, g->unit, 5, true, NULL);
-	plot_metric_label(sc, "ylabel", g);
+	unit = plot_si_tics(sc, "y", s->ylo, s->yhi, g->unit, 5, true, NULL);
+	plot_metric_label(sc, "ylabel", g, unit);
+	plot_key_title(sc, unit);
 	strbuf_addstr(sc, "plot ");
 	cols = plot_open_ends_using(&s->top);
 	for (size_t k = 0; k < K; k++) {
@@ -213,7 +213,7 @@ static void scaling_top_panel(struct strbuf *sc, const struct scaling *s, const 
 
 		if (s->empty[k]) {
 			/* gnuplot leaves a line without points out of the key: say why it is missing */
-			t = xasprintf("%s: no samples", g->kernels[k]);
+			t = xasprintf("%s: no samples", plot_kernel_key(g, o, k));
 			strbuf_addf(sc, "%skeyentry with yerrorlines lt %d", k ? ", \\\n     " : "", plot_lt_of(k));
 			plot_add_title(sc, t);
 			free(t);
@@ -222,7 +222,7 @@ static void scaling_top_panel(struct strbuf *sc, const struct scaling *s, const 
 		xexpr = nudged_x(s, k, K);
 		strbuf_addf(sc, "%s@DATA@ index %zu using %s:%s with yerrorlines lt %d",
 			    k ? ", \\\n     " : "", k, xexpr, cols, plot_lt_of(k));
-		plot_add_title(sc, g->kernels[k]);
+		plot_add_title(sc, plot_kernel_key(g, o, k));
 		lt = xasprintf("lt %d", plot_lt_of(k));
 		plot_open_ends_marks(sc, &s->top, k, xexpr, lt);
 		free(lt);
@@ -243,7 +243,7 @@ static void scaling_change_panel(struct strbuf *sc, const struct scaling *s,
 	size_t K = g->nkernels;
 	char *bl, *cols;
 
-	strbuf_addstr(sc, "unset label\nset tmargin at screen 0.38\nset bmargin at screen 0.13\n"
+	strbuf_addstr(sc, "unset label\nset tmargin at screen 0.38\nset bmargin at screen 0.2\n"
 		      "set format x \"%g\"\nset format y \"%g\"\nunset key\n"
 		      "set xzeroaxis lt -1 lw 1\n");
 	if (s->rel.any)
@@ -254,10 +254,9 @@ static void scaling_change_panel(struct strbuf *sc, const struct scaling *s,
 	strbuf_addstr(sc, "set ylabel \"% change\"\n");
 	/* in the gap between the panels, not on the data */
 	bl = xasprintf("change of the %s vs %s, with 95%% CI", plot_mean_title(g), g->kernels[0]);
-	plot_set_text(sc, "label", bl, " at screen 0.13,0.4 left font \",9\"");
+	plot_set_text(sc, "label", bl, " at screen 0.13,0.41 left font \",9\"");
 	free(bl);
 	plot_set_text(sc, "xlabel", s->key, " offset 0,0.3");
-	plot_open_ends_legend(sc, &s->rel.open);
 	if (K < 2 || !s->rel.any) {
 		/* nothing to draw: say why instead of failing on an empty plot */
 		strbuf_addstr(sc, "set yrange [-1:1]\nset label \"no change to show: fewer than 2 samples per kernel\" "
@@ -285,6 +284,7 @@ static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *
 {
 	struct scaling s = { .key = key, .rest = rest };
 	struct picture p;
+	struct strbuf notes = STRBUF_INIT;
 	size_t *vs;
 	char *title, *sub;
 
@@ -304,11 +304,18 @@ static int plot_scaling_one(const struct plot_group *g, const struct plot_opts *
 	strbuf_addstr(&p.sc, "set multiplot\n");
 	sub = xasprintf("%s with 95%% confidence interval; lower panel: change of the %s"
 			" vs the baseline", plot_mean_title(g), plot_mean_title(g));
-	plot_headings(&p.sc, p.title, sub, p.cap);
+	/* what the marks mean, below the axis: never over the data */
+	strbuf_addstr(&notes, "");
+	if (s.cut_at_zero)
+		strbuf_addstr(&notes, "\xe2\x96\xbc at 0: 95% CI cut at 0");
+	plot_open_ends_legend(&notes, &s.top);
+	plot_open_ends_legend(&notes, &s.rel.open);
+	plot_headings(&p.sc, &p, o, sub, notes.buf);
+	strbuf_release(&notes);
 	free(sub);
 	strbuf_addstr(&p.sc, "set lmargin at screen 0.13\nset rmargin at screen 0.97\n");
 	scaling_xaxis(&p.sc, &s);
-	scaling_top_panel(&p.sc, &s, g);
+	scaling_top_panel(&p.sc, &s, g, o);
 	scaling_change_panel(&p.sc, &s, g);
 	strbuf_addstr(&p.sc, "unset multiplot\n");
 	plot_open_ends_release(&s.top);

@@ -320,27 +320,71 @@ int plot_lt_of(size_t k)
 	return (int)(k % NSTYLE) + 1;
 }
 
-/* "machine: ...   n = 10 samples per kernel and point" */
-static char *caption(const struct plot_group *g, const struct plot_opts *o, const size_t *vs, size_t nvs)
+/* The key text of kernel k: the label and what differs (plot_opts.legend), else the label. */
+const char *plot_kernel_key(const struct plot_group *g, const struct plot_opts *o, size_t k)
 {
-	size_t nmin = (size_t)-1, nmax = 0;
-	struct strbuf sb = STRBUF_INIT;
+	return k < o->nlegend && o->legend && o->legend[k] ? o->legend[k] : g->kernels[k];
+}
 
-	for (size_t i = 0; i < nvs; i++)
-		for (size_t k = 0; k < g->nkernels; k++) {
+/* "kernel 6.12.9    machine: ..." */
+static char *caption(const struct plot_opts *o)
+{
+	return xasprintf("%s%smachine: %s", o->kernels ? o->kernels : "", o->kernels ? "    " : "",
+			 o->machine && *o->machine ? o->machine : "unknown");
+}
+
+/* n[k] of each kernel: "a 12, b 12 samples" or, all equal, "12 samples per label" (short for many). */
+static void caption_counts(struct strbuf *sb, const struct plot_group *g, const size_t *lo,
+			   const size_t *hi, const char *noun)
+{
+	bool same = true;
+
+	for (size_t k = 1; k < g->nkernels; k++)
+		same &= lo[k] == lo[0] && hi[k] == hi[0];
+	if (same && g->nkernels > 1) {
+		strbuf_addf(sb, " %zu", lo[0]);
+		if (hi[0] != lo[0])
+			strbuf_addf(sb, "..%zu", hi[0]);
+		strbuf_addf(sb, "%s%s per label", *noun ? " " : "", noun);
+		return;
+	}
+	for (size_t k = 0; k < g->nkernels; k++) {
+		strbuf_addf(sb, "%s %s %zu", k ? "," : "", g->kernels[k], lo[k]);
+		if (hi[k] != lo[k])
+			strbuf_addf(sb, "..%zu", hi[k]);
+	}
+	strbuf_addf(sb, "%s%s", *noun ? " " : "", noun);
+}
+
+/* "n per point: a 12, b 12 samples; runs: 3 per label" */
+static char *caption_n(const struct plot_group *g, const struct plot_opts *o, const size_t *vs,
+		       size_t nvs)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t K = g->nkernels;
+	size_t *lo = xcalloc(K ? K : 1, sizeof(*lo)), *hi = xcalloc(K ? K : 1, sizeof(*hi));
+
+	for (size_t k = 0; k < K; k++) {
+		lo[k] = (size_t)-1;
+		for (size_t i = 0; i < nvs; i++) {
 			size_t n = plot_group_cell(g, vs[i], k)->n;
-			if (n < nmin)
-				nmin = n;
-			if (n > nmax)
-				nmax = n;
+
+			lo[k] = n < lo[k] ? n : lo[k];
+			hi[k] = n > hi[k] ? n : hi[k];
 		}
-	if (nmin == (size_t)-1)
-		nmin = 0;
-	strbuf_addf(&sb, "machine: %s    ", o->machine && *o->machine ? o->machine : "unknown");
-	if (nmin == nmax)
-		strbuf_addf(&sb, "n = %zu samples per kernel and point", nmin);
-	else
-		strbuf_addf(&sb, "n = %zu..%zu samples per kernel and point", nmin, nmax);
+		if (lo[k] == (size_t)-1)
+			lo[k] = 0;
+	}
+	strbuf_addstr(&sb, "n per point:");
+	caption_counts(&sb, g, lo, hi, "samples");
+	if (o->nruns && o->nlegend == K) {
+		strbuf_addstr(&sb, "; runs:");
+		caption_counts(&sb, g, o->nruns, o->nruns, "");
+	}
+	if (o->kept_disturbed)
+		strbuf_addstr(&sb, "; disturbed values kept");
+	free(lo);
+	free(hi);
 	return strbuf_detach(&sb);
 }
 
@@ -353,31 +397,56 @@ void plot_set_text(struct strbuf *sb, const char *what, const char *text, const 
 	free(q);
 }
 
-/* Title, subtitle and caption at fixed places so they never collide with the key. */
-void plot_headings(struct strbuf *sb, const char *title, const char *subtitle, const char *cap)
+/*
+ * Title (the experiment first), subtitle and the two caption lines at fixed
+ * places so they never collide with the key; notes (what the picture's
+ * marks mean) on a line above them, below the x axis: off the data.
+ */
+void plot_headings(struct strbuf *sb, const struct picture *p, const struct plot_opts *o,
+		   const char *subtitle, const char *notes)
 {
-	plot_set_text(sb, "label", title, " at screen 0.5,0.972 center font \",12\"");
+	char *t = o->experiment && *o->experiment ? xasprintf("%s: %s", o->experiment, p->title)
+						  : xstrdup(p->title);
+
+	plot_set_text(sb, "label", t, " at screen 0.5,0.972 center font \",12\"");
+	free(t);
 	if (subtitle)
 		plot_set_text(sb, "label", subtitle, " at screen 0.5,0.937 center font \",9\"");
-	plot_set_text(sb, "label", cap, " at screen 0.01,0.018 left font \",9\"");
+	plot_set_text(sb, "label", p->cap, " at screen 0.01,0.018 left font \",9\"");
+	plot_set_text(sb, "label", p->cap_n, " at screen 0.01,0.05 left font \",9\"");
+	if (notes && *notes)
+		plot_set_text(sb, "label", notes, " at screen 0.01,0.082 left font \",9\"");
+}
+
+/* The key's title: the unit of the values, as the axis shows it. */
+void plot_key_title(struct strbuf *sb, const char *unit)
+{
+	char *t;
+
+	if (!unit || !*unit)
+		return;
+	t = xasprintf("values in %s", unit);
+	plot_set_text(sb, "key title", t, "");
+	free(t);
 }
 
 /*
  * Round, SI-scaled tics over [lo, hi], about n of them, and the range set
  * to whole steps (so every interval inside [lo, hi] is drawn in full):
- * "200k" rather than 200000, and for seconds "35 ms" rather than 0.035.
+ * "200k" rather than 200000, and for seconds "35" in an axis of ms, not 0.035.
  * Other units below 1 keep plain decimals (a ratio of 0.5 is not "500m").
  */
-void plot_si_tics(struct strbuf *sb, const char *axis, double lo, double hi, const char *unit,
-		  int n, bool snap, const char *font)
+const char *plot_si_tics(struct strbuf *sb, const char *axis, double lo, double hi,
+			 const char *unit, int n, bool snap, const char *font)
 {
 	static const char *const pre[] = { "n", "\xc2\xb5", "m", "", "k", "M", "G", "T" };
+	static const char *const secs_unit[] = { "ns", "\xc2\xb5s", "ms", "s" };
 	bool secs = unit && !strcmp(unit, "s");
 	double r, raw, mag, f, step, start, end, a, scale, rlo, rhi;
 	int p, dec, k = 0;
 
 	if (!isfinite(lo) || !isfinite(hi))
-		return;
+		return unit;
 	if (hi < lo) {
 		double t = lo;
 		lo = hi;
@@ -422,29 +491,34 @@ void plot_si_tics(struct strbuf *sb, const char *axis, double lo, double hi, con
 	for (double t = start; t <= end + step * 1e-6 && k < 40; t = start + step * ++k) {
 		double v = fabs(t) < step * 1e-9 ? 0 : t;
 
-		strbuf_addf(sb, "%s\"%s%s%s%s\" %.12g", k ? ", " : "", FMT_F(v * scale, dec),
-			    secs ? " " : "", pre[p / 3 + 3], secs ? "s" : "", v);
+		/* seconds: the prefix goes into the axis label with the unit, the tics are numbers */
+		strbuf_addf(sb, "%s\"%s%s\" %.12g", k ? ", " : "", FMT_F(v * scale, dec),
+			    secs ? "" : pre[p / 3 + 3], v);
 	}
 	strbuf_addf(sb, ")%s%s\n", font ? " font " : "", font ? font : "");
+	return secs ? secs_unit[p / 3 + 3] : unit;
 }
 
-char *plot_metric_axis(const struct plot_group *g)
+char *plot_metric_axis(const struct plot_group *g, const char *unit)
 {
-	if (g->unit && *g->unit)
-		return xasprintf("%s (%s), %s", g->metric, g->unit, plot_direction(g->better));
+	if (!unit)
+		unit = g->unit;
+	if (unit && *unit)
+		return xasprintf("%s (%s), %s", g->metric, unit, plot_direction(g->better));
 	return xasprintf("%s, %s", g->metric, plot_direction(g->better));
 }
 
-/* The axis ("ylabel", "xlabel") that carries the metric, its unit and direction. */
-void plot_metric_label(struct strbuf *sb, const char *axis, const struct plot_group *g)
+/* The axis ("ylabel", "xlabel") that carries the metric, its unit as the tics show it and direction. */
+void plot_metric_label(struct strbuf *sb, const char *axis, const struct plot_group *g,
+		       const char *unit)
 {
-	char *l = plot_metric_axis(g);
+	char *l = plot_metric_axis(g, unit);
 
 	plot_set_text(sb, axis, l, "");
 	free(l);
 }
 
-/* A kernel's name in the key. */
+/* A text in the key. */
 void plot_add_title(struct strbuf *sb, const char *kernel)
 {
 	char *q = gnuplot_quote(kernel);
@@ -606,16 +680,16 @@ void plot_open_ends_marks(struct strbuf *sc, const struct open_ends *e, size_t b
 			    " with points %s pt 11 ps 1.4 notitle", b, x, e->bottom, e->bottom, style);
 }
 
-/* What the triangles mean, in a corner of the panel. */
-void plot_open_ends_legend(struct strbuf *sc, const struct open_ends *e)
+/* What the triangles mean, added to the picture's notes (drawn off the data). */
+void plot_open_ends_legend(struct strbuf *notes, const struct open_ends *e)
 {
 	if (!e->above && !e->below)
 		return;
-	/* just above the panel's top right corner: the triangles sit at the top or bottom edge */
-	strbuf_addf(sc, "set label \"%s%s%s: 95%% CI unbounded (too few or too spread samples)\""
-		    " at graph 1,1.025 right font \",8\"\n",
-		    e->above ? "\xe2\x96\xb2" : "", e->above && e->below ? "/" : "",
-		    e->below ? "\xe2\x96\xbc" : "");
+	if (notes->len && strstr(notes->buf, "95% CI unbounded"))
+		return;
+	strbuf_addf(notes, "%s%s%s%s at an edge: 95%% CI unbounded (too few or too spread samples)",
+		    notes->len ? "; " : "", e->above ? "\xe2\x96\xb2" : "",
+		    e->above && e->below ? "/" : "", e->below ? "\xe2\x96\xbc" : "");
 }
 
 /* A change in data block b: the range holds it and its closed bounds. */
@@ -669,7 +743,8 @@ void plot_picture_begin(struct picture *p, const struct plot_group *g, const str
 {
 	p->name = plot_name(g, p->kind, extra);
 	p->title = title;
-	p->cap = caption(g, o, vs, nvs);
+	p->cap = caption(o);
+	p->cap_n = caption_n(g, o, vs, nvs);
 	script_begin(&p->sc, o, g);
 }
 
@@ -678,6 +753,7 @@ void plot_picture_release(struct picture *p)
 	free(p->name);
 	free(p->title);
 	free(p->cap);
+	free(p->cap_n);
 	strbuf_release(&p->sc);
 	strbuf_release(&p->dat);
 }

@@ -33,6 +33,19 @@ struct plot_opts {
 	 * otherwise each is drawn at once.
 	 */
 	struct gnuplot_batch *batch;
+	/*
+	 * What a picture pasted alone must say (plot_comparison() fills them
+	 * from the comparison value; NULL: unknown): the experiment before the
+	 * title, the kernel release(s) in the caption, each label's key entry
+	 * with what differs between the labels, the runs per label, and that
+	 * disturbed values were kept.
+	 */
+	const char *experiment;
+	const char *kernels;		/* "kernel 6.12.9" or "kernels: a 6.12.9, b 6.13" */
+	char *const *legend;		/* [nlegend] "b: thp.enabled=always" */
+	const size_t *nruns;		/* [nlegend] runs pooled per label */
+	size_t nlegend;
+	bool kept_disturbed;		/* --keep-disturbed kept some disturbed values */
 };
 void plot_opts_init(struct plot_opts *o);
 int plot_format_parse(const char *s, enum plot_format *out);

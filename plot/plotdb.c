@@ -4,6 +4,7 @@
  * so the pictures say what the tables say.
  */
 #include "plotdb.h"
+#include "plot-internal.h"
 #include "progress.h"
 #include "util.h"
 
@@ -226,13 +227,144 @@ void plot_groups_free(struct plot_group *gs, size_t n)
 	free(gs);
 }
 
+/* What a picture pasted alone must say, from the comparison value (plot_opts' context). */
+struct plot_context {
+	char *experiment, *kernels;
+	char **legend;
+	size_t *nruns;
+	size_t n;
+};
+
+/* The pooled runs' experiments, each once ("thp-pft"), or NULL when none is recorded. */
+static char *context_experiment(const struct query_set *qs)
+{
+	char **names = NULL;
+	size_t n = 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t k = 0; k < qs->nlabels; k++)
+		for (size_t r = 0; r < qs->kernels[k].nruns; r++) {
+			const struct query_run *run = &qs->kernels[k].runs[r];
+
+			if (run->pooled && run->experiment && *run->experiment)
+				plot_add_unique(&names, &n, run->experiment);
+		}
+	for (size_t i = 0; i < n && i < 3; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", names[i]);
+	if (n > 3)
+		strbuf_addf(&sb, " and %zu more", n - 3);
+	plot_free_strings(names, n);
+	return n ? strbuf_detach(&sb) : NULL;
+}
+
+/* Do the labels' kernel releases differ (or one is unknown)? */
+static bool releases_differ(const struct query_set *qs)
+{
+	for (size_t k = 0; k < qs->nlabels; k++)
+		if (!*qs->kernels[k].release || strcmp(qs->kernels[k].release, qs->kernels[0].release))
+			return true;
+	return false;
+}
+
+/* "kernel 6.12.9" or "kernels: a 6.12.9, b 6.13-rc1" */
+static char *context_kernels(const struct compare *c, bool differ)
+{
+	const struct query_set *qs = c->qs;
+	struct strbuf sb = STRBUF_INIT;
+
+	bool any = false;
+
+	if (!differ)
+		return xasprintf("kernel %s%s", qs->kernels[0].release,
+				 c->same_kernel ? " (one build: the labels differ in settings)" : "");
+	for (size_t k = 0; k < qs->nlabels; k++)
+		any |= *qs->kernels[k].release != 0;
+	if (!any)
+		return xstrdup("kernel release not recorded");
+	strbuf_addstr(&sb, "kernels:");
+	for (size_t k = 0; k < qs->nlabels; k++)
+		strbuf_addf(&sb, "%s %s %s", k ? "," : "", qs->kernels[k].label,
+			    *qs->kernels[k].release ? qs->kernels[k].release : "(not recorded)");
+	return strbuf_detach(&sb);
+}
+
+/*
+ * Label k's key: "b: thp.enabled=always" (its release first when releases
+ * differ), and "(disturbed values kept)" when --keep-disturbed kept some of its.
+ */
+static char *context_legend(const struct compare *c, size_t k, bool differ)
+{
+	const struct query_kernel *qk = &c->qs->kernels[k];
+	struct strbuf sb = STRBUF_INIT;
+	size_t shown = 0, i;
+
+	strbuf_addstr(&sb, qk->label);
+	if (differ && *qk->release) {
+		strbuf_addf(&sb, ": %s", qk->release);
+		shown++;
+	}
+	for (i = 0; i < c->nsettings && shown < 3; i++, shown++) {
+		const char *v = c->setting[i].values[k];
+
+		v = v && *v ? v : "unset";
+		/* a kernel command line or a version string would fill the key: cut */
+		strbuf_addf(&sb, "%s%s=%.*s%s", shown ? ", " : ": ", c->setting[i].key, 24, v,
+			    strlen(v) > 24 ? "..." : "");
+	}
+	if (i < c->nsettings)
+		strbuf_addf(&sb, ", %zu more settings differ", c->nsettings - i);
+	if (c->kept_disturbed && c->ndisturbed && c->ndisturbed[k])
+		strbuf_addstr(&sb, " (disturbed values kept)");
+	return strbuf_detach(&sb);
+}
+
+static void context_fill(struct plot_context *x, const struct compare *c, struct plot_opts *o)
+{
+	const struct query_set *qs = c->qs;
+	bool differ = releases_differ(qs);
+
+	memset(x, 0, sizeof(*x));
+	x->n = qs->nlabels;
+	x->experiment = context_experiment(qs);
+	x->kernels = context_kernels(c, differ);
+	x->legend = xcalloc(x->n ? x->n : 1, sizeof(*x->legend));
+	x->nruns = xcalloc(x->n ? x->n : 1, sizeof(*x->nruns));
+	o->kept_disturbed = false;
+	for (size_t k = 0; k < x->n; k++) {
+		x->legend[k] = context_legend(c, k, differ);
+		x->nruns[k] = qs->kernels[k].nruns_pooled;
+		if (c->kept_disturbed && c->ndisturbed && c->ndisturbed[k])
+			o->kept_disturbed = true;
+	}
+	o->experiment = x->experiment;
+	o->kernels = x->kernels;
+	o->legend = x->legend;
+	o->nruns = x->nruns;
+	o->nlegend = x->n;
+}
+
+static void context_release(struct plot_context *x, struct plot_opts *o)
+{
+	o->experiment = o->kernels = NULL;
+	o->legend = NULL;
+	o->nruns = NULL;
+	o->nlegend = 0;
+	o->kept_disturbed = false;
+	free(x->experiment);
+	free(x->kernels);
+	plot_free_strings(x->legend, x->n);
+	free(x->nruns);
+}
+
 int plot_comparison(const struct compare *c, struct plot_opts *o, const char *what,
 		    struct plot_list *list)
 {
 	struct plot_group *groups = NULL;
+	struct plot_context ctx;
 	size_t ngroups = 0, first = list->nr;
 	int ret = 0;
 
+	context_fill(&ctx, c, o);
 	o->batch = gnuplot_batch_new(o->outdir);
 	ret = plot_groups_build(c, &groups, &ngroups);
 	for (size_t i = 0; i < ngroups && !ret; i++)
@@ -248,6 +380,7 @@ int plot_comparison(const struct compare *c, struct plot_opts *o, const char *wh
 	}
 	gnuplot_batch_free(o->batch);
 	o->batch = NULL;
+	context_release(&ctx, o);
 	plot_groups_free(groups, ngroups);
 	while (ret && list->nr > first) {
 		struct plot_file *pf = &list->items[--list->nr];

@@ -49,7 +49,7 @@ gp=$TMP/p/pft-faults_cpu-scaling.gp
 grep -q 'pft faults/cpu vs clients' "$gp" || die "scaling title"
 grep -q 'faults/cpu (faults/cpu-s), higher is better' "$gp" || die "y axis names metric, unit, direction"
 grep -q 'title "fork-batching-v2"' "$gp" || die "legend carries the kernel label"
-grep -q 'n = 8 samples per kernel and point' "$gp" || die "caption with n"
+grep -q 'n per point: 8 samples per label; runs: 1 per label' "$gp" || die "caption with n"
 grep -q 'machine: ' "$gp" || die "caption with the machine"
 grep -q 'set logscale x 2' "$gp" || die "strided client list should use log2 x"
 grep -q 'set linetype 2 lc rgb "#D55E00" lw 2 dt 2 pt 5' "$gp" || die "kernels differ by dash type and point shape"
@@ -61,7 +61,7 @@ grep -q '% of v6.8-rc1 mean per operation' "$TMP/p/aim9-ops_per_sec-box.gp" || d
 # the data are there to re-plot: 8 samples per kernel at clients=1
 [ "$(awk '/^# block 0:/,/^$/' "$TMP/p/pft-faults_cpu-dist.dat" | grep -c '^[0-9]')" = 8 ] ||
 	die "distribution data should hold the 8 samples"
-grep -q '"clients=48"' "$TMP/p/pft-faults_cpu-dist.gp" || die "a distribution panel per variant"
+grep -q '"clients=48 (faults/cpu-s)"' "$TMP/p/pft-faults_cpu-dist.gp" || die "a distribution panel per variant"
 
 # ---- the scripts re-render on their own ----
 # (one gnuplot for all of them; `reset session` keeps each script on its own)
