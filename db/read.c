@@ -364,6 +364,30 @@ int db_count_usable(struct mmb_db *db, const char *label, int *n)
 			 (const char *const[]){ label, NULL });
 }
 
+int db_iteration_seconds(struct mmb_db *db, const char *experiment, const char *workload,
+			 double *mean_s, int *n)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*n = 0;
+	*mean_s = 0;
+	if (db_prepare(db, "SELECT count(*), avg(i.elapsed) FROM iterations i"
+		       " JOIN runs r ON r.id = i.run_id"
+		       " WHERE r.experiment = ? AND i.workload = ? AND i.status = 'ok'"
+		       " AND i.warmup = 0 AND i.elapsed > 0", &st))
+		return -1;
+	sqlite3_bind_text(st, 1, experiment, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, workload, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*n = sqlite3_column_int(st, 0);
+		*mean_s = *n ? sqlite3_column_double(st, 1) : 0;
+		rc = SQLITE_DONE;
+	}
+	return db_done(db, st, rc);
+}
+
 int db_usable_accels(struct mmb_db *db, const char *a, const char *b, struct strbuf *out, int *n)
 {
 	sqlite3_stmt *st;

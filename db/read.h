@@ -158,6 +158,12 @@ int db_count_rounds(struct mmb_db *db, const char *label, const char *config_tex
 int db_newest_run(struct mmb_db *db, const char *label, int *id);
 /* Usable runs of label (what compare pools without --last). */
 int db_count_usable(struct mmb_db *db, const char *label, int *n);
+/*
+ * The mean time of a measured iteration of workload in earlier runs of
+ * experiment (reproduce's time estimate), in seconds; *n iterations (0: none).
+ */
+int db_iteration_seconds(struct mmb_db *db, const char *experiment, const char *workload,
+			 double *mean_s, int *n);
 /* The accelerators the usable runs of labels a and b were made under, ", "-joined into out. */
 int db_usable_accels(struct mmb_db *db, const char *a, const char *b, struct strbuf *out, int *n);
 

@@ -18,6 +18,7 @@
 #include "proc.h"
 #include "qemu.h"
 #include "query.h"
+#include "read.h"
 #include "repcompare.h"
 #include "reproduce.h"
 #include "session.h"
@@ -200,6 +201,98 @@ static void print_notes(const struct repro_plan *p)
 		printf("  - %s\n", p->notes[i]);
 }
 
+/*
+ * The plan's time estimate: nkernels x runs x an iteration, the iteration's
+ * time from earlier runs of the experiment in the DB when it holds some.
+ */
+static void print_estimate(const struct repro_args *a, const struct repro_plan *p, size_t nkernels)
+{
+	const char *path = db_default_path(a->db);
+	struct strbuf sb = STRBUF_INIT;
+	struct mmb_db db;
+	double mean = 0;
+	int n = 0;
+
+	/* only a DB that exists is read: a plan never creates one */
+	if (access(path, F_OK) == 0 && db_open_existing(&db, path) == 0) {
+		if (db_iteration_seconds(&db, p->name, p->workload, &mean, &n))
+			n = 0;
+		db_close(&db);
+	}
+	repro_plan_estimate(p, nkernels, mean, n, &sb);
+	printf("\n%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+/* s as one shell word, for a command line printed for the user to copy (never run). */
+static void add_shell_word(struct strbuf *sb, const char *s)
+{
+	bool plain = *s != 0;
+
+	for (const char *c = s; *c && plain; c++)
+		plain = isalnum((unsigned char)*c) || strchr("-_./=:,+@%", *c);
+	strbuf_addch(sb, ' ');
+	if (plain) {
+		strbuf_addstr(sb, s);
+		return;
+	}
+	strbuf_addch(sb, '\'');
+	for (const char *c = s; *c; c++)
+		strbuf_addstr(sb, *c == '\'' ? "'\\''" : (char[2]){ *c, 0 });
+	strbuf_addch(sb, '\'');
+}
+
+/* "mmbench reproduce OPTS... REPORT": the options this run was given that the next one needs. */
+static void next_command(struct strbuf *sb, const struct repro_args *a, const char *opt,
+			 const char *val)
+{
+	strbuf_addstr(sb, "  mmbench reproduce");
+	if (opt) {
+		add_shell_word(sb, opt);
+		add_shell_word(sb, val);
+	}
+	if (a->runs != 6)
+		strbuf_addf(sb, " --runs %d", a->runs);
+	if (a->db) {
+		add_shell_word(sb, "--db");
+		add_shell_word(sb, a->db);
+	}
+	if (a->keep_disturbed)
+		strbuf_addstr(sb, " --keep-disturbed");
+	add_shell_word(sb, strcmp(a->report, "-") ? a->report : "REPORT");
+	strbuf_addch(sb, '\n');
+}
+
+/*
+ * Only the running kernel's commit was measured: the exact commands that
+ * complete the A/B, with --tree (both built and booted in VMs) or by booting
+ * each other commit of the report and running this again with --name.
+ */
+static void print_next_step(const struct repro_args *a, const struct lkp_table *t, int col)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "next step: A/B %.10s against the report's other commit%s in VMs, from a kernel"
+		    " git tree holding them (KERNEL_TREE):\n", t->commits[col].long_sha,
+		    t->ncommits > 2 ? "s" : "");
+	next_command(&sb, a, "--tree", "KERNEL_TREE");
+	for (size_t c = 0; c < t->ncommits; c++) {
+		char *s;
+
+		if ((int)c == col)
+			continue;
+		s = short_sha(&t->commits[c]);
+		strbuf_addf(&sb, "or boot the report's %s commit %s on this machine and run:\n",
+			    c == 0 ? "base" : c == 1 ? "suspect" : "third", s);
+		next_command(&sb, a, "--name", s);
+		free(s);
+	}
+	if (!strcmp(a->report, "-"))
+		strbuf_addstr(&sb, "(REPORT: the report this run read on stdin, saved to a file)\n");
+	fputs(sb.buf, stdout);
+	strbuf_release(&sb);
+}
+
 /* Run on the running kernel (it is column col of the table). */
 static int run_here(const struct repro_args *a, const struct lkp_report *r,
 		    struct repro_plan *p, int col)
@@ -238,7 +331,7 @@ static int run_here(const struct repro_args *a, const struct lkp_report *r,
 			int rc = repro_print_comparison(&db, r, p, &cols, &complete);
 
 			if (rc >= 0 && !complete)
-				printf("to complete the comparison, boot the other commit(s) and run this command again\n");
+				print_next_step(a, t, col);
 			db_close(&db);
 		}
 		for (size_t c = 0; c < n; c++) {
@@ -457,6 +550,7 @@ static int run_tree(struct repro_args *a, const struct lkp_report *r, struct rep
 	for (size_t c = 0; c < ncol; c++)
 		printf("  %-8s %s\n", c == 0 ? "base" : col[c].rcol == 1 ? "suspect" : "column",
 		       col[c].title);
+	print_estimate(a, p, ncol);
 	fflush(stdout);
 	for (size_t c = 1; c < ncol && !ret; c++)
 		ret = ab_column(a, p, sha[0], col, c, exp, &used);
@@ -533,6 +627,7 @@ int cmd_reproduce(int argc, char **argv)
 		       p.runs, p.workload, p.metric, p.lkp_metric, p.yaml);
 		print_commits(p.table, &a);
 		print_notes(&p);
+		print_estimate(&a, &p, p.table->ncommits + a.nfixes);
 		if (check_experiment(&p))
 			ret = EXIT_RUNTIME;
 		goto out;
@@ -562,6 +657,8 @@ int cmd_reproduce(int argc, char **argv)
 	}
 	repro_plan_caveats(&p, &r, o.ncpus, NULL);
 	print_notes(&p);
+	print_estimate(&a, &p, 1);
+	fflush(stdout);
 	ret = run_here(&a, &r, &p, col);
 out:
 	repro_plan_release(&p);

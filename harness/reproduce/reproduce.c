@@ -625,6 +625,7 @@ static int map_pft(struct repro_plan *p, const struct lkp_report *r, const struc
 		note(p, "runtime: %s: lkp repeats pft for that long; here one pft pass per iteration",
 		     lkp_report_param(r, "runtime"));
 	*work_ns = 120 * SEC;
+	p->iteration_bound = true;	/* no runtime parameter: the timeout's basis, not a time */
 	return 0;
 }
 
@@ -647,6 +648,7 @@ static int map_wis(struct repro_plan *p, const struct lkp_report *r, const struc
 	if (add_cpu_param(p, r, o, "nr_task", "nr_task", "100%", err, errlen) < 0)
 		return -1;
 	*work_ns = 60 * SEC;
+	p->iteration_bound = true;
 	return 0;
 }
 
@@ -729,6 +731,7 @@ int repro_plan_build(const struct lkp_report *r, const struct repro_opts *o,
 	if (map_governor(p, r, o, err, errlen))
 		goto fail;
 	p->timeout_ns = work_ns + work_ns / 2 + 120 * SEC;
+	p->iteration_ns = work_ns;
 	{
 		struct strbuf nm = STRBUF_INIT;
 
@@ -744,6 +747,36 @@ int repro_plan_build(const struct lkp_report *r, const struct repro_opts *o,
 fail:
 	repro_plan_release(p);
 	return -1;
+}
+
+void repro_plan_estimate(const struct repro_plan *p, size_t nkernels, double measured_s,
+			 int nmeasured, struct strbuf *out)
+{
+	long long per_kernel = p->rounds ? (long long)p->rounds * p->iterations : p->iterations;
+	long long iters = (long long)nkernels * per_kernel;
+	int64_t it_ns = nmeasured > 0 ? (int64_t)(measured_s * 1e9) : p->iteration_ns;
+	char per[32], total[32];
+
+	units_format_duration(it_ns, per, sizeof(per));
+	units_format_duration(it_ns * iters, total, sizeof(total));
+	strbuf_addf(out, "time estimate: %zu kernel%s x ", nkernels, nkernels == 1 ? "" : "s");
+	if (p->rounds)
+		strbuf_addf(out, "%d boots x %d runs", p->rounds, p->iterations);
+	else
+		strbuf_addf(out, "%d runs", p->iterations);
+	strbuf_addf(out, " x %s%s an iteration = %s%s of measuring", p->iteration_bound &&
+		    nmeasured <= 0 ? "up to " : "", per, p->iteration_bound && nmeasured <= 0 ?
+		    "up to " : "about ", total);
+	if (p->rounds)
+		strbuf_addstr(out, ", plus builds and boots");
+	if (nmeasured > 0)
+		strbuf_addf(out, " (the mean of %d iterations of earlier %s runs in the DB)\n",
+			    nmeasured, p->name);
+	else if (p->iteration_bound)
+		strbuf_addf(out, " (an estimate: %s has no runtime parameter, so this is the limit an"
+			    " iteration may take; earlier runs in the DB would tell)\n", p->testcase);
+	else
+		strbuf_addstr(out, " (an estimate from the report's runtime parameters)\n");
 }
 
 void repro_plan_caveats(struct repro_plan *p, const struct lkp_report *r,

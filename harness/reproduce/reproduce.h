@@ -58,6 +58,8 @@ struct repro_plan {
 	int rounds;		/* boots per kernel, 0 when run on the host */
 	int iterations;		/* per run of the experiment (per boot) */
 	int64_t timeout_ns;
+	int64_t iteration_ns;	/* one iteration's work as the report's params say (testtime...) */
+	bool iteration_bound;	/* iteration_ns is only a limit (no runtime parameter) */
 	char **notes;		/* caveats and remarks, one line each */
 	size_t nnotes;
 	char *name;		/* experiment name */
@@ -102,6 +104,14 @@ int repro_verdict(double report_change, double rel, double rel_lo, double rel_hi
  * common length: "6.12.0-rc1-00042-gcacded5e42b9" names cacded5e42.
  */
 bool repro_release_has_sha(const char *release, const char *sha);
+
+/*
+ * The plan's time as one line, stated as an estimate: nkernels x rounds x
+ * runs x one iteration, the iteration's time measured_s from nmeasured
+ * earlier iterations of the experiment, else from the report's parameters.
+ */
+void repro_plan_estimate(const struct repro_plan *p, size_t nkernels, double measured_s,
+			 int nmeasured, struct strbuf *out);
 
 /* Machine differences worth a caveat (CPU count, TCG), appended to notes. */
 void repro_plan_caveats(struct repro_plan *p, const struct lkp_report *r,
