@@ -323,12 +323,15 @@ int db_previous_label(struct mmb_db *db, const char *label, char **out)
 }
 
 /* One count(*) with text parameters (NULL ends the list). */
-static int count_one(struct mmb_db *db, const char *sql, int *n, const char *const *params)
+/* One row of sql with text params: column 0 an int into *n, column 1 a double into *x (if x). */
+static int one_row(struct mmb_db *db, const char *sql, const char *const *params, int *n, double *x)
 {
 	sqlite3_stmt *st;
 	int rc;
 
 	*n = 0;
+	if (x)
+		*x = 0;
 	if (db_prepare(db, sql, &st))
 		return -1;
 	for (int i = 0; params[i]; i++)
@@ -336,9 +339,16 @@ static int count_one(struct mmb_db *db, const char *sql, int *n, const char *con
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		*n = sqlite3_column_int(st, 0);
+		if (x && *n)
+			*x = sqlite3_column_double(st, 1);
 		rc = SQLITE_DONE;
 	}
 	return db_done(db, st, rc);
+}
+
+static int count_one(struct mmb_db *db, const char *sql, int *n, const char *const *params)
+{
+	return one_row(db, sql, params, n, NULL);
 }
 
 int db_count_rounds(struct mmb_db *db, const char *label, const char *config_text,
@@ -367,25 +377,11 @@ int db_count_usable(struct mmb_db *db, const char *label, int *n)
 int db_iteration_seconds(struct mmb_db *db, const char *experiment, const char *workload,
 			 double *mean_s, int *n)
 {
-	sqlite3_stmt *st;
-	int rc;
-
-	*n = 0;
-	*mean_s = 0;
-	if (db_prepare(db, "SELECT count(*), avg(i.elapsed) FROM iterations i"
+	return one_row(db, "SELECT count(*), avg(i.elapsed) FROM iterations i"
 		       " JOIN runs r ON r.id = i.run_id"
 		       " WHERE r.experiment = ? AND i.workload = ? AND i.status = 'ok'"
-		       " AND i.warmup = 0 AND i.elapsed > 0", &st))
-		return -1;
-	sqlite3_bind_text(st, 1, experiment, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, workload, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*n = sqlite3_column_int(st, 0);
-		*mean_s = *n ? sqlite3_column_double(st, 1) : 0;
-		rc = SQLITE_DONE;
-	}
-	return db_done(db, st, rc);
+		       " AND i.warmup = 0 AND i.elapsed > 0",
+		       (const char *const[]){ experiment, workload, NULL }, n, mean_s);
 }
 
 int db_usable_accels(struct mmb_db *db, const char *a, const char *b, struct strbuf *out, int *n)
