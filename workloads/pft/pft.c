@@ -19,7 +19,9 @@
  *    touch loop, getrusage, clock_gettime -- nothing else is timed;
  *  - wall = latest end - earliest start, user/sys = sums of per-worker
  *    rusage deltas; faults are the *computed* page count, measured minor
- *    faults are only compared (warning above 10%).
+ *    faults are only compared: a warning above 10% off what the THP state
+ *    allows (with THP on for the region, a fault maps a whole folio, so
+ *    as few as pages / folio pages faults are expected).
  * Deliberate differences, none inside the timed loop:
  *  - pft clips n to the allowed CPUs; we run exactly `clients` workers (the
  *    variant label must not lie) and warn instead;
@@ -32,7 +34,6 @@
  *    machine read 0 (the same quantity, without the granularity).
  */
 #include <errno.h>
-#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -51,6 +52,7 @@
 
 #define PFT_MAX_CLIENTS	128	/* pft's MAX_TESTS */
 #define PFT_FALLBACK_LINE 128	/* pft's line size when sysconf has none */
+#define THP_DIR "/sys/kernel/mm/transparent_hugepage"
 
 /* Record the reason and fail the iteration: return PFT_FAIL("why %d", x); */
 #define PFT_FAIL(...) (host->fail(ctx, __VA_ARGS__), MMB_FAIL)
@@ -385,12 +387,99 @@ static int pft_start_workers(const struct mmb_host *host, struct mmb_ctx *ctx,
 	return MMB_OK;
 }
 
+/* The selected word of a THP knob ("always [madvise] never" -> madvise), "" when unreadable. */
+static void thp_word(const struct mmb_host *host, struct mmb_ctx *ctx, const char *path,
+		     char *out, size_t len)
+{
+	char buf[128], *l, *r, *from = buf;
+	size_t n;
+
+	out[0] = '\0';
+	if (host->read_knob(ctx, path, buf, sizeof(buf)) <= 0)
+		return;
+	n = strlen(buf);	/* a plain value as it is, else the word in brackets */
+	l = strchr(buf, '[');
+	r = l ? strchr(l, ']') : NULL;
+	if (l && r) {
+		from = l + 1;
+		n = (size_t)(r - from);
+	}
+	if (n >= len)
+		n = len - 1;
+	memcpy(out, from, n);
+	out[n] = '\0';
+}
+
+/*
+ * The largest folio THP may fault into pft's region, in bytes (0: base
+ * pages only), read through the host's knob reader; state says so for the
+ * messages.  The region is not madvised: a size applies when its
+ * hugepages-<N>kB/enabled is always, or inherit with enabled at always; a
+ * kernel without per-size knobs faults PMD folios when enabled is always.
+ */
+static uint64_t thp_largest(const struct mmb_host *host, struct mmb_ctx *ctx, char *state,
+			    size_t len)
+{
+	char top[32], v[32], path[160], pmd[32];
+	uint64_t largest = 0, pmd_bytes = 2u << 20, page = host->page_size ? host->page_size : 4096;
+	bool per_size = false;
+
+	thp_word(host, ctx, THP_DIR "/enabled", top, sizeof(top));
+	if (host->read_knob(ctx, THP_DIR "/hpage_pmd_size", pmd, sizeof(pmd)) > 0 &&
+	    strtoull(pmd, NULL, 10) > page)
+		pmd_bytes = strtoull(pmd, NULL, 10);
+	for (uint64_t b = 2 * page; b <= pmd_bytes; b *= 2) {
+		snprintf(path, sizeof(path), THP_DIR "/hugepages-%llukB/enabled",
+			 (unsigned long long)(b >> 10));
+		thp_word(host, ctx, path, v, sizeof(v));
+		if (!*v)
+			continue;
+		per_size = true;
+		if (!strcmp(v, "always") || (!strcmp(v, "inherit") && !strcmp(top, "always")))
+			largest = b;
+	}
+	if (!per_size && !strcmp(top, "always"))
+		largest = pmd_bytes;
+	if (largest)
+		snprintf(state, len, "THP enabled=%s, folios up to %llu kB", *top ? top : "?",
+			 (unsigned long long)(largest >> 10));
+	else
+		snprintf(state, len, "THP %s for this region", *top ? "off" : "state unknown");
+	return largest;
+}
+
+/*
+ * Measured minor faults against the computed pages: with THP on for the
+ * region a fault maps a folio, so pages / folio pages .. pages faults are
+ * expected (an allocation that falls back maps base pages); without it
+ * about one a page.  A count outside that by 10% is a warning.
+ */
+static void pft_check_faults(const struct mmb_host *host, struct mmb_ctx *ctx,
+			     const struct pft_state *st, long minflt)
+{
+	uint64_t page = host->page_size ? host->page_size : 4096;
+	char state[96];
+	uint64_t folio = thp_largest(host, ctx, state, sizeof(state));
+	double fewest = folio > page ? (double)st->pages / (double)(folio / page) : (double)st->pages;
+	double lo = fewest * 0.9, hi = (double)st->pages * 1.1;
+
+	host->log(ctx, MMB_LOG_DEBUG, "%lu pages computed, %ld minor faults measured (%s: %.0f..%lu expected)",
+		  st->pages, minflt, state, fewest, st->pages);
+	if ((double)minflt >= lo && (double)minflt <= hi)
+		return;
+	host->log(ctx, MMB_LOG_WARN,
+		  "%lu pages touched but %ld minor faults measured, %.0f..%lu expected with %s (%.0f%% off)",
+		  st->pages, minflt, fewest, st->pages, state,
+		  100.0 * ((double)minflt < lo ? (fewest - (double)minflt) / fewest
+					       : ((double)minflt - (double)st->pages) / (double)st->pages));
+}
+
 /* The workers' clocks and rusage into pft's metrics; untimed. */
 static int pft_report(const struct mmb_host *host, struct mmb_ctx *ctx, struct pft_state *st)
 {
 	struct pft_comm *comm = st->comm;
 	int64_t first = INT64_MAX, last = INT64_MIN;
-	double user = 0, sys = 0, wall, cpu = 0, diff;
+	double user = 0, sys = 0, wall, cpu = 0;
 	long minflt = 0;
 
 	for (int j = 0; j < st->n; j++) {
@@ -412,13 +501,7 @@ static int pft_report(const struct mmb_host *host, struct mmb_ctx *ctx, struct p
 		return PFT_FAIL("the workers' CPU clocks did not advance over %lu pages",
 				  st->pages);
 
-	host->log(ctx, MMB_LOG_DEBUG, "%lu pages computed, %ld minor faults measured",
-		  st->pages, minflt);
-	diff = fabs((double)minflt - (double)st->pages) / (double)st->pages;
-	if (diff > 0.10)
-		host->log(ctx, MMB_LOG_WARN,
-			  "%lu pages touched but %ld minor faults measured (%.0f%% off; THP or fault-around?)",
-			  st->pages, minflt, diff * 100);
+	pft_check_faults(host, ctx, st, minflt);
 
 	host->report(ctx, M_FAULTS_SEC, (double)st->pages / wall);
 	host->report(ctx, M_FAULTS_CPU, (double)st->pages / cpu);
