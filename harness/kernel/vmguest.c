@@ -302,7 +302,7 @@ static void heartbeat_stop(struct guest_sink *g, pthread_t t)
 }
 
 /*
- * The runner's part of the args ("run CONFIG [--iterations N] [--quick]"),
+ * The runner's part of the args ("run CONFIG [--iterations N] [--quick] [--profile]"),
  * run here into the port; the exit code `mmbench run` would have had.
  */
 static int guest_experiment(int fd, int argc, char **argv, int crash_after, double up_agent,
@@ -318,6 +318,7 @@ static int guest_experiment(int fd, int argc, char **argv, int crash_after, doub
 		OPT_INT_RANGE(0, "iterations", &rq.iterations, 1, 1000000, "N",
 			      "measured iterations for every workload"),
 		OPT_BOOL(0, "quick", &rq.quick, "smoke test"),
+		OPT_BOOL(0, "profile", &rq.profile, "a profile per variant"),
 		OPT_END(),
 	};
 

@@ -126,7 +126,7 @@ int ksample_record(struct profile_agg *a, const struct ksyms *k, double period,
 {
 	const struct perf_event_header *h = rec;
 	const uint64_t *u = (const uint64_t *)(h + 1);
-	size_t nu = (len - sizeof(*h)) / sizeof(*u), nr, nf = 0;
+	size_t nu, nr, nf = 0;
 	const char *frames[PROFILE_CHAIN_DEPTH + 1];
 	bool kernel;
 
@@ -135,6 +135,7 @@ int ksample_record(struct profile_agg *a, const struct ksyms *k, double period,
 			 len < sizeof(*h) ? 0 : h->size);
 		return -1;
 	}
+	nu = (len - sizeof(*h)) / sizeof(*u);
 	if (h->type == PERF_RECORD_LOST && nu >= 2)
 		*lost += (int64_t)u[1];	/* id, lost */
 	if (h->type != PERF_RECORD_SAMPLE)
