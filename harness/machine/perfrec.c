@@ -335,7 +335,13 @@ void perfrec_probe(struct perfrec_probe *p)
 	if (rc == 127 || rc < 0) {
 		char why[256];
 
-		/* no perf (an arm64 guest): the built-in sampler, if the kernel lets it */
+		/* no perf on PATH (an arm64 guest): the built-in sampler, if the kernel lets it;
+		 * a perf named by MMBENCH_PERF is what was asked for, and only that */
+		if (env && *env) {
+			snprintf(p->why, sizeof(p->why), "perf is not installed (%s: %s; Debian:"
+				 " apt-get install linux-perf)", p->perf, *msg ? msg : "cannot run it");
+			return;
+		}
 		if (!builtin_probe(p, why, sizeof(why)))
 			return;
 		snprintf(p->why, sizeof(p->why), "perf is not installed (%.200s: %.200s; Debian:"
