@@ -12,7 +12,8 @@
 #     verdict for pageout, every run is recorded with vm.arch arm64, and
 #     compare states the guest's arch; with --profile each boot's guest
 #     records a profile (the built-in sampler: no perf in the guest) whose
-#     rows name reclaim's kernel functions, and compare --profile shows it.  The verdict itself is not checked:
+#     rows name reclaim's kernel functions, and compare --profile shows it;
+#     the swap is the experiment's (swap: {zram}), set up in the guest.  The verdict itself is not checked:
 #     TCG's TLB is not the hardware's (docs/kernel-ab.md, "arm64 guests").
 # Kernels are cached in $MMBENCH_BUILD/cache/kernel (MMBENCH_KERNEL_CACHE)
 # like check-kernel's.  Exit 0 pass, 77 skip, else fail.
@@ -65,7 +66,7 @@ grep -qx "arch=arm64" "$(dirname "$img")/meta" || fail "the cache's meta does no
 
 step "ab --arch arm64 --clock virtual: arm64-no-batched-tlb on pageout"
 "$MM" ab --arch arm64 --tree "$REPO" --base v6.12-debian --base-config tinyconfig \
-	--patch "$FIX" --accel tcg --clock virtual --cpus 2 --mem 512M --zram 64M --rounds "$ROUNDS" \
+	--patch "$FIX" --accel tcg --clock virtual --cpus 2 --mem 512M --rounds "$ROUNDS" \
 	--profile --no-plots "$EXP" >"$work/ab.out" 2>"$work/ab.err" || {
 	cat "$work/ab.err" "$work/ab.out"; fail "mmbench ab --arch arm64 failed"; }
 cat "$work/ab.err" "$work/ab.out"
@@ -79,6 +80,9 @@ grep -q "booting .* \[arm64, tcg-icount, virt," "$work/ab.err" || fail "the boot
 n=$(sqlite3 "$MMBENCH_DB" "SELECT count(*) FROM runs r JOIN run_env e ON e.run_id = r.id
 	WHERE e.key = 'vm.arch' AND e.value = 'arm64' AND r.status = 'complete'")
 [ "$n" -ge $((2 * ROUNDS)) ] || fail "expected $((2 * ROUNDS)) complete runs with vm.arch arm64, got $n"
+# the experiment's zram swap, set up by the guest's runner (swapon(2))
+n=$(sqlite3 "$MMBENCH_DB" "SELECT count(*) FROM run_env WHERE key = 'swap.zram'")
+[ "$n" -ge $((2 * ROUNDS)) ] || fail "expected $((2 * ROUNDS)) runs with the experiment's zram swap, got $n"
 # --profile: every boot's guest profiled pageout with the built-in sampler
 # (no perf in the guest), kernel symbols named from the guest's kallsyms
 n=$(sqlite3 "$MMBENCH_DB" "SELECT count(*) FROM profiles WHERE workload = 'pageout'
