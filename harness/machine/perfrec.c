@@ -57,10 +57,11 @@ static double *map_slot(struct profile_map *m, const char *key)
 			g.key[i] = m->key[j];
 			g.val[i] = m->val[j];
 		}
-		g.n = m->n;
 		free(m->key);
 		free(m->val);
-		*m = g;
+		m->key = g.key;
+		m->val = g.val;
+		m->cap = g.cap;
 	}
 	for (i = hash_str(key) & (m->cap - 1); m->key[i]; i = (i + 1) & (m->cap - 1))
 		if (!strcmp(m->key[i], key))
