@@ -4,6 +4,7 @@
  */
 #include "bisect.h"
 #include "builtin.h"
+#include "initramfs.h"
 #include "parse-options.h"
 #include "util.h"
 #include "vm-options.h"
@@ -58,7 +59,9 @@ int cmd_bisect(int argc, char **argv)
 	} else if (bisect_opts_check(&o, n, argv) < 0 ||
 		   vm_clock_check(&vm.accel, vm.clock) < 0 ||
 		   vm_arch_check(vm.arch, &vm.accel, vm.machine) < 0 ||
-		   (rc = bisect_fake_measure(&o, &m)) < 0) {
+		   (rc = bisect_fake_measure(&o, &m)) < 0 ||
+		   /* real kernels: an arm64 guest's programs, before the first build */
+		   (rc == 0 && vm.arch && initramfs_guest_ready(vm.arch) < 0)) {
 		rc = EXIT_USAGE;
 	} else {
 		o.virtual_clock = vm.clock == VM_CLOCK_VIRTUAL;

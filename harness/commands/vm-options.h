@@ -24,6 +24,8 @@
 	OPT_INT_RANGE(0, "iterations", &(o)->iterations, 1, 100000, "N",		\
 		      "passed to mmbench run"),						\
 	OPT_BOOL(0, "quick", &(o)->quick, "passed to mmbench run"),			\
+	OPT_BOOL(0, "profile", &(o)->profile,						\
+		 "a profile of each variant in the guest (run --profile)"),		\
 	OPT_CALLBACK(0, "zram", &(o)->zram_bytes, "SIZE", "zram swap in the guest",	\
 		     vm_opt_size),							\
 	OPT_STRING(0, "qemu", &(o)->qemu, "PATH", "QEMU binary")

@@ -78,6 +78,7 @@ static void group_build(struct profcmp_group *g, struct db_profile **p[2], const
 		for (size_t j = 0; j < np[s]; j++) {
 			g->samples[s] += p[s][j]->samples;
 			g->no_pmu |= p[s][j]->note && strstr(p[s][j]->note, "no hardware PMU");
+			g->builtin[s] |= p[s][j]->note && strstr(p[s][j]->note, "built-in sampler");
 			for (size_t e = 0; e < p[s][j]->n; e++) {
 				ALLOC_GROW(t, nt + 1, alloc);
 				t[nt++] = (struct tuple){ p[s][j]->e[e].kind, p[s][j]->e[e].name, s,
@@ -221,6 +222,8 @@ static void events_text(struct strbuf *out, const struct profcmp_group *g)
 		strbuf_addstr(out, g->event[0]);
 	if (g->no_pmu)
 		strbuf_addstr(out, " (no hardware PMU)");
+	if (g->builtin[0] && g->builtin[1])
+		strbuf_addstr(out, " (built-in sampler, every CPU)");
 }
 
 static void group_title(struct strbuf *out, const struct profcmp_group *g)
@@ -234,6 +237,9 @@ static void group_title(struct strbuf *out, const struct profcmp_group *g)
 	if (strcmp(g->event[0], g->event[1]))
 		strbuf_addstr(out, "! the sides sampled different events: their shares are not"
 			      " comparable\n");
+	else if (g->builtin[0] != g->builtin[1])
+		strbuf_addstr(out, "! one side was sampled on every CPU (the built-in sampler), the"
+			      " other per process (perf): their shares are not comparable\n");
 }
 
 /* 0-day's %stddev cell: population stddev of the runs, shown above 2% */

@@ -34,6 +34,7 @@ struct profcmp_group {
 	const char *label[2];	/* base, new (the set's strings) */
 	char *event[2];		/* each side's event; "a,b" when its runs differ */
 	bool no_pmu;		/* either side sampled cpu-clock for want of a PMU */
+	bool builtin[2];	/* a side has the built-in sampler's profiles (every CPU) */
 	size_t nprof[2];	/* profiles pooled per side */
 	int64_t samples[2];	/* their samples, summed */
 	struct profcmp_row *rows;	/* calltrace first, then self; by |change| */

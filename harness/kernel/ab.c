@@ -1,4 +1,5 @@
 #include "ab.h"
+#include "initramfs.h"
 #include "compare.h"
 #include "monitors.h"
 #include "db.h"
@@ -580,6 +581,11 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 	/* one accelerator and clock for every boot */
 	if (vm_clock_check(&vm.accel, vm.clock) < 0 ||
 	    vm_arch_check(vm.arch, &vm.accel, vm.machine) < 0) {
+		ret = MMB_EUSAGE;
+		goto out;
+	}
+	/* an arm64 guest's programs: missing, said before the kernels are built */
+	if (vm.arch && initramfs_guest_ready(vm.arch) < 0) {
 		ret = MMB_EUSAGE;
 		goto out;
 	}

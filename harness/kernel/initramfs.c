@@ -328,6 +328,18 @@ static int guest_programs(const struct initramfs_opts *o, const struct karch *ar
 	return 0;
 }
 
+int initramfs_guest_ready(const struct karch *arch)
+{
+	struct initramfs_opts o = { 0 };
+	char *mmbench = NULL, *busybox = NULL, *plugdir = NULL;
+	int rc = guest_programs(&o, arch, &mmbench, &busybox, &plugdir);
+
+	free(mmbench);
+	free(busybox);
+	free(plugdir);
+	return rc;
+}
+
 /* the libraries path needs, with ldd or (another arch) readelf */
 static int needs(const char *path, const struct karch *arch, char ***libs, size_t *nlibs)
 {

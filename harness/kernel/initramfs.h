@@ -66,6 +66,12 @@ struct initramfs_opts {
 
 /* Build the archive; returns 0 or -1 (message printed). */
 int initramfs_build(const struct initramfs_opts *o);
+/*
+ * Are the guest's programs there for arch (another arch's: make
+ * guest-arm64)?  Asked before a kernel is built for it, so a missing one
+ * is said at once, not after the build.  0, or -1 after a message.
+ */
+int initramfs_guest_ready(const struct karch *arch);
 
 /*
  * The fixed /init script for arch (NULL: the host's), malloc'ed; no user

@@ -227,9 +227,21 @@ static int guest_finish(struct result_sink *s, const char *status)
 	return ret;
 }
 
+/* run --profile in the guest: a P record on the port (merged under the host's run) */
+static int guest_profile(struct result_sink *s, const struct profile_info *p,
+			 const struct profile_entry *e, size_t n)
+{
+	int ret;
+
+	pthread_mutex_lock(&GUEST(s)->lock);
+	ret = sink_profile(&GUEST(s)->port, p, e, n);
+	pthread_mutex_unlock(&GUEST(s)->lock);
+	return ret;
+}
+
 static const struct result_sink_ops guest_ops = {
 	.name = "stream", .run = guest_run_rec, .env = guest_env, .env_found = guest_env_found,
-	.iteration = guest_iteration, .finish = guest_finish,
+	.iteration = guest_iteration, .finish = guest_finish, .profile = guest_profile,
 };
 
 static void heartbeat_write(int fd)
@@ -302,7 +314,7 @@ static void heartbeat_stop(struct guest_sink *g, pthread_t t)
 }
 
 /*
- * The runner's part of the args ("run CONFIG [--iterations N] [--quick]"),
+ * The runner's part of the args ("run CONFIG [--iterations N] [--quick] [--profile]"),
  * run here into the port; the exit code `mmbench run` would have had.
  */
 static int guest_experiment(int fd, int argc, char **argv, int crash_after, double up_agent,
@@ -318,6 +330,7 @@ static int guest_experiment(int fd, int argc, char **argv, int crash_after, doub
 		OPT_INT_RANGE(0, "iterations", &rq.iterations, 1, 1000000, "N",
 			      "measured iterations for every workload"),
 		OPT_BOOL(0, "quick", &rq.quick, "smoke test"),
+		OPT_BOOL(0, "profile", &rq.profile, "a profile per variant"),
 		OPT_END(),
 	};
 

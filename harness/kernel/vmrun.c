@@ -425,6 +425,8 @@ static void vm_guest_args(const struct vm_opts *o, struct strbuf *args)
 	}
 	if (o->quick)
 		push_arg(args, "--quick");
+	if (o->profile)
+		push_arg(args, "--profile");
 }
 
 /* How the boot ended, from what the stream said: "complete", "interrupted" or "failed" (why says why). */

@@ -36,6 +36,7 @@ struct vm_opts {
 	int kvm_probe_s;		/* first console byte under KVM within; 0: 10 */
 	int iterations;			/* 0: as the experiment says */
 	bool quick;			/* pass --quick to the runner */
+	bool profile;			/* pass --profile: the guest's built-in sampler, without perf */
 	uint64_t zram_bytes;		/* 0: none; else guest zram swap of this size */
 	int crash_after;		/* tests: panic the guest after N iterations streamed */
 };

@@ -3,6 +3,7 @@
  * parser, the probe, and perf record attached to one iteration child.
  */
 #include "perfrec.h"
+#include "ksample.h"
 #include "proc.h"
 #include "envctl.h"
 #include "util.h"
@@ -56,10 +57,11 @@ static double *map_slot(struct profile_map *m, const char *key)
 			g.key[i] = m->key[j];
 			g.val[i] = m->val[j];
 		}
-		g.n = m->n;
 		free(m->key);
 		free(m->val);
-		*m = g;
+		m->key = g.key;
+		m->val = g.val;
+		m->cap = g.cap;
 	}
 	for (i = hash_str(key) & (m->cap - 1); m->key[i]; i = (i + 1) & (m->cap - 1))
 		if (!strcmp(m->key[i], key))
@@ -105,24 +107,38 @@ struct cur_sample {
 	size_t nchain;
 };
 
-static void sample_commit(struct profile_agg *a, struct cur_sample *s)
+void profile_agg_add(struct profile_agg *a, double period, const char *const *frames, size_t n)
 {
 	char key[PROFILE_CHAIN_DEPTH * (SYM_MAX + 1) + 1];
-	size_t off = 0;
+	const char *chain[PROFILE_CHAIN_DEPTH];
+	size_t nchain = 0, off = 0;
+
+	/* the leaf always; callers only when known (else they break chains) */
+	for (size_t i = 0; i < n && nchain < PROFILE_CHAIN_DEPTH; i++)
+		if (!i || strcmp(frames[i], "[unknown]"))
+			chain[nchain++] = frames[i];
+	if (!nchain)
+		chain[nchain++] = "[unknown]";
+	a->samples++;
+	a->total += period;
+	*map_slot(a->map[PROFILE_SELF], chain[0]) += period;
+	/* caller first, as lkp writes a chain: outermost kept frame .. leaf */
+	for (size_t i = nchain; i-- > 0;)
+		off += (size_t)snprintf(key + off, sizeof(key) - off, "%s%.*s", off ? "." : "",
+					SYM_MAX, chain[i]);
+	*map_slot(a->map[PROFILE_CALLTRACE], key) += period;
+}
+
+static void sample_commit(struct profile_agg *a, struct cur_sample *s)
+{
+	const char *frames[PROFILE_CHAIN_DEPTH];
 
 	if (!s->open)
 		return;
 	s->open = false;
-	if (!s->nchain)
-		snprintf(s->chain[s->nchain++], SYM_MAX + 1, "[unknown]");
-	a->samples++;
-	a->total += s->period;
-	*map_slot(a->map[PROFILE_SELF], s->chain[0]) += s->period;
-	/* caller first, as lkp writes a chain: outermost kept frame .. leaf */
-	for (size_t i = s->nchain; i-- > 0;)
-		off += (size_t)snprintf(key + off, sizeof(key) - off, "%s%s", off ? "." : "",
-					s->chain[i]);
-	*map_slot(a->map[PROFILE_CALLTRACE], key) += s->period;
+	for (size_t i = 0; i < s->nchain; i++)
+		frames[i] = s->chain[i];
+	profile_agg_add(a, s->period, frames, s->nchain);
 }
 
 /* "\t    ffffffff8123 clear_page_erms ([kernel.kallsyms])": the symbol into s. */
@@ -286,6 +302,17 @@ static void first_line(const char *s, char *out, size_t len)
 	snprintf(out, len, "%.*s", (int)n, s);
 }
 
+/* The built-in sampler as p's profiler: 0, or -1 with why. */
+static int builtin_probe(struct perfrec_probe *p, char *why, size_t len)
+{
+	if (ksampler_probe(why, len))
+		return -1;
+	p->event = "cpu-clock";
+	p->builtin = true;
+	p->usable = true;
+	return 0;
+}
+
 void perfrec_probe(struct perfrec_probe *p)
 {
 	const char *env = getenv("MMBENCH_PERF");
@@ -296,13 +323,31 @@ void perfrec_probe(struct perfrec_probe *p)
 
 	memset(p, 0, sizeof(*p));
 	snprintf(p->perf, sizeof(p->perf), "%s", env && *env ? env : "perf");
+	if (!strcmp(p->perf, "builtin")) {
+		if (builtin_probe(p, msg, sizeof(msg)))
+			snprintf(p->why, sizeof(p->why), "the built-in sampler (MMBENCH_PERF=builtin)"
+				 " cannot run: %s", msg);
+		return;
+	}
 	rc = run_argv(argv, &out, &err);
 	first_line(err.len ? err.buf : out.buf ? out.buf : "", msg, sizeof(msg));
 	strbuf_release(&out);
 	strbuf_release(&err);
 	if (rc == 127 || rc < 0) {
-		snprintf(p->why, sizeof(p->why), "perf is not installed (%s: %s; Debian: apt-get"
-			 " install linux-perf)", p->perf, *msg ? msg : "cannot run it");
+		char why[256];
+
+		/* no perf on PATH (an arm64 guest): the built-in sampler, if the kernel lets it;
+		 * a perf named by MMBENCH_PERF is what was asked for, and only that */
+		if (env && *env) {
+			snprintf(p->why, sizeof(p->why), "perf is not installed (%s: %s; Debian:"
+				 " apt-get install linux-perf)", p->perf, *msg ? msg : "cannot run it");
+			return;
+		}
+		if (!builtin_probe(p, why, sizeof(why)))
+			return;
+		snprintf(p->why, sizeof(p->why), "perf is not installed (%.200s: %.200s; Debian:"
+			 " apt-get install linux-perf), and the built-in sampler cannot run: %s", p->perf,
+			 *msg ? msg : "cannot run it", why);
 		return;
 	}
 	if (rc) {
@@ -433,6 +478,18 @@ int perfrec_begin(struct perfrec *r, const struct perfrec_probe *p, int64_t run_
 	r->probe = p;
 	r->run_id = run_id;
 	r->ctl[0] = r->ctl[1] = r->ack[0] = r->ack[1] = -1;
+	if (p->builtin) {
+		char why[512];
+
+		/* opened before the child is forked: it inherits the events to enable */
+		r->ks = xcalloc(1, sizeof(*r->ks));
+		if (ksampler_open(r->ks, why, sizeof(why))) {
+			free(r->ks);
+			r->ks = NULL;
+			return error("profile: %s", why);
+		}
+		return 0;
+	}
 	dir = xasprintf("%.*s/profile", slash ? (int)(slash - journal) : 1, slash ? journal : ".");
 	if (mkdir_p(dir, 0755) < 0) {
 		error("profile: cannot create %s: %s", dir, strerror(errno));
@@ -507,8 +564,16 @@ out:
 
 void perfrec_attach(struct perfrec *r, pid_t child)
 {
-	if (r)
+	if (r && r->ks)
+		r->attached = true;	/* system-wide: nothing to attach to */
+	else if (r)
 		attach(r, child);
+}
+
+void perfrec_poll(struct perfrec *r)
+{
+	if (r && r->ks)
+		ksampler_drain(r->ks);
 }
 
 void perfrec_child_init(struct perfrec *r)
@@ -521,6 +586,10 @@ void perfrec_child_init(struct perfrec *r)
 
 void perfrec_child_enable(struct perfrec *r, bool on)
 {
+	if (r->ks && r->on != on)
+		ksampler_enable(r->ks, on);
+	if (r->ks)
+		r->on = on;
 	if (r->ctl[0] < 0 || r->on == on)
 		return;
 	r->on = on;
@@ -550,6 +619,11 @@ void perfrec_stop(struct perfrec *r)
 
 	if (!r)
 		return;
+	if (r->ks) {
+		ksampler_enable(r->ks, false);	/* a child killed inside its timed region */
+		ksampler_drain(r->ks);
+		return;
+	}
 	if (r->pid <= 0) {
 		close_fd(&r->ctl[0]);
 		close_fd(&r->ack[0]);
@@ -580,6 +654,22 @@ void perfrec_stop(struct perfrec *r)
 	}
 }
 
+/* The built-in sampler's aggregate handed over to a. */
+static int builtin_read(struct perfrec *r, struct profile_agg *a)
+{
+	struct ksampler *ks = r->ks;
+
+	ksampler_drain(ks);
+	profile_agg_release(a);
+	*a = ks->agg;
+	profile_agg_init(&ks->agg);
+	if (ks->err[0])
+		snprintf(r->why, sizeof(r->why), "the built-in sampler read %s", ks->err);
+	else if (!a->samples)
+		snprintf(r->why, sizeof(r->why), "the built-in sampler recorded no samples");
+	return r->why[0] ? -1 : 0;
+}
+
 int perfrec_read(struct perfrec *r, struct profile_agg *a)
 {
 	const char *argv[] = { r->probe->perf, "script", "-i", r->data, "-F", "period,ip,sym,dso",
@@ -591,6 +681,8 @@ int perfrec_read(struct perfrec *r, struct profile_agg *a)
 
 	if (r->why[0])
 		return -1;
+	if (r->ks)
+		return builtin_read(r, a);
 	logfd = open(r->log, O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (logfd < 0 || pipe2(pfd, O_CLOEXEC) < 0) {
 		snprintf(r->why, sizeof(r->why), "cannot run perf script: %s", strerror(errno));
@@ -634,9 +726,30 @@ void perfrec_release(struct perfrec *r)
 	close_fd(&r->ctl[1]);
 	close_fd(&r->ack[0]);
 	close_fd(&r->ack[1]);
+	if (r->ks) {
+		ksampler_close(r->ks);
+		free(r->ks);
+		r->ks = NULL;
+	}
 	free(r->data);
 	free(r->log);
 	r->data = r->log = NULL;
+}
+
+/* What the built-in sampler could not do: said once a run (unnamed symbols), or per profile (lost). */
+static void builtin_notes(struct perfrec *r)
+{
+	static bool said_syms;
+
+	if (!r->ks)
+		return;
+	if (r->ks->syms_why[0] && !said_syms) {
+		said_syms = true;
+		warning("profile: %s", r->ks->syms_why);
+	}
+	if (r->ks->lost)
+		warning("profile: the built-in sampler lost %lld samples (its ring buffers"
+			" were full)", (long long)r->ks->lost);
 }
 
 int perfrec_store(struct perfrec *r, struct result_sink *sink, const struct profile_info *info_)
@@ -652,15 +765,17 @@ int perfrec_store(struct perfrec *r, struct result_sink *sink, const struct prof
 		goto out;
 	n = profile_agg_entries(&a, PROFILE_STORE_MIN, &e);
 	p.event = r->probe->event;
-	p.note = r->probe->no_pmu ? "no hardware PMU" : NULL;
+	p.note = r->ks ? PERFREC_BUILTIN_NOTE : r->probe->no_pmu ? "no hardware PMU" : NULL;
 	p.samples = a.samples;
 	if (sink_profile(sink, &p, e, n) == 0) {
 		/* the biggest self share: what the profile is mostly about */
 		const char *top = n && e[0].kind == PROFILE_SELF ? e[0].name : "?";
 
-		info("profile of %s%s%s: %lld samples of %s, most in %s (%.1f%%); perf data: %s",
+		info("profile of %s%s%s: %lld samples of %s, most in %s (%.1f%%); %s%s",
 		     p.workload, *p.variant ? " " : "", p.variant, (long long)a.samples, p.event, top,
-		     n ? e[0].pct : 0.0, r->data);
+		     n ? e[0].pct : 0.0, r->ks ? "built-in sampler, every CPU" : "perf data: ",
+		     r->ks ? "" : r->data);
+		builtin_notes(r);
 		ret = 0;
 	}
 	profile_entries_free(e, n);

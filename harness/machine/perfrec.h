@@ -25,6 +25,7 @@
 /* ---- the perf script parser ---- */
 
 struct profile_map;	/* name -> period, private */
+struct ksampler;
 
 struct profile_agg {
 	struct profile_map *map[PROFILE_NKINDS];
@@ -40,6 +41,11 @@ void profile_agg_release(struct profile_agg *a);
  */
 int profile_agg_parse(struct profile_agg *a, FILE *f, char *err, size_t errlen);
 /*
+ * One sample of period: its frames leaf first ("[unknown]" where not
+ * known), kept as the parser keeps perf script's.
+ */
+void profile_agg_add(struct profile_agg *a, double period, const char *const *frames, size_t n);
+/*
  * The entries of both kinds whose share is at least min_pct, each kind
  * largest first (ties by name); *out is malloc'ed, names too.
  */
@@ -49,15 +55,22 @@ void profile_entries_free(struct profile_entry *e, size_t n);
 
 /* ---- perf itself ---- */
 
+/* profiles.note of the built-in sampler's profiles */
+#define PERFREC_BUILTIN_NOTE "built-in sampler, every CPU"
+
 struct perfrec_probe {
 	bool usable;
 	const char *event;	/* "cycles", or "cpu-clock" without a hardware PMU */
 	bool no_pmu;
+	bool builtin;		/* the built-in sampler (ksample.h): no perf here, or asked for */
 	char perf[256];		/* the program: $MMBENCH_PERF, else perf on PATH */
 	char why[1024];		/* !usable: why not */
 };
 
-/* Once per run: is perf there and allowed, and which event it samples. */
+/*
+ * Once per run: is perf there and allowed, and which event it samples;
+ * without perf, or with MMBENCH_PERF=builtin, the built-in sampler.
+ */
 void perfrec_probe(struct perfrec_probe *p);
 
 struct perfrec {
@@ -68,6 +81,7 @@ struct perfrec {
 	pid_t pid;		/* perf record; 0 when not running */
 	bool attached;		/* perf acknowledged: events open on the child */
 	bool on;		/* child: events enabled */
+	struct ksampler *ks;	/* the built-in sampler instead of perf, or NULL */
 	char why[1024];		/* what went wrong, "" while nothing did */
 };
 
@@ -84,6 +98,8 @@ void perfrec_attach(struct perfrec *r, pid_t child);
 void perfrec_child_init(struct perfrec *r);
 /* Child: events on or off (waits for perf's acknowledgement). */
 void perfrec_child_enable(struct perfrec *r, bool on);
+/* Parent, while the child runs: the built-in sampler's rings drained (NULL or perf: no-op). */
+void perfrec_poll(struct perfrec *r);
 /* Parent, once the child was reaped (before its leftovers are swept): perf's end (NULL: no-op). */
 void perfrec_stop(struct perfrec *r);
 /* Parent: `perf script` of the data into a; 0, or -1 with r->why set. */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/swap.h>
 #include <unistd.h>
 
 /* --------------------------------------------------------- environment */
@@ -74,7 +75,6 @@ static int setup_zram_swap(const struct cfg_env *env, struct result_sink *sink)
 {
 	char dev[64], sys[64], path[128], size[32];
 	const char *mkswap[] = { "mkswap", dev, NULL };
-	const char *swapon[] = { "swapon", "-p", "32767", dev, NULL };
 	const char *swapoff[] = { "swapoff", dev, NULL };
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	int ret, added;
@@ -109,8 +109,9 @@ static int setup_zram_swap(const struct cfg_env *env, struct result_sink *sink)
 			    strtrim(err.len ? err.buf : out.buf ? out.buf : ""));
 	else if (envctl_push_undo(swapoff))
 		ret = -1;
-	else if (strbuf_reset(&err), run_argv(swapon, &out, &err))
-		ret = error("environment swap: swapon %s failed: %s", dev, strtrim(err.buf));
+	/* the syscall, not swapon(8): busybox's (an arm64 guest's) has no -p */
+	else if (swapon(dev, SWAP_FLAG_PREFER | (32767 << SWAP_FLAG_PRIO_SHIFT)) < 0)
+		ret = error("environment swap: swapon %s failed: %s", dev, strerror(errno));
 	strbuf_release(&out);
 	strbuf_release(&err);
 	if (ret)

@@ -341,6 +341,7 @@ static int run_child(struct forkserver *fs, const struct plan *plan,
 			eof = read_msgs(fds[0], &buf, w, r);
 		if (exited)
 			continue;
+		perfrec_poll(runner_iter_profile);	/* the built-in sampler's rings */
 		if (!served) {
 			got = wait4(pid, &status, WNOHANG, &r->ru);
 		} else if (pfd[1].revents) {
@@ -697,8 +698,8 @@ static void run_profiled(struct run_state *rs, struct plan_workload *w, struct p
 
 	if (perfrec_begin(&pr, &profile_probe, rs->sink->run_id, w->plugin.w.name, v->variant))
 		return;
-	progress_update("%s%s%s  profile (perf record)", w->plugin.w.name, *v->variant ? " " : "",
-			v->variant);
+	progress_update("%s%s%s  profile (%s)", w->plugin.w.name, *v->variant ? " " : "",
+			v->variant, profile_probe.builtin ? "built-in sampler" : "perf record");
 	if (rs->e->env.drop_caches)
 		drop_caches();
 	memset(&r, 0, sizeof(r));
@@ -725,6 +726,11 @@ static int start_profile(struct result_sink *sink)
 	if (!profile_probe.usable) {
 		warning("profile: %s; the run goes on without profiles", profile_probe.why);
 		return sink_env(sink, "profile", profile_probe.why, NULL);
+	}
+	if (profile_probe.builtin) {
+		info("profile: %s, the built-in sampler (cpu-clock on every CPU)",
+		     strcmp(profile_probe.perf, "builtin") ? "no perf" : "MMBENCH_PERF=builtin");
+		return sink_env(sink, "profile.event", "cpu-clock (" PERFREC_BUILTIN_NOTE ")", NULL);
 	}
 	if (profile_probe.no_pmu)
 		info("profile: no hardware PMU, sampled cpu-clock");

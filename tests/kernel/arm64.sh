@@ -10,7 +10,10 @@
 #     tests/fixtures/kernel/arm64-no-batched-tlb (no
 #     ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH) on a short pageout: it prints a
 #     verdict for pageout, every run is recorded with vm.arch arm64, and
-#     compare states the guest's arch.  The verdict itself is not checked:
+#     compare states the guest's arch; with --profile each boot's guest
+#     records a profile (the built-in sampler: no perf in the guest) whose
+#     rows name reclaim's kernel functions, and compare --profile shows it;
+#     the swap is the experiment's (swap: {zram}), set up in the guest.  The verdict itself is not checked:
 #     TCG's TLB is not the hardware's (docs/kernel-ab.md, "arm64 guests").
 # Kernels are cached in $MMBENCH_BUILD/cache/kernel (MMBENCH_KERNEL_CACHE)
 # like check-kernel's.  Exit 0 pass, 77 skip, else fail.
@@ -63,8 +66,8 @@ grep -qx "arch=arm64" "$(dirname "$img")/meta" || fail "the cache's meta does no
 
 step "ab --arch arm64 --clock virtual: arm64-no-batched-tlb on pageout"
 "$MM" ab --arch arm64 --tree "$REPO" --base v6.12-debian --base-config tinyconfig \
-	--patch "$FIX" --accel tcg --clock virtual --cpus 2 --mem 512M --zram 64M --rounds "$ROUNDS" \
-	--no-plots "$EXP" >"$work/ab.out" 2>"$work/ab.err" || {
+	--patch "$FIX" --accel tcg --clock virtual --cpus 2 --mem 512M --rounds "$ROUNDS" \
+	--profile --no-plots "$EXP" >"$work/ab.out" 2>"$work/ab.err" || {
 	cat "$work/ab.err" "$work/ab.out"; fail "mmbench ab --arch arm64 failed"; }
 cat "$work/ab.err" "$work/ab.out"
 grep -E '^pageout .*seconds_per_iteration \[' "$work/ab.out" | head -n 1 >"$work/row"
@@ -77,5 +80,24 @@ grep -q "booting .* \[arm64, tcg-icount, virt," "$work/ab.err" || fail "the boot
 n=$(sqlite3 "$MMBENCH_DB" "SELECT count(*) FROM runs r JOIN run_env e ON e.run_id = r.id
 	WHERE e.key = 'vm.arch' AND e.value = 'arm64' AND r.status = 'complete'")
 [ "$n" -ge $((2 * ROUNDS)) ] || fail "expected $((2 * ROUNDS)) complete runs with vm.arch arm64, got $n"
+# the experiment's zram swap, set up by the guest's runner (swapon(2))
+n=$(sqlite3 "$MMBENCH_DB" "SELECT count(*) FROM run_env WHERE key = 'swap.zram'")
+[ "$n" -ge $((2 * ROUNDS)) ] || fail "expected $((2 * ROUNDS)) runs with the experiment's zram swap, got $n"
+# --profile: every boot's guest profiled pageout with the built-in sampler
+# (no perf in the guest), kernel symbols named from the guest's kallsyms
+n=$(sqlite3 "$MMBENCH_DB" "SELECT count(*) FROM profiles WHERE workload = 'pageout'
+	AND note = 'built-in sampler, every CPU'")
+[ "$n" -ge $((2 * ROUNDS)) ] || fail "expected $((2 * ROUNDS)) built-in profiles of pageout, got $n"
+sqlite3 "$MMBENCH_DB" "SELECT DISTINCT name FROM profile_rows WHERE kind = 'self'" >"$work/syms"
+grep -Eqx "shrink_folio_list|try_to_unmap_one|ptep_clear_flush|set_tlb_ubc_flush_pending|reclaim_folio_list.*|__remove_mapping|add_to_swap_cache|zram_submit_bio" "$work/syms" ||
+	{ cat "$work/syms"; fail "no reclaim symbol among the guest profiles' rows"; }
+labels=$(sed -n 's/^ab: A = \([^ ]*\) .*, B = \([^ ]*\) .*/\1 \2/p' "$work/ab.err" | head -n 1)
+[ -n "$labels" ] || fail "ab did not name its kernels A and B"
+# shellcheck disable=SC2086 # two labels
+"$MM" compare --profile $labels >"$work/prof" 2>&1 || true
+grep -q "^perf-profile of pageout: .*(built-in sampler, every CPU)" "$work/prof" ||
+	{ cat "$work/prof"; fail "compare --profile shows no pageout profiles"; }
+grep -E "perf-profile\.self\.cycles-pp\.(ptep_clear_flush|set_tlb_ubc_flush_pending|arch_tlbbatch_flush)$" \
+	"$work/prof" || echo "(ptep_clear_flush and the batch's functions are under 1% of both sides)"
 step "done"
 echo "ok"
