@@ -19,11 +19,13 @@
 
 /*
  * The named events; tracepoints ("sys:name") are resolved under tracefs.
- * The fault counts come from the kernel's per-task counters (getrusage:
- * min_flt and maj_flt, bumped where the fault is accounted), not from perf
- * software events: a software page-fault event runs perf's event lookup in
- * every fault, a few per cent of pft's fault cost inside the very region
- * it measures (docs/counters.md has the numbers).
+ * CPU time, faults and context switches come from what the kernel keeps
+ * per task anyway (getrusage), not from perf software events: a software
+ * page-fault event runs perf's event lookup in every fault, a few per cent
+ * of pft's fault cost inside the very region it measures, and any event on
+ * a task makes each of its context switches switch perf's context too
+ * (docs/counters.md has the numbers).  cpu-migrations has no such count:
+ * it is a perf event, counted when listed.
  */
 static const struct {
 	const char *name;
@@ -31,11 +33,11 @@ static const struct {
 	uint32_t type;
 	uint64_t config;
 } known[] = {
-	{ "task-clock", COUNTER_SW, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+	{ "task-clock", COUNTER_RUSAGE, 0, RUSAGE_CPU_MS },
 	{ "page-faults", COUNTER_RUSAGE, 0, RUSAGE_FAULTS_ALL },
 	{ "minor-faults", COUNTER_RUSAGE, 0, RUSAGE_FAULTS_MIN },
 	{ "major-faults", COUNTER_RUSAGE, 0, RUSAGE_FAULTS_MAJ },
-	{ "context-switches", COUNTER_SW, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "context-switches", COUNTER_RUSAGE, 0, RUSAGE_SWITCHES },
 	{ "cpu-migrations", COUNTER_SW, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
 	{ "cycles", COUNTER_HW, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
 	{ "instructions", COUNTER_HW, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
@@ -49,7 +51,7 @@ static const struct {
 
 const char *const counters_default_names[] = {
 	"task-clock", "page-faults", "minor-faults", "major-faults",
-	"context-switches", "cpu-migrations",
+	"context-switches",
 	/*
 	 * why each tracepoint: docs/counters.md.  Not the ones that fire on
 	 * every page (exceptions:page_fault_user, kmem:mm_page_alloc and
@@ -278,21 +280,39 @@ void counters_release(struct counters *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/*
- * The faults of this process (every thread, live or exited) and of the
- * children it has waited for: what perf's inherited events see, as long
- * as the plugin reaps its processes before teardown ends.
- */
-static double rusage_faults(uint64_t which)
+static double tv_ms(const struct timeval *a, const struct timeval *b)
 {
-	struct rusage self, kids;
-	double min, maj;
+	return ((double)a->tv_sec + (double)b->tv_sec) * 1e3 +
+	       ((double)a->tv_usec + (double)b->tv_usec) / 1e3;
+}
 
-	if (getrusage(RUSAGE_SELF, &self) || getrusage(RUSAGE_CHILDREN, &kids))
+/*
+ * One count of this process (every thread, live or exited) and of the
+ * children it has waited for: what perf's inherited events see, as long
+ * as the plugin reaps its processes before teardown ends.  The CPU time's
+ * sum is the scheduler's exact runtime (only its user/system split is
+ * sampled).
+ */
+static double rusage_value(uint64_t which)
+{
+	struct rusage s, k;
+
+	if (getrusage(RUSAGE_SELF, &s) || getrusage(RUSAGE_CHILDREN, &k))
 		return NAN;
-	min = (double)self.ru_minflt + (double)kids.ru_minflt;
-	maj = (double)self.ru_majflt + (double)kids.ru_majflt;
-	return which == RUSAGE_FAULTS_MIN ? min : which == RUSAGE_FAULTS_MAJ ? maj : min + maj;
+	switch (which) {
+	case RUSAGE_FAULTS_MIN:
+		return (double)s.ru_minflt + (double)k.ru_minflt;
+	case RUSAGE_FAULTS_MAJ:
+		return (double)s.ru_majflt + (double)k.ru_majflt;
+	case RUSAGE_CPU_MS:
+		return tv_ms(&s.ru_utime, &k.ru_utime) + tv_ms(&s.ru_stime, &k.ru_stime);
+	case RUSAGE_SWITCHES:
+		return (double)s.ru_nvcsw + (double)s.ru_nivcsw + (double)k.ru_nvcsw +
+		       (double)k.ru_nivcsw;
+	default:
+		return (double)s.ru_minflt + (double)k.ru_minflt + (double)s.ru_majflt +
+		       (double)k.ru_majflt;
+	}
 }
 
 void counters_open(struct counters *c)
@@ -321,9 +341,9 @@ static void toggle(struct counters *c, unsigned long req, bool on)
 		if (e->fd >= 0)
 			ioctl(e->fd, req, 0);
 		else if (e->open && on)
-			e->since = rusage_faults(e->config);
+			e->since = rusage_value(e->config);
 		else if (e->open)
-			e->acc += rusage_faults(e->config) - e->since;
+			e->acc += rusage_value(e->config) - e->since;
 	}
 	c->enabled = on;
 	c->spent_ns += now_ns() - t0;
@@ -363,7 +383,7 @@ void counters_read(struct counters *c, double *vals)
 			/* as a perf event reads: what was counted while enabled */
 			x = c->ev[i].acc;
 			if (c->enabled)
-				x += rusage_faults(c->ev[i].config) - c->ev[i].since;
+				x += rusage_value(c->ev[i].config) - c->ev[i].since;
 		} else if (c->ev[i].fd < 0 || read(c->ev[i].fd, v, sizeof(v)) != sizeof(v)) {
 			continue;
 		} else {
@@ -372,8 +392,6 @@ void counters_read(struct counters *c, double *vals)
 			if (v[2] && v[2] < v[1])
 				x *= (double)v[1] / (double)v[2];
 		}
-		if (c->ev[i].kind == COUNTER_SW && c->ev[i].config == PERF_COUNT_SW_TASK_CLOCK)
-			x /= 1e6;	/* ns -> ms, as perf stat prints it */
 		/* the part before the plugin's timed region began */
 		if (c->region_seen && vals != c->base && !isnan(c->base[i]))
 			x -= c->base[i];

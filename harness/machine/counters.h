@@ -21,9 +21,9 @@
 
 #define COUNTERS_MAX 32
 
-/* COUNTER_RUSAGE: a fault count from getrusage, no perf event (counters.c) */
+/* COUNTER_RUSAGE: a count the kernel keeps per task, read with getrusage (counters.c) */
 enum counter_kind { COUNTER_SW = 1, COUNTER_HW, COUNTER_TP, COUNTER_RUSAGE };
-enum { RUSAGE_FAULTS_ALL, RUSAGE_FAULTS_MIN, RUSAGE_FAULTS_MAJ };
+enum { RUSAGE_FAULTS_ALL, RUSAGE_FAULTS_MIN, RUSAGE_FAULTS_MAJ, RUSAGE_CPU_MS, RUSAGE_SWITCHES };
 
 struct counter {
 	char *name;		/* "page-faults", "tlb:tlb_flush" */
