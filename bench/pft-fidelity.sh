@@ -11,13 +11,16 @@
 # interval, which cancels load drift shared by the two runs of a round.
 #
 # usage: bench/pft-fidelity.sh [-s SIZE] [-c "1 2"] [-m threads|processes|both]
-#                              [-i ITERATIONS] [-o RAW.tsv] [-H] [-r PFT]
+#                              [-i ITERATIONS] [-o RAW.tsv] [-H] [-p SECONDS] [-r PFT]
 #   -s  region size: 4096, 64K, 512M, 1G or N%mem (default 1G)
 #   -c  client counts (default: 1 and the number of CPUs)
 #   -m  worker mode (default both)
 #   -i  measured iterations per side and variant (default 10; 1 warm-up each)
 #   -o  also write every raw sample as TSV (side mode clients iter metric value)
 #   -H  leave THP as the system has it (both sides still see the same state)
+#   -p  seconds to pause before every run of either side (default 0): the
+#       same gap after the other side freed its memory, for a VM whose
+#       host takes freed memory back (free page reporting)
 #   -r  the original pft binary (gormanm/pft, built by the user: docs/
 #       workloads.md) instead of the stand-in; also PFT_ORIG in the
 #       environment.  Only the original measures fidelity: the stand-in is
@@ -38,12 +41,13 @@ MODES="threads processes"
 ITER=10
 RAW=""
 NOTHP=1
+PAUSE=0
 ORIG=${PFT_ORIG:-}
 
 usage() { sed -n '/^# usage:/,/^# Not part/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "pft-fidelity: $*" >&2; exit 1; }
 
-while getopts "s:c:m:i:o:Hr:h" o; do
+while getopts "s:c:m:i:o:Hr:p:h" o; do
 	case $o in
 	s) SIZE=$OPTARG ;;
 	c) CLIENTS=$OPTARG ;;
@@ -55,12 +59,14 @@ while getopts "s:c:m:i:o:Hr:h" o; do
 	i) ITER=$OPTARG ;;
 	o) RAW=$OPTARG ;;
 	H) NOTHP=0 ;;
+	p) PAUSE=$OPTARG ;;
 	r) ORIG=$OPTARG ;;
 	*) usage ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage
+[[ $PAUSE =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "pft-fidelity: -p: '$PAUSE' is not a number of seconds" >&2; exit 2; }
 [[ $ITER =~ ^[1-9][0-9]*$ ]] || { echo "pft-fidelity: -i: '$ITER' is not a positive integer" >&2; exit 2; }
 NCPU=$(getconf _NPROCESSORS_ONLN)
 [ -n "$CLIENTS" ] || CLIENTS=$( [ "$NCPU" -gt 1 ] && echo "1 $NCPU" || echo 1)
@@ -147,6 +153,7 @@ done
 
 : > "$T/raw"
 run_ref() {	# mode clients iteration(0 = warm-up)
+	sleep "$PAUSE"
 	local flag=-t line
 	[ "$1" = processes ] && flag=-n
 	line=$("${WRAP[@]}" "$REF" -m "$SIZE" "$flag" "$2" 2>>"$T/ref.err" | tr -d s) ||
@@ -158,11 +165,17 @@ run_ref() {	# mode clients iteration(0 = warm-up)
 	printf 'pft-ref\t%s\t%s\t%s\tfaults/cpu\t%s\n' "$1" "$2" "$3" "${10}" >> "$T/raw"
 }
 run_mmb() {	# mode clients iteration(0 = warm-up)
+	sleep "$PAUSE"
 	local db=$T/$1-$2.db
 	[ "$3" -gt 0 ] || db=$T/warmup.db
 	# Another mmbench holding the settings lock: wait for it (up to 30 min).
 	for try in $(seq 1 360); do
 		"${WRAP[@]}" "$MMB" run "$T/$1-$2.yaml" --db "$db" -q >"$T/mmb.log" 2>&1 && break
+		# a busy machine: the value is kept (both sides ran in it), and counted
+		if grep -q "every iteration of .* was disturbed" "$T/mmb.log"; then
+			echo x >> "$T/disturbed"
+			break
+		fi
 		grep -q "runs must not overlap" "$T/mmb.log" ||
 			die "mmbench run ($1, clients=$2) failed: $(cat "$T/mmb.log")"
 		[ $try -lt 360 ] || die "gave up waiting for another mmbench: $(cat "$T/mmb.log")"
@@ -195,6 +208,7 @@ for i in $(seq 0 "$ITER"); do
 done
 [ -t 2 ] && printf '\r%40s\r' '' >&2
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+[ -s "$T/disturbed" ] && echo "note: $(wc -l < "$T/disturbed") mmbench runs were marked disturbed (foreign load or settings change); their values are kept here, since the reference ran beside the same load"
 THP1=$(thp_state)
 [ $NOTHP = 0 ] || THP1="off for both (PR_SET_THP_DISABLE; system: $THP1)"
 [ "$THP0" = "$THP1" ] || [ $NOTHP = 1 ] ||

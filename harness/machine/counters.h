@@ -21,7 +21,9 @@
 
 #define COUNTERS_MAX 32
 
-enum counter_kind { COUNTER_SW = 1, COUNTER_HW, COUNTER_TP };
+/* COUNTER_RUSAGE: a count the kernel keeps per task, read with getrusage (counters.c) */
+enum counter_kind { COUNTER_SW = 1, COUNTER_HW, COUNTER_TP, COUNTER_RUSAGE };
+enum { RUSAGE_FAULTS_ALL, RUSAGE_FAULTS_MIN, RUSAGE_FAULTS_MAJ, RUSAGE_CPU_MS, RUSAGE_SWITCHES };
 
 struct counter {
 	char *name;		/* "page-faults", "tlb:tlb_flush" */
@@ -32,6 +34,8 @@ struct counter {
 	bool supported;		/* set by counters_prepare() */
 	int fd;			/* child side; -1 when not open */
 	int hold_fd;		/* parent: keeps a tracepoint registered for the run */
+	bool open;		/* child, COUNTER_RUSAGE: counting in this child */
+	double acc, since;	/* child, COUNTER_RUSAGE: counted while enabled, value at enable */
 };
 
 struct counters {

@@ -8,7 +8,9 @@
 # 2. a missing tracepoint (tracefs faked empty) is recorded unsupported and
 #    fails nothing; a plugin that never marks its timed region (spin) is
 #    counted over its whole run();
-# 3. counters: none, --no-counters and a bad event name.
+# 3. counters: none, --no-counters and a bad event name;
+# 4. the default set counts faults (from getrusage) but not the tracepoints
+#    that fire on every page (they slow the faults measured).
 . "$(dirname "$0")/../e2e-lib.sh"
 [ -f "$MMBENCH_BUILD/workloads/pft.so" ] || die "pft.so not built"
 
@@ -18,6 +20,11 @@ experiment: counters
 iterations: 2
 warmup: 0
 $ENV
+# the default set and the per-page tracepoints, which only a list counts
+counters: [task-clock, page-faults, minor-faults, major-faults, context-switches, cpu-migrations,
+           exceptions:page_fault_user, tlb:tlb_flush, kmem:mm_page_alloc,
+           cycles, instructions, cache-references, cache-misses,
+           dTLB-loads, dTLB-load-misses, iTLB-loads, iTLB-load-misses]
 workloads:
   - name: pft
     params: { size: 256M, clients: 2, mode: [threads, processes] }
@@ -130,4 +137,24 @@ sed 's/^counters:.*/counters: [page-faults, cycle]/' "$TMP/spin.yaml" > "$TMP/ba
 MMBENCH_PLUGIN_PATH=$MMBENCH_BUILD/tests/plugins run --name b "$TMP/bad.yaml"
 [ $rc -eq 2 ] || die "a bad counter name exited $rc, not 2"
 grep -q "bad.yaml:4:25: counters: 'cycle': unknown event" "$TMP/err" || die "bad counter name message: $(cat "$TMP/err")"
+
+# 4. the default set: faults counted (getrusage), per-page tracepoints not
+sed '/^counters:/,/iTLB-load-misses\]$/d; s/mode: \[threads, processes\]/mode: processes/' \
+	"$TMP/pft.yaml" > "$TMP/default.yaml"
+grep -q '^counters' "$TMP/default.yaml" && die "default.yaml still lists counters"
+if [ -n "$TRACE" ]; then
+	mount -t tracefs nodev "$TRACE" 2>/dev/null || TRACE=
+fi
+MMBENCH_TRACEFS=${TRACE:-$TMP/no-tracefs} run --name d "$TMP/default.yaml"
+[ $rc -eq 0 ] || die "default counters run failed: $(cat "$TMP/err")"
+[ -n "$TRACE" ] && umount "$TRACE"
+rid=$(q "select max(id) from runs")
+bad=$(q "select i.iteration || ': ' || m.delta from iterations i join monitors m on m.iteration_id = i.id
+	where i.run_id = $rid and m.source = 'perf-stat' and m.key = 'page-faults' and abs(m.delta - $pages) > 0.02 * $pages")
+n=$(q "select count(*) from iterations i join monitors m on m.iteration_id = i.id
+	where i.run_id = $rid and m.source = 'perf-stat' and m.key = 'page-faults'")
+[ "$n" = 2 ] && [ -z "$bad" ] || die "default set: page-faults rows $n of 2, off by more than 2%: $bad"
+n=$(q "select count(*) from iterations i join monitors m on m.iteration_id = i.id where i.run_id = $rid
+	and m.key in ('exceptions:page_fault_user', 'kmem:mm_page_alloc', 'kmem:mm_page_free')")
+[ "$n" = 0 ] || die "the default set counted $n per-page tracepoint rows"
 echo "ok: counters"
