@@ -31,9 +31,7 @@ struct running {
 void abhost_running(struct running *r);
 /* 0 or 1: the side c->k that is running; -1 neither. */
 int abhost_running_side(const struct campaign *c, const struct running *r);
-/* The hook's unit file (malloc'ed). */
-char *abhost_unit_path(void);
-/* Install the resume hook (journaled first); 0 or -1. */
+/* Install the resume hook (journaled first): the unit, or without systemd the file; 0 or -1. */
 int abhost_hook_install(void);
 /* Boot side (kexec, or a one-shot entry and a reboot); returns only on failure: -1. */
 int abhost_boot(const struct campaign *c, int side);

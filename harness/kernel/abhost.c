@@ -195,7 +195,7 @@ static int run_boot(const struct campaign *c, int side, const struct running *no
 /* The campaign's end: the hook removed, the verdict, back to the default kernel. */
 static int campaign_end(struct campaign *c, const char *status, const struct running *now)
 {
-	char *unit = abhost_unit_path();
+	char *unit = envctl_hook_path();
 	int rc = 0;
 
 	free(c->status);
@@ -467,7 +467,7 @@ static int campaign_lock(void)
 /* --abort of a campaign file that cannot be read: the hook and the file go. */
 static int abort_damaged(void)
 {
-	char *unit = abhost_unit_path(), *path = state_file();
+	char *unit = envctl_hook_path(), *path = state_file();
 	int rc = envctl_remove_hook(unit) || envctl_lock() || envctl_restore_all() ? -1 : 0;
 
 	if (unlink(path) < 0 && errno != ENOENT)
@@ -507,7 +507,7 @@ int abhost_run(const struct ab_opts *o)
 			if (!h->abort)
 				info("ab --host: the campaign is %s; nothing to resume", c.status);
 		} else {
-			char *unit = abhost_unit_path();
+			char *unit = envctl_hook_path();
 
 			/* this boot's own entry: a crash here takes the hook away */
 			if (access(unit, F_OK) == 0 && envctl_push_undo_hook(unit))
