@@ -20,6 +20,8 @@ struct campaign {
 	int inflight;			/* the boot booted into, not yet checked; -1 */
 	double deadline;		/* ... it must resume before this (wall clock) */
 	int failures, max_failures, resume_s, seed, rounds;
+	double precision;		/* --precision (0: the plan is fixed), as a fraction */
+	int max_rounds, was_precise;	/* --max-rounds; the last look's answer */
 	struct strbuf log;		/* "failure\t..." lines, as in the file */
 };
 
