@@ -272,6 +272,7 @@ static int campaign_more(struct campaign *c)
 	struct ab_result r = { 0 };
 	bool was = c->was_precise;
 	size_t next = 0;
+	char *old, *plan;
 	int rc;
 
 	ab_opts_init(&o);
@@ -287,8 +288,8 @@ static int campaign_more(struct campaign *c)
 	c->was_precise = was;
 	if (next <= (size_t)c->rounds)
 		return 0;
-	char *old = make_plan(c->rounds, c->seed), *plan = make_plan((int)next, c->seed);
-
+	old = make_plan(c->rounds, c->seed);
+	plan = make_plan((int)next, c->seed);
 	if (strcmp(old, c->plan))	/* mirrored: the campaign started on B */
 		for (char *p = plan; *p; p++)
 			*p = *p == 'A' ? 'B' : 'A';
