@@ -97,7 +97,7 @@ disk() {
 	cp "$work/initramfs.cpio" "$d/initramfs.cpio"
 	cp "$here/abhost-brk.yaml" "$d/exp.yaml"
 	printf '%s\n' "${@:2}" > "$d/start.args"
-	mkfs.ext4 -q -F -d "$d" "$work/$1.img" 256M || fail "mkfs.ext4 -d failed"
+	mkfs.ext4 -q -F -d "$d" "$work/$1.img" 256M >/dev/null || fail "mkfs.ext4 -d failed"
 }
 # machine NAME: boot it on the default kernel (A) until it powers off
 machine() {
@@ -112,7 +112,7 @@ machine() {
 	for f in boots.log campaign.out status.out ab.db; do
 		debugfs -R "dump /$f $work/$1.$f" "$work/$1.img" >/dev/null 2>&1 || true
 	done
-	[ -z "$KEEP" ] || { mkdir -p "$KEEP" && cp "$work/$1".* "$KEEP/"; }
+	[ -z "$KEEP" ] || { mkdir -p "$KEEP" && cp "$work/$1".?* "$KEEP/" 2>/dev/null || true; }
 	echo "--- $1: boots"; cat "$work/$1.boots.log" 2>/dev/null || true
 	echo "--- $1: campaign"; cat "$work/$1.campaign.out" 2>/dev/null || true
 	echo "--- $1: status"; cat "$work/$1.status.out" 2>/dev/null || true
