@@ -38,8 +38,8 @@ LOOPS=${MMBENCH_ABHOST_LOOPS:-200}
 # compare with an `ab` of the same kernels, docs/kernel-ab.md)
 KEEP=${MMBENCH_ABHOST_KEEP:-}
 # a hang guard for each guest (not a measurement): a TCG boot with two
-# kexecs and four short runs takes minutes; hours means it hung
-GUARD=${MMBENCH_ABHOST_GUARD:-3600}
+# kexecs and four short runs takes minutes; 20 minutes means it hung
+GUARD=${MMBENCH_ABHOST_GUARD:-1200}
 
 work=$(mktemp -d /tmp/mmbench-abhost.XXXXXX)
 trap 'rm -rf "$work"' EXIT
