@@ -52,7 +52,7 @@ step() { echo "== [$(( $(date +%s) - t_start ))s] $*"; }
 
 [ -x "$MM" ] || fail "$MM not built"
 [ -x "$B/tests/abhost-initramfs" ] || fail "$B/tests/abhost-initramfs not built"
-for t in qemu-system-x86_64 git make gcc busybox kexec mkfs.ext4 debugfs timeout; do
+for t in qemu-system-x86_64 git make gcc busybox kexec mkfs.ext4 debugfs sqlite3 timeout; do
 	command -v $t >/dev/null 2>&1 || PATH=$PATH:/sbin:/usr/sbin command -v $t >/dev/null 2>&1 ||
 		skip "$t not installed"
 done
