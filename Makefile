@@ -58,7 +58,7 @@ UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
 E2E       := $(sort $(wildcard tests/e2e/*.sh))
 
-.PHONY: all run check check-unit check-e2e check-asan check-kernel check-arm64 guest-arm64 check-bisect bench install clean deps lint fuzz stats-vectors host-inc lint-layout layer-graph
+.PHONY: all run check check-unit check-e2e check-asan check-kernel check-abhost check-arm64 guest-arm64 check-bisect bench install clean deps lint fuzz stats-vectors host-inc lint-layout layer-graph
 .DELETE_ON_ERROR:
 # Keep the sanitizer objects of the unit tests between runs.
 .SECONDARY:
@@ -225,6 +225,14 @@ check-kernel:
 	@$(MAKE) --no-print-directory all
 	MMBENCH_BUILD=$(BUILD) ./tests/kernel/run.sh
 
+# ab --host end to end: a QEMU guest stands in for the machine and kexecs
+# between two kernels of ours (tests/kernel/abhost.sh; after check-kernel,
+# whose kernel repo and ccache it reuses)
+check-abhost:
+	@./tools/install-deps.sh test kernel
+	@$(MAKE) --no-print-directory all $(BUILD)/tests/abhost-initramfs
+	MMBENCH_BUILD=$(BUILD) ./tests/kernel/abhost.sh
+
 # ab --new and bisect on real kernels (issue 30; long: many TCG boots)
 check-bisect:
 	@./tools/install-deps.sh test kernel
@@ -263,7 +271,7 @@ $(BUILD)/sqlite/mmbsamples.so: db/blockvt.c db/block.c db/block.h db/blockvt.h
 		$(PLUGIN_LDFLAGS) -o $@ db/blockvt.c db/block.c -lm
 
 deps:
-	@./tools/install-deps.sh run
+	@./tools/install-deps.sh run host
 
 # make run WAIT_QUIET=10m: wait for a quiet machine first (tools/make-run.sh)
 run: export WAIT_QUIET := $(WAIT_QUIET)

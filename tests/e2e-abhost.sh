@@ -2,7 +2,8 @@
 # by the e2e 310-319 scripts after e2e-lib.sh).  Nothing of the real host is
 # read as "the kernel" or written as a boot hook:
 #   $ROOT                        MMBENCH_HOST_ROOT: proc/cmdline, osrelease,
-#                                boot_id, etc/systemd/system/
+#                                boot_id, etc/systemd/system/, run/systemd/system
+#                                (systemd runs: the hook is the unit)
 #   $TMP/bin/{kexec,systemctl,grub-reboot}  record their argv in $TMP/tools.log;
 #   kexec -l remembers the image and cmdline, kexec -e kills its caller (the
 #   machine leaves), `boot` below plays firmware and systemd: the loaded
@@ -12,7 +13,7 @@ export MMBENCH_PLUGIN_PATH=$MMBENCH_BUILD/tests/plugins
 export MMBENCH_HOST_ROOT=$TMP/root MMBENCH_STATE=$TMP/state MMBENCH_LOCK=$TMP/lock
 ROOT=$TMP/root
 UNIT=$ROOT/etc/systemd/system/mmbench-ab-resume.service
-mkdir -p "$ROOT/proc/sys/kernel/random" "$ROOT/etc/systemd/system" "$TMP/bin" "$TMP/state"
+mkdir -p "$ROOT/proc/sys/kernel/random" "$ROOT/etc/systemd/system" "$ROOT/run/systemd/system" "$TMP/bin" "$TMP/state"
 echo 1111 > "$ROOT/proc/sys/kernel/random/boot_id"
 export PATH=$TMP/bin:$PATH
 : > "$TMP/tools.log"

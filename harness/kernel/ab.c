@@ -39,6 +39,16 @@ void ab_result_release(struct ab_result *r)
 	r->base_label = r->new_label = NULL;
 }
 
+int ab_precision_opts_check(const struct ab_opts *o, const char *who)
+{
+	if (o->max_rounds && !o->precision)
+		return error("%s: --max-rounds goes with --precision", who);
+	if (o->precision && o->max_rounds && o->rounds > o->max_rounds)
+		return error("%s: --rounds %d is more than --max-rounds %d", who, o->rounds,
+			     o->max_rounds);
+	return 0;
+}
+
 int ab_opts_check(struct ab_opts *o, int argc, char **argv)
 {
 	if (argc > 1)
@@ -59,10 +69,8 @@ int ab_opts_check(struct ab_opts *o, int argc, char **argv)
 	if (vm_clock_check(&(enum accel){ o->vm.accel }, o->vm.clock) < 0 ||
 	    vm_arch_check(o->vm.arch, &(enum accel){ o->vm.accel }, o->vm.machine) < 0)
 		return -1;
-	if (o->max_rounds && !o->precision)
-		return error("ab: --max-rounds goes with --precision");
-	if (o->precision && o->max_rounds && o->rounds > o->max_rounds)
-		return error("ab: --rounds %d is more than --max-rounds %d", o->rounds, o->max_rounds);
+	if (ab_precision_opts_check(o, "ab"))
+		return -1;
 	if (o->base_label && o->new_label && !strcmp(o->base_label, o->new_label))
 		return error("ab: --base-name and --new-name are both '%s'", o->base_label);
 	if (o->build.tree && kbuild_ref_check("ab: --base", o->build.ref))
@@ -484,41 +492,58 @@ static void ab_plan(const struct ab_opts *o, const struct ab_result *r, const st
 	vm->iterations = (int)(per > 100000 ? 100000 : per);
 }
 
+int ab_precision_next(const struct ab_opts *o, const char *dbpath, struct ab_result *r, size_t k,
+		      bool *was, size_t *next)
+{
+	size_t max = o->max_rounds > 0 ? (size_t)o->max_rounds : 30;
+	struct strbuf what = STRBUF_INIT;
+	struct ab_look lk;
+
+	if (ab_look(dbpath, r, (int)k, &lk, &what)) {
+		strbuf_release(&what);
+		return -1;
+	}
+	info("ab: after %zu round%s: widest 95%% CI +-%.2f%% (%s, %s), target +-%.3g%%", k,
+	     k == 1 ? "" : "s", lk.worst, lk.label ? lk.label : "-", lk.what, 100 * o->precision);
+	*next = stats_rounds_next(k, lk.worst <= 100 * o->precision, was, max);
+	r->halfwidth = lk.worst;
+	if (!*next && !(lk.worst <= 100 * o->precision))
+		warning("ab: --precision %.3g%% not reached in --max-rounds %zu: the widest CI is "
+			"+-%.2f%% (%s, %s)", 100 * o->precision, max, lk.worst, lk.label ? lk.label : "-",
+			lk.what);
+	strbuf_release(&what);
+	return 0;
+}
+
 /* ab --precision: the pilot rounds, then more until every label is precise. */
 static int ab_rounds_precise(const struct ab_opts *o, struct vm_opts *vm, const char *dbpath,
 			     const char *text, int *rounds, struct ab_result *r)
 {
-	size_t max = o->max_rounds > 0 ? (size_t)o->max_rounds : 30, k = (size_t)*rounds, next;
-	struct strbuf what = STRBUF_INIT;
+	size_t k = (size_t)*rounds, next;
 	bool was = false, planned = false;
-	struct ab_look lk;
 
 	for (;;) {
-		if (ab_rounds(vm, dbpath, text, (int)k, r) < 0 || ab_look(dbpath, r, (int)k, &lk, &what))
-			goto fail;
-		info("ab: after %zu round%s: widest 95%% CI +-%.2f%% (%s, %s), target +-%.3g%%", k,
-		     k == 1 ? "" : "s", lk.worst, lk.label ? lk.label : "-", lk.what,
-		     100 * o->precision);
+		if (ab_rounds(vm, dbpath, text, (int)k, r) < 0 ||
+		    ab_precision_next(o, dbpath, r, k, &was, &next))
+			return -1;
 		if (!planned) {
-			ab_plan(o, r, &lk, vm);
+			struct strbuf what = STRBUF_INIT;
+			struct ab_look lk;
+			int rc = ab_look(dbpath, r, (int)k, &lk, &what);
+
+			if (!rc)
+				ab_plan(o, r, &lk, vm);
+			strbuf_release(&what);
+			if (rc)
+				return -1;
 			planned = true;
 		}
-		next = stats_rounds_next(k, lk.worst <= 100 * o->precision, &was, max);
 		if (!next)
 			break;
 		k = next;
 	}
-	r->halfwidth = lk.worst;
-	if (!(lk.worst <= 100 * o->precision))
-		warning("ab: --precision %.3g%% not reached in --max-rounds %zu: the widest CI is "
-			"+-%.2f%% (%s, %s)", 100 * o->precision, max, lk.worst, lk.label ? lk.label : "-",
-			lk.what);
 	*rounds = (int)k;
-	strbuf_release(&what);
 	return 0;
-fail:
-	strbuf_release(&what);
-	return -1;
 }
 
 int ab_report(const struct ab_opts *o, const char *dbpath, int rounds, struct ab_result *r)

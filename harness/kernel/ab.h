@@ -104,5 +104,15 @@ void ab_result_release(struct ab_result *r);
  * the accelerator check, compare and plots as o asks.  0, or -1.
  */
 int ab_report(const struct ab_opts *o, const char *dbpath, int rounds, struct ab_result *r);
+/*
+ * --precision's look after k rounds of r's labels in dbpath (said on
+ * stderr): *next the rounds to have (0: stop, with a warning when the
+ * target was not reached), *was carried from look to look, r->halfwidth
+ * the widest CI.  ab's loop and ab --host's campaign both ask it; 0 or -1.
+ */
+/* --max-rounds only with --precision, and not below --rounds; who names the command.  0 or -1. */
+int ab_precision_opts_check(const struct ab_opts *o, const char *who);
+int ab_precision_next(const struct ab_opts *o, const char *dbpath, struct ab_result *r, size_t k,
+		      bool *was, size_t *next);
 
 #endif

@@ -87,11 +87,6 @@ int abhost_running_side(const struct campaign *c, const struct running *r)
 	return -1;
 }
 
-char *abhost_unit_path(void)
-{
-	return host_path("/etc/systemd/system/" ENVCTL_HOOK_UNIT);
-}
-
 /* A value systemd takes verbatim inside "...": no quote, backslash, specifier or control. */
 static bool unit_safe(const char *s)
 {
@@ -114,14 +109,42 @@ static int systemctl(const char *a, const char *b)
 	return rc ? -1 : 0;
 }
 
+/*
+ * Without systemd: the hook file in the state folder, what the machine's
+ * init runs when it is there (the command in a comment: nothing parses it).
+ */
+static int hook_file_install(const char *path, const char *exe, const char *root)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int rc = 0;
+
+	strbuf_addf(&sb, "# written by mmbench ab --host, removed at the campaign's end.\n"
+		    "# This machine has no systemd: its init, once the disk of this folder is\n"
+		    "# mounted, runs while this file exists:\n#   MMBENCH_STATE=%s%s%s %s ab --host "
+		    "--resume\n", envctl_state_dir(), root ? " MMBENCH_HOST_ROOT=" : "",
+		    root ? root : "", exe);
+	if (envctl_push_undo_hook(path) < 0)
+		rc = -1;
+	else if (write_file_atomic_mode(path, sb.buf, sb.len, 0600) < 0)
+		rc = error("ab --host: cannot write %s: %s", path, strerror(errno));
+	strbuf_release(&sb);
+	return rc;
+}
+
 int abhost_hook_install(void)
 {
-	char *unit = abhost_unit_path();
+	char *unit = envctl_hook_path();
 	const char *state = envctl_state_dir();
 	const char *exe = exe_path(), *root = getenv("MMBENCH_HOST_ROOT");
 	struct strbuf sb = STRBUF_INIT;
 	int rc = -1;
 
+	if (root && !*root)
+		root = NULL;
+	if (!envctl_hook_is_unit(unit)) {
+		rc = hook_file_install(unit, exe ? exe : "mmbench", root);
+		goto out;
+	}
 	if (!exe || !unit_safe(exe) || !unit_safe(state) || (root && !unit_safe(root))) {
 		error("ab --host: the mmbench path or state folder holds a character a systemd "
 		      "unit cannot carry (quote, backslash, %% or $): %s, %s", exe ? exe : "?", state);
@@ -131,7 +154,7 @@ int abhost_hook_install(void)
 		    "[Unit]\nDescription=mmbench ab --host: resume the kernel A/B campaign\n"
 		    "After=multi-user.target\n\n[Service]\nType=oneshot\nTimeoutStartSec=infinity\n"
 		    "Environment=\"MMBENCH_STATE=%s\"\n", state);
-	if (root && *root)
+	if (root)
 		strbuf_addf(&sb, "Environment=\"MMBENCH_HOST_ROOT=%s\"\n", root);
 	strbuf_addf(&sb, "ExecStart=\"%s\" ab --host --resume\n\n[Install]\n"
 		    "WantedBy=multi-user.target\n", exe);
@@ -196,9 +219,17 @@ int abhost_boot(const struct campaign *c, int side)
 
 void abhost_reboot_default(void)
 {
+	char *hook = envctl_hook_path();
+	/* no systemd to stop the services: the disks synced, then reboot(2) */
+	const char *argv[] = { "reboot", "-f", NULL };
+
 	info("ab --host: rebooting to the machine's default kernel");
 	sync();
-	systemctl("reboot", NULL);
+	if (envctl_hook_is_unit(hook))
+		systemctl("reboot", NULL);
+	else
+		run_tool(argv);
+	free(hook);
 }
 
 static bool has_panic_timeout(const char *cmdline)

@@ -20,6 +20,8 @@ struct campaign {
 	int inflight;			/* the boot booted into, not yet checked; -1 */
 	double deadline;		/* ... it must resume before this (wall clock) */
 	int failures, max_failures, resume_s, seed, rounds;
+	double precision;		/* --precision (0: the plan is fixed), as a fraction */
+	int max_rounds, was_precise;	/* --max-rounds; the last look's answer */
 	struct strbuf log;		/* "failure\t..." lines, as in the file */
 };
 
@@ -31,9 +33,7 @@ struct running {
 void abhost_running(struct running *r);
 /* 0 or 1: the side c->k that is running; -1 neither. */
 int abhost_running_side(const struct campaign *c, const struct running *r);
-/* The hook's unit file (malloc'ed). */
-char *abhost_unit_path(void);
-/* Install the resume hook (journaled first); 0 or -1. */
+/* Install the resume hook (journaled first): the unit, or without systemd the file; 0 or -1. */
 int abhost_hook_install(void);
 /* Boot side (kexec, or a one-shot entry and a reboot); returns only on failure: -1. */
 int abhost_boot(const struct campaign *c, int side);

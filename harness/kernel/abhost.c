@@ -56,6 +56,9 @@ static int campaign_save(const struct campaign *c)
 		    "seed\t%d\nrounds\t%d\nhome_release\t%s\nhome_cmdline\t%s\n", c->status, c->config,
 		    c->db, c->mode, c->plan, c->next, c->inflight, c->deadline, c->failures,
 		    c->max_failures, c->resume_s, c->seed, c->rounds, c->home_release, c->home_cmdline);
+	if (c->precision > 0)
+		strbuf_addf(&sb, "precision\t%.17g\nmax_rounds\t%d\nwas_precise\t%d\n", c->precision,
+			    c->max_rounds, c->was_precise);
 	for (int i = 0; i < 2; i++) {
 #define PUT(f) if (c->k[i].f) strbuf_addf(&sb, "%c.%s\t%s\n", 'a' + i, #f, c->k[i].f);
 		SIDE_KEYS(PUT)
@@ -84,7 +87,8 @@ static void campaign_set(struct campaign *c, const char *key, const char *v)
 	int *n = !strcmp(key, "next") ? &c->next : !strcmp(key, "inflight") ? &c->inflight :
 		 !strcmp(key, "failures") ? &c->failures : !strcmp(key, "max_failures") ? &c->max_failures :
 		 !strcmp(key, "resume_s") ? &c->resume_s : !strcmp(key, "seed") ? &c->seed :
-		 !strcmp(key, "rounds") ? &c->rounds : NULL;
+		 !strcmp(key, "rounds") ? &c->rounds : !strcmp(key, "max_rounds") ? &c->max_rounds :
+		 !strcmp(key, "was_precise") ? &c->was_precise : NULL;
 
 	if (s) {
 		free(*s);
@@ -93,6 +97,8 @@ static void campaign_set(struct campaign *c, const char *key, const char *v)
 		*n = atoi(v);
 	} else if (!strcmp(key, "deadline")) {
 		c->deadline = atof(v);
+	} else if (!strcmp(key, "precision")) {
+		c->precision = atof(v);
 	} else if (!strcmp(key, "failure")) {
 		strbuf_addf(&c->log, "failure\t%s\n", v);
 	} else if ((key[0] == 'a' || key[0] == 'b') && key[1] == '.') {
@@ -195,7 +201,7 @@ static int run_boot(const struct campaign *c, int side, const struct running *no
 /* The campaign's end: the hook removed, the verdict, back to the default kernel. */
 static int campaign_end(struct campaign *c, const char *status, const struct running *now)
 {
-	char *unit = abhost_unit_path();
+	char *unit = envctl_hook_path();
 	int rc = 0;
 
 	free(c->status);
@@ -252,6 +258,50 @@ static void check_inflight(struct campaign *c, int cur, const struct running *no
 	c->inflight = -1;
 }
 
+static char *make_plan(int rounds, int seed);
+
+/*
+ * --precision at the plan's end: ab's look at the rounds so far (the
+ * pilot, then doubling); more rounds append to the plan as make_plan()
+ * would have made it for them, mirrored as the campaign's was.  1 when the
+ * plan grew, 0 when it is done, -1 on error.
+ */
+static int campaign_more(struct campaign *c)
+{
+	struct ab_opts o;
+	struct ab_result r = { 0 };
+	bool was = c->was_precise;
+	size_t next = 0;
+	char *old, *plan;
+	int rc;
+
+	ab_opts_init(&o);
+	o.precision = c->precision;
+	o.max_rounds = c->max_rounds;
+	r.base_label = xstrdup(c->k[0].label);
+	r.new_label = xstrdup(c->k[1].label);
+	rc = ab_precision_next(&o, c->db, &r, (size_t)c->rounds, &was, &next);
+	ab_result_release(&r);
+	ab_opts_release(&o);
+	if (rc)
+		return -1;
+	c->was_precise = was;
+	if (next <= (size_t)c->rounds)
+		return 0;
+	old = make_plan(c->rounds, c->seed);
+	plan = make_plan((int)next, c->seed);
+	if (strcmp(old, c->plan))	/* mirrored: the campaign started on B */
+		for (char *p = plan; *p; p++)
+			*p = *p == 'A' ? 'B' : 'A';
+	free(old);
+	free(c->plan);
+	c->plan = plan;
+	info("ab --host: --precision: %d more round%s, plan %s", (int)next - c->rounds,
+	     (int)next - c->rounds == 1 ? "" : "s", c->plan);
+	c->rounds = (int)next;
+	return 1;
+}
+
 /* Run the plan from c->next on: boots, kexecs away, or ends. */
 static int campaign_step(struct campaign *c)
 {
@@ -269,8 +319,17 @@ static int campaign_step(struct campaign *c)
 		}
 		if (c->failures >= c->max_failures)
 			return campaign_end(c, "failed", &now);
-		if ((size_t)c->next >= strlen(c->plan))
+		if ((size_t)c->next >= strlen(c->plan)) {
+			int more = c->precision > 0 ? campaign_more(c) : 0;
+
+			if (more < 0)
+				return campaign_end(c, "failed", &now);
+			if (more && campaign_save(c))
+				return -1;
+			if (more)
+				continue;
 			return campaign_end(c, "done", &now);
+		}
 		side = c->plan[c->next] - 'A';
 		if (cur == side) {
 			int rc = run_boot(c, side, &now);
@@ -412,6 +471,8 @@ static int campaign_new(const struct ab_opts *o, struct campaign *c)
 	c->rounds = o->rounds > 0 ? o->rounds : 3;
 	c->seed = h->seed;
 	c->plan = make_plan(c->rounds, c->seed);
+	c->precision = o->precision;
+	c->max_rounds = o->max_rounds;
 	/* the running kernel as B: the mirror plan, so its first boot needs no kexec */
 	if (abhost_running_side(c, &now) == 1)
 		for (char *p = c->plan; *p; p++)
@@ -436,6 +497,9 @@ static int campaign_status(const struct campaign *c)
 	if (c->inflight >= 0)
 		printf("in flight boot %d (%s)\n", c->inflight + 1,
 		       c->k[c->plan[c->inflight] - 'A'].label);
+	if (c->precision > 0)
+		printf("precision +-%.3g%%: %d rounds planned so far (at most %d)\n",
+		       100 * c->precision, c->rounds, c->max_rounds > 0 ? c->max_rounds : 30);
 	printf("failures %d of %d allowed\n", c->failures, c->max_failures);
 	if (c->log.len)
 		fputs(c->log.buf, stdout);
@@ -467,7 +531,7 @@ static int campaign_lock(void)
 /* --abort of a campaign file that cannot be read: the hook and the file go. */
 static int abort_damaged(void)
 {
-	char *unit = abhost_unit_path(), *path = state_file();
+	char *unit = envctl_hook_path(), *path = state_file();
 	int rc = envctl_remove_hook(unit) || envctl_lock() || envctl_restore_all() ? -1 : 0;
 
 	if (unlink(path) < 0 && errno != ENOENT)
@@ -507,7 +571,7 @@ int abhost_run(const struct ab_opts *o)
 			if (!h->abort)
 				info("ab --host: the campaign is %s; nothing to resume", c.status);
 		} else {
-			char *unit = abhost_unit_path();
+			char *unit = envctl_hook_path();
 
 			/* this boot's own entry: a crash here takes the hook away */
 			if (access(unit, F_OK) == 0 && envctl_push_undo_hook(unit))
@@ -548,9 +612,11 @@ int abhost_opts_check(struct ab_opts *o, int argc, char **argv)
 	o->experiment = argv[0];
 	if (!h->kernel[0] || !h->kernel[1])
 		return error("ab --host: --kernel-a and --kernel-b are both needed");
-	if (o->build.tree || o->precision > 0)
-		return error("ab --host: --tree and --precision are not for --host (kernel build "
-			     "first, then --kernel-a LABEL)");
+	if (o->build.tree)
+		return error("ab --host: --tree is not for --host (kernel build first, then "
+			     "--kernel-a LABEL)");
+	if (ab_precision_opts_check(o, "ab --host"))
+		return -1;
 	if (h->reboot && (!h->entry[0] || !h->entry[1]))
 		return error("ab --host: --reboot needs --entry-a and --entry-b (the boot "
 			     "loader's entries of the two kernels)");

@@ -347,6 +347,40 @@ static int needs(const char *path, const struct karch *arch, char ***libs, size_
 				  : elf_needed_libs_foreign(path, arch, libs, nlibs);
 }
 
+/* /init: the fixed script, or its head with o->init_tail's text in place of the agent's */
+static char *init_script(const struct initramfs_opts *o, const struct karch *arch)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *s;
+
+	if (!o->init_tail)
+		return initramfs_init_script(arch);
+	if (strbuf_read_file(&sb, o->init_tail) < 0) {
+		error("initramfs: %s: %s", o->init_tail, strerror(errno));
+		strbuf_release(&sb);
+		return NULL;
+	}
+	s = xasprintf("%s%s\n%s", init_head, arch->libdirs, sb.buf ? sb.buf : "");
+	strbuf_release(&sb);
+	return s;
+}
+
+/* o->extra's programs in /usr/sbin, their libraries added to *libs */
+static int add_extra(struct cpio *c, const struct initramfs_opts *o, const struct karch *arch,
+		     char ***libs, size_t *nlibs)
+{
+	for (size_t i = 0; o->extra && o->extra[i]; i++) {
+		const char *base = strrchr(o->extra[i], '/');
+		char *dst = xasprintf("/usr/sbin/%s", base ? base + 1 : o->extra[i]);
+		int rc = cpio_add_file(c, dst, 0755, o->extra[i]) || needs(o->extra[i], arch, libs, nlibs);
+
+		free(dst);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
 int initramfs_build(const struct initramfs_opts *o)
 {
 	const struct karch *arch = o->arch ? o->arch : karch_host();
@@ -358,9 +392,9 @@ int initramfs_build(const struct initramfs_opts *o)
 	struct dirent *de;
 	int ret = -1;
 
-	if (guest_programs(o, arch, &mmbench, &busybox, &plugdir) < 0)
+	if (guest_programs(o, arch, &mmbench, &busybox, &plugdir) < 0 ||
+	    !(init = init_script(o, arch)))
 		goto out;
-	init = initramfs_init_script(arch);
 
 	if (cpio_open(&c, o->out))
 		goto out;
@@ -402,6 +436,8 @@ int initramfs_build(const struct initramfs_opts *o)
 	} else {
 		warning("initramfs: no plugin directory %s", plugdir);
 	}
+	if (add_extra(&c, o, arch, &libs, &nlibs))
+		goto out_cpio;
 	for (size_t i = 0; i < nlibs; i++)
 		if (add_host_file(&c, libs[i]))
 			goto out_cpio;

@@ -62,6 +62,14 @@ struct initramfs_opts {
 	const char *experiment;		/* experiment file, copied to /mmbench/experiment.yaml */
 	const char *guest_args;		/* NUL-separated agent arguments -> /mmbench/args */
 	size_t guest_args_len;
+	/*
+	 * ab --host's QEMU stand-in (tests/kernel/abhost.sh): a file whose text
+	 * replaces the guest agent's half of /init (PATH, libraries and /proc
+	 * set up as for the agent), and host programs copied to /usr/sbin with
+	 * their libraries (NULL-terminated).  NULL: the agent's /init, none.
+	 */
+	const char *init_tail;
+	const char *const *extra;
 };
 
 /* Build the archive; returns 0 or -1 (message printed). */

@@ -209,13 +209,37 @@ static bool undo_allowed(char *const *argv, int n)
 	       digits_then(argv[1] + strlen("/dev/zram"), "", &tail) && !*tail;
 }
 
-/* The one boot hook `ab --host` installs (abhost.c), under the host root. */
+bool envctl_hook_is_unit(const char *path)
+{
+	char *unit = host_path("/etc/systemd/system/" ENVCTL_HOOK_UNIT);
+	bool is = !strcmp(path, unit);
+
+	free(unit);
+	return is;
+}
+
+static char *hook_file_path(void)
+{
+	return xasprintf("%s/" ENVCTL_HOOK_FILE, envctl_state_dir());
+}
+
+char *envctl_hook_path(void)
+{
+	char *sd = host_path("/run/systemd/system");	/* sd_booted()'s test */
+	struct stat st;
+	bool systemd = stat(sd, &st) == 0 && S_ISDIR(st.st_mode);
+
+	free(sd);
+	return systemd ? host_path("/etc/systemd/system/" ENVCTL_HOOK_UNIT) : hook_file_path();
+}
+
+/* The one boot hook `ab --host` installs (abhost.c): the unit or the file. */
 static bool hook_path_ok(const char *path)
 {
-	char *want = host_path("/etc/systemd/system/" ENVCTL_HOOK_UNIT);
-	bool ok = !strcmp(path, want);
+	char *file = hook_file_path();
+	bool ok = envctl_hook_is_unit(path) || !strcmp(path, file);
 
-	free(want);
+	free(file);
 	return ok;
 }
 
@@ -230,6 +254,11 @@ int envctl_remove_hook(const char *unit_path)
 		return error("not removing %s: not the resume hook mmbench installs", unit_path);
 	if (access(unit_path, F_OK) < 0 && errno == ENOENT)
 		return 0;	/* gone already: --abort, or the campaign's end */
+	if (!envctl_hook_is_unit(unit_path)) {
+		if (unlink(unit_path) < 0 && errno != ENOENT)
+			return error("cannot remove %s: %s", unit_path, strerror(errno));
+		return 0;
+	}
 	if (run_argv(disable, NULL, &err))
 		rc = error("systemctl disable %s failed: %s", ENVCTL_HOOK_UNIT, strtrim(err.buf));
 	if (unlink(unit_path) < 0 && errno != ENOENT)

@@ -36,8 +36,19 @@ int envctl_push_undo_cgroup(const char *dir);
  * campaign to go on; `mmbench restore` and the campaign's end remove it.
  */
 #define ENVCTL_HOOK_UNIT "mmbench-ab-resume.service"
+/*
+ * A machine without systemd (an initramfs-only system) has no unit: the
+ * hook is the file ENVCTL_HOOK_FILE in the state folder, which must be on
+ * disk for the campaign file beside it to survive the boots; its init runs
+ * `mmbench ab --host --resume` when the file is there.
+ */
+#define ENVCTL_HOOK_FILE "ab-host.hook"
+/* The hook's path on this machine: the unit where systemd runs, else the file. */
+char *envctl_hook_path(void);
+/* Whether path is the systemd unit (else the plain file). */
+bool envctl_hook_is_unit(const char *path);
 int envctl_push_undo_hook(const char *unit_path);
-/* systemctl disable, remove the unit file, daemon-reload: 0 or -1. */
+/* The unit: systemctl disable, remove it, daemon-reload; the file: removed.  0 or -1. */
 int envctl_remove_hook(const char *unit_path);
 
 /* Journal "write value to path on restore" without changing anything now. */
