@@ -10,7 +10,8 @@
 #   KVER_ROUNDS (8), KVER_ACCEL (auto), KVER_CLOCK (real; virtual: TCG on the
 #   virtual clock, docs/kernel-ab.md), KVER_CPUS (2; 1 on the virtual
 #   clock, where 6.1 hangs bringing up a second vCPU), KVER_EXP (bench/kernel-versions.yaml),
-#   KVER_DB (keep the DB; default a temporary one), MMBENCH_KERNEL_CACHE.
+#   KVER_DB (keep the DB; default a temporary one), KVER_ARCH (the host's;
+#   arm64: cross-built, under TCG, after make guest-arm64), MMBENCH_KERNEL_CACHE.
 #   KVER_PREPARE_ONLY=1: make the repo and build both kernels (cached for
 #   ab), boot nothing: the builds may run beside other work, the A/B not.
 set -u
@@ -25,12 +26,20 @@ CLOCK=${KVER_CLOCK:-real}
 CPUS=${KVER_CPUS:-2}
 [ "$CLOCK" = virtual ] && ACCEL=tcg
 EXP=${KVER_EXP:-bench/kernel-versions.yaml}
+ARCH=${KVER_ARCH:-}
+ARCHOPT=()
+if [ -n "$ARCH" ]; then
+	[[ $ARCH =~ ^(x86_64|arm64)$ ]] || { echo "kernel-versions: KVER_ARCH '$ARCH' is not x86_64 or arm64" >&2; exit 2; }
+	ARCHOPT=(--arch "$ARCH")
+fi
+QEMU=qemu-system-x86_64
+[ "$ARCH" = arm64 ] && QEMU=qemu-system-aarch64
 export MMBENCH_CACHE=${MMBENCH_KERNEL_CACHE:-$B/cache/kernel}
 
 die() { echo "kernel-versions: $*" >&2; exit 1; }
 [ -x "$MM" ] || die "$MM not built (run make)"
 [[ $ROUNDS =~ ^[0-9]+$ ]] && [ "$ROUNDS" -ge 2 ] || die "KVER_ROUNDS '$ROUNDS' is not a count >= 2"
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not installed"
+command -v $QEMU >/dev/null || die "$QEMU not installed"
 
 # One Debian source package's tree as the next commit of $1 (tag $2).
 add_version() {
@@ -63,7 +72,7 @@ fi
 
 if [ -n "${KVER_PREPARE_ONLY:-}" ]; then
 	for ref in v6.1 v6.12; do
-		"$MM" kernel build --tree "$REPO" --ref "$ref" --name "$ref" --base-config tinyconfig ||
+		"$MM" kernel build "${ARCHOPT[@]}" --tree "$REPO" --ref "$ref" --name "$ref${ARCH:+-$ARCH}" --base-config tinyconfig ||
 			die "building $ref failed"
 	done
 	exit 0
@@ -73,10 +82,10 @@ T=$(mktemp -d) || die "mktemp failed"
 trap 'rm -rf "$T"' EXIT
 export MMBENCH_DB=${KVER_DB:-$T/versions.db}
 export MMBENCH_STATE=$T/state
-echo "kernel-versions: v6.1 vs v6.12, $ROUNDS rounds, accel $ACCEL, $CLOCK clock, $(getconf _NPROCESSORS_ONLN) host CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
+echo "kernel-versions: v6.1 vs v6.12${ARCH:+ ($ARCH)}, $ROUNDS rounds, accel $ACCEL, $CLOCK clock, $(getconf _NPROCESSORS_ONLN) host CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 t0=$(date +%s)
-"$MM" ab --tree "$REPO" --base v6.1 --new v6.12 --base-config tinyconfig \
+"$MM" ab "${ARCHOPT[@]}" --tree "$REPO" --base v6.1 --new v6.12 --base-config tinyconfig \
 	--accel "$ACCEL" --clock "$CLOCK" --cpus "$CPUS" --mem 2G --rounds "$ROUNDS" --no-plots "$EXP"
 rc=$?
 echo "kernel-versions: ab exit $rc in $(( $(date +%s) - t0 )) s; load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -6,7 +6,13 @@
 
 #include <stdbool.h>
 
-#define KB_RECIPE_VERSION "mmbench-kbuild-1"
+/*
+ * In every cache key: bumped when the same inputs would now build another
+ * kernel.  2: a build folder's resolved .config is reused only on the same
+ * base commit (1 reused it across commits, so a cached 6.12 could carry
+ * 6.1's resolution: ZRAM off): kernels cached by 1 are built again.
+ */
+#define KB_RECIPE_VERSION "mmbench-kbuild-2"
 
 /* "key value" lines of a kernel's meta file */
 void kcache_meta_put(struct strbuf *sb, const char *key, const char *value);

@@ -557,15 +557,20 @@ static int kb_configure(struct kb *k)
 		size_t base_nr = k->mk.nr;
 		char *dotconfig = xasprintf("%s/.config", k->obj);
 		char *marker = xasprintf("%s/.mmbench-recipe", k->obj);
-		char cur[80] = "";
+		char cur[160] = "", want[160];
 		int fd;
 
 		/*
-		 * The same recipe as the last configure in this build dir: the
-		 * .config is already what olddefconfig makes of it, skip the
-		 * (slow) base config + olddefconfig.  Verified below anyway.
+		 * The same recipe on the same base commit as the last configure
+		 * in this build dir: the .config is already what olddefconfig
+		 * makes of it, skip the (slow) base config + olddefconfig.  The
+		 * commit is part of it: another version's Kconfig resolves the
+		 * same recipe differently (6.1's .config reused for 6.12 left
+		 * ZRAM off).  A series' Kconfig changes are resolved by Kbuild's
+		 * own syncconfig.  Verified below anyway.
 		 */
-		if (read_line_file(marker, cur, sizeof(cur)) > 0 && !strcmp(cur, k->hex) &&
+		snprintf(want, sizeof(want), "%s %s", k->hex, k->commit ? k->commit : "-");
+		if (read_line_file(marker, cur, sizeof(cur)) > 0 && !strcmp(cur, want) &&
 		    access(dotconfig, R_OK) == 0) {
 			info("kernel: config recipe unchanged, reusing %s", dotconfig);
 			goto configured;
@@ -619,7 +624,7 @@ configured:
 			free(marker);
 			return MMB_EUSAGE;
 		}
-		write_file_atomic(marker, k->hex, strlen(k->hex));
+		write_file_atomic(marker, want, strlen(want));
 		free(marker);
 		sha256_hex(k->out.buf, k->out.len, k->hex);
 		k->r->config_hash = xstrdup(k->hex);
