@@ -245,9 +245,9 @@ static char *drift_of(const struct compare *c, size_t i)
 		said = true;
 		strbuf_addf(&out, "drift: the runs of %s disagree more than their own noise"
 			    " allows on %s%s%s%s %s (one-way ANOVA across %zu runs: F = %.3g,"
-			    " p = %.2g < %g): run %lld mean %.6g, run %lld mean %.6g",
+			    " p = %s < %g): run %lld mean %.6g, run %lld mean %.6g",
 			    c->qs->kernels[i].label, q->workload, *q->variant ? " (" : "",
-			    q->variant, *q->variant ? ")" : "", q->metric, d->druns, d->F, d->p,
+			    q->variant, *q->variant ? ")" : "", q->metric, d->druns, d->F, FMT_P_PROSE(d->p),
 			    DRIFT_ALPHA, (long long)d->lo_run, d->lo_mean, (long long)d->hi_run,
 			    d->hi_mean);
 		drift_components(&out, c, r, i);

@@ -18,15 +18,6 @@ static void md_row(struct strbuf *out, char *const *cells, const size_t *w, cons
 	strbuf_addstr(out, "|\n");
 }
 
-static char *fmt_p(double p)
-{
-	if (isnan(p))
-		return xstrdup("n/a");
-	if (p < 0.0001)
-		return xasprintf("%.1e", p);
-	return xasprintf("%.4f", p);
-}
-
 /* A row's title line: what is measured, and which way is better. */
 static void md_title(struct strbuf *out, const struct compare *c, size_t r)
 {
@@ -60,19 +51,19 @@ static char *md_p_cell(const struct compare *c, size_t r, size_t i)
 {
 	const struct compare_row *row = &c->rows[r];
 	const struct stats_test *t = &row->test[i];
-	char *p, *cell, ci[64];
+	const char *p;
+	char *cell, ci[64];
 
 	if (!i)
 		return xstrdup("");
 	if (row->verdict[i] == VERDICT_UNTESTED)
 		return xstrdup("too few samples");
-	p = fmt_p(c->test == STATS_WELCH || c->test == STATS_MWU ? t->q : t->p);
+	p = FMT_P(c->test == STATS_WELCH || c->test == STATS_MWU ? t->q : t->p, "n/a");
 	compare_ci_cell(ci, sizeof(ci), c, r, i, 1);
 	if (!*ci)
 		cell = xasprintf("%s [n/a]%s", p, compare_significant(c, r, i) ? " *" : "");
 	else
 		cell = xasprintf("%s %s%s", p, ci, compare_significant(c, r, i) ? " *" : "");
-	free(p);
 	return cell;
 }
 

@@ -38,20 +38,10 @@ static void fmt_num(char *buf, size_t len, double v)
 
 /* The cells of label i in row r, as both layouts print them. */
 struct text_cells {
-	char n[48], mean[64], chg[32], ci[64], p[32], q[32];
+	char n[48], mean[64], chg[32], ci[64], p[FMT_P_MAX], q[FMT_P_MAX];
 	const char *verdict;	/* a cell without a test: its verdict's name, else NULL */
 	bool na;		/* the baseline is 0 */
 };
-
-static void fmt_p(char *buf, size_t len, double p)
-{
-	if (isnan(p))
-		snprintf(buf, len, "-");
-	else if (p < 0.0001)
-		snprintf(buf, len, "%.1e", p);
-	else
-		snprintf(buf, len, "%.4f", p);
-}
 
 static void text_cells(const struct compare *c, size_t r, size_t i, struct text_cells *x)
 {
@@ -82,9 +72,9 @@ static void text_cells(const struct compare *c, size_t r, size_t i, struct text_
 		if (!*x->ci)
 			snprintf(x->ci, sizeof(x->ci), "-");
 	}
-	fmt_p(x->p, sizeof(x->p), t->p);
+	fmt_p(x->p, t->p, false, "-");
 	if (rank)
-		fmt_p(x->q, sizeof(x->q), t->q);
+		fmt_p(x->q, t->q, false, "-");
 	else
 		snprintf(x->q, sizeof(x->q), "%s", FMT_F(t->statistic, 3));
 }

@@ -138,7 +138,7 @@ static void cmp_row(struct strbuf *html, const struct compare *c, size_t r)
 			strbuf_addf(html, "<td class=\"%s\">%s", verdict_class(v), verdict_word(v));
 		}
 		if (isfinite(t->q))
-			strbuf_addf(html, " <small>q=%.2g</small>", t->q);
+			strbuf_addf(html, " <small>q=%s</small>", FMT_P_PROSE(t->q));
 		strbuf_addstr(html, "</td>");
 	}
 	strbuf_addstr(html, "</tr>\n");

@@ -243,9 +243,9 @@ static char *change_text(const struct compare *c, size_t r, size_t i)
 	else
 		strbuf_addstr(&sb, "no 95% CI (not defined for this test)");
 	if (isfinite(t->p))
-		strbuf_addf(&sb, ", p = %.2g", t->p);
+		strbuf_addf(&sb, ", p = %s", FMT_P_PROSE(t->p));
 	if (isfinite(t->q))
-		strbuf_addf(&sb, ", BH q = %.2g", t->q);
+		strbuf_addf(&sb, ", BH q = %s", FMT_P_PROSE(t->q));
 	return strbuf_detach(&sb);
 }
 
