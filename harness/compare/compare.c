@@ -167,6 +167,16 @@ static void mm_summary(const struct query_series *s, int better, struct stats_su
 	stats_summarise_in(v, s->n, better, out, room);
 }
 
+/* The value's labels, so that a layout needs nothing of qs. */
+static void set_labels(struct compare *c, const struct query_set *qs)
+{
+	c->qs = qs;
+	c->nlabels = qs->nlabels;
+	c->label = xcalloc(qs->nlabels ? qs->nlabels : 1, sizeof(*c->label));
+	for (size_t i = 0; i < qs->nlabels; i++)
+		c->label[i] = qs->kernels[i].label;
+}
+
 /* The settings of a build; rows come after (build_rows()). */
 static void build_begin(struct compare *c, const struct query_set *qs, enum stats_test_kind test,
 			enum stats_mean_kind mean, enum stats_unit unit)
@@ -179,7 +189,7 @@ static void build_begin(struct compare *c, const struct query_set *qs, enum stat
 	 */
 	if (test == STATS_MWU && mean == STATS_MEAN_AUTO)
 		mean = STATS_MEDIAN;
-	c->qs = qs;
+	set_labels(c, qs);
 	c->test = test;
 	c->mean = mean;
 	c->unit = unit;
@@ -217,6 +227,8 @@ static void row_compute(void *arg, size_t k, unsigned who)
 	const struct query_row *qr = &c->qs->rows[r];
 
 	row->q = qr;
+	row->what = (struct compare_what){ qr->workload, qr->variant, qr->metric, qr->unit,
+					   qr->better, qr->monitor };
 	row->mean = row_mean(c->mean, qr, nl);
 	row->sum = xcalloc(nl, sizeof(*row->sum));
 	row->test = xcalloc(nl, sizeof(*row->test));
@@ -454,6 +466,7 @@ void compare_release(struct compare *c)
 	for (size_t i = 0; c->drift_label && i < nl; i++)
 		free(c->drift_label[i]);
 	free(c->drift_label);
+	free(c->label);
 	free(c->rows);
 	if (c->view) {
 		for (size_t r = 0; r < c->view->nr; r++)
@@ -495,7 +508,8 @@ void compare_pair(const struct compare *c, size_t i, struct compare *view)
 	v->kernels[1] = qs->kernels[i];
 	v->nr = c->nr;
 	v->rows = xcalloc(c->nr ? c->nr : 1, sizeof(*v->rows));
-	view->qs = view->view = v;
+	view->view = v;
+	set_labels(view, v);
 	view->test = c->test;
 	view->mean = c->mean;
 	view->unit = c->unit;
@@ -528,6 +542,7 @@ void compare_pair(const struct compare *c, size_t i, struct compare *view)
 		v->rows[r] = *from->q;
 		v->rows[r].series = xcalloc(2, sizeof(*v->rows[r].series));
 		to->q = &v->rows[r];
+		to->what = from->what;
 		to->mean = from->mean;
 		to->sum = xcalloc(2, sizeof(*to->sum));
 		to->test = xcalloc(2, sizeof(*to->test));

@@ -54,9 +54,22 @@ struct compare_side {
 	int64_t lo_run, hi_run;	/* the runs of the lowest and highest mean */
 	double lo_mean, hi_mean;
 	struct stats_summary mm;	/* mmtests' summary, values best first (c->mm_sums) */
+	size_t ndisturbed;	/* disturbed iterations' values left out (or kept) */
+};
+
+/*
+ * What a row measures, set when the row is built from its query row: all
+ * a layout reads of it, so that no renderer reaches into db rows.
+ */
+struct compare_what {
+	const char *workload, *variant, *metric;
+	const char *unit;	/* may be "" */
+	int better;		/* +1 higher is better, -1 lower is better */
+	bool monitor;		/* a monitor row (monitors.h): never in the verdict */
 };
 
 struct compare_row {
+	struct compare_what what;	/* its text is the query set's, which c owns */
 	const struct query_row *q;	/* its series' samples are gone after compare_open()
 					   (compare_row_read()) unless compare_select.samples */
 	struct compare_side *side;	/* [nlabels] */
@@ -98,7 +111,9 @@ struct compare_setting {
 };
 
 struct compare {
-	const struct query_set *qs;
+	const struct query_set *qs;	/* what it was built from: layouts read the fields below */
+	const char **label;	/* [nlabels] the labels, [0] the baseline (qs's text) */
+	size_t nlabels;
 	struct query_set *own;		/* the set compare_open() loaded, freed with c */
 	struct compare_meta meta;	/* filled by compare_load_meta() */
 	enum stats_test_kind test;

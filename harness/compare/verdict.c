@@ -203,6 +203,7 @@ static int drift_test(const struct query_series *s, struct compare_side *d)
 
 void compare_side_measure(const struct query_series *s, struct compare_side *side)
 {
+	side->ndisturbed = s->ndisturbed;
 	side->level = mean_level(s, &side->nlevel);
 	side->nruns = stats_count_runs(s->run_id, s->n);
 	side->drift = !drift_test(s, side);

@@ -75,9 +75,9 @@ static void change_cell(char *buf, size_t len, const struct compare *c, long r, 
 }
 
 /* The rows of every machine's comparison, each once, in first-appearance order. */
-static const struct query_row **union_rows(const struct bymachine *bm, size_t *n)
+static const struct compare_what **union_rows(const struct bymachine *bm, size_t *n)
 {
-	const struct query_row **rows = NULL;
+	const struct compare_what **rows = NULL;
 	size_t alloc = 0;
 
 	*n = 0;
@@ -85,7 +85,7 @@ static const struct query_row **union_rows(const struct bymachine *bm, size_t *n
 		const struct compare *c = &bm->p[k].c;
 
 		for (size_t r = 0; bm->p[k].compared && r < c->nr; r++) {
-			const struct query_row *q = c->rows[r].q;
+			const struct compare_what *q = &c->rows[r].what;
 			size_t j;
 
 			if (q->monitor)	/* the KPIs; monitor rows are in each machine's table */
@@ -104,7 +104,7 @@ static const struct query_row **union_rows(const struct bymachine *bm, size_t *n
 	return rows;
 }
 
-static char *row_name(const struct query_row *q, const struct compare_select *s, size_t i)
+static char *row_name(const struct compare_what *q, const struct compare_select *s, size_t i)
 {
 	return xasprintf("%s%s%s%s %s%s%s%s", q->workload, *q->variant ? " (" : "", q->variant,
 			 *q->variant ? ")" : "", q->metric, s->nlabels > 2 ? " [" : "",
@@ -112,10 +112,10 @@ static char *row_name(const struct query_row *q, const struct compare_select *s,
 }
 
 /* q's row in p's comparison: searched in c.rows, whose order is not the query's (monitor rows) */
-static long part_row(const struct mpart *p, const struct query_row *q)
+static long part_row(const struct mpart *p, const struct compare_what *q)
 {
 	for (size_t r = 0; p->compared && r < p->c.nr; r++) {
-		const struct query_row *o = p->c.rows[r].q;
+		const struct compare_what *o = &p->c.rows[r].what;
 
 		if (!strcmp(o->workload, q->workload) && !strcmp(o->variant, q->variant) &&
 		    !strcmp(o->metric, q->metric))
@@ -129,7 +129,7 @@ static void change_table(struct strbuf *out, const struct bymachine *bm, bool ma
 {
 	const struct compare_select *s = bm->s;
 	size_t nq, nw = 6, *cw = xcalloc(bm->np + 1, sizeof(*cw));
-	const struct query_row **rows = union_rows(bm, &nq);
+	const struct compare_what **rows = union_rows(bm, &nq);
 	char cell[64];
 
 	for (size_t i = 1; i < s->nlabels; i++)

@@ -69,14 +69,14 @@ void compare_csv(struct strbuf *out, const struct compare *c)
 		for (size_t i = 0; i < render_nlabels(c); i++) {
 			const struct stats_summary *s = &row->sum[i];
 
-			strbuf_add_csv(out, row->q->workload);
+			strbuf_add_csv(out, row->what.workload);
 			strbuf_addch(out, ',');
-			strbuf_add_csv(out, row->q->variant);
+			strbuf_add_csv(out, row->what.variant);
 			strbuf_addch(out, ',');
-			strbuf_add_csv(out, row->q->metric);
+			strbuf_add_csv(out, row->what.metric);
 			strbuf_addch(out, ',');
-			strbuf_add_csv(out, row->q->unit);
-			strbuf_addf(out, ",%s,", row->q->better > 0 ? "higher" : "lower");
+			strbuf_add_csv(out, row->what.unit);
+			strbuf_addf(out, ",%s,", row->what.better > 0 ? "higher" : "lower");
 			strbuf_add_csv(out, render_label_of(c, i));
 			strbuf_addch(out, ',');
 			strbuf_add_csv(out, render_label_of(c, 0));
@@ -106,7 +106,7 @@ void compare_csv(struct strbuf *out, const struct compare *c)
 				strbuf_add_csv(out, render_verdict_name(row->verdict[i]));
 			}
 			/* the statistic diff and rel_* are of; monitor: 1 for a why row (monitors.h) */
-			strbuf_addf(out, ",%s,%d,%s,", stats_mean_name(row->mean), row->q->monitor,
+			strbuf_addf(out, ",%s,%d,%s,", stats_mean_name(row->mean), row->what.monitor,
 				    compare_unit_name(c, r, i));
 			if (*compare_unit_name(c, r, i))
 				strbuf_addf(out, "%zu,%zu", row->level[i].nb, row->level[i].nn);

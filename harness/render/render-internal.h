@@ -18,10 +18,10 @@ void render_describe_test(struct strbuf *out, const struct compare *c, const cha
 void render_describe_mean(struct strbuf *out, const struct compare *c, const char *prefix);
 
 /* Rows grouped by a key, groups in first-appearance order. */
-typedef bool (*render_same_fn)(const struct query_row *a, const struct query_row *b);
+typedef bool (*render_same_fn)(const struct compare_what *a, const struct compare_what *b);
 size_t render_next_group(const struct compare *c, bool *done, render_same_fn same, size_t *rows);
-bool render_same_workload(const struct query_row *a, const struct query_row *b);
-bool render_same_variant(const struct query_row *a, const struct query_row *b);
+bool render_same_workload(const struct compare_what *a, const struct compare_what *b);
+bool render_same_variant(const struct compare_what *a, const struct compare_what *b);
 
 /* One machine's part: its comparison, or why there is none. */
 struct mpart {

@@ -72,7 +72,7 @@ static void json_settings(struct strbuf *out, const struct compare *c)
 		jkey(out, "key");
 		json_add_string(out, c->setting[k].key);
 		strbuf_addstr(out, ",\"values\":[");
-		for (size_t i = 0; i < c->qs->nlabels; i++) {
+		for (size_t i = 0; i < c->nlabels; i++) {
 			if (i)
 				strbuf_addch(out, ',');
 			json_add_string(out, c->setting[k].values[i] ? c->setting[k].values[i] : "");
@@ -160,8 +160,8 @@ static void json_kernel(struct strbuf *out, const struct compare *c, size_t r, s
 		jkey(out, "why");
 		json_add_string(out, row->why[i]);
 	}
-	if (row->q->series[i].ndisturbed)
-		strbuf_addf(out, ",\"disturbed\":%zu", row->q->series[i].ndisturbed);
+	if (row->side[i].ndisturbed)
+		strbuf_addf(out, ",\"disturbed\":%zu", row->side[i].ndisturbed);
 	strbuf_addf(out, ",\"runs\":%zu,", row->comp[i].nruns);
 	jnum(out, "between_run_cov_pct", row->comp[i].between_cov, true);
 	jnum(out, "within_run_cov_pct", row->comp[i].within_cov, true);
@@ -177,20 +177,20 @@ static void json_row(struct strbuf *out, const struct compare *c, size_t r)
 
 	strbuf_addstr(out, r ? ",\n{" : "\n{");
 	jkey(out, "workload");
-	json_add_string(out, row->q->workload);
+	json_add_string(out, row->what.workload);
 	strbuf_addch(out, ',');
 	jkey(out, "variant");
-	json_add_string(out, row->q->variant);
+	json_add_string(out, row->what.variant);
 	strbuf_addch(out, ',');
 	jkey(out, "metric");
-	json_add_string(out, row->q->metric);
+	json_add_string(out, row->what.metric);
 	strbuf_addch(out, ',');
 	jkey(out, "unit");
-	json_add_string(out, row->q->unit);
+	json_add_string(out, row->what.unit);
 	/* always there, so a script can filter either way (monitors.h) */
-	strbuf_addf(out, ",\"monitor\":%s", row->q->monitor ? "true" : "false");
+	strbuf_addf(out, ",\"monitor\":%s", row->what.monitor ? "true" : "false");
 	strbuf_addf(out, ",\"better\":\"%s\",\"mean\":\"%s\",\"kernels\":[",
-		    row->q->better > 0 ? "higher" : "lower", stats_mean_name(row->mean));
+		    row->what.better > 0 ? "higher" : "lower", stats_mean_name(row->mean));
 	for (size_t i = 0; i < render_nlabels(c); i++)
 		json_kernel(out, c, r, i);
 	strbuf_addstr(out, "]}");

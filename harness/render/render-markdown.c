@@ -23,8 +23,8 @@ static void md_title(struct strbuf *out, const struct compare *c, size_t r)
 {
 	const struct compare_row *row = &c->rows[r];
 	/* names are text, never markup: "<img onerror=...>" is shown, not rendered */
-	char *mw = md_text(row->q->workload), *mv = md_text(row->q->variant);
-	char *mm = md_text(row->q->metric), *mu = md_text(row->q->unit);
+	char *mw = md_text(row->what.workload), *mv = md_text(row->what.variant);
+	char *mm = md_text(row->what.metric), *mu = md_text(row->what.unit);
 
 	if (r >= monitors_kpi_rows(c))	/* neutral: no direction, never a verdict */
 		strbuf_addf(out, "%s%s%s, %s (%s%smonitor, not in the verdict; %s):\n", mw,
@@ -32,7 +32,7 @@ static void md_title(struct strbuf *out, const struct compare *c, size_t r)
 			    stats_mean_title(row->mean));
 	else
 		strbuf_addf(out, "%s%s%s, %s (%s%s%s is better; %s):\n", mw, *mv ? ", " : "",
-			    mv, mm, mu, *mu ? ", " : "", row->q->better > 0 ? "higher" : "lower",
+			    mv, mm, mu, *mu ? ", " : "", row->what.better > 0 ? "higher" : "lower",
 			    stats_mean_title(row->mean));
 	free(mw);
 	free(mv);

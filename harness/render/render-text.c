@@ -87,7 +87,7 @@ static void text_blocks(struct strbuf *out, const struct compare *c, size_t lw, 
 
 	for (size_t r = 0; r < c->nr; r++) {
 		const struct compare_row *row = &c->rows[r];
-		const struct query_row *q = row->q;
+		const struct compare_what *q = &row->what;
 		int nw = 4;
 
 		strbuf_addf(out, "\n%s%s%s%s %s [%s%s%s]\n", ctl_show(q->workload),
@@ -120,7 +120,7 @@ static void text_blocks(struct strbuf *out, const struct compare *c, size_t lw, 
 }
 
 /* "workload (variant) metric [unit, higher]": the row's name in the compact table. */
-static char *row_title(const struct query_row *q)
+static char *row_title(const struct compare_what *q)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -273,7 +273,7 @@ static void text_compact(struct strbuf *out, const struct compare *c, bool *na)
 	char **titles = xcalloc(c->nr ? c->nr : 1, sizeof(*titles));
 
 	for (size_t r = 0; r < c->nr; r++)
-		titles[r] = row_title(c->rows[r].q);
+		titles[r] = row_title(&c->rows[r].what);
 	for (size_t i = 1; i < nl; i++) {
 		struct text_widths w, wl;
 		bool fold;

@@ -47,12 +47,12 @@ const char *render_row_verdict(const struct compare *c, size_t r, size_t i)
 
 const char *render_label_of(const struct compare *c, size_t i)
 {
-	return c->qs->kernels[i].label;
+	return c->label[i];
 }
 
 size_t render_nlabels(const struct compare *c)
 {
-	return c->qs->nlabels;
+	return c->nlabels;
 }
 
 /* A change relative to a zero baseline is undefined: printed as n/a. */
@@ -131,7 +131,7 @@ size_t render_next_group(const struct compare *c, bool *done, render_same_fn sam
 			continue;
 		if (first == SIZE_MAX)
 			first = r;
-		if (same(c->rows[first].q, c->rows[r].q)) {
+		if (same(&c->rows[first].what, &c->rows[r].what)) {
 			rows[n++] = r;
 			done[r] = true;
 		}
@@ -139,12 +139,12 @@ size_t render_next_group(const struct compare *c, bool *done, render_same_fn sam
 	return n;
 }
 
-bool render_same_workload(const struct query_row *a, const struct query_row *b)
+bool render_same_workload(const struct compare_what *a, const struct compare_what *b)
 {
 	return !strcmp(a->workload, b->workload);
 }
 
-bool render_same_variant(const struct query_row *a, const struct query_row *b)
+bool render_same_variant(const struct compare_what *a, const struct compare_what *b)
 {
 	return render_same_workload(a, b) && !strcmp(a->variant, b->variant);
 }

@@ -218,7 +218,7 @@ static const char *test_title(enum stats_test_kind k)
 	return (size_t)k < ARRAY_SIZE(title) && title[k] ? title[k] : "?";
 }
 
-static char *row_name(const struct query_row *q)
+static char *row_name(const struct compare_what *q)
 {
 	if (q->variant && *q->variant)
 		return xasprintf("%s %s [%s]", q->workload, q->metric, q->variant);
@@ -416,7 +416,7 @@ static void report_levels(const struct compare *c, struct report_emitter *e)
 	bool runs = false;
 
 	for (size_t r = 0; r < c->nr; r++)
-		for (size_t i = 0; i < c->qs->nlabels; i++)
+		for (size_t i = 0; i < c->nlabels; i++)
 			runs |= c->rows[r].comp[i].nruns >= 2;
 	compare_unit_line(&u, c, "unit: ");
 	compare_clock_line(&u, c, "clock: ");
@@ -431,7 +431,7 @@ static void report_levels(const struct compare *c, struct report_emitter *e)
 static void verdict_item(struct report *rp, struct report_emitter *e, size_t r, size_t i, int pass)
 {
 	const struct compare_row *row = &rp->cmp.rows[r];
-	char *name = row_name(row->q), *chg, *rel, *text;
+	char *name = row_name(&row->what), *chg, *rel, *text;
 
 	/* inconclusive: the reason, with its numbers, instead of a change */
 	chg = pass == 2 ? xstrdup(row->why[i]) : change_text(&rp->cmp, r, i);
