@@ -3,13 +3,13 @@
 #define MMB_RENDER_INTERNAL_H
 
 #include "render.h"
+#include "columns.h"
 #include "bymachine.h"
 
 #include <stdbool.h>
 
 #define ZERO_BASE_NOTE "n/a: the baseline is 0, so there is no relative change\n"
 
-const char *render_verdict_name(enum compare_verdict v);
 const char *render_row_verdict(const struct compare *c, size_t r, size_t i);
 const char *render_label_of(const struct compare *c, size_t i);
 size_t render_nlabels(const struct compare *c);

@@ -54,7 +54,7 @@ static void text_cells(const struct compare *c, size_t r, size_t i, struct text_
 	compare_n_cell(x->n, sizeof(x->n), c, r, i);
 	fmt_num(x->mean, sizeof(x->mean), s->n ? stats_mean_of(s, row->mean) : NAN);
 	if (i == 0 || row->verdict[i] == VERDICT_MISSING || !s->n || !row->sum[0].n) {
-		x->verdict = render_verdict_name(row->verdict[i]);
+		x->verdict = compare_verdict_name(row->verdict[i]);
 		if (i && s->n && !row->sum[0].n && !row->why[i])
 			x->verdict = "no baseline samples";
 		return;

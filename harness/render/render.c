@@ -16,20 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *render_verdict_name(enum compare_verdict v)
-{
-	switch (v) {
-	case VERDICT_BASELINE: return "baseline";
-	case VERDICT_MISSING: return "no samples";
-	case VERDICT_UNTESTED: return "too few samples";
-	case VERDICT_NONE: return "no significant change";
-	case VERDICT_BETTER: return "improvement";
-	case VERDICT_WORSE: return "regression";
-	case VERDICT_INCONCLUSIVE: return "inconclusive";
-	}
-	return "?";
-}
-
 /*
  * A row's verdict as a reader sees it: a monitor row that changed is
  * "changed", with no direction (it is never in the verdict, and lower is
@@ -42,7 +28,7 @@ const char *render_row_verdict(const struct compare *c, size_t r, size_t i)
 
 	if (r >= monitors_kpi_rows(c) && (v == VERDICT_BETTER || v == VERDICT_WORSE))
 		return "changed";
-	return render_verdict_name(v);
+	return compare_verdict_name(v);
 }
 
 const char *render_label_of(const struct compare *c, size_t i)
