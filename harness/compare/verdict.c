@@ -664,30 +664,20 @@ static void settings_text(struct compare *c)
 	c->settings = strbuf_detach(&sb);
 }
 
-int compare_load_settings(struct compare *c, struct mmb_db *db)
+void compare_load_settings(struct compare *c)
 {
 	size_t nl = c->qs->nlabels, alloc = 0, keep = 0;
 
 	c->same_kernel = nl > 1;
-	for (size_t i = 0; i < nl; i++) {
-		const struct query_kernel *k = &c->qs->kernels[i];
+	for (size_t i = 0; i < nl; i++)
+		c->same_kernel &= same_build(&c->qs->kernels[0], &c->qs->kernels[i]);
+	for (size_t k = 0; k < c->nruns; k++) {
+		const struct compare_run *cr = &c->runs[k];
 
-		c->same_kernel &= same_build(&c->qs->kernels[0], k);
-		for (size_t j = 0; j < k->nruns; j++) {
-			const struct query_run *run = &k->runs[j];
-			struct query_env *env;
-			size_t ne;
-
-			if (!run->pooled)
-				continue;
-			setting_add(c, &alloc, "cmdline", i, run->cmdline);
-			if (query_run_env(db, run->id, &env, &ne))
-				return -1;
-			for (size_t e = 0; e < ne; e++)
-				if (!setting_ignored(env[e].key))
-					setting_add(c, &alloc, env[e].key, i, env[e].value);
-			query_env_free(env, ne);
-		}
+		setting_add(c, &alloc, "cmdline", cr->label, cr->run->cmdline);
+		for (size_t e = 0; e < cr->nenv; e++)
+			if (!setting_ignored(cr->env[e].key))
+				setting_add(c, &alloc, cr->env[e].key, cr->label, cr->env[e].value);
 	}
 	/* keep the keys whose values differ, in key order */
 	for (size_t k = 0; k < c->nsettings; k++) {
@@ -703,7 +693,6 @@ int compare_load_settings(struct compare *c, struct mmb_db *db)
 	c->nsettings = keep;
 	if (keep)
 		settings_text(c);
-	return 0;
 }
 
 void compare_settings_release(struct compare *c, size_t nl)
