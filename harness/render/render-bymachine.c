@@ -292,103 +292,22 @@ void render_by_machine_markdown(struct strbuf *out, const struct bymachine *bm,
 	by_machine_tables(out, bm, r, true);
 }
 
-/* Column names: the hostname, "#id" added where two machines share one. */
-static void name_columns(struct bymachine *bm)
-{
-	for (size_t k = 0; k < bm->np; k++) {
-		const struct query_machine *m = bm->p[k].g ? bm->p[k].g->m : NULL;
-		bool dup = false;
-
-		for (size_t o = 0; m && o < bm->np; o++)
-			dup |= o != k && bm->p[o].g && bm->p[o].g->m &&
-			       !strcmp(bm->p[o].g->m->hostname, m->hostname);
-		if (!m)
-			bm->p[k].column = xstrdup("unknown");
-		else if (dup || !*m->hostname)
-			bm->p[k].column = xasprintf("%s#%lld", m->hostname, (long long)m->id);
-		else
-			bm->p[k].column = xstrdup(m->hostname);
-	}
-}
-
-/* Open machine part p: 0 (compared, or a label missing there), else compare_open's error. */
-static int open_part(struct mmb_db *db, const struct compare_select *s,
-		     const struct query_kernel *ks, struct mpart *p)
-{
-	struct compare_select one = *s;
-	int rc;
-
-	if (p->g) {
-		one.filter.machines = p->g->ids;
-		one.filter.nmachines = p->g->n;
-	}
-	for (size_t i = 0; i < s->nlabels; i++) {
-		bool any = false;
-
-		for (size_t j = 0; j < ks[i].nruns; j++)
-			any |= query_run_selected(&one.filter, &ks[i].runs[j]);
-		if (!any) {
-			p->missing = s->labels[i];
-			return 0;
-		}
-	}
-	rc = compare_open(db, &one, &p->c);
-	p->compared = !rc;
-	return rc;
-}
-
 int compare_show_by_machine(struct mmb_db *db, const struct compare_select *s,
 			    const struct renderer *r, FILE *out)
 {
-	struct query_kernel *ks;
 	struct compare_select sel = *s;
-	struct bymachine bm = { &sel, NULL, 0 };
-	struct machines ms = { 0 };
+	struct bymachine bm;
 	struct strbuf sb = STRBUF_INIT;
-	int64_t *ids = NULL;
-	size_t n = 0, alloc = 0, ncompared = 0;
-	int rc = query_kernels(db, s->labels, s->nlabels, &ks);
+	int rc;
 
 	sel.mm_sums = r->flags & RENDER_MM_SUMS;
-	if (rc)
-		return rc == QUERY_EUNKNOWN ? EXIT_USAGE : EXIT_RUNTIME;
-	for (size_t i = 0; i < s->nlabels; i++)
-		for (size_t j = 0; j < ks[i].nruns; j++)
-			if (db_run_usable(ks[i].runs[j].status) && ks[i].runs[j].machine_id > 0)
-				machine_id_add(&ids, &n, &alloc, ks[i].runs[j].machine_id);
-	rc = machines_load(db, ids, n, &ms);
-	free(ids);
-	if (rc)
-		goto out;
-	bm.np = ms.ng ? ms.ng : 1;
-	bm.p = xcalloc(bm.np, sizeof(*bm.p));
-	for (size_t k = 0; k < bm.np && !rc; k++) {
-		bm.p[k].g = ms.ng ? &ms.g[k] : NULL;
-		rc = open_part(db, &sel, ks, &bm.p[k]);
-		ncompared += bm.p[k].compared;
+	rc = bymachine_open(db, &sel, &bm);
+	if (!rc) {
+		r->by_machine(&sb, &bm, r);
+		fwrite(sb.buf, 1, sb.len, out);
+		rc = fflush(out) ? -1 : 0;
 	}
-	if (!rc && !ncompared) {
-		error("no machine has complete or interrupted runs of every label compared"
-		      " (see `mmbench list runs`)");
-		rc = MMB_EUSAGE;
-	}
-	if (rc)
-		goto out;
-	name_columns(&bm);
-	r->by_machine(&sb, &bm, r);
-	fwrite(sb.buf, 1, sb.len, out);
-	rc = fflush(out) ? -1 : 0;
-out:
-	for (size_t k = 0; k < bm.np; k++) {
-		if (bm.p[k].compared)
-			compare_release(&bm.p[k].c);
-		free(bm.p[k].column);
-	}
-	free(bm.p);
+	bymachine_release(&bm);
 	strbuf_release(&sb);
-	machines_release(&ms);
-	for (size_t i = 0; i < s->nlabels; i++)
-		query_kernel_release(&ks[i]);
-	free(ks);
 	return mmb_exit_code(rc);
 }

@@ -23,21 +23,6 @@ size_t render_next_group(const struct compare *c, bool *done, render_same_fn sam
 bool render_same_workload(const struct compare_what *a, const struct compare_what *b);
 bool render_same_variant(const struct compare_what *a, const struct compare_what *b);
 
-/* One machine's part: its comparison, or why there is none. */
-struct mpart {
-	const struct mgroup *g;		/* NULL: no run records a machine */
-	struct compare c;
-	bool compared;
-	const char *missing;		/* a label without a run here */
-	char *column;			/* its name in the change table */
-};
-
-struct bymachine {
-	const struct compare_select *s;
-	struct mpart *p;
-	size_t np;
-};
-
 
 void render_by_machine_text(struct strbuf *out, const struct bymachine *bm,
 			    const struct renderer *r);
