@@ -108,7 +108,7 @@ static void here_cells(const struct compare_row *cr, size_t n, bool absolute, st
 }
 
 /* The report's cells of row, under the columns they belong to. */
-static void report_cells(const struct lkp_row *row, const struct repro_columns *cols,
+static void lkp_report_cells(const struct lkp_row *row, const struct repro_columns *cols,
 			 struct cells *cl)
 {
 	cl->absolute = row->absolute;
@@ -139,7 +139,7 @@ static void print_here_and_report(struct strbuf *sb, const struct repro_view *v,
 	strbuf_release(&ns);
 	if (!rep)
 		return;
-	report_cells(rep, v->cols, &cl);
+	lkp_report_cells(rep, v->cols, &cl);
 	nm = xasprintf("%s  (report%s%s)", name, tbox ? ", " : "", tbox ? tbox : "");
 	fmt_lkp_row(sb, &cl, v->cols->n, nm);
 	free(nm);
