@@ -130,7 +130,7 @@ static void json_cols(struct strbuf *out, const char *const *names, size_t n,
 }
 
 #define JSON_COLS(out, names, c, r, i) \
-	json_cols(out, names, sizeof(names) / sizeof(names[0]), c, r, i)
+	json_cols(out, names, sizeof(names) / sizeof((names)[0]), c, r, i)
 
 /* "key":[lo,hi] of two columns (a confidence interval) */
 static void json_interval(struct strbuf *out, const char *key, const char *lo, const char *hi,
