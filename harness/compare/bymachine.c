@@ -197,6 +197,18 @@ static int open_part(struct mmb_db *db, const struct compare_select *s,
 	return rc;
 }
 
+/* p->m: what the layouts print of p's machine, so that they read no machine row. */
+static void part_machine(struct mpart *p)
+{
+	const struct query_machine *qm = p->g ? p->g->m : NULL;
+
+	if (!qm)
+		return;
+	p->machine = (struct mpart_machine){ qm->id, qm->hostname, qm->cpu_model, qm->ncpus,
+					     qm->mem_bytes, p->g->ids, p->g->n };
+	p->m = &p->machine;
+}
+
 int bymachine_open(struct mmb_db *db, const struct compare_select *s, struct bymachine *bm)
 {
 	struct query_kernel *ks;
@@ -219,6 +231,7 @@ int bymachine_open(struct mmb_db *db, const struct compare_select *s, struct bym
 	bm->p = xcalloc(bm->np ? bm->np : 1, sizeof(*bm->p));
 	for (size_t k = 0; k < bm->np && !rc; k++) {
 		bm->p[k].g = bm->ms.ng ? &bm->ms.g[k] : NULL;
+		part_machine(&bm->p[k]);
 		rc = open_part(db, s, ks, &bm->p[k]);
 		ncompared += bm->p[k].compared;
 	}

@@ -27,7 +27,7 @@ static void mem_text(char *buf, size_t len, uint64_t bytes)
 /* "for machine 2 (box-two): 8 CPUs, <model>, 16G memory", like 0-day's per-machine tables. */
 static void heading(struct strbuf *out, const struct mpart *p)
 {
-	const struct query_machine *m = p->g ? p->g->m : NULL;
+	const struct mpart_machine *m = p->m;
 	char mem[32];
 
 	if (!m) {
@@ -38,10 +38,10 @@ static void heading(struct strbuf *out, const struct mpart *p)
 	strbuf_addf(out, "for machine %lld (%s): %d CPUs, %s, %s memory", (long long)m->id,
 		    *m->hostname ? m->hostname : "no hostname", m->ncpus,
 		    *m->cpu_model ? m->cpu_model : "CPU model unknown", mem);
-	if (p->g->n > 1) {
+	if (m->nrows > 1) {
 		strbuf_addstr(out, " (machine rows");
-		for (size_t i = 0; i < p->g->n; i++)
-			strbuf_addf(out, "%s %lld", i ? "," : "", (long long)p->g->ids[i]);
+		for (size_t i = 0; i < m->nrows; i++)
+			strbuf_addf(out, "%s %lld", i ? "," : "", (long long)m->rows[i]);
 		strbuf_addch(out, ')');
 	}
 	strbuf_addch(out, '\n');
@@ -193,7 +193,7 @@ void render_by_machine_csv(struct strbuf *out, const struct bymachine *bm,
 
 	for (size_t k = 0; k < bm->np; k++) {
 		const struct mpart *p = &bm->p[k];
-		const struct query_machine *m = p->g ? p->g->m : NULL;
+		const struct mpart_machine *m = p->m;
 		struct strbuf one = STRBUF_INIT, pre = STRBUF_INIT;
 		const char *line;
 
@@ -234,13 +234,13 @@ void render_by_machine_json(struct strbuf *out, const struct bymachine *bm,
 	strbuf_addstr(out, "{\"by\":\"machine\",\"machines\":[");
 	for (size_t k = 0; k < bm->np; k++) {
 		const struct mpart *p = &bm->p[k];
-		const struct query_machine *m = p->g ? p->g->m : NULL;
+		const struct mpart_machine *m = p->m;
 
 		strbuf_addstr(out, k ? ",\n{" : "\n{");
 		if (m) {
 			strbuf_addf(out, "\"id\":%lld,\"rows\":[", (long long)m->id);
-			for (size_t i = 0; i < p->g->n; i++)
-				strbuf_addf(out, "%s%lld", i ? "," : "", (long long)p->g->ids[i]);
+			for (size_t i = 0; i < m->nrows; i++)
+				strbuf_addf(out, "%s%lld", i ? "," : "", (long long)m->rows[i]);
 			strbuf_addstr(out, "],\"hostname\":");
 			json_add_string(out, m->hostname);
 			strbuf_addstr(out, ",\"cpu_model\":");
