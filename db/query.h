@@ -76,6 +76,7 @@ struct query_run {
 	double started, finished;	/* wall clock seconds, 0 if unknown */
 	int64_t machine_id;		/* 0 if unknown */
 	size_t nsamples;		/* samples this run contributed (0 unless pooled) */
+	bool usable;			/* complete or interrupted (db_run_usable()) */
 	bool pooled;			/* query_load() used it (usable, within --last) */
 };
 

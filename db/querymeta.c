@@ -91,7 +91,7 @@ static int load_runs(struct mmb_db *db, struct query_kernel *k)
 			  DB_ARGS(DB_I64(k->id)), &run_cols, &k->runs, &k->nruns))
 		return -1;
 	for (size_t i = 0; i < k->nruns; i++)
-		if (db_run_usable(k->runs[i].status))
+		if ((k->runs[i].usable = db_run_usable(k->runs[i].status)))
 			k->nruns_pooled++;
 	return 0;
 }

@@ -199,6 +199,17 @@ char *fmt_fixed(char *buf, double v, int prec, bool plus)
 	return buf;
 }
 
+char *fmt_p(char *buf, double p, bool prose, const char *nan)
+{
+	if (isnan(p))
+		snprintf(buf, FMT_P_MAX, "%s", nan);
+	else if (prose)
+		snprintf(buf, FMT_P_MAX, "%.2g", p);
+	else
+		snprintf(buf, FMT_P_MAX, p < 0.0001 ? "%.1e" : "%.4f", p);
+	return buf;
+}
+
 size_t fmt_int(char *buf, int v)
 {
 	char tmp[10];

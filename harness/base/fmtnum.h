@@ -36,6 +36,19 @@ char *fmt_fixed(char *buf, double v, int prec, bool plus);
 #define FMT_F(v, prec) fmt_fixed((char[FMT_FIXED_MAX]){ 0 }, (v), (prec), false)
 #define FMT_FP(v, prec) fmt_fixed((char[FMT_FIXED_MAX]){ 0 }, (v), (prec), true)
 
+/*
+ * The one text of a p-value (or a BH q): "0.0123", "1.2e-05" below 0.0001
+ * in a table's cell (compare's layouts, reproduce), or two significant
+ * digits, "%.2g", in a sentence (FMT_P_PROSE: the report, bisect, monitor
+ * notes); nan ("-", "n/a") for NaN.  Returns buf (FMT_P_MAX bytes).
+ * FMT_P(p, nan) and FMT_P_PROSE(p) format into a buffer that lives until
+ * the end of the enclosing block.
+ */
+#define FMT_P_MAX 32
+char *fmt_p(char *buf, double p, bool prose, const char *nan);
+#define FMT_P(p, nan) fmt_p((char[FMT_P_MAX]){ 0 }, (p), false, (nan))
+#define FMT_P_PROSE(p) fmt_p((char[FMT_P_MAX]){ 0 }, (p), true, "nan")
+
 /* "%d" of v into buf (at least 11 bytes): the length written (no NUL). */
 size_t fmt_int(char *buf, int v);
 

@@ -23,9 +23,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* rp->prof: the profiles of the labels as asked for (kernels' keys).  0 or -1 (said). */
+static int report_load_profiles(struct report *rp, struct mmb_db *db,
+				const struct query_filter *filter)
+{
+	const char **keys = xcalloc(rp->qs->nlabels + 1, sizeof(*keys));
+	int rc;
+
+	for (size_t i = 0; i < rp->qs->nlabels; i++)
+		keys[i] = rp->qs->kernels[i].key;
+	rc = profcmp_load(db, keys, rp->qs->nlabels, filter, &rp->prof);
+	free(keys);
+	return rc ? -1 : 0;
+}
+
+/* The comparison the report shows: the selection as compare's, and the table's summaries. */
+static void report_select(struct compare_select *sel, char **labels, int n,
+			  const struct query_filter *filter, const struct report *rp,
+			  enum stats_unit unit, enum monitors_mode monitors)
+{
+	compare_select_init(sel, (const char *const *)labels, (size_t)n);
+	sel->filter = *filter;
+	sel->test = rp->test;
+	sel->mean = rp->mean;
+	sel->unit = unit;
+	sel->monitors = monitors;
+	sel->mm_sums = rp->fmt->flags & RENDER_MM_SUMS;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report rp;
+	struct mmb_db db;	/* read before the report is written, closed after */
 	struct compare_select sel;
 	struct query_filter filter = { 0 };
 	const char *dbpath = NULL, *format = NULL;
@@ -66,23 +95,16 @@ int cmd_report(int argc, char **argv)
 		error("report needs a baseline and at least one kernel label to compare: BASE NEW...");
 		return EXIT_USAGE;
 	}
-	if ((rc = command_open_db(&rp.db, dbpath)))
+	report_select(&sel, argv, n, &filter, &rp, unit, monitors);
+	if ((rc = command_open_db(&db, dbpath)))
 		return rc;
-	compare_select_init(&sel, (const char *const *)argv, (size_t)n);
-	sel.filter = filter;
-	sel.test = rp.test;
-	sel.mean = rp.mean;
-	sel.unit = unit;
-	sel.monitors = monitors;
-	sel.mm_sums = rp.fmt->flags & RENDER_MM_SUMS;
 	rp.all_monitors = monitors == MONITORS_ALL;
-	rc = compare_open(&rp.db, &sel, &rp.cmp);
+	rc = compare_open(&db, &sel, &rp.cmp);
 	if (rc) {
-		db_close(&rp.db);
+		db_close(&db);
 		return mmb_exit_code(rc);
 	}
 	rp.qs = rp.cmp.qs;
-	rp.filter = &filter;
 	if (compare_all_disturbed(&rp.cmp, &title)) {
 		/* a report of zeros would say "no significant change" */
 		error("no report: %s", title.buf);
@@ -94,7 +116,7 @@ int cmd_report(int argc, char **argv)
 		ret = EXIT_RUNTIME;
 		goto out_cmp;
 	}
-	rp.machine = plot_machine_caption(&rp.db, rp.qs, &rp.nmachines);
+	rp.machine = plot_machine_caption(&db, rp.qs, &rp.nmachines);
 	if (rp.plots_on && report_draw_plots(&rp) < 0) {
 		ret = EXIT_RUNTIME;
 		goto out_cmp;
@@ -102,7 +124,8 @@ int cmd_report(int argc, char **argv)
 	strbuf_addf(&title, "mmbench report: %s vs", rp.qs->kernels[0].label);
 	for (size_t i = 1; i < rp.qs->nlabels; i++)
 		strbuf_addf(&title, "%s %s", i > 1 ? "," : "", rp.qs->kernels[i].label);
-	if (report_write_bundle(&rp, title.buf) < 0) {
+	if (report_load_profiles(&rp, &db, &filter) < 0 ||
+	    report_write_bundle(&rp, title.buf) < 0) {
 		ret = EXIT_RUNTIME;
 		goto out_cmp;
 	}
@@ -113,10 +136,11 @@ int cmd_report(int argc, char **argv)
 	info("wrote the review bundle (%zu plots) to %s; paste report.txt into the mail", rp.plots.nr,
 	     rp.outdir);
 out_cmp:
+	profcmp_release(&rp.prof);
 	compare_release(&rp.cmp);
 	strbuf_release(&title);
 	plot_list_release(&rp.plots);
 	free(rp.machine);
-	db_close(&rp.db);
+	db_close(&db);
 	return ret;
 }

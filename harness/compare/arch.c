@@ -18,25 +18,21 @@ static bool is_vm(const char *accel)
 }
 
 /* The run's guest arch: vm.arch, x86_64 for VM runs made before it was recorded, NULL not a VM run. */
-static char *run_arch(struct mmb_db *db, const struct query_run *run)
+static char *run_arch(const struct compare_run *cr)
 {
-	struct query_env *env = NULL;
-	size_t n = 0;
-	char *arch = NULL;
+	const char *accel = cr->run->accel;
 
-	if (!is_vm(run->accel ? run->accel : ""))
+	if (!is_vm(accel ? accel : ""))
 		return NULL;
-	if (query_run_env(db, run->id, &env, &n) == 0)
-		for (size_t i = 0; i < n && !arch; i++)
-			if (!strcmp(env[i].key, "vm.arch"))
-				arch = xstrdup(env[i].value);
-	query_env_free(env, n);
-	return arch ? arch : xstrdup("x86_64");
+	for (size_t i = 0; i < cr->nenv; i++)
+		if (!strcmp(cr->env[i].key, "vm.arch"))
+			return xstrdup(cr->env[i].value);
+	return xstrdup("x86_64");
 }
 
-int compare_check_arches(struct mmb_db *db, const struct query_set *qs, bool mix, char *arch,
-			 size_t len)
+int compare_check_arches(const struct compare *c, bool mix, char *arch, size_t len)
 {
+	const struct query_set *qs = c->qs;
 	struct strbuf why = STRBUF_INIT;
 	char first[32] = "";
 	bool mixed = false;
@@ -45,8 +41,8 @@ int compare_check_arches(struct mmb_db *db, const struct query_set *qs, bool mix
 		const struct query_kernel *k = &qs->kernels[i];
 		char mine[32] = "";
 
-		for (size_t j = 0; j < k->nruns; j++) {
-			char *a = k->runs[j].pooled ? run_arch(db, &k->runs[j]) : NULL;
+		for (size_t j = 0; j < c->nruns; j++) {
+			char *a = c->runs[j].label == i ? run_arch(&c->runs[j]) : NULL;
 
 			if (a && !first[0])
 				snprintf(first, sizeof(first), "%s", a);

@@ -56,4 +56,41 @@ void machines_release(struct machines *ms);
 /* Add id to the ascending set ids[0..*n) (once). */
 void machine_id_add(int64_t **ids, size_t *n, size_t *alloc, int64_t id);
 
+/* A machine as the layouts print it, copied from its group's first machine row. */
+struct mpart_machine {
+	int64_t id;
+	const char *hostname, *cpu_model;	/* the text of struct bymachine's ms */
+	int ncpus;
+	uint64_t mem_bytes;
+	const int64_t *rows;		/* its machine rows' ids, ascending */
+	size_t nrows;
+};
+
+/* One machine's part of `compare --by machine`: its comparison, or why there is none. */
+struct mpart {
+	const struct mgroup *g;		/* NULL: no run records a machine */
+	const struct mpart_machine *m;	/* &machine, or NULL with g */
+	struct mpart_machine machine;
+	struct compare c;
+	bool compared;
+	const char *missing;		/* a label without a run here */
+	char *column;			/* its name in the change table */
+};
+
+/* `compare --by machine`'s value: a comparison per machine, for the layouts. */
+struct bymachine {
+	const struct compare_select *s;
+	struct mpart *p;
+	size_t np;
+	struct machines ms;		/* what p[].g point into */
+};
+
+/*
+ * Open s once per machine that ran its labels (bm->s = s, which must
+ * outlive bm): 0; MMB_EUSAGE after one error (an unknown label, no machine
+ * ran every label); -1 on a database error.  bymachine_release() after.
+ */
+int bymachine_open(struct mmb_db *db, const struct compare_select *s, struct bymachine *bm);
+void bymachine_release(struct bymachine *bm);
+
 #endif

@@ -167,6 +167,16 @@ static void mm_summary(const struct query_series *s, int better, struct stats_su
 	stats_summarise_in(v, s->n, better, out, room);
 }
 
+/* The value's labels, so that a layout needs nothing of qs. */
+static void set_labels(struct compare *c, const struct query_set *qs)
+{
+	c->qs = qs;
+	c->nlabels = qs->nlabels;
+	c->label = xcalloc(qs->nlabels ? qs->nlabels : 1, sizeof(*c->label));
+	for (size_t i = 0; i < qs->nlabels; i++)
+		c->label[i] = qs->kernels[i].label;
+}
+
 /* The settings of a build; rows come after (build_rows()). */
 static void build_begin(struct compare *c, const struct query_set *qs, enum stats_test_kind test,
 			enum stats_mean_kind mean, enum stats_unit unit)
@@ -179,7 +189,7 @@ static void build_begin(struct compare *c, const struct query_set *qs, enum stat
 	 */
 	if (test == STATS_MWU && mean == STATS_MEAN_AUTO)
 		mean = STATS_MEDIAN;
-	c->qs = qs;
+	set_labels(c, qs);
 	c->test = test;
 	c->mean = mean;
 	c->unit = unit;
@@ -217,6 +227,8 @@ static void row_compute(void *arg, size_t k, unsigned who)
 	const struct query_row *qr = &c->qs->rows[r];
 
 	row->q = qr;
+	row->what = (struct compare_what){ qr->workload, qr->variant, qr->metric, qr->unit,
+					   qr->better, qr->monitor };
 	row->mean = row_mean(c->mean, qr, nl);
 	row->sum = xcalloc(nl, sizeof(*row->sum));
 	row->test = xcalloc(nl, sizeof(*row->test));
@@ -340,6 +352,67 @@ static void strv_free(char **v, size_t n)
 	free(v);
 }
 
+int compare_load_runs(struct compare *c, struct mmb_db *db)
+{
+	const struct query_set *qs = c->qs;
+	size_t alloc = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < qs->nlabels; i++)
+		for (size_t j = 0; j < qs->kernels[i].nruns; j++) {
+			const struct query_run *run = &qs->kernels[i].runs[j];
+			struct compare_run *cr;
+
+			if (!run->pooled)
+				continue;
+			ALLOC_GROW(c->runs, c->nruns + 1, alloc);
+			cr = &c->runs[c->nruns++];
+			memset(cr, 0, sizeof(*cr));
+			cr->label = i;
+			cr->run = run;
+			if (!rc && query_run_env(db, run->id, &cr->env, &cr->nenv)) {
+				cr->env = NULL;
+				cr->nenv = 0;
+				rc = -1;
+			}
+		}
+	return rc;
+}
+
+const struct compare_run *compare_run_of(const struct compare *c, const struct query_run *run)
+{
+	for (size_t k = 0; k < c->nruns; k++)
+		if (c->runs[k].run == run)
+			return &c->runs[k];
+	return NULL;
+}
+
+static void runs_release(struct compare *c)
+{
+	for (size_t k = 0; k < c->nruns; k++)
+		query_env_free(c->runs[k].env, c->runs[k].nenv);
+	free(c->runs);
+}
+
+/* The governor run recorded: from c->runs when pooled, else read from db. */
+static char *run_governor(const struct compare *c, struct mmb_db *db, const struct query_run *run)
+{
+	const struct compare_run *cr = compare_run_of(c, run);
+	struct query_env *env = cr ? cr->env : NULL;
+	size_t ne = cr ? cr->nenv : 0;
+	char *gov = NULL;
+
+	if (!cr && query_run_env(db, run->id, &env, &ne))
+		return NULL;
+	for (size_t e = 0; e < ne && !gov; e++)
+		if (!strcmp(env[e].key, "cpufreq.cpu0.governor") ||
+		    !strcmp(env[e].key, "cpufreq.governor.requested"))
+			gov = xstrdup(env[e].value);
+	if (!cr)
+		query_env_free(env, ne);
+	return gov;
+}
+
 static int first_pooled_run(const struct query_kernel *k)
 {
 	/* pooled: within --last and --by machine's machine; a set not from query_load: usable */
@@ -404,18 +477,7 @@ int compare_load_meta(struct compare *c, struct mmb_db *db)
 				query_machine_release(&qm);
 			}
 		}
-		{
-			struct query_env *env;
-			size_t ne;
-
-			if (!query_run_env(db, k->runs[j].id, &env, &ne)) {
-				for (size_t e = 0; e < ne && !m->governor[i]; e++)
-					if (!strcmp(env[e].key, "cpufreq.cpu0.governor") ||
-					    !strcmp(env[e].key, "cpufreq.governor.requested"))
-						m->governor[i] = xstrdup(env[e].value);
-				query_env_free(env, ne);
-			}
-		}
+		m->governor[i] = run_governor(c, db, &k->runs[j]);
 	}
 	return 0;
 }
@@ -454,6 +516,8 @@ void compare_release(struct compare *c)
 	for (size_t i = 0; c->drift_label && i < nl; i++)
 		free(c->drift_label[i]);
 	free(c->drift_label);
+	free(c->label);
+	runs_release(c);
 	free(c->rows);
 	if (c->view) {
 		for (size_t r = 0; r < c->view->nr; r++)
@@ -495,7 +559,8 @@ void compare_pair(const struct compare *c, size_t i, struct compare *view)
 	v->kernels[1] = qs->kernels[i];
 	v->nr = c->nr;
 	v->rows = xcalloc(c->nr ? c->nr : 1, sizeof(*v->rows));
-	view->qs = view->view = v;
+	view->view = v;
+	set_labels(view, v);
 	view->test = c->test;
 	view->mean = c->mean;
 	view->unit = c->unit;
@@ -528,6 +593,7 @@ void compare_pair(const struct compare *c, size_t i, struct compare *view)
 		v->rows[r] = *from->q;
 		v->rows[r].series = xcalloc(2, sizeof(*v->rows[r].series));
 		to->q = &v->rows[r];
+		to->what = from->what;
 		to->mean = from->mean;
 		to->sum = xcalloc(2, sizeof(*to->sum));
 		to->test = xcalloc(2, sizeof(*to->test));
@@ -772,8 +838,11 @@ int compare_open(struct mmb_db *db, const struct compare_select *s, struct compa
 	rc = s->filter.machines ? 0 : compare_check_machines(db, qs);
 	if (!rc)
 		rc = compare_check_clocks(qs, s->filter.mix_clocks, &c->clock);
+	/* each pooled run's recorded env, once: the arch, the settings, the lkp header */
+	if (!rc && compare_load_runs(c, db))
+		warning("could not read the runs' recorded settings from %s", db_path(db));
 	if (!rc)
-		rc = compare_check_arches(db, qs, s->filter.mix_arches, c->arch, sizeof(c->arch));
+		rc = compare_check_arches(c, s->filter.mix_arches, c->arch, sizeof(c->arch));
 	if (!rc && (s->need == COMPARE_NEED_COMMON ? !compare_has_common(qs) : !qs->nr))
 		rc = nothing_selected(db, s);
 	if (!rc && s->need == COMPARE_NEED_COMMON)
@@ -793,8 +862,7 @@ int compare_open(struct mmb_db *db, const struct compare_select *s, struct compa
 	c->verbose = s->verbose;
 	if (s->meta)
 		compare_load_meta(c, db);
-	if (compare_load_settings(c, db))
-		warning("could not read the runs' recorded settings from %s", db_path(db));
+	compare_load_settings(c);
 	return 0;
 }
 

@@ -54,9 +54,22 @@ struct compare_side {
 	int64_t lo_run, hi_run;	/* the runs of the lowest and highest mean */
 	double lo_mean, hi_mean;
 	struct stats_summary mm;	/* mmtests' summary, values best first (c->mm_sums) */
+	size_t ndisturbed;	/* disturbed iterations' values left out (or kept) */
+};
+
+/*
+ * What a row measures, set when the row is built from its query row: all
+ * a layout reads of it, so that no renderer reaches into db rows.
+ */
+struct compare_what {
+	const char *workload, *variant, *metric;
+	const char *unit;	/* may be "" */
+	int better;		/* +1 higher is better, -1 lower is better */
+	bool monitor;		/* a monitor row (monitors.h): never in the verdict */
 };
 
 struct compare_row {
+	struct compare_what what;	/* its text is the query set's, which c owns */
 	const struct query_row *q;	/* its series' samples are gone after compare_open()
 					   (compare_row_read()) unless compare_select.samples */
 	struct compare_side *side;	/* [nlabels] */
@@ -91,6 +104,18 @@ struct compare_meta {
 	char **subject;		/* that patch's subject */
 };
 
+/*
+ * A pooled run of the selection with what it recorded (run_env), read once
+ * by compare_open(): the arch check, the settings, the lkp header and the
+ * report's settings table all read these.
+ */
+struct compare_run {
+	size_t label;			/* its label's index */
+	const struct query_run *run;	/* the query set's */
+	struct query_env *env;		/* [nenv] */
+	size_t nenv;
+};
+
 /* A recorded setting whose values differ between labels (or a label's runs). */
 struct compare_setting {
 	char *key;
@@ -98,13 +123,17 @@ struct compare_setting {
 };
 
 struct compare {
-	const struct query_set *qs;
+	const struct query_set *qs;	/* what it was built from: layouts read the fields below */
+	const char **label;	/* [nlabels] the labels, [0] the baseline (qs's text) */
+	size_t nlabels;
 	struct query_set *own;		/* the set compare_open() loaded, freed with c */
 	struct compare_meta meta;	/* filled by compare_load_meta() */
 	enum stats_test_kind test;
 	enum stats_mean_kind mean;	/* as asked (--mean); AUTO: the run summary's */
 	struct compare_row *rows;
 	size_t nr;
+	struct compare_run *runs;	/* [nruns] pooled runs, label order (none in a pair view) */
+	size_t nruns;
 	enum stats_unit unit;	/* asked for (--unit): AUTO, RUN or ITERATION */
 	size_t ntests;		/* KPI comparisons that produced a p-value (BH's m) */
 	size_t nmonitor_tests;	/* monitor rows' tests: a BH family of their own */
@@ -160,9 +189,9 @@ void compare_components_lines(struct strbuf *out, const struct compare *c);
  * What else differs between the labels' recorded runs (THP, mTHP,
  * governor, swap, cmdline, tool versions, ...): c->settings gets one
  * paragraph or stays NULL; c->same_kernel when every label is one build.
- * 0, or -1 on a database error.
+ * From c->runs.
  */
-int compare_load_settings(struct compare *c, struct mmb_db *db);
+void compare_load_settings(struct compare *c);
 void compare_settings_release(struct compare *c, size_t nlabels);
 /* view's settings: those of c that differ between the baseline and label i. */
 void compare_settings_pair(const struct compare *c, size_t i, struct compare *view);
@@ -178,12 +207,11 @@ const char *compare_clock_name(const struct compare *c);
 /* "PREFIXvirtual (guest instructions; ...)\n"; nothing for runs on the host itself. */
 void compare_clock_line(struct strbuf *out, const struct compare *c, const char *prefix);
 /*
- * The guest arch of qs's pooled VM runs (run_env vm.arch) into arch
+ * The guest arch of c's pooled VM runs (run_env vm.arch) into arch
  * ("x86_64", "arm64", "mixed", "" when none is a VM run); MMB_EUSAGE after
  * one error naming the labels when they mix and !mix (arch.c).
  */
-int compare_check_arches(struct mmb_db *db, const struct query_set *qs, bool mix, char *arch,
-			 size_t len);
+int compare_check_arches(const struct compare *c, bool mix, char *arch, size_t len);
 /* "PREFIXarm64 (the guest's)\n"; nothing for runs on the host itself. */
 void compare_arch_line(struct strbuf *out, const struct compare *c, const char *prefix);
 /*
@@ -284,6 +312,13 @@ void compare_pair(const struct compare *c, size_t i, struct compare *view);
  */
 int compare_row_read(const struct compare *c, size_t r);
 void compare_row_unread(const struct compare *c, size_t r);
+/*
+ * c->runs: each pooled run of c's set and its recorded env, read in one
+ * pass.  0, or -1 on a database error (the runs listed, envs empty).
+ */
+int compare_load_runs(struct compare *c, struct mmb_db *db);
+/* The entry of c->runs for run, or NULL (not pooled). */
+const struct compare_run *compare_run_of(const struct compare *c, const struct query_run *run);
 /* Fill c->meta from the database (for the lkp header); best effort. */
 int compare_load_meta(struct compare *c, struct mmb_db *db);
 

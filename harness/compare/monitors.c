@@ -342,7 +342,7 @@ void monitors_lines(struct strbuf *out, const struct compare *c, bool all)
 				strbuf_addstr(out, "from 0");
 			strbuf_addf(out, " (%.6g -> %.6g", b->amean, s->amean);
 			if (!isnan(row->test[i].q))
-				strbuf_addf(out, ", BH q = %.2g", row->test[i].q);
+				strbuf_addf(out, ", BH q = %s", FMT_P_PROSE(row->test[i].q));
 			strbuf_addf(out, "%s%s)\n", row->why[i] ? "; inconclusive" : "",
 				    v == VERDICT_BETTER || v == VERDICT_WORSE ? "" : "; no significant change");
 		}

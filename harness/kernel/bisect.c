@@ -3,6 +3,7 @@
  * commit confirmed (bisect.h).
  */
 #include "bisect.h"
+#include "fmtnum.h"
 #include "kbuild.h"
 #include "kbuild-internal.h"
 #include "stats.h"
@@ -350,19 +351,19 @@ static int check_endpoints(struct bstate *st)
 		if (d != BISECT_ENDPOINTS_MORE)
 			break;
 		want = bisect_endpoints_next(ng < nb ? ng : nb, n0);
-		info("bisect: good vs bad is %+.1f%% [%+.1f%%, %+.1f%%] (Welch p = %.2g, %zu and %zu "
+		info("bisect: good vs bad is %+.1f%% [%+.1f%%, %+.1f%%] (Welch p = %s, %zu and %zu "
 		     "runs): not yet below %.3g; measuring up to %zu runs each", t.rel, t.rel_lo,
-		     t.rel_hi, t.p, ng, nb, BISECT_ENDPOINT_ALPHA / BISECT_ENDPOINT_LOOKS, want);
+		     t.rel_hi, FMT_P_PROSE(t.p), ng, nb, BISECT_ENDPOINT_ALPHA / BISECT_ENDPOINT_LOOKS, want);
 	}
 	st->endpoint_n = ng < nb ? ng : nb;
 	if (d == BISECT_ENDPOINTS_SAME) {
 		printf("nothing to bisect: good vs bad is %+.1f%% [%+.1f%%, %+.1f%%] (ratio of means, "
-		       "95%% CI; Welch p = %.2g, %zu and %zu runs, needed p < %.3g)\n", t.rel,
-		       t.rel_lo, t.rel_hi, t.p, ng, nb, BISECT_ENDPOINT_ALPHA / BISECT_ENDPOINT_LOOKS);
+		       "95%% CI; Welch p = %s, %zu and %zu runs, needed p < %.3g)\n", t.rel,
+		       t.rel_lo, t.rel_hi, FMT_P_PROSE(t.p), ng, nb, BISECT_ENDPOINT_ALPHA / BISECT_ENDPOINT_LOOKS);
 		return 1;
 	}
-	info("bisect: good vs bad is %+.1f%% [%+.1f%%, %+.1f%%] (Welch p = %.2g, %zu and %zu runs)",
-	     t.rel, t.rel_lo, t.rel_hi, t.p, ng, nb);
+	info("bisect: good vs bad is %+.1f%% [%+.1f%%, %+.1f%%] (Welch p = %s, %zu and %zu runs)",
+	     t.rel, t.rel_lo, t.rel_hi, FMT_P_PROSE(t.p), ng, nb);
 	return 0;
 }
 
@@ -538,8 +539,8 @@ static int print_answer(struct bstate *st, const char *first)
 	f = vals(st, first, &nf);
 	if (stats_welch(p, np, f, nf, &t) == 0)
 		printf("\nconfirmation: %.12s vs its parent %.12s: %+.1f%% [%+.1f%%, %+.1f%%], "
-		       "Welch p = %.2g (%zu and %zu runs)%s\n", first, parent, t.rel, t.rel_lo,
-		       t.rel_hi, t.p, nf, np, t.significant ? "" : ": NOT confirmed");
+		       "Welch p = %s (%zu and %zu runs)%s\n", first, parent, t.rel, t.rel_lo,
+		       t.rel_hi, FMT_P_PROSE(t.p), nf, np, t.significant ? "" : ": NOT confirmed");
 	free(p);
 	free(f);
 	printf("steps: %zu; overall confidence (product of the steps' 1 - bound): %.1f%%; "

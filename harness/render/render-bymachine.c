@@ -27,7 +27,7 @@ static void mem_text(char *buf, size_t len, uint64_t bytes)
 /* "for machine 2 (box-two): 8 CPUs, <model>, 16G memory", like 0-day's per-machine tables. */
 static void heading(struct strbuf *out, const struct mpart *p)
 {
-	const struct query_machine *m = p->g ? p->g->m : NULL;
+	const struct mpart_machine *m = p->m;
 	char mem[32];
 
 	if (!m) {
@@ -38,10 +38,10 @@ static void heading(struct strbuf *out, const struct mpart *p)
 	strbuf_addf(out, "for machine %lld (%s): %d CPUs, %s, %s memory", (long long)m->id,
 		    *m->hostname ? m->hostname : "no hostname", m->ncpus,
 		    *m->cpu_model ? m->cpu_model : "CPU model unknown", mem);
-	if (p->g->n > 1) {
+	if (m->nrows > 1) {
 		strbuf_addstr(out, " (machine rows");
-		for (size_t i = 0; i < p->g->n; i++)
-			strbuf_addf(out, "%s %lld", i ? "," : "", (long long)p->g->ids[i]);
+		for (size_t i = 0; i < m->nrows; i++)
+			strbuf_addf(out, "%s %lld", i ? "," : "", (long long)m->rows[i]);
 		strbuf_addch(out, ')');
 	}
 	strbuf_addch(out, '\n');
@@ -75,9 +75,9 @@ static void change_cell(char *buf, size_t len, const struct compare *c, long r, 
 }
 
 /* The rows of every machine's comparison, each once, in first-appearance order. */
-static const struct query_row **union_rows(const struct bymachine *bm, size_t *n)
+static const struct compare_what **union_rows(const struct bymachine *bm, size_t *n)
 {
-	const struct query_row **rows = NULL;
+	const struct compare_what **rows = NULL;
 	size_t alloc = 0;
 
 	*n = 0;
@@ -85,7 +85,7 @@ static const struct query_row **union_rows(const struct bymachine *bm, size_t *n
 		const struct compare *c = &bm->p[k].c;
 
 		for (size_t r = 0; bm->p[k].compared && r < c->nr; r++) {
-			const struct query_row *q = c->rows[r].q;
+			const struct compare_what *q = &c->rows[r].what;
 			size_t j;
 
 			if (q->monitor)	/* the KPIs; monitor rows are in each machine's table */
@@ -104,7 +104,7 @@ static const struct query_row **union_rows(const struct bymachine *bm, size_t *n
 	return rows;
 }
 
-static char *row_name(const struct query_row *q, const struct compare_select *s, size_t i)
+static char *row_name(const struct compare_what *q, const struct compare_select *s, size_t i)
 {
 	return xasprintf("%s%s%s%s %s%s%s%s", q->workload, *q->variant ? " (" : "", q->variant,
 			 *q->variant ? ")" : "", q->metric, s->nlabels > 2 ? " [" : "",
@@ -112,10 +112,10 @@ static char *row_name(const struct query_row *q, const struct compare_select *s,
 }
 
 /* q's row in p's comparison: searched in c.rows, whose order is not the query's (monitor rows) */
-static long part_row(const struct mpart *p, const struct query_row *q)
+static long part_row(const struct mpart *p, const struct compare_what *q)
 {
 	for (size_t r = 0; p->compared && r < p->c.nr; r++) {
-		const struct query_row *o = p->c.rows[r].q;
+		const struct compare_what *o = &p->c.rows[r].what;
 
 		if (!strcmp(o->workload, q->workload) && !strcmp(o->variant, q->variant) &&
 		    !strcmp(o->metric, q->metric))
@@ -129,7 +129,7 @@ static void change_table(struct strbuf *out, const struct bymachine *bm, bool ma
 {
 	const struct compare_select *s = bm->s;
 	size_t nq, nw = 6, *cw = xcalloc(bm->np + 1, sizeof(*cw));
-	const struct query_row **rows = union_rows(bm, &nq);
+	const struct compare_what **rows = union_rows(bm, &nq);
 	char cell[64];
 
 	for (size_t i = 1; i < s->nlabels; i++)
@@ -193,7 +193,7 @@ void render_by_machine_csv(struct strbuf *out, const struct bymachine *bm,
 
 	for (size_t k = 0; k < bm->np; k++) {
 		const struct mpart *p = &bm->p[k];
-		const struct query_machine *m = p->g ? p->g->m : NULL;
+		const struct mpart_machine *m = p->m;
 		struct strbuf one = STRBUF_INIT, pre = STRBUF_INIT;
 		const char *line;
 
@@ -234,13 +234,13 @@ void render_by_machine_json(struct strbuf *out, const struct bymachine *bm,
 	strbuf_addstr(out, "{\"by\":\"machine\",\"machines\":[");
 	for (size_t k = 0; k < bm->np; k++) {
 		const struct mpart *p = &bm->p[k];
-		const struct query_machine *m = p->g ? p->g->m : NULL;
+		const struct mpart_machine *m = p->m;
 
 		strbuf_addstr(out, k ? ",\n{" : "\n{");
 		if (m) {
 			strbuf_addf(out, "\"id\":%lld,\"rows\":[", (long long)m->id);
-			for (size_t i = 0; i < p->g->n; i++)
-				strbuf_addf(out, "%s%lld", i ? "," : "", (long long)p->g->ids[i]);
+			for (size_t i = 0; i < m->nrows; i++)
+				strbuf_addf(out, "%s%lld", i ? "," : "", (long long)m->rows[i]);
 			strbuf_addstr(out, "],\"hostname\":");
 			json_add_string(out, m->hostname);
 			strbuf_addstr(out, ",\"cpu_model\":");
@@ -292,103 +292,22 @@ void render_by_machine_markdown(struct strbuf *out, const struct bymachine *bm,
 	by_machine_tables(out, bm, r, true);
 }
 
-/* Column names: the hostname, "#id" added where two machines share one. */
-static void name_columns(struct bymachine *bm)
-{
-	for (size_t k = 0; k < bm->np; k++) {
-		const struct query_machine *m = bm->p[k].g ? bm->p[k].g->m : NULL;
-		bool dup = false;
-
-		for (size_t o = 0; m && o < bm->np; o++)
-			dup |= o != k && bm->p[o].g && bm->p[o].g->m &&
-			       !strcmp(bm->p[o].g->m->hostname, m->hostname);
-		if (!m)
-			bm->p[k].column = xstrdup("unknown");
-		else if (dup || !*m->hostname)
-			bm->p[k].column = xasprintf("%s#%lld", m->hostname, (long long)m->id);
-		else
-			bm->p[k].column = xstrdup(m->hostname);
-	}
-}
-
-/* Open machine part p: 0 (compared, or a label missing there), else compare_open's error. */
-static int open_part(struct mmb_db *db, const struct compare_select *s,
-		     const struct query_kernel *ks, struct mpart *p)
-{
-	struct compare_select one = *s;
-	int rc;
-
-	if (p->g) {
-		one.filter.machines = p->g->ids;
-		one.filter.nmachines = p->g->n;
-	}
-	for (size_t i = 0; i < s->nlabels; i++) {
-		bool any = false;
-
-		for (size_t j = 0; j < ks[i].nruns; j++)
-			any |= query_run_selected(&one.filter, &ks[i].runs[j]);
-		if (!any) {
-			p->missing = s->labels[i];
-			return 0;
-		}
-	}
-	rc = compare_open(db, &one, &p->c);
-	p->compared = !rc;
-	return rc;
-}
-
 int compare_show_by_machine(struct mmb_db *db, const struct compare_select *s,
 			    const struct renderer *r, FILE *out)
 {
-	struct query_kernel *ks;
 	struct compare_select sel = *s;
-	struct bymachine bm = { &sel, NULL, 0 };
-	struct machines ms = { 0 };
+	struct bymachine bm;
 	struct strbuf sb = STRBUF_INIT;
-	int64_t *ids = NULL;
-	size_t n = 0, alloc = 0, ncompared = 0;
-	int rc = query_kernels(db, s->labels, s->nlabels, &ks);
+	int rc;
 
 	sel.mm_sums = r->flags & RENDER_MM_SUMS;
-	if (rc)
-		return rc == QUERY_EUNKNOWN ? EXIT_USAGE : EXIT_RUNTIME;
-	for (size_t i = 0; i < s->nlabels; i++)
-		for (size_t j = 0; j < ks[i].nruns; j++)
-			if (db_run_usable(ks[i].runs[j].status) && ks[i].runs[j].machine_id > 0)
-				machine_id_add(&ids, &n, &alloc, ks[i].runs[j].machine_id);
-	rc = machines_load(db, ids, n, &ms);
-	free(ids);
-	if (rc)
-		goto out;
-	bm.np = ms.ng ? ms.ng : 1;
-	bm.p = xcalloc(bm.np, sizeof(*bm.p));
-	for (size_t k = 0; k < bm.np && !rc; k++) {
-		bm.p[k].g = ms.ng ? &ms.g[k] : NULL;
-		rc = open_part(db, &sel, ks, &bm.p[k]);
-		ncompared += bm.p[k].compared;
+	rc = bymachine_open(db, &sel, &bm);
+	if (!rc) {
+		r->by_machine(&sb, &bm, r);
+		fwrite(sb.buf, 1, sb.len, out);
+		rc = fflush(out) ? -1 : 0;
 	}
-	if (!rc && !ncompared) {
-		error("no machine has complete or interrupted runs of every label compared"
-		      " (see `mmbench list runs`)");
-		rc = MMB_EUSAGE;
-	}
-	if (rc)
-		goto out;
-	name_columns(&bm);
-	r->by_machine(&sb, &bm, r);
-	fwrite(sb.buf, 1, sb.len, out);
-	rc = fflush(out) ? -1 : 0;
-out:
-	for (size_t k = 0; k < bm.np; k++) {
-		if (bm.p[k].compared)
-			compare_release(&bm.p[k].c);
-		free(bm.p[k].column);
-	}
-	free(bm.p);
+	bymachine_release(&bm);
 	strbuf_release(&sb);
-	machines_release(&ms);
-	for (size_t i = 0; i < s->nlabels; i++)
-		query_kernel_release(&ks[i]);
-	free(ks);
 	return mmb_exit_code(rc);
 }

@@ -3,13 +3,13 @@
 #define MMB_RENDER_INTERNAL_H
 
 #include "render.h"
+#include "columns.h"
 #include "bymachine.h"
 
 #include <stdbool.h>
 
 #define ZERO_BASE_NOTE "n/a: the baseline is 0, so there is no relative change\n"
 
-const char *render_verdict_name(enum compare_verdict v);
 const char *render_row_verdict(const struct compare *c, size_t r, size_t i);
 const char *render_label_of(const struct compare *c, size_t i);
 size_t render_nlabels(const struct compare *c);
@@ -18,25 +18,10 @@ void render_describe_test(struct strbuf *out, const struct compare *c, const cha
 void render_describe_mean(struct strbuf *out, const struct compare *c, const char *prefix);
 
 /* Rows grouped by a key, groups in first-appearance order. */
-typedef bool (*render_same_fn)(const struct query_row *a, const struct query_row *b);
+typedef bool (*render_same_fn)(const struct compare_what *a, const struct compare_what *b);
 size_t render_next_group(const struct compare *c, bool *done, render_same_fn same, size_t *rows);
-bool render_same_workload(const struct query_row *a, const struct query_row *b);
-bool render_same_variant(const struct query_row *a, const struct query_row *b);
-
-/* One machine's part: its comparison, or why there is none. */
-struct mpart {
-	const struct mgroup *g;		/* NULL: no run records a machine */
-	struct compare c;
-	bool compared;
-	const char *missing;		/* a label without a run here */
-	char *column;			/* its name in the change table */
-};
-
-struct bymachine {
-	const struct compare_select *s;
-	struct mpart *p;
-	size_t np;
-};
+bool render_same_workload(const struct compare_what *a, const struct compare_what *b);
+bool render_same_variant(const struct compare_what *a, const struct compare_what *b);
 
 
 void render_by_machine_text(struct strbuf *out, const struct bymachine *bm,

@@ -1,6 +1,7 @@
 /* The whole comparison value as JSON (docs/report-formats.md). */
 #include "render.h"
 #include "render-internal.h"
+#include "columns.h"
 #include "monitors.h"
 #include "json.h"
 #include "util.h"
@@ -13,25 +14,6 @@ static void jkey(struct strbuf *out, const char *k)
 {
 	json_add_string(out, k);
 	strbuf_addch(out, ':');
-}
-
-static void jnum(struct strbuf *out, const char *k, double v, bool comma)
-{
-	jkey(out, k);
-	json_add_number(out, v);
-	if (comma)
-		strbuf_addch(out, ',');
-}
-
-/* "k":[lo,hi], (a confidence interval, then the next key) */
-static void jinterval(struct strbuf *out, const char *k, double lo, double hi)
-{
-	jkey(out, k);
-	strbuf_addch(out, '[');
-	json_add_number(out, lo);
-	strbuf_addch(out, ',');
-	json_add_number(out, hi);
-	strbuf_addstr(out, "],");
 }
 
 /* "unit":"...", "same_kernel":b, "settings_differ":[{"key":K,"values":[...]}], */
@@ -72,7 +54,7 @@ static void json_settings(struct strbuf *out, const struct compare *c)
 		jkey(out, "key");
 		json_add_string(out, c->setting[k].key);
 		strbuf_addstr(out, ",\"values\":[");
-		for (size_t i = 0; i < c->qs->nlabels; i++) {
+		for (size_t i = 0; i < c->nlabels; i++) {
 			if (i)
 				strbuf_addch(out, ',');
 			json_add_string(out, c->setting[k].values[i] ? c->setting[k].values[i] : "");
@@ -108,64 +90,117 @@ static void json_head(struct strbuf *out, const struct compare *c)
 		    c->nbetter, c->nworse, c->nnone, c->nuntested, c->ninconclusive);
 }
 
+/* A cell as JSON prints it: null when there is none. */
+static void json_cell(struct strbuf *out, const struct compare_cell *cell)
+{
+	switch (cell->kind) {
+	case CELL_EMPTY:
+		strbuf_addstr(out, "null");
+		break;
+	case CELL_TEXT:
+		json_add_string(out, cell->text);
+		break;
+	case CELL_NUM:
+		json_add_number(out, cell->num);
+		break;
+	case CELL_COUNT:
+		strbuf_addf(out, "%zu", cell->count);
+		break;
+	case CELL_FLAG:
+		strbuf_addstr(out, cell->flag ? "true" : "false");
+		break;
+	}
+}
+
+/* "key":cell,... of the named columns for label i of row r, comma-separated. */
+static void json_cols(struct strbuf *out, const char *const *names, size_t n,
+		      const struct compare *c, size_t r, size_t i)
+{
+	for (size_t k = 0; k < n; k++) {
+		const struct compare_column *col = compare_column_find(names[k]);
+		struct compare_cell cell;
+
+		if (k)
+			strbuf_addch(out, ',');
+		jkey(out, col->key);
+		compare_cell_get(col, c, r, i, &cell);
+		json_cell(out, &cell);
+		compare_cell_release(&cell);
+	}
+}
+
+#define JSON_COLS(out, names, c, r, i) \
+	json_cols(out, names, sizeof(names) / sizeof((names)[0]), c, r, i)
+
+/* "key":[lo,hi] of two columns (a confidence interval) */
+static void json_interval(struct strbuf *out, const char *key, const char *lo, const char *hi,
+			  const struct compare *c, size_t r, size_t i)
+{
+	const char *const ends[] = { lo, hi };
+
+	jkey(out, key);
+	strbuf_addch(out, '[');
+	for (size_t k = 0; k < 2; k++) {
+		struct compare_cell cell;
+
+		if (k)
+			strbuf_addch(out, ',');
+		compare_cell_get(compare_column_find(ends[k]), c, r, i, &cell);
+		json_cell(out, &cell);
+		compare_cell_release(&cell);
+	}
+	strbuf_addch(out, ']');
+}
+
 /* ,"test":{...} of label i against the baseline */
 static void json_test(struct strbuf *out, const struct compare *c, size_t r, size_t i)
 {
+	static const char *const head[] = { "test_unit" };
+	static const char *const nums[] = { "statistic", "df", "p", "p_bh", "diff" };
 	const struct compare_row *row = &c->rows[r];
-	const struct stats_test *t = &row->test[i];
 
 	strbuf_addstr(out, ",\"test\":{");
-	jkey(out, "unit");
-	json_add_string(out, compare_unit_name(c, r, i));
+	JSON_COLS(out, head, c, r, i);
 	strbuf_addf(out, ",\"units\":[%zu,%zu],", row->level[i].nb, row->level[i].nn);
-	jnum(out, "statistic", t->statistic, true);
-	jnum(out, "df", t->df, true);
-	jnum(out, "p", t->p, true);
-	jnum(out, "p_bh", t->q, true);
-	jnum(out, "diff", t->diff, true);
-	jinterval(out, "diff_ci95", t->diff_lo, t->diff_hi);
-	jnum(out, "rel_pct", t->rel, true);
-	jinterval(out, "rel_ci95_pct", t->rel_lo, t->rel_hi);
-	strbuf_addf(out, "\"significant\":%s}", compare_significant(c, r, i) ? "true" : "false");
+	JSON_COLS(out, nums, c, r, i);
+	strbuf_addch(out, ',');
+	json_interval(out, "diff_ci95", "diff_lo", "diff_hi", c, r, i);
+	strbuf_addch(out, ',');
+	json_cols(out, (const char *const[]){ "rel_pct" }, 1, c, r, i);
+	strbuf_addch(out, ',');
+	json_interval(out, "rel_ci95_pct", "rel_lo_pct", "rel_hi_pct", c, r, i);
+	strbuf_addch(out, ',');
+	json_cols(out, (const char *const[]){ "significant" }, 1, c, r, i);
+	strbuf_addch(out, '}');
 }
 
 /* {"kernel":...} of label i in row r: its summary, verdict and test */
 static void json_kernel(struct strbuf *out, const struct compare *c, size_t r, size_t i)
 {
+	static const char *const sums[] = {
+		"kernel", "n", "min", "q1", "median", "q3", "max", "amean", "hmean", "gmean",
+		"stddev", "pstddev", "hstddev", "coeffvar", "hcoeffvar", "best95",
+	};
+	static const char *const runs[] = {
+		"runs", "between_run_cov", "within_run_cov", "between_run_share",
+	};
 	const struct compare_row *row = &c->rows[r];
-	const struct stats_summary *s = &row->sum[i];
 
 	strbuf_addstr(out, i ? ",{" : "{");
-	jkey(out, "kernel");
-	json_add_string(out, render_label_of(c, i));
-	strbuf_addf(out, ",\"n\":%zu,", s->n);
-	jnum(out, "min", s->min, true);
-	jnum(out, "q1", s->q1, true);
-	jnum(out, "median", s->median, true);
-	jnum(out, "q3", s->q3, true);
-	jnum(out, "max", s->max, true);
-	jnum(out, "amean", s->amean, true);
-	jnum(out, "hmean", s->hmean, true);
-	jnum(out, "gmean", s->gmean, true);
-	jnum(out, "stddev", s->stddev, true);
-	jnum(out, "pstddev", s->pstddev, true);
-	jnum(out, "hstddev", s->hstddev, true);
-	jnum(out, "coeffvar", s->coeffvar, true);
-	jnum(out, "hcoeffvar", s->hcoeffvar, true);
-	jnum(out, "best95", s->best95, true);
+	JSON_COLS(out, sums, c, r, i);
+	strbuf_addch(out, ',');
+	/* the verdict's name; its reason apart (CSV's verdict column joins them) */
 	jkey(out, "verdict");
-	json_add_string(out, render_verdict_name(row->verdict[i]));
+	json_add_string(out, compare_verdict_name(row->verdict[i]));
 	if (row->why[i]) {
 		strbuf_addch(out, ',');
 		jkey(out, "why");
 		json_add_string(out, row->why[i]);
 	}
-	if (row->q->series[i].ndisturbed)
-		strbuf_addf(out, ",\"disturbed\":%zu", row->q->series[i].ndisturbed);
-	strbuf_addf(out, ",\"runs\":%zu,", row->comp[i].nruns);
-	jnum(out, "between_run_cov_pct", row->comp[i].between_cov, true);
-	jnum(out, "within_run_cov_pct", row->comp[i].within_cov, true);
-	jnum(out, "between_run_share", row->comp[i].between_share, false);
+	if (row->side[i].ndisturbed)
+		strbuf_addf(out, ",\"disturbed\":%zu", row->side[i].ndisturbed);
+	strbuf_addch(out, ',');
+	JSON_COLS(out, runs, c, r, i);
 	if (i > 0 && row->verdict[i] != VERDICT_MISSING)
 		json_test(out, c, r, i);
 	strbuf_addch(out, '}');
@@ -173,24 +208,14 @@ static void json_kernel(struct strbuf *out, const struct compare *c, size_t r, s
 
 static void json_row(struct strbuf *out, const struct compare *c, size_t r)
 {
-	const struct compare_row *row = &c->rows[r];
+	/* monitor always there, so a script can filter either way (monitors.h) */
+	static const char *const what[] = {
+		"workload", "variant", "metric", "unit", "monitor", "better", "mean",
+	};
 
 	strbuf_addstr(out, r ? ",\n{" : "\n{");
-	jkey(out, "workload");
-	json_add_string(out, row->q->workload);
-	strbuf_addch(out, ',');
-	jkey(out, "variant");
-	json_add_string(out, row->q->variant);
-	strbuf_addch(out, ',');
-	jkey(out, "metric");
-	json_add_string(out, row->q->metric);
-	strbuf_addch(out, ',');
-	jkey(out, "unit");
-	json_add_string(out, row->q->unit);
-	/* always there, so a script can filter either way (monitors.h) */
-	strbuf_addf(out, ",\"monitor\":%s", row->q->monitor ? "true" : "false");
-	strbuf_addf(out, ",\"better\":\"%s\",\"mean\":\"%s\",\"kernels\":[",
-		    row->q->better > 0 ? "higher" : "lower", stats_mean_name(row->mean));
+	JSON_COLS(out, what, c, r, 0);
+	strbuf_addstr(out, ",\"kernels\":[");
 	for (size_t i = 0; i < render_nlabels(c); i++)
 		json_kernel(out, c, r, i);
 	strbuf_addstr(out, "]}");

@@ -100,22 +100,22 @@ static char *lkp_compiler(const char *v)
 /* What identifies a label in the sha header and commit lines. */
 static void lkp_commit_id(const struct compare *c, size_t i, char **id, char **line)
 {
-	const struct query_kernel *k = &c->qs->kernels[i];
+	const char *label = c->label[i];
 	const char *meta_sha = c->meta.commit ? c->meta.commit[i] : NULL;
 	const char *subject = c->meta.subject ? c->meta.subject[i] : NULL;
 
 	if (meta_sha && *meta_sha) {
 		*id = xstrdup(meta_sha);
 		*line = xasprintf("%.10s (\"%s\")", meta_sha,
-				  subject && *subject ? subject : k->label);
+				  subject && *subject ? subject : label);
 	} else {
-		*id = xstrdup(k->label);
-		*line = xstrdup(k->label);
+		*id = xstrdup(label);
+		*line = xstrdup(label);
 	}
 }
 
 /* The header axes, sorted: testcase, the variant's params, shared metadata. */
-static struct axis *lkp_axes(const struct compare *c, const struct query_row *q0, size_t *nax)
+static struct axis *lkp_axes(const struct compare *c, const struct compare_what *q0, size_t *nax)
 {
 	struct axis *ax = NULL;
 	size_t alloc = 0;
@@ -205,8 +205,8 @@ static bool lkp_row(struct strbuf *out, const struct compare *c, const struct co
 	bool any_na = false;
 	size_t nl = render_nlabels(c);
 	/* a monitor row's metric is already its lkp name */
-	char *name = row->q->monitor ? xstrdup(row->q->metric)
-				     : xasprintf("%s.%s", row->q->workload, row->q->metric);
+	char *name = row->what.monitor ? xstrdup(row->what.metric)
+				     : xasprintf("%s.%s", row->what.workload, row->what.metric);
 	double base = row->sum[0].amean;
 
 	compare_lkp_value(out, row->sum[0].n ? base : NAN);
@@ -244,7 +244,7 @@ static bool lkp_block(struct strbuf *out, const struct compare *c, const size_t 
 {
 	bool any_na = false;
 	size_t nax;
-	struct axis *ax = lkp_axes(c, c->rows[rows[0]].q, &nax);
+	struct axis *ax = lkp_axes(c, &c->rows[rows[0]].what, &nax);
 
 	lkp_header(out, c, ax, nax);
 	for (size_t k = 0; k < nrows; k++)
@@ -267,7 +267,7 @@ static bool lkp_listed(const struct compare *c, size_t r)
 {
 	const struct compare_row *row = &c->rows[r];
 
-	if (row->q->monitor)
+	if (row->what.monitor)
 		return true;
 	for (size_t i = 1; i < render_nlabels(c); i++) {
 		enum compare_verdict v = row->verdict[i];

@@ -18,22 +18,13 @@ static void md_row(struct strbuf *out, char *const *cells, const size_t *w, cons
 	strbuf_addstr(out, "|\n");
 }
 
-static char *fmt_p(double p)
-{
-	if (isnan(p))
-		return xstrdup("n/a");
-	if (p < 0.0001)
-		return xasprintf("%.1e", p);
-	return xasprintf("%.4f", p);
-}
-
 /* A row's title line: what is measured, and which way is better. */
 static void md_title(struct strbuf *out, const struct compare *c, size_t r)
 {
 	const struct compare_row *row = &c->rows[r];
 	/* names are text, never markup: "<img onerror=...>" is shown, not rendered */
-	char *mw = md_text(row->q->workload), *mv = md_text(row->q->variant);
-	char *mm = md_text(row->q->metric), *mu = md_text(row->q->unit);
+	char *mw = md_text(row->what.workload), *mv = md_text(row->what.variant);
+	char *mm = md_text(row->what.metric), *mu = md_text(row->what.unit);
 
 	if (r >= monitors_kpi_rows(c))	/* neutral: no direction, never a verdict */
 		strbuf_addf(out, "%s%s%s, %s (%s%smonitor, not in the verdict; %s):\n", mw,
@@ -41,7 +32,7 @@ static void md_title(struct strbuf *out, const struct compare *c, size_t r)
 			    stats_mean_title(row->mean));
 	else
 		strbuf_addf(out, "%s%s%s, %s (%s%s%s is better; %s):\n", mw, *mv ? ", " : "",
-			    mv, mm, mu, *mu ? ", " : "", row->q->better > 0 ? "higher" : "lower",
+			    mv, mm, mu, *mu ? ", " : "", row->what.better > 0 ? "higher" : "lower",
 			    stats_mean_title(row->mean));
 	free(mw);
 	free(mv);
@@ -60,19 +51,19 @@ static char *md_p_cell(const struct compare *c, size_t r, size_t i)
 {
 	const struct compare_row *row = &c->rows[r];
 	const struct stats_test *t = &row->test[i];
-	char *p, *cell, ci[64];
+	const char *p;
+	char *cell, ci[64];
 
 	if (!i)
 		return xstrdup("");
 	if (row->verdict[i] == VERDICT_UNTESTED)
 		return xstrdup("too few samples");
-	p = fmt_p(c->test == STATS_WELCH || c->test == STATS_MWU ? t->q : t->p);
+	p = FMT_P(c->test == STATS_WELCH || c->test == STATS_MWU ? t->q : t->p, "n/a");
 	compare_ci_cell(ci, sizeof(ci), c, r, i, 1);
 	if (!*ci)
 		cell = xasprintf("%s [n/a]%s", p, compare_significant(c, r, i) ? " *" : "");
 	else
 		cell = xasprintf("%s %s%s", p, ci, compare_significant(c, r, i) ? " *" : "");
-	free(p);
 	return cell;
 }
 

@@ -85,7 +85,7 @@ static double mm_value(const struct stats_summary *s, enum mm_stat k, int better
 }
 
 /* The op name: metric, then the variant's values ("faults/cpu-4"). */
-static char *op_name(const struct query_row *q)
+static char *op_name(const struct compare_what *q)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *v = q->variant;
@@ -236,7 +236,7 @@ static bool mmtests_table(struct strbuf *out, const struct compare *c, const siz
 		for (size_t i = 0; i < nl; i++)
 			sum[j * nl + i] = c->rows[rows[j]].side[i].mm;
 	for (size_t k = 0; k < nrows; k++) {
-		ops[k] = op_name(c->rows[rows[k]].q);
+		ops[k] = op_name(&c->rows[rows[k]].what);
 		if (strlen(ops[k]) > M)
 			M = strlen(ops[k]);
 	}
@@ -253,7 +253,7 @@ static bool mmtests_table(struct strbuf *out, const struct compare *c, const siz
 	for (int k = 0; k < MM_NR; k++) {
 		for (size_t j = 0; j < nrows; j++) {
 			const struct compare_row *row = &c->rows[rows[j]];
-			int better = row->q->better;
+			int better = row->what.better;
 			const struct stats_summary *rs = &sum[j * nl];
 			double base = mm_value(&rs[0], (enum mm_stat)k, better);
 			bool spread = k == MM_STDDEV || k == MM_COEFFVAR;
@@ -276,8 +276,8 @@ static bool mmtests_table(struct strbuf *out, const struct compare *c, const siz
 				/* not mmtests' 100 / -99 stand-ins for a zero baseline */
 				na = i > 0 && base == 0 && v != base;
 				any_na |= na && !isnan(v) && v != -1;
-				mm_cell(out, v, pct, compare_mmtests_places(row->q->workload,
-									    row->q->metric), star, na,
+				mm_cell(out, v, pct, compare_mmtests_places(row->what.workload,
+									    row->what.metric), star, na,
 					rs[i].n == 0, i > 0 && rs[0].n == 0);
 			}
 			strbuf_addch(out, '\n');
@@ -299,7 +299,7 @@ void compare_mmtests(struct strbuf *out, const struct compare *c)
 	bool several = false, na = false;
 
 	for (size_t r = 1; r < c->nr; r++)
-		if (strcmp(c->rows[r].q->workload, c->rows[0].q->workload))
+		if (strcmp(c->rows[r].what.workload, c->rows[0].what.workload))
 			several = true;
 	/* one table per workload, named only when there are several */
 	while ((n = render_next_group(c, done, render_same_workload, rows))) {
@@ -307,7 +307,7 @@ void compare_mmtests(struct strbuf *out, const struct compare *c)
 			strbuf_addch(out, '\n');
 		first = false;
 		if (several)
-			strbuf_addf(out, "%s\n", c->rows[rows[0]].q->workload);
+			strbuf_addf(out, "%s\n", c->rows[rows[0]].what.workload);
 		na |= mmtests_table(out, c, rows, n);
 	}
 	if (c->nr) {

@@ -38,20 +38,10 @@ static void fmt_num(char *buf, size_t len, double v)
 
 /* The cells of label i in row r, as both layouts print them. */
 struct text_cells {
-	char n[48], mean[64], chg[32], ci[64], p[32], q[32];
+	char n[48], mean[64], chg[32], ci[64], p[FMT_P_MAX], q[FMT_P_MAX];
 	const char *verdict;	/* a cell without a test: its verdict's name, else NULL */
 	bool na;		/* the baseline is 0 */
 };
-
-static void fmt_p(char *buf, size_t len, double p)
-{
-	if (isnan(p))
-		snprintf(buf, len, "-");
-	else if (p < 0.0001)
-		snprintf(buf, len, "%.1e", p);
-	else
-		snprintf(buf, len, "%.4f", p);
-}
 
 static void text_cells(const struct compare *c, size_t r, size_t i, struct text_cells *x)
 {
@@ -64,7 +54,7 @@ static void text_cells(const struct compare *c, size_t r, size_t i, struct text_
 	compare_n_cell(x->n, sizeof(x->n), c, r, i);
 	fmt_num(x->mean, sizeof(x->mean), s->n ? stats_mean_of(s, row->mean) : NAN);
 	if (i == 0 || row->verdict[i] == VERDICT_MISSING || !s->n || !row->sum[0].n) {
-		x->verdict = render_verdict_name(row->verdict[i]);
+		x->verdict = compare_verdict_name(row->verdict[i]);
 		if (i && s->n && !row->sum[0].n && !row->why[i])
 			x->verdict = "no baseline samples";
 		return;
@@ -82,9 +72,9 @@ static void text_cells(const struct compare *c, size_t r, size_t i, struct text_
 		if (!*x->ci)
 			snprintf(x->ci, sizeof(x->ci), "-");
 	}
-	fmt_p(x->p, sizeof(x->p), t->p);
+	fmt_p(x->p, t->p, false, "-");
 	if (rank)
-		fmt_p(x->q, sizeof(x->q), t->q);
+		fmt_p(x->q, t->q, false, "-");
 	else
 		snprintf(x->q, sizeof(x->q), "%s", FMT_F(t->statistic, 3));
 }
@@ -97,7 +87,7 @@ static void text_blocks(struct strbuf *out, const struct compare *c, size_t lw, 
 
 	for (size_t r = 0; r < c->nr; r++) {
 		const struct compare_row *row = &c->rows[r];
-		const struct query_row *q = row->q;
+		const struct compare_what *q = &row->what;
 		int nw = 4;
 
 		strbuf_addf(out, "\n%s%s%s%s %s [%s%s%s]\n", ctl_show(q->workload),
@@ -130,7 +120,7 @@ static void text_blocks(struct strbuf *out, const struct compare *c, size_t lw, 
 }
 
 /* "workload (variant) metric [unit, higher]": the row's name in the compact table. */
-static char *row_title(const struct query_row *q)
+static char *row_title(const struct compare_what *q)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -283,7 +273,7 @@ static void text_compact(struct strbuf *out, const struct compare *c, bool *na)
 	char **titles = xcalloc(c->nr ? c->nr : 1, sizeof(*titles));
 
 	for (size_t r = 0; r < c->nr; r++)
-		titles[r] = row_title(c->rows[r].q);
+		titles[r] = row_title(&c->rows[r].what);
 	for (size_t i = 1; i < nl; i++) {
 		struct text_widths w, wl;
 		bool fold;

@@ -16,20 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *render_verdict_name(enum compare_verdict v)
-{
-	switch (v) {
-	case VERDICT_BASELINE: return "baseline";
-	case VERDICT_MISSING: return "no samples";
-	case VERDICT_UNTESTED: return "too few samples";
-	case VERDICT_NONE: return "no significant change";
-	case VERDICT_BETTER: return "improvement";
-	case VERDICT_WORSE: return "regression";
-	case VERDICT_INCONCLUSIVE: return "inconclusive";
-	}
-	return "?";
-}
-
 /*
  * A row's verdict as a reader sees it: a monitor row that changed is
  * "changed", with no direction (it is never in the verdict, and lower is
@@ -42,17 +28,17 @@ const char *render_row_verdict(const struct compare *c, size_t r, size_t i)
 
 	if (r >= monitors_kpi_rows(c) && (v == VERDICT_BETTER || v == VERDICT_WORSE))
 		return "changed";
-	return render_verdict_name(v);
+	return compare_verdict_name(v);
 }
 
 const char *render_label_of(const struct compare *c, size_t i)
 {
-	return c->qs->kernels[i].label;
+	return c->label[i];
 }
 
 size_t render_nlabels(const struct compare *c)
 {
-	return c->qs->nlabels;
+	return c->nlabels;
 }
 
 /* A change relative to a zero baseline is undefined: printed as n/a. */
@@ -131,7 +117,7 @@ size_t render_next_group(const struct compare *c, bool *done, render_same_fn sam
 			continue;
 		if (first == SIZE_MAX)
 			first = r;
-		if (same(c->rows[first].q, c->rows[r].q)) {
+		if (same(&c->rows[first].what, &c->rows[r].what)) {
 			rows[n++] = r;
 			done[r] = true;
 		}
@@ -139,12 +125,12 @@ size_t render_next_group(const struct compare *c, bool *done, render_same_fn sam
 	return n;
 }
 
-bool render_same_workload(const struct query_row *a, const struct query_row *b)
+bool render_same_workload(const struct compare_what *a, const struct compare_what *b)
 {
 	return !strcmp(a->workload, b->workload);
 }
 
-bool render_same_variant(const struct query_row *a, const struct query_row *b)
+bool render_same_variant(const struct compare_what *a, const struct compare_what *b)
 {
 	return render_same_workload(a, b) && !strcmp(a->variant, b->variant);
 }

@@ -80,7 +80,7 @@ static const char *verdict_word(enum compare_verdict v)
 static void cmp_row(struct strbuf *html, const struct compare *c, size_t r)
 {
 	const struct compare_row *row = &c->rows[r];
-	const struct query_row *q = row->q;
+	const struct compare_what *q = &row->what;
 	bool monitor = r >= monitors_kpi_rows(c);
 
 	strbuf_addstr(html, "<tr><td>");
@@ -97,7 +97,7 @@ static void cmp_row(struct strbuf *html, const struct compare *c, size_t r)
 	else
 		strbuf_addf(html, "%s, %s)</small></td>", q->better > 0 ? "higher is better" :
 			    "lower is better", stats_mean_title(row->mean));
-	for (size_t i = 0; i < c->qs->nlabels; i++) {
+	for (size_t i = 0; i < c->nlabels; i++) {
 		const struct stats_summary *s = &row->sum[i];
 		const struct stats_test *t = &row->test[i];
 		enum compare_verdict v = row->verdict[i];
@@ -108,8 +108,8 @@ static void cmp_row(struct strbuf *html, const struct compare *c, size_t r)
 				strbuf_addf(html, "<td class=\"num\">%s <small>n=%zu", FMT_F(m, 0), s->n);
 			else
 				strbuf_addf(html, "<td class=\"num\">%.6g <small>n=%zu", m, s->n);
-			if (q->series[i].ndisturbed)
-				strbuf_addf(html, " (%zu disturbed)", q->series[i].ndisturbed);
+			if (row->side[i].ndisturbed)
+				strbuf_addf(html, " (%zu disturbed)", row->side[i].ndisturbed);
 			strbuf_addstr(html, "</small></td>");
 		} else {
 			strbuf_addstr(html, "<td>-</td>");
@@ -138,7 +138,7 @@ static void cmp_row(struct strbuf *html, const struct compare *c, size_t r)
 			strbuf_addf(html, "<td class=\"%s\">%s", verdict_class(v), verdict_word(v));
 		}
 		if (isfinite(t->q))
-			strbuf_addf(html, " <small>q=%.2g</small>", t->q);
+			strbuf_addf(html, " <small>q=%s</small>", FMT_P_PROSE(t->q));
 		strbuf_addstr(html, "</td>");
 	}
 	strbuf_addstr(html, "</tr>\n");
@@ -147,12 +147,11 @@ static void cmp_row(struct strbuf *html, const struct compare *c, size_t r)
 /* The comparison as HTML tables, one per workload, verdict cells coloured. */
 void report_html_tables(struct strbuf *html, const struct compare *c)
 {
-	const struct query_set *qs = c->qs;
 	const char *workload = NULL;
 
 	/* the KPIs: monitor rows are in the Monitors list, never in the tables */
 	for (size_t r = 0; r < monitors_kpi_rows(c); r++) {
-		const struct query_row *q = c->rows[r].q;
+		const struct compare_what *q = &c->rows[r].what;
 
 		if (!workload || strcmp(workload, q->workload)) {
 			if (workload)
@@ -163,9 +162,9 @@ void report_html_tables(struct strbuf *html, const struct compare *c)
 			/* a wide table scrolls in its box: the page never scrolls sideways */
 			strbuf_addstr(html, "</h3>\n<div class=\"wide\"><table class=\"cmp\"><tr>"
 				      "<th>variant</th><th>metric</th>");
-			for (size_t i = 0; i < qs->nlabels; i++) {
+			for (size_t i = 0; i < c->nlabels; i++) {
 				strbuf_addf(html, "<th%s>", i ? " colspan=\"3\"" : "");
-				html_escape(html, qs->kernels[i].label);
+				html_escape(html, c->label[i]);
 				strbuf_addstr(html, "</th>");
 			}
 			strbuf_addstr(html, "</tr>\n");

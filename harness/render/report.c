@@ -12,7 +12,6 @@
 #include "monitors.h"
 #include "plotdb.h"
 #include "profcmp.h"
-#include "query.h"
 #include "util.h"
 #include "version.h"
 
@@ -42,16 +41,6 @@ static const char *or_unknown(const char *s)
 
 /* ---- the pieces of the report ---- */
 
-static bool pooled(const struct query_run *r)
-{
-	return r->pooled;	/* complete or interrupted, and within --last */
-}
-
-static bool pooled_status(const struct query_run *r)
-{
-	return db_run_usable(r->status);
-}
-
 static size_t count_patches(const char *json)
 {
 	size_t n = 0;
@@ -79,7 +68,7 @@ static char *runs_summary(const struct query_kernel *k)
 	for (size_t r = 0; r < k->nruns; r++)
 		strbuf_addf(&sb, "%srun %lld %s%s", r ? ", " : "", (long long)k->runs[r].id,
 			    k->runs[r].status,
-			    !k->runs[r].pooled && pooled_status(&k->runs[r]) ? " (older: --last)" : "");
+			    !k->runs[r].pooled && k->runs[r].usable ? " (older: --last)" : "");
 	if (!k->nruns)
 		strbuf_addstr(&sb, "none");
 	return strbuf_detach(&sb);
@@ -118,42 +107,33 @@ static void env_set(struct env_table *t, const char *key, size_t run, const char
 	k->val[run] = xstrdup(value ? value : "");
 }
 
+/* The pooled runs' recorded settings, as the comparison read them (compare_run). */
 static int env_collect(struct report *rp, struct env_table *t)
 {
-	const struct query_set *qs = rp->qs;
+	const struct compare *c = &rp->cmp;
 
 	memset(t, 0, sizeof(*t));
-	for (size_t k = 0; k < qs->nlabels; k++)
-		for (size_t r = 0; r < qs->kernels[k].nruns; r++)
-			if (pooled(&qs->kernels[k].runs[r]))
-				t->nruns++;
+	t->nruns = c->nruns;
 	t->runs = xcalloc(t->nruns ? t->nruns : 1, sizeof(const struct query_run *));
 	t->label_of = xcalloc(t->nruns ? t->nruns : 1, sizeof(*t->label_of));
-	t->nruns = 0;
-	for (size_t k = 0; k < qs->nlabels; k++)
-		for (size_t r = 0; r < qs->kernels[k].nruns; r++)
-			if (pooled(&qs->kernels[k].runs[r])) {
-				t->label_of[t->nruns] = k;
-				t->runs[t->nruns++] = &qs->kernels[k].runs[r];
-			}
+	for (size_t i = 0; i < c->nruns; i++) {
+		t->label_of[i] = c->runs[i].label;
+		t->runs[i] = c->runs[i].run;
+	}
 	/* what the kernel was booted with matters as much as the knobs */
 	for (size_t i = 0; i < t->nruns; i++)
 		if (t->runs[i]->cmdline && *t->runs[i]->cmdline)
 			env_set(t, "kernel cmdline", i, t->runs[i]->cmdline);
 	for (size_t i = 0; i < t->nruns; i++) {
-		struct query_env *e;
-		size_t n;
+		const struct query_env *e = c->runs[i].env;
 
-		if (query_run_env(&rp->db, t->runs[i]->id, &e, &n) < 0)
-			return -1;
-		for (size_t j = 0; j < n; j++) {
+		for (size_t j = 0; j < c->runs[i].nenv; j++) {
 			char *v = e[j].original && *e[j].original && strcmp(e[j].original, e[j].value)
 					  ? xasprintf("%s (was %s)", e[j].value, e[j].original)
 					  : xstrdup(e[j].value ? e[j].value : "");
 			env_set(t, e[j].key, i, v);
 			free(v);
 		}
-		query_env_free(e, n);
 	}
 	return 0;
 }
@@ -218,7 +198,7 @@ static const char *test_title(enum stats_test_kind k)
 	return (size_t)k < ARRAY_SIZE(title) && title[k] ? title[k] : "?";
 }
 
-static char *row_name(const struct query_row *q)
+static char *row_name(const struct compare_what *q)
 {
 	if (q->variant && *q->variant)
 		return xasprintf("%s %s [%s]", q->workload, q->metric, q->variant);
@@ -243,9 +223,9 @@ static char *change_text(const struct compare *c, size_t r, size_t i)
 	else
 		strbuf_addstr(&sb, "no 95% CI (not defined for this test)");
 	if (isfinite(t->p))
-		strbuf_addf(&sb, ", p = %.2g", t->p);
+		strbuf_addf(&sb, ", p = %s", FMT_P_PROSE(t->p));
 	if (isfinite(t->q))
-		strbuf_addf(&sb, ", BH q = %.2g", t->q);
+		strbuf_addf(&sb, ", BH q = %s", FMT_P_PROSE(t->q));
 	return strbuf_detach(&sb);
 }
 
@@ -416,7 +396,7 @@ static void report_levels(const struct compare *c, struct report_emitter *e)
 	bool runs = false;
 
 	for (size_t r = 0; r < c->nr; r++)
-		for (size_t i = 0; i < c->qs->nlabels; i++)
+		for (size_t i = 0; i < c->nlabels; i++)
 			runs |= c->rows[r].comp[i].nruns >= 2;
 	compare_unit_line(&u, c, "unit: ");
 	compare_clock_line(&u, c, "clock: ");
@@ -431,7 +411,7 @@ static void report_levels(const struct compare *c, struct report_emitter *e)
 static void verdict_item(struct report *rp, struct report_emitter *e, size_t r, size_t i, int pass)
 {
 	const struct compare_row *row = &rp->cmp.rows[r];
-	char *name = row_name(row->q), *chg, *rel, *text;
+	char *name = row_name(&row->what), *chg, *rel, *text;
 
 	/* inconclusive: the reason, with its numbers, instead of a change */
 	chg = pass == 2 ? xstrdup(row->why[i]) : change_text(&rp->cmp, r, i);
@@ -601,20 +581,14 @@ static void report_runs(struct report *rp, struct report_emitter *e)
 /* The top profile changes (run --profile); no section without profiles.  0 or -1. */
 static int report_profiles(struct report *rp, struct report_emitter *e)
 {
-	const char **labels = xcalloc(rp->qs->nlabels + 1, sizeof(*labels));
+	const struct profcmp *pc = &rp->prof;
 	struct strbuf t = STRBUF_INIT, md = STRBUF_INIT;
-	struct profcmp pc;
-	int rc;
 
-	for (size_t i = 0; i < rp->qs->nlabels; i++)
-		labels[i] = rp->qs->kernels[i].key;
-	rc = profcmp_load(&rp->db, labels, rp->qs->nlabels, rp->filter, &pc);
-	free(labels);
-	if (rc || !pc.ng)
-		return rc ? -1 : 0;
+	if (!pc->ng)
+		return 0;
 	report_emit_heading(e, "Profiles");
-	profcmp_report_text(&t, &pc, PROFCMP_REPORT_TOP, WIDTH);
-	profcmp_report_md(&md, &pc, PROFCMP_REPORT_TOP);
+	profcmp_report_text(&t, pc, PROFCMP_REPORT_TOP, WIDTH);
+	profcmp_report_md(&md, pc, PROFCMP_REPORT_TOP);
 	report_emit_only(e, REPORT_ONLY(REPORT_TXT));
 	report_emit_para(e, "perf profiles of `run --profile`: the top changes per workload"
 			 " variant, in percentage points of the sampled period (docs/profiles.md).", 0);
@@ -626,7 +600,6 @@ static int report_profiles(struct report *rp, struct report_emitter *e)
 	report_emit_only(e, REPORT_ALL);
 	strbuf_release(&t);
 	strbuf_release(&md);
-	profcmp_release(&pc);
 	return 0;
 }
 

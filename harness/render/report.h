@@ -9,17 +9,18 @@
 #define MMB_REPORT_H
 
 #include "compare.h"
-#include "db.h"
 #include "plot.h"
+#include "profcmp.h"
 #include "render.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
+/* What the report shows, read before it is written: it reads no database. */
 struct report {
-	struct mmb_db db;
 	const struct query_set *qs;	/* the comparison's: cmp.qs */
 	struct compare cmp;
+	struct profcmp prof;		/* the profiles of run --profile (profcmp_load()) */
 	const struct renderer *fmt;	/* mmtests or lkp */
 	enum stats_test_kind test;
 	enum stats_mean_kind mean;	/* --mean */
@@ -29,7 +30,6 @@ struct report {
 	struct plot_list plots;
 	bool plots_on;
 	bool all_monitors;		/* --monitors all: every monitor row listed */
-	const struct query_filter *filter;	/* the selection's, for the profiles */
 };
 
 /* The plots of the KPI rows into rp->outdir, listed in rp->plots.  0 or -1 (said). */

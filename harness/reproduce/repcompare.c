@@ -108,7 +108,7 @@ static void here_cells(const struct compare_row *cr, size_t n, bool absolute, st
 }
 
 /* The report's cells of row, under the columns they belong to. */
-static void report_cells(const struct lkp_row *row, const struct repro_columns *cols,
+static void lkp_report_cells(const struct lkp_row *row, const struct repro_columns *cols,
 			 struct cells *cl)
 {
 	cl->absolute = row->absolute;
@@ -139,7 +139,7 @@ static void print_here_and_report(struct strbuf *sb, const struct repro_view *v,
 	strbuf_release(&ns);
 	if (!rep)
 		return;
-	report_cells(rep, v->cols, &cl);
+	lkp_report_cells(rep, v->cols, &cl);
 	nm = xasprintf("%s  (report%s%s)", name, tbox ? ", " : "", tbox ? tbox : "");
 	fmt_lkp_row(sb, &cl, v->cols->n, nm);
 	free(nm);
@@ -251,12 +251,6 @@ static void match_why_rows(struct repro_view *v)
 	}
 }
 
-static void fmt_p(struct strbuf *sb, const char *what, double p)
-{
-	strbuf_addf(sb, ", %s=", what);
-	repro_fmt_p(sb, p);
-}
-
 /* One line per column for a why row: the report's change, ours, the outcome. */
 static void why_verdict(struct strbuf *sb, const struct repro_view *v, const struct why_row *w,
 			size_t c)
@@ -287,8 +281,7 @@ static void why_verdict(struct strbuf *sb, const struct repro_view *v, const str
 	else
 		strbuf_addf(sb, "here %s%% [CI %s, %s]", FMT_FP(st->rel, 1), FMT_FP(st->rel_lo, 1),
 			    FMT_FP(st->rel_hi, 1));
-	fmt_p(sb, "p", st->p);
-	fmt_p(sb, "q", w->q[c]);
+	strbuf_addf(sb, ", p=%s, q=%s", FMT_P(st->p, "n/a"), FMT_P(w->q[c], "n/a"));
 	sig = !isnan(w->q[c]) && w->q[c] < COMPARE_ALPHA && (st->diff_lo > 0 || st->diff_hi < 0);
 	same = (rep < 0 && st->diff < 0) || (rep > 0 && st->diff > 0);
 	if (isnan(rep))
@@ -394,8 +387,9 @@ static int kpi_verdicts(const struct repro_view *v, bool *complete)
 			continue;
 		}
 		if (isnan(rep)) {
-			printf("%s: here: %s%% [CI %s, %s], p=%.4f\n", cols->labels[c],
-			       FMT_FP(st->rel, 1), FMT_FP(st->rel_lo, 1), FMT_FP(st->rel_hi, 1), st->p);
+			printf("%s: here: %s%% [CI %s, %s], p=%s\n", cols->labels[c],
+			       FMT_FP(st->rel, 1), FMT_FP(st->rel_lo, 1), FMT_FP(st->rel_hi, 1),
+			       FMT_P(st->p, "n/a"));
 			continue;
 		}
 		reproduced += repro_verdict(rep, st->rel, st->rel_lo, st->rel_hi, st->p, &out);

@@ -803,16 +803,6 @@ void repro_plan_caveats(struct repro_plan *p, const struct lkp_report *r,
 		note(p, "caveat: kernels run under QEMU TCG on the virtual clock (time counts guest instructions): a change in instructions shows at full size, cache, TLB and memory latency do not show at all");
 }
 
-void repro_fmt_p(struct strbuf *out, double p)
-{
-	if (isnan(p))
-		strbuf_addstr(out, "n/a");
-	else if (p < 0.0001)
-		strbuf_addf(out, "%.1e", p);
-	else
-		strbuf_addf(out, "%.4f", p);
-}
-
 int repro_verdict(double report_change, double rel, double rel_lo, double rel_hi,
 		  double p, struct strbuf *out)
 {
@@ -823,9 +813,8 @@ int repro_verdict(double report_change, double rel, double rel_lo, double rel_hi
 	if (!isnan(p))
 		sig = sig && p < 0.05;
 	ok = sig && same;
-	strbuf_addf(out, "report: %s%%, here: %s%% [CI %s, %s], p=", FMT_FP(report_change, 1),
-		    FMT_FP(rel, 1), FMT_FP(rel_lo, 1), FMT_FP(rel_hi, 1));
-	repro_fmt_p(out, p);
+	strbuf_addf(out, "report: %s%%, here: %s%% [CI %s, %s], p=%s", FMT_FP(report_change, 1),
+		    FMT_FP(rel, 1), FMT_FP(rel_lo, 1), FMT_FP(rel_hi, 1), FMT_P(p, "n/a"));
 	strbuf_addstr(out, ok ? ": reproduced" : ": not reproduced");
 	if (ok && (rel_hi < report_change || rel_lo > report_change))
 		strbuf_addf(out, " (magnitude differs: the report's %s%% is outside the CI)",

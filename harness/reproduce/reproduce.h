@@ -86,8 +86,6 @@ const char *repro_supported_list(void);
 /* True when cpufreq governors can be set on this machine. */
 bool repro_host_has_cpufreq(void);
 
-/* A p-value as the verdict lines print it: "n/a", "3.2e-05" or "0.0123". */
-void repro_fmt_p(struct strbuf *out, double p);
 /*
  * The verdict line for one comparison, e.g.
  * "report: -5.0%, here: -4.1% [CI -5.3, -2.9], p=0.0012: reproduced".

@@ -59,7 +59,7 @@ static void compare_toy(struct strbuf *out, const struct compare *c)
 {
 	for (size_t r = 0; r < c->nr; r++)
 		for (size_t i = 0; i < render_nlabels(c); i++)
-			strbuf_addf(out, "toy %s %s %zu\n", c->rows[r].q->metric, render_label_of(c, i),
+			strbuf_addf(out, "toy %s %s %zu\n", c->rows[r].what.metric, render_label_of(c, i),
 				    c->rows[r].sum[i].n);
 }
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "columns.h"
 #include "render.h"
 #include "seeded.h"
 #include "plotdb.h"
@@ -795,6 +796,7 @@ static void test_lkp_meta(void **state)
 		assert_true(run > 0);
 		assert_int_equal(db_run_env(&db, run, "cpufreq.cpu0.governor", "performance",
 					    "schedutil"), 0);
+		assert_int_equal(db_run_env(&db, run, "thp.enabled", k ? "never" : "always", ""), 0);
 		for (int i = 0; i < 6; i++) {
 			struct iteration_info it = { .run_id = run, .workload = "aim9",
 						     .variant = "test=brk_test", .params = "",
@@ -828,10 +830,90 @@ static void test_lkp_meta(void **state)
 	strbuf_release(&sb);
 	compare_release(&c);
 	query_set_release(&qs);
+
+	/* compare_open() reads each pooled run's env once: the settings and the header use it */
+	{
+		struct compare_select s;
+
+		compare_select_init(&s, labels, 2);
+		s.meta = true;
+		assert_int_equal(compare_open(&db, &s, &c), 0);
+		assert_int_equal(c.nruns, 2);
+		for (size_t k = 0; k < 2; k++) {
+			assert_int_equal(c.runs[k].label, k);
+			assert_ptr_equal(c.runs[k].run, &c.qs->kernels[k].runs[0]);
+			assert_ptr_equal(compare_run_of(&c, c.runs[k].run), &c.runs[k]);
+			assert_int_equal(c.runs[k].nenv, 2);
+			assert_string_equal(c.meta.governor[k], "performance");
+		}
+		assert_int_equal(c.nsettings, 1);
+		assert_string_equal(c.setting[0].key, "thp.enabled");
+		assert_string_equal(c.setting[0].values[0], "always");
+		assert_string_equal(c.setting[0].values[1], "never");
+		compare_release(&c);
+	}
 	db_close(&db);
 	remove_db(path);
 	free(path);
 	rmdir(dir);
+}
+
+/*
+ * The value is one table of named columns: CSV's header is their names,
+ * a cell comes from the value alone (what the row measures and the labels
+ * are copied into it), and a test's cells are empty for the baseline.
+ */
+static void test_columns(void **state)
+{
+	static const char *const labels[] = { "fc21959f74", "cacded5e42" };
+	const double *vals[] = { aim9_base, aim9_new };
+	size_t n[] = { 6, 6 };
+	struct query_set qs;
+	struct compare c;
+	struct compare_cell cell;
+	struct strbuf sb = STRBUF_INIT, head = STRBUF_INIT;
+
+	(void)state;
+	set_init(&qs, labels, 2);
+	set_add(&qs, "aim9", "test=brk_test", "brk_test.ops_per_sec", 1, vals, n);
+	compare_build(&c, &qs, STATS_WELCH);
+	assert_int_equal(c.nlabels, 2);
+	assert_string_equal(c.label[1], "cacded5e42");
+	assert_string_equal(c.rows[0].what.workload, "aim9");
+	assert_string_equal(c.rows[0].what.variant, "test=brk_test");
+	assert_int_equal(c.rows[0].what.better, 1);
+	assert_false(c.rows[0].what.monitor);
+
+	compare_csv(&sb, &c);
+	for (size_t k = 0; k < ncompare_columns; k++)
+		strbuf_addf(&head, "%s%s", k ? "," : "", compare_columns[k].name);
+	strbuf_addch(&head, '\n');
+	assert_true(starts_with(sb.buf, head.buf));
+	assert_string_equal(compare_column_find("between_run_cov")->key, "between_run_cov_pct");
+
+	compare_cell_get(compare_column_find("metric"), &c, 0, 1, &cell);
+	assert_int_equal(cell.kind, CELL_TEXT);
+	assert_string_equal(cell.text, "brk_test.ops_per_sec");
+	compare_cell_get(compare_column_find("kernel"), &c, 0, 1, &cell);
+	assert_string_equal(cell.text, "cacded5e42");
+	compare_cell_get(compare_column_find("n"), &c, 0, 1, &cell);
+	assert_int_equal(cell.kind, CELL_COUNT);
+	assert_int_equal(cell.count, 6);
+	compare_cell_get(compare_column_find("p"), &c, 0, 0, &cell);
+	assert_int_equal(cell.kind, CELL_EMPTY);
+	compare_cell_get(compare_column_find("p"), &c, 0, 1, &cell);
+	assert_int_equal(cell.kind, CELL_NUM);
+	assert_true(cell.num < COMPARE_ALPHA);
+	compare_cell_get(compare_column_find("verdict"), &c, 0, 1, &cell);
+	assert_string_equal(cell.text, "regression");
+	compare_cell_release(&cell);
+	compare_cell_get(compare_column_find("significant"), &c, 0, 1, &cell);
+	assert_int_equal(cell.kind, CELL_FLAG);
+	assert_true(cell.flag);
+	strbuf_release(&sb);
+	strbuf_release(&head);
+	compare_release(&c);
+	query_set_release(&qs);
 }
 
 /*
@@ -942,6 +1024,7 @@ int main(void)
 		cmocka_unit_test(test_compare_threads),
 		cmocka_unit_test(test_lkp_meta),
 		cmocka_unit_test(test_value_consumers),
+		cmocka_unit_test(test_columns),
 	};
 	int ret;
 

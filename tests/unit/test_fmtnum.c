@@ -210,6 +210,24 @@ static void test_fixed(void **state)
 	assert_true(strlen(FMT_FP(-DBL_MAX, 17)) < FMT_FIXED_MAX);
 }
 
+/* The one text of a p-value: a table's cell, a sentence's, and none. */
+static void test_p(void **state)
+{
+	char buf[FMT_P_MAX];
+
+	(void)state;
+	assert_string_equal(fmt_p(buf, 0.01234, false, "-"), "0.0123");
+	assert_string_equal(fmt_p(buf, 0.0001, false, "-"), "0.0001");
+	assert_string_equal(fmt_p(buf, 3.2e-05, false, "-"), "3.2e-05");
+	assert_string_equal(fmt_p(buf, 0, false, "-"), "0.0e+00");
+	assert_string_equal(fmt_p(buf, NAN, false, "-"), "-");
+	assert_string_equal(FMT_P(NAN, "n/a"), "n/a");
+	assert_string_equal(FMT_P(1, "n/a"), "1.0000");
+	assert_string_equal(FMT_P_PROSE(0.01234), "0.012");
+	assert_string_equal(FMT_P_PROSE(3.2e-05), "3.2e-05");
+	assert_string_equal(FMT_P_PROSE(0.5), "0.5");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -218,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_int),
 		cmocka_unit_test(test_parse_decimal),
 		cmocka_unit_test(test_fixed),
+		cmocka_unit_test(test_p),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
