@@ -57,7 +57,7 @@ int cmd_bisect(int argc, char **argv)
 	} else if (log) {
 		rc = mmb_exit_code(bisect_print_log(&o));
 	} else if (bisect_opts_check(&o, n, argv) < 0 ||
-		   vm_clock_check(&vm.accel, vm.clock) < 0 ||
+		   vm_clock_check(&vm.accel, vm.clock, vm.cpus) < 0 ||
 		   vm_arch_check(vm.arch, &vm.accel, vm.machine) < 0 ||
 		   (rc = bisect_fake_measure(&o, &m)) < 0 ||
 		   /* real kernels: an arm64 guest's programs, before the first build */

@@ -66,7 +66,7 @@ int ab_opts_check(struct ab_opts *o, int argc, char **argv)
 		return error("ab: no --patch or --new given: the new kernel would be the base kernel");
 	if (o->new_ref && kbuild_ref_check("ab: --new", o->new_ref))
 		return -1;
-	if (vm_clock_check(&(enum accel){ o->vm.accel }, o->vm.clock) < 0 ||
+	if (vm_clock_check(&(enum accel){ o->vm.accel }, o->vm.clock, o->vm.cpus) < 0 ||
 	    vm_arch_check(o->vm.arch, &(enum accel){ o->vm.accel }, o->vm.machine) < 0)
 		return -1;
 	if (ab_precision_opts_check(o, "ab"))
@@ -604,7 +604,7 @@ int ab_run(const struct ab_opts *o, struct ab_result *r)
 		return MMB_EUSAGE;
 	}
 	/* one accelerator and clock for every boot */
-	if (vm_clock_check(&vm.accel, vm.clock) < 0 ||
+	if (vm_clock_check(&vm.accel, vm.clock, vm.cpus) < 0 ||
 	    vm_arch_check(vm.arch, &vm.accel, vm.machine) < 0) {
 		ret = MMB_EUSAGE;
 		goto out;

@@ -43,18 +43,8 @@ static int parse_size_arg(const char *name, const char *v, uint64_t *out)
 	return 0;
 }
 
-/* What the host can give a guest: no more CPUs than it has online, no more memory than it has. */
+/* What the host can give a guest: no more memory than it has (CPUs: vm_clock_check). */
 #define VM_MIN_MEM (64ull << 20)	/* a kernel, the initramfs and a workload */
-
-static int check_cpus(const char *v, int cpus)
-{
-	int host = online_cpus();
-
-	if (cpus > host)
-		return error("--cpus %s: this host has %d online CPU%s; a guest gets at most that many",
-			     v, host, host == 1 ? "" : "s");
-	return 0;
-}
 
 static int check_mem(const char *v, uint64_t b)
 {
@@ -82,7 +72,7 @@ int vm_opt_cpus(const struct option *opt, const char *v)
 {
 	int *cpus = opt->value;
 
-	return parse_int_arg("--cpus", v, 1, 256, cpus) || check_cpus(v, *cpus) ? -1 : 0;
+	return parse_int_arg("--cpus", v, 1, 256, cpus) ? -1 : 0;
 }
 
 int vm_opt_mem(const struct option *opt, const char *v)
@@ -154,8 +144,19 @@ int vm_arch_check(const struct karch *arch, enum accel *accel, enum vm_machine m
 }
 
 
-int vm_clock_check(enum accel *accel, enum vm_clock clock)
+int vm_clock_check(enum accel *accel, enum vm_clock clock, int cpus)
 {
+	int host = online_cpus();
+
+	/*
+	 * On the real clock each vCPU is a host thread: more vCPUs than host
+	 * CPUs measure the host's scheduler.  On the virtual clock they take
+	 * turns on one thread anyway (a 4-vCPU arm64 guest on a 2-CPU host).
+	 */
+	if (clock != VM_CLOCK_VIRTUAL && cpus > host)
+		return error("--cpus %d: this host has %d online CPU%s; a guest on the real clock "
+			     "gets at most that many (on --clock virtual the vCPUs take turns on one "
+			     "host thread, so more are allowed)", cpus, host, host == 1 ? "" : "s");
 	if (clock != VM_CLOCK_VIRTUAL)
 		return 0;
 	if (*accel == ACCEL_KVM)

@@ -741,7 +741,7 @@ static void boot_prepare(struct boot *b, const struct vm_opts *o, const struct k
 static int vm_kernel_find(const struct vm_opts *o, const char *cache, struct kernel_entry *k,
 			  enum accel *want)
 {
-	if (vm_clock_check(want, o->clock) < 0)
+	if (vm_clock_check(want, o->clock, o->cpus) < 0)
 		return -1;
 	if (kbuild_find(cache, o->label, k) < 0)
 		return error("vm run: no kernel labelled '%s' in %s (see `mmbench kernel list`)",

@@ -91,7 +91,7 @@ int vm_arch_check(const struct karch *arch, enum accel *accel, enum vm_machine m
  * The accelerator and clock together: the virtual clock runs under TCG
  * only (auto becomes tcg, kvm is refused).  0, or -1 after a message.
  */
-int vm_clock_check(enum accel *accel, enum vm_clock clock);
+int vm_clock_check(enum accel *accel, enum vm_clock clock, int cpus);
 /*
  * Returns 0 when the run completed, -1 on a runtime failure (the run is
  * recorded as failed, console tail printed), MMB_EUSAGE on bad input (unknown

@@ -1,6 +1,7 @@
 #!/bin/bash
 # vm run / ab refuse a guest bigger than the host: more CPUs than it has
-# online (`--cpus 99` on a 2-CPU host was accepted), more memory than its
+# online on the real clock (`--cpus 99` on a 2-CPU host was accepted; the
+# virtual clock runs them in turns and takes more), more memory than its
 # MemTotal, or too little to boot (`--mem 1P` is one 4K page: P counts
 # pages).  Exit 2, the message names the limit; nothing boots.  What the host
 # has is accepted (the next error is the unknown kernel).
@@ -30,6 +31,11 @@ for cmd in "vm run --kernel nope" "ab --base-name a --new-name b"; do
 	expect "more than this host's memory (MemTotal" -- \
 		"$MMB" "${c[@]}" --mem $((memk + 1048576))K "$cfg"
 done
+# on the virtual clock the vCPUs take turns on one host thread: more than
+# the host has are allowed (a 4-vCPU arm64 guest on a 2-CPU host)
+expect "no kernel labelled 'nope'" -- "$MMB" vm run --kernel nope --cpus $((ncpu + 2)) --clock virtual "$cfg"
+expect "--cpus $((ncpu + 2)): this host has $ncpu online CPU$s; a guest on the real clock" -- \
+	"$MMB" vm run --kernel nope --cpus $((ncpu + 2)) --clock real "$cfg"
 # what the host has passes the checks
 expect "no kernel labelled 'nope'" -- "$MMB" vm run --kernel nope --cpus "$ncpu" --mem 64M "$cfg"
 expect "no kernel labelled 'nope'" -- "$MMB" vm run --kernel nope --mem "${memk}K" "$cfg"
