@@ -527,7 +527,15 @@ static void kb_push_arch(struct kb *k)
 	free(gcc);
 }
 
-/* configure out of tree; 0, -1, or MMB_EUSAGE when Kconfig dropped what was asked */
+/*
+ * Configure out of tree; 0, -1, or MMB_EUSAGE when Kconfig dropped what
+ * was asked.  The same recipe on the same base commit as the last
+ * configure in this build dir: the .config is already what olddefconfig
+ * makes of it, so the (slow) base config + olddefconfig are skipped.  The
+ * commit is part of it: another version's Kconfig resolves the same recipe
+ * differently (6.1's .config reused for 6.12 left ZRAM off).  A series'
+ * Kconfig changes are resolved by Kbuild's own syncconfig.
+ */
 static int kb_configure(struct kb *k)
 {
 	int ret = -1, rc;
@@ -560,15 +568,7 @@ static int kb_configure(struct kb *k)
 		char cur[160] = "", want[160];
 		int fd;
 
-		/*
-		 * The same recipe on the same base commit as the last configure
-		 * in this build dir: the .config is already what olddefconfig
-		 * makes of it, skip the (slow) base config + olddefconfig.  The
-		 * commit is part of it: another version's Kconfig resolves the
-		 * same recipe differently (6.1's .config reused for 6.12 left
-		 * ZRAM off).  A series' Kconfig changes are resolved by Kbuild's
-		 * own syncconfig.  Verified below anyway.
-		 */
+		/* the same recipe and base commit as last time: see kb_configure's comment */
 		snprintf(want, sizeof(want), "%s %s", k->hex, k->commit ? k->commit : "-");
 		if (read_line_file(marker, cur, sizeof(cur)) > 0 && !strcmp(cur, want) &&
 		    access(dotconfig, R_OK) == 0) {
