@@ -274,6 +274,26 @@ static int set_label(const char *cache, const char *label, const char *key)
 	return ret;
 }
 
+/*
+ * A label naming a build of an older recipe version is free again: that
+ * build's inputs would now make another kernel (KB_RECIPE_VERSION), and
+ * the request in hand is the same one that made it.
+ */
+static bool label_stale(const char *cache, const char *label)
+{
+	struct kernel_entry e;
+	bool stale;
+
+	if (kbuild_find(cache, label, &e) < 0)
+		return false;
+	stale = !e.recipe || strcmp(e.recipe, KB_RECIPE_VERSION);
+	if (stale)
+		info("kernel: label '%s' named a build of an older recipe (%s); it names the new "
+		     "build now", label, e.recipe ? e.recipe : "before mmbench-kbuild-2");
+	kernel_entry_release(&e);
+	return stale;
+}
+
 static int label_conflict(const char *cache, const char *label, const char *key)
 {
 	char *link = xasprintf("%s/labels/%s", cache, label);
@@ -283,7 +303,10 @@ static int label_conflict(const char *cache, const char *label, const char *key)
 
 	if (n >= 0) {
 		cur[n] = '\0';
-		if (!ends_with(cur, key)) {
+		if (!ends_with(cur, key) && label_stale(cache, label)) {
+			if (unlink(link) < 0)
+				ret = error("cannot remove %s: %s", link, strerror(errno));
+		} else if (!ends_with(cur, key)) {
 			error("kernel label '%s' already names another build (%s); use another --name "
 			      "or `mmbench kernel rm %s`", label, cur, label);
 			ret = MMB_EUSAGE;
@@ -710,6 +733,7 @@ static int kb_publish(struct kb *k)
 			return -1;
 	}
 	kcache_meta_put(&k->meta, "key", k->key);
+	kcache_meta_put(&k->meta, "recipe", KB_RECIPE_VERSION);
 	kcache_meta_put(&k->meta, "label", k->o->label);
 	kcache_meta_put(&k->meta, "release", k->r->release);
 	kcache_meta_put(&k->meta, "tree", k->tree);

@@ -125,6 +125,7 @@ void kbuild_cache_key(const char *commit, const char *const *patch_hashes, size_
 struct kernel_entry {
 	char *label, *key, *dir, *bzimage, *release, *base_commit, *patches_json,
 		*config_hash, *compiler, *built;
+	char *recipe;			/* meta's recipe version (none: before version 2) */
 	const struct karch *arch;	/* meta's arch (none: x86_64, made before arm64) */
 };
 int kbuild_find(const char *cache_dir, const char *label, struct kernel_entry *e);

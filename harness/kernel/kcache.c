@@ -209,6 +209,7 @@ int kbuild_find(const char *cache_dir, const char *label, struct kernel_entry *e
 	e->config_hash = meta_get(meta.buf, "config_hash");
 	e->compiler = meta_get(meta.buf, "compiler");
 	e->built = meta_get(meta.buf, "built");
+	e->recipe = meta_get(meta.buf, "recipe");
 	strbuf_release(&meta);
 	return 0;
 }
@@ -226,6 +227,7 @@ void kernel_entry_release(struct kernel_entry *e)
 	free(e->config_hash);
 	free(e->compiler);
 	free(e->built);
+	free(e->recipe);
 	memset(e, 0, sizeof(*e));
 }
 

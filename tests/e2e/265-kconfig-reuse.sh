@@ -4,6 +4,9 @@
 # after 6.1) resolves the recipe with other Kconfig files: the 6.1 .config
 # reused for 6.12 left CONFIG_ZRAM off.  A fake `make` stands in for
 # Kbuild: olddefconfig stamps the tree's KVERSION file into the .config.
+# A label that names a build of an older recipe version goes to the new
+# build (each ab's automatic labels would otherwise be refused after the
+# version changed).
 . "$(dirname "$0")/../e2e-lib.sh"
 command -v git > /dev/null || skip "git not installed"
 export MMBENCH_CACHE=$TMP/cache
@@ -75,4 +78,17 @@ grep -q "CONFIG_FAKE_KCONFIG_1" "$cfg" && die "v2's config carries v1's resoluti
 # the same commit and recipe with a series: reused (Kbuild resolves a series' Kconfig)
 build c v2 fix.patch
 grep -q "config recipe unchanged" c.err || die "the same commit and recipe configured again: $(cat c.err)"
+# a label naming a build of an older recipe version (no recipe= in its
+# meta) is given to the new build, with a note; one naming a current build
+# of other inputs is still refused
+old=$MMBENCH_CACHE/kernels/$(printf '0%.0s' $(seq 64))
+mkdir -p "$old"
+grep -v '^recipe=' "$(dirname "$cfg")/meta" | sed "s/^key=.*/key=${old##*/}/" > "$old/meta"
+ln -sfn "../kernels/${old##*/}" "$MMBENCH_CACHE/labels/d"
+build d v1
+grep -q "label 'd' named a build of an older recipe" d.err || die "no note for the stale label: $(cat d.err)"
+grep -qx "recipe=mmbench-kbuild-2" "$(dirname "$cfg")/meta" || die "the new build's meta has no recipe version"
+"$MMB" kernel build --tree T --ref v1 --name c --base-config tinyconfig -j 1 > e.out 2> e.err &&
+	die "label c (a current build of v2 + fix) was taken by a build of v1"
+grep -q "kernel label 'c' already names another build" e.err || die "refusal message: $(cat e.err)"
 echo "ok: a resolved .config is reused only on the same commit"
