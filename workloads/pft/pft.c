@@ -460,7 +460,9 @@ static void pft_check_faults(const struct mmb_host *host, struct mmb_ctx *ctx,
 	uint64_t page = host->page_size ? host->page_size : 4096;
 	char state[96];
 	uint64_t folio = thp_largest(host, ctx, state, sizeof(state));
-	double fewest = folio > page ? (double)st->pages / (double)(folio / page) : (double)st->pages;
+	/* a folio is a whole number of pages: the division is exact */
+	uint64_t per_folio = folio > page ? folio / page : 1;
+	double fewest = (double)st->pages / (double)per_folio;
 	double lo = fewest * 0.9, hi = (double)st->pages * 1.1;
 
 	host->log(ctx, MMB_LOG_DEBUG, "%lu pages computed, %ld minor faults measured (%s: %.0f..%lu expected)",
