@@ -286,33 +286,38 @@ static double tv_ms(const struct timeval *a, const struct timeval *b)
 	       ((double)a->tv_usec + (double)b->tv_usec) / 1e3;
 }
 
+static double rusage_pick(const struct rusage *u, uint64_t which)
+{
+	static const struct timeval zero;
+
+	switch (which) {
+	case RUSAGE_FAULTS_MIN:
+		return (double)u->ru_minflt;
+	case RUSAGE_FAULTS_MAJ:
+		return (double)u->ru_majflt;
+	case RUSAGE_CPU_MS:
+		return tv_ms(&u->ru_utime, &zero) + tv_ms(&u->ru_stime, &zero);
+	case RUSAGE_SWITCHES:
+		return (double)u->ru_nvcsw + (double)u->ru_nivcsw;
+	default:
+		return (double)u->ru_minflt + (double)u->ru_majflt;
+	}
+}
+
 /*
- * One count of this process (every thread, live or exited) and of the
- * children it has waited for: what perf's inherited events see, as long
- * as the plugin reaps its processes before teardown ends.  The CPU time's
- * sum is the scheduler's exact runtime (only its user/system split is
- * sampled).
+ * One count of this process (every thread, live or exited), and of the
+ * children it has waited for (*kids): what perf's inherited events see.
+ * The CPU time's sum is the scheduler's exact runtime (only its
+ * user/system split is sampled).
  */
-static double rusage_value(uint64_t which)
+static double rusage_value(uint64_t which, double *kids)
 {
 	struct rusage s, k;
 
 	if (getrusage(RUSAGE_SELF, &s) || getrusage(RUSAGE_CHILDREN, &k))
-		return NAN;
-	switch (which) {
-	case RUSAGE_FAULTS_MIN:
-		return (double)s.ru_minflt + (double)k.ru_minflt;
-	case RUSAGE_FAULTS_MAJ:
-		return (double)s.ru_majflt + (double)k.ru_majflt;
-	case RUSAGE_CPU_MS:
-		return tv_ms(&s.ru_utime, &k.ru_utime) + tv_ms(&s.ru_stime, &k.ru_stime);
-	case RUSAGE_SWITCHES:
-		return (double)s.ru_nvcsw + (double)s.ru_nivcsw + (double)k.ru_nvcsw +
-		       (double)k.ru_nivcsw;
-	default:
-		return (double)s.ru_minflt + (double)k.ru_minflt + (double)s.ru_majflt +
-		       (double)k.ru_majflt;
-	}
+		return *kids = NAN;
+	*kids = rusage_pick(&k, which);
+	return rusage_pick(&s, which) + *kids;
 }
 
 void counters_open(struct counters *c)
@@ -325,6 +330,8 @@ void counters_open(struct counters *c)
 		e->fd = -1;
 		e->open = e->supported && e->kind == COUNTER_RUSAGE;
 		e->acc = 0;
+		if (e->open)	/* children reaped from now on count (counters_read) */
+			rusage_value(e->config, &e->kids_off);
 		if (e->supported && e->kind != COUNTER_RUSAGE)
 			e->fd = perf_open(e, true);
 	}
@@ -341,9 +348,9 @@ static void toggle(struct counters *c, unsigned long req, bool on)
 		if (e->fd >= 0)
 			ioctl(e->fd, req, 0);
 		else if (e->open && on)
-			e->since = rusage_value(e->config);
+			e->since = rusage_value(e->config, &e->kids_off);
 		else if (e->open)
-			e->acc += rusage_value(e->config) - e->since;
+			e->acc += rusage_value(e->config, &e->kids_off) - e->since;
 	}
 	c->enabled = on;
 	c->spent_ns += now_ns() - t0;
@@ -380,10 +387,18 @@ void counters_read(struct counters *c, double *vals)
 
 		vals[i] = NAN;
 		if (c->ev[i].open) {
-			/* as a perf event reads: what was counted while enabled */
+			double kids;
+
+			/*
+			 * As a perf event reads: what was counted while enabled,
+			 * and what children alive then did, once reaped (a plugin
+			 * may reap its workers in teardown: will-it-scale).
+			 */
 			x = c->ev[i].acc;
 			if (c->enabled)
-				x += rusage_value(c->ev[i].config) - c->ev[i].since;
+				x += rusage_value(c->ev[i].config, &kids) - c->ev[i].since;
+			else if (!isnan(rusage_value(c->ev[i].config, &kids)))
+				x += kids - c->ev[i].kids_off;
 		} else if (c->ev[i].fd < 0 || read(c->ev[i].fd, v, sizeof(v)) != sizeof(v)) {
 			continue;
 		} else {

@@ -36,6 +36,7 @@ struct counter {
 	int hold_fd;		/* parent: keeps a tracepoint registered for the run */
 	bool open;		/* child, COUNTER_RUSAGE: counting in this child */
 	double acc, since;	/* child, COUNTER_RUSAGE: counted while enabled, value at enable */
+	double kids_off;	/* child, COUNTER_RUSAGE: waited-for children's count at the last toggle */
 };
 
 struct counters {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -216,6 +217,47 @@ static void test_count_region(void **state)
 	counters_release(&c);
 }
 
+/*
+ * A worker that ran in the region but is reaped only after it (as
+ * will-it-scale's teardown reaps its processes) is counted, as perf's
+ * inherited events count it.
+ */
+static void test_count_late_child(void **state)
+{
+	struct counters c = { 0 };
+	double v[COUNTERS_MAX];
+	size_t pages = 1024, page = (size_t)sysconf(_SC_PAGESIZE);
+	char *d;
+	pid_t late;
+
+	(void)state;
+	assert_int_equal(counters_add(&c, "minor-faults"), 0);
+	counters_prepare(&c, "/nonexistent");
+	d = mmap(NULL, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(d != MAP_FAILED);
+	madvise(d, pages * page, MADV_NOHUGEPAGE);
+	counters_open(&c);
+	counters_enable(&c);
+	late = fork();
+	assert_true(late >= 0);
+	if (late == 0) {
+		for (size_t i = 0; i < pages; i++)
+			d[i * page] = 4;
+		_exit(0);
+	}
+	/* it has exited, but is not reaped before the region ends */
+	while (waitid(P_PID, (id_t)late, &(siginfo_t){ 0 }, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+		;
+	counters_disable(&c);
+	assert_int_equal(waitpid(late, NULL, 0), late);
+	counters_read(&c, v);
+	counters_close(&c);
+	if (!(v[0] >= pages))
+		fail_msg("%g faults counted; the late-reaped child touched %zu pages", v[0], pages);
+	munmap(d, pages * page);
+	counters_release(&c);
+}
+
 static void test_rows(void **state)
 {
 	struct counters c = { 0 };
@@ -289,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_add),
 		cmocka_unit_test(test_unsupported),
 		cmocka_unit_test(test_count_region),
+		cmocka_unit_test(test_count_late_child),
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_config),
 	};
