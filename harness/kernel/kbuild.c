@@ -301,15 +301,15 @@ static int label_conflict(const char *cache, const char *label, const char *key)
 	ssize_t n = readlink(link, cur, sizeof(cur) - 1);
 	int ret = 0;
 
-	if (n >= 0) {
+	if (n >= 0)
 		cur[n] = '\0';
-		if (!ends_with(cur, key) && label_stale(cache, label)) {
-			if (unlink(link) < 0)
-				ret = error("cannot remove %s: %s", link, strerror(errno));
-		} else if (!ends_with(cur, key)) {
+	if (n >= 0 && !ends_with(cur, key)) {
+		if (!label_stale(cache, label)) {
 			error("kernel label '%s' already names another build (%s); use another --name "
 			      "or `mmbench kernel rm %s`", label, cur, label);
 			ret = MMB_EUSAGE;
+		} else if (unlink(link) < 0) {
+			ret = error("cannot remove %s: %s", link, strerror(errno));
 		}
 	}
 	free(link);

@@ -280,23 +280,20 @@ void counters_release(struct counters *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static double tv_ms(const struct timeval *a, const struct timeval *b)
+static double tv_ms(const struct timeval *t)
 {
-	return ((double)a->tv_sec + (double)b->tv_sec) * 1e3 +
-	       ((double)a->tv_usec + (double)b->tv_usec) / 1e3;
+	return (double)t->tv_sec * 1e3 + (double)t->tv_usec / 1e3;
 }
 
 static double rusage_pick(const struct rusage *u, uint64_t which)
 {
-	static const struct timeval zero;
-
 	switch (which) {
 	case RUSAGE_FAULTS_MIN:
 		return (double)u->ru_minflt;
 	case RUSAGE_FAULTS_MAJ:
 		return (double)u->ru_majflt;
 	case RUSAGE_CPU_MS:
-		return tv_ms(&u->ru_utime, &zero) + tv_ms(&u->ru_stime, &zero);
+		return tv_ms(&u->ru_utime) + tv_ms(&u->ru_stime);
 	case RUSAGE_SWITCHES:
 		return (double)u->ru_nvcsw + (double)u->ru_nivcsw;
 	default:
