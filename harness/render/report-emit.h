@@ -49,6 +49,11 @@ enum report_table_style {
 	REPORT_SETTINGS,	/* a mark column, a key and a value (report_emit_setting()) */
 };
 
+/*
+ * A back end's ops, written out as designated initialisers with the full
+ * function names (grep finds them); an op a back end leaves out is NULL:
+ * nothing said.
+ */
 struct report_ops {
 	void (*begin)(struct report_out *o, const char *title, const char *stamp);
 	void (*end)(struct report_out *o);
@@ -72,13 +77,6 @@ struct report_ops {
 };
 
 extern const struct report_ops report_txt_ops, report_md_ops, report_html_ops;
-/* A back end's ops named P_begin, P_heading, ...; an op a back end lacks is NULL (nothing said). */
-#define REPORT_OPS(P, ...) {							\
-	.begin = P##_begin, .heading = P##_heading, .lead = P##_lead,		\
-	.para = P##_para, .code = P##_code, .raw = P##_raw, .item = P##_item,	\
-	.list_end = P##_list_end, .table_begin = P##_table_begin,		\
-	.row = P##_row, .setting = P##_setting, .image = P##_image,		\
-	__VA_ARGS__ }
 
 /*
  * What the markup back ends (md, html) share: a list item's "word: text,

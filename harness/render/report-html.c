@@ -320,11 +320,6 @@ static void html_setting(struct report_out *o, const char *key, const char *cons
 	strbuf_addstr(&o->sb, "</td></tr>\n");
 }
 
-static void html_table_end(struct report_out *o)
-{
-	strbuf_addstr(&o->sb, "</table>\n");
-}
-
 static int html_image(struct report_out *o, const char *dir, const char *file, const char *title)
 {
 	char *path = xasprintf("%s/%s", dir, file);
@@ -353,6 +348,26 @@ static int html_image(struct report_out *o, const char *dir, const char *file, c
 	return 0;
 }
 
-const struct report_ops report_html_ops =
-	REPORT_OPS(html, .end = html_end, .alert = html_alert, .list_begin = html_list_begin,
-		   .table_end = html_table_end);
+static void html_table_end(struct report_out *o)
+{
+	strbuf_addstr(&o->sb, "</table>\n");
+}
+
+const struct report_ops report_html_ops = {
+	.begin = html_begin,
+	.end = html_end,
+	.heading = html_heading,
+	.lead = html_lead,
+	.para = html_para,
+	.alert = html_alert,
+	.code = html_code,
+	.raw = html_raw,
+	.list_begin = html_list_begin,
+	.item = html_item,
+	.list_end = html_list_end,
+	.table_begin = html_table_begin,
+	.row = html_row,
+	.setting = html_setting,
+	.table_end = html_table_end,
+	.image = html_image,
+};

@@ -105,11 +105,6 @@ static void md_item(struct report_out *o, const struct report_item *it)
 	strbuf_addch(&o->sb, '\n');
 }
 
-static void md_list_end(struct report_out *o)
-{
-	o->gap = true;
-}
-
 static void md_table_begin(struct report_out *o, enum report_table_style style,
 			   const char *const *head, size_t ncols)
 {
@@ -148,4 +143,24 @@ static int md_image(struct report_out *o, const char *dir, const char *file, con
 	return 0;
 }
 
-const struct report_ops report_md_ops = REPORT_OPS(md, .list_begin = md_list_begin);
+static void md_list_end(struct report_out *o)
+{
+	o->gap = true;
+}
+
+/* NULL ops (end, alert, table_end): nothing said */
+const struct report_ops report_md_ops = {
+	.begin = md_begin,
+	.heading = md_heading,
+	.lead = md_lead,
+	.para = md_para,
+	.code = md_code,
+	.raw = md_raw,
+	.list_begin = md_list_begin,
+	.item = md_item,
+	.list_end = md_list_end,
+	.table_begin = md_table_begin,
+	.row = md_row,
+	.setting = md_setting,
+	.image = md_image,
+};

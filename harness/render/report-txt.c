@@ -179,7 +179,6 @@ static void txt_begin(struct report_out *o, const char *title, const char *stamp
 	strbuf_addf(&o->sb, "\n%s\n", stamp);
 }
 
-
 static void txt_heading(struct report_out *o, const char *title)
 {
 	o->gap = false;
@@ -227,7 +226,6 @@ static void txt_raw(struct report_out *o, const char *text)
 	strbuf_addstr(&o->sb, text);
 }
 
-
 static void txt_item(struct report_out *o, const struct report_item *it)
 {
 	if (it->plain) {
@@ -272,6 +270,16 @@ static void txt_row(struct report_out *o, const char *const *cells, size_t ncols
 	}
 }
 
+static int txt_image(struct report_out *o, const char *dir, const char *file, const char *title)
+{
+	char *line = xasprintf("%s: %s", file, title);
+
+	(void)dir;
+	report_wrap(&o->sb, "- ", "    ", line);
+	free(line);
+	return 0;
+}
+
 static void txt_setting(struct report_out *o, const char *key, const char *const *vals,
 			size_t n, bool differs)
 {
@@ -291,15 +299,19 @@ static void txt_setting(struct report_out *o, const char *key, const char *const
 		report_wrap(&o->sb, "!   ", "!       ", vals[i]);
 }
 
-
-static int txt_image(struct report_out *o, const char *dir, const char *file, const char *title)
-{
-	char *line = xasprintf("%s: %s", file, title);
-
-	(void)dir;
-	report_wrap(&o->sb, "- ", "    ", line);
-	free(line);
-	return 0;
-}
-
-const struct report_ops report_txt_ops = REPORT_OPS(txt, .alert = txt_alert);
+/* NULL ops (end, list_begin, table_end): nothing said */
+const struct report_ops report_txt_ops = {
+	.begin = txt_begin,
+	.heading = txt_heading,
+	.lead = txt_lead,
+	.para = txt_para,
+	.alert = txt_alert,
+	.code = txt_code,
+	.raw = txt_raw,
+	.item = txt_item,
+	.list_end = txt_list_end,
+	.table_begin = txt_table_begin,
+	.row = txt_row,
+	.setting = txt_setting,
+	.image = txt_image,
+};
