@@ -113,8 +113,8 @@ int cmd_compare(int argc, char **argv)
 	sel.need = COMPARE_NEED_COMMON;
 	sel.meta = true;
 	sel.monitors = monitors;
-	ret = by ? compare_show_by_machine(&db, &sel, fmt, stdout)
-		 : compare_show(&db, &sel, fmt, stdout);
+	ret = by ? render_show_by_machine(&db, &sel, fmt, stdout)
+		 : render_show(&db, &sel, fmt, stdout);
 	if (profile && ret == EXIT_OK) {
 		fputc('\n', stdout);
 		ret = profcmp_show(&db, labels, nlabels, &filter, stdout);

@@ -93,7 +93,7 @@ static int ab_compare(struct mmb_db *db, struct compare_select *sel, const char 
 	fflush(stdout);
 	sel->need = COMPARE_NEED_COMMON;
 	sel->meta = true;
-	return compare_show(db, sel, f, stdout);
+	return render_show(db, sel, f, stdout);
 }
 
 /* The series' plots, quietly, in dir (default <db dir>/ab-BASE-vs-NEW). */

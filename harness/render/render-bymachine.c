@@ -292,8 +292,8 @@ void render_by_machine_markdown(struct strbuf *out, const struct bymachine *bm,
 	by_machine_tables(out, bm, r, true);
 }
 
-int compare_show_by_machine(struct mmb_db *db, const struct compare_select *s,
-			    const struct renderer *r, FILE *out)
+int render_show_by_machine(struct mmb_db *db, const struct compare_select *s,
+			   const struct renderer *r, FILE *out)
 {
 	struct compare_select sel = *s;
 	struct bymachine bm;

@@ -34,7 +34,7 @@ static void csv_cell(struct strbuf *out, const struct compare_cell *cell)
 	}
 }
 
-void compare_csv(struct strbuf *out, const struct compare *c)
+void render_csv(struct strbuf *out, const struct compare *c)
 {
 	for (size_t k = 0; k < ncompare_columns; k++)
 		strbuf_addf(out, "%s%s", k ? "," : "", compare_columns[k].name);
@@ -54,4 +54,4 @@ void compare_csv(struct strbuf *out, const struct compare *c)
 		}
 }
 
-DEFINE_RENDERER(csv, 50, compare_csv, 0, render_by_machine_csv);
+DEFINE_RENDERER(csv, 50, render_csv, 0, render_by_machine_csv);

@@ -221,7 +221,7 @@ static void json_row(struct strbuf *out, const struct compare *c, size_t r)
 	strbuf_addstr(out, "]}");
 }
 
-void compare_json(struct strbuf *out, const struct compare *c)
+void render_json(struct strbuf *out, const struct compare *c)
 {
 	strbuf_addstr(out, "{");
 	json_head(out, c);
@@ -231,4 +231,4 @@ void compare_json(struct strbuf *out, const struct compare *c)
 	strbuf_addstr(out, "\n]}\n");
 }
 
-DEFINE_RENDERER(json, 60, compare_json, 0, render_by_machine_json);
+DEFINE_RENDERER(json, 60, render_json, 0, render_by_machine_json);

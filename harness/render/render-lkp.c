@@ -280,7 +280,7 @@ static bool lkp_listed(const struct compare *c, size_t r)
 	return false;
 }
 
-void compare_lkp(struct strbuf *out, const struct compare *c)
+void render_lkp(struct strbuf *out, const struct compare *c)
 {
 	bool *done = xcalloc(c->nr + 1, sizeof(*done));
 	size_t *rows = xmalloc((c->nr + 1) * sizeof(*rows)), n, left = 0;
@@ -316,4 +316,4 @@ void compare_lkp(struct strbuf *out, const struct compare *c)
 	free(rows);
 }
 
-DEFINE_RENDERER(lkp, 30, compare_lkp, RENDER_NOTES, render_by_machine_text);
+DEFINE_RENDERER(lkp, 30, render_lkp, RENDER_NOTES, render_by_machine_text);

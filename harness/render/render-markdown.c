@@ -152,7 +152,7 @@ static void md_lines(struct strbuf *out, const char *text)
 	}
 }
 
-void compare_markdown(struct strbuf *out, const struct compare *c)
+void render_markdown(struct strbuf *out, const struct compare *c)
 {
 	size_t nl = render_nlabels(c);
 	bool na = false;
@@ -187,4 +187,4 @@ void compare_markdown(struct strbuf *out, const struct compare *c)
 		strbuf_addstr(out, ZERO_BASE_NOTE);
 }
 
-DEFINE_RENDERER(markdown, 40, compare_markdown, RENDER_NOTES, render_by_machine_markdown);
+DEFINE_RENDERER(markdown, 40, render_markdown, RENDER_NOTES, render_by_machine_markdown);

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-double compare_pdiff(double new_, double base)
+double render_pdiff(double new_, double base)
 {
 	if (new_ == base || new_ == 0)
 		return 0;
@@ -22,7 +22,7 @@ double compare_pdiff(double new_, double base)
 	return isfinite(new_ * 100) ? new_ * 100 / base - 100 : new_ / base * 100 - 100;
 }
 
-double compare_pndiff(double new_, double base)
+double render_pndiff(double new_, double base)
 {
 	if (new_ == base)
 		return 0;
@@ -42,7 +42,7 @@ double compare_pndiff(double new_, double base)
  * first: "v6.9-rc3" is all on line 1).  Without a '-', line 1 drops the
  * last character and line 2 is the whole name ("base" -> "bas" / "base").
  */
-void compare_mmtests_header(const char *name, char *line1, char *line2, size_t len)
+void render_mmtests_header(const char *name, char *line1, char *line2, size_t len)
 {
 	const char *d = strchr(name, '-');
 	size_t n = strlen(name);
@@ -158,7 +158,7 @@ static int places_of(const char *name, size_t len, const char *metric)
 	return -1;
 }
 
-int compare_mmtests_places(const char *workload, const char *metric)
+int render_mmtests_places(const char *workload, const char *metric)
 {
 	size_t len = strlen(workload);
 	int declared = plugin_metric_places(workload, metric);
@@ -245,7 +245,7 @@ static bool mmtests_table(struct strbuf *out, const struct compare *c, const siz
 		for (size_t i = 0; i < render_nlabels(c); i++) {
 			char l1[256], l2[256];
 
-			compare_mmtests_header(render_label_of(c, i), l1, l2, sizeof(l1));
+			render_mmtests_header(render_label_of(c, i), l1, l2, sizeof(l1));
 			strbuf_addf(out, "%*s", MM_W + 11, line ? l2 : l1);
 		}
 		strbuf_addch(out, '\n');
@@ -267,17 +267,17 @@ static bool mmtests_table(struct strbuf *out, const struct compare *c, const siz
 				if (i == 0)
 					pct = 0;
 				else if (spread || better < 0)
-					pct = compare_pndiff(v, base);
+					pct = render_pndiff(v, base);
 				else
-					pct = compare_pdiff(v, base);
+					pct = render_pdiff(v, base);
 				if (isnan(base) || base == -1)
 					pct = 0;
 				star = i > 0 && k == MM_MEAN && compare_significant(c, rows[j], i);
 				/* not mmtests' 100 / -99 stand-ins for a zero baseline */
 				na = i > 0 && base == 0 && v != base;
 				any_na |= na && !isnan(v) && v != -1;
-				mm_cell(out, v, pct, compare_mmtests_places(row->what.workload,
-									    row->what.metric), star, na,
+				mm_cell(out, v, pct, render_mmtests_places(row->what.workload,
+									   row->what.metric), star, na,
 					rs[i].n == 0, i > 0 && rs[0].n == 0);
 			}
 			strbuf_addch(out, '\n');
@@ -290,7 +290,7 @@ static bool mmtests_table(struct strbuf *out, const struct compare *c, const siz
 	return any_na;
 }
 
-void compare_mmtests(struct strbuf *out, const struct compare *c)
+void render_mmtests(struct strbuf *out, const struct compare *c)
 {
 	bool *done = xcalloc(c->nr + 1, sizeof(*done));
 	size_t *rows = xmalloc((c->nr + 1) * sizeof(*rows)), n;
@@ -321,4 +321,4 @@ void compare_mmtests(struct strbuf *out, const struct compare *c)
 	free(rows);
 }
 
-DEFINE_RENDERER(mmtests, 20, compare_mmtests, RENDER_NOTES | RENDER_MM_SUMS, render_by_machine_text);
+DEFINE_RENDERER(mmtests, 20, render_mmtests, RENDER_NOTES | RENDER_MM_SUMS, render_by_machine_text);

@@ -296,7 +296,7 @@ static void text_compact(struct strbuf *out, const struct compare *c, bool *na)
 	free(titles);
 }
 
-void compare_text(struct strbuf *out, const struct compare *c)
+void render_text(struct strbuf *out, const struct compare *c)
 {
 	size_t nl = render_nlabels(c), lw = 6;
 	struct strbuf notes = STRBUF_INIT;
@@ -328,4 +328,4 @@ void compare_text(struct strbuf *out, const struct compare *c)
 
 /* Were values recorded for a series (counting those left out as disturbed)? */
 
-DEFINE_RENDERER(text, 10, compare_text, RENDER_NOTES | RENDER_MON_VERBOSE, render_by_machine_text);
+DEFINE_RENDERER(text, 10, render_text, RENDER_NOTES | RENDER_MON_VERBOSE, render_by_machine_text);

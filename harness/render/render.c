@@ -2,7 +2,7 @@
  * The renderers: every output format of a comparison is one entry of
  * renderers[] (name, function, flags), one file each (render-<name>.c),
  * collected from their DEFINE_RENDERER lines by make (render.h).
- * Format lists in errors and help come from the table; compare_show() is
+ * Format lists in errors and help come from the table; render_show() is
  * `mmbench compare` (render and print).
  */
 #include "render.h"
@@ -175,8 +175,8 @@ const struct renderer *renderer_find_or_error(const char *who, const char *name)
 	return NULL;
 }
 
-int compare_show(struct mmb_db *db, const struct compare_select *s, const struct renderer *r,
-		 FILE *out)
+int render_show(struct mmb_db *db, const struct compare_select *s, const struct renderer *r,
+		FILE *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct compare c;

@@ -48,26 +48,26 @@ void renderer_names(struct strbuf *out);
 const struct renderer *renderer_find_or_error(const char *who, const char *name);
 
 /* `mmbench compare`: open the value, render it with r, print it. */
-int compare_show(struct mmb_db *db, const struct compare_select *s, const struct renderer *r,
-		 FILE *out);
-/* `compare --by machine`: as compare_show(), one comparison per machine. */
-int compare_show_by_machine(struct mmb_db *db, const struct compare_select *s,
-			    const struct renderer *r, FILE *out);
+int render_show(struct mmb_db *db, const struct compare_select *s, const struct renderer *r,
+		FILE *out);
+/* `compare --by machine`: as render_show(), one comparison per machine. */
+int render_show_by_machine(struct mmb_db *db, const struct compare_select *s,
+			   const struct renderer *r, FILE *out);
 
 /* The formats (the table's functions). */
-void compare_text(struct strbuf *out, const struct compare *c);
-void compare_mmtests(struct strbuf *out, const struct compare *c);
-void compare_lkp(struct strbuf *out, const struct compare *c);
-void compare_markdown(struct strbuf *out, const struct compare *c);
-void compare_csv(struct strbuf *out, const struct compare *c);
-void compare_json(struct strbuf *out, const struct compare *c);
+void render_text(struct strbuf *out, const struct compare *c);
+void render_mmtests(struct strbuf *out, const struct compare *c);
+void render_lkp(struct strbuf *out, const struct compare *c);
+void render_markdown(struct strbuf *out, const struct compare *c);
+void render_csv(struct strbuf *out, const struct compare *c);
+void render_json(struct strbuf *out, const struct compare *c);
 
 /* Pieces reused by report/plot and tested on their own. */
-void compare_mmtests_header(const char *name, char *line1, char *line2, size_t len);
+void render_mmtests_header(const char *name, char *line1, char *line2, size_t len);
 /* mmtests' DecimalPlaces of a workload's metric: 2 unless it says otherwise */
-int compare_mmtests_places(const char *workload, const char *metric);
+int render_mmtests_places(const char *workload, const char *metric);
 /* mmtests' percentage rules (§1.6) */
-double compare_pdiff(double new_, double base);
-double compare_pndiff(double new_, double base);
+double render_pdiff(double new_, double base);
+double render_pndiff(double new_, double base);
 
 #endif

@@ -497,7 +497,7 @@ static void md_tables(const struct compare *c, struct strbuf *md)
 	struct strbuf raw = STRBUF_INIT;
 	const char *p, *prev_end = NULL;
 
-	compare_markdown(&raw, c);
+	render_markdown(&raw, c);
 	for (p = raw.buf; p && *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);

@@ -74,7 +74,7 @@ static int compare_after_run(struct mmb_db *db, const char *want, const char *la
 	sel.need = COMPARE_NEED_COMMON;
 	sel.meta = true;
 	sel.monitors = MONITORS_CHANGED;
-	rc = compare_show(db, &sel, renderers[0], stdout);
+	rc = render_show(db, &sel, renderers[0], stdout);
 	free(base);
 	return rc;
 }

@@ -55,7 +55,7 @@ cat > "$W/harness/render/render-toy.c" <<'EOC'
 #include "render-internal.h"
 #include "util.h"
 
-static void compare_toy(struct strbuf *out, const struct compare *c)
+static void render_toy(struct strbuf *out, const struct compare *c)
 {
 	for (size_t r = 0; r < c->nr; r++)
 		for (size_t i = 0; i < render_nlabels(c); i++)
@@ -63,7 +63,7 @@ static void compare_toy(struct strbuf *out, const struct compare *c)
 				    c->rows[r].sum[i].n);
 }
 
-DEFINE_RENDERER(toy, 70, compare_toy, 0, render_by_machine_text);
+DEFINE_RENDERER(toy, 70, render_toy, 0, render_by_machine_text);
 EOC
 cat > "$W/tests/e2e/265-format-toy.sh" <<'EOT'
 #!/bin/bash

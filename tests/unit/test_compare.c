@@ -37,16 +37,16 @@ static void test_pdiff(void **state)
 
 	(void)state;
 	/* §1.6: a lower-is-better drop 200657.81 -> 194588.58 prints 3.02% */
-	snprintf(buf, sizeof(buf), "%7.2f", compare_pndiff(194588.58, 200657.81));
+	snprintf(buf, sizeof(buf), "%7.2f", render_pndiff(194588.58, 200657.81));
 	assert_string_equal(buf, "   3.02");
-	assert_true(compare_pdiff(5, 5) == 0);
-	assert_true(compare_pdiff(0, 5) == 0);
-	assert_true(compare_pdiff(5, 0) == 100);
-	assert_true(fabs(compare_pdiff(110, 100) - 10) < 1e-12);
-	assert_true(compare_pndiff(5, 5) == 0);
-	assert_true(compare_pndiff(0, 5) == 100);
-	assert_true(compare_pndiff(5, 0) == -99);
-	assert_true(fabs(compare_pndiff(90, 100) - 10) < 1e-12);
+	assert_true(render_pdiff(5, 5) == 0);
+	assert_true(render_pdiff(0, 5) == 0);
+	assert_true(render_pdiff(5, 0) == 100);
+	assert_true(fabs(render_pdiff(110, 100) - 10) < 1e-12);
+	assert_true(render_pndiff(5, 5) == 0);
+	assert_true(render_pndiff(0, 5) == 100);
+	assert_true(render_pndiff(5, 0) == -99);
+	assert_true(fabs(render_pndiff(90, 100) - 10) < 1e-12);
 }
 
 static void test_mmtests_header(void **state)
@@ -54,13 +54,13 @@ static void test_mmtests_header(void **state)
 	char a[64], b[64];
 
 	(void)state;
-	compare_mmtests_header("6.1-vanilla", a, b, sizeof(a));
+	render_mmtests_header("6.1-vanilla", a, b, sizeof(a));
 	assert_string_equal(a, "6.1");
 	assert_string_equal(b, "vanilla");
-	compare_mmtests_header("6.2.0-rc4-mm-unstable-20230210", a, b, sizeof(a));
+	render_mmtests_header("6.2.0-rc4-mm-unstable-20230210", a, b, sizeof(a));
 	assert_string_equal(a, "6.2.0-rc4");
 	assert_string_equal(b, "mm-unstable-20230210");
-	compare_mmtests_header("base", a, b, sizeof(a));	/* mmtests' quirk */
+	render_mmtests_header("base", a, b, sizeof(a));	/* mmtests' quirk */
 	assert_string_equal(a, "bas");
 	assert_string_equal(b, "base");
 	/* what mmtests prints for each shape (its index/substr rule) */
@@ -84,7 +84,7 @@ static void test_mmtests_header(void **state)
 		};
 
 		for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-			compare_mmtests_header(cases[i][0], a, b, sizeof(a));
+			render_mmtests_header(cases[i][0], a, b, sizeof(a));
 			if (strcmp(a, cases[i][1]) || strcmp(b, cases[i][2]))
 				fail_msg("'%s': '%s' / '%s', want '%s' / '%s'", cases[i][0], a, b,
 					 cases[i][1], cases[i][2]);
@@ -177,7 +177,7 @@ static void test_aim9_tables(void **state)
 	compare_build(&c, &qs, STATS_WELCH);
 	assert_int_equal(c.rows[0].verdict[1], VERDICT_WORSE);
 	assert_int_equal(c.nworse, 1);
-	compare_lkp(&sb, &c);
+	render_lkp(&sb, &c);
 	if (!has_line(sb.buf, "   1322908            -5.0%    1256536        aim9.brk_test.ops_per_sec"))
 		fail_msg("lkp:\n%s", sb.buf);
 	assert_true(has_line(sb.buf, "fc21959f74                  cacded5e42 ") ||
@@ -189,7 +189,7 @@ static void test_aim9_tables(void **state)
 	assert_true(has_line(sb.buf, "  brk_test/aim9"));
 	strbuf_reset(&sb);
 
-	compare_mmtests(&sb, &c);
+	render_mmtests(&sb, &c);
 	if (!has_line(sb.buf, "Hmean     brk_test.ops_per_sec        1322620.98 (   0.00%)"
 			      "        1256258.29 *  -5.02%*"))
 		fail_msg("mmtests:\n%s", sb.buf);
@@ -201,7 +201,7 @@ static void test_aim9_tables(void **state)
 	/* the band rule: |d| = 66362 < 1.96 (19536 + 18749): no star */
 	compare_build(&c, &qs, STATS_MMTESTS);
 	assert_int_equal(c.rows[0].verdict[1], VERDICT_NONE);
-	compare_mmtests(&sb, &c);
+	render_mmtests(&sb, &c);
 	assert_true(has_line(sb.buf, "Hmean     brk_test.ops_per_sec        1322620.98 (   0.00%)"
 				     "        1256258.29 (  -5.02%)"));
 	strbuf_reset(&sb);
@@ -210,7 +210,7 @@ static void test_aim9_tables(void **state)
 	/* 0-day's rule lists it (separated, median ratio 1.049 > 1.01) */
 	compare_build(&c, &qs, STATS_LKP);
 	assert_int_equal(c.rows[0].verdict[1], VERDICT_WORSE);
-	compare_markdown(&sb, &c);
+	render_markdown(&sb, &c);
 	assert_true(has_line(sb.buf, "| kernel     |   mean_rel |   std_rel |           p / 95% CI |"));
 	assert_true(has_line(sb.buf, "|:-----------|-----------:|----------:|---------------------:|"));
 	assert_true(has_line(sb.buf, "| fc21959f74 |       0.0% |      1.6% |                      |"));
@@ -236,7 +236,7 @@ static void test_markdown_widths(void **state)
 	set_init(&qs, labels, 3);
 	set_add(&qs, "pte-mapped-folio", "test=fork,folio_kb=2048", "seconds", -1, vals, n);
 	compare_build(&c, &qs, STATS_WELCH);
-	compare_markdown(&sb, &c);
+	render_markdown(&sb, &c);
 	assert_true(has_line(sb.buf, "pte-mapped-folio, test=fork,folio_kb=2048, seconds (lower is better; Amean):"));
 	assert_true(starts_with(strstr(sb.buf, "| kernel"), "| kernel                |   mean_rel |   std_rel |"));
 	assert_true(strstr(sb.buf, "|:----------------------|-----------:|----------:|") != NULL);
@@ -303,7 +303,7 @@ static void test_text_hmean(void **state)
 	stats_summarise(aim9_base, 6, 1, &s0);
 	stats_summarise(aim9_new, 6, 1, &s1);
 	c.verbose = true;	/* the block layout: a line per kernel */
-	compare_text(&sb, &c);
+	render_text(&sb, &c);
 	c.verbose = false;
 	assert_true(strstr(sb.buf, "  kernel    n          Hmean   change") != NULL);
 	snprintf(want, sizeof(want), "  base      6     %.2f ", s0.hmean);
@@ -313,11 +313,11 @@ static void test_text_hmean(void **state)
 		 100 * (s1.hmean / s0.hmean - 1));
 	assert_true(strstr(sb.buf, want) != NULL);
 	strbuf_reset(&sb);
-	compare_csv(&sb, &c);
+	render_csv(&sb, &c);
 	/* then the unit (1 run a side: iterations, 6 v 6), runs, components, settings */
 	assert_true(strstr(sb.buf, ",regression,hmean,0,iteration,6,6,1,,1.62") != NULL);
 	strbuf_reset(&sb);
-	compare_lkp(&sb, &c);
+	render_lkp(&sb, &c);
 	assert_true(strstr(sb.buf, "values: arithmetic means") != NULL);
 	strbuf_reset(&sb);
 	compare_release(&c);
@@ -325,7 +325,7 @@ static void test_text_hmean(void **state)
 	/* --mean amean: the arithmetic mean, as asked */
 	compare_build_mean(&c, &qs, STATS_WELCH, STATS_AMEAN);
 	c.verbose = true;
-	compare_text(&sb, &c);
+	render_text(&sb, &c);
 	snprintf(want, sizeof(want), "  base      6     %.2f ", s0.amean);
 	assert_true(strstr(sb.buf, want) != NULL);
 	assert_true(strstr(sb.buf, "          Amean   change") != NULL);
@@ -351,7 +351,7 @@ static void test_mmtests_rc_header(void **state)
 	set_init(&qs, labels, 2);
 	set_add(&qs, "ebizzy", "", "throughput", 1, v, n);
 	compare_build(&c, &qs, STATS_WELCH);
-	compare_mmtests(&sb, &c);
+	render_mmtests(&sb, &c);
 	/* prefix L + 1 + M = 9 + 1 + 10, then each name right-aligned in 29 */
 	snprintf(want, sizeof(want), "%20s%29s%29s\n%20s%29s%29s\n", "", "v6.9-rc3", "v6.9-rc4",
 		 "", "", "");
@@ -377,27 +377,27 @@ static void test_mmtests_places(void **state)
 	char want[128];
 
 	(void)state;
-	assert_int_equal(compare_mmtests_places("kernbench", "elsp"), 2);
-	assert_int_equal(compare_mmtests_places("ebizzy", "time.sys"), 2);
-	assert_int_equal(compare_mmtests_places("pft", "faults/cpu"), 4);
-	assert_int_equal(compare_mmtests_places("hackbench", "process-pipes"), 4);
+	assert_int_equal(render_mmtests_places("kernbench", "elsp"), 2);
+	assert_int_equal(render_mmtests_places("ebizzy", "time.sys"), 2);
+	assert_int_equal(render_mmtests_places("pft", "faults/cpu"), 4);
+	assert_int_equal(render_mmtests_places("hackbench", "process-pipes"), 4);
 	/* mmtests finds the shellpack by dropping "-part"s (issue 28 item 12) */
-	assert_int_equal(compare_mmtests_places("hackbench-process-pipes", "time"), 4);
-	assert_int_equal(compare_mmtests_places("hackbench-thread-sockets", "time"), 4);
-	assert_int_equal(compare_mmtests_places("dbench4-async", "latency"), 2);	/* no "dbench4" */
-	assert_int_equal(compare_mmtests_places("dbench-async", "latency"), 4);
-	assert_int_equal(compare_mmtests_places("libmicro-file", "x"), 5);
-	assert_int_equal(compare_mmtests_places("fio-randread", "x"), 6);
-	assert_int_equal(compare_mmtests_places("hackbenchx", "x"), 2);
-	assert_int_equal(compare_mmtests_places("pft-x+y", "faults/cpu"), 2);	/* '+' ends the lookup */
+	assert_int_equal(render_mmtests_places("hackbench-process-pipes", "time"), 4);
+	assert_int_equal(render_mmtests_places("hackbench-thread-sockets", "time"), 4);
+	assert_int_equal(render_mmtests_places("dbench4-async", "latency"), 2);	/* no "dbench4" */
+	assert_int_equal(render_mmtests_places("dbench-async", "latency"), 4);
+	assert_int_equal(render_mmtests_places("libmicro-file", "x"), 5);
+	assert_int_equal(render_mmtests_places("fio-randread", "x"), 6);
+	assert_int_equal(render_mmtests_places("hackbenchx", "x"), 2);
+	assert_int_equal(render_mmtests_places("pft-x+y", "faults/cpu"), 2);	/* '+' ends the lookup */
 	/* a workload mmtests does not have: its plugin's metric table says (ABI 1.2 places) */
-	assert_int_equal(compare_mmtests_places("pte-mapped-folio", "seconds"), 6);
-	assert_int_equal(compare_mmtests_places("pft", "faults/sec"), 4);
+	assert_int_equal(render_mmtests_places("pte-mapped-folio", "seconds"), 6);
+	assert_int_equal(render_mmtests_places("pft", "faults/sec"), 4);
 	set_init(&qs, labels, 2);
 	set_add(&qs, "kernbench", "", "elsp", -1, kv, n);
 	set_add(&qs, "hackbench", "groups=4", "process-pipes", -1, hv, n2);
 	compare_build(&c, &qs, STATS_WELCH);
-	compare_mmtests(&sb, &c);
+	render_mmtests(&sb, &c);
 	/* a mean under 100 keeps two places, as mmtests prints it (not 62.2250) */
 	snprintf(want, sizeof(want), "Amean     elsp%18.2f (   0.00%%)", c.rows[0].sum[0].amean);
 	if (!strstr(sb.buf, want))
@@ -467,13 +467,13 @@ static void test_zero_baseline(void **state)
 		}
 	}
 	strbuf_reset(&sb);
-	compare_csv(&sb, &c);
+	render_csv(&sb, &c);
 	/* rel_pct, rel_lo_pct, rel_hi_pct empty; p etc. present */
 	assert_true(strstr(sb.buf, ",0.0040000000000000001,-0.0011969130545004415,"
 				   "0.0091969130545004416,,,,0,no significant change,amean,0,"
 				   "iteration,4,4,1,,") != NULL);
 	strbuf_reset(&sb);
-	compare_json(&sb, &c);
+	render_json(&sb, &c);
 	assert_true(strstr(sb.buf, "\"rel_pct\":null,\"rel_ci95_pct\":[null,null]") != NULL);
 	strbuf_release(&sb);
 	compare_release(&c);
@@ -654,8 +654,8 @@ static char *open_text_threads(struct mmb_db *db, const char *const *labels, boo
 	s.thread_samples = thread_samples;
 	s.mm_sums = true;
 	assert_int_equal(compare_open(db, &s, &c), 0);
-	compare_text(&sb, &c);
-	compare_mmtests(&sb, &c);
+	render_text(&sb, &c);
+	render_mmtests(&sb, &c);
 	compare_release(&c);
 	return strbuf_detach(&sb);
 }
@@ -811,7 +811,7 @@ static void test_lkp_meta(void **state)
 	assert_int_equal(query_load(&db, labels, 2, NULL, &qs), 0);
 	compare_build(&c, &qs, STATS_WELCH);
 	assert_int_equal(compare_load_meta(&c, &db), 0);
-	compare_lkp(&sb, &c);
+	render_lkp(&sb, &c);
 	if (!starts_with(sb.buf,
 		"=========================================================================================\n"
 		"compiler/cpufreq_governor/tbox_group/test/testcase:\n"
@@ -884,7 +884,7 @@ static void test_columns(void **state)
 	assert_int_equal(c.rows[0].what.better, 1);
 	assert_false(c.rows[0].what.monitor);
 
-	compare_csv(&sb, &c);
+	render_csv(&sb, &c);
 	for (size_t k = 0; k < ncompare_columns; k++)
 		strbuf_addf(&head, "%s%s", k ? "," : "", compare_columns[k].name);
 	strbuf_addch(&head, '\n');

@@ -201,12 +201,12 @@ static void test_settle(void **state)
 	assert_int_equal(c.nworse, 0);
 	assert_int_equal(c.nbetter, 0);
 	assert_int_equal(c.nnone, 1);
-	compare_lkp(&sb, &c);
+	render_lkp(&sb, &c);
 	assert_non_null(strstr(sb.buf, "  proc-vmstat.pgfault\n"));
 	assert_null(strstr(sb.buf, "pft.proc-vmstat"));
 	assert_null(strstr(sb.buf, "nr_dirtied"));
 	strbuf_reset(&sb);
-	compare_text(&sb, &c);
+	render_text(&sb, &c);
 	assert_non_null(strstr(sb.buf, "verdict: no significant change (1 comparison tested)"));
 	strbuf_reset(&sb);
 	monitors_note(&sb, &c, MONITORS_CHANGED, false);

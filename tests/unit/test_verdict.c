@@ -207,15 +207,15 @@ static void test_all_disturbed(void **state)
 	compare_build(&c2, &qs, STATS_WELCH);
 	assert_int_equal(c2.rows[0].verdict[1], VERDICT_INCONCLUSIVE);
 	assert_int_equal(c2.ninconclusive, 1);
-	compare_text(&out, &c2);
+	render_text(&out, &c2);
 	assert_non_null(strstr(out.buf, "0 (4 disturbed)"));
 	assert_non_null(strstr(out.buf, "verdict: inconclusive"));
 	strbuf_reset(&out);
-	compare_json(&out, &c2);
+	render_json(&out, &c2);
 	assert_non_null(strstr(out.buf, "\"why\":\"too few clean samples"));
 	assert_non_null(strstr(out.buf, "\"disturbed\":4"));
 	strbuf_reset(&out);
-	compare_csv(&out, &c2);
+	render_csv(&out, &c2);
 	assert_non_null(strstr(out.buf, "inconclusive: too few clean samples"));
 	strbuf_release(&out);
 	compare_release(&c2);
