@@ -157,8 +157,13 @@ int plot_groups_build(const struct compare *c, struct plot_group **out, size_t *
 	const struct query_set *qs = c->qs;
 	struct plot_group *gs = NULL;
 	size_t ng = 0;
-	const char **labels = xcalloc(qs->nlabels ? qs->nlabels : 1, sizeof(*labels));
+	const char **labels;
 
+	/* the samples are the value's, read in compare_open()'s one pass (plot_select()) */
+	if (c->dropped)
+		return error("plot: the comparison kept no samples to draw (open it with"
+			     " plot_select())");
+	labels = xcalloc(qs->nlabels ? qs->nlabels : 1, sizeof(*labels));
 	for (size_t i = 0; i < qs->nlabels; i++)
 		labels[i] = qs->kernels[i].label;
 	for (size_t r = 0; r < c->nr; r++) {
@@ -167,12 +172,6 @@ int plot_groups_build(const struct compare *c, struct plot_group **out, size_t *
 		size_t v;
 		char *wl, *metric;
 
-		/* the groups copy the values: one row's samples in memory at a time */
-		if (compare_row_read(c, r)) {
-			plot_groups_free(gs, ng);
-			free(labels);
-			return -1;
-		}
 		wl = ctl_escape(row->workload);
 		metric = ctl_escape(row->metric);
 
@@ -211,7 +210,6 @@ int plot_groups_build(const struct compare *c, struct plot_group **out, size_t *
 								      : c->rows[r].test[k].q;
 			}
 		}
-		compare_row_unread(c, r);
 	}
 	free(labels);
 	merge_single_ops(&gs, &ng);
@@ -392,15 +390,23 @@ int plot_comparison(const struct compare *c, struct plot_opts *o, const char *wh
 	return ret ? -1 : 0;
 }
 
+void plot_select(struct compare_select *s)
+{
+	s->samples = true;
+}
+
 int plot_show(struct mmb_db *db, const struct compare_select *s, struct plot_opts *o)
 {
+	struct compare_select sel = *s;
 	struct compare c;
 	struct plot_list list;
 	struct strbuf why = STRBUF_INIT;
 	size_t nmachines = 0;
 	char *machine;
-	int ret = compare_open(db, s, &c);
+	int ret;
 
+	plot_select(&sel);
+	ret = compare_open(db, &sel, &c);
 	if (ret)
 		return mmb_exit_code(ret);
 	if (mkdir_p(o->outdir, 0755) < 0) {

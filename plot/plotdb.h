@@ -6,8 +6,14 @@
 #include "plot.h"
 #include "query.h"
 
+/*
+ * What a comparison the plots draw needs (compare_select.samples): every
+ * row's samples stay in the value, read in compare_open()'s one pass over
+ * the DB, so plotting reads no database.
+ */
+void plot_select(struct compare_select *s);
 /* One group per (workload, metric) of the comparison, verdicts filled in: 0, or -1 after
- * a message (a row's samples could not be read again, compare_row_read()). */
+ * one error (c was opened without plot_select(): its samples are gone). */
 int plot_groups_build(const struct compare *c, struct plot_group **out, size_t *n);
 void plot_groups_free(struct plot_group *gs, size_t n);
 

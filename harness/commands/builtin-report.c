@@ -49,6 +49,8 @@ static void report_select(struct compare_select *sel, char **labels, int n,
 	sel->unit = unit;
 	sel->monitors = monitors;
 	sel->mm_sums = rp->fmt->flags & RENDER_MM_SUMS;
+	if (rp->plots_on)
+		plot_select(sel);	/* the plots draw the value's samples */
 }
 
 int cmd_report(int argc, char **argv)

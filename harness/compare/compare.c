@@ -568,6 +568,7 @@ void compare_pair(const struct compare *c, size_t i, struct compare *view)
 	view->clock = c->clock;
 	memcpy(view->arch, c->arch, sizeof(view->arch));
 	view->mm_sums = c->mm_sums;
+	view->dropped = c->dropped;
 	view->nr = c->nr;
 	view->rows = xcalloc(c->nr ? c->nr : 1, sizeof(*view->rows));
 	view->ndisturbed = xcalloc(2, sizeof(*view->ndisturbed));
@@ -827,7 +828,7 @@ int compare_open(struct mmb_db *db, const struct compare_select *s, struct compa
 	}
 	build_begin(c, qs, s->test, s->mean, s->unit);
 	c->own = qs;
-	c->db = stream ? db : NULL;
+	c->dropped = stream;
 	c->mm_sums = s->mm_sums || !stream;
 	/* the rows' counts (n, disturbed) the checks below read come with their samples */
 	if (stream && build_rows(c, db, s->thread_samples)) {
@@ -864,23 +865,6 @@ int compare_open(struct mmb_db *db, const struct compare_select *s, struct compa
 		compare_load_meta(c, db);
 	compare_load_settings(c);
 	return 0;
-}
-
-/* Row r's index in the set compare_open() loaded (monitors_settle() reorders c's rows). */
-static size_t own_row(const struct compare *c, size_t r)
-{
-	return (size_t)(c->rows[r].q - c->own->rows);
-}
-
-int compare_row_read(const struct compare *c, size_t r)
-{
-	return c->db && c->own ? query_row_fill(c->db, c->own, own_row(c, r)) : 0;
-}
-
-void compare_row_unread(const struct compare *c, size_t r)
-{
-	if (c->db && c->own)
-		query_row_drop(c->own, own_row(c, r));
 }
 
 int compare_change_of(const struct stats_test *interval, bool interval_ok,

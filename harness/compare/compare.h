@@ -71,7 +71,7 @@ struct compare_what {
 struct compare_row {
 	struct compare_what what;	/* its text is the query set's, which c owns */
 	const struct query_row *q;	/* its series' samples are gone after compare_open()
-					   (compare_row_read()) unless compare_select.samples */
+					   unless compare_select.samples (compare.dropped) */
 	struct compare_side *side;	/* [nlabels] */
 	struct stats_summary *sum;	/* [nlabels] */
 	struct stats_test *test;	/* [nlabels]; [0] unused */
@@ -153,8 +153,9 @@ struct compare {
 	char arch[16];		/* the VM runs' guest arch, "mixed", "" no VM runs (arch.c) */
 	bool verbose;		/* compare --verbose: variance components in the text */
 	bool mm_sums;		/* rows' side[].mm are computed */
-	struct mmb_db *db;	/* compare_open() read the rows one at a time from it:
-				   compare_row_read() reads one again */
+	bool dropped;		/* compare_open() freed each row's samples after its
+				   summaries (not compare_select.samples): no value
+				   of c->rows[r].q->series[] is left to draw */
 };
 
 /*
@@ -266,9 +267,10 @@ struct compare_select {
 	bool verbose;			/* compare --verbose */
 	enum compare_need need;
 	bool meta;			/* load the lkp header's metadata */
-	bool samples;			/* keep every row's samples; else each row's are
-					   read and freed in turn (compare_row_read()
-					   reads one again) */
+	bool samples;			/* keep every row's samples (a consumer that draws
+					   every value: plots, ab's look); else each
+					   row's are read and freed in turn.  Either way
+					   compare_open() is the one pass over the DB */
 	bool mm_sums;			/* the mmtests table's summaries (--format mmtests) */
 	int monitors;			/* enum monitors_mode (monitors.h); init: none */
 	size_t thread_samples;		/* from this many samples on, a second thread
@@ -302,16 +304,6 @@ void compare_row_release(struct compare_row *row, size_t nlabels);
  * view borrows c's data: release it (compare_release) before c.
  */
 void compare_pair(const struct compare *c, size_t i, struct compare *view);
-/*
- * Row r's samples (c->rows[r].q->series[].v ...), for a consumer that
- * draws every value (plots): compare_open() freed them unless asked to
- * keep them (compare_select.samples), so this reads them again, and
- * compare_row_unread() frees them, one row at a time.  0, or -1 after a
- * message.  c is compare_open()'s (not a compare_pair() view) and its
- * database still open.
- */
-int compare_row_read(const struct compare *c, size_t r);
-void compare_row_unread(const struct compare *c, size_t r);
 /*
  * c->runs: each pooled run of c's set and its recorded env, read in one
  * pass.  0, or -1 on a database error (the runs listed, envs empty).

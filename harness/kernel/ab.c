@@ -446,29 +446,23 @@ static int ab_look(const char *dbpath, const struct ab_result *r, int rounds, st
 	compare_select_init(&sel, labels, 2);
 	sel.filter.last_runs = rounds;
 	sel.need = COMPARE_NEED_ROWS;
+	/* look_row() takes each run's mean: the samples stay in the value (one pass) */
+	sel.samples = true;
 	rc = compare_open(&db, &sel, &c);
-	if (rc) {
-		db_close(&db);
+	db_close(&db);
+	if (rc)
 		return -1;
-	}
 	/* the worst of the rows, each label's CI on its own: never the difference */
 	lk->worst = -1;
-	for (size_t row = 0; row < c.nr && !rc; row++) {
-		if (c.rows[row].q->monitor)
-			continue;
-		/* look_row() takes each run's mean: that row's samples, read again */
-		rc = compare_row_read(&c, row);
-		if (!rc)
+	for (size_t row = 0; row < c.nr; row++)
+		if (!c.rows[row].q->monitor)
 			look_row(&c, row, lk, what);
-		compare_row_unread(&c, row);
-	}
-	db_close(&db);
 	if (lk->worst < 0)
 		lk->worst = INFINITY;	/* no KPI row: never precise */
 	lk->what = what->buf;
 	lk->label = lk->side ? r->new_label : r->base_label;
 	compare_release(&c);
-	return rc ? -1 : 0;
+	return 0;
 }
 
 /* After the pilot rounds: Kalibera and Jones's plan, said, and the iterations it sets. */

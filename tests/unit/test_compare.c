@@ -1003,6 +1003,54 @@ static void test_value_consumers(void **state)
 	query_set_release(&qs);
 }
 
+/*
+ * Plots take their samples from the value (issue 44): a comparison opened
+ * as plots open it (plot_select()) is one pass over the DB, so its plot
+ * groups are built after the DB is closed; a value that dropped its
+ * samples (a streamed compare) refuses to be plotted instead of reading
+ * the DB again.
+ */
+static void test_plot_from_value(void **state)
+{
+	char dir[] = "/tmp/mmb-test-plotval-XXXXXX", *path;
+	const char *labels[] = { "base", "new" };
+	struct compare_select s;
+	struct compare c;
+	struct plot_group *gs;
+	struct mmb_db db;
+	size_t ng;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path = xasprintf("%s/t.db", dir);
+	assert_int_equal(db_open(&db, path), 0);
+	add_block_run(&db, "base", "m", 30, 100);
+	add_block_run(&db, "new", "m", 20, 104);
+	compare_select_init(&s, labels, 2);
+	s.need = COMPARE_NEED_ROWS;
+	plot_select(&s);
+	assert_int_equal(compare_open(&db, &s, &c), 0);
+	db_close(&db);		/* the value reads no database after compare_open() */
+	assert_int_equal(plot_groups_build(&c, &gs, &ng), 0);
+	assert_int_equal(ng, 1);
+	assert_int_equal(plot_group_cell(&gs[0], 0, 0)->n, 30);
+	assert_int_equal(plot_group_cell(&gs[0], 0, 1)->n, 20);
+	assert_true(plot_group_cell(&gs[0], 0, 1)->v[19] > 100);
+	plot_groups_free(gs, ng);
+	compare_release(&c);
+
+	assert_int_equal(db_open(&db, path), 0);
+	compare_select_init(&s, labels, 2);
+	assert_int_equal(compare_open(&db, &s, &c), 0);
+	assert_true(c.dropped);
+	assert_int_equal(plot_groups_build(&c, &gs, &ng), -1);
+	compare_release(&c);
+	db_close(&db);
+	remove_db(path);
+	free(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const char *build = getenv("MMBENCH_BUILD");
@@ -1025,6 +1073,7 @@ int main(void)
 		cmocka_unit_test(test_lkp_meta),
 		cmocka_unit_test(test_value_consumers),
 		cmocka_unit_test(test_columns),
+		cmocka_unit_test(test_plot_from_value),
 	};
 	int ret;
 
