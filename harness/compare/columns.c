@@ -4,8 +4,11 @@
  * layout reaches past it.
  */
 #include "columns.h"
+#include "monitors.h"
+#include "plugin.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,6 +225,202 @@ static void get_settings_differ(const struct compare *c, size_t r, size_t i,
 	text(cell, cell->own);
 }
 
+
+/*
+ * The cells the layouts for people show and CSV/JSON do not (those print
+ * the data these come from): computed here once, formatted by a layout.
+ */
+
+/* the row's statistic (row->mean) of label i: text's mean cell */
+static void get_stat_value(const struct compare *c, size_t r, size_t i,
+			   struct compare_cell *cell)
+{
+	const struct compare_row *row = &c->rows[r];
+
+	if (row->sum[i].n)
+		num(cell, stats_mean_of(&row->sum[i], row->mean));
+}
+
+/* the baseline's statistic is 0: no relative change (compare_change_pct's "n/a") */
+static bool zero_base(const struct compare_row *row)
+{
+	return row->sum[0].n && stats_mean_of(&row->sum[0], row->mean) == 0;
+}
+
+/* the change of the row's statistic vs the baseline's, in %: text and markdown */
+static void get_change_pct(const struct compare *c, size_t r, size_t i,
+			   struct compare_cell *cell)
+{
+	const struct compare_row *row = &c->rows[r];
+
+	if (!row->sum[i].n || !row->sum[0].n)
+		return;
+	if (zero_base(row))
+		text(cell, "n/a");
+	else
+		num(cell, stats_rel_pct(stats_mean_of(&row->sum[0], row->mean),
+					stats_mean_of(&row->sum[i], row->mean)));
+}
+
+/* sample stddev / own arithmetic mean, in % (markdown's std_rel) */
+static void get_std_rel_pct(const struct compare *c, size_t r, size_t i,
+			    struct compare_cell *cell)
+{
+	const struct stats_summary *s = &c->rows[r].sum[i];
+
+	if (s->n > 1 && s->amean)
+		num(cell, stats_pct_of(s->stddev, s->amean));
+}
+
+/* the verdict a table for people shows: a monitor "changed", a label without a baseline */
+static void get_shown_verdict(const struct compare *c, size_t r, size_t i,
+			      struct compare_cell *cell)
+{
+	const struct compare_row *row = &c->rows[r];
+	enum compare_verdict v = row->verdict[i];
+
+	if (i && row->sum[i].n && !row->sum[0].n && !row->why[i])
+		text(cell, "no baseline samples");
+	else if (r >= monitors_kpi_rows(c) && (v == VERDICT_BETTER || v == VERDICT_WORSE))
+		text(cell, "changed");
+	else
+		text(cell, compare_verdict_name(v));
+}
+
+/* 0-day's value: the arithmetic mean, none without samples */
+static void get_lkp_mean(const struct compare *c, size_t r, size_t i, struct compare_cell *cell)
+{
+	if (c->rows[r].sum[i].n)
+		num(cell, c->rows[r].sum[i].amean);
+}
+
+/* 0-day's %stddev: population stddev over the signed mean (none for a mean <= 0) */
+static void get_lkp_stddev_pct(const struct compare *c, size_t r, size_t i,
+			       struct compare_cell *cell)
+{
+	const struct stats_summary *s = &c->rows[r].sum[i];
+
+	if (s->n >= 2 && s->amean > 0)
+		num(cell, stats_pct_of(s->pstddev, s->amean));
+}
+
+/* 0-day shows perf-profile and percentage stats as a difference, not a %change */
+static bool lkp_absolute(const struct compare_what *q)
+{
+	/* a monitor row's metric is already its lkp name */
+	char *name = q->monitor ? xstrdup(q->metric) : xasprintf("%s.%s", q->workload, q->metric);
+	bool abs = starts_with(name, "perf-profile") || ends_with(name, "%");
+
+	free(name);
+	return abs;
+}
+
+static bool lkp_changed(const struct compare *c, size_t r, size_t i)
+{
+	return i > 0 && c->rows[r].sum[i].n && c->rows[r].sum[0].n;
+}
+
+/* 0-day's %change: over the signed base; "n/a" for a zero base (0-day: +6.1e+99%) */
+static void get_lkp_change_pct(const struct compare *c, size_t r, size_t i,
+			       struct compare_cell *cell)
+{
+	const struct compare_row *row = &c->rows[r];
+	double base = row->sum[0].amean;
+
+	if (!lkp_changed(c, r, i) || lkp_absolute(&row->what))
+		return;
+	if (base == 0)
+		text(cell, "n/a");
+	else
+		num(cell, stats_rel_pct(base, row->sum[i].amean) * (base < 0 ? -1 : 1));
+}
+
+/* ... and its difference of means where it shows one (lkp_absolute()) */
+static void get_lkp_change_abs(const struct compare *c, size_t r, size_t i,
+			       struct compare_cell *cell)
+{
+	const struct compare_row *row = &c->rows[r];
+
+	if (lkp_changed(c, r, i) && lkp_absolute(&row->what))
+		num(cell, row->sum[i].amean - row->sum[0].amean);
+}
+
+/*
+ * mmtests' DecimalPlaces: 2 unless the benchmark's shellpack says
+ * otherwise, whatever the size of the mean.  A benchmark name finds its
+ * shellpack as mmtests looks it up: the name, then the name without its
+ * last "-part", and so on ("hackbench-process-pipes" -> "hackbench").
+ * These are mmtests' facts about its own shellpacks (pft's too, which
+ * mmbench's pft plugin declares alike); a workload mmtests does not have
+ * declares its own in its metric table (mmb_metric_def.places: 6 for
+ * pte-mapped-folio, a few ms in seconds), asked first.
+ */
+static const struct {
+	const char *workload, *metric;	/* metric NULL: every metric */
+	int places;
+} mm_places[] = {
+	{ "pft", NULL, 4 },
+	{ "bonniepp", NULL, 4 },
+	{ "dbench", NULL, 4 },
+	{ "fio", NULL, 6 },
+	{ "hackbench", NULL, 4 },
+	{ "libmicro", NULL, 5 },
+	{ "perfnuma", NULL, 4 },
+	{ "perfpipe", NULL, 4 },
+	{ "perfsyscall", NULL, 4 },
+	{ "stutterp", NULL, 4 },
+	{ "trunc", NULL, 4 },
+};
+
+static int places_of(const char *name, size_t len, const char *metric)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(mm_places); i++)
+		if (strlen(mm_places[i].workload) == len &&
+		    !strncmp(name, mm_places[i].workload, len) &&
+		    (!mm_places[i].metric || !strcmp(metric, mm_places[i].metric)))
+			return mm_places[i].places;
+	return -1;
+}
+
+int compare_mmtests_places(const char *workload, const char *metric)
+{
+	size_t len = strlen(workload);
+	int declared = plugin_metric_places(workload, metric);
+
+	if (declared > 0)
+		return declared;
+
+	for (;;) {
+		int p = places_of(workload, len, metric);
+		const char *dash;
+
+		if (p >= 0)
+			return p;
+		/* mmtests strips a last "-[A-Za-z_.0-9]*" part */
+		dash = NULL;
+		for (size_t i = len; i-- > 0;)
+			if (workload[i] == '-') {
+				dash = workload + i;
+				break;
+			}
+		if (!dash)
+			return 2;
+		for (const char *q = dash + 1; q < workload + len; q++)
+			if (!isalnum((unsigned char)*q) && *q != '_' && *q != '.')
+				return 2;
+		len = (size_t)(dash - workload);
+	}
+}
+
+
+/* mmtests' decimal places of the row's values (compare_mmtests_places()) */
+static void get_places(const struct compare *c, size_t r, size_t i, struct compare_cell *cell)
+{
+	(void)i;
+	count(cell, (size_t)compare_mmtests_places(c->rows[r].what.workload,
+						   c->rows[r].what.metric));
+}
+
 #define COL(name) { #name, #name, get_##name }
 #define COL_KEY(name, key) { #name, key, get_##name }
 
@@ -238,11 +437,21 @@ const struct compare_column compare_columns[] = {
 };
 const size_t ncompare_columns = sizeof(compare_columns) / sizeof(compare_columns[0]);
 
+const struct compare_column compare_view_columns[] = {
+	COL(stat_value), COL(change_pct), COL(std_rel_pct), COL(shown_verdict), COL(lkp_mean),
+	COL(lkp_stddev_pct), COL(lkp_change_pct), COL(lkp_change_abs), COL(places),
+};
+const size_t ncompare_view_columns = sizeof(compare_view_columns) /
+				     sizeof(compare_view_columns[0]);
+
 const struct compare_column *compare_column_find(const char *name)
 {
 	for (size_t k = 0; k < ncompare_columns; k++)
 		if (!strcmp(compare_columns[k].name, name))
 			return &compare_columns[k];
+	for (size_t k = 0; k < ncompare_view_columns; k++)
+		if (!strcmp(compare_view_columns[k].name, name))
+			return &compare_view_columns[k];
 	die("BUG: no comparison column '%s'", name);
 }
 
@@ -257,4 +466,10 @@ void compare_cell_release(struct compare_cell *cell)
 {
 	free(cell->own);
 	cell->own = NULL;
+}
+
+void compare_cell_named(const char *name, const struct compare *c, size_t r, size_t i,
+			struct compare_cell *cell)
+{
+	compare_cell_get(compare_column_find(name), c, r, i, cell);
 }

@@ -40,11 +40,25 @@ const char *compare_verdict_name(enum compare_verdict v);
 extern const struct compare_column compare_columns[];
 extern const size_t ncompare_columns;
 
-/* The column called name (a layout's list names only columns that exist). */
+/*
+ * The cells only the layouts for people show (text, markdown, mmtests, lkp,
+ * the report's tables), each computed here once from the value: CSV and
+ * JSON print the data they come from instead.
+ */
+extern const struct compare_column compare_view_columns[];
+extern const size_t ncompare_view_columns;
+
+/* mmtests' DecimalPlaces of a workload's metric: 2 unless it says otherwise */
+int compare_mmtests_places(const char *workload, const char *metric);
+
+/* The column called name, of either table (a layout's list names only columns that exist). */
 const struct compare_column *compare_column_find(const char *name);
 /* col's cell of label i in row r; release it after printing. */
 void compare_cell_get(const struct compare_column *col, const struct compare *c, size_t r,
 		      size_t i, struct compare_cell *cell);
 void compare_cell_release(struct compare_cell *cell);
+/* The cell of the column called name: compare_column_find() + compare_cell_get(). */
+void compare_cell_named(const char *name, const struct compare *c, size_t r, size_t i,
+			struct compare_cell *cell);
 
 #endif

@@ -11,29 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void lkp_stddev(struct strbuf *out, const struct stats_summary *s)
-{
-	double pct;
-
-	/* lkp divides by the signed mean: a negative mean never shows a stddev */
-	if (s->n < 2 || !(s->amean > 0)) {
-		strbuf_addstr(out, "      ");
-		return;
-	}
-	pct = stats_pct_of(s->pstddev, s->amean);
-	if (pct >= 1e9)	/* no int holds it */
-		strbuf_addf(out, " \xc2\xb1%.0e%%", pct);
-	else if (pct > 2)
-		strbuf_addf(out, " \xc2\xb1%3d%%", (int)pct);
-	else
-		strbuf_addstr(out, "      ");
-}
-
-static bool lkp_absolute(const char *name)
-{
-	return starts_with(name, "perf-profile") || ends_with(name, "%");
-}
-
 struct axis {
 	char *key, *value;
 };
@@ -199,44 +176,78 @@ static void lkp_header(struct strbuf *out, const struct compare *c, const struct
 	strbuf_addch(out, '\n');
 }
 
-/* One metric's line; true when a change against a zero base showed n/a. */
-static bool lkp_row(struct strbuf *out, const struct compare *c, const struct compare_row *row)
+/*
+ * 0-day's layout of a row: the columns of the comparison table (columns.h)
+ * it shows, the baseline's then each other label's, and how it prints a
+ * cell of each.  The %change is the difference of means for the stats
+ * 0-day shows that way (lkp_change_abs), else the change in % of the signed
+ * base (lkp_change_pct): one of the two has a cell.
+ */
+static const char *const lkp_base_cols[] = { "lkp_mean", "lkp_stddev_pct" };
+static const char *const lkp_cols[] = { "lkp_change_abs", "lkp_change_pct", "lkp_mean",
+					"lkp_stddev_pct" };
+
+struct lkp_line {
+	struct strbuf *out;
+	bool abs;	/* the row's change was a difference */
+	bool na;	/* a change against a zero base showed n/a */
+};
+
+static void lkp_print(struct lkp_line *l, const char *col, const struct compare_cell *cell)
 {
-	bool any_na = false;
-	size_t nl = render_nlabels(c);
-	/* a monitor row's metric is already its lkp name */
-	char *name = row->what.monitor ? xstrdup(row->what.metric)
-				     : xasprintf("%s.%s", row->what.workload, row->what.metric);
-	double base = row->sum[0].amean;
+	struct strbuf *out = l->out;
+	double v = cell->num;
 
-	compare_lkp_value(out, row->sum[0].n ? base : NAN);
-	lkp_stddev(out, &row->sum[0]);
-	for (size_t i = 1; i < nl; i++) {
-		const struct stats_summary *s = &row->sum[i];
-
-		if (!s->n || !row->sum[0].n) {
-			strbuf_addf(out, "%12s", "");
-		} else if (lkp_absolute(name)) {
-			strbuf_addf(out, "%10s  ", FMT_FP(s->amean - base, 1));
-		} else if (base == 0) {
-			/* 0-day divides by 1e-100 instead and prints +6.1e+99% */
-			strbuf_addf(out, "%11s ", "n/a");
-			any_na = true;
-		} else {
-			/* 0-day divides by the signed base */
-			double pct = stats_rel_pct(base, s->amean) * (base < 0 ? -1 : 1);
-
-			if (fabs(pct) >= 100000)
-				strbuf_addf(out, "%+10.2g%% ", pct);
-			else
-				strbuf_addf(out, "%+10.1f%% ", pct);
-		}
-		compare_lkp_value(out, s->n ? s->amean : NAN);
-		lkp_stddev(out, s);
+	if (!strcmp(col, "lkp_mean")) {
+		compare_lkp_value(out, cell->kind == CELL_NUM ? v : NAN);
+	} else if (!strcmp(col, "lkp_stddev_pct")) {
+		if (cell->kind == CELL_NUM && v >= 1e9)	/* no int holds it */
+			strbuf_addf(out, " \xc2\xb1%.0e%%", v);
+		else if (cell->kind == CELL_NUM && v > 2)
+			strbuf_addf(out, " \xc2\xb1%3d%%", (int)v);
+		else
+			strbuf_addstr(out, "      ");
+	} else if (!strcmp(col, "lkp_change_abs")) {
+		l->abs = cell->kind == CELL_NUM;
+		if (l->abs)
+			strbuf_addf(out, "%10s  ", FMT_FP(v, 1));
+	} else if (cell->kind == CELL_TEXT) {	/* lkp_change_pct against a zero base */
+		strbuf_addf(out, "%11s ", cell->text);
+		l->na = true;
+	} else if (cell->kind == CELL_NUM) {
+		strbuf_addf(out, fabs(v) >= 100000 ? "%+10.2g%% " : "%+10.1f%% ", v);
+	} else if (!l->abs) {
+		strbuf_addf(out, "%12s", "");
 	}
-	strbuf_addf(out, "  %s\n", name);
-	free(name);
-	return any_na;
+}
+
+static void lkp_cells(struct lkp_line *l, const struct compare *c, size_t r, size_t i,
+		      const char *const *cols, size_t ncols)
+{
+	for (size_t k = 0; k < ncols; k++) {
+		struct compare_cell cell;
+
+		compare_cell_named(cols[k], c, r, i, &cell);
+		lkp_print(l, cols[k], &cell);
+		compare_cell_release(&cell);
+	}
+}
+
+/* One metric's line; true when a change against a zero base showed n/a. */
+static bool lkp_row(struct strbuf *out, const struct compare *c, size_t r)
+{
+	const struct compare_what *q = &c->rows[r].what;
+	struct lkp_line l = { .out = out };
+
+	lkp_cells(&l, c, r, 0, lkp_base_cols, ARRAY_SIZE(lkp_base_cols));
+	for (size_t i = 1; i < render_nlabels(c); i++)
+		lkp_cells(&l, c, r, i, lkp_cols, ARRAY_SIZE(lkp_cols));
+	/* a monitor row's metric is already its lkp name */
+	if (q->monitor)
+		strbuf_addf(out, "  %s\n", q->metric);
+	else
+		strbuf_addf(out, "  %s.%s\n", q->workload, q->metric);
+	return l.na;
 }
 
 static bool lkp_block(struct strbuf *out, const struct compare *c, const size_t *rows,
@@ -248,7 +259,7 @@ static bool lkp_block(struct strbuf *out, const struct compare *c, const size_t 
 
 	lkp_header(out, c, ax, nax);
 	for (size_t k = 0; k < nrows; k++)
-		any_na |= lkp_row(out, c, &c->rows[rows[k]]);
+		any_na |= lkp_row(out, c, rows[k]);
 	for (size_t i = 0; i < nax; i++) {
 		free(ax[i].key);
 		free(ax[i].value);

@@ -40,10 +40,31 @@ static void md_title(struct strbuf *out, const struct compare *c, size_t r)
 	free(mu);
 }
 
-static char *md_std_rel(const struct stats_summary *s)
+/*
+ * The table's columns: the label, then cells of the comparison table
+ * (columns.h), each printed by md_cell(); the p / CI cell is the test's.
+ */
+static const char *const md_cols[] = { "change_pct", "std_rel_pct" };
+
+/* A percentage cell: "n/a" without a value (*na: a zero baseline's). */
+static char *md_cell(const char *col, const struct compare_cell *cell, bool *na)
 {
-	return s->n > 1 && s->amean ? xasprintf("%s%%", FMT_F(stats_pct_of(s->stddev, s->amean), 1)) :
-				      xstrdup("n/a");
+	if (cell->kind == CELL_TEXT)
+		*na = true;
+	if (cell->kind != CELL_NUM)
+		return xstrdup("n/a");
+	/* -0.0% reads oddly: print the baseline's change as 0.0% */
+	if (!strcmp(col, "change_pct") && !strcmp(FMT_F(cell->num, 1), "-0.0"))
+		return xstrdup("0.0%");
+	return xasprintf("%s%%", FMT_F(cell->num, 1));
+}
+
+static bool md_significant(const struct compare *c, size_t r, size_t i)
+{
+	struct compare_cell cell;
+
+	compare_cell_named("significant", c, r, i, &cell);
+	return cell.kind == CELL_FLAG && cell.flag;
 }
 
 /* The p / CI cell of label i against the baseline, both with samples. */
@@ -53,6 +74,7 @@ static char *md_p_cell(const struct compare *c, size_t r, size_t i)
 	const struct stats_test *t = &row->test[i];
 	const char *p;
 	char *cell, ci[64];
+	bool sig = md_significant(c, r, i);
 
 	if (!i)
 		return xstrdup("");
@@ -61,9 +83,9 @@ static char *md_p_cell(const struct compare *c, size_t r, size_t i)
 	p = FMT_P(c->test == STATS_WELCH || c->test == STATS_MWU ? t->q : t->p, "n/a");
 	compare_ci_cell(ci, sizeof(ci), c, r, i, 1);
 	if (!*ci)
-		cell = xasprintf("%s [n/a]%s", p, compare_significant(c, r, i) ? " *" : "");
+		cell = xasprintf("%s [n/a]%s", p, sig ? " *" : "");
 	else
-		cell = xasprintf("%s %s%s", p, ci, compare_significant(c, r, i) ? " *" : "");
+		cell = xasprintf("%s %s%s", p, ci, sig ? " *" : "");
 	return cell;
 }
 
@@ -71,32 +93,19 @@ static char *md_p_cell(const struct compare *c, size_t r, size_t i)
 static char **md_cells(const struct compare *c, size_t r, size_t i, bool *na)
 {
 	const struct compare_row *row = &c->rows[r];
-	const struct stats_summary *s = &row->sum[i], *b = &row->sum[0];
-	char **cells = xcalloc(4, sizeof(char *));
+	char **cells = xcalloc(1 + ARRAY_SIZE(md_cols) + 1, sizeof(char *));
+	bool tested = row->sum[i].n && row->sum[0].n;
 
 	cells[0] = md_text(render_label_of(c, i));
-	if (!s->n || !b->n) {
-		cells[1] = xstrdup("n/a");
-		cells[2] = md_std_rel(s);
-		cells[3] = xstrdup(!i ? "" : !s->n ? "no samples" : "no baseline samples");
-	} else {
-		if (render_zero_base(row)) {
-			cells[1] = xstrdup("n/a");
-			*na = true;
-		} else {
-			double mb = stats_mean_of(b, row->mean);
+	for (size_t k = 0; k < ARRAY_SIZE(md_cols); k++) {
+		struct compare_cell cell;
 
-			cells[1] = xasprintf("%s%%",
-					     FMT_F(stats_rel_pct(mb, stats_mean_of(s, row->mean)), 1));
-		}
-		cells[2] = md_std_rel(s);
-		cells[3] = md_p_cell(c, r, i);
+		compare_cell_named(md_cols[k], c, r, i, &cell);
+		cells[1 + k] = md_cell(md_cols[k], &cell, na);
+		compare_cell_release(&cell);
 	}
-	/* -0.0% reads oddly: print the baseline as 0.0% */
-	if (!strcmp(cells[1], "-0.0%")) {
-		free(cells[1]);
-		cells[1] = xstrdup("0.0%");
-	}
+	cells[3] = tested ? md_p_cell(c, r, i) :
+		   xstrdup(!i ? "" : !row->sum[i].n ? "no samples" : "no baseline samples");
 	return cells;
 }
 

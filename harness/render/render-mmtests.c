@@ -3,11 +3,9 @@
 #include "render.h"
 #include "render-internal.h"
 #include "monitors.h"
-#include "plugin.h"
 #include "json.h"
 #include "util.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,71 +119,13 @@ static char *op_name(const struct compare_what *q)
 	return strbuf_detach(&sb);
 }
 
-/*
- * mmtests' DecimalPlaces: 2 unless the benchmark's shellpack says
- * otherwise, whatever the size of the mean.  A benchmark name finds its
- * shellpack as mmtests looks it up: the name, then the name without its
- * last "-part", and so on ("hackbench-process-pipes" -> "hackbench").
- * These are mmtests' facts about its own shellpacks (pft's too, which
- * mmbench's pft plugin declares alike); a workload mmtests does not have
- * declares its own in its metric table (mmb_metric_def.places: 6 for
- * pte-mapped-folio, a few ms in seconds), asked first.
- */
-static const struct {
-	const char *workload, *metric;	/* metric NULL: every metric */
-	int places;
-} mm_places[] = {
-	{ "pft", NULL, 4 },
-	{ "bonniepp", NULL, 4 },
-	{ "dbench", NULL, 4 },
-	{ "fio", NULL, 6 },
-	{ "hackbench", NULL, 4 },
-	{ "libmicro", NULL, 5 },
-	{ "perfnuma", NULL, 4 },
-	{ "perfpipe", NULL, 4 },
-	{ "perfsyscall", NULL, 4 },
-	{ "stutterp", NULL, 4 },
-	{ "trunc", NULL, 4 },
-};
-
-static int places_of(const char *name, size_t len, const char *metric)
+/* the `significant` column's cell: the table's star */
+static bool significant(const struct compare *c, size_t r, size_t i)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(mm_places); i++)
-		if (strlen(mm_places[i].workload) == len &&
-		    !strncmp(name, mm_places[i].workload, len) &&
-		    (!mm_places[i].metric || !strcmp(metric, mm_places[i].metric)))
-			return mm_places[i].places;
-	return -1;
-}
+	struct compare_cell cell;
 
-int render_mmtests_places(const char *workload, const char *metric)
-{
-	size_t len = strlen(workload);
-	int declared = plugin_metric_places(workload, metric);
-
-	if (declared > 0)
-		return declared;
-
-	for (;;) {
-		int p = places_of(workload, len, metric);
-		const char *dash;
-
-		if (p >= 0)
-			return p;
-		/* mmtests strips a last "-[A-Za-z_.0-9]*" part */
-		dash = NULL;
-		for (size_t i = len; i-- > 0;)
-			if (workload[i] == '-') {
-				dash = workload + i;
-				break;
-			}
-		if (!dash)
-			return 2;
-		for (const char *q = dash + 1; q < workload + len; q++)
-			if (!isalnum((unsigned char)*q) && *q != '_' && *q != '.')
-				return 2;
-		len = (size_t)(dash - workload);
-	}
+	compare_cell_named("significant", c, r, i, &cell);
+	return cell.kind == CELL_FLAG && cell.flag;
 }
 
 #define MM_L 9
@@ -257,6 +197,9 @@ static bool mmtests_table(struct strbuf *out, const struct compare *c, const siz
 			const struct stats_summary *rs = &sum[j * nl];
 			double base = mm_value(&rs[0], (enum mm_stat)k, better);
 			bool spread = k == MM_STDDEV || k == MM_COEFFVAR;
+			struct compare_cell places;
+
+			compare_cell_named("places", c, rows[j], 0, &places);
 
 			strbuf_addf(out, "%-*s %-*s", MM_L, mm_labels[better > 0][k], (int)M, ops[j]);
 			for (size_t i = 0; i < render_nlabels(c); i++) {
@@ -272,13 +215,12 @@ static bool mmtests_table(struct strbuf *out, const struct compare *c, const siz
 					pct = render_pdiff(v, base);
 				if (isnan(base) || base == -1)
 					pct = 0;
-				star = i > 0 && k == MM_MEAN && compare_significant(c, rows[j], i);
+				star = i > 0 && k == MM_MEAN && significant(c, rows[j], i);
 				/* not mmtests' 100 / -99 stand-ins for a zero baseline */
 				na = i > 0 && base == 0 && v != base;
 				any_na |= na && !isnan(v) && v != -1;
-				mm_cell(out, v, pct, render_mmtests_places(row->what.workload,
-									   row->what.metric), star, na,
-					rs[i].n == 0, i > 0 && rs[0].n == 0);
+				mm_cell(out, v, pct, (int)places.count, star, na, rs[i].n == 0,
+					i > 0 && rs[0].n == 0);
 			}
 			strbuf_addch(out, '\n');
 		}

@@ -64,8 +64,6 @@ void render_json(struct strbuf *out, const struct compare *c);
 
 /* Pieces reused by report/plot and tested on their own. */
 void render_mmtests_header(const char *name, char *line1, char *line2, size_t len);
-/* mmtests' DecimalPlaces of a workload's metric: 2 unless it says otherwise */
-int render_mmtests_places(const char *workload, const char *metric);
 /* mmtests' percentage rules (§1.6) */
 double render_pdiff(double new_, double base);
 double render_pndiff(double new_, double base);
