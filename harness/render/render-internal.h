@@ -10,10 +10,8 @@
 
 #define ZERO_BASE_NOTE "n/a: the baseline is 0, so there is no relative change\n"
 
-const char *render_row_verdict(const struct compare *c, size_t r, size_t i);
 const char *render_label_of(const struct compare *c, size_t i);
 size_t render_nlabels(const struct compare *c);
-bool render_zero_base(const struct compare_row *row);
 void render_describe_test(struct strbuf *out, const struct compare *c, const char *prefix);
 void render_describe_mean(struct strbuf *out, const struct compare *c, const char *prefix);
 

@@ -36,47 +36,58 @@ static void fmt_num(char *buf, size_t len, double v)
 	snprintf(buf, len, "%.*f", dec, v);
 }
 
-/* The cells of label i in row r, as both layouts print them. */
+/*
+ * The cells of label i in row r, as both layouts print them: the n and
+ * the test's cells, and the comparison table's (columns.h) statistic,
+ * change and shown verdict, each only formatted here.
+ */
 struct text_cells {
 	char n[48], mean[64], chg[32], ci[64], p[FMT_P_MAX], q[FMT_P_MAX];
-	const char *verdict;	/* a cell without a test: its verdict's name, else NULL */
+	const char *verdict;	/* the verdict shown (shown_verdict) */
+	char *own;		/* what verdict points into, freed by text_cells_release() */
 	bool na;		/* the baseline is 0 */
 };
 
 static void text_cells(const struct compare *c, size_t r, size_t i, struct text_cells *x)
 {
 	const struct compare_row *row = &c->rows[r];
-	const struct stats_summary *s = &row->sum[i];
 	const struct stats_test *t = &row->test[i];
 	bool rank = c->test == STATS_WELCH || c->test == STATS_MWU;
+	struct compare_cell stat, chg, verdict;
 
 	memset(x, 0, sizeof(*x));
 	compare_n_cell(x->n, sizeof(x->n), c, r, i);
-	fmt_num(x->mean, sizeof(x->mean), s->n ? stats_mean_of(s, row->mean) : NAN);
-	if (i == 0 || row->verdict[i] == VERDICT_MISSING || !s->n || !row->sum[0].n) {
-		x->verdict = compare_verdict_name(row->verdict[i]);
-		if (i && s->n && !row->sum[0].n && !row->why[i])
-			x->verdict = "no baseline samples";
+	compare_cell_named("stat_value", c, r, i, &stat);
+	fmt_num(x->mean, sizeof(x->mean), stat.kind == CELL_NUM ? stat.num : NAN);
+	compare_cell_named("shown_verdict", c, r, i, &verdict);
+	x->verdict = verdict.text;
+	x->own = verdict.own;
+	/* the baseline, and a side without samples: its verdict alone */
+	if (i == 0 || row->verdict[i] == VERDICT_MISSING || !row->sum[i].n || !row->sum[0].n)
 		return;
-	}
-	x->na = render_zero_base(row);
+	compare_cell_named("change_pct", c, r, i, &chg);
+	x->na = chg.kind == CELL_TEXT;
 	if (x->na) {
-		snprintf(x->chg, sizeof(x->chg), "n/a");
-		snprintf(x->ci, sizeof(x->ci), "n/a");
+		snprintf(x->chg, sizeof(x->chg), "%s", chg.text);
+		snprintf(x->ci, sizeof(x->ci), "%s", chg.text);
 	} else {
-		double mb = stats_mean_of(&row->sum[0], row->mean);
-
-		snprintf(x->chg, sizeof(x->chg), "%s%%",
-			 FMT_FP(stats_rel_pct(mb, stats_mean_of(s, row->mean)), 2));
+		snprintf(x->chg, sizeof(x->chg), "%s%%", FMT_FP(chg.num, 2));
 		compare_ci_cell(x->ci, sizeof(x->ci), c, r, i, 2);
 		if (!*x->ci)
 			snprintf(x->ci, sizeof(x->ci), "-");
 	}
+	compare_cell_release(&chg);
 	fmt_p(x->p, t->p, false, "-");
 	if (rank)
 		fmt_p(x->q, t->q, false, "-");
 	else
 		snprintf(x->q, sizeof(x->q), "%s", FMT_F(t->statistic, 3));
+}
+
+static void text_cells_release(struct text_cells *x)
+{
+	free(x->own);
+	x->own = NULL;
 }
 
 /* --verbose: a block per row, every kernel on its line, each reason beside its verdict. */
@@ -113,8 +124,9 @@ static void text_blocks(struct strbuf *out, const struct compare *c, size_t lw, 
 			*na |= x.na;
 			strbuf_addf(out, "  %-*s %*s %14s %8s %20s %8s %8s  %s%s%s\n", (int)lw,
 				    ctl_show(render_label_of(c, i)), nw, x.n, x.mean, x.chg, x.ci, x.p,
-				    x.q, x.verdict ? x.verdict : render_row_verdict(c, r, i),
-				    row->why[i] ? ": " : "", row->why[i] ? row->why[i] : "");
+				    x.q, x.verdict, row->why[i] ? ": " : "",
+				    row->why[i] ? row->why[i] : "");
+			text_cells_release(&x);
 		}
 	}
 }
@@ -187,7 +199,9 @@ static void text_widths(const struct compare *c, size_t i, char **titles, size_t
 		w->cw = widest(w->cw, x.chg);
 		w->ciw = widest(w->ciw, x.ci);
 		w->qw = widest(w->qw, x.q);
-		w->vw = widest(w->vw, x.verdict ? x.verdict : render_row_verdict(c, r, i));
+		w->vw = widest(w->vw, x.verdict);
+		text_cells_release(&b);
+		text_cells_release(&x);
 	}
 }
 
@@ -221,11 +235,13 @@ static void text_row(struct strbuf *out, const struct compare *c, size_t r, size
 	text_cells(c, r, 0, &b);
 	text_cells(c, r, i, &x);
 	*na |= x.na;
-	v = x.verdict ? x.verdict : render_row_verdict(c, r, i);
+	v = x.verdict;
 	if (!fold) {
 		strbuf_addf(out, "%-*s  %-6s %*s %*s %*s %*s %*s %*s %*s  %s\n", w->tw, title, stat,
 			    w->nb, b.n, w->mb, b.mean, w->nn, x.n, w->mn, x.mean, w->cw, x.chg,
 			    w->ciw, x.ci, w->qw, x.q, v);
+		text_cells_release(&b);
+		text_cells_release(&x);
 		return;
 	}
 	tail = xasprintf("n %s v %s: %s", b.n, x.n, v);
@@ -240,6 +256,8 @@ static void text_row(struct strbuf *out, const struct compare *c, size_t r, size
 	while (out->len && out->buf[out->len - 1] == ' ')	/* a row without a test */
 		out->buf[--out->len] = '\0';
 	strbuf_addch(out, '\n');
+	text_cells_release(&b);
+	text_cells_release(&x);
 }
 
 /* The header of label i's table (fold: of its two-line rows). */

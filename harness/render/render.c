@@ -22,15 +22,6 @@
  * not "better" for a vmstat counter).  CSV and JSON keep the test's verdict
  * beside their monitor column for scripts.
  */
-const char *render_row_verdict(const struct compare *c, size_t r, size_t i)
-{
-	enum compare_verdict v = c->rows[r].verdict[i];
-
-	if (r >= monitors_kpi_rows(c) && (v == VERDICT_BETTER || v == VERDICT_WORSE))
-		return "changed";
-	return compare_verdict_name(v);
-}
-
 const char *render_label_of(const struct compare *c, size_t i)
 {
 	return c->label[i];
@@ -39,13 +30,6 @@ const char *render_label_of(const struct compare *c, size_t i)
 size_t render_nlabels(const struct compare *c)
 {
 	return c->nlabels;
-}
-
-/* A change relative to a zero baseline is undefined: printed as n/a. */
-
-bool render_zero_base(const struct compare_row *row)
-{
-	return row->sum[0].n && stats_mean_of(&row->sum[0], row->mean) == 0;
 }
 
 /* The test as printed in the explanation lines (<= 80 columns). */

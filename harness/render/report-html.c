@@ -7,6 +7,7 @@
 #include "report-emit.h"
 #include "report.h"
 #include "monitors.h"
+#include "columns.h"
 #include "util.h"
 
 #include <errno.h>
@@ -101,8 +102,11 @@ static void cmp_row(struct strbuf *html, const struct compare *c, size_t r)
 		const struct stats_summary *s = &row->sum[i];
 		const struct stats_test *t = &row->test[i];
 		enum compare_verdict v = row->verdict[i];
-		double m = s->n ? stats_mean_of(s, row->mean) : NAN;
+		struct compare_cell stat;
+		double m;
 
+		compare_cell_named("stat_value", c, r, i, &stat);
+		m = stat.kind == CELL_NUM ? stat.num : NAN;
 		if (s->n) {
 			if (fabs(m) >= 1e5)
 				strbuf_addf(html, "<td class=\"num\">%s <small>n=%zu", FMT_F(m, 0), s->n);
