@@ -82,6 +82,10 @@ MMBENCH_BUILD=$WB bash "$W/tests/e2e/265-format-toy.sh" > "$TMP/t.log" 2>&1 ||
 	die "the toy format's own test: $(cat "$TMP/t.log")"
 MMBENCH_BUILD=$WB MMBENCH_SRC=$W bash "$W/tests/e2e/190-renderer-table.sh" > "$TMP/190.log" 2>&1 ||
 	die "e2e 190 with the toy format: $(cat "$TMP/190.log")"
+# --by machine prints the format's own output per machine, not another format's
+"$WM" compare --db "$TMP/toy.db" --by machine --format toy a b > "$TMP/bym" ||
+	die "compare --by machine --format toy failed"
+grep -q '^toy ' "$TMP/bym" || die "no toy line under --by machine: $(cat "$TMP/bym")"
 "$WM" help compare | grep -q -- '--format [a-z|]*toy' || die "compare's help does not list toy"
 grep -q 'toy' "$W/docs/man/mmbench-compare.1" || die "the man page does not list toy"
 echo ok

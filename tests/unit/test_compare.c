@@ -917,6 +917,64 @@ static void test_columns(void **state)
 }
 
 /*
+ * The cells only the layouts for people show are columns of the table
+ * too (compare_view_columns[]), computed once (issue 44): the change of
+ * the row's statistic (n/a on a zero baseline), std_rel, 0-day's %change
+ * (a difference for perf-profile stats) and %stddev (none for a mean
+ * <= 0), mmtests' places; CSV still prints only the data columns.
+ */
+static void test_view_columns(void **state)
+{
+	static const char *const labels[] = { "base", "new" };
+	static const double b[] = { 10, 12, 11, 13 }, x[] = { 20, 22, 21, 23 };
+	static const double z[] = { 0, 0, 0, 0 }, neg[] = { -5, -6, -5, -6 };
+	const double *v1[] = { b, x }, *v2[] = { z, x }, *v3[] = { neg, x };
+	size_t n[] = { 4, 4 };
+	struct query_set qs;
+	struct compare c;
+	struct compare_cell cell;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	set_init(&qs, labels, 2);
+	set_add(&qs, "pft", "clients=1", "faults/cpu", 1, v1, n);
+	set_add(&qs, "w", "", "zero", 1, v2, n);
+	set_add(&qs, "perf-profile", "", "cycles", -1, v3, n);
+	compare_build(&c, &qs, STATS_WELCH);
+	compare_cell_named("change_pct", &c, 0, 1, &cell);
+	assert_int_equal(cell.kind, CELL_NUM);
+	assert_true(cell.num == stats_rel_pct(stats_mean_of(&c.rows[0].sum[0], c.rows[0].mean),
+					      stats_mean_of(&c.rows[0].sum[1], c.rows[0].mean)));
+	compare_cell_named("change_pct", &c, 1, 1, &cell);
+	assert_int_equal(cell.kind, CELL_TEXT);
+	assert_string_equal(cell.text, "n/a");
+	compare_cell_named("std_rel_pct", &c, 0, 0, &cell);
+	assert_int_equal(cell.kind, CELL_NUM);
+	compare_cell_named("lkp_change_pct", &c, 0, 1, &cell);
+	assert_int_equal(cell.kind, CELL_NUM);
+	compare_cell_named("lkp_change_abs", &c, 0, 1, &cell);
+	assert_int_equal(cell.kind, CELL_EMPTY);
+	compare_cell_named("lkp_change_abs", &c, 2, 1, &cell);
+	assert_int_equal(cell.kind, CELL_NUM);
+	assert_true(fabs(cell.num - (21.5 + 5.5)) < 1e-9);
+	compare_cell_named("lkp_change_pct", &c, 2, 1, &cell);
+	assert_int_equal(cell.kind, CELL_EMPTY);
+	compare_cell_named("lkp_stddev_pct", &c, 2, 0, &cell);
+	assert_int_equal(cell.kind, CELL_EMPTY);
+	compare_cell_named("places", &c, 0, 0, &cell);
+	assert_int_equal(cell.kind, CELL_COUNT);
+	assert_int_equal(cell.count, 4);
+	compare_cell_named("shown_verdict", &c, 0, 0, &cell);
+	assert_string_equal(cell.text, "baseline");
+	render_csv(&sb, &c);
+	for (size_t k = 0; k < ncompare_view_columns; k++)
+		assert_null(strstr(sb.buf, compare_view_columns[k].name));
+	strbuf_release(&sb);
+	compare_release(&c);
+	query_set_release(&qs);
+}
+
+/*
  * One value, every consumer: the plot groups and the report's per-kernel
  * views carry compare's verdicts, tests and reasons for a seeded set (an
  * inconclusive cell stays without a verdict in the plot: it ran its own
@@ -1074,6 +1132,7 @@ int main(void)
 		cmocka_unit_test(test_value_consumers),
 		cmocka_unit_test(test_columns),
 		cmocka_unit_test(test_plot_from_value),
+		cmocka_unit_test(test_view_columns),
 	};
 	int ret;
 
