@@ -71,6 +71,68 @@ static const char *verdict_word(enum compare_verdict v)
 	return (size_t)v < ARRAY_SIZE(verdict_cell) ? verdict_cell[v].word : "";
 }
 
+/* A cell of the comparison table (columns.h) as a number: NaN without one. */
+static double cell_num(const char *col, const struct compare *c, size_t r, size_t i)
+{
+	struct compare_cell cell;
+
+	compare_cell_named(col, c, r, i, &cell);
+	return cell.kind == CELL_NUM ? cell.num : NAN;
+}
+
+/* Label i's value of the row's statistic (stat_value), its n and disturbed count. */
+static void html_value_cell(struct strbuf *html, const struct compare *c, size_t r, size_t i)
+{
+	const struct compare_row *row = &c->rows[r];
+	double m = cell_num("stat_value", c, r, i);
+
+	if (!row->sum[i].n) {
+		strbuf_addstr(html, "<td>-</td>");
+		return;
+	}
+	if (fabs(m) >= 1e5)
+		strbuf_addf(html, "<td class=\"num\">%s <small>n=%zu", FMT_F(m, 0), row->sum[i].n);
+	else
+		strbuf_addf(html, "<td class=\"num\">%.6g <small>n=%zu", m, row->sum[i].n);
+	if (row->side[i].ndisturbed)
+		strbuf_addf(html, " (%zu disturbed)", row->side[i].ndisturbed);
+	strbuf_addstr(html, "</small></td>");
+}
+
+/* Label i's change (rel_pct, the CI) and its coloured verdict with the BH q (p_bh). */
+static void html_change_cells(struct strbuf *html, const struct compare *c, size_t r, size_t i,
+			      bool monitor)
+{
+	const struct compare_row *row = &c->rows[r];
+	enum compare_verdict v = row->verdict[i];
+	double rel = cell_num("rel_pct", c, r, i), q = cell_num("p_bh", c, r, i);
+
+	if (isfinite(rel)) {
+		char ci[64];
+
+		compare_ci_cell(ci, sizeof(ci), c, r, i, 2);
+		strbuf_addf(html, "<td class=\"num\">%s%% <small>%s</small></td>", FMT_FP(rel, 2),
+			    ci);
+	} else if (row->sum[i].n && row->sum[0].n && row->sum[0].amean == 0) {
+		strbuf_addstr(html, "<td title=\"the baseline is 0, so there is no relative"
+			      " change\">n/a</td>");
+	} else {
+		strbuf_addstr(html, "<td></td>");
+	}
+	if (row->why[i]) {
+		strbuf_addstr(html, "<td class=\"na\" title=\"");
+		html_escape(html, row->why[i]);
+		strbuf_addf(html, "\">%s", verdict_word(v));
+	} else if (monitor && (v == VERDICT_BETTER || v == VERDICT_WORSE)) {
+		strbuf_addstr(html, "<td class=\"changed\">changed");
+	} else {
+		strbuf_addf(html, "<td class=\"%s\">%s", verdict_class(v), verdict_word(v));
+	}
+	if (isfinite(q))
+		strbuf_addf(html, " <small>q=%s</small>", FMT_P_PROSE(q));
+	strbuf_addstr(html, "</td>");
+}
+
 /*
  * One row: each kernel's value of the statistic that was tested (Hmean
  * for a higher-is-better KPI: an Amean beside an Hmean change read
@@ -99,51 +161,9 @@ static void cmp_row(struct strbuf *html, const struct compare *c, size_t r)
 		strbuf_addf(html, "%s, %s)</small></td>", q->better > 0 ? "higher is better" :
 			    "lower is better", stats_mean_title(row->mean));
 	for (size_t i = 0; i < c->nlabels; i++) {
-		const struct stats_summary *s = &row->sum[i];
-		const struct stats_test *t = &row->test[i];
-		enum compare_verdict v = row->verdict[i];
-		struct compare_cell stat;
-		double m;
-
-		compare_cell_named("stat_value", c, r, i, &stat);
-		m = stat.kind == CELL_NUM ? stat.num : NAN;
-		if (s->n) {
-			if (fabs(m) >= 1e5)
-				strbuf_addf(html, "<td class=\"num\">%s <small>n=%zu", FMT_F(m, 0), s->n);
-			else
-				strbuf_addf(html, "<td class=\"num\">%.6g <small>n=%zu", m, s->n);
-			if (row->side[i].ndisturbed)
-				strbuf_addf(html, " (%zu disturbed)", row->side[i].ndisturbed);
-			strbuf_addstr(html, "</small></td>");
-		} else {
-			strbuf_addstr(html, "<td>-</td>");
-		}
-		if (!i)
-			continue;
-		if (isfinite(t->rel)) {
-			char ci[64];
-
-			compare_ci_cell(ci, sizeof(ci), c, r, i, 2);
-			strbuf_addf(html, "<td class=\"num\">%s%% <small>%s</small></td>",
-				    FMT_FP(t->rel, 2), ci);
-		}
-		else if (s->n && row->sum[0].n && row->sum[0].amean == 0)
-			strbuf_addstr(html, "<td title=\"the baseline is 0, so there is no relative"
-				      " change\">n/a</td>");
-		else
-			strbuf_addstr(html, "<td></td>");
-		if (row->why[i]) {
-			strbuf_addstr(html, "<td class=\"na\" title=\"");
-			html_escape(html, row->why[i]);
-			strbuf_addf(html, "\">%s", verdict_word(v));
-		} else if (monitor && (v == VERDICT_BETTER || v == VERDICT_WORSE)) {
-			strbuf_addstr(html, "<td class=\"changed\">changed");
-		} else {
-			strbuf_addf(html, "<td class=\"%s\">%s", verdict_class(v), verdict_word(v));
-		}
-		if (isfinite(t->q))
-			strbuf_addf(html, " <small>q=%s</small>", FMT_P_PROSE(t->q));
-		strbuf_addstr(html, "</td>");
+		html_value_cell(html, c, r, i);
+		if (i)
+			html_change_cells(html, c, r, i, monitor);
 	}
 	strbuf_addstr(html, "</tr>\n");
 }
