@@ -473,3 +473,21 @@ void compare_cell_named(const char *name, const struct compare *c, size_t r, siz
 {
 	compare_cell_get(compare_column_find(name), c, r, i, cell);
 }
+
+double compare_cell_num(const char *name, const struct compare *c, size_t r, size_t i)
+{
+	struct compare_cell cell;
+
+	compare_cell_named(name, c, r, i, &cell);
+	compare_cell_release(&cell);
+	return cell.kind == CELL_NUM ? cell.num : NAN;
+}
+
+bool compare_cell_flag(const char *name, const struct compare *c, size_t r, size_t i)
+{
+	struct compare_cell cell;
+
+	compare_cell_named(name, c, r, i, &cell);
+	compare_cell_release(&cell);
+	return cell.kind == CELL_FLAG && cell.flag;
+}

@@ -60,5 +60,8 @@ void compare_cell_release(struct compare_cell *cell);
 /* The cell of the column called name: compare_column_find() + compare_cell_get(). */
 void compare_cell_named(const char *name, const struct compare *c, size_t r, size_t i,
 			struct compare_cell *cell);
+/* The named cell's number, NaN without one; its flag, false without one. */
+double compare_cell_num(const char *name, const struct compare *c, size_t r, size_t i);
+bool compare_cell_flag(const char *name, const struct compare *c, size_t r, size_t i);
 
 #endif

@@ -59,14 +59,6 @@ static char *md_cell(const char *col, const struct compare_cell *cell, bool *na)
 	return xasprintf("%s%%", FMT_F(cell->num, 1));
 }
 
-static bool md_significant(const struct compare *c, size_t r, size_t i)
-{
-	struct compare_cell cell;
-
-	compare_cell_named("significant", c, r, i, &cell);
-	return cell.kind == CELL_FLAG && cell.flag;
-}
-
 /* The p / CI cell of label i against the baseline, both with samples. */
 static char *md_p_cell(const struct compare *c, size_t r, size_t i)
 {
@@ -74,7 +66,7 @@ static char *md_p_cell(const struct compare *c, size_t r, size_t i)
 	const struct stats_test *t = &row->test[i];
 	const char *p;
 	char *cell, ci[64];
-	bool sig = md_significant(c, r, i);
+	bool sig = compare_cell_flag("significant", c, r, i);
 
 	if (!i)
 		return xstrdup("");

@@ -119,15 +119,6 @@ static char *op_name(const struct compare_what *q)
 	return strbuf_detach(&sb);
 }
 
-/* the `significant` column's cell: the table's star */
-static bool significant(const struct compare *c, size_t r, size_t i)
-{
-	struct compare_cell cell;
-
-	compare_cell_named("significant", c, r, i, &cell);
-	return cell.kind == CELL_FLAG && cell.flag;
-}
-
 #define MM_L 9
 #define MM_W 18
 
@@ -215,7 +206,8 @@ static bool mmtests_table(struct strbuf *out, const struct compare *c, const siz
 					pct = render_pdiff(v, base);
 				if (isnan(base) || base == -1)
 					pct = 0;
-				star = i > 0 && k == MM_MEAN && significant(c, rows[j], i);
+				star = i > 0 && k == MM_MEAN &&
+				       compare_cell_flag("significant", c, rows[j], i);
 				/* not mmtests' 100 / -99 stand-ins for a zero baseline */
 				na = i > 0 && base == 0 && v != base;
 				any_na |= na && !isnan(v) && v != -1;

@@ -51,7 +51,6 @@ struct text_cells {
 static void text_cells(const struct compare *c, size_t r, size_t i, struct text_cells *x)
 {
 	const struct compare_row *row = &c->rows[r];
-	const struct stats_test *t = &row->test[i];
 	bool rank = c->test == STATS_WELCH || c->test == STATS_MWU;
 	struct compare_cell stat, chg, verdict;
 
@@ -77,11 +76,11 @@ static void text_cells(const struct compare *c, size_t r, size_t i, struct text_
 			snprintf(x->ci, sizeof(x->ci), "-");
 	}
 	compare_cell_release(&chg);
-	fmt_p(x->p, t->p, false, "-");
+	fmt_p(x->p, compare_cell_num("p", c, r, i), false, "-");
 	if (rank)
-		fmt_p(x->q, t->q, false, "-");
+		fmt_p(x->q, compare_cell_num("p_bh", c, r, i), false, "-");
 	else
-		snprintf(x->q, sizeof(x->q), "%s", FMT_F(t->statistic, 3));
+		snprintf(x->q, sizeof(x->q), "%s", FMT_F(compare_cell_num("statistic", c, r, i), 3));
 }
 
 static void text_cells_release(struct text_cells *x)

@@ -71,20 +71,11 @@ static const char *verdict_word(enum compare_verdict v)
 	return (size_t)v < ARRAY_SIZE(verdict_cell) ? verdict_cell[v].word : "";
 }
 
-/* A cell of the comparison table (columns.h) as a number: NaN without one. */
-static double cell_num(const char *col, const struct compare *c, size_t r, size_t i)
-{
-	struct compare_cell cell;
-
-	compare_cell_named(col, c, r, i, &cell);
-	return cell.kind == CELL_NUM ? cell.num : NAN;
-}
-
 /* Label i's value of the row's statistic (stat_value), its n and disturbed count. */
 static void html_value_cell(struct strbuf *html, const struct compare *c, size_t r, size_t i)
 {
 	const struct compare_row *row = &c->rows[r];
-	double m = cell_num("stat_value", c, r, i);
+	double m = compare_cell_num("stat_value", c, r, i);
 
 	if (!row->sum[i].n) {
 		strbuf_addstr(html, "<td>-</td>");
@@ -105,7 +96,7 @@ static void html_change_cells(struct strbuf *html, const struct compare *c, size
 {
 	const struct compare_row *row = &c->rows[r];
 	enum compare_verdict v = row->verdict[i];
-	double rel = cell_num("rel_pct", c, r, i), q = cell_num("p_bh", c, r, i);
+	double rel = compare_cell_num("rel_pct", c, r, i), q = compare_cell_num("p_bh", c, r, i);
 
 	if (isfinite(rel)) {
 		char ci[64];
