@@ -52,6 +52,17 @@ ALLOW_LONG = {
 }
 
 
+# Cycles of files that depend on each other, allowed with their reason.  A
+# cycle means the two files are one unit split in two: the shared helper
+# belongs in a file below both.  At most one entry (issue 44).
+ALLOW_CYCLES = {
+    ('harness/machine/contain.c', 'harness/machine/envctl.c'):
+        'a cgroup contain creates is journaled by envctl before it is used, and '
+        'envctl\'s replay removes it with contain\'s own teardown: the journal and '
+        'the cgroup are one mechanism (crash-safe cleanup) split by job',
+}
+
+
 def src_files(root, top, exts=('.c', '.h')):
     for dp, dn, fn in os.walk(os.path.join(root, top)):
         dn.sort()
@@ -157,6 +168,90 @@ def include_edges(root, rows, bad):
     return edges
 
 
+# ---- the file graph --------------------------------------------------------
+
+def file_edges(root, edges, calls):
+    """{(from file, to file): why} of the include edges (file -> header) and
+    the call edges (object -> object), the first reason of each pair."""
+    where = {}
+    for top in ('harness', 'db', 'plot'):
+        for p in src_files(root, top, ('.h',)):
+            where.setdefault(os.path.basename(p), os.path.relpath(p, root))
+    out = {}
+    for rel, k, name, _, _ in edges:
+        to = where.get(name)
+        if to and to != rel:
+            out.setdefault((rel, to), f'#include "{name}" (line {k})')
+    for (a, b), sym in sorted(calls.items()):
+        out.setdefault((a, b), f'{sym}()')
+    return out
+
+
+def file_cycles(fedges):
+    """The strongly connected components of two files or more, sorted."""
+    adj = {}
+    for a, b in fedges:
+        adj.setdefault(a, []).append(b)
+        adj.setdefault(b, [])
+    index, low, stack, on, comps, n = {}, {}, [], set(), [], [0]
+    for start in sorted(adj):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(adj[start])))]
+        index[start] = low[start] = n[0]
+        n[0] += 1
+        stack.append(start)
+        on.add(start)
+        while work:         # Tarjan's algorithm without recursion
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = n[0]
+                    n[0] += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(adj[w]))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    comps.append(tuple(sorted(comp)))
+    return sorted(comps)
+
+
+def check_cycles(fedges, bad, calls_read):
+    seen = set()
+    for comp in file_cycles(fedges):
+        if comp in ALLOW_CYCLES:
+            seen.add(comp)
+            continue
+        members = set(comp)
+        steps = []
+        for a in comp:
+            b = next(b for b in comp if (a, b) in fedges and b in members)
+            steps.append(f"{a} -> {b}: {fedges[(a, b)]}")
+        bad.append(f"file cycle of {len(comp)}: {', '.join(comp)} "
+                   f"({'; '.join(steps)}): move what they share into a file below them")
+    if len(ALLOW_CYCLES) > 1:
+        bad.append("tools/check-layout.py: ALLOW_CYCLES holds more than one cycle")
+    for comp in sorted(set(ALLOW_CYCLES) - seen):
+        if calls_read:
+            bad.append(f"{', '.join(comp)}: no longer a cycle: take it off ALLOW_CYCLES "
+                       "in tools/check-layout.py")
+
+
 def graph_text(rows, edges):
     folder_layer = layer_of_folder(rows)
     count = {}
@@ -180,6 +275,14 @@ def graph_text(rows, edges):
             arrows = ', '.join(f'{t}/ ({n})' for _, t, n in outs) or 'nothing outside itself'
             out.append(f'- `{f}/` → {arrows}')
         out.append('')
+    out.append('## File cycles')
+    out.append('')
+    out.append('Files that include or call each other (`make lint` reads the calls from')
+    out.append('the objects); any cycle but these fails it.')
+    out.append('')
+    for comp, why in sorted(ALLOW_CYCLES.items()):
+        out.append(f'- {" ↔ ".join(f"`{c}`" for c in comp)}: {why}')
+    out.append('')
     return '\n'.join(out).rstrip('\n') + '\n'
 
 
@@ -398,7 +501,7 @@ def nm_symbols(path):
     return defined, undefined
 
 
-def check_symbols(root, build, rows, bad):
+def check_symbols(root, build, rows, bad, calls):
     folder_layer = layer_of_folder(rows)
     objroot = os.path.join(build, 'obj')
     owner, uses = {}, []
@@ -423,6 +526,8 @@ def check_symbols(root, build, rows, bad):
         for sym in sorted(undefined):
             if sym not in owner:
                 continue        # libc, SQLite, libyaml
+            if owner[sym] != rel:
+                calls.setdefault((rel, owner[sym]), sym)
             to = os.path.dirname(owner[sym])
             tr, tname = folder_layer[to]
             if tr > fr:
@@ -492,8 +597,10 @@ def main(argv):
     check_e2e_numbers(root, bad)
     check_doc_paths(root, bad)
     check_plugin_includes(root, bad)
+    calls = {}
     if build:
-        check_symbols(root, build, rows, bad)
+        check_symbols(root, build, rows, bad, calls)
+    check_cycles(file_edges(root, edges, calls), bad, bool(build))
     if os.environ.get('LAYOUT_VERBOSE'):
         for n in notes:
             print(n)
