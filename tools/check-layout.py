@@ -62,6 +62,19 @@ ALLOW_CYCLES = {
         'the cgroup are one mechanism (crash-safe cleanup) split by job',
 }
 
+# Folders whose cycles are known and not broken yet, each with the work that
+# breaks them: a cycle all of whose files lie in one passes (LAYOUT_VERBOSE
+# lists it), and the entry fails the check once its folder has none left.
+# Not a second allow list: it only shrinks.
+PENDING_CYCLES = {
+    'harness/render':
+        'render.c lists the formats (renderers[]) and they call its helpers '
+        '(render_nlabels(), render_describe_test() ...); report-emit.c lists its '
+        'back ends and they call report_cells(): broken by the rework of '
+        'harness/render (issue 44 items 1 and 2: the layouts as column lists, '
+        'REPORT_OPS written out), moving the shared helpers below the lists',
+}
+
 
 def src_files(root, top, exts=('.c', '.h')):
     for dp, dn, fn in os.walk(os.path.join(root, top)):
@@ -231,11 +244,17 @@ def file_cycles(fedges):
     return sorted(comps)
 
 
-def check_cycles(fedges, bad, calls_read):
-    seen = set()
+def check_cycles(fedges, bad, notes, calls_read):
+    seen, pending = set(), set()
     for comp in file_cycles(fedges):
         if comp in ALLOW_CYCLES:
             seen.add(comp)
+            continue
+        folders = {os.path.dirname(f) for f in comp}
+        if len(folders) == 1 and folders <= set(PENDING_CYCLES):
+            pending |= folders
+            notes.append(f"file cycle of {len(comp)} (pending: {PENDING_CYCLES[min(folders)]}): "
+                         f"{', '.join(comp)}")
             continue
         members = set(comp)
         steps = []
@@ -249,6 +268,10 @@ def check_cycles(fedges, bad, calls_read):
     for comp in sorted(set(ALLOW_CYCLES) - seen):
         if calls_read:
             bad.append(f"{', '.join(comp)}: no longer a cycle: take it off ALLOW_CYCLES "
+                       "in tools/check-layout.py")
+    for folder in sorted(set(PENDING_CYCLES) - pending):
+        if calls_read:
+            bad.append(f"{folder}/: no cycle of files left: take it off PENDING_CYCLES "
                        "in tools/check-layout.py")
 
 
@@ -282,6 +305,8 @@ def graph_text(rows, edges):
     out.append('')
     for comp, why in sorted(ALLOW_CYCLES.items()):
         out.append(f'- {" ↔ ".join(f"`{c}`" for c in comp)}: {why}')
+    for folder, why in sorted(PENDING_CYCLES.items()):
+        out.append(f'- not broken yet, in `{folder}/`: {why}')
     out.append('')
     return '\n'.join(out).rstrip('\n') + '\n'
 
@@ -600,7 +625,7 @@ def main(argv):
     calls = {}
     if build:
         check_symbols(root, build, rows, bad, calls)
-    check_cycles(file_edges(root, edges, calls), bad, bool(build))
+    check_cycles(file_edges(root, edges, calls), bad, notes, bool(build))
     if os.environ.get('LAYOUT_VERBOSE'):
         for n in notes:
             print(n)
