@@ -2,7 +2,7 @@
 #include "../harness/base/util.h"
 #include "version.h"
 #include "blockvt.h"
-#include "import.h"
+#include "blockwrite.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -443,7 +443,7 @@ RAW_TEXT_OK = {
     'db/dump.c': 'export JSON: the data byte for byte (JSON escapes it)',
     'db/export.c': 'export CSV: the data byte for byte (it imports back)',
     'db/guard.c': 'the schema\'s SQL compared with ours',
-    'db/merge-db.c': 'schema names, and labels and builds compared between two DBs',
+    'db/merge-file.c': 'schema names, and labels and builds compared between two DBs',
     'db/query.c': 'sample blocks (JSON text)',
     'db/read.c': 'a label selected by (run --compare), the experiment resume parses',
 }

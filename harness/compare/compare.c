@@ -6,7 +6,7 @@
 #include "compare.h"
 #include "bymachine.h"
 #include "json.h"
-#include "monitors.h"
+#include "monlist.h"
 #include "pipeline.h"
 #include "util.h"
 
@@ -608,7 +608,7 @@ void compare_pair(const struct compare *c, size_t i, struct compare *view)
 		    !isnan(to->test[1].p))
 			(*(from->q->monitor ? &view->nmonitor_tests : &view->ntests))++;
 		if (from->q->monitor)
-			continue;	/* the headline is the KPIs' alone (monitors.h) */
+			continue;	/* the headline is the KPIs' alone (monlist.h) */
 		compare_tally(view, to->verdict[1], true);
 	}
 }

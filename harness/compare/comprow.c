@@ -1,5 +1,5 @@
 /*
- * What compare.c and the files it calls (verdict.c, monitors.c) share of
+ * What compare.c and the files it calls (verdict.c, monlist.c) share of
  * the value's rows: a row's release and the tally of verdicts the
  * headline counts.  Below all three, so they form no cycle.
  */
