@@ -7,17 +7,7 @@
 # of each.  The real tree passes: its one allowed cycle (contain.c and
 # envctl.c) is listed, with its reason, in docs/layers.md.
 . "$(dirname "$0")/../e2e-lib.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
-B=$(cd "${MMBENCH_BUILD:-build}" && pwd)
-command -v nm >/dev/null || skip "nm (binutils) not installed"
-command -v python3 >/dev/null || skip "python3 not installed"
-git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || skip "not a git checkout"
-[ -d "$B/obj/harness" ] || die "$B/obj: no objects (build first)"
-tree=$TMP/tree
-mkdir -p "$tree/build"
-(cd "$top" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$tree"
-cp -r "$B/obj" "$B/workloads" "$tree/build/"
-check() { python3 "$tree/tools/check-layout.py" "$@" "$tree" > "$TMP/out" 2>&1; }
+lint_tree
 
 check --symbols "$tree/build" || die "the real tree fails: $(cat "$TMP/out")"
 grep -q '^- `harness/machine/contain.c` ↔ `harness/machine/envctl.c`: ' "$tree/docs/layers.md" ||
