@@ -1,4 +1,4 @@
-/* monitor: /proc/vmstat and /proc/meminfo snapshots (harness/machine/procsnap.h). */
+/* procsnap: /proc/vmstat and /proc/meminfo snapshots (harness/machine/procsnap.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
