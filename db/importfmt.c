@@ -8,10 +8,10 @@
 #include "db.h"
 #include "block.h"
 #include "dump.h"
-#include "import.h"
-#include "merge-db.h"
+#include "blockwrite.h"
+#include "merge-file.h"
 #include "json.h"
-#include "monrows.h"
+#include "querymon.h"
 #include "util.h"
 
 #include <dirent.h>

@@ -3,7 +3,7 @@
  * columns workload, metric, variant, iteration, value and optionally unit,
  * better; lkp matrix.json { "testcase.stat": [v_run0, v_run1, ...] }.
  * Every row is checked; the first bad one is reported as FILE:LINE: why
- * (MMB_EUSAGE).  Samples are packed per series into sample_blocks rows (db/import.h).
+ * (MMB_EUSAGE).  Samples are packed per series into sample_blocks rows (db/blockwrite.h).
  */
 #ifndef MMB_IMPORTFMT_H
 #define MMB_IMPORTFMT_H

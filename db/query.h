@@ -63,7 +63,7 @@ struct query_row {
 	char *unit;		/* may be "" */
 	int better;		/* +1 higher is better, -1 lower is better */
 	struct query_series *series;	/* [set->nlabels] */
-	bool monitor;		/* a monitor row (monrows.h): metric is its lkp name */
+	bool monitor;		/* a monitor row (querymon.h): metric is its lkp name */
 };
 
 struct query_run {

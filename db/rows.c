@@ -1,13 +1,59 @@
 /*
- * Rows copied as they are into the fields of structs, by a map of columns
- * (struct db_cols in db-internal.h): the one reading of a row that the list
- * and row questions share.
+ * Reading a row: the text accessors every read goes through (text leaves a
+ * results DB escaped, docs/security.md), and rows copied as they are into
+ * the fields of structs, by a map of columns (struct db_cols in
+ * db-internal.h): the one reading of a row that the list and row questions
+ * share.  The lowest file of db/: it calls no other.
  */
 #include "db-internal.h"
 #include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+const char *db_col_raw(sqlite3_stmt *st, int i)
+{
+	return (const char *)sqlite3_column_text(st, i);
+}
+
+/* The one escape of text read from a results DB (issue 42): see db-internal.h. */
+static char *col_shown(sqlite3_stmt *st, int i, bool lines, const char *null)
+{
+	const char *s = db_col_raw(st, i);
+
+	if (!s)
+		return null ? xstrdup(null) : NULL;
+	return text_ctl(s, lines) ? text_escape(s, lines) : xstrdup(s);
+}
+
+char *db_col_str(sqlite3_stmt *st, int i)
+{
+	return col_shown(st, i, false, "");
+}
+
+char *db_col_dup(sqlite3_stmt *st, int i)
+{
+	return col_shown(st, i, false, NULL);
+}
+
+char *db_col_lines(sqlite3_stmt *st, int i)
+{
+	return col_shown(st, i, true, "");
+}
+
+const char *db_col_text(sqlite3_stmt *st, int i, struct strbuf *esc)
+{
+	const char *s = db_col_raw(st, i);
+	char *e;
+
+	if (!s || !text_ctl(s, false))
+		return s;
+	e = text_escape(s, false);
+	strbuf_reset(esc);
+	strbuf_addstr(esc, e);
+	free(e);
+	return esc->buf;
+}
 
 void db_row_fill(sqlite3_stmt *st, const struct db_cols *c, void *elem)
 {
@@ -53,24 +99,4 @@ void db_rows_free(const struct db_cols *c, void *v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		db_row_release(c, (char *)v + i * c->size);
 	free(v);
-}
-
-int db_query_row(struct mmb_db *db, const char *sql, const struct db_arg *args,
-		 const struct db_cols *c, void *out)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	memset(out, 0, c->size);
-	if (db_prepare_args(db, sql, args, &st))
-		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		db_row_fill(st, c, out);
-		rc = SQLITE_DONE;
-	} else if (rc == SQLITE_DONE) {
-		sqlite3_finalize(st);
-		return 1;
-	}
-	return db_done(db, st, rc);
 }

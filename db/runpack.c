@@ -1,13 +1,13 @@
 /*
  * Packing an ended run's sample_values rows into blocks (schema migration
- * 11; see import.h).  The runner commits a row per sample with each
+ * 11; see blockwrite.h).  The runner commits a row per sample with each
  * iteration, so kill -9 loses at most the iteration in flight; at ~64
  * bytes a sample with the table's three indexes that is 8 times what a
  * block takes.  Once the run has ended its rows are rewritten as one
  * block per series (and per 2^20 samples), in the order of each series'
  * first row, so readers see the same rows, values and order as before.
  */
-#include "import.h"
+#include "blockwrite.h"
 #include "block.h"
 #include "db-internal.h"
 #include "../harness/base/util.h"

@@ -1,5 +1,5 @@
 #include "sink.h"
-#include "merge.h"
+#include "guest-stream.h"
 #include "../harness/base/util.h"
 
 #include <errno.h>

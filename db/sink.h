@@ -5,7 +5,7 @@
  * knows what is behind it.
  *
  *   sqlite sink   the results DB (db_iteration_add: one transaction each)
- *   stream sink   mmbench-stream records (db/merge.h) on a file descriptor,
+ *   stream sink   mmbench-stream records (db/guest-stream.h) on a file descriptor,
  *                 e.g. a guest's virtio port; merge_feed() on the other end
  *                 writes the same rows into the host's DB
  *

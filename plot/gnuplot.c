@@ -17,6 +17,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* --format's words, which are the pictures' file name extensions too */
+static const char *const format_names[] = { [PLOT_PNG] = "png", [PLOT_SVG] = "svg", [PLOT_PDF] = "pdf" };
+
+int plot_format_parse(const char *s, enum plot_format *out)
+{
+	return NAME_PARSE(format_names, 0, s, out);
+}
+
+const char *plot_format_ext(enum plot_format f)
+{
+	return (size_t)f < ARRAY_SIZE(format_names) ? format_names[f] : "png";
+}
+
 static const char *gnuplot_path(void)
 {
 	const char *p = getenv("MMBENCH_GNUPLOT");

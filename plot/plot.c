@@ -1,6 +1,7 @@
 /*
- * The plot kinds: scaling lines, per-operation box plots, relative-change
- * bars and distributions.  Each builds NAME.dat (gnuplot data blocks, one
+ * What the plot kinds share (scaling lines, per-operation box plots,
+ * relative-change bars and distributions; plot-kinds.c runs them for a
+ * group, gnuplot.c draws and names the pictures).  Each builds NAME.dat (gnuplot data blocks, one
  * `index` per series) and NAME.gp and hands them to gnuplot_render().
  *
  * Style rules: every kernel has its own colour AND dash type AND point
@@ -25,19 +26,6 @@ void plot_opts_init(struct plot_opts *o)
 	o->outdir = ".";
 	o->test = STATS_WELCH;
 	o->alpha = 0.05;
-}
-
-/* --format's words, which are the pictures' file name extensions too */
-static const char *const format_names[] = { [PLOT_PNG] = "png", [PLOT_SVG] = "svg", [PLOT_PDF] = "pdf" };
-
-int plot_format_parse(const char *s, enum plot_format *out)
-{
-	return NAME_PARSE(format_names, 0, s, out);
-}
-
-const char *plot_format_ext(enum plot_format f)
-{
-	return (size_t)f < ARRAY_SIZE(format_names) ? format_names[f] : "png";
 }
 
 /* ---- data model ---- */
@@ -778,38 +766,4 @@ int plot_picture_finish(struct picture *p, const struct plot_opts *o, struct plo
 	}
 	plot_picture_release(p);
 	return ret > 0 ? 0 : ret;	/* > 0: skipped, said why */
-}
-
-int plot_group_all(const struct plot_group *g, const struct plot_opts *o, struct plot_list *out)
-{
-	unsigned kinds = g->kinds ? g->kinds : PLOT_KIND_MAIN | PLOT_KIND_CHANGE | PLOT_KIND_DIST;
-
-	if (!g->nvariants || !g->nkernels)
-		return 0;
-	{
-		size_t n = 0;
-
-		for (size_t v = 0; v < g->nvariants; v++)
-			for (size_t k = 0; k < g->nkernels; k++)
-				n += plot_group_cell(g, v, k)->n;
-		/* e.g. every iteration left out as disturbed: one line, not a gnuplot error */
-		if (!n) {
-			warning("skipped the plots of %s %s: no samples to draw (compare says why)",
-				g->workload, g->metric);
-			return 0;
-		}
-	}
-	if (kinds & PLOT_KIND_MAIN) {
-		if (plot_scaling_key(g)) {
-			if (plot_scaling(g, o, out))
-				return -1;
-		} else if (plot_boxes(g, o, out)) {
-			return -1;
-		}
-	}
-	if ((kinds & PLOT_KIND_CHANGE) && plot_change(g, o, out))
-		return -1;
-	if (kinds & PLOT_KIND_DIST)
-		return plot_dist(g, o, out);
-	return 0;
 }

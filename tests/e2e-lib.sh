@@ -117,3 +117,19 @@ aaaaaaaaaa012345 bbbbbbbbbb0123456789abcdef0
 R
 	cat >>"$1"
 }
+# The layer lint's tests: the tracked tree and the built objects copied to
+# $tree (set here, with $top and $B), and check ARGS running
+# tools/check-layout.py on it into $TMP/out.
+lint_tree() {
+	top=$(cd "$(dirname "$0")/../.." && pwd)
+	B=$(cd "${MMBENCH_BUILD:-build}" && pwd)
+	command -v nm >/dev/null || skip "nm (binutils) not installed"
+	command -v python3 >/dev/null || skip "python3 not installed"
+	git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || skip "not a git checkout"
+	[ -d "$B/obj/harness" ] || die "$B/obj: no objects (build first)"
+	tree=$TMP/tree
+	mkdir -p "$tree/build"
+	(cd "$top" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$tree"
+	cp -r "$B/obj" "$B/workloads" "$tree/build/"
+	check() { python3 "$tree/tools/check-layout.py" "$@" "$tree" > "$TMP/out" 2>&1; }
+}

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 size_t utf8_len(const char *str)
 {
@@ -161,4 +162,19 @@ int name_check(const char *what, const char *s)
 	      "(newlines, tabs, escapes)", what, e, code, (size_t)(bad - s) + 1);
 	free(e);
 	return -1;
+}
+
+char *md_text(const char *s)
+{
+	char *e = ctl_escape(s);
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "");
+	for (const char *p = e; *p; p++) {
+		if (strchr("\\`*[]|<>&", *p))
+			strbuf_addch(&sb, '\\');
+		strbuf_addch(&sb, *p);
+	}
+	free(e);
+	return strbuf_detach(&sb);
 }

@@ -40,4 +40,11 @@ char *ctl_escape(const char *s);
  */
 const char *ctl_show(const char *s);
 
+/*
+ * s as Markdown text: control bytes escaped (ctl_escape()); \ ` * [ ] | < > &
+ * backslashed, so no name becomes HTML, a link, code or a table cell break
+ * (an underscore inside a word is no emphasis: names keep theirs).
+ */
+char *md_text(const char *s);
+
 #endif

@@ -695,21 +695,6 @@ void die_with_parent(pid_t parent)
 	die_with_parent_by(parent, SIGTERM);
 }
 
-char *md_text(const char *s)
-{
-	char *e = ctl_escape(s);
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addstr(&sb, "");
-	for (const char *p = e; *p; p++) {
-		if (strchr("\\`*[]|<>&", *p))
-			strbuf_addch(&sb, '\\');
-		strbuf_addch(&sb, *p);
-	}
-	free(e);
-	return strbuf_detach(&sb);
-}
-
 bool csv_formula(const char *s, size_t n)
 {
 	size_t i = 0;

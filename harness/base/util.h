@@ -86,12 +86,6 @@ void strbuf_add_csv(struct strbuf *sb, const char *s);
  * quoted field that does, so export -> import keeps every name.
  */
 bool csv_formula(const char *s, size_t n);
-/*
- * s as Markdown text: control bytes escaped (ctl_escape()); \ ` * [ ] | < > &
- * backslashed, so no name becomes HTML, a link, code or a table cell break
- * (an underscore inside a word is no emphasis: names keep theirs).
- */
-char *md_text(const char *s);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 char *strbuf_detach(struct strbuf *sb);
 /* Read a whole file; returns 0 or -1 (errno set). */

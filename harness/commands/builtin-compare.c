@@ -11,7 +11,7 @@
 #include "bymachine.h"
 #include "compare.h"
 #include "db.h"
-#include "monitors.h"
+#include "monlist.h"
 #include "parse-options.h"
 #include "profcmp.h"
 #include "query.h"

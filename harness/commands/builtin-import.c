@@ -26,7 +26,7 @@
 #include "db.h"
 #include "parse-options.h"
 #include "importfmt.h"
-#include "merge-db.h"
+#include "merge-file.h"
 #include "util.h"
 
 #include <errno.h>

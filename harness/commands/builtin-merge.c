@@ -2,13 +2,13 @@
  * mmbench merge [--db FILE] [--rename FROM=TO]... OTHER.db...
  *
  * Copies every run of each OTHER results database that this one lacks,
- * with what belongs to it (db/merge-db.h): merging twice adds nothing.
+ * with what belongs to it (db/merge-file.h): merging twice adds nothing.
  * Each file is one transaction; the first file that fails stops the
  * command (the files before it stay merged, and are said so).
  */
 #include "builtin.h"
 #include "db.h"
-#include "merge-db.h"
+#include "merge-file.h"
 #include "parse-options.h"
 #include "util.h"
 

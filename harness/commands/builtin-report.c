@@ -11,7 +11,7 @@
  */
 #include "builtin.h"
 #include "compare.h"
-#include "monitors.h"
+#include "monlist.h"
 #include "db.h"
 #include "plot.h"
 #include "plotdb.h"

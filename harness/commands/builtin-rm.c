@@ -9,7 +9,7 @@
  */
 #include "builtin.h"
 #include "db.h"
-#include "merge-db.h"
+#include "merge-file.h"
 #include "parse-options.h"
 #include "read.h"
 #include "util.h"

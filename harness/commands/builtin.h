@@ -21,6 +21,9 @@ struct command {
 	unsigned int flags;
 };
 
+/* The table run_command() looks commands up in (main(): mmbench.c's commands[]). */
+void command_table_set(const struct command *table, size_t n);
+
 /*
  * Run the command argv[0] of commands[] as main() does: --help, the
  * preconditions of its flags, error() (-1) turned into EXIT_RUNTIME.  The

@@ -1,7 +1,11 @@
 /*
- * The command table and the one way to run a command: commands[] names
- * each command's function and the preconditions run_command() takes care
- * of before calling it (builtin.h).
+ * The one way to run a command: run_command() finds it in the table main()
+ * hands over (commands[] in mmbench.c names each command's function and
+ * the preconditions run_command() takes care of before calling it,
+ * builtin.h), and what every command calls (the DB opened as its flags
+ * say, subcommands, the usage error).  Below the builtins: it knows the
+ * table only as data, so a command may run another (a fleet job runs
+ * `run` or `ab`) and __complete list them without a cycle of files.
  */
 #include "builtin.h"
 #include "db.h"
@@ -11,39 +15,28 @@
 #include "util.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-static const struct command commands[] = {
-	{ "run",	cmd_run,	RESTORE_ENV | NEED_DB },
-	{ "list",	cmd_list,	NEED_DB_EXISTING },
-	{ "show",	cmd_show,	NEED_DB_EXISTING },
-	{ "compare",	cmd_compare,	NEED_DB_EXISTING },
-	{ "import",	cmd_import,	NEED_DB },
-	{ "merge",	cmd_merge,	NEED_DB },
-	{ "export",	cmd_export,	NEED_DB_EXISTING },
-	{ "rm",		cmd_rm,		NEED_DB | NEED_DB_EXISTING },
-	{ "plot",	cmd_plot,	NEED_DB_EXISTING },
-	{ "report",	cmd_report,	NEED_DB_EXISTING },
-	{ "kernel",	cmd_kernel,	HAS_SUBCOMMANDS },
-	{ "vm",		cmd_vm,		RESTORE_ENV | HAS_SUBCOMMANDS },
-	{ "ab",		cmd_ab,		RESTORE_ENV },
-	{ "bisect",	cmd_bisect,	RESTORE_ENV },
-	{ "reproduce",	cmd_reproduce,	RESTORE_ENV },
-	{ "fleet",	cmd_fleet,	HAS_SUBCOMMANDS },
-	{ "restore",	cmd_restore,	0 },
-	{ "help",	cmd_help,	0 },
-	{ "__complete",	cmd_complete,	SUBCOMMAND_HIDDEN | NEED_DB_EXISTING },
-};
+/* the table main() hands over (mmbench.c: commands[]) */
+static const struct command *commands;
+static size_t ncommands;
+
+void command_table_set(const struct command *table, size_t n)
+{
+	commands = table;
+	ncommands = n;
+}
 
 /* Set while __complete asks a command for its subcommand table. */
 static bool listing_subcommands;
 
 void command_names(FILE *out)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+	for (size_t i = 0; i < ncommands; i++)
 		if (!(commands[i].flags & SUBCOMMAND_HIDDEN))
 			fprintf(out, "%s\n", commands[i].name);
 }
@@ -55,7 +48,7 @@ int command_subcommands(const char *cmd, FILE *out)
 
 	(void)out;
 	snprintf(name, sizeof(name), "%s", cmd);
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+	for (size_t i = 0; i < ncommands; i++)
 		if (!strcmp(commands[i].name, cmd) && (commands[i].flags & HAS_SUBCOMMANDS)) {
 			/* the command reaches run_subcommand() at once: its table is printed */
 			listing_subcommands = true;
@@ -155,22 +148,24 @@ static int run_entry(const struct command *c, int argc, char **argv)
 
 int run_command(int argc, char **argv)
 {
-	char *names[ARRAY_SIZE(commands)];
+	char **names;
 	const char *near;
 
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+	for (size_t i = 0; i < ncommands; i++)
 		if (!strcmp(commands[i].name, argv[0]))
 			return run_entry(&commands[i], argc, argv);
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+	names = xcalloc(ncommands, sizeof(*names));
+	for (size_t i = 0; i < ncommands; i++)
 		names[i] = (char *)commands[i].name;
 	/* a typo gets the one command it meant, not the whole list */
-	near = closest_name(argv[0], names, ARRAY_SIZE(commands));
-	if (near) {
+	near = closest_name(argv[0], names, ncommands);
+	if (near)
 		error("'%s' is not an mmbench command; did you mean '%s'?", argv[0], near);
+	free(names);
+	if (near)
 		return EXIT_USAGE;
-	}
 	error("'%s' is not an mmbench command; commands are:", argv[0]);
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+	for (size_t i = 0; i < ncommands; i++)
 		fprintf(stderr, "  %s\n", commands[i].name);
 	return EXIT_USAGE;
 }

@@ -2,7 +2,7 @@
  * mmbench: benchmark harness for Linux memory-management work.
  *
  * main(): the global options, then run_command() (command.c) dispatches
- * through commands[].
+ * through commands[], the table of every command (git's git.c).
  */
 #include "builtin.h"
 #include "db.h"
@@ -14,6 +14,28 @@
 #include <stdio.h>
 #include <errno.h>
 #include <string.h>
+
+static const struct command commands[] = {
+	{ "run",	cmd_run,	RESTORE_ENV | NEED_DB },
+	{ "list",	cmd_list,	NEED_DB_EXISTING },
+	{ "show",	cmd_show,	NEED_DB_EXISTING },
+	{ "compare",	cmd_compare,	NEED_DB_EXISTING },
+	{ "import",	cmd_import,	NEED_DB },
+	{ "merge",	cmd_merge,	NEED_DB },
+	{ "export",	cmd_export,	NEED_DB_EXISTING },
+	{ "rm",		cmd_rm,		NEED_DB | NEED_DB_EXISTING },
+	{ "plot",	cmd_plot,	NEED_DB_EXISTING },
+	{ "report",	cmd_report,	NEED_DB_EXISTING },
+	{ "kernel",	cmd_kernel,	HAS_SUBCOMMANDS },
+	{ "vm",		cmd_vm,		RESTORE_ENV | HAS_SUBCOMMANDS },
+	{ "ab",		cmd_ab,		RESTORE_ENV },
+	{ "bisect",	cmd_bisect,	RESTORE_ENV },
+	{ "reproduce",	cmd_reproduce,	RESTORE_ENV },
+	{ "fleet",	cmd_fleet,	HAS_SUBCOMMANDS },
+	{ "restore",	cmd_restore,	0 },
+	{ "help",	cmd_help,	0 },
+	{ "__complete",	cmd_complete,	SUBCOMMAND_HIDDEN | NEED_DB_EXISTING },
+};
 
 static void usage(FILE *f)
 {
@@ -68,6 +90,7 @@ static int mmbench_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	/* argv[0] is the command from here on, as each command expects */
+	command_table_set(commands, ARRAY_SIZE(commands));
 	ret = run_command(argc, argv);
 	/* a reader whose file a writer changed under it said so: it must not exit 0 */
 	if (!ret && db_read_torn())

@@ -4,7 +4,7 @@
  * layout reaches past it.
  */
 #include "columns.h"
-#include "monitors.h"
+#include "monlist.h"
 #include "plugin.h"
 #include "util.h"
 
@@ -162,7 +162,7 @@ static void get_mean(const struct compare *c, size_t r, size_t i, struct compare
 	text(cell, stats_mean_name(c->rows[r].mean));
 }
 
-/* a monitor row (1 for a why row: monitors.h) */
+/* a monitor row (1 for a why row: monlist.h) */
 static void get_monitor(const struct compare *c, size_t r, size_t i, struct compare_cell *cell)
 {
 	(void)i;

@@ -6,7 +6,7 @@
 #include "compare.h"
 #include "bymachine.h"
 #include "json.h"
-#include "monitors.h"
+#include "monlist.h"
 #include "pipeline.h"
 #include "util.h"
 
@@ -482,22 +482,6 @@ int compare_load_meta(struct compare *c, struct mmb_db *db)
 	return 0;
 }
 
-void compare_row_release(struct compare_row *row, size_t nl)
-{
-	free(row->sum);
-	free(row->test);
-	free(row->verdict);
-	free(row->tested);
-	free(row->interval);
-	free(row->interval_ok);
-	free(row->level);
-	free(row->comp);
-	free(row->side);
-	for (size_t i = 0; row->why && i < nl; i++)
-		free(row->why[i]);
-	free(row->why);
-}
-
 void compare_release(struct compare *c)
 {
 	size_t nl = c->qs ? c->qs->nlabels : 0;
@@ -625,27 +609,9 @@ void compare_pair(const struct compare *c, size_t i, struct compare *view)
 		    !isnan(to->test[1].p))
 			(*(from->q->monitor ? &view->nmonitor_tests : &view->ntests))++;
 		if (from->q->monitor)
-			continue;	/* the headline is the KPIs' alone (monitors.h) */
+			continue;	/* the headline is the KPIs' alone (monlist.h) */
 		compare_tally(view, to->verdict[1], true);
 	}
-}
-
-void compare_tally(struct compare *c, enum compare_verdict v, bool add)
-{
-	size_t *n;
-
-	switch (v) {
-	case VERDICT_BETTER: n = &c->nbetter; break;
-	case VERDICT_WORSE: n = &c->nworse; break;
-	case VERDICT_NONE: n = &c->nnone; break;
-	case VERDICT_UNTESTED: n = &c->nuntested; break;
-	case VERDICT_INCONCLUSIVE: n = &c->ninconclusive; break;
-	default: return;
-	}
-	if (add)
-		(*n)++;
-	else
-		(*n)--;
 }
 
 bool compare_significant(const struct compare *c, size_t r, size_t i)

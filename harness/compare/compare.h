@@ -65,7 +65,7 @@ struct compare_what {
 	const char *workload, *variant, *metric;
 	const char *unit;	/* may be "" */
 	int better;		/* +1 higher is better, -1 lower is better */
-	bool monitor;		/* a monitor row (monitors.h): never in the verdict */
+	bool monitor;		/* a monitor row (monlist.h): never in the verdict */
 };
 
 struct compare_row {
@@ -272,7 +272,7 @@ struct compare_select {
 					   row's are read and freed in turn.  Either way
 					   compare_open() is the one pass over the DB */
 	bool mm_sums;			/* the mmtests table's summaries (--format mmtests) */
-	int monitors;			/* enum monitors_mode (monitors.h); init: none */
+	int monitors;			/* enum monitors_mode (monlist.h); init: none */
 	size_t thread_samples;		/* from this many samples on, a second thread
 					   computes rows: 0 COMPARE_THREAD_SAMPLES,
 					   SIZE_MAX never (the output is the same) */

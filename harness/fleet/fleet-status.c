@@ -7,7 +7,7 @@
 
 #include "db.h"
 #include "json.h"
-#include "merge-db.h"
+#include "merge-file.h"
 #include "progress.h"
 #include "read.h"
 

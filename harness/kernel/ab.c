@@ -1,7 +1,7 @@
 #include "ab.h"
 #include "initramfs.h"
 #include "compare.h"
-#include "monitors.h"
+#include "monlist.h"
 #include "db.h"
 #include "plotdb.h"
 #include "render.h"

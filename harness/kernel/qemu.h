@@ -4,7 +4,7 @@
  * The guest gets no disk and no network: -kernel bzImage -initrd cpio,
  * the serial console in a file (console.log), and one virtio-serial port
  * named "mmbench.results" backed by a host file that receives the result
- * stream (db/merge.h).  -no-reboot + panic=-1 + oops=panic turn a guest
+ * stream (db/guest-stream.h).  -no-reboot + panic=-1 + oops=panic turn a guest
  * crash into a QEMU exit instead of a hang.
  */
 #ifndef MMB_QEMU_H

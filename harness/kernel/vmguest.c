@@ -2,7 +2,7 @@
  * The guest side of `mmbench vm run`: PID 1's agent in the VM's initramfs
  * (`mmbench vm guest ARGS`).  It finds the result port, sends the guest's
  * facts, and runs the experiment in this process with the stream sink on
- * the port (db/sink.h): every row goes to the host as a db/merge.h record
+ * the port (db/sink.h): every row goes to the host as a db/guest-stream.h record
  * the moment the runner has it, nothing is written to a database here.  A
  * thread sends heartbeats meanwhile; the last record is the exit code.
  * The host driver is vmrun.c.
@@ -11,7 +11,7 @@
 #include "vmrun.h"
 #include "config.h"
 #include "interference.h"
-#include "merge.h"
+#include "guest-stream.h"
 #include "parse-options.h"
 #include "qemu.h"
 #include "session.h"
@@ -196,7 +196,7 @@ static int guest_iteration(struct result_sink *s, const struct iteration_record 
 
 	pthread_mutex_lock(&g->lock);
 	ret = sink_iteration(&g->port, r);
-	/* the first measured sample, as the host counts it (merge.c: warm-ups are not samples) */
+	/* the first measured sample, as the host counts it (guest-stream.c: warm-ups are not samples) */
 	if (!ret && !g->first_sent && !r->it->warmup && r->nsamples) {
 		/* the boot's phases in guest time, for the host's breakdown (vmrun.c) */
 		const char *init = getenv("MMB_UPTIME_INIT");

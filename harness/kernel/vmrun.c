@@ -5,7 +5,7 @@
 #include "initramfs.h"
 #include "interference.h"
 #include "kbuild.h"
-#include "merge.h"
+#include "guest-stream.h"
 #include "notes.h"
 #include "proc.h"
 #include "progress.h"

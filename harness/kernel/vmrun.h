@@ -3,7 +3,7 @@
  * and the guest side of it (`mmbench vm guest`, PID 1's helper).
  *
  * Host: initramfs (initramfs.h) -> QEMU (qemu.h) -> the result stream is
- * tailed and merged into the host DB as it arrives (db/merge.h).  The run
+ * tailed and merged into the host DB as it arrives (db/guest-stream.h).  The run
  * row is created before boot with runs.accel = kvm|tcg, so a guest that
  * never comes up, panics or hangs still leaves a 'failed' run with its
  * console log (path in run_env 'vm.console_log') and every sample that

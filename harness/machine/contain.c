@@ -305,7 +305,12 @@ void contain_begin(struct contain *c)
 		own_cg = NULL;
 		return;
 	}
-	/* a SIGKILLed run's cgroup is emptied and removed at the next start */
+	/*
+	 * a SIGKILLed run's cgroup is emptied and removed at the next start.
+	 * The one allowed cycle of files (tools/check-layout.py ALLOW_CYCLES):
+	 * the journal records this cgroup and its replay removes it with
+	 * contain_cgroup_destroy(), one crash-safe mechanism split by job.
+	 */
 	envctl_push_undo_cgroup(c->cg);
 }
 

@@ -771,6 +771,7 @@ static int undo_entry(const struct entry *e, const char *journal)
 		return error("%s:%d: skipping %s%s%s: %s", journal, e->line,
 			     e->nfields ? "'" : "the line", e->nfields ? shown(e->fields[0], b1, sizeof(b1)) : "",
 			     e->nfields ? "'" : "", why);
+	/* contain.c journals its cgroups here: the one allowed file cycle (ALLOW_CYCLES) */
 	if (e->type == 'C')
 		return contain_cgroup_destroy(e->fields[0]);
 	if (e->type == 'H')

@@ -23,111 +23,16 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ------------------------------------------------ name -> period map */
-
-struct profile_map {
-	char **key;
-	double *val;
-	size_t n, cap;		/* cap: a power of two, or 0 */
-};
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
-
-static double *map_slot(struct profile_map *m, const char *key)
-{
-	size_t i;
-
-	if (2 * (m->n + 1) > m->cap) {
-		struct profile_map g = { .cap = m->cap ? 2 * m->cap : 256 };
-
-		g.key = xcalloc(g.cap, sizeof(*g.key));
-		g.val = xcalloc(g.cap, sizeof(*g.val));
-		for (size_t j = 0; j < m->cap; j++) {
-			if (!m->key[j])
-				continue;
-			for (i = hash_str(m->key[j]) & (g.cap - 1); g.key[i]; i = (i + 1) & (g.cap - 1))
-				;
-			g.key[i] = m->key[j];
-			g.val[i] = m->val[j];
-		}
-		free(m->key);
-		free(m->val);
-		m->key = g.key;
-		m->val = g.val;
-		m->cap = g.cap;
-	}
-	for (i = hash_str(key) & (m->cap - 1); m->key[i]; i = (i + 1) & (m->cap - 1))
-		if (!strcmp(m->key[i], key))
-			return &m->val[i];
-	m->key[i] = xstrdup(key);
-	m->n++;
-	return &m->val[i];
-}
-
-void profile_agg_init(struct profile_agg *a)
-{
-	memset(a, 0, sizeof(*a));
-	for (int k = 0; k < PROFILE_NKINDS; k++)
-		a->map[k] = xcalloc(1, sizeof(*a->map[k]));
-}
-
-void profile_agg_release(struct profile_agg *a)
-{
-	for (int k = 0; k < PROFILE_NKINDS; k++) {
-		struct profile_map *m = a->map[k];
-
-		for (size_t i = 0; m && i < m->cap; i++)
-			free(m->key[i]);
-		if (m) {
-			free(m->key);
-			free(m->val);
-		}
-		free(m);
-	}
-	memset(a, 0, sizeof(*a));
-}
-
 /* ------------------------------------------------------------ parser */
-
-#define SYM_MAX 128	/* a symbol longer than this is cut (C++ templates) */
 
 /* One sample being read: its period, leaf and the innermost known frames. */
 struct cur_sample {
 	bool open;
 	double period;
 	size_t nframes;
-	char chain[PROFILE_CHAIN_DEPTH][SYM_MAX + 1];
+	char chain[PROFILE_CHAIN_DEPTH][PROFILE_SYM_MAX + 1];
 	size_t nchain;
 };
-
-void profile_agg_add(struct profile_agg *a, double period, const char *const *frames, size_t n)
-{
-	char key[PROFILE_CHAIN_DEPTH * (SYM_MAX + 1) + 1];
-	const char *chain[PROFILE_CHAIN_DEPTH];
-	size_t nchain = 0, off = 0;
-
-	/* the leaf always; callers only when known (else they break chains) */
-	for (size_t i = 0; i < n && nchain < PROFILE_CHAIN_DEPTH; i++)
-		if (!i || strcmp(frames[i], "[unknown]"))
-			chain[nchain++] = frames[i];
-	if (!nchain)
-		chain[nchain++] = "[unknown]";
-	a->samples++;
-	a->total += period;
-	*map_slot(a->map[PROFILE_SELF], chain[0]) += period;
-	/* caller first, as lkp writes a chain: outermost kept frame .. leaf */
-	for (size_t i = nchain; i-- > 0;)
-		off += (size_t)snprintf(key + off, sizeof(key) - off, "%s%.*s", off ? "." : "",
-					SYM_MAX, chain[i]);
-	*map_slot(a->map[PROFILE_CALLTRACE], key) += period;
-}
 
 static void sample_commit(struct profile_agg *a, struct cur_sample *s)
 {
@@ -146,7 +51,7 @@ static int parse_frame(struct cur_sample *s, const char *line, char *err, size_t
 		       size_t lineno)
 {
 	const char *p = line, *sym, *end;
-	char name[SYM_MAX + 1];
+	char name[PROFILE_SYM_MAX + 1];
 	size_t len, o = 0;
 
 	while (*p == ' ' || *p == '\t')
@@ -171,7 +76,7 @@ static int parse_frame(struct cur_sample *s, const char *line, char *err, size_t
 		}
 	len = (size_t)(end - sym);
 	/* lkp's names have no blanks: a demangled C++ name gets '_' */
-	for (size_t i = 0; i < len && o < SYM_MAX; i++)
+	for (size_t i = 0; i < len && o < PROFILE_SYM_MAX; i++)
 		name[o++] = isspace((unsigned char)sym[i]) ? '_' : sym[i];
 	name[o] = '\0';
 	if (!o)
@@ -179,7 +84,7 @@ static int parse_frame(struct cur_sample *s, const char *line, char *err, size_t
 	s->nframes++;
 	/* the leaf always; callers only when perf knew them (else they break chains) */
 	if (s->nchain < PROFILE_CHAIN_DEPTH && (s->nframes == 1 || strcmp(name, "[unknown]")))
-		snprintf(s->chain[s->nchain++], SYM_MAX + 1, "%s", name);
+		snprintf(s->chain[s->nchain++], PROFILE_SYM_MAX + 1, "%s", name);
 	return 0;
 }
 
@@ -226,52 +131,6 @@ int profile_agg_parse(struct profile_agg *a, FILE *f, char *err, size_t errlen)
 	free(line);
 	free(s);
 	return ret;
-}
-
-static int entry_cmp(const void *x, const void *y)
-{
-	const struct profile_entry *a = x, *b = y;
-
-	if (a->kind != b->kind)
-		return a->kind < b->kind ? -1 : 1;
-	if (a->pct != b->pct)
-		return a->pct > b->pct ? -1 : 1;
-	return strcmp(a->name, b->name);
-}
-
-size_t profile_agg_entries(const struct profile_agg *a, double min_pct,
-			   struct profile_entry **out)
-{
-	size_t n = 0, alloc = 0;
-
-	*out = NULL;
-	if (!(a->total > 0))
-		return 0;
-	for (int k = 0; k < PROFILE_NKINDS; k++) {
-		const struct profile_map *m = a->map[k];
-
-		for (size_t i = 0; i < m->cap; i++) {
-			double pct = 100 * m->val[i] / a->total;
-
-			if (!m->key[i] || pct < min_pct)
-				continue;
-			ALLOC_GROW(*out, n + 1, alloc);
-			(*out)[n].kind = (enum profile_kind)k;
-			(*out)[n].name = xstrdup(m->key[i]);
-			(*out)[n].pct = pct > 100 ? 100 : pct;
-			n++;
-		}
-	}
-	if (n)
-		qsort(*out, n, sizeof(**out), entry_cmp);
-	return n;
-}
-
-void profile_entries_free(struct profile_entry *e, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(e[i].name);
-	free(e);
 }
 
 /* ------------------------------------------------------------- probe */

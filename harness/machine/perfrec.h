@@ -19,12 +19,14 @@
 
 /* Frames of a calltrace key: the innermost ones, caller first. */
 #define PROFILE_CHAIN_DEPTH 5
+/* a symbol longer than this is cut (C++ templates) */
+#define PROFILE_SYM_MAX 128
 /* Entries below this share of the period are not stored. */
 #define PROFILE_STORE_MIN 0.05
 
 /* ---- the perf script parser ---- */
 
-struct profile_map;	/* name -> period, private */
+struct profile_map;	/* name -> period, private (profagg.c) */
 struct ksampler;
 
 struct profile_agg {

@@ -2,7 +2,7 @@
 #include "render.h"
 #include "render-internal.h"
 #include "columns.h"
-#include "monitors.h"
+#include "monlist.h"
 #include "json.h"
 #include "util.h"
 
@@ -208,7 +208,7 @@ static void json_kernel(struct strbuf *out, const struct compare *c, size_t r, s
 
 static void json_row(struct strbuf *out, const struct compare *c, size_t r)
 {
-	/* monitor always there, so a script can filter either way (monitors.h) */
+	/* monitor always there, so a script can filter either way (monlist.h) */
 	static const char *const what[] = {
 		"workload", "variant", "metric", "unit", "monitor", "better", "mean",
 	};

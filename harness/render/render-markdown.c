@@ -2,7 +2,7 @@
 #include "fmtnum.h"
 #include "render.h"
 #include "render-internal.h"
-#include "monitors.h"
+#include "monlist.h"
 #include "json.h"
 #include "util.h"
 

@@ -2,7 +2,7 @@
 #include "render.h"
 #include "render-internal.h"
 #include "report-emit.h"
-#include "monitors.h"
+#include "monlist.h"
 #include "fmtnum.h"
 #include "json.h"
 #include "util.h"

@@ -8,7 +8,7 @@
 #include "render.h"
 #include "render-internal.h"
 #include "bymachine.h"
-#include "monitors.h"
+#include "monlist.h"
 #include "json.h"
 #include "util.h"
 

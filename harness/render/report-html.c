@@ -6,7 +6,7 @@
 #include "fmtnum.h"
 #include "report-emit.h"
 #include "report.h"
-#include "monitors.h"
+#include "monlist.h"
 #include "columns.h"
 #include "util.h"
 

@@ -9,7 +9,7 @@
 #include "fmtnum.h"
 #include "report.h"
 #include "report-emit.h"
-#include "monitors.h"
+#include "monlist.h"
 #include "plotdb.h"
 #include "profcmp.h"
 #include "util.h"

@@ -6,7 +6,7 @@
 #include "repcompare.h"
 
 #include "compare.h"
-#include "monitors.h"
+#include "monlist.h"
 #include "query.h"
 #include "stats.h"
 #include "util.h"

@@ -6,7 +6,7 @@
 #include "forkserver.h"
 #include "interference.h"
 #include "precision.h"
-#include "monitor.h"
+#include "procsnap.h"
 #include "perfrec.h"
 #include "progress.h"
 #include "util.h"

@@ -5,7 +5,7 @@
 #include "proc.h"
 #include "session.h"
 #include "compare.h"
-#include "monitors.h"
+#include "monlist.h"
 #include "render.h"
 #include "db.h"
 #include "envctl.h"

@@ -22,7 +22,7 @@
 #     the samples sorted best-first (1e17 then seven 3s: the 3s count);
 # 13: the lkp layout: no +-%stddev for a negative mean, "commit: " keeps
 #     lkp's trailing space (the thresholds and the row order: unit
-#     test_monitors and e2e 61);
+#     test_monlist and e2e 61);
 #  7: a half-bounded CI is printed as the table prints it, and never
 #     leaves a stray ", ," in report.txt/md.
 . "$(dirname "$0")/../e2e-lib.sh"

@@ -7,17 +7,7 @@
 #      harness/base/units.c: no include at all, an upward call (nm);
 #   3. a plugin including ../../harness/base/util.h.
 . "$(dirname "$0")/../e2e-lib.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
-B=$(cd "${MMBENCH_BUILD:-build}" && pwd)
-command -v nm >/dev/null || skip "nm (binutils) not installed"
-command -v python3 >/dev/null || skip "python3 not installed"
-git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || skip "not a git checkout"
-[ -d "$B/obj/harness" ] || die "$B/obj: no objects (build first)"
-tree=$TMP/tree
-mkdir -p "$tree/build"
-(cd "$top" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$tree"
-cp -r "$B/obj" "$B/workloads" "$tree/build/"
-check() { python3 "$tree/tools/check-layout.py" "$@" "$tree" > "$TMP/out" 2>&1; }
+lint_tree
 
 check --symbols "$tree/build" || die "the unplanted tree fails: $(cat "$TMP/out")"
 

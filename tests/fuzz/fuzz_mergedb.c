@@ -10,7 +10,7 @@
  */
 #include "db.h"
 #include "db-internal.h"
-#include "merge-db.h"
+#include "merge-file.h"
 #include "util.h"
 
 #include <stdint.h>

@@ -17,7 +17,7 @@
 #include "db.h"
 #include "interference.h"
 #include "kbuild.h"
-#include "merge.h"
+#include "guest-stream.h"
 #include "qemu.h"
 #include "sink.h"
 #include "util.h"

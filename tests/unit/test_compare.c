@@ -23,7 +23,7 @@
 #include "db.h"
 #include "query.h"
 #include "block.h"
-#include "import.h"
+#include "blockwrite.h"
 #include "util.h"
 
 static const double aim9_base[] = { 1351624.95, 1316322.79, 1330363.33,

@@ -28,7 +28,7 @@
 #include "builtin.h"
 #include "kbuild.h"
 #include "vmrun.h"
-#include "merge.h"
+#include "guest-stream.h"
 #include "proc.h"
 #include "qemu.h"
 #include "sink.h"

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "db.h"
-#include "merge-db.h"
+#include "merge-file.h"
 #include "perfrec.h"
 #include "profcmp.h"
 #include "profile.h"

@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include "db-internal.h"	/* the tests look inside with SQL */
 #include "db.h"
-#include "merge.h"
+#include "guest-stream.h"
 #include "proc.h"
 #include "sink.h"
 #include "util.h"

@@ -19,7 +19,7 @@
 #include "proc.h"
 #include "render.h"
 #include "db.h"
-#include "merge.h"
+#include "guest-stream.h"
 #include "query.h"
 #include "sink.h"
 #include "util.h"

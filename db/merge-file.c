@@ -1,12 +1,12 @@
 /*
- * db_merge_file(): another mmbench DB file into this one (see merge-db.h).
+ * db_merge_file(): another mmbench DB file into this one (see merge-file.h).
  * The source is ATTACHed and copied with INSERT ... SELECT; the column
  * lists come from the schema itself (pragma_table_info), so a column a
  * later migration adds is copied without touching this file.
  */
-#include "merge-db.h"
+#include "merge-file.h"
 #include "db-internal.h"
-#include "import.h"
+#include "blockwrite.h"
 #include "../harness/base/util.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
-/* The sample_blocks writer import uses; see import.h. */
-#include "import.h"
+/* The sample_blocks writer (import, the run packer, old JSON blocks converted); see blockwrite.h. */
+#include "blockwrite.h"
 #include "db-internal.h"
 #include "../harness/base/util.h"
 

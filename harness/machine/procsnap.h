@@ -2,8 +2,8 @@
  * Monitors: snapshots of /proc/vmstat and /proc/meminfo around every
  * iteration, stored as deltas (mmtests' "monitors", lkp's "proc-vmstat").
  */
-#ifndef MMB_MONITOR_H
-#define MMB_MONITOR_H
+#ifndef MMB_PROCSNAP_H
+#define MMB_PROCSNAP_H
 
 #include <stdbool.h>
 #include <stddef.h>

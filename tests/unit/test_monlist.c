@@ -1,7 +1,7 @@
 /*
  * Monitor rows in comparisons: lkp's rules for which are tested
  * (monitors_candidate), what compare lists and in which order
- * (monitors_settle), the headline without them, and db/monrows.c's
+ * (monitors_settle), the headline without them, and db/querymon.c's
  * loading (lkp names, zero-filled vmstat keys, disturbed iterations).
  */
 #include <setjmp.h>
@@ -19,8 +19,8 @@
 #include "compare.h"
 #include "render.h"
 #include "db.h"
-#include "monitors.h"
-#include "monrows.h"
+#include "monlist.h"
+#include "querymon.h"
 #include "query.h"
 #include "util.h"
 
@@ -228,7 +228,7 @@ static void test_settle(void **state)
 	query_set_release(&qs);
 }
 
-/* ---- db/monrows.c on a real database ---- */
+/* ---- db/querymon.c on a real database ---- */
 
 static char dbdir[] = "/tmp/mmb-test-monitors-XXXXXX";
 

@@ -1,4 +1,4 @@
-#include "monitor.h"
+#include "procsnap.h"
 #include "util.h"
 
 #include <errno.h>

@@ -1,8 +1,8 @@
 /*
- * Which monitor rows a comparison lists (monitors.h, docs/monitors.md).
+ * Which monitor rows a comparison lists (monlist.h, docs/monitors.md).
  */
 #include "fmtnum.h"
-#include "monitors.h"
+#include "monlist.h"
 #include "parse-options.h"
 #include "util.h"
 

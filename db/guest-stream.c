@@ -1,5 +1,5 @@
-/* Guest -> host result stream; see merge.h for the record format. */
-#include "merge.h"
+/* Guest -> host result stream; see guest-stream.h for the record format. */
+#include "guest-stream.h"
 #include "profile.h"
 #include "db-internal.h"
 #include "../harness/base/util.h"

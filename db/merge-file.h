@@ -1,6 +1,6 @@
 /*
  * Merging another results database file into this one: `mmbench merge`
- * and `mmbench fleet collect` (not to be confused with db/merge.h, the
+ * and `mmbench fleet collect` (not to be confused with db/guest-stream.h, the
  * guest's row stream).
  *
  * Every run of the source that the target does not already hold (runs are
@@ -22,8 +22,8 @@
  * db_runs_remove() (`mmbench rm`) lives here too: the same walk over
  * every table that hangs off a run, the other way.
  */
-#ifndef MMB_DB_MERGE_DB_H
-#define MMB_DB_MERGE_DB_H
+#ifndef MMB_MERGE_FILE_H
+#define MMB_MERGE_FILE_H
 
 #include "db.h"
 

@@ -1,8 +1,8 @@
 /*
- * Loading monitor rows into a query set (monrows.h), and the rows an
+ * Loading monitor rows into a query set (querymon.h), and the rows an
  * import adds to the monitors table.
  */
-#include "monrows.h"
+#include "querymon.h"
 #include "db-internal.h"
 #include "util.h"
 

@@ -34,8 +34,8 @@
  *   H  uptime                               heartbeat (guest alive)
  *   L  text                                 a message for the host's user
  */
-#ifndef MMB_MERGE_H
-#define MMB_MERGE_H
+#ifndef MMB_GUEST_STREAM_H
+#define MMB_GUEST_STREAM_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,8 +3,8 @@
  * file, data = a packed binary block (db/block.h; older databases hold
  * JSON text, which readers still decode).
  */
-#ifndef MMB_DB_IMPORT_H
-#define MMB_DB_IMPORT_H
+#ifndef MMB_BLOCKWRITE_H
+#define MMB_BLOCKWRITE_H
 
 #include "db.h"
 

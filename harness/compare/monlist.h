@@ -7,11 +7,11 @@
  * comparison's own test, its p-value adjusted together with the KPIs'.
  * Monitor rows never count in the headline verdict.
  */
-#ifndef MMB_MONITORS_H
-#define MMB_MONITORS_H
+#ifndef MMB_MONLIST_H
+#define MMB_MONLIST_H
 
 #include "compare.h"
-#include "monrows.h"
+#include "querymon.h"
 
 enum monitors_mode {
 	MONITORS_CHANGED,	/* default: the rows lkp's rules and the test list */

@@ -2,10 +2,10 @@
  * Monitor rows for comparisons: the per-iteration deltas in `monitors`
  * (vmstat, meminfo, perf-stat, time, interference) pooled per kernel label
  * like samples, under lkp's names.  The rules for which rows a comparison
- * lists are not here (harness/compare/monitors.c): a callback decides.
+ * lists are not here (harness/compare/monlist.c): a callback decides.
  */
-#ifndef MMB_MONROWS_H
-#define MMB_MONROWS_H
+#ifndef MMB_QUERYMON_H
+#define MMB_QUERYMON_H
 
 #include "query.h"
 

@@ -1,4 +1,4 @@
-/* monitor: /proc/vmstat and /proc/meminfo snapshots (harness/machine/monitor.h). */
+/* procsnap: /proc/vmstat and /proc/meminfo snapshots (harness/machine/procsnap.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "interference.h"
-#include "monitor.h"
+#include "procsnap.h"
 
 #include <sys/time.h>
 
