@@ -66,14 +66,6 @@ ALLOW_CYCLES = {
 # breaks them: a cycle all of whose files lie in one passes (LAYOUT_VERBOSE
 # lists it), and the entry fails the check once its folder has none left.
 # Not a second allow list: it only shrinks.
-PENDING_CYCLES = {
-    'harness/render':
-        'render.c lists the formats (renderers[]) and they call its helpers '
-        '(render_nlabels(), render_describe_test() ...); report-emit.c lists its '
-        'back ends and they call report_cells(): broken by the rework of '
-        'harness/render (issue 44 items 1 and 2: the layouts as column lists, '
-        'REPORT_OPS written out), moving the shared helpers below the lists',
-}
 
 
 def src_files(root, top, exts=('.c', '.h')):
@@ -245,17 +237,11 @@ def file_cycles(fedges):
 
 
 def check_cycles(root, fedges, bad, notes, calls_read):
-    allow, waiting = cycle_lists(root)
-    seen, pending = set(), set()
+    allow = allowed_cycles(root)
+    seen = set()
     for comp in file_cycles(fedges):
         if comp in allow:
             seen.add(comp)
-            continue
-        folders = {os.path.dirname(f) for f in comp}
-        if len(folders) == 1 and folders <= set(waiting):
-            pending |= folders
-            notes.append(f"file cycle of {len(comp)} (pending: {PENDING_CYCLES[min(folders)]}): "
-                         f"{', '.join(comp)}")
             continue
         members = set(comp)
         steps = []
@@ -270,19 +256,13 @@ def check_cycles(root, fedges, bad, notes, calls_read):
         if calls_read:
             bad.append(f"{', '.join(comp)}: no longer a cycle: take it off ALLOW_CYCLES "
                        "in tools/check-layout.py")
-    for folder in sorted(set(waiting) - pending):
-        if calls_read:
-            bad.append(f"{folder}/: no cycle of files left: take it off PENDING_CYCLES "
-                       "in tools/check-layout.py")
 
 
-def cycle_lists(root):
-    """ALLOW_CYCLES and PENDING_CYCLES as far as their files are in root
-    (a tree of the tests holds other files)."""
-    allow = {c: why for c, why in ALLOW_CYCLES.items()
-             if all(os.path.exists(os.path.join(root, f)) for f in c)}
-    pending = {f: why for f, why in PENDING_CYCLES.items() if os.path.isdir(os.path.join(root, f))}
-    return allow, pending
+def allowed_cycles(root):
+    """ALLOW_CYCLES as far as its files are in root (a tree of the tests
+    holds other files)."""
+    return {c: why for c, why in ALLOW_CYCLES.items()
+            if all(os.path.exists(os.path.join(root, f)) for f in c)}
 
 
 def graph_text(root, rows, edges):
@@ -313,13 +293,11 @@ def graph_text(root, rows, edges):
     out.append('Files that include or call each other (`make lint` reads the calls from')
     out.append('the objects); any cycle but these fails it.')
     out.append('')
-    allow, pending = cycle_lists(root)
+    allow = allowed_cycles(root)
     for comp, why in sorted(allow.items()):
         out.append(f'- {" ↔ ".join(f"`{c}`" for c in comp)}: {why}')
     if not allow:
         out.append('- none')
-    for folder, why in sorted(pending.items()):
-        out.append(f'- not broken yet, in `{folder}/`: {why}')
     out.append('')
     return '\n'.join(out).rstrip('\n') + '\n'
 
