@@ -11,12 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * A row's verdict as a reader sees it: a monitor row that changed is
- * "changed", with no direction (it is never in the verdict, and lower is
- * not "better" for a vmstat counter).  CSV and JSON keep the test's verdict
- * beside their monitor column for scripts.
- */
 const char *render_label_of(const struct compare *c, size_t i)
 {
 	return c->label[i];

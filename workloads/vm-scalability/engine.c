@@ -120,11 +120,8 @@ static char *map_mem(const struct vms_round *r, size_t len, int fd, int extra,
 		flags = MAP_SHARED;
 		break;
 	}
-	/*
-	 * usemem maps what it only reads read-only, and a file private unless
-	 * told -S (lkp's read cases are not): a shared mapping of the sparse
-	 * file took a third of usemem's system time in lru-file-mmap-read.
-	 */
+	/* usemem maps what it only reads read-only, and a file private unless
+	 * told -S (lkp's read cases are not) */
 	if (!r->c->write && !r->c->cow && r->c->op != OP_MSYNC) {
 		prot = PROT_READ;
 		flags = r->c->backing >= B_FILE ? MAP_PRIVATE : flags;
