@@ -225,7 +225,6 @@ static void get_settings_differ(const struct compare *c, size_t r, size_t i,
 	text(cell, cell->own);
 }
 
-
 /*
  * The cells the layouts for people show and CSV/JSON do not (those print
  * the data these come from): computed here once, formatted by a layout.
@@ -307,12 +306,14 @@ static void get_lkp_stddev_pct(const struct compare *c, size_t r, size_t i,
 /* 0-day shows perf-profile and percentage stats as a difference, not a %change */
 static bool lkp_absolute(const struct compare_what *q)
 {
-	/* a monitor row's metric is already its lkp name */
-	char *name = q->monitor ? xstrdup(q->metric) : xasprintf("%s.%s", q->workload, q->metric);
-	bool abs = starts_with(name, "perf-profile") || ends_with(name, "%");
+	/*
+	 * The lkp name is workload.metric (a monitor row's metric is already
+	 * it): its head is the workload's, its tail the metric's, so no name
+	 * is built for every cell.
+	 */
+	const char *head = q->monitor ? q->metric : q->workload;
 
-	free(name);
-	return abs;
+	return starts_with(head, "perf-profile") || ends_with(q->metric, "%");
 }
 
 static bool lkp_changed(const struct compare *c, size_t r, size_t i)
@@ -411,7 +412,6 @@ int compare_mmtests_places(const char *workload, const char *metric)
 		len = (size_t)(dash - workload);
 	}
 }
-
 
 /* mmtests' decimal places of the row's values (compare_mmtests_places()) */
 static void get_places(const struct compare *c, size_t r, size_t i, struct compare_cell *cell)
