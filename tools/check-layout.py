@@ -62,11 +62,6 @@ ALLOW_CYCLES = {
         'the cgroup are one mechanism (crash-safe cleanup) split by job',
 }
 
-# Folders whose cycles are known and not broken yet, each with the work that
-# breaks them: a cycle all of whose files lie in one passes (LAYOUT_VERBOSE
-# lists it), and the entry fails the check once its folder has none left.
-# Not a second allow list: it only shrinks.
-
 
 def src_files(root, top, exts=('.c', '.h')):
     for dp, dn, fn in os.walk(os.path.join(root, top)):
@@ -236,7 +231,7 @@ def file_cycles(fedges):
     return sorted(comps)
 
 
-def check_cycles(root, fedges, bad, notes, calls_read):
+def check_cycles(root, fedges, bad, calls_read):
     allow = allowed_cycles(root)
     seen = set()
     for comp in file_cycles(fedges):
@@ -616,7 +611,7 @@ def main(argv):
     calls = {}
     if build:
         check_symbols(root, build, rows, bad, calls)
-    check_cycles(root, file_edges(root, edges, calls), bad, notes, bool(build))
+    check_cycles(root, file_edges(root, edges, calls), bad, bool(build))
     if os.environ.get('LAYOUT_VERBOSE'):
         for n in notes:
             print(n)
