@@ -154,6 +154,8 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(UNIT_LIB_OBJ) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(CPPFLAGS) -Itests/unit $(UNIT_FLAGS) -o $@ $< $(UNIT_LIB_OBJ) -lcmocka $(LDLIBS)
+# tests that compile a plugin's sources in, to check its shipped tables
+$(BUILD)/tests/unit/test_vmsmap: $(wildcard workloads/vm-scalability/*.[ch])
 
 # test_plugin_abi: the loader built as a later minor would be, with a field
 # appended to mmb_param_def and mmb_metric_def (the header generated from

@@ -72,6 +72,8 @@ done
 
 T=$(mktemp -d) || die "mktemp failed"
 trap 'rm -rf "$T"' EXIT
+. "$ROOT/bench/lib.sh"
+BENCH_RERUNS=$T/reruns
 export MMBENCH_STATE=$T/state
 # the original judges nothing: neither side is refused for load (the load is printed)
 export MMBENCH_INTERFERENCE=record
@@ -90,27 +92,10 @@ workloads:
 EOF
 done
 
-# Each side runs its case once untimed right before the measured run.  On
-# a VM whose balloon reports free pages back to the host (free page
-# reporting), memory freed a few seconds ago is no longer backed: the run
-# that takes it first pays the host's faults, 10-30x the system time of a
-# run that follows another (lru-file-mmap-read: 0.7-1.4 s against 0.04 s
-# for 512 MiB), and which side that hit decided the pair.
-
-# The run after such a report is slow even so (0.7-2.7 s of system time
-# against 0.08 s for lru-file-mmap-read at 1 GiB), so where the kernel
-# counts what it reported (page_reporting's reported_kib) a side whose
-# warm-up or measured run saw a report is run again, up to RERUNS times,
-# on either side alike: the rule looks at the host, not at the result.
-REPORTED=/sys/module/page_reporting/parameters/reported_kib RERUNS=5
-reported() { cat "$REPORTED" 2> /dev/null || echo none; }
-# true when the host took memory back since $1 (a reported() value) and
-# the side may still be run again ($2 tries so far); notes the rerun
-host_reclaimed() {
-	[ "$1" != none ] && [ "$1" != "$(reported)" ] || return 1
-	if [ "$2" -ge "$RERUNS" ]; then echo x >> "$T/reclaimed-kept"; return 1; fi
-	echo x >> "$T/reruns"
-}
+# Each side runs its case once untimed right before the measured run, and
+# a side the host took memory back from is run again (bench_host_reclaimed
+# in bench/lib.sh): lru-file-mmap-read's pair ratios swung 0.3-3.8x on
+# which side paid for it.
 
 # The original, as lkp's case script runs it; its output lines to $T/out.
 run_original() {
@@ -141,13 +126,13 @@ run_original() {
 side_original() {	# case pair
 	local try r0 script
 	script="$(declare -f run_original); $(declare -p USEMEM TASKS per size page T); run_original $1"
-	for try in $(seq 1 "$RERUNS"); do
-		r0=$(reported)
+	for try in $(seq 1 "$BENCH_RERUN_MAX"); do
+		r0=$(bench_reported)
 		# the untimed warm-up run, as the plugin's side has one (see above)
 		bash -c "$script" > /dev/null 2>&1 || die "original $1 (warm-up) failed"
 		/usr/bin/time -f 'cpu %U %S' -o "$T/time" bash -c "$script" \
 			> "$T/out" 2>&1 || die "original $1 failed: $(tail -3 "$T/out")"
-		host_reclaimed "$r0" "$try" || break
+		bench_host_reclaimed "$r0" "$try" || break
 	done
 	awk -v c="$1" -v p="$2" '
 	/bytes \/ [0-9]+ usecs = [0-9]+ KB.s/ { k[n++] = $(NF - 1) }
@@ -164,10 +149,10 @@ side_original() {	# case pair
 }
 side_plugin() {	# case pair
 	local db=$T/p.db r0 rerun
-	for rerun in $(seq 1 "$RERUNS"); do
-		r0=$(reported)
+	for rerun in $(seq 1 "$BENCH_RERUN_MAX"); do
+		r0=$(bench_reported)
 		plugin_run "$1"
-		host_reclaimed "$r0" "$rerun" || break
+		bench_host_reclaimed "$r0" "$rerun" || break
 	done
 	sqlite3 -batch -noheader -separator $'\t' "$db" "
 	  SELECT 'plugin', '$1', $2, s.metric, s.value FROM samples s JOIN iterations i ON i.id = s.iteration_id
@@ -210,13 +195,9 @@ done
 [ -t 2 ] && printf '\r%20s\r' '' >&2
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 [ -s "$T/disturbed" ] && echo "note: $(wc -l < "$T/disturbed") plugin runs were marked disturbed (foreign load or a settings change); kept, since the original ran beside the same load"
-[ -s "$T/reruns" ] && echo "note: $(wc -l < "$T/reruns") side runs were run again: the host took memory back (free page reporting) during them"
-[ -s "$T/reclaimed-kept" ] && echo "note: $(wc -l < "$T/reclaimed-kept") side runs kept after $RERUNS tries although the host took memory back during them"
-[ "$(reported)" = none ] && grep -qs . /sys/bus/virtio/drivers/virtio_balloon/virtio*/features &&
-	echo "note: a virtio balloon is present and this kernel does not count reported free pages: runs after a pause may be slow (docs/workloads.md)"
+bench_reclaim_notes
 [ -z "$RAW" ] || cp "$T/raw" "$RAW" || die "cannot write $RAW"
 
-. "$ROOT/bench/lib.sh"
 awk -F'\t' '
 function tq(df) {	# two-sided 95% t quantile
   split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086 2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 2.042", t, " ")

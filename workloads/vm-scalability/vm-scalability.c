@@ -77,8 +77,9 @@ const struct vms_case vms_cases[] = {
 	FILEC("msync-mt", .op = OP_MSYNC, .write = true, .mt = true, .shared = true),
 	FILEC("truncate", .op = OP_TRUNCATE),
 	FILEC("truncate-seq", .op = OP_TRUNCATE, .twice = true),
-	SHM("lru-shm", .write = true),
-	SHM("lru-shm-rand", .write = true, .rand = true),
+	/* lkp's lru-shm reads: each task its own tmpfs file, read-only */
+	{ .name = "lru-shm", .backing = B_SHM },
+	{ .name = "lru-shm-rand", .backing = B_SHM, .rand = true },
 	SHM("shm-pread-seq"),
 	SHM("shm-pread-seq-mt", .mt = true),
 	SHM("shm-xread-seq", .whole = true),
