@@ -137,3 +137,46 @@ bench_reclaim_notes() {
 		echo "note: a virtio balloon is present and this kernel does not count reported free pages: a run after a pause may pay the host's faults (docs/workloads.md)"
 	return 0
 }
+# Some VM kernels let the host wait before it takes a freed page
+# (page_reporting's min_free_ms: a page is reported only once it has been
+# free that long).  Where that knob exists, a fidelity bench holds
+# reporting off for its duration, so no side pays for memory the other
+# freed: the old value goes to a journal first, and is put back at exit,
+# or by the next bench start after a crash (bench_knobs_replay).
+BENCH_MIN_FREE=${BENCH_MIN_FREE:-/sys/module/page_reporting/parameters/min_free_ms}
+BENCH_KNOB_JOURNAL=${BENCH_KNOB_JOURNAL:-/var/tmp/mmbench-bench-knobs}
+# put back what a journal holds; only the knob above, only a number
+bench_knobs_replay() {
+	local j=$BENCH_KNOB_JOURNAL path val
+	[ -e "$j" ] || [ -L "$j" ] || return 0
+	if [ -L "$j" ] || [ ! -O "$j" ] || [ -n "$(find "$j" -maxdepth 0 -perm /022)" ]; then
+		echo "bench: refusing the knob journal $j: a symlink, not ours, or writable by others" >&2
+		return 1
+	fi
+	while IFS=$'\t' read -r path val; do
+		if [ "$path" = "$BENCH_MIN_FREE" ] && [[ $val =~ ^[0-9]{1,9}$ ]]; then
+			echo "$val" > "$path" || echo "bench: could not put back $path = $val" >&2
+		else
+			echo "bench: $j: skipping an entry that is not a knob the benches set" >&2
+		fi
+	done < "$j"
+	rm -f "$j"
+}
+# bench_hold_reporting: hold free page reporting off (prints what it did);
+# the caller's EXIT trap must call bench_knobs_replay
+bench_hold_reporting() {
+	local old
+	bench_knobs_replay || return 1
+	[ -w "$BENCH_MIN_FREE" ] || return 0
+	old=$(cat "$BENCH_MIN_FREE") || return 0
+	[[ $old =~ ^[0-9]+$ ]] || return 0
+	(umask 022; printf '%s\t%s\n' "$BENCH_MIN_FREE" "$old" > "$BENCH_KNOB_JOURNAL") || return 1
+	# the kernel caps the value (600000 is refused here): the largest taken
+	for v in 300000 120000 60000; do
+		if echo "$v" > "$BENCH_MIN_FREE" 2> /dev/null; then
+			echo "holding free page reporting off: $BENCH_MIN_FREE $old -> $v (put back at exit)"
+			return 0
+		fi
+	done
+	rm -f "$BENCH_KNOB_JOURNAL"
+}

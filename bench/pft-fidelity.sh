@@ -89,9 +89,11 @@ fi
 command -v sqlite3 >/dev/null || die "needs the sqlite3 CLI (apt-get install sqlite3)"
 
 T=$(mktemp -d) || die "mktemp failed"
-trap 'rm -rf "$T"' EXIT
+trap 'bench_knobs_replay; rm -rf "$T"' EXIT
+trap 'exit 130' INT TERM HUP
 . "$ROOT/bench/lib.sh"
 BENCH_RERUNS=$T/reruns
+bench_hold_reporting || die "cannot journal the knob it would change"
 # Run a private copy: a rebuild of the tree during the comparison must not
 # swap the binary or the plugin under us.  The copy finds its plugin in
 # <dir of mmbench>/workloads, first in the search path after MMBENCH_PLUGIN_PATH.

@@ -71,9 +71,11 @@ for c in "${CASE_LIST[@]}"; do
 done
 
 T=$(mktemp -d) || die "mktemp failed"
-trap 'rm -rf "$T"' EXIT
+trap 'bench_knobs_replay; rm -rf "$T"' EXIT
+trap 'exit 130' INT TERM HUP
 . "$ROOT/bench/lib.sh"
 BENCH_RERUNS=$T/reruns
+bench_hold_reporting || die "cannot journal the knob it would change"
 export MMBENCH_STATE=$T/state
 # the original judges nothing: neither side is refused for load (the load is printed)
 export MMBENCH_INTERFERENCE=record
