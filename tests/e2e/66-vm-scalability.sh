@@ -45,7 +45,7 @@ for t in $cases; do
 	# free_time where a task maps its own memory and usemem times the unmap
 	# (at most 32 mappings: small-allocs has hundreds), none for preallocated memory
 	case $t in
-	anon-r-seq|anon-r-rand|anon-w-seq|anon-w-rand|anon-[rw]-*-mt|lru-file-mmap-read*|msync|anon-w-*-hugetlb)
+	anon-r-seq|anon-r-rand|anon-w-seq|anon-w-rand|anon-[rw]-*-mt|lru-file-mmap-read*|lru-shm*|msync|anon-w-*-hugetlb)
 		[ "$nf" = 1 ] || die "$t: no free_time" ;;
 	*) [ "$nf" = 0 ] || die "$t: free_time on a case usemem gives none" ;;
 	esac
