@@ -25,6 +25,8 @@
 #       workloads.md) instead of the stand-in; also PFT_ORIG in the
 #       environment.  Only the original measures fidelity: the stand-in is
 #       a smoke test of the bench.
+# Free page reporting is held off where the kernel allows it, and a side
+# the host took memory back from anyway is run again (bench/lib.sh).
 # env: MMBENCH_BUILD (default build), CC (default cc), PFT_ORIG.
 # Not part of `make check`: it takes minutes and asserts nothing about speed.
 set -u

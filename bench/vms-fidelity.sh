@@ -95,10 +95,10 @@ workloads:
 EOF
 done
 
-# Each side runs its case once untimed right before the measured run, and
-# a side the host took memory back from is run again (bench_host_reclaimed
-# in bench/lib.sh): lru-file-mmap-read's pair ratios swung 0.3-3.8x on
-# which side paid for it.
+# Each side runs its case once untimed right before the measured run;
+# free page reporting is held off where the kernel allows it, and a side
+# the host took memory back from anyway is run again (bench/lib.sh):
+# lru-file-mmap-read's pair ratios swung 0.3-3.8x on which side paid.
 
 # The original, as lkp's case script runs it; its output lines to $T/out.
 run_original() {
