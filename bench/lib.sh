@@ -126,6 +126,16 @@ bench_host_reclaimed() {
 	fi
 	[ -z "$BENCH_RERUNS" ] || echo rerun >> "$BENCH_RERUNS"
 }
+# bench_run_side CMD...: one side's run, run again while the host took
+# memory back during it (bench_host_reclaimed)
+bench_run_side() {
+	local try r0
+	for try in $(seq 1 "$BENCH_RERUN_MAX"); do
+		r0=$(bench_reported)
+		"$@"
+		bench_host_reclaimed "$r0" "$try" || return 0
+	done
+}
 # the notes of the reruns, for the bench's report
 bench_reclaim_notes() {
 	local n

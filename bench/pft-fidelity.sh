@@ -194,16 +194,11 @@ run_mmb() {	# mode clients iteration(0 = warm-up)
 		 AND metric IN ('faults/sec', 'faults/cpu')" > "$T/row"
 }
 # side RUN_FN mode clients iteration: one side's run, run again while the
-# host took memory back during it (bench_host_reclaimed, bench/lib.sh);
+# host took memory back during it (bench_run_side, bench/lib.sh);
 # the last run's rows go to the raw file
 side() {
-	local try r0
-	for try in $(seq 1 "$BENCH_RERUN_MAX"); do
-		r0=$(bench_reported)
-		: > "$T/row"
-		"$@"
-		bench_host_reclaimed "$r0" "$try" || break
-	done
+	: > "$T/row"
+	bench_run_side "$@"
 	cat "$T/row" >> "$T/raw"
 }
 

@@ -126,17 +126,16 @@ run_original() {
 
 : > "$T/raw"
 # lkp's parse rules on the original's lines: throughput, median; CPU from GNU time
-side_original() {	# case pair
-	local try r0 script
+original_run() {	# case
+	local script
 	script="$(declare -f run_original); $(declare -p USEMEM TASKS per size page T); run_original $1"
-	for try in $(seq 1 "$BENCH_RERUN_MAX"); do
-		r0=$(bench_reported)
-		# the untimed warm-up run, as the plugin's side has one (see above)
-		bash -c "$script" > /dev/null 2>&1 || die "original $1 (warm-up) failed"
-		/usr/bin/time -f 'cpu %U %S' -o "$T/time" bash -c "$script" \
-			> "$T/out" 2>&1 || die "original $1 failed: $(tail -3 "$T/out")"
-		bench_host_reclaimed "$r0" "$try" || break
-	done
+	# the untimed warm-up run, as the plugin's side has one (see above)
+	bash -c "$script" > /dev/null 2>&1 || die "original $1 (warm-up) failed"
+	/usr/bin/time -f 'cpu %U %S' -o "$T/time" bash -c "$script" \
+		> "$T/out" 2>&1 || die "original $1 failed: $(tail -3 "$T/out")"
+}
+side_original() {	# case pair
+	bench_run_side original_run "$1"
 	awk -v c="$1" -v p="$2" '
 	/bytes \/ [0-9]+ usecs = [0-9]+ KB.s/ { k[n++] = $(NF - 1) }
 	/bytes .* copied, / { for (i = 1; i <= NF; i++) if ($i == "copied,") s = $(i + 1)
@@ -151,12 +150,8 @@ side_original() {	# case pair
 		"$T/time" >> "$T/raw"
 }
 side_plugin() {	# case pair
-	local db=$T/p.db r0 rerun
-	for rerun in $(seq 1 "$BENCH_RERUN_MAX"); do
-		r0=$(bench_reported)
-		plugin_run "$1"
-		bench_host_reclaimed "$r0" "$rerun" || break
-	done
+	local db=$T/p.db
+	bench_run_side plugin_run "$1"
 	sqlite3 -batch -noheader -separator $'\t' "$db" "
 	  SELECT 'plugin', '$1', $2, s.metric, s.value FROM samples s JOIN iterations i ON i.id = s.iteration_id
 	   WHERE s.run_id = (SELECT max(id) FROM runs) AND i.warmup = 0 AND s.metric IN ('throughput', 'median')
