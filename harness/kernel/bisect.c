@@ -3,6 +3,7 @@
  * commit confirmed (bisect.h).
  */
 #include "bisect.h"
+#include "ctltext.h"
 #include "fmtnum.h"
 #include "kbuild.h"
 #include "kbuild-internal.h"
@@ -394,15 +395,21 @@ static int one_step(struct bstate *st, const char *cand, struct bisect_step_resu
 	}
 }
 
-/* Steps until git names the first bad commit; 0 with first[] set, 1 none, -1. */
+#define BISECT_UNDECIDED 2	/* git has only skipped commits left */
+
+/*
+ * Steps until git names the first bad commit: 0 with first[] set,
+ * BISECT_UNDECIDED when only skipped commits are left, -1.
+ */
 static int steps(struct bstate *st, char *first)
 {
-	struct strbuf out = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	int rc = 0;
 
 	while (st->nsteps < MAX_STEPS) {
 		struct bstep *s = &st->steps[st->nsteps];
 		const char *word;
+		int git_rc;
 
 		strbuf_reset(&out);
 		if ((rc = git_in(st, &out, "rev-parse", "--verify", "BISECT_HEAD")) < 0)
@@ -415,36 +422,49 @@ static int steps(struct bstate *st, char *first)
 		info("bisect: step %zu: %.12s is %s (%zu runs%s%s)", st->nsteps, s->sha, word,
 		     s->r.nruns, *s->r.reason ? ": " : "", s->r.reason);
 		strbuf_reset(&out);
-		if ((rc = git_in(st, &out, "bisect", word, s->sha)) < 0)
+		strbuf_reset(&err);
+		git_rc = kbuild_git(st->clone, &out, &err, "bisect", word, s->sha, NULL);
+		/* git exits 2 when its skips leave nothing to test: an answer, not a failure */
+		if (strstr(out.buf, "only 'skip'ped commits left")) {
+			rc = BISECT_UNDECIDED;
 			break;
+		}
+		if (git_rc != 0) {
+			rc = error("bisect: git bisect %s %.12s in %s: %s", word, s->sha, st->clone,
+				   strtrim(err.buf));
+			break;
+		}
 		if (strstr(out.buf, "is the first bad commit")) {
 			snprintf(first, 41, "%.40s", strtrim(out.buf));
 			break;
 		}
-		if (strstr(out.buf, "only 'skip'ped commits left")) {
-			printf("%s\n", out.buf);
-			rc = 1;
-			break;
-		}
 	}
 	strbuf_release(&out);
+	strbuf_release(&err);
 	return rc;
 }
 
-/* A finished bisect's answer from its log ("# first bad commit: [sha] ..."). */
+/*
+ * A finished bisect's answer from its log: 0 and first[] from "# first bad
+ * commit: [sha] ...", BISECT_UNDECIDED when it ended with only skipped
+ * commits left, 1 when it has not finished.
+ */
 static int done_before(struct bstate *st, char *first)
 {
 	struct strbuf out = STRBUF_INIT;
 	const char *p;
-	int found = 0;
+	int rc = 1;
 
-	if (git_in(st, &out, "bisect", "log", NULL) == 0 &&
-	    (p = strstr(out.buf, "# first bad commit: [")) && strlen(p) > 21 + 40) {
-		snprintf(first, 41, "%.40s", p + 21);
-		found = 1;
+	if (git_in(st, &out, "bisect", "log", NULL) == 0) {
+		if ((p = strstr(out.buf, "# first bad commit: [")) && strlen(p) > 21 + 40) {
+			snprintf(first, 41, "%.40s", p + 21);
+			rc = 0;
+		} else if (strstr(out.buf, "# only skipped commits left to test")) {
+			rc = BISECT_UNDECIDED;
+		}
 	}
 	strbuf_release(&out);
-	return found;
+	return rc;
 }
 
 /* Resumed: the steps of earlier invocations, from the log and the stored runs. */
@@ -500,10 +520,61 @@ static void print_row(struct bstate *st, const char *sha, const char *decision, 
 	free(c);
 }
 
+/* The table of good, each step, bad; the product of the decided steps' 1 - bound. */
+static double print_steps(struct bstate *st)
+{
+	double conf = 1;
+
+	printf("\n  commit        step   runs          mean  change vs good [95%% CI]     error bound\n");
+	print_row(st, st->good, "good", -1);
+	for (size_t i = 0; i < st->nsteps; i++) {
+		/* a skip decided nothing: it has no error bound */
+		print_row(st, st->steps[i].sha, bisect_decision_name(st->steps[i].r.decision),
+			  st->steps[i].r.decision == BISECT_SKIP ? -1 : st->steps[i].r.error_bound);
+		if (st->steps[i].r.decision != BISECT_SKIP)
+			conf *= 1 - st->steps[i].r.error_bound;
+	}
+	print_row(st, st->bad, "bad", -1);
+	return conf;
+}
+
+/*
+ * Only skipped commits left: git's candidates (from its log, so a resumed
+ * bisect prints the same) and the steps; exit 1, as "nothing to bisect".
+ */
+static int print_undecided(struct bstate *st)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *tag = "# possible first bad commit: [";
+	size_t ncand = 0;
+
+	printf("no first bad commit: only commits the steps skipped (undecided after --max-rounds "
+	       "%d) are left; the first bad commit is one of:\n", st->o->step.max_rounds);
+	if (git_in(st, &out, "bisect", "log", NULL) == 0)
+		for (const char *p = out.buf; (p = strstr(p, tag)); ncand++) {
+			const char *sha = p + strlen(tag), *nl = strchr(sha, '\n');
+			size_t len = nl ? (size_t)(nl - sha) : strlen(sha);
+			/* "[sha] subject": the subject is the tree's text, escaped for the terminal */
+			char *subject = xstrndup(len > 42 ? sha + 42 : "", len > 42 ? len - 42 : 0);
+
+			printf("  %.12s %s\n", sha, ctl_show(subject));
+			free(subject);
+			p = sha;
+		}
+	print_steps(st);
+	printf("steps: %zu, %zu candidates left (a change this small against the run-to-run "
+	       "spread needs more rounds a step: --max-rounds, or a bisect of fewer commits); "
+	       "machine time this invocation: %.0fs; %zu runs stored in %s\n", st->nsteps, ncand,
+	       st->machine_s, st->nruns, st->tsv);
+	strbuf_release(&out);
+	return 1;
+}
+
 static int print_answer(struct bstate *st, const char *first)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	double conf = 1;
+	char *shown;
+	double conf;
 	char *parent_rev = xasprintf("%s^", first), parent[41];
 	size_t n0 = (size_t)st->o->endpoint_rounds, np, nf;
 	double *p, *f;
@@ -513,16 +584,10 @@ static int print_answer(struct bstate *st, const char *first)
 	if (kbuild_git(st->clone, &out, &err, "show", "-s",
 		       "--format=%H%n  %s%n  Author: %an <%ae>", first, NULL) != 0)
 		strbuf_addstr(&out, first);
-	printf("first bad commit: %s\n", strtrim(out.buf));
-	printf("\n  commit        step   runs          mean  change vs good [95%% CI]     error bound\n");
-	print_row(st, st->good, "good", -1);
-	for (size_t i = 0; i < st->nsteps; i++) {
-		print_row(st, st->steps[i].sha, bisect_decision_name(st->steps[i].r.decision),
-			  st->steps[i].r.error_bound);
-		if (st->steps[i].r.decision != BISECT_SKIP)
-			conf *= 1 - st->steps[i].r.error_bound;
-	}
-	print_row(st, st->bad, "bad", -1);
+	shown = text_escape(strtrim(out.buf), true);	/* the tree's author and subject */
+	printf("first bad commit: %s\n", shown);
+	free(shown);
+	conf = print_steps(st);
 	strbuf_reset(&out);
 	if (git_in(st, &out, "rev-parse", "--verify", parent_rev) < 0) {
 		rc = -1;
@@ -595,9 +660,12 @@ int bisect_run(const struct bisect_opts *o, const struct bisect_measure *m)
 	if ((rc = check_endpoints(&st)) != 0)
 		goto out;
 	earlier_steps(&st);
-	if (!done_before(&st, first) && (rc = steps(&st, first)) != 0)
-		goto out;
-	rc = *first ? print_answer(&st, first) : 1;
+	if ((rc = done_before(&st, first)) == 1)
+		rc = steps(&st, first);
+	if (rc == BISECT_UNDECIDED)
+		rc = print_undecided(&st);
+	else if (rc == 0)
+		rc = *first ? print_answer(&st, first) : 1;
 out:
 	bstate_release(&st);
 	return rc;

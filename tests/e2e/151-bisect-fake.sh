@@ -9,6 +9,8 @@
 #  - the same command again resumes: no new runs measured; with another
 #    metric it is refused
 #  - a history with no change: "nothing to bisect", exit 1
+#  - steps that skip until git has only skipped commits left: "no first bad
+#    commit" with the candidates and the steps, exit 1, also when resumed
 #  - without MMBENCH_BISECT_FAKE a run is a kernel build (fails here: exit 1)
 set -u
 MM="$MMBENCH_BUILD/mmbench"
@@ -86,6 +88,32 @@ echo 100 >"$t/value"
 gc commit -q -am "back to 100"
 gc tag same
 expect 1 "nothing to bisect: good vs bad is" -- "$MM" bisect --tree "$t" --good good --bad same --metric fake.value
+
+# a change the steps cannot place: good 100, three commits at 95, bad 90 at
+# sd 2 and --max-rounds 4 (seed 3 skips the last step's commit): git is left
+# with only skipped commits, which is an answer (exit 1 with the candidates
+# and the steps), not a git failure; resumed, the same answer, nothing measured
+for i in 1 2 3; do
+	echo 95 >"$t/value"
+	echo "# halfway $i" >>"$t/notes"
+	gc commit -q -am "halfway $i"
+done
+echo 90 >"$t/value"
+gc commit -q -am "all the way"
+gc tag bad2
+for pass in first resumed; do
+	expect 1 "^no first bad commit: only commits the steps skipped (undecided after --max-rounds 4)" -- \
+		env MMBENCH_BISECT_FAKE_SD=2 MMBENCH_BISECT_SEED=3 "$MM" bisect --tree "$t" --good same \
+		--bad bad2 --metric fake.value --max-rounds 4
+	grep -q "^  $(git -C "$t" rev-parse --short=12 bad2) all the way$" "$work/out" ||
+		{ cat "$work/out"; fail "the candidates do not name bad2"; }
+	grep -q "^  [0-9a-f]\{12\}  skip " "$work/out" || { cat "$work/out"; fail "no skipped step in the table"; }
+	grep -q "^steps: [0-9]*, [0-9]* candidates left" "$work/out" || { cat "$work/out"; fail "no steps line"; }
+	grep -q "error: " "$work/err" && { cat "$work/err"; fail "an undecided bisect printed an error"; }
+	[ $pass = first ] && runs=$(cat "$MMBENCH_CACHE"/bisect/*-$(git -C "$t" rev-parse --short=12 bad2)/runs.tsv | wc -l)
+done
+[ "$(cat "$MMBENCH_CACHE"/bisect/*-$(git -C "$t" rev-parse --short=12 bad2)/runs.tsv | wc -l)" = "$runs" ] ||
+	fail "the resumed undecided bisect measured again"
 
 # without the synthetic measurement each run is a kernel build of the
 # commit: this tree is not a kernel, so the first build fails with its log
