@@ -23,6 +23,10 @@
  *    allows (with THP on for the region, a fault maps a whole folio, so
  *    as few as pages / folio pages faults are expected).
  * Deliberate differences, none inside the timed loop:
+ *  - the launcher sets go only once it has seen each worker running beside
+ *    it, not just READY (pft_wait_running()): pft's worker 1 started 0-4 ms
+ *    after its launcher (16 runs at -t2), a worker woken on the launcher's
+ *    CPU waiting for the next tick;
  *  - pft clips n to the allowed CPUs; we run exactly `clients` workers (the
  *    variant label must not lie) and warn instead;
  *  - every worker calls clock_gettime/getrusage once before READY, so the
@@ -104,6 +108,7 @@ struct pft_comm;
  */
 struct pft_worker {
 	int ready;
+	unsigned long spins;	/* counts up while it waits for go: seen running */
 	struct timespec start, end;
 	struct rusage ru_start, ru_end;
 	/*
@@ -205,8 +210,10 @@ static int pft_worker_body(struct pft_worker *w)
 
 	pft_warm(w);
 	__atomic_store_n(&w->ready, 1, __ATOMIC_RELEASE);
-	while ((go = __atomic_load_n(&comm->go, __ATOMIC_ACQUIRE)) == 0)
+	while ((go = __atomic_load_n(&comm->go, __ATOMIC_ACQUIRE)) == 0) {
+		__atomic_store_n(&w->spins, w->spins + 1, __ATOMIC_RELAXED);
 		cpu_relax();
+	}
 	if (go < 0)
 		return -1;
 	pft_touch(w, comm->page, comm->line, comm->lines);
@@ -336,7 +343,44 @@ static void pft_abort(struct pft_state *st, int started)
 	}
 }
 
-/* Start workers 1..n-1 and wait until each is ready; untimed. */
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/*
+ * Wait until each worker is seen running beside the launcher: its spin
+ * count moves while the launcher itself runs (a 20 us window it was not
+ * preempted in).  READY alone is not enough: a worker woken on the
+ * launcher's CPU is ready but off the CPU, and after go it waits for the
+ * next tick (4 ms at HZ=250: 3% of a 256 MiB run at -t2, in about half of
+ * the runs).  Untimed, and bounded to 100 ms in all: with more workers
+ * than CPUs some cannot run beside it.
+ */
+static void pft_wait_running(struct pft_comm *comm, int n)
+{
+	uint64_t deadline = mono_ns() + 100000000u;
+
+	for (int j = 1; j < n; j++) {
+		for (;;) {
+			unsigned long spins = __atomic_load_n(&comm->w[j].spins, __ATOMIC_RELAXED);
+			uint64_t t0 = mono_ns(), t1;
+
+			do {
+				cpu_relax();
+				t1 = mono_ns();
+			} while (t1 - t0 < 20000);
+			if ((__atomic_load_n(&comm->w[j].spins, __ATOMIC_RELAXED) != spins &&
+			     t1 - t0 < 100000) || t1 > deadline)
+				break;
+		}
+	}
+}
+
+/* Start workers 1..n-1 and wait until each is ready and running; untimed. */
 static int pft_start_workers(const struct mmb_host *host, struct mmb_ctx *ctx,
 			     struct pft_state *st)
 {
@@ -384,6 +428,7 @@ static int pft_start_workers(const struct mmb_host *host, struct mmb_ctx *ctx,
 			}
 		}
 	}
+	pft_wait_running(comm, st->n);
 	return MMB_OK;
 }
 
@@ -476,6 +521,20 @@ static void pft_check_faults(const struct mmb_host *host, struct mmb_ctx *ctx,
 					       : ((double)minflt - (double)st->pages) / (double)st->pages));
 }
 
+/* Latest minus earliest of the workers' starts (or ends), in ms. */
+static double pft_spread_ms(const struct pft_comm *comm, int n, bool starts)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+
+	for (int j = 0; j < n; j++) {
+		int64_t t = ts_ns(starts ? &comm->w[j].start : &comm->w[j].end);
+
+		lo = t < lo ? t : lo;
+		hi = t > hi ? t : hi;
+	}
+	return (double)(hi - lo) / 1e6;
+}
+
 /* The workers' clocks and rusage into pft's metrics; untimed. */
 static int pft_report(const struct mmb_host *host, struct mmb_ctx *ctx, struct pft_state *st)
 {
@@ -515,6 +574,9 @@ static int pft_report(const struct mmb_host *host, struct mmb_ctx *ctx, struct p
 		  (unsigned long)((st->region_bytes + comm->page * st->n) >> 30),
 		  st->n, comm->lines, user, sys, wall,
 		  (double)st->pages / cpu, (double)st->pages / wall);
+	/* the workers' spread: a late start or a slow worker stretches wall */
+	host->log(ctx, MMB_LOG_DEBUG, "pft workers: starts within %.3f ms, ends within %.3f ms",
+		  pft_spread_ms(comm, st->n, true), pft_spread_ms(comm, st->n, false));
 	return MMB_OK;
 }
 
