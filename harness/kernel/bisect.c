@@ -552,10 +552,11 @@ static int print_undecided(struct bstate *st)
 	       "%d) are left; the first bad commit is one of:\n", st->o->step.max_rounds);
 	if (git_in(st, &out, "bisect", "log", NULL) == 0)
 		for (const char *p = out.buf; (p = strstr(p, tag)); ncand++) {
-			const char *sha = p + strlen(tag), *nl = strchr(sha, '\n');
-			size_t len = nl ? (size_t)(nl - sha) : strlen(sha);
+			const char *sha = p + strlen(tag), *nl = strchrnul(sha, '\n');
+			const char *end = memchr(sha, ']', (size_t)(nl - sha));
+			const char *from = end && end + 2 <= nl ? end + 2 : nl;
 			/* "[sha] subject": the subject is the tree's text, escaped for the terminal */
-			char *subject = xstrndup(len > 42 ? sha + 42 : "", len > 42 ? len - 42 : 0);
+			char *subject = xstrndup(from, (size_t)(nl - from));
 
 			printf("  %.12s %s\n", sha, ctl_show(subject));
 			free(subject);
