@@ -348,7 +348,7 @@ static uint64_t mono_ns(void)
 	struct timespec t;
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+	return (uint64_t)ts_ns(&t);
 }
 
 /*
