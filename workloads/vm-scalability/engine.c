@@ -12,7 +12,7 @@
  * and every task's time is from there.  Memory a task maps itself is
  * mapped inside its time and unmapped after it, timed on its own (lkp's
  * free_time); preallocated memory has no free time.  Work is done one
- * word per step (walk_words()), and counted as usemem counts it: the
+ * word per step (walk.c), and counted as usemem counts it: the
  * words touched plus an eighth of the memory the task was given.
  */
 #include "vms.h"
@@ -36,19 +36,11 @@
 
 #define READ_CHUNK	4096u		/* read() size of the readonce/twice cases: dd bs=4k */
 #define TRUNC_STEP	(1u << 20)	/* truncate-seq: bytes cut per call */
-#define CHECK_WORDS	0xffffu		/* words between runtime/stop checks */
 #define CHECK_BLOCKS	0x3fu		/* file blocks (256 KiB) between them */
-/*
- * The per-word loop and its call start on a cache line.  At a few cycles a
- * word, where they fall mod 64 moved user time 10% (the same code at 32
- * mod 64 in the plugin ran 1.10-1.14x usemem's, at 0 mod 64 in a test
- * program 1.00): without this, an edit anywhere above moved the figures.
- */
-#define HOT_CODE_ALIGN	64
 #define SMALL_UNIT_PAGES 10		/* small-allocs: each mapping is 10 pages */
 #define FREE_TIMED_MAX	32		/* usemem times the free of at most 32 mappings */
 
-static uint64_t mono_ns(void)
+uint64_t vms_mono_ns(void)
 {
 	struct timespec ts;
 
@@ -78,7 +70,7 @@ static void ready_then_wait(struct vms_ctl *ctl)
 		futex_wait(&ctl->go, 0, 0);
 }
 
-static int task_fail(struct vms_res *res, const char *what, int e)
+int vms_task_fail(struct vms_res *res, const char *what, int e)
 {
 	if (!res->err) {
 		res->err = e ? e : EIO;
@@ -96,17 +88,17 @@ static int make_object(const struct vms_round *r, size_t len, struct vms_res *re
 	if (r->c->backing == B_SHM) {
 		fd = memfd_create("mmbench-vm-scalability", MFD_CLOEXEC);
 		if (fd < 0)
-			return task_fail(res, "memfd_create", errno);
+			return vms_task_fail(res, "memfd_create", errno);
 	} else {
 		snprintf(path, sizeof(path), "%s/mmbench-vms-XXXXXX", r->dir);
 		fd = mkstemp(path);
 		if (fd < 0)
-			return task_fail(res, "mkstemp in dir", errno);
+			return vms_task_fail(res, "mkstemp in dir", errno);
 		unlink(path);
 	}
 	if (ftruncate(fd, (off_t)len) < 0) {
 		close(fd);
-		return task_fail(res, "ftruncate", errno);
+		return vms_task_fail(res, "ftruncate", errno);
 	}
 	return fd;
 }
@@ -119,7 +111,17 @@ static char *map_mem(const struct vms_round *r, size_t len, int fd, int extra,
 
 	switch (r->c->backing) {
 	case B_ANON:
-		flags = MAP_PRIVATE | MAP_ANONYMOUS;
+		/*
+		 * usemem's "anonymous" memory is a private map of /dev/zero,
+		 * its default file (only lkp's hugetlb cases pass -O): each
+		 * mapping is then at file offset 0 and merges with no other,
+		 * so small-allocs' 40 KiB units are a VMA each, 13,107 per
+		 * task at 1 GiB.  MAP_ANONYMOUS merged them into one: a
+		 * kernel change to VMA merging or lookup would have shown in
+		 * lkp's small-allocs and not here.
+		 */
+		flags = MAP_PRIVATE;
+		fd = r->zero_fd;
 		break;
 	case B_HUGETLB:
 		flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB;
@@ -134,87 +136,22 @@ static char *map_mem(const struct vms_round *r, size_t len, int fd, int extra,
 		prot = PROT_READ;
 		flags = r->c->backing >= B_FILE ? MAP_PRIVATE : flags;
 	}
-	p = mmap(NULL, len, prot, flags | extra, r->c->backing >= B_FILE ? fd : -1, 0);
+	p = mmap(NULL, len, prot, flags | extra, r->c->backing == B_HUGETLB ? -1 : fd, 0);
 	if (p == MAP_FAILED) {
-		task_fail(res, "mmap", errno);
+		vms_task_fail(res, "mmap", errno);
 		return NULL;
 	}
 	return p;
 }
 
-/*
- * The per-step choices usemem makes, kept in memory and read on every
- * step as its -O build does (a store through the volatile word pointer
- * may change them).  Only random is ever on here; the others are the
- * checks usemem's options cost it (verify, fixed data, delay, a count).
- */
-struct walk_plan {
-	unsigned long random, verify, fixed_data, delay, limit, stride;
-};
-
-/*
- * One word, read or written, through a call as in usemem's -O build
- * (which keeps its access function out of line): a call per word is a
- * good part of its user time.  Laid out as usemem's is, the read falling
- * through and the write a taken branch: at a few cycles a word, one more
- * taken branch on the read path cost the read-only cases 10-20% more
- * user time than usemem's.
- */
-__attribute__((noipa, aligned(HOT_CODE_ALIGN))) static unsigned long word_access(volatile unsigned long *p,
-							 unsigned long idx, int read,
-							 unsigned long data)
+/* A task's walk over its words (walk.c), seeded per task as usemem seeds each. */
+static size_t walk_words(char *p, size_t len, bool read, unsigned int seed, struct vms_res *res)
 {
-	if (__builtin_expect(read, 1))
-		return p[idx];
-	p[idx] = data;
-	return 0;
-}
-
-/*
- * Read or write [p, p + len) one word per step, as usemem does: in order,
- * or a random word each step (with replacement: nearly every step on
- * another page).  A page-at-a-time loop the compiler vectorises did a GiB
- * in under 0.1 s of user time where usemem takes 0.4-0.5 s, and usemem's
- * random reads take 2-2.5 s: a user-space change would look five times
- * smaller than in lkp.  Returns the bytes touched (8 per step).
- */
-__attribute__((aligned(HOT_CODE_ALIGN)))
-static size_t walk_words(const struct vms_round *r, char *p, size_t len, bool read,
-			 unsigned int seed, struct vms_res *res)
-{
-	struct walk_plan plan = { .random = r->c->rand, .stride = 1 };
-	struct walk_plan *volatile hide = &plan;	/* not constant-folded away */
-	const struct walk_plan *o = hide;
-	volatile unsigned long *vp = (unsigned long *)(void *)p;
-	unsigned long m = len / sizeof(unsigned long), left = o->limit;
 	struct drand48_data rd;
-	size_t done = 0;
+	int pass = 0;
 
 	srand48_r((long)seed + 1, &rd);
-	for (unsigned long i = 0; i < m; i += o->stride) {
-		unsigned long idx = i, data;
-
-		if (o->random) {
-			long v;
-
-			lrand48_r(&rd, &v);
-			idx = (unsigned long)((double)(m - 1) * (double)v / 2147483648.0);
-		}
-		if (o->verify && vp[idx] != idx) {
-			task_fail(res, "verify", EIO);
-			break;
-		}
-		data = o->fixed_data ? o->fixed_data : idx;
-		word_access(vp, idx, read, data);
-		done += sizeof(unsigned long);
-		if (o->delay && (idx & o->delay))
-			sched_yield();
-		if (!(i & CHECK_WORDS) && (r->ctl->stop || mono_ns() > r->deadline_ns))
-			break;
-		if (left && !--left)
-			break;
-	}
-	return done;
+	return vms_walk_words((volatile unsigned long *)(void *)p, len, read, &rd, &pass, res);
 }
 
 /* usemem's count: the words touched and an eighth of the memory given. */
@@ -226,7 +163,7 @@ static uint64_t lkp_bytes(size_t touched, size_t given)
 /* A task's time: from the round's start (usemem's clock starts with the program). */
 static uint64_t task_usecs(const struct vms_round *r)
 {
-	return (mono_ns() - r->t0_ns) / 1000;
+	return (vms_mono_ns() - r->t0_ns) / 1000;
 }
 
 /*
@@ -242,12 +179,12 @@ static size_t read_file(const struct vms_round *r, int fd, size_t len, struct vm
 	size_t done = 0, blocks = 0, in_full = 0, in_part = 0, out_full = 0, out_part = 0;
 
 	if (null < 0) {
-		task_fail(res, "open /dev/null", errno);
+		vms_task_fail(res, "open /dev/null", errno);
 		return 0;
 	}
 	for (int pass = 0; pass < (r->c->twice ? 2 : 1); pass++) {
 		if (lseek(fd, 0, SEEK_SET) < 0) {
-			task_fail(res, "lseek", errno);
+			vms_task_fail(res, "lseek", errno);
 			break;
 		}
 		for (size_t off = 0; off < len;) {
@@ -260,21 +197,21 @@ static size_t read_file(const struct vms_round *r, int fd, size_t len, struct vm
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n <= 0) {
-				task_fail(res, "read", n < 0 ? errno : EIO);
+				vms_task_fail(res, "read", n < 0 ? errno : EIO);
 				goto out;
 			}
 			*(n == READ_CHUNK ? &in_full : &in_part) += 1;
 			if (r->ctl->stop)
 				goto out;
 			if (write(null, buf, (size_t)n) != n) {
-				task_fail(res, "write /dev/null", errno ? errno : EIO);
+				vms_task_fail(res, "write /dev/null", errno ? errno : EIO);
 				goto out;
 			}
 			*(n == READ_CHUNK ? &out_full : &out_part) += 1;
 			off += (size_t)n;
 			done += (size_t)n;
 			/* the clock not every block: a read per 4 KiB was a fifth of dd's user time */
-			if (!(++blocks & CHECK_BLOCKS) && mono_ns() > r->deadline_ns)
+			if (!(++blocks & CHECK_BLOCKS) && vms_mono_ns() > r->deadline_ns)
 				goto out;
 		}
 	}
@@ -286,7 +223,7 @@ out:
 
 static uint64_t usecs_since(uint64_t t0)
 {
-	return (mono_ns() - t0) / 1000;
+	return (vms_mono_ns() - t0) / 1000;
 }
 
 /*
@@ -301,25 +238,34 @@ static void small_allocs(const struct vms_round *r, size_t share, struct vms_res
 	uint64_t t0, words = 0;
 
 	if (!v) {
-		task_fail(res, "calloc", ENOMEM);
+		vms_task_fail(res, "calloc", ENOMEM);
 		ready_then_wait(r->ctl);
 		return;
 	}
 	memset(v, 0, (n ? n : 1) * sizeof(*v));	/* faulted in before the clock */
 	ready_then_wait(r->ctl);
-	for (; got < n && !r->ctl->stop && mono_ns() <= r->deadline_ns; got++) {
+	for (; got < n && !r->ctl->stop && vms_mono_ns() <= r->deadline_ns; got++) {
 		v[got] = map_mem(r, unit, -1, 0, res);
 		if (!v[got])
 			break;
-		words += walk_words(r, v[got], unit, true, (unsigned int)got, res);
+		words += walk_words(v[got], unit, true, (unsigned int)got, res);
 	}
 	res->usecs = task_usecs(r);
 	res->bytes = lkp_bytes(words, got * unit);
-	t0 = mono_ns();
+	/*
+	 * More mappings than that, usemem leaves to its exit, which tears
+	 * them down at once: unmapping 13,107 VMAs one call each cost the
+	 * tasks 1.20x usemem's system time.  A process task exits right
+	 * after this; threads unmap (untimed), the round may not be the last.
+	 */
+	if (got > FREE_TIMED_MAX && !r->c->mt)
+		goto out;
+	t0 = vms_mono_ns();
 	for (size_t i = 0; i < got; i++)
 		munmap(v[i], unit);
 	if (got && got <= FREE_TIMED_MAX)
-		res->free_usecs = (mono_ns() - t0) / 1000 + 1;
+		res->free_usecs = (vms_mono_ns() - t0) / 1000 + 1;
+out:
 	free(v);
 }
 
@@ -330,29 +276,29 @@ static void truncate_file(const struct vms_round *r, int fd, size_t len, struct 
 	uint64_t t0, sum = 0;
 
 	if (p == MAP_FAILED) {
-		task_fail(res, "mmap", errno);
+		vms_task_fail(res, "mmap", errno);
 		ready_then_wait(r->ctl);
 		return;
 	}
 	ready_then_wait(r->ctl);
-	t0 = mono_ns();
+	t0 = vms_mono_ns();
 	for (size_t off = 0; off < len; off += r->page)
 		sum += (unsigned char)p[off];
 	res->fault_usecs = usecs_since(t0);
 	res->fault_bytes = len;
 	res->sink += sum;
 	munmap(p, len);
-	t0 = mono_ns();
+	t0 = vms_mono_ns();
 	if (r->c->twice) {
 		for (size_t left = len; left;) {
 			left = left > TRUNC_STEP ? left - TRUNC_STEP : 0;
 			if (ftruncate(fd, (off_t)left) < 0) {
-				task_fail(res, "ftruncate", errno);
+				vms_task_fail(res, "ftruncate", errno);
 				break;
 			}
 		}
 	} else if (ftruncate(fd, 0) < 0) {
-		task_fail(res, "ftruncate", errno);
+		vms_task_fail(res, "ftruncate", errno);
 	}
 	res->usecs = usecs_since(t0);
 	res->bytes = len;
@@ -380,15 +326,15 @@ static void task_readfile(const struct vms_round *r, int fd, size_t share, struc
 	uint64_t t0;
 
 	if (posix_memalign(&buf, r->page, READ_CHUNK)) {
-		task_fail(res, "posix_memalign", ENOMEM);
+		vms_task_fail(res, "posix_memalign", ENOMEM);
 		ready_then_wait(r->ctl);
 		return;
 	}
 	memset(buf, 0, READ_CHUNK);
 	ready_then_wait(r->ctl);
-	t0 = mono_ns();
+	t0 = vms_mono_ns();
 	res->bytes = read_file(r, fd, share, res, buf);
-	res->usecs = (mono_ns() - t0) / 1000;
+	res->usecs = (vms_mono_ns() - t0) / 1000;
 	free(buf);
 }
 
@@ -419,14 +365,14 @@ static void task_own(const struct vms_round *r, int idx, struct vms_res *res)
 	ready_then_wait(r->ctl);
 	if (!(p = map_mem(r, share, fd, 0, res)))
 		goto out;
-	done = walk_words(r, p, share, !r->c->write, (unsigned int)idx * 7919u, res);
+	done = walk_words(p, share, !r->c->write, (unsigned int)idx * 7919u, res);
 	if (r->c->op == OP_MSYNC && msync(p, share, MS_SYNC) < 0)
-		task_fail(res, "msync", errno);
+		vms_task_fail(res, "msync", errno);
 	res->usecs = task_usecs(r);
 	res->bytes = lkp_bytes(done, share);
-	t0 = mono_ns();
+	t0 = vms_mono_ns();
 	munmap(p, share);
-	res->free_usecs = (mono_ns() - t0) / 1000 + 1;
+	res->free_usecs = (vms_mono_ns() - t0) / 1000 + 1;
 out:
 	if (fd >= 0)
 		close(fd);
@@ -443,10 +389,10 @@ static void task_shared(const struct vms_round *r, int idx, struct vms_res *res)
 
 	slice(r, idx, &off, &len);
 	ready_then_wait(r->ctl);
-	done = walk_words(r, r->region + off, len, !r->c->write && !r->c->cow,
+	done = walk_words(r->region + off, len, !r->c->write && !r->c->cow,
 			  (unsigned int)idx * 7919u, res);
 	if (r->c->op == OP_MSYNC && msync(r->region + off, len, MS_SYNC) < 0)
-		task_fail(res, "msync", errno);
+		vms_task_fail(res, "msync", errno);
 	res->usecs = task_usecs(r);
 	res->bytes = lkp_bytes(done, len);
 }
@@ -501,15 +447,15 @@ static void move_region(struct vms_round *r)
 	void *p;
 
 	if (to == MAP_FAILED) {
-		task_fail(res, "mmap", errno);
+		vms_task_fail(res, "mmap", errno);
 		return;
 	}
-	t0 = mono_ns();
+	t0 = vms_mono_ns();
 	p = mremap(r->region, r->region_len, r->region_len, MREMAP_MAYMOVE | MREMAP_FIXED, to);
 	res->usecs = usecs_since(t0);
 	if (p == MAP_FAILED) {
 		munmap(to, r->region_len);
-		task_fail(res, "mremap", errno);
+		vms_task_fail(res, "mremap", errno);
 		return;
 	}
 	r->region = p;
@@ -540,7 +486,7 @@ static void wait_tasks(const struct mmb_host *host, struct mmb_ctx *ctx, struct 
 			usleep(5000);	/* the tasks time themselves: a rare wake-up */
 		}
 		if (!r->res[i].err && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
-			task_fail(&r->res[i], WIFSIGNALED(status) ? strsignal(WTERMSIG(status))
+			vms_task_fail(&r->res[i], WIFSIGNALED(status) ? strsignal(WTERMSIG(status))
 								  : "exit status", EIO);
 	}
 }
@@ -554,11 +500,11 @@ static int start_tasks(struct vms_round *r, pid_t *pids, pthread_t *th, struct t
 			int e = pthread_create(&th[i], NULL, thread_main, &args[i]);
 
 			if (e)
-				return task_fail(&r->res[r->nr_task], "pthread_create", e);
+				return vms_task_fail(&r->res[r->nr_task], "pthread_create", e);
 		} else {
 			pids[i] = fork();
 			if (pids[i] < 0)
-				return task_fail(&r->res[r->nr_task], "fork", errno);
+				return vms_task_fail(&r->res[r->nr_task], "fork", errno);
 			if (pids[i] == 0) {
 				prctl(PR_SET_PDEATHSIG, SIGKILL);
 				task_body(r, i);
@@ -585,7 +531,7 @@ static int run_tasks(const struct mmb_host *host, struct mmb_ctx *ctx, struct vm
 	int started = 0, ret = -1;
 
 	if (!pids || !th || !args) {
-		task_fail(&r->res[r->nr_task], "calloc", ENOMEM);
+		vms_task_fail(&r->res[r->nr_task], "calloc", ENOMEM);
 		goto out;
 	}
 	if (start_tasks(r, pids, th, args, &started) == 0) {
@@ -614,14 +560,23 @@ int vms_round_run(const struct mmb_host *host, struct mmb_ctx *ctx, struct vms_r
 	int ret = 0;
 
 	r->fd = -1;
+	r->zero_fd = -1;
 	r->region = NULL;
 	memset(r->res, 0, sizeof(*r->res) * ((size_t)r->nr_task + 1));
 	memset((void *)r->ctl, 0, sizeof(*r->ctl));
 	/* the round's clock, and the host's timed region, start where usemem's does */
 	if (region_calls)
 		host->timed_begin(ctx);
-	r->t0_ns = mono_ns();
-	if (r->c->shared && map_shared(r) < 0)
+	r->t0_ns = vms_mono_ns();
+	vms_walk_set(&(const struct vms_walk){
+		.random = r->c->rand,
+		.step = sizeof(unsigned long),
+		.ctl = r->ctl,
+		.deadline_ns = r->deadline_ns,
+	});
+	if (r->c->backing == B_ANON && (r->zero_fd = open("/dev/zero", O_RDONLY | O_CLOEXEC)) < 0)
+		ret = vms_task_fail(&r->res[r->nr_task], "open /dev/zero", errno);
+	if (!ret && r->c->shared && map_shared(r) < 0)
 		ret = -1;
 	if (!ret)
 		ret = run_tasks(host, ctx, r);
@@ -633,6 +588,8 @@ int vms_round_run(const struct mmb_host *host, struct mmb_ctx *ctx, struct vms_r
 		munmap(r->region, r->region_len);
 	if (r->fd >= 0)
 		close(r->fd);
+	if (r->zero_fd >= 0)
+		close(r->zero_fd);
 	for (int i = 0; i <= r->nr_task; i++) {
 		if (!r->res[i].err)
 			continue;

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/types.h>
 
 #include <mmbench/workload.h>
@@ -72,8 +73,40 @@ struct vms_round {
 	char *region;			/* the shared region, NULL for own regions */
 	size_t region_len;
 	int fd;				/* the shared object, -1 none */
+	int zero_fd;			/* /dev/zero, what B_ANON maps; -1 none */
 	char errbuf[160];
 };
+
+/*
+ * How vms_walk_words() steps through a task's memory (walk.c): the
+ * choices usemem reads from memory on every step, one set per round.
+ * Only random is ever on here; the others are the checks its options
+ * cost it each step.
+ */
+struct vms_walk {
+	int random;			/* a random word each step (else in order) */
+	unsigned long verify;		/* check each word holds its index */
+	unsigned long fixed_data;	/* written instead of the index, 0 none */
+	unsigned long delay_pages;	/* yield on each new page, 0 none */
+	unsigned long limit;		/* words at most, 0 all */
+	unsigned long step;		/* bytes from one word to the next */
+	const struct vms_ctl *ctl;	/* ctl->stop ends the walk */
+	uint64_t deadline_ns;		/* so does CLOCK_MONOTONIC past this */
+};
+
+/* The walk's settings for the round about to start its tasks. */
+void vms_walk_set(const struct vms_walk *w);
+/*
+ * Read or write [vp, vp + len) one word per step; *pass is the pass
+ * number (a later pass over written memory verifies it).  Returns the
+ * bytes touched, 8 per step; a failed check is noted in res.
+ */
+size_t vms_walk_words(volatile unsigned long *vp, size_t len, int read, struct drand48_data *rd,
+		      const int *pass, struct vms_res *res);
+
+uint64_t vms_mono_ns(void);
+/* Note a task's first failure in res; returns -1. */
+int vms_task_fail(struct vms_res *res, const char *what, int e);
 
 /*
  * Run one round: set up, start the tasks, wait for them (polling
