@@ -21,9 +21,12 @@
 # the plugin/original ratio of the means and the geometric mean of the
 # per-pair ratios with its 95% CI (Student t), against the target:
 # throughput and median within +-5% with the CI inside +-8%, user and
-# system time within 10%.  The plugin's figures come from the DB, the
+# system time within 10% ("unresolved" where the original spends under
+# 0.1 s there and the CI leaves the band: tick-sampled, see the note).  The plugin's figures come from the DB, the
 # original's from its own output lines (lkp's parse rules: a task's KB/s
-# as printed, throughput = their sum, median = the upper middle).
+# as printed, throughput = their sum, median = the upper middle), and its
+# CPU time from the usemem or dd processes alone (bench/child-cpu.c, to
+# the microsecond: not the shell around them, nor GNU time's hundredths).
 # Not part of `make check`: minutes, and it asserts nothing about speed.
 set -u
 
@@ -62,7 +65,8 @@ fi
 [ -x "$USEMEM" ] || die "-u $USEMEM: not an executable"
 [ -x "$MMB" ] && [ -f "$B/workloads/vm-scalability.so" ] || die "$MMB or its vm-scalability plugin not built (run make)"
 [ -d "$DIR" ] && [ -w "$DIR" ] || die "-d $DIR: not a writable folder"
-[ -x /usr/bin/time ] || die "needs GNU time for the original's CPU time (apt-get install time)"
+CPU=$B/bench/child-cpu
+[ -x "$CPU" ] || die "$CPU not built (make bench, or make $CPU)"
 IFS=, read -r -a CASE_LIST <<< "$CASES"
 for c in "${CASE_LIST[@]}"; do
 	case $c in
@@ -104,19 +108,19 @@ done
 run_original() {
 	local c=$1 i
 	case $c in
-	anon-w-seq) "$USEMEM" -n "$TASKS" "$per" ;;
-	anon-w-rand) "$USEMEM" -n "$TASKS" --random "$per" ;;
-	anon-r-seq) "$USEMEM" -n "$TASKS" --readonly "$per" ;;
-	anon-r-rand) "$USEMEM" -n "$TASKS" --readonly --random "$per" ;;
-	anon-cow-seq) "$USEMEM" -n "$TASKS" --prealloc --prefault $((size / (TASKS + 1))) ;;
-	small-allocs) "$USEMEM" -n "$TASKS" --readonly --unit $((10 * page)) "$per" ;;
+	anon-w-seq) "$CPU" "$T/time" "$USEMEM" -n "$TASKS" "$per" ;;
+	anon-w-rand) "$CPU" "$T/time" "$USEMEM" -n "$TASKS" --random "$per" ;;
+	anon-r-seq) "$CPU" "$T/time" "$USEMEM" -n "$TASKS" --readonly "$per" ;;
+	anon-r-rand) "$CPU" "$T/time" "$USEMEM" -n "$TASKS" --readonly --random "$per" ;;
+	anon-cow-seq) "$CPU" "$T/time" "$USEMEM" -n "$TASKS" --prealloc --prefault $((size / (TASKS + 1))) ;;
+	small-allocs) "$CPU" "$T/time" "$USEMEM" -n "$TASKS" --readonly --unit $((10 * page)) "$per" ;;
 	lru-file-mmap-read|lru-file-readonce)
 		for i in $(seq 1 "$TASKS"); do
 			truncate -s "$per" "$T/sparse-$i"
 			if [ "$c" = lru-file-readonce ]; then
-				dd bs=4k if="$T/sparse-$i" of=/dev/null 2>&1 &
+				"$CPU" "$T/time" dd bs=4k if="$T/sparse-$i" of=/dev/null 2>&1 &
 			else
-				"$USEMEM" -f "$T/sparse-$i" --readonly "$per" &
+				"$CPU" "$T/time" "$USEMEM" -f "$T/sparse-$i" --readonly "$per" &
 			fi
 		done
 		wait
@@ -125,14 +129,15 @@ run_original() {
 }
 
 : > "$T/raw"
-# lkp's parse rules on the original's lines: throughput, median; CPU from GNU time
+# lkp's parse rules on the original's lines: throughput, median; CPU from
+# child-cpu's lines, one per usemem or dd process, summed
 original_run() {	# case
 	local script
-	script="$(declare -f run_original); $(declare -p USEMEM TASKS per size page T); run_original $1"
+	script="$(declare -f run_original); $(declare -p USEMEM CPU TASKS per size page T); run_original $1"
 	# the untimed warm-up run, as the plugin's side has one (see above)
 	bash -c "$script" > /dev/null 2>&1 || die "original $1 (warm-up) failed"
-	/usr/bin/time -f 'cpu %U %S' -o "$T/time" bash -c "$script" \
-		> "$T/out" 2>&1 || die "original $1 failed: $(tail -3 "$T/out")"
+	: > "$T/time"
+	bash -c "$script" > "$T/out" 2>&1 || die "original $1 failed: $(tail -3 "$T/out")"
 }
 side_original() {	# case pair
 	bench_run_side original_run "$1"
@@ -146,8 +151,10 @@ side_original() {	# case pair
 	      printf "original\t%s\t%s\tthroughput\t%.1f\n", c, p, sum
 	      printf "original\t%s\t%s\tmedian\t%.1f\n", c, p, v[int(n / 2)] }' "$T/out" >> "$T/raw" ||
 		die "no usemem or dd lines from the original $1: $(head -5 "$T/out")"
-	awk -v c="$1" -v p="$2" '/^cpu / { printf "original\t%s\t%s\tuser\t%s\noriginal\t%s\t%s\tsys\t%s\n", c, p, $2, c, p, $3 }' \
-		"$T/time" >> "$T/raw"
+	awk -v c="$1" -v p="$2" '/^cpu / { u += $2; s += $3; n++ }
+	END { if (!n) exit 1
+	      printf "original\t%s\t%s\tuser\t%.6f\noriginal\t%s\t%s\tsys\t%.6f\n", c, p, u, c, p, s }' \
+		"$T/time" >> "$T/raw" || die "no CPU time of the original $1 from $CPU"
 }
 side_plugin() {	# case pair
 	local db=$T/p.db
@@ -222,11 +229,21 @@ END {
       verdict = (g >= 0.95 && g <= 1.05 && lo >= 0.92 && hi <= 1.08) ? "met" : "missed"
     else
       verdict = (g >= 0.90 && g <= 1.10) ? "met" : "missed"
-    printf "%-20s %-10s %12.1f %12.1f %7.3f %7.3f  [%.3f, %.3f]  %s\n", c, m, so / np, sp / np, ratio, g, lo, hi, verdict
+    # The kernel splits CPU time into user and system by timer-tick samples:
+    # a few tens of ms is a handful of ticks, and a wide CI is that, not the plugin.
+    if ((m == "user" || m == "sys") && so / np < 0.1 && (lo < 0.90 || hi > 1.10)) {
+      verdict = "unresolved"
+      notes[nn++] = sprintf("note: %s %s: the original spends %.3f s a run there, a few timer ticks (the kernel splits user and system time by tick samples): the CI [%.3f, %.3f] is that noise; give more MiB (-s) to judge it", c, m, so / np, lo, hi)
+    }
+    fmt = (m == "user" || m == "sys") ? "%-20s %-10s %12.3f %12.3f %7.3f %7.3f  [%.3f, %.3f]  %s\n" \
+				      : "%-20s %-10s %12.1f %12.1f %7.3f %7.3f  [%.3f, %.3f]  %s\n"
+    printf fmt, c, m, so / np, sp / np, ratio, g, lo, hi, verdict
     printf "vms-fidelity %s %s\t%s\t%.3f [%.3f, %.3f]\t%s\t%.3f\t%s\n", c, m, \
       (m == "throughput" || m == "median") ? "1 +-5%" : "1 +-10%", g, lo, hi, \
       (m == "throughput" || m == "median") ? "0.95-1.05" : "0.90-1.10", g, verdict > "/dev/stderr"
   }
+  for (i = 0; i < nn; i++)
+    print notes[i]
 }' "$T/raw" 2> "$T/rows"
 while IFS=$'\t' read -r fig goal measured limit ratio verdict; do
 	bench_row "$fig" "$goal" "$measured" "$limit" "$ratio" "$verdict"
