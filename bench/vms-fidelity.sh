@@ -25,8 +25,9 @@
 # 0.1 s there and the CI leaves the band: tick-sampled, see the note).  The plugin's figures come from the DB, the
 # original's from its own output lines (lkp's parse rules: a task's KB/s
 # as printed, throughput = their sum, median = the upper middle), and its
-# CPU time from the usemem or dd processes alone (bench/child-cpu.c, to
-# the microsecond: not the shell around them, nor GNU time's hundredths).
+# CPU time from the case's processes alone, usemem or dd and the file
+# cases' truncate and rm (bench/child-cpu.c, to the microsecond: not the
+# shell around them, nor GNU time's hundredths).
 # Not part of `make check`: minutes, and it asserts nothing about speed.
 set -u
 
@@ -116,7 +117,7 @@ run_original() {
 	small-allocs) "$CPU" "$T/time" "$USEMEM" -n "$TASKS" --readonly --unit $((10 * page)) "$per" ;;
 	lru-file-mmap-read|lru-file-readonce)
 		for i in $(seq 1 "$TASKS"); do
-			truncate -s "$per" "$T/sparse-$i"
+			"$CPU" "$T/time" truncate -s "$per" "$T/sparse-$i"
 			if [ "$c" = lru-file-readonce ]; then
 				"$CPU" "$T/time" dd bs=4k if="$T/sparse-$i" of=/dev/null 2>&1 &
 			else
@@ -124,13 +125,15 @@ run_original() {
 			fi
 		done
 		wait
-		rm -f "$T"/sparse-* ;;
+		# the file's page cache is freed here: dropping it is the case's
+		# work (the plugin's tasks pay it closing their files)
+		"$CPU" "$T/time" rm -f "$T"/sparse-* ;;
 	esac
 }
 
 : > "$T/raw"
 # lkp's parse rules on the original's lines: throughput, median; CPU from
-# child-cpu's lines, one per usemem or dd process, summed
+# child-cpu's lines, one per process of the case, summed
 original_run() {	# case
 	local script
 	script="$(declare -f run_original); $(declare -p USEMEM CPU TASKS per size page T); run_original $1"
