@@ -262,7 +262,9 @@ static size_t read_file(const struct vms_round *r, int fd, struct vms_res *res, 
 			ssize_t n = dd_read(r, fd, buf, READ_CHUNK);
 			size_t w;
 
-			if (n == DD_STOPPED || n == 0)
+			if (n == DD_STOPPED)
+				goto out;
+			if (n == 0)
 				break;
 			if (n < 0) {
 				vms_task_fail(res, "read", errno);

@@ -29,7 +29,7 @@
  * branch, as in usemem's build; the other way round, the read-only cases
  * took 10-20% more user time than usemem's.
  */
-__attribute__((noipa, aligned(HOT_CODE_ALIGN)))
+static __attribute__((noipa, aligned(HOT_CODE_ALIGN)))
 unsigned long vms_word_access(volatile unsigned long *p, unsigned long idx, int read,
 			      unsigned long data)
 {
@@ -59,6 +59,8 @@ static struct vms_walk walk;
 void vms_walk_set(const struct vms_walk *w)
 {
 	walk = *w;
+	if (walk.step < sizeof(unsigned long))	/* a step of 0 would never end */
+		walk.step = sizeof(unsigned long);
 }
 
 /* Out of line, as usemem's runtime check: reached once per 64Ki words. */
