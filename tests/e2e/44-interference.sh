@@ -137,18 +137,20 @@ ec=$(grep -m1 '^  c ' "$TMP/keep" | col_end /dev/stdin 'disturbed\) +[0-9.]+')
 [ -n "$h" ] && [ "$h" = "$ea" ] && [ "$h" = "$ec" ] ||
 	die "the mean column is out of line (title ends at $h, a's mean at $ea, c's at $ec): $(cat "$TMP/keep")"
 kept=$(chg "$TMP/keep")
-clean=$(chg "$TMP/cmp")
+"$MMB" compare --verbose a c > "$TMP/cmp-v" || true
+clean=$(chg "$TMP/cmp-v")
 [ -n "$kept" ] || die "no change printed with --keep-disturbed: $(cat "$TMP/keep")"
-# the hog took a third of the CPUs from a 2-thread spinner: it shows when kept
-holds "$kept < -10" || die "--keep-disturbed should show the hog's slowdown, got $kept%"
+# The hog took a third of the CPUs from a 2-thread spinner in about half
+# of c's iterations: keeping them moves c's change down by about 16 points.
+# Measured against the change without them, not against 0: a neighbour that
+# slowed label a lifts both (check-asan saw kept -1.09%).
+[ -n "$clean" ] || die "no change printed without the disturbed values: $(cat "$TMP/cmp-v")"
+holds "$kept - $clean < -8" ||
+	die "--keep-disturbed should show the hog's slowdown: kept $kept%, without the disturbed $clean%"
 # Leaving the hog's values out must not leave a regression behind.  How much
 # of the change goes is the shared box's business (CI saw clean +9.51% against
-# kept -17.22% when another job slowed label a): only the sign and the verdict
-# are the harness's.
-if [ -n "$clean" ]; then
-	holds "$clean > $kept" ||
-		die "leaving the disturbed values out made the change worse: clean $clean%, kept $kept%"
-fi
+# kept -17.22% when another job slowed label a): only the verdict is the
+# harness's (the sign is the check above).
 grep '^  c ' "$TMP/cmp" | grep -q 'regression' &&
 	die "compare calls the A/A pair a regression with the hog's values left out: $(cat "$TMP/cmp")"
 
