@@ -22,12 +22,13 @@
 # per-pair ratios with its 95% CI (Student t), against the target:
 # throughput and median within +-5% with the CI inside +-8%, user and
 # system time within 10% ("unresolved" where the original spends under
-# 0.1 s there and the CI leaves the band: tick-sampled, see the note).  The plugin's figures come from the DB, the
-# original's from its own output lines (lkp's parse rules: a task's KB/s
-# as printed, throughput = their sum, median = the upper middle), and its
-# CPU time from the case's processes alone, usemem or dd and the file
-# cases' truncate and rm (bench/child-cpu.c, to the microsecond: not the
-# shell around them, nor GNU time's hundredths).
+# 0.1 s there and the CI leaves the band: tick-sampled, see the note).
+# The plugin's figures come from the DB, the original's from its own
+# output lines (lkp's parse rules: a task's KB/s as printed, throughput =
+# their sum, median = the upper middle), and its CPU time from the case's
+# processes alone, usemem or dd and the file cases' truncate and rm
+# (bench/child-cpu.c, to the microsecond: not the shell around them, nor
+# GNU time's hundredths).
 # Not part of `make check`: minutes, and it asserts nothing about speed.
 set -u
 
