@@ -79,48 +79,63 @@ int vms_task_fail(struct vms_res *res, const char *what, int e)
 	return -1;
 }
 
-/* An unlinked sparse file of len bytes in dir, or a memfd for shm. */
+/*
+ * A case whose tasks only read their memory: usemem maps it read-only, and
+ * a file private, unless told -S (lkp's read cases are not), and opens its
+ * file read-only (without -w), as dd opens its input.  truncate's file is
+ * cut through its descriptor, so it stays writable.
+ */
+static bool reads_only(const struct vms_case *c)
+{
+	return !c->write && !c->cow && c->op != OP_MSYNC && c->op != OP_TRUNCATE;
+}
+
+/*
+ * An unlinked sparse file of len bytes in dir, or a memfd for shm.  A
+ * case that only reads gets its file opened again read-only, as the case
+ * script's truncate leaves it for dd or usemem: nothing holds it open for
+ * writing while it is read.
+ */
 static int make_object(const struct vms_round *r, size_t len, struct vms_res *res)
 {
 	char path[4096];
-	int fd;
+	const char *what = "ftruncate";
+	int fd, e;
 
 	if (r->c->backing == B_SHM) {
 		fd = memfd_create("mmbench-vm-scalability", MFD_CLOEXEC);
 		if (fd < 0)
 			return vms_task_fail(res, "memfd_create", errno);
-	} else {
-		snprintf(path, sizeof(path), "%s/mmbench-vms-XXXXXX", r->dir);
-		fd = mkstemp(path);
-		if (fd < 0)
-			return vms_task_fail(res, "mkstemp in dir", errno);
-	}
-	if (ftruncate(fd, (off_t)len) < 0) {
-		if (r->c->backing != B_SHM)
-			unlink(path);
-		close(fd);
-		return vms_task_fail(res, "ftruncate", errno);
-	}
-	if (r->c->backing == B_SHM)
+		if (ftruncate(fd, (off_t)len) < 0) {
+			e = errno;
+			close(fd);
+			return vms_task_fail(res, what, e);
+		}
 		return fd;
-	/*
-	 * A case that only reads opens its file again read-only, as the case
-	 * script's truncate leaves it and dd or usemem (without -w) opens it:
-	 * nothing holds it open for writing while it is read.
-	 */
-	if (!r->c->write && r->c->op != OP_MSYNC && r->c->op != OP_TRUNCATE) {
+	}
+	snprintf(path, sizeof(path), "%s/mmbench-vms-XXXXXX", r->dir);
+	fd = mkstemp(path);
+	if (fd < 0)
+		return vms_task_fail(res, "mkstemp in dir", errno);
+	if (ftruncate(fd, (off_t)len) < 0)
+		goto fail;
+	if (reads_only(r->c)) {
 		int ro = open(path, O_RDONLY | O_CLOEXEC);
 
 		if (ro < 0) {
-			unlink(path);
-			close(fd);
-			return vms_task_fail(res, "open read-only", errno);
+			what = "open read-only";
+			goto fail;
 		}
 		close(fd);
 		fd = ro;
 	}
 	unlink(path);
 	return fd;
+fail:
+	e = errno;	/* before unlink() and close() can change it */
+	unlink(path);
+	close(fd);
+	return vms_task_fail(res, what, e);
 }
 
 static char *map_mem(const struct vms_round *r, size_t len, int fd, int extra,
@@ -150,9 +165,7 @@ static char *map_mem(const struct vms_round *r, size_t len, int fd, int extra,
 		flags = MAP_SHARED;
 		break;
 	}
-	/* usemem maps what it only reads read-only, and a file private unless
-	 * told -S (lkp's read cases are not) */
-	if (!r->c->write && !r->c->cow && r->c->op != OP_MSYNC) {
+	if (reads_only(r->c)) {
 		prot = PROT_READ;
 		flags = r->c->backing >= B_FILE ? MAP_PRIVATE : flags;
 	}
