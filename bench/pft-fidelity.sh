@@ -31,11 +31,16 @@
 # Not part of `make check`: it takes minutes and asserts nothing about speed.
 set -u
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)	# its own folder: a copy of bench/ runs from anywhere
+ROOT=$(cd "$HERE/.." && pwd)
 B=${MMBENCH_BUILD:-$ROOT/build}
-# the samples view reads blocks through mmb_samples() (docs/store.md)
+# the samples view reads blocks through mmb_samples() (docs/store.md); a
+# build from before the extension (bench/fidelity-bisect.sh runs old ones)
+# keeps samples as a plain table
 MMB_SQLEXT=$(cd "$B" && pwd)/sqlite/mmbsamples
-sqlite3() { command sqlite3 -cmd ".load $MMB_SQLEXT" "$@"; }
+if [ -e "$MMB_SQLEXT.so" ]; then
+	sqlite3() { command sqlite3 -cmd ".load $MMB_SQLEXT" "$@"; }
+fi
 MMB=$B/mmbench
 SIZE=1G
 CLIENTS=""
@@ -93,7 +98,7 @@ command -v sqlite3 >/dev/null || die "needs the sqlite3 CLI (apt-get install sql
 T=$(mktemp -d) || die "mktemp failed"
 trap 'bench_knobs_replay; rm -rf "$T"' EXIT
 trap 'exit 130' INT TERM HUP
-. "$ROOT/bench/lib.sh"
+. "$HERE/lib.sh"
 BENCH_RERUNS=$T/reruns
 bench_hold_reporting || die "cannot journal the knob it would change"
 # Run a private copy: a rebuild of the tree during the comparison must not
@@ -111,12 +116,12 @@ if [ -n "$ORIG" ]; then
 	echo "reference: the original pft, $ORIG"
 else
 	echo "reference: the stand-in bench/pft-ref (a smoke test, not fidelity: give the original with -r or PFT_ORIG)"
-	${CC:-cc} -O3 -D_GNU_SOURCE -std=gnu11 -o "$REF" "$ROOT/bench/pft-ref/pft-ref.c" -lpthread -lrt ||
+	${CC:-cc} -O3 -D_GNU_SOURCE -std=gnu11 -o "$REF" "$HERE/pft-ref/pft-ref.c" -lpthread -lrt ||
 		die "cannot build bench/pft-ref/pft-ref.c"
 fi
 WRAP=()
 if [ $NOTHP = 1 ]; then
-	${CC:-cc} -O2 -std=gnu11 -o "$T/no-thp" "$ROOT/bench/pft-ref/no-thp.c" ||
+	${CC:-cc} -O2 -std=gnu11 -o "$T/no-thp" "$HERE/pft-ref/no-thp.c" ||
 		die "cannot build bench/pft-ref/no-thp.c"
 	WRAP=("$T/no-thp")
 fi
