@@ -1,9 +1,10 @@
 #!/bin/bash
 # One step of `git bisect run` for a lost pft fidelity: builds the commit
-# checked out in the current directory (into its build/, removed first), runs a fixed copy
-# of bench/pft-fidelity.sh against the original pft, and exits 0 (good)
-# when the paired faults/sec ratio, plugin / original, reaches the floor,
-# 1 (bad) below it, 125 (skip) when the commit does not build.
+# checked out in the current directory (into its build/, removed first),
+# runs a fixed copy of bench/pft-fidelity.sh against the original pft, and
+# exits 0 (good) when the paired faults/sec ratio, plugin / original,
+# reaches the floor, 1 (bad) below it, 125 (skip) when the commit does not
+# build, 128 (stop) when the bench itself fails.
 #
 # usage: fidelity-bisect.sh -b BENCH_COPY -r PFT [-f FLOOR] [-c CLIENTS]
 #                           [-i PAIRS] [-s SIZE]
