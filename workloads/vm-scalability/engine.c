@@ -98,7 +98,7 @@ static bool reads_only(const struct vms_case *c)
  */
 static int make_object(const struct vms_round *r, size_t len, struct vms_res *res)
 {
-	char path[4096];
+	char path[4096] = "";	/* empty for a memfd: nothing to reopen or unlink */
 	const char *what = "ftruncate";
 	int fd, e;
 
@@ -106,20 +106,15 @@ static int make_object(const struct vms_round *r, size_t len, struct vms_res *re
 		fd = memfd_create("mmbench-vm-scalability", MFD_CLOEXEC);
 		if (fd < 0)
 			return vms_task_fail(res, "memfd_create", errno);
-		if (ftruncate(fd, (off_t)len) < 0) {
-			e = errno;
-			close(fd);
-			return vms_task_fail(res, what, e);
-		}
-		return fd;
+	} else {
+		snprintf(path, sizeof(path), "%s/mmbench-vms-XXXXXX", r->dir);
+		fd = mkstemp(path);
+		if (fd < 0)
+			return vms_task_fail(res, "mkstemp in dir", errno);
 	}
-	snprintf(path, sizeof(path), "%s/mmbench-vms-XXXXXX", r->dir);
-	fd = mkstemp(path);
-	if (fd < 0)
-		return vms_task_fail(res, "mkstemp in dir", errno);
 	if (ftruncate(fd, (off_t)len) < 0)
 		goto fail;
-	if (reads_only(r->c)) {
+	if (path[0] && reads_only(r->c)) {
 		int ro = open(path, O_RDONLY | O_CLOEXEC);
 
 		if (ro < 0) {
@@ -129,11 +124,13 @@ static int make_object(const struct vms_round *r, size_t len, struct vms_res *re
 		close(fd);
 		fd = ro;
 	}
-	unlink(path);
+	if (path[0])
+		unlink(path);
 	return fd;
 fail:
 	e = errno;	/* before unlink() and close() can change it */
-	unlink(path);
+	if (path[0])
+		unlink(path);
 	close(fd);
 	return vms_task_fail(res, what, e);
 }
